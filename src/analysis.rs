@@ -1,0 +1,191 @@
+//! [`Analysis`]: what perfect play makes of a position. The table lookup and the live
+//! search both return it, so they can be compared with `==`.
+
+use crate::board::{Board, Player, Squares};
+use core::fmt;
+
+/// The result of a game for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The player loses.
+    Loss,
+    /// Nobody wins.
+    Draw,
+    /// The player wins.
+    Win,
+}
+
+impl Outcome {
+    /// The outcome for the other player.
+    ///
+    /// ```
+    /// use tictable::Outcome;
+    /// assert_eq!(Outcome::Win.flip(), Outcome::Loss);
+    /// assert_eq!(Outcome::Draw.flip(), Outcome::Draw);
+    /// ```
+    pub const fn flip(self) -> Outcome {
+        match self {
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Win => Outcome::Loss,
+        }
+    }
+
+    /// `"win"`, `"draw"` or `"loss"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Loss => "loss",
+            Outcome::Draw => "draw",
+            Outcome::Win => "win",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A position solved under optimal play by both sides.
+///
+/// For a finished game, [`plies`](Analysis::plies) is 0, `best` and `safe` are empty,
+/// and the outcome is the result for the side whose turn it would be (a loss when the
+/// opponent completed a line, a draw for a full board).
+///
+/// ```
+/// use tictable::{analyse, Board, Outcome, Player};
+/// let a = analyse(&"XX.OO....".parse::<Board>().unwrap()).unwrap();
+/// assert_eq!((a.to_move(), a.outcome(), a.plies()), (Player::X, Outcome::Win, 1));
+/// assert_eq!(a.best().bits(), 1 << 2);
+/// assert!(!a.is_terminal());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Analysis {
+    to_move: Player,
+    outcome: Outcome,
+    plies: u8,
+    best: Squares,
+    safe: Squares,
+}
+
+impl Analysis {
+    /// Assembles an analysis (crate-internal: only solvers make them).
+    pub(crate) const fn new(
+        to_move: Player,
+        outcome: Outcome,
+        plies: u8,
+        best: Squares,
+        safe: Squares,
+    ) -> Analysis {
+        Analysis {
+            to_move,
+            outcome,
+            plies,
+            best,
+            safe,
+        }
+    }
+
+    /// The analysis of a finished game (a line or a full board), or `None` when play
+    /// goes on. The board must be valid.
+    pub(crate) const fn finished(board: Board) -> Option<Analysis> {
+        let outcome = if board.winner().is_some() {
+            // In a valid position only the player who just moved can have a line.
+            Outcome::Loss
+        } else if board.is_full() {
+            Outcome::Draw
+        } else {
+            return None;
+        };
+        Some(Analysis::new(
+            board.to_move(),
+            outcome,
+            0,
+            Squares::EMPTY,
+            Squares::EMPTY,
+        ))
+    }
+
+    /// The side to move (for a finished game, the side whose turn it would be).
+    #[inline]
+    pub const fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// The outcome for the side to move under optimal play.
+    #[inline]
+    pub const fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    /// Plies (single moves) to the end of the game under optimal play: the winner
+    /// takes the shortest way, the loser the longest; a draw always fills the board.
+    #[inline]
+    pub const fn plies(&self) -> u8 {
+        self.plies
+    }
+
+    /// The optimal moves: best outcome, then fewest plies to a win / most plies to a loss.
+    #[inline]
+    pub const fn best(&self) -> Squares {
+        self.best
+    }
+
+    /// The moves that keep the outcome (a superset of [`best`](Analysis::best)).
+    #[inline]
+    pub const fn safe(&self) -> Squares {
+        self.safe
+    }
+
+    /// Whether the game is over.
+    #[inline]
+    pub const fn is_terminal(&self) -> bool {
+        self.plies == 0
+    }
+
+    /// The player who wins under optimal play (for a finished game, who won); `None`
+    /// for a draw.
+    pub const fn winner(&self) -> Option<Player> {
+        match self.outcome {
+            Outcome::Win => Some(self.to_move),
+            Outcome::Loss => Some(self.to_move.other()),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+/// The value of one move for the player who makes it: the outcome and the plies to
+/// the end of the game counting the move itself.
+///
+/// ```
+/// use tictable::{analysis::MoveValue, Outcome};
+/// assert_eq!(MoveValue { outcome: Outcome::Win, plies: 3 }.to_string(), "win in 3");
+/// assert_eq!(MoveValue { outcome: Outcome::Draw, plies: 5 }.to_string(), "draw");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveValue {
+    /// The outcome for the mover.
+    pub outcome: Outcome,
+    /// Plies to the end, this move included.
+    pub plies: u8,
+}
+
+impl MoveValue {
+    /// The value of a move that leads to a position analysed as `child`.
+    pub const fn from_child(child: &Analysis) -> MoveValue {
+        MoveValue {
+            outcome: child.outcome().flip(),
+            plies: child.plies() + 1,
+        }
+    }
+}
+
+impl fmt::Display for MoveValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.outcome {
+            Outcome::Draw => f.write_str("draw"),
+            outcome => write!(f, "{outcome} in {}", self.plies),
+        }
+    }
+}

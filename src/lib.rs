@@ -1,0 +1,40 @@
+//! # tictable
+//!
+//! Perfect tic-tac-toe as a precomputed lookup table for constrained targets.
+//!
+//! `build.rs` solves every reachable position (alpha-beta with symmetry reduction)
+//! and compiles a perfect-hash table (`phf`) of 627 canonical decision positions;
+//! [`analyse`] answers any position in constant time: canonicalise, one lookup, map
+//! the moves back. The live search ([`search::analyse`]) stays in the crate so tests
+//! can verify the table against it, position by position.
+//!
+//! ```
+//! use tictable::{analyse, best_move, Board, Outcome, Square};
+//! let board: Board = "XX./OO./...".parse()?;
+//! let a = analyse(&board)?;
+//! assert_eq!((a.outcome(), a.plies()), (Outcome::Win, 1));
+//! assert_eq!(best_move(&board), Square::new(2));
+//! # Ok::<(), tictable::PositionError>(())
+//! ```
+//!
+//! Features: `std` adds [`solve`]; `cli` (default) builds the `tictable` binary.
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod analysis;
+pub mod board;
+pub mod entry;
+pub mod search;
+#[cfg(feature = "std")]
+pub mod solve;
+pub mod symmetry;
+pub mod table;
+
+pub use analysis::{Analysis, MoveValue, Outcome};
+pub use board::{Board, MoveError, Player, PositionError, Square, Squares};
+pub use symmetry::{canonical, Symmetry};
+pub use table::{analyse, best_move, move_values, random_best_move};
