@@ -588,9 +588,9 @@ pub fn rule_moves(board: &Board) -> Squares {
 ///
 /// ```
 /// use tictable::{strategy::mistake_moves, Board};
-/// // X wins at 2; moves that only draw do not exist here, so the mistakes lose.
+/// // X wins at 2. Blocking at 5 only draws: that is the mistake (the other moves lose).
 /// let b: Board = "XX.OO....".parse().unwrap();
-/// assert_eq!(mistake_moves(&b).unwrap().bits(), 0b111_100_000);
+/// assert_eq!(mistake_moves(&b).unwrap().bits(), 1 << 5);
 /// ```
 pub fn mistake_moves(board: &Board) -> Result<Squares, PositionError> {
     let analysis = analyse(board)?;
