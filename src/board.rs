@@ -698,7 +698,7 @@ impl FromStr for Board {
                 '.' | '-' | '_' => &mut 0,
                 '/' => {
                     // Row separators may only follow a complete row, once per row.
-                    if cells == 0 || cells % 3 != 0 || cells / 3 != separators + 1 {
+                    if cells == 0 || cells == 9 || cells % 3 != 0 || cells / 3 != separators + 1 {
                         return Err(PositionError::BadSeparator { index });
                     }
                     separators += 1;
