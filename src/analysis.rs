@@ -1,7 +1,7 @@
 //! [`Analysis`]: what perfect play makes of a position. The table lookup and the live
 //! search both return it, so they can be compared with `==`.
 
-use crate::board::{Board, Player, Squares};
+use crate::board::{Board, Player, Squares, Status};
 use core::fmt;
 
 /// The result of a game for one player.
@@ -87,16 +87,14 @@ impl Analysis {
         }
     }
 
-    /// The analysis of a finished game (a line or a full board), or `None` when play
-    /// goes on. The board must be valid.
-    pub(crate) const fn finished(board: Board) -> Option<Analysis> {
-        let outcome = if board.winner().is_some() {
-            // In a valid position only the player who just moved can have a line.
-            Outcome::Loss
-        } else if board.is_full() {
-            Outcome::Draw
-        } else {
-            return None;
+    /// The analysis of a finished game of `status` on `board`, or `None` when play
+    /// goes on.
+    pub(crate) const fn finished(board: Board, status: Status) -> Option<Analysis> {
+        let outcome = match status {
+            // Only the player who just moved can have completed a line.
+            Status::Won(_) => Outcome::Loss,
+            Status::Drawn => Outcome::Draw,
+            Status::Ongoing => return None,
         };
         Some(Analysis::new(
             board.to_move(),

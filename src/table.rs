@@ -21,8 +21,7 @@ pub(crate) fn analyse_in(
     board: &Board,
     get: impl Fn(u16) -> Option<u16>,
 ) -> Result<Option<Analysis>, PositionError> {
-    board.validate()?;
-    if let Some(finished) = Analysis::finished(*board) {
+    if let Some(finished) = Analysis::finished(*board, board.status()?) {
         return Ok(Some(finished));
     }
     let (canonical_board, symmetry) = canonical(*board);

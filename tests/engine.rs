@@ -475,3 +475,35 @@ fn play_and_moves() {
     assert_eq!(b.legal_moves().len(), 8);
     assert_eq!(b.pretty().to_string().lines().count(), 5);
 }
+
+#[test]
+fn line_bit_tricks_match_the_eight_lines() {
+    use tictable::board::{has_line, LINES};
+    for bits in 0..512u16 {
+        let expected = LINES.iter().any(|&l| bits & l == l);
+        assert_eq!(has_line(bits), expected, "{bits:09b}");
+    }
+    for board in reachable().into_iter().filter(|b| !b.is_over()) {
+        for player in [Player::X, Player::O] {
+            let expected: Squares = board
+                .empty_squares()
+                .iter()
+                .filter(|s| has_line(board.pieces(player).bits() | s.bit()))
+                .collect();
+            assert_eq!(board.winning_moves(player), expected, "{board} {player}");
+        }
+    }
+}
+
+#[test]
+fn status_agrees_with_winner_and_fullness() {
+    use tictable::board::Status;
+    for board in reachable() {
+        let expected = match board.winner() {
+            Some(p) => Status::Won(p),
+            None if board.is_full() => Status::Drawn,
+            None => Status::Ongoing,
+        };
+        assert_eq!(board.status(), Ok(expected), "{board}");
+    }
+}
