@@ -270,7 +270,9 @@ pub enum Level {
     Medium,
     /// Uniform over the table's best moves.
     Perfect,
-    /// Outcome-optimal moves that maximise a fallible opponent's chances to err.
+    /// Outcome-optimal moves that maximise a fallible opponent's chances to err: the
+    /// highest expected score against the opponent of [`TRAP_EPSILON`] (see
+    /// [`trap_scores`]). Never worse than `Perfect` by outcome.
     Trap,
 }
 
@@ -613,9 +615,11 @@ pub fn mistake_moves(board: &Board) -> Result<Squares, PositionError> {
         .unwrap_or(analysis.best()))
 }
 
-/// The opponent model of `trap`: with probability 1 − [`TRAP_EPSILON`] it plays
-/// uniformly among its best moves, with probability `TRAP_EPSILON` uniformly among all
-/// its legal moves.
+/// The opponent model of `trap`, ε = 1/4 as `(numerator, denominator)`: at each of
+/// its moves the opponent plays, with probability 1 − ε, uniformly among its best
+/// moves ([`Analysis::best`](crate::Analysis::best)) and, with probability ε,
+/// uniformly among all its legal moves (so a careless move may still be a good one).
+/// A quarter models a person who mostly plays well but slips now and then.
 pub const TRAP_EPSILON: (i64, i64) = (1, 4);
 
 /// Per opponent decision the weights are integers over this base: 4 (ε = 1/4) × 840
@@ -678,7 +682,8 @@ fn expected_score(board: Board, me: Player) -> Result<i64, PositionError> {
         return Ok(best);
     }
     let (best, legal) = (analysis.best(), board.legal_moves());
-    let (careful, careless) = (NODE - NODE / TRAP_EPSILON.1, NODE / TRAP_EPSILON.1);
+    let careless = NODE * TRAP_EPSILON.0 / TRAP_EPSILON.1;
+    let careful = NODE - careless;
     let mut sum = 0i64;
     for square in legal {
         let mut weight = careless / legal.len() as i64;

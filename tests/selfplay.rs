@@ -146,3 +146,66 @@ fn sampled_figures_converge_to_exact_ones() {
         }
     }
 }
+
+/// The trap model recomputed in big rationals with a memo: the integer scores of
+/// `trap_scores` are exact (every division by the per-decision base is exact).
+#[test]
+fn trap_scores_are_the_exact_expected_scores() {
+    use std::collections::HashMap;
+    use tictable::solve::board_of_index;
+    use tictable::strategy::{trap_scores, TRAP_EPSILON, TRAP_SCALE};
+    use tictable::{analyse, Board, Player};
+
+    fn value(
+        board: Board,
+        me: Player,
+        memo: &mut HashMap<(Board, Player), BigRational>,
+    ) -> BigRational {
+        if let Some(v) = memo.get(&(board, me)) {
+            return v.clone();
+        }
+        let v = if let Some(winner) = board.winner() {
+            ratio(if winner == me { 1 } else { -1 }, 1)
+        } else if board.is_full() {
+            BigRational::zero()
+        } else {
+            let a = analyse(&board).unwrap();
+            let children = |set: tictable::Squares, memo: &mut HashMap<_, _>| -> Vec<BigRational> {
+                set.iter()
+                    .map(|s| value(board.play(s).unwrap(), me, memo))
+                    .collect()
+            };
+            if board.to_move() == me {
+                children(a.safe(), memo).into_iter().max().unwrap()
+            } else {
+                let eps = ratio(TRAP_EPSILON.0, TRAP_EPSILON.1);
+                let legal = board.legal_moves();
+                let careless: BigRational = children(legal, memo).into_iter().sum::<BigRational>()
+                    / ratio(legal.len() as i64, 1);
+                let careful: BigRational =
+                    children(a.best(), memo).into_iter().sum::<BigRational>()
+                        / ratio(a.best().len() as i64, 1);
+                &eps * careless + (ratio(1, 1) - eps) * careful
+            }
+        };
+        memo.insert((board, me), v.clone());
+        v
+    }
+
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    for index in 0..19683 {
+        let board = board_of_index(index);
+        if board.validate().is_err() || board.is_over() {
+            continue;
+        }
+        let scores = trap_scores(&board).unwrap();
+        for square in board.legal_moves() {
+            let expected = value(board.play(square).unwrap(), board.to_move(), &mut memo);
+            let got = ratio(scores[square.index() as usize].unwrap(), TRAP_SCALE);
+            assert_eq!(got, expected, "{board} {square}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 4520);
+}
