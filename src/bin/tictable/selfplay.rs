@@ -9,9 +9,11 @@ use std::time::Instant;
 use tictable::selfplay::{exact, Sampler};
 use tictable::strategy::Strategy;
 
-/// Two players play each other: sampled games with a seeded RNG, or with `--exact`
-/// the exact result probabilities (the game tree weighted by both players' move
-/// distributions, in exact rational arithmetic).
+/// Two players play each other: sampled games, or exact result probabilities.
+///
+/// Sampled games use a seeded RNG (same seed, same games). With `--exact` the game
+/// tree is walked once per position, weighted by both players' move distributions, in
+/// exact rational arithmetic.
 ///
 /// A LEVEL is random, easy, medium, perfect or trap; perfect and trap take a mistake
 /// rate (`perfect:0.15`: 15% of the moves come from the next worse outcome class),
