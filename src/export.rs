@@ -1,5 +1,5 @@
 //! The artefacts committed in `tables/`, rendered from a [`Solution`]: the postcard
-//! table ([`postcard`]), the single-file C header ([`c_header`]) and the JSON listing
+//! table ([`postcard()`]), the single-file C header ([`c_header`]) and the JSON listing
 //! ([`json`]). The output is deterministic: the same bytes on every run and machine.
 //!
 //! All three hold the entries of the compiled table ([`crate::entry::entries`]), sorted

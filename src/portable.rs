@@ -276,19 +276,22 @@ impl<'a> Table<'a> {
         (0..self.len()).filter_map(move |index| table.record(index))
     }
 
-    /// The value stored under `key`, by binary search.
+    /// The value stored under `key`, by binary search (halving without an early exit,
+    /// so the loop has no data-dependent branch).
     pub fn get(&self, key: u16) -> Option<u16> {
-        let (mut low, mut high) = (0, self.len());
-        while low < high {
-            let middle = low + (high - low) / 2;
-            let (found, value) = self.record(middle)?;
-            match found.cmp(&key) {
-                core::cmp::Ordering::Less => low = middle + 1,
-                core::cmp::Ordering::Greater => high = middle,
-                core::cmp::Ordering::Equal => return Some(value),
-            }
+        let (mut base, mut size) = (0, self.len());
+        if size == 0 {
+            return None;
         }
-        None
+        while size > 1 {
+            let half = size / 2;
+            if self.record(base + half)?.0 <= key {
+                base += half;
+            }
+            size -= half;
+        }
+        let (found, value) = self.record(base)?;
+        (found == key).then_some(value)
     }
 
     /// The analysis of `board` from this table alone: `Ok(None)` when the table lacks

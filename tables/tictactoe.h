@@ -9,8 +9,7 @@
  *     #define TICTABLE_IMPLEMENTATION
  *     #include "tictactoe.h"
  *
- * and include it without the define wherever else you call it. Define TICTABLE_DEF as
- * `static` before including it to make the functions private to one file.
+ * and include it without the define wherever else you call it.
  *
  * Squares are numbered 0..8 row-major from the top-left:
  *
@@ -32,10 +31,6 @@
 
 #include <stdint.h>
 
-#ifndef TICTABLE_DEF
-#define TICTABLE_DEF extern
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -50,12 +45,12 @@ struct tictable_analysis {
 };
 
 /* x, o: bit i set = square i (0..8, row-major from top-left) holds that player's piece. */
-TICTABLE_DEF int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out);
+int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out);
 /* returns 0 and fills *out for a position with a move to make (outcome for the side to
    move: 1 win, 0 draw, -1 loss; plies to the end; best/safe: bit i = square i);
    1 for a finished game (*out filled as described above: plies 0, best = safe = 0);
    -1 for an invalid or unreachable position (*out untouched). `out` may be NULL. */
-TICTABLE_DEF int tictable_best_move(uint16_t x, uint16_t o);
+int tictable_best_move(uint16_t x, uint16_t o);
 /* the lowest-numbered best move, or -1 when there is none (finished or invalid). */
 
 #ifdef __cplusplus
@@ -192,13 +187,13 @@ static const uint16_t tictable__values[TICTABLE__COUNT] = {
 /* Rows, columns, diagonals. */
 static const uint16_t tictable__lines[8] = {0x007, 0x038, 0x1c0, 0x049, 0x092, 0x124, 0x111, 0x054};
 
+/* Number of set bits of a 9-bit mask (SWAR, no loop). */
 static unsigned tictable__popcount(unsigned m)
 {
-    unsigned n = 0;
-    for (; m != 0; m &= m - 1u) {
-        n++;
-    }
-    return n;
+    m = m - (m >> 1 & 0x155u);
+    m = (m & 0x133u) + (m >> 2 & 0x33u);
+    m = (m + (m >> 4)) & 0x10fu;
+    return (m + (m >> 8)) & 0x1fu;
 }
 
 static int tictable__has_line(unsigned m)
@@ -224,23 +219,37 @@ static unsigned tictable__winning_moves(unsigned mine, unsigned empty)
     return bits;
 }
 
-/* The 8 symmetries act on m = x | o << 16 (both boards at once). Symmetry s, with
- * s = h | v << 1 | t << 2, mirrors left-right if h, then top-bottom if v, then
- * transposes if t (the same convention and bit tricks as the Rust crate). */
+/* The 8 symmetries act on m = x | o << 16 (both boards at once), by the same bit
+ * tricks as the Rust crate. Symmetry s, with s = h | v << 1 | t << 2, mirrors
+ * left-right (H) if h, then top-bottom (V) if v, then transposes (T) if t. */
+static uint32_t tictable__mirror_columns(uint32_t m) /* H: swap columns 0 and 2 */
+{
+    return ((m & 0x00490049ul) << 2) | (m & 0x00920092ul) | ((m & 0x01240124ul) >> 2);
+}
+
+static uint32_t tictable__mirror_rows(uint32_t m) /* V: swap rows 0 and 2 */
+{
+    return ((m & 0x00070007ul) << 6) | (m & 0x00380038ul) | ((m & 0x01c001c0ul) >> 6);
+}
+
+static uint32_t tictable__transpose(uint32_t m) /* T: 1<->3, 5<->7, then 2<->6 */
+{
+    uint32_t t = (m ^ (m >> 2)) & 0x00220022ul;
+    m ^= t | (t << 2);
+    t = (m ^ (m >> 4)) & 0x00040004ul;
+    return m ^ (t | (t << 4));
+}
+
 static uint32_t tictable__apply(unsigned s, uint32_t m)
 {
-    uint32_t t;
-    if (s & 1u) { /* mirror left-right: swap columns 0 and 2 */
-        m = ((m & 0x00490049ul) << 2) | (m & 0x00920092ul) | ((m & 0x01240124ul) >> 2);
+    if (s & 1u) {
+        m = tictable__mirror_columns(m);
     }
-    if (s & 2u) { /* mirror top-bottom: swap rows 0 and 2 */
-        m = ((m & 0x00070007ul) << 6) | (m & 0x00380038ul) | ((m & 0x01c001c0ul) >> 6);
+    if (s & 2u) {
+        m = tictable__mirror_rows(m);
     }
-    if (s & 4u) { /* transpose: swap 1<->3, 5<->7 (distance 2), then 2<->6 (distance 4) */
-        t = (m ^ (m >> 2)) & 0x00220022ul;
-        m ^= t | (t << 2);
-        t = (m ^ (m >> 4)) & 0x00040004ul;
-        m ^= t | (t << 4);
+    if (s & 4u) {
+        m = tictable__transpose(m);
     }
     return m;
 }
@@ -258,30 +267,27 @@ static unsigned tictable__base3(unsigned bits)
     return row[bits & 7u] + 27u * row[bits >> 3 & 7u] + 729u * row[bits >> 6 & 7u];
 }
 
-/* Binary search: 1 and *value when `key` is in the table, else 0. */
+/* Binary search (branch-free halving): 1 and *value when `key` is in the table, else 0. */
 static int tictable__find(unsigned key, unsigned *value)
 {
-    size_t low = 0, high = TICTABLE__COUNT;
-    while (low < high) {
-        size_t middle = low + (high - low) / 2u;
-        unsigned found = tictable__keys[middle];
-        if (found < key) {
-            low = middle + 1u;
-        } else if (found > key) {
-            high = middle;
-        } else {
-            *value = tictable__values[middle];
-            return 1;
-        }
+    size_t base = 0, size = TICTABLE__COUNT;
+    while (size > 1u) {
+        size_t half = size / 2u;
+        base = tictable__keys[base + half] <= key ? base + half : base;
+        size -= half;
     }
-    return 0;
+    if (tictable__keys[base] != key) {
+        return 0;
+    }
+    *value = tictable__values[base];
+    return 1;
 }
 
-TICTABLE_DEF int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
+int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
 {
     unsigned nx, no, empty, s, sym, back, key, value, extra, set, plies, best, safe, outcome;
     int x_line, o_line;
-    uint32_t packed, canonical, image;
+    uint32_t images[8], canonical;
 
     /* Validity: the same rules as Board::validate. */
     if ((((unsigned)x | o) & ~TICTABLE__FULL) != 0u || ((unsigned)x & o) != 0u) {
@@ -310,16 +316,18 @@ TICTABLE_DEF int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analys
 
     /* Canonical form: the smallest of the 8 images of x | o << 16, the first symmetry
      * in index order on ties. */
-    packed = (uint32_t)x | (uint32_t)o << 16;
-    canonical = packed;
+    images[0] = (uint32_t)x | (uint32_t)o << 16;
+    images[1] = tictable__mirror_columns(images[0]);
+    images[2] = tictable__mirror_rows(images[0]);
+    images[3] = tictable__mirror_rows(images[1]);
+    for (s = 0; s < 4u; s++) {
+        images[s + 4u] = tictable__transpose(images[s]);
+    }
     sym = 0;
     for (s = 1; s < 8u; s++) {
-        image = tictable__apply(s, packed);
-        if (image < canonical) {
-            canonical = image;
-            sym = s;
-        }
+        sym = images[s] < images[sym] ? s : sym;
     }
+    canonical = images[sym];
     key = tictable__base3((unsigned)(canonical & TICTABLE__FULL)) +
           2u * tictable__base3((unsigned)(canonical >> 16));
     if (!tictable__find(key, &value)) {
@@ -370,7 +378,7 @@ TICTABLE_DEF int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analys
     return 0;
 }
 
-TICTABLE_DEF int tictable_best_move(uint16_t x, uint16_t o)
+int tictable_best_move(uint16_t x, uint16_t o)
 {
     struct tictable_analysis a;
     int square;

@@ -159,6 +159,39 @@ fn c_header_answers_like_the_rust_table_on_every_position() {
 }
 
 #[test]
+fn c_header_is_clean_under_stricter_warnings() {
+    let Some(cc) = compiler() else { return };
+    let object = Path::new(env!("CARGO_TARGET_TMPDIR")).join("implementation_only.o");
+    let output = Command::new(&cc)
+        .args(FLAGS)
+        .args([
+            "-Wconversion",
+            "-Wsign-conversion",
+            "-Wshadow",
+            "-Wcast-qual",
+        ])
+        .args([
+            "-Wstrict-prototypes",
+            "-Wmissing-prototypes",
+            "-Wundef",
+            "-Os",
+            "-c",
+        ])
+        .arg("-I")
+        .arg(root().join("tables"))
+        .arg(root().join("tests/c/implementation_only.c"))
+        .arg("-o")
+        .arg(&object)
+        .output()
+        .expect("run the C compiler");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
 fn c_example_game_builds_and_never_loses() {
     let Some(cc) = compiler() else { return };
     let exe = build(&cc, "play", &[root().join("examples/c/play.c")], &["-Os"]);

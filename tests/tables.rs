@@ -271,3 +271,31 @@ fn json_lists_every_canonical_decision_position() {
         assert_eq!(squares("safe"), expected(a.safe()));
     }
 }
+
+#[test]
+fn format_md_worked_example_holds() {
+    // Header bytes as tables/FORMAT.md lists them.
+    assert_eq!(
+        COMMITTED[..18],
+        [
+            0x54, 0x49, 0x43, 0x54, 0x41, 0x42, 0x4c, 0x45, 0x01, 0xf5, 0x04, 0xa1, 0xf4, 0xe3,
+            0xa1, 0x0e, 0xd4, 0x13
+        ]
+    );
+    assert_eq!(COMMITTED.len(), 2534);
+    // XOO..X... -> OOXX..... by mirror left-right, key 44, record 13 at offset 70.
+    let board: Board = "XOO..X...".parse().unwrap();
+    let (canonical, symmetry) = tictable::canonical(board);
+    assert_eq!(
+        (canonical.to_string(), symmetry),
+        (
+            "OOXX.....".to_string(),
+            tictable::Symmetry::MIRROR_LEFT_RIGHT
+        )
+    );
+    assert_eq!(tictable::entry::key(canonical), 44);
+    assert_eq!(COMMITTED[70..74], [0x2c, 0x00, 0x30, 0xc6]);
+    assert_eq!(COMMITTED[2526..2530], [0x2c, 0x80, 0xb0, 0x01]);
+    let a = analyse(&board).unwrap();
+    assert_eq!((a.best().bits(), a.safe().bits()), (0b11000, 0b11011000));
+}
