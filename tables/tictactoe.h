@@ -196,15 +196,12 @@ static unsigned tictable__popcount(unsigned m)
     return (m + (m >> 8)) & 0x1fu;
 }
 
+/* Whether the 9-bit mask m holds a line: rows and columns by shifts, then the diagonals. */
 static int tictable__has_line(unsigned m)
 {
-    unsigned i;
-    for (i = 0; i < 8u; i++) {
-        if ((m & tictable__lines[i]) == tictable__lines[i]) {
-            return 1;
-        }
-    }
-    return 0;
+    unsigned rows = m & m >> 1 & m >> 2 & 0x049u;
+    unsigned columns = m & m >> 3 & m >> 6 & 0x007u;
+    return (rows | columns) != 0u || (m & 0x111u) == 0x111u || (m & 0x054u) == 0x054u;
 }
 
 /* The empty squares that complete a line of `mine` at once. */
@@ -212,8 +209,10 @@ static unsigned tictable__winning_moves(unsigned mine, unsigned empty)
 {
     unsigned i, bits = 0;
     for (i = 0; i < 8u; i++) {
-        if (tictable__popcount(mine & tictable__lines[i]) == 2u) {
-            bits |= tictable__lines[i] & empty;
+        unsigned line = tictable__lines[i], held = mine & line;
+        /* Two of the three: not zero, not a single bit, not the whole line. */
+        if ((held & (held - 1u)) != 0u && held != line) {
+            bits |= line & empty;
         }
     }
     return bits;
