@@ -38,10 +38,19 @@ pub const VERSION: u16 = 1;
 /// Bytes per entry record: `key: u16` then `value: u16`, both little-endian.
 pub const RECORD_SIZE: usize = 4;
 
+/// CRC-32/ISO-HDLC, byte-wise with a 1 KiB table computed at compile time.
+static CRC: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+
 /// The checksum of the entry bytes: CRC-32/ISO-HDLC, the CRC-32 of zlib, PNG and
-/// Ethernet (polynomial 0x04C11DB7 reflected, initial value and final XOR 0xFFFFFFFF).
-/// Byte-wise with a 1 KiB table computed at compile time.
-pub static CHECKSUM: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+/// Ethernet (polynomial 0x04C11DB7 reflected, initial value and final XOR 0xFFFFFFFF;
+/// `zlib.crc32` in Python). It detects every change of up to 32 consecutive bits.
+///
+/// ```
+/// assert_eq!(tictable::portable::checksum(b"123456789"), 0xcbf4_3926);
+/// ```
+pub fn checksum(entries: &[u8]) -> u32 {
+    CRC.checksum(entries)
+}
 
 /// The start of a table file: what it is and which version of the format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,7 +66,7 @@ pub struct Preamble {
 pub struct Body<'a> {
     /// Number of entry records (a postcard varint).
     pub count: u16,
-    /// [`CHECKSUM`] of `entries` (a postcard varint).
+    /// [`checksum`] of `entries` (a postcard varint).
     pub checksum: u32,
     /// `count` records of [`RECORD_SIZE`] bytes, in strictly increasing key order (a
     /// postcard byte string: varint length, then the bytes).
@@ -97,7 +106,7 @@ impl<'a> TableFile<'a> {
             },
             body: Body {
                 count,
-                checksum: CHECKSUM.checksum(entries),
+                checksum: checksum(entries),
                 entries,
             },
         })
@@ -175,12 +184,11 @@ impl fmt::Display for DecodeError {
 
 impl core::error::Error for DecodeError {}
 
-impl From<postcard::Error> for DecodeError {
-    fn from(e: postcard::Error) -> DecodeError {
-        match e {
-            postcard::Error::DeserializeUnexpectedEnd => DecodeError::Truncated,
-            _ => DecodeError::Malformed,
-        }
+/// The decode error for a postcard error in the header.
+fn header_error(e: postcard::Error) -> DecodeError {
+    match e {
+        postcard::Error::DeserializeUnexpectedEnd => DecodeError::Truncated,
+        _ => DecodeError::Malformed,
     }
 }
 
@@ -212,13 +220,14 @@ impl<'a> Table<'a> {
         if bytes[..head] != MAGIC[..head] {
             return Err(DecodeError::BadMagic);
         }
-        let (preamble, rest) = postcard::take_from_bytes::<Preamble>(bytes)?;
+        let (preamble, rest) =
+            postcard::take_from_bytes::<Preamble>(bytes).map_err(header_error)?;
         if preamble.version != VERSION {
             return Err(DecodeError::UnsupportedVersion {
                 found: preamble.version,
             });
         }
-        let (body, rest) = postcard::take_from_bytes::<Body<'a>>(rest)?;
+        let (body, rest) = postcard::take_from_bytes::<Body<'a>>(rest).map_err(header_error)?;
         if body.entries.len() != body.count as usize * RECORD_SIZE {
             return Err(DecodeError::LengthMismatch {
                 count: body.count,
@@ -228,7 +237,7 @@ impl<'a> Table<'a> {
         if !rest.is_empty() {
             return Err(DecodeError::TrailingBytes { count: rest.len() });
         }
-        let computed = CHECKSUM.checksum(body.entries);
+        let computed = checksum(body.entries);
         if computed != body.checksum {
             return Err(DecodeError::ChecksumMismatch {
                 stored: body.checksum,
@@ -261,13 +270,20 @@ impl<'a> Table<'a> {
         self.records.is_empty()
     }
 
-    /// The entry record at `index`: `(key, value)`.
-    fn record(&self, index: usize) -> Option<(u16, u16)> {
-        let start = index.checked_mul(RECORD_SIZE)?;
-        match self.records.get(start..start.checked_add(RECORD_SIZE)?)? {
-            &[k0, k1, v0, v1] => Some((u16::from_le_bytes([k0, k1]), u16::from_le_bytes([v0, v1]))),
+    /// The little-endian `u16` at byte `offset` of the records.
+    #[inline]
+    fn u16_at(&self, offset: usize) -> Option<u16> {
+        match *self.records.get(offset..offset.checked_add(2)?)? {
+            [low, high] => Some(u16::from_le_bytes([low, high])),
             _ => None,
         }
+    }
+
+    /// The entry record at `index`: `(key, value)`.
+    #[inline]
+    fn record(&self, index: usize) -> Option<(u16, u16)> {
+        let start = index.checked_mul(RECORD_SIZE)?;
+        Some((self.u16_at(start)?, self.u16_at(start.checked_add(2)?)?))
     }
 
     /// The entries `(key, value)` in increasing key order.
@@ -285,7 +301,8 @@ impl<'a> Table<'a> {
         }
         while size > 1 {
             let half = size / 2;
-            if self.record(base + half)?.0 <= key {
+            // Keys only: the value is read once, at the end.
+            if self.u16_at((base + half) * RECORD_SIZE)? <= key {
                 base += half;
             }
             size -= half;
