@@ -32,13 +32,8 @@ fn main() {
     let solution = solve::solve();
     let mut map = phf_codegen::Map::new();
     map.phf_path("phf");
-    for (board, analysis) in &solution.decisions {
-        let key = entry::key(*board);
-        let (value, extra) = entry::encode(*board, analysis);
+    for (key, value) in entry::entries(&solution.decisions) {
         map.entry(key, format!("{value:#06x}"));
-        if let Some(safe) = extra {
-            map.entry(key | entry::EXTRA_KEY, format!("{safe:#06x}"));
-        }
     }
     let path = std::path::Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("table.rs");
     let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("create table.rs"));

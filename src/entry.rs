@@ -64,6 +64,17 @@ pub fn encode(canonical: Board, analysis: &Analysis) -> (u16, Option<u16>) {
     (value, extra)
 }
 
+/// The table entries of the canonical decision positions `decisions`, in their order:
+/// `(key, value)` for each position, followed by `(key | EXTRA_KEY, safe)` when `safe`
+/// is stored. `build.rs` and the exported artefacts both take their entries from here.
+pub fn entries(decisions: &[(Board, Analysis)]) -> impl Iterator<Item = (u16, u16)> + '_ {
+    decisions.iter().flat_map(|(board, analysis)| {
+        let key = key(*board);
+        let (value, extra) = encode(*board, analysis);
+        core::iter::once((key, value)).chain(extra.map(|safe| (key | EXTRA_KEY, safe)))
+    })
+}
+
 /// Unpacks `value`, the entry of `canonical(board) = (_, symmetry)`, into the analysis
 /// of `board` (a valid decision position). `extra` fetches the value of an extra entry
 /// (at `key | EXTRA_KEY`). `None` when the value is malformed or a needed extra entry is missing.

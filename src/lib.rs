@@ -33,7 +33,11 @@ extern crate std;
 pub mod analysis;
 pub mod board;
 pub mod entry;
+#[cfg(feature = "std")]
+pub mod export;
 pub mod game;
+#[cfg(feature = "postcard")]
+pub mod portable;
 pub mod search;
 #[cfg(feature = "stats")]
 pub mod selfplay;

@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod analyse;
+mod export;
 mod play;
 mod selfplay;
 mod verify;
@@ -26,6 +27,7 @@ enum Command {
     Verify(verify::Args),
     Play(play::Args),
     Selfplay(selfplay::Args),
+    Export(export::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Some(Command::Verify(args)) => verify::run(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Selfplay(args)) => selfplay::run(args),
+        Some(Command::Export(args)) => export::run(args),
         None => play::run(cli.play),
     }
 }

@@ -1,0 +1,67 @@
+//! Load the table at run time from `tables/tictactoe.postcard` (here embedded with
+//! `include_bytes!`, as a program without our build script would), then look positions
+//! up. `Table::from_postcard` checks the bytes and borrows them: no allocation, so the
+//! same code runs on a microcontroller with the table in flash.
+//!
+//! Run: `cargo run --example load_postcard [POSITION...]`.
+
+use tictable::portable::Table;
+use tictable::Board;
+
+static TABLE_BYTES: &[u8] = include_bytes!("../tables/tictactoe.postcard");
+
+fn main() {
+    let table = match Table::from_postcard(TABLE_BYTES) {
+        Ok(table) => table,
+        Err(e) => {
+            eprintln!("cannot load the table: {e}");
+            std::process::exit(1);
+        }
+    };
+    println!(
+        "loaded {} entries from {} bytes",
+        table.len(),
+        TABLE_BYTES.len()
+    );
+
+    let mut positions: Vec<String> = std::env::args().skip(1).collect();
+    if positions.is_empty() {
+        positions = [
+            ".........",
+            "X...O...X",
+            "XX.OO....",
+            "XOX.O....",
+            "XXXOO....",
+        ]
+        .map(String::from)
+        .to_vec();
+    }
+    for text in positions {
+        let board: Board = match text.parse() {
+            Ok(board) => board,
+            Err(e) => {
+                println!("{text}: invalid: {e}");
+                continue;
+            }
+        };
+        match table.analyse(&board) {
+            Ok(a) if a.is_terminal() => println!("{board}: game over"),
+            Ok(a) => println!(
+                "{board}: {} to move, {} in {} plies, play {}",
+                a.to_move(),
+                a.outcome(),
+                a.plies(),
+                table.best_move(&board).expect("a move to make"),
+            ),
+            Err(e) => println!("{text}: invalid: {e}"),
+        }
+    }
+
+    // A damaged copy is refused with a reason, never misread.
+    let mut damaged = TABLE_BYTES.to_vec();
+    damaged[100] ^= 0x10;
+    match Table::from_postcard(&damaged) {
+        Ok(_) => println!("damaged copy accepted?!"),
+        Err(e) => println!("damaged copy refused: {e}"),
+    }
+}

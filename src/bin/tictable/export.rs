@@ -1,0 +1,58 @@
+//! `tictable export`: write a table artefact (postcard, C header or JSON).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tictable::export::Format;
+
+/// Solve every position and write the table as a postcard file, a single-file C99
+/// header or a JSON listing (the artefacts in `tables/`, byte for byte).
+///
+/// The output is deterministic. Regenerate the committed artefacts with
+/// `tictable export --format postcard -o tables/tictactoe.postcard` (and `c` ->
+/// `tables/tictactoe.h`, `json` -> `tables/tictactoe.json`).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The artefact to write.
+    #[arg(long, value_enum)]
+    format: FormatArg,
+    /// Write to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    /// The postcard table (tables/tictactoe.postcard), for `portable::Table`.
+    Postcard,
+    /// The single-file C99 header (tables/tictactoe.h).
+    C,
+    /// One JSON object per canonical position (tables/tictactoe.json).
+    Json,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let format = match args.format {
+        FormatArg::Postcard => Format::Postcard,
+        FormatArg::C => Format::C,
+        FormatArg::Json => Format::Json,
+    };
+    let bytes = format.render(&tictable::solve::solve());
+    let result = match &args.output {
+        Some(path) => std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display())),
+        None => {
+            let mut stdout = io::stdout().lock();
+            match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.to_string()),
+                _ => Ok(()),
+            }
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tictable: export: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
