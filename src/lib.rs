@@ -38,3 +38,5 @@ pub use analysis::{Analysis, MoveValue, Outcome};
 pub use board::{Board, MoveError, Player, PositionError, Square, Squares};
 pub use symmetry::{canonical, Symmetry};
 pub use table::{analyse, best_move, move_values, random_best_move};
+#[cfg(feature = "device")]
+pub mod device;
