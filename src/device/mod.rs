@@ -16,8 +16,13 @@
 //! time in milliseconds; nothing blocks except single I2C transfers.
 
 pub mod classify;
+pub mod controller;
+pub mod motion;
+pub mod panel;
 pub mod scanner;
 pub mod sensors;
+#[cfg(feature = "sim")]
+pub mod sim;
 
 /// The colour of a piece. Black moves first, so black is [`crate::Player::X`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -275,10 +275,18 @@ impl<I2C: I2c> SensorBank<I2C> {
         })
     }
 
-    /// Initialises all nine sensors; the first failure names its square.
+    /// Initialises all nine sensors, each retried up to the configured number of
+    /// attempts; the first square that still fails is named.
     pub fn init(&mut self) -> Result<(), (Square, SensorError)> {
         for s in Square::ALL {
-            self.init_square(s).map_err(|e| (s, e))?;
+            let mut result = self.init_square(s);
+            for _ in 1..self.settings.attempts.max(1) {
+                if result.is_ok() {
+                    break;
+                }
+                result = self.init_square(s);
+            }
+            result.map_err(|e| (s, e))?;
         }
         Ok(())
     }

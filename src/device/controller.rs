@@ -1,0 +1,685 @@
+//! The controller: the state machine that plays with a person.
+//!
+//! setup → (wait for an empty board) → play → result → setup. On the device's turn
+//! the move comes from a [`MoveChooser`] (by default the table: no search on the
+//! MCU); the next piece of the device's colour is carried from storage to the
+//! square and the placement is verified with the sensors. On the human's turn, after
+//! the "done" button, the stable board must differ from the game record by exactly
+//! one new piece of the human's colour on an empty square. Otherwise:
+//!
+//! - one device piece moved to another square: the device lifts **that** piece and
+//!   puts it back, then asks for the human's move again;
+//! - anything else (a piece removed, two added, a wrong colour, an unknown or
+//!   faulty square): the error light, until the board matches the record again.
+//!
+//! The game record only ever grows by verified moves: nothing is lost from it.
+
+use super::motion::{Lift, Machine, MotionError, Point, Pose, Storage, STORAGE_SLOTS};
+use super::panel::{Button, Light, Panel};
+use super::scanner::{BoardView, Scanner};
+use super::sensors::{SensorBank, SensorError};
+use super::{elapsed_ms, Colour};
+use crate::{Board, Square, Squares};
+use embedded_hal::digital::{InputPin, OutputPin};
+use embedded_hal::i2c::I2c;
+
+/// Chooses the device's moves. The hook for other players (a trap player that
+/// steers towards positions where people err, a weaker level...).
+pub trait MoveChooser {
+    /// A legal move for the side to move in `board`, or `None` when the game is over.
+    fn choose(&mut self, board: &Board) -> Option<Square>;
+}
+
+/// Perfect play from the table: the lowest-numbered best move.
+///
+/// ```
+/// use tictable::device::controller::{BestMove, MoveChooser};
+/// use tictable::{Board, Square};
+/// let b: Board = "XX.OO....".parse().unwrap();
+/// assert_eq!(BestMove.choose(&b), Square::new(2));
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BestMove;
+
+impl MoveChooser for BestMove {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        crate::best_move(board)
+    }
+}
+
+/// Perfect play from the table, a best move chosen at random with `R`.
+#[derive(Clone, Debug)]
+pub struct RandomBestMove<R>(pub R);
+
+impl<R: rand_core::Rng> MoveChooser for RandomBestMove<R> {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        crate::random_best_move(board, &mut self.0)
+    }
+}
+
+/// The moves of one game, in order: only verified moves are ever added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GameRecord {
+    moves: [u8; 9],
+    len: u8,
+    board: Board,
+}
+
+impl GameRecord {
+    /// An empty record.
+    pub const fn new() -> GameRecord {
+        GameRecord {
+            moves: [0; 9],
+            len: 0,
+            board: Board::EMPTY,
+        }
+    }
+
+    /// The position reached.
+    pub const fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> impl Iterator<Item = Square> + '_ {
+        self.moves[..self.len as usize]
+            .iter()
+            .filter_map(|&i| Square::new(i))
+    }
+
+    /// Appends a move (checked against the rules).
+    pub fn push(&mut self, square: Square) -> Result<(), crate::MoveError> {
+        self.board = self.board.play(square)?;
+        self.moves[self.len as usize] = square.index();
+        self.len += 1;
+        Ok(())
+    }
+}
+
+/// Where the machine is: board pose, storage columns and the parking spot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    /// The board.
+    pub pose: Pose,
+    /// The storage columns.
+    pub storage: Storage,
+    /// Where the head waits, clear of the board.
+    pub park: Point,
+}
+
+/// Who moves first and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    /// The device moves first (and plays black).
+    pub device_first: bool,
+    /// The device's first square when it moves first (`None`: the table's choice).
+    pub first_square: Option<Square>,
+}
+
+impl GameSetup {
+    /// The device's colour.
+    pub const fn device_colour(&self) -> Colour {
+        if self.device_first {
+            Colour::Black
+        } else {
+            Colour::White
+        }
+    }
+}
+
+/// What needs fixing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Sensors that do not answer.
+    SensorFault(Squares),
+    /// Squares with an ambiguous reading (a piece off-square, a hand...).
+    Unclear(Squares),
+    /// The board is not empty at the start of a game.
+    BoardNotEmpty,
+    /// The board differs from the game record in a way that is not one move.
+    Mismatch,
+    /// The device's piece did not arrive after every attempt.
+    PlacementFailed(Square),
+    /// The device has no piece left in storage.
+    StorageEmpty,
+    /// The mechanism failed (press Start to home again).
+    Motion(MotionError),
+    /// The sensors could not be initialised.
+    SensorInit(Square, SensorError),
+}
+
+/// The controller's state, for displays and tests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum State {
+    /// Initialising the sensors and homing.
+    Starting,
+    /// Waiting for Start; Side and FirstSquare change the setup.
+    Setup,
+    /// Waiting for the board to be cleared before a game.
+    WaitEmpty,
+    /// Moving a piece from storage to `square`.
+    Placing {
+        /// Target square.
+        square: Square,
+        /// Attempt number (from 1).
+        attempt: u8,
+    },
+    /// Checking the placement on `square`.
+    Verifying {
+        /// Target square.
+        square: Square,
+        /// Attempt number (from 1).
+        attempt: u8,
+    },
+    /// Waiting for the human's move and button.
+    HumanTurn,
+    /// Reading the board after the button.
+    Checking,
+    /// Putting the device piece found on `from` back on `to`.
+    Restoring {
+        /// Where the moved piece is.
+        from: Square,
+        /// Where it belongs.
+        to: Square,
+    },
+    /// Checking the restored piece.
+    VerifyingRestore {
+        /// Where it was.
+        from: Square,
+        /// Where it belongs.
+        to: Square,
+    },
+    /// Waiting until the board is fixed.
+    Error(Problem),
+    /// The game is over (the device's view: `Some(true)` won, `Some(false)` lost).
+    Over(Option<bool>),
+}
+
+/// Running totals, for tests and the simulator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Games finished.
+    pub games: u32,
+    /// Games the device won, drew, lost.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+    /// Device placements verified.
+    pub placements: u32,
+    /// Placement attempts that failed verification and were retried.
+    pub retries: u32,
+    /// Moved device pieces put back.
+    pub restores: u32,
+    /// Times the error light came on.
+    pub errors: u32,
+    /// Longest placement, from the decision to the verified piece, ms.
+    pub max_placement_ms: u32,
+    /// Longest placement predicted by the motion model, ms.
+    pub max_model_ms: u32,
+}
+
+/// Placement attempts before giving up and asking for help.
+pub const PLACE_ATTEMPTS: u8 = 3;
+
+/// The hardware the controller drives.
+pub struct Hardware<I2C, O, I, L> {
+    /// The colour sensors.
+    pub sensors: SensorBank<I2C>,
+    /// Board readings.
+    pub scanner: Scanner,
+    /// Gantry, lift, magnet.
+    pub machine: Machine<O, I, L>,
+    /// Buttons and lights.
+    pub panel: Panel<I, O>,
+}
+
+/// The playing machine.
+pub struct Controller<I2C, O, I, L, C> {
+    hw: Hardware<I2C, O, I, L>,
+    chooser: C,
+    layout: Layout,
+    setup: GameSetup,
+    state: State,
+    record: GameRecord,
+    taken: usize,
+    placement_started: u32,
+    started: bool,
+    stats: Stats,
+}
+
+impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
+    /// A controller; call [`Controller::poll`] from the super-loop.
+    pub fn new(hw: Hardware<I2C, O, I, L>, chooser: C, layout: Layout, setup: GameSetup) -> Self {
+        Controller {
+            hw,
+            chooser,
+            layout,
+            setup,
+            state: State::Starting,
+            record: GameRecord::new(),
+            taken: 0,
+            placement_started: 0,
+            started: false,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The current state.
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    /// The game record.
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    /// The setup for the next game.
+    pub fn setup(&self) -> GameSetup {
+        self.setup
+    }
+
+    /// Running totals.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The hardware (for inspection).
+    pub fn hardware(&self) -> &Hardware<I2C, O, I, L> {
+        &self.hw
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// What the board should show now (the record, plus the piece being placed).
+    pub fn expected_board(&self) -> Board {
+        match self.state {
+            State::Placing { square, .. } | State::Verifying { square, .. } => self
+                .record
+                .board()
+                .play(square)
+                .unwrap_or(self.record.board()),
+            State::Error(Problem::PlacementFailed(square)) => self
+                .record
+                .board()
+                .play(square)
+                .unwrap_or(self.record.board()),
+            _ => self.record.board(),
+        }
+    }
+
+    fn device_colour(&self) -> Colour {
+        self.setup.device_colour()
+    }
+
+    fn lights(&mut self) {
+        let mut on = [Light::Lamp; 3];
+        let mut n = 0;
+        let mut add = |l: Light| {
+            on[n] = l;
+            n += 1;
+        };
+        match self.state {
+            State::Starting | State::WaitEmpty => add(Light::DeviceTurn),
+            State::Setup => {}
+            State::Placing { .. }
+            | State::Verifying { .. }
+            | State::Checking
+            | State::Restoring { .. }
+            | State::VerifyingRestore { .. } => add(Light::DeviceTurn),
+            State::HumanTurn => {
+                add(Light::HumanTurn);
+                // In the human's turn, any piece on the board means the device moved last.
+                if self.record.board().piece_count() > 0 {
+                    add(Light::Lamp);
+                }
+            }
+            State::Error(_) => add(Light::Error),
+            State::Over(Some(true)) => add(Light::Win),
+            State::Over(Some(false)) => add(Light::Loss),
+            State::Over(None) => add(Light::Draw),
+        }
+        // A light failure is not fatal for the game: it is retried on the next poll.
+        let _ = self.hw.panel.show(&on[..n]);
+    }
+
+    fn enter(&mut self, state: State) {
+        if matches!(state, State::Error(_)) && !matches!(self.state, State::Error(_)) {
+            self.stats.errors += 1;
+        }
+        self.state = state;
+        self.hw.scanner.restart();
+        self.lights();
+    }
+
+    /// One pass of the super-loop at `now_ms`: never waits.
+    pub fn poll(&mut self, now_ms: u32) {
+        let presses = self.hw.panel.poll(now_ms).unwrap_or_default();
+        if !self.started {
+            self.started = true;
+            if let Err((s, e)) = self.hw.sensors.init() {
+                self.enter(State::Error(Problem::SensorInit(s, e)));
+                return;
+            }
+            match self.hw.machine.start_homing(now_ms) {
+                Ok(()) => self.enter(State::Starting),
+                Err(e) => self.enter(State::Error(Problem::Motion(e))),
+            }
+            return;
+        }
+        let owns_motion = matches!(
+            self.state,
+            State::Starting | State::Placing { .. } | State::Restoring { .. }
+        );
+        if !owns_motion && self.park_pending(now_ms) && matches!(self.state, State::Error(_)) {
+            return;
+        }
+        match self.state {
+            State::Starting => match self.hw.machine.poll(now_ms) {
+                Ok(()) => {
+                    let board = self.record.board();
+                    if board.piece_count() > 0 && !board.is_over() {
+                        // Homed again mid-game: carry on once the board matches the record.
+                        self.enter(State::Error(Problem::Mismatch));
+                    } else {
+                        self.enter(State::Setup);
+                    }
+                }
+                Err(nb::Error::WouldBlock) => {}
+                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
+            },
+            State::Setup | State::Over(_) => {
+                if presses.contains(Button::Side) {
+                    self.setup.device_first = !self.setup.device_first;
+                }
+                if presses.contains(Button::FirstSquare) {
+                    self.setup.first_square = match self.setup.first_square {
+                        None => Some(Square::ALL[0]),
+                        Some(s) => Square::new(s.index() + 1),
+                    };
+                }
+                if presses.contains(Button::Start) {
+                    self.record = GameRecord::new();
+                    self.taken = 0;
+                    self.enter(State::WaitEmpty);
+                }
+            }
+            State::WaitEmpty => {
+                if self.hw.machine.is_busy() {
+                    return;
+                }
+                if let Some(view) = self.scan(now_ms) {
+                    if view == BoardView::EMPTY {
+                        self.next_turn(now_ms);
+                    } else {
+                        self.enter(State::Error(Problem::BoardNotEmpty));
+                    }
+                }
+            }
+            State::Placing { square, attempt } => match self.hw.machine.poll(now_ms) {
+                Ok(()) => self.enter(State::Verifying { square, attempt }),
+                Err(nb::Error::WouldBlock) => {}
+                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
+            },
+            State::Verifying { square, attempt } => {
+                let Some(view) = self.scan(now_ms) else {
+                    return;
+                };
+                let expected = self
+                    .record
+                    .board()
+                    .play(square)
+                    .unwrap_or(self.record.board());
+                if view == BoardView::of_board(expected) {
+                    self.device_move_done(square, now_ms);
+                } else if view == BoardView::of_board(self.record.board())
+                    && attempt < PLACE_ATTEMPTS
+                {
+                    // Nothing arrived (a missed pick-up): the piece is still in its slot.
+                    self.stats.retries += 1;
+                    self.start_placement(square, attempt + 1, now_ms);
+                } else {
+                    self.enter(State::Error(Problem::PlacementFailed(square)));
+                }
+            }
+            State::HumanTurn => {
+                if presses.contains(Button::Done) {
+                    self.enter(State::Checking);
+                }
+            }
+            State::Checking => {
+                if self.hw.machine.is_busy() {
+                    return;
+                }
+                if let Some(view) = self.scan(now_ms) {
+                    self.check_human(view, now_ms);
+                }
+            }
+            State::Restoring { from, to } => match self.hw.machine.poll(now_ms) {
+                Ok(()) => self.enter(State::VerifyingRestore { from, to }),
+                Err(nb::Error::WouldBlock) => {}
+                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
+            },
+            State::VerifyingRestore { .. } => {
+                let Some(view) = self.scan(now_ms) else {
+                    return;
+                };
+                let d = self.device_colour();
+                if view.pieces(d) == self.record.board().pieces(d.player())
+                    && view.untrusted().is_empty()
+                {
+                    self.stats.restores += 1;
+                    self.park(now_ms);
+                    // Ask for the human's move again (a move made meanwhile is read then).
+                    self.enter(State::HumanTurn);
+                } else {
+                    self.enter(State::Error(Problem::Mismatch));
+                }
+            }
+            State::Error(problem) => self.poll_error(problem, presses, now_ms),
+        }
+    }
+
+    /// Polls the scanner; `Some` with a stable view.
+    fn scan(&mut self, now_ms: u32) -> Option<BoardView> {
+        self.hw.scanner.poll(now_ms, &mut self.hw.sensors).ok()
+    }
+
+    fn park(&mut self, _now_ms: u32) {
+        // Parking is best effort: a failure shows up on the next move.
+        let _ = self.hw.machine.start_move(self.layout.park);
+    }
+
+    /// Finishes a pending park move; `true` while it is still running.
+    fn park_pending(&mut self, now_ms: u32) -> bool {
+        match self.hw.machine.poll(now_ms) {
+            Err(nb::Error::WouldBlock) => true,
+            Ok(()) => false,
+            Err(nb::Error::Other(e)) => {
+                self.enter(State::Error(Problem::Motion(e)));
+                true
+            }
+        }
+    }
+
+    fn next_turn(&mut self, now_ms: u32) {
+        let board = self.record.board();
+        if board.is_over() {
+            let result = board.winner().map(|w| w == self.device_colour().player());
+            self.stats.games += 1;
+            match result {
+                Some(true) => self.stats.wins += 1,
+                Some(false) => self.stats.losses += 1,
+                None => self.stats.draws += 1,
+            }
+            self.park(now_ms);
+            self.enter(State::Over(result));
+            return;
+        }
+        if board.to_move() != self.device_colour().player() {
+            self.enter(State::HumanTurn);
+            return;
+        }
+        let choice = match self.setup.first_square {
+            Some(s) if board.piece_count() == 0 => Some(s),
+            _ => self.chooser.choose(&board),
+        };
+        // A chooser returning an illegal square falls back to the table.
+        let square = choice
+            .filter(|s| board.legal_moves().contains(*s))
+            .or_else(|| crate::best_move(&board));
+        match square {
+            Some(square) => {
+                self.placement_started = now_ms;
+                self.start_placement(square, 1, now_ms);
+            }
+            None => self.enter(State::Error(Problem::Mismatch)),
+        }
+    }
+
+    fn start_placement(&mut self, square: Square, attempt: u8, now_ms: u32) {
+        let _ = now_ms;
+        let Some(from) = self.layout.storage.slot(self.device_colour(), self.taken) else {
+            self.enter(State::Error(Problem::StorageEmpty));
+            return;
+        };
+        let to = self.layout.pose.square_centre(square);
+        let model = self.hw.machine.transfer_ms(from, to);
+        self.stats.max_model_ms = self.stats.max_model_ms.max(model);
+        match self.hw.machine.start_transfer(from, to) {
+            Ok(()) => self.enter(State::Placing { square, attempt }),
+            Err(e) => self.enter(State::Error(Problem::Motion(e))),
+        }
+    }
+
+    fn device_move_done(&mut self, square: Square, now_ms: u32) {
+        if self.record.push(square).is_err() {
+            self.enter(State::Error(Problem::Mismatch));
+            return;
+        }
+        self.taken = (self.taken + 1).min(STORAGE_SLOTS);
+        self.stats.placements += 1;
+        let took = elapsed_ms(now_ms, self.placement_started);
+        self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
+        self.park(now_ms);
+        self.next_turn(now_ms);
+    }
+
+    /// Compares the stable view after the button with the record.
+    fn check_human(&mut self, view: BoardView, now_ms: u32) {
+        let board = self.record.board();
+        let d = self.device_colour();
+        let h = d.other();
+        if !view.untrusted().is_empty() {
+            let faults = view.faults();
+            self.enter(State::Error(if faults.is_empty() {
+                Problem::Unclear(view.untrusted())
+            } else {
+                Problem::SensorFault(faults)
+            }));
+            return;
+        }
+        let dev_expected = board.pieces(d.player()).bits();
+        let hum_expected = board.pieces(h.player()).bits();
+        let dev_seen = view.pieces(d).bits();
+        let hum_seen = view.pieces(h).bits();
+        let hum_new = hum_seen & !hum_expected;
+        let humans_ok = hum_seen & hum_expected == hum_expected && hum_new.count_ones() <= 1;
+        if dev_seen == dev_expected {
+            if hum_seen == hum_expected {
+                // Button pressed without a move: keep waiting.
+                self.enter(State::HumanTurn);
+            } else if humans_ok && hum_new & (dev_expected | hum_expected) == 0 {
+                let square = Squares::from_bits(hum_new).first();
+                match square.map(|s| self.record.push(s)) {
+                    Some(Ok(())) => self.next_turn(now_ms),
+                    _ => self.enter(State::Error(Problem::Mismatch)),
+                }
+            } else {
+                self.enter(State::Error(Problem::Mismatch));
+            }
+            return;
+        }
+        let missing = dev_expected & !dev_seen;
+        let extra = dev_seen & !dev_expected;
+        let moved = missing.count_ones() == 1
+            && extra.count_ones() == 1
+            && extra & hum_expected == 0
+            && humans_ok
+            && hum_new & (missing | extra) == 0;
+        if moved {
+            let from = Squares::from_bits(extra).first();
+            let to = Squares::from_bits(missing).first();
+            if let (Some(from), Some(to)) = (from, to) {
+                let (a, b) = (
+                    self.layout.pose.square_centre(from),
+                    self.layout.pose.square_centre(to),
+                );
+                match self.hw.machine.start_transfer(a, b) {
+                    Ok(()) => self.enter(State::Restoring { from, to }),
+                    Err(e) => self.enter(State::Error(Problem::Motion(e))),
+                }
+                return;
+            }
+        }
+        self.enter(State::Error(Problem::Mismatch));
+    }
+
+    fn poll_error(&mut self, problem: Problem, presses: super::panel::Presses, now_ms: u32) {
+        match problem {
+            Problem::Motion(_) | Problem::SensorInit(..) => {
+                // Needs a person: Start retries from scratch (the record is kept).
+                if presses.contains(Button::Start) {
+                    self.started = false;
+                }
+            }
+            Problem::BoardNotEmpty => {
+                if !self.hw.machine.is_busy() && self.scan(now_ms) == Some(BoardView::EMPTY) {
+                    self.next_turn(now_ms);
+                }
+            }
+            Problem::PlacementFailed(square) => {
+                // Fixed when a person puts the piece there by hand.
+                let expected = self
+                    .record
+                    .board()
+                    .play(square)
+                    .unwrap_or(self.record.board());
+                if self.scan(now_ms) == Some(BoardView::of_board(expected)) {
+                    self.device_move_done(square, now_ms);
+                }
+            }
+            Problem::StorageEmpty => {
+                if presses.contains(Button::Start) {
+                    self.taken = 0;
+                    self.next_turn(now_ms);
+                }
+            }
+            Problem::SensorFault(_) | Problem::Unclear(_) | Problem::Mismatch => {
+                if self.hw.machine.is_busy() {
+                    return;
+                }
+                let Some(view) = self.scan(now_ms) else {
+                    return;
+                };
+                let board = self.record.board();
+                let fixed = view == BoardView::of_board(board)
+                    || (board.to_move() != self.device_colour().player()
+                        && board
+                            .legal_moves()
+                            .into_iter()
+                            .filter_map(|s| board.play(s).ok())
+                            .any(|b| view == BoardView::of_board(b)));
+                if fixed {
+                    // Back to the game: the human presses the button for a move made.
+                    self.next_turn(now_ms);
+                }
+            }
+        }
+    }
+}
