@@ -163,6 +163,8 @@ pub enum State {
         square: Square,
         /// Attempt number (from 1).
         attempt: u8,
+        /// The storage slot the piece comes from.
+        slot: u8,
     },
     /// Checking the placement on `square`.
     Verifying {
@@ -170,6 +172,8 @@ pub enum State {
         square: Square,
         /// Attempt number (from 1).
         attempt: u8,
+        /// The storage slot the piece came from.
+        slot: u8,
     },
     /// Waiting for the human's move and button.
     HumanTurn,
@@ -181,6 +185,8 @@ pub enum State {
         from: Square,
         /// Where it belongs.
         to: Square,
+        /// Attempt number (from 1).
+        attempt: u8,
     },
     /// Checking the restored piece.
     VerifyingRestore {
@@ -188,6 +194,8 @@ pub enum State {
         from: Square,
         /// Where it belongs.
         to: Square,
+        /// Attempt number (from 1).
+        attempt: u8,
     },
     /// Waiting until the board is fixed.
     Error(Problem),
@@ -220,6 +228,9 @@ pub struct Stats {
     pub max_model_ms: u32,
 }
 
+/// Every storage slot full.
+const FULL_STOCK: u8 = (1 << STORAGE_SLOTS) - 1;
+
 /// Placement attempts before giving up and asking for help.
 pub const PLACE_ATTEMPTS: u8 = 3;
 
@@ -243,7 +254,10 @@ pub struct Controller<I2C, O, I, L, C> {
     setup: GameSetup,
     state: State,
     record: GameRecord,
-    taken: usize,
+    /// Storage slots of the device's colour believed to hold a piece (bit per slot).
+    stock: u8,
+    /// Slots where grips failed repeatedly: tried only when `stock` is exhausted.
+    suspect: u8,
     placement_started: u32,
     started: bool,
     stats: Stats,
@@ -259,7 +273,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             setup,
             state: State::Starting,
             record: GameRecord::new(),
-            taken: 0,
+            stock: FULL_STOCK,
+            suspect: 0,
             placement_started: 0,
             started: false,
             stats: Stats::default(),
@@ -405,7 +420,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
                 if presses.contains(Button::Start) {
                     self.record = GameRecord::new();
-                    self.taken = 0;
+                    self.stock = FULL_STOCK;
+                    self.suspect = 0;
                     self.enter(State::WaitEmpty);
                 }
             }
@@ -421,12 +437,24 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     }
                 }
             }
-            State::Placing { square, attempt } => match self.hw.machine.poll(now_ms) {
-                Ok(()) => self.enter(State::Verifying { square, attempt }),
+            State::Placing {
+                square,
+                attempt,
+                slot,
+            } => match self.hw.machine.poll(now_ms) {
+                Ok(()) => self.enter(State::Verifying {
+                    square,
+                    attempt,
+                    slot,
+                }),
                 Err(nb::Error::WouldBlock) => {}
                 Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
             },
-            State::Verifying { square, attempt } => {
+            State::Verifying {
+                square,
+                attempt,
+                slot,
+            } => {
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
@@ -436,12 +464,20 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     .play(square)
                     .unwrap_or(self.record.board());
                 if view == BoardView::of_board(expected) {
+                    self.stock &= !(1 << slot);
+                    self.suspect &= !(1 << slot);
                     self.device_move_done(square, now_ms);
                 } else if view == BoardView::of_board(self.record.board())
                     && attempt < PLACE_ATTEMPTS
                 {
-                    // Nothing arrived (a missed pick-up): the piece is still in its slot.
+                    // Nothing arrived: a missed grip leaves the piece in its slot, so
+                    // the same slot is tried again; after a second miss the slot is
+                    // suspected empty and the next one is used.
                     self.stats.retries += 1;
+                    if attempt >= 2 {
+                        self.stock &= !(1 << slot);
+                        self.suspect |= 1 << slot;
+                    }
                     self.start_placement(square, attempt + 1, now_ms);
                 } else {
                     self.enter(State::Error(Problem::PlacementFailed(square)));
@@ -460,23 +496,27 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.check_human(view, now_ms);
                 }
             }
-            State::Restoring { from, to } => match self.hw.machine.poll(now_ms) {
-                Ok(()) => self.enter(State::VerifyingRestore { from, to }),
+            State::Restoring { from, to, attempt } => match self.hw.machine.poll(now_ms) {
+                Ok(()) => self.enter(State::VerifyingRestore { from, to, attempt }),
                 Err(nb::Error::WouldBlock) => {}
                 Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
             },
-            State::VerifyingRestore { .. } => {
+            State::VerifyingRestore { from, to, attempt } => {
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
                 let d = self.device_colour();
-                if view.pieces(d) == self.record.board().pieces(d.player())
-                    && view.untrusted().is_empty()
-                {
+                let expected = self.record.board().pieces(d.player()).bits();
+                let seen = view.pieces(d).bits();
+                if seen == expected && view.untrusted().is_empty() {
                     self.stats.restores += 1;
                     self.park(now_ms);
                     // Ask for the human's move again (a move made meanwhile is read then).
                     self.enter(State::HumanTurn);
+                } else if seen == (expected & !to.bit()) | from.bit() && attempt < PLACE_ATTEMPTS {
+                    // The piece did not come along (a missed pick-up): try again.
+                    self.stats.retries += 1;
+                    self.start_restore(from, to, attempt + 1);
                 } else {
                     self.enter(State::Error(Problem::Mismatch));
                 }
@@ -542,9 +582,34 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
+    /// Starts carrying the device piece on `from` back to `to`.
+    fn start_restore(&mut self, from: Square, to: Square, attempt: u8) {
+        let (a, b) = (
+            self.layout.pose.square_centre(from),
+            self.layout.pose.square_centre(to),
+        );
+        match self.hw.machine.start_transfer(a, b) {
+            Ok(()) => self.enter(State::Restoring { from, to, attempt }),
+            Err(e) => self.enter(State::Error(Problem::Motion(e))),
+        }
+    }
+
+    /// The slot to take the next piece from: the lowest believed full, else the
+    /// lowest suspected empty.
+    fn next_slot(&self) -> Option<usize> {
+        [self.stock, self.suspect]
+            .into_iter()
+            .find(|m| *m != 0)
+            .map(|m| m.trailing_zeros() as usize)
+    }
+
     fn start_placement(&mut self, square: Square, attempt: u8, now_ms: u32) {
         let _ = now_ms;
-        let Some(from) = self.layout.storage.slot(self.device_colour(), self.taken) else {
+        let Some(slot) = self.next_slot() else {
+            self.enter(State::Error(Problem::StorageEmpty));
+            return;
+        };
+        let Some(from) = self.layout.storage.slot(self.device_colour(), slot) else {
             self.enter(State::Error(Problem::StorageEmpty));
             return;
         };
@@ -552,7 +617,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let model = self.hw.machine.transfer_ms(from, to);
         self.stats.max_model_ms = self.stats.max_model_ms.max(model);
         match self.hw.machine.start_transfer(from, to) {
-            Ok(()) => self.enter(State::Placing { square, attempt }),
+            Ok(()) => self.enter(State::Placing {
+                square,
+                attempt,
+                slot: slot as u8,
+            }),
             Err(e) => self.enter(State::Error(Problem::Motion(e))),
         }
     }
@@ -562,7 +631,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.enter(State::Error(Problem::Mismatch));
             return;
         }
-        self.taken = (self.taken + 1).min(STORAGE_SLOTS);
         self.stats.placements += 1;
         let took = elapsed_ms(now_ms, self.placement_started);
         self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
@@ -616,14 +684,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             let from = Squares::from_bits(extra).first();
             let to = Squares::from_bits(missing).first();
             if let (Some(from), Some(to)) = (from, to) {
-                let (a, b) = (
-                    self.layout.pose.square_centre(from),
-                    self.layout.pose.square_centre(to),
-                );
-                match self.hw.machine.start_transfer(a, b) {
-                    Ok(()) => self.enter(State::Restoring { from, to }),
-                    Err(e) => self.enter(State::Error(Problem::Motion(e))),
-                }
+                self.start_restore(from, to, 1);
                 return;
             }
         }
@@ -656,7 +717,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             Problem::StorageEmpty => {
                 if presses.contains(Button::Start) {
-                    self.taken = 0;
+                    // Storage refilled by hand.
+                    self.stock = FULL_STOCK;
+                    self.suspect = 0;
                     self.next_turn(now_ms);
                 }
             }

@@ -7,6 +7,7 @@ use super::SplitMix64;
 use crate::device::panel::{Button, Light};
 use crate::device::Colour;
 use crate::{Board, Square};
+use std::vec::Vec;
 
 /// How a simulated human chooses moves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -159,49 +160,53 @@ impl SimHuman {
         true
     }
 
-    /// Rearranges the pieces by hand to show `expected`.
+    /// Rearranges the pieces by hand to show `expected`, as a person would: pieces
+    /// in the wrong place are picked up first and reused where a piece of their
+    /// colour is missing; only then are pieces taken from or returned to storage.
     pub fn fix(&mut self, w: &mut World, expected: Board) {
-        // Off-board or wrong pieces back to storage.
+        let mut hand = Vec::new();
+        let mut placed = 0u16;
         for i in 0..w.pieces.len() {
-            if w.head.held == Some(i) {
-                continue;
-            }
             let p = w.pieces[i];
-            let in_storage = w.in_storage(&p);
-            if in_storage {
+            if w.head.held == Some(i) || w.in_storage(&p) {
                 continue;
             }
-            let keep = w
-                .config
-                .pose
-                .square_at(p.at, 2.0)
-                .is_some_and(|s| expected.get(s) == Some(p.colour.player()));
-            let duplicate = keep && {
-                let s = w.config.pose.square_at(p.at, 2.0);
-                (0..i).any(|j| {
-                    w.head.held != Some(j)
-                        && w.config.pose.square_at(w.pieces[j].at, 2.0) == s
-                        && s.is_some()
-                })
-            };
-            if !keep || duplicate {
-                if let Some(slot) = w.free_slot(p.colour) {
-                    w.hand_move(i, slot, 0.0);
+            let square = w.config.pose.square_at(p.at, 2.0);
+            match square {
+                Some(s)
+                    if expected.get(s) == Some(p.colour.player()) && placed & s.bit() == 0 =>
+                {
+                    placed |= s.bit();
+                }
+                _ => {
+                    // Picked up: held in the hand, off the board.
+                    w.pieces[i].at = crate::device::motion::Point::new(-500.0, -500.0);
+                    hand.push(i);
                 }
             }
         }
         for s in Square::ALL {
-            if let Some(player) = expected.get(s) {
-                let colour = Colour::of(player);
-                let there = w
-                    .piece_near(w.config.pose.square_centre(s), 2.0)
-                    .is_some_and(|i| w.pieces[i].colour == colour);
-                if !there {
-                    if let Some(i) = w.stored_piece(colour) {
-                        let to = w.config.pose.square_centre(s);
-                        w.hand_move(i, to, 0.0);
-                    }
-                }
+            let Some(player) = expected.get(s) else {
+                continue;
+            };
+            if placed & s.bit() != 0 {
+                continue;
+            }
+            let colour = Colour::of(player);
+            let from_hand = hand.iter().position(|&i| w.pieces[i].colour == colour);
+            let piece = match from_hand {
+                Some(k) => Some(hand.swap_remove(k)),
+                None => w.stored_piece(colour),
+            };
+            if let Some(i) = piece {
+                let to = w.config.pose.square_centre(s);
+                w.hand_move(i, to, 0.0);
+                placed |= s.bit();
+            }
+        }
+        for i in hand {
+            if let Some(slot) = w.free_slot(w.pieces[i].colour) {
+                w.hand_move(i, slot, 0.0);
             }
         }
         self.fixes += 1;

@@ -369,7 +369,6 @@ pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summ
         s.pieces_lost += r.pieces_lost;
         s.human_fixes += r.fixes;
         if !r.finished {
-            std::eprintln!("STUCK game {g}: {:?} record {:?} expected {:?} world {:?} lights {:?} head {:?} human {:?}", m.controller.state(), m.controller.record().board(), m.controller.expected_board(), m.world.borrow().board(), m.world.borrow().lights, m.world.borrow().head, setup);
             // A stuck game leaves the machine in an unknown state: start afresh.
             let config = SimConfig::standard(batch.angle_deg, batch.fault_rate, rng.next());
             let faults = m.world.borrow().stats.faults();
