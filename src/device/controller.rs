@@ -228,6 +228,9 @@ pub struct Stats {
     pub max_model_ms: u32,
 }
 
+/// Time between automatic retries of a failed sensor initialisation, ms.
+pub const SENSOR_RETRY_MS: u32 = 1000;
+
 /// Every storage slot full.
 const FULL_STOCK: u8 = (1 << STORAGE_SLOTS) - 1;
 
@@ -260,6 +263,8 @@ pub struct Controller<I2C, O, I, L, C> {
     suspect: u8,
     placement_started: u32,
     started: bool,
+    now_ms: u32,
+    entered_ms: u32,
     stats: Stats,
 }
 
@@ -277,6 +282,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             suspect: 0,
             placement_started: 0,
             started: false,
+            now_ms: 0,
+            entered_ms: 0,
             stats: Stats::default(),
         }
     }
@@ -368,12 +375,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.stats.errors += 1;
         }
         self.state = state;
+        self.entered_ms = self.now_ms;
         self.hw.scanner.restart();
         self.lights();
     }
 
     /// One pass of the super-loop at `now_ms`: never waits.
     pub fn poll(&mut self, now_ms: u32) {
+        self.now_ms = now_ms;
         let presses = self.hw.panel.poll(now_ms).unwrap_or_default();
         if !self.started {
             self.started = true;
@@ -693,8 +702,16 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     fn poll_error(&mut self, problem: Problem, presses: super::panel::Presses, now_ms: u32) {
         match problem {
-            Problem::Motion(_) | Problem::SensorInit(..) => {
-                // Needs a person: Start retries from scratch (the record is kept).
+            Problem::SensorInit(..) => {
+                // Retried by itself every second (a sensor may come back); Start too.
+                if presses.contains(Button::Start)
+                    || elapsed_ms(now_ms, self.entered_ms) >= SENSOR_RETRY_MS
+                {
+                    self.started = false;
+                }
+            }
+            Problem::Motion(_) => {
+                // Needs a person to look: Start homes again (the record is kept).
                 if presses.contains(Button::Start) {
                     self.started = false;
                 }

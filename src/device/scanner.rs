@@ -69,14 +69,19 @@ pub struct ScanSettings {
     pub stable_frames: u8,
     /// Failed frames in a row before a square is reported as a fault.
     pub fault_frames: u8,
+    /// Identical frames in a row before a view with an unknown square is reported
+    /// (a flicker must not turn into an error; a piece off-square still does).
+    pub unknown_frames: u8,
 }
 
 impl ScanSettings {
-    /// 30 ms frames, 3 identical frames, a fault after 5 failed frames.
+    /// 30 ms frames, 4 identical frames (10 with an unknown square), a fault after
+    /// 5 failed frames.
     pub const DEFAULT: ScanSettings = ScanSettings {
         frame_period_ms: 30,
-        stable_frames: 3,
+        stable_frames: 4,
         fault_frames: 5,
+        unknown_frames: 10,
     };
 }
 
@@ -180,7 +185,13 @@ impl Scanner {
                     self.candidate = Some(view);
                     self.streak = 1;
                 }
-                if self.streak >= self.settings.stable_frames.max(1) {
+                let unknown = view.0.contains(&Sensed::Unknown);
+                let needed = if unknown {
+                    self.settings.unknown_frames
+                } else {
+                    self.settings.stable_frames
+                };
+                if self.streak >= needed.max(1) {
                     Ok(view)
                 } else {
                     Err(nb::Error::WouldBlock)

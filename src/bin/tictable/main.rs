@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod analyse;
+mod simulate;
 mod verify;
 
 /// Perfect tic-tac-toe from a precomputed lookup table.
@@ -17,6 +18,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Analyse(analyse::Args),
+    Simulate(simulate::Args),
     Verify(verify::Args),
 }
 
@@ -24,6 +26,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Analyse(args) => analyse::run(args),
+        Command::Simulate(args) => simulate::run(args),
         Command::Verify(args) => verify::run(args),
     }
 }

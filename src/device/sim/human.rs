@@ -235,6 +235,18 @@ impl SimHuman {
         }
         if self.act_at.is_some_and(|t| now >= t) && !self.pressing() {
             self.act_at = None;
+            // Asked again with the move already made (after an error was cleared):
+            // just press the button again.
+            let made = w.game_board().is_some_and(|b| {
+                b.pieces(self.colour.player()).len() == record.pieces(self.colour.player()).len() + 1
+                    && b.pieces(self.colour.other().player()) == record.pieces(self.colour.other().player())
+                    && (b.pieces(self.colour.player()).bits() & record.pieces(self.colour.player()).bits())
+                        == record.pieces(self.colour.player()).bits()
+            });
+            if made {
+                self.press(Button::Done, now);
+                return;
+            }
             let acted = if !self.cheated_this_turn && self.rng.chance(self.cheat_rate) {
                 self.cheated_this_turn = self.cheat(w, &record);
                 self.cheated_this_turn || self.play(w, &record)

@@ -34,7 +34,7 @@ pub fn calibrate(
     world.borrow_mut().config.flicker_rate = 0.0;
     let result = (|| {
         let mut init = Err((Square::CENTRE, crate::device::sensors::SensorError::MuxBusy));
-        for _ in 0..5 {
+        for _ in 0..20 {
             init = bank.init();
             if init.is_ok() {
                 break;
