@@ -45,6 +45,8 @@ pub struct SimHuman {
     cheated_this_turn: bool,
     press: Option<Press>,
     error_since: Option<u32>,
+    /// A passive human only presses buttons when told (for scripted tests).
+    pub passive: bool,
     /// Cheats done.
     pub cheats: u32,
     /// Times the board was fixed by hand after the error light.
@@ -64,8 +66,18 @@ impl SimHuman {
             cheated_this_turn: false,
             press: None,
             error_since: None,
+            passive: false,
             cheats: 0,
             fixes: 0,
+        }
+    }
+
+    /// A human who does nothing by itself: a test script moves the pieces and
+    /// calls [`SimHuman::press`].
+    pub fn passive(seed: u64) -> SimHuman {
+        SimHuman {
+            passive: true,
+            ..SimHuman::new(Style::Random, 0.0, seed)
         }
     }
 
@@ -173,9 +185,7 @@ impl SimHuman {
             }
             let square = w.config.pose.square_at(p.at, 2.0);
             match square {
-                Some(s)
-                    if expected.get(s) == Some(p.colour.player()) && placed & s.bit() == 0 =>
-                {
+                Some(s) if expected.get(s) == Some(p.colour.player()) && placed & s.bit() == 0 => {
                     placed |= s.bit();
                 }
                 _ => {
@@ -216,6 +226,9 @@ impl SimHuman {
     /// `record` is the game so far, `expected` what the board should show.
     pub fn step(&mut self, w: &mut World, record: Board, expected: Board, now: u32) {
         self.drive_button(w, now);
+        if self.passive {
+            return;
+        }
         let turn = w.lights[Light::HumanTurn.index()];
         if turn && !self.turn_light {
             self.act_at = Some(now + 200 + self.rng.below(1300) as u32);
@@ -238,9 +251,12 @@ impl SimHuman {
             // Asked again with the move already made (after an error was cleared):
             // just press the button again.
             let made = w.game_board().is_some_and(|b| {
-                b.pieces(self.colour.player()).len() == record.pieces(self.colour.player()).len() + 1
-                    && b.pieces(self.colour.other().player()) == record.pieces(self.colour.other().player())
-                    && (b.pieces(self.colour.player()).bits() & record.pieces(self.colour.player()).bits())
+                b.pieces(self.colour.player()).len()
+                    == record.pieces(self.colour.player()).len() + 1
+                    && b.pieces(self.colour.other().player())
+                        == record.pieces(self.colour.other().player())
+                    && (b.pieces(self.colour.player()).bits()
+                        & record.pieces(self.colour.player()).bits())
                         == record.pieces(self.colour.player()).bits()
             });
             if made {

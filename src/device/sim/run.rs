@@ -195,6 +195,33 @@ impl<C: MoveChooser> SimMachine<C> {
 /// An observer of state changes: the world, the new state, the game record.
 pub type Watch<'a> = dyn FnMut(&World, State, &crate::device::controller::GameRecord) + 'a;
 
+impl<C: MoveChooser> SimMachine<C> {
+    /// Gets a game going: waits until the machine is ready, clears the board (all
+    /// pieces back to storage), selects the setup with the buttons and presses
+    /// Start. Whether the machine was ready.
+    pub fn start_game(&mut self, setup: GameSetup, human: &mut SimHuman, style: Style) -> bool {
+        // Wait for the machine to be ready (homing after power-on).
+        let ready = self.run_until(human, 60_000, |m| {
+            matches!(m.controller.state(), State::Setup | State::Over(_))
+        });
+        self.world.borrow_mut().reset_pieces();
+        human.new_game(setup.device_colour().other(), style);
+        for _ in 0..2 {
+            if self.controller.setup().device_first != setup.device_first {
+                self.press(human, Button::Side);
+            }
+        }
+        for _ in 0..10 {
+            if self.controller.setup().first_square == setup.first_square {
+                break;
+            }
+            self.press(human, Button::FirstSquare);
+        }
+        self.press(human, Button::Start);
+        ready
+    }
+}
+
 /// What happened in one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameReport {
@@ -263,27 +290,10 @@ impl<C: MoveChooser> SimMachine<C> {
         style: Style,
         mut watch: Option<&mut Watch<'_>>,
     ) -> GameReport {
-        // Wait for the machine to be ready (homing after power-on).
-        self.run_until(human, 60_000, |m| {
-            matches!(m.controller.state(), State::Setup | State::Over(_))
-        });
-        self.world.borrow_mut().reset_pieces();
-        human.new_game(setup.device_colour().other(), style);
-        for _ in 0..2 {
-            if self.controller.setup().device_first != setup.device_first {
-                self.press(human, Button::Side);
-            }
-        }
-        for _ in 0..10 {
-            if self.controller.setup().first_square == setup.first_square {
-                break;
-            }
-            self.press(human, Button::FirstSquare);
-        }
         let before = self.controller.stats();
         let (cheats0, fixes0) = (human.cheats, human.fixes);
         let start = self.now;
-        self.press(human, Button::Start);
+        self.start_game(setup, human, style);
         let mut last = None;
         let finished = self.run_until(human, GAME_LIMIT_MS, |m| {
             let state = m.controller.state();
