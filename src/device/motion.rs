@@ -596,6 +596,8 @@ pub struct Machine<O, I, L> {
     magnet: O,
     timing: HeadTiming,
     job: Job,
+    /// The lift position last commanded (`None` until the first command).
+    lowered: Option<bool>,
 }
 
 impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
@@ -608,6 +610,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             magnet,
             timing,
             job: Job::Idle,
+            lowered: None,
         }
     }
 
@@ -639,6 +642,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// Raises the head, switches the magnet off and homes both axes.
     pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
         self.lift.set_lowered(false)?;
+        self.lowered = Some(false);
         self.magnet.set_low().map_err(pin)?;
         self.x.start_homing(now_ms)?;
         self.y.start_homing(now_ms)?;
@@ -769,12 +773,17 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                     let step = steps[next as usize];
                     next += 1;
                     let r: Result<(), MotionError> = match step {
-                        Step::Raise => self.lift.set_lowered(false).map_err(Into::into).map(|_| {
-                            waiting_until = Some(now_ms.wrapping_add(self.timing.lift_ms));
-                        }),
-                        Step::Lower => self.lift.set_lowered(true).map_err(Into::into).map(|_| {
-                            waiting_until = Some(now_ms.wrapping_add(self.timing.lift_ms));
-                        }),
+                        Step::Raise | Step::Lower => {
+                            let down = step == Step::Lower;
+                            let moved = self.lowered != Some(down);
+                            self.lift.set_lowered(down).map_err(Into::into).map(|_| {
+                                self.lowered = Some(down);
+                                // Waits only when the lift actually moves.
+                                if moved {
+                                    waiting_until = Some(now_ms.wrapping_add(self.timing.lift_ms));
+                                }
+                            })
+                        }
                         Step::Grip => self.magnet.set_high().map_err(|e| pin(e).into()).map(|_| {
                             waiting_until = Some(now_ms.wrapping_add(self.timing.grip_ms));
                         }),
