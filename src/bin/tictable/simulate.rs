@@ -95,8 +95,16 @@ fn frame(w: &World, state: State, record: &GameRecord) -> String {
         head.y,
         if w.head.lowered { "down" } else { "up" },
         if w.head.magnet { "on" } else { "off" },
-        if w.head.held.is_some() { " (holding a piece)" } else { "" },
-        if lights.is_empty() { "none".into() } else { lights.join(" ") },
+        if w.head.held.is_some() {
+            " (holding a piece)"
+        } else {
+            ""
+        },
+        if lights.is_empty() {
+            "none".into()
+        } else {
+            lights.join(" ")
+        },
         record.board(),
     );
     out
@@ -113,7 +121,11 @@ fn ok(s: &Summary) -> bool {
 
 pub fn run(args: Args) -> ExitCode {
     let batch = Batch {
-        games: if args.watch { args.games.max(1) } else { args.games },
+        games: if args.watch {
+            args.games.max(1)
+        } else {
+            args.games
+        },
         seed: args.seed,
         cheat_rate: args.cheat_rate,
         fault_rate: args.fault_rate,
