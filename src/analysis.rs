@@ -1,7 +1,7 @@
 //! [`Analysis`]: what perfect play makes of a position. The table lookup and the live
 //! search both return it, so they can be compared with `==`.
 
-use crate::board::{Board, Player, Squares};
+use crate::board::{Board, Player, Squares, Status};
 use core::fmt;
 
 /// The result of a game for one player.
@@ -87,16 +87,14 @@ impl Analysis {
         }
     }
 
-    /// The analysis of a finished game (a line or a full board), or `None` when play
-    /// goes on. The board must be valid.
-    pub(crate) const fn finished(board: Board) -> Option<Analysis> {
-        let outcome = if board.winner().is_some() {
-            // In a valid position only the player who just moved can have a line.
-            Outcome::Loss
-        } else if board.is_full() {
-            Outcome::Draw
-        } else {
-            return None;
+    /// The analysis of a finished game of `status` on `board`, or `None` when play
+    /// goes on.
+    pub(crate) const fn finished(board: Board, status: Status) -> Option<Analysis> {
+        let outcome = match status {
+            // Only the player who just moved can have completed a line.
+            Status::Won(_) => Outcome::Loss,
+            Status::Drawn => Outcome::Draw,
+            Status::Ongoing => return None,
         };
         Some(Analysis::new(
             board.to_move(),
@@ -109,44 +107,44 @@ impl Analysis {
 
     /// The side to move (for a finished game, the side whose turn it would be).
     #[inline]
-    pub const fn to_move(&self) -> Player {
+    pub const fn to_move(self) -> Player {
         self.to_move
     }
 
     /// The outcome for the side to move under optimal play.
     #[inline]
-    pub const fn outcome(&self) -> Outcome {
+    pub const fn outcome(self) -> Outcome {
         self.outcome
     }
 
     /// Plies (single moves) to the end of the game under optimal play: the winner
     /// takes the shortest way, the loser the longest; a draw always fills the board.
     #[inline]
-    pub const fn plies(&self) -> u8 {
+    pub const fn plies(self) -> u8 {
         self.plies
     }
 
     /// The optimal moves: best outcome, then fewest plies to a win / most plies to a loss.
     #[inline]
-    pub const fn best(&self) -> Squares {
+    pub const fn best(self) -> Squares {
         self.best
     }
 
     /// The moves that keep the outcome (a superset of [`best`](Analysis::best)).
     #[inline]
-    pub const fn safe(&self) -> Squares {
+    pub const fn safe(self) -> Squares {
         self.safe
     }
 
     /// Whether the game is over.
     #[inline]
-    pub const fn is_terminal(&self) -> bool {
+    pub const fn is_terminal(self) -> bool {
         self.plies == 0
     }
 
     /// The player who wins under optimal play (for a finished game, who won); `None`
     /// for a draw.
-    pub const fn winner(&self) -> Option<Player> {
+    pub const fn winner(self) -> Option<Player> {
         match self.outcome {
             Outcome::Win => Some(self.to_move),
             Outcome::Loss => Some(self.to_move.other()),

@@ -29,17 +29,30 @@ pub const LINES: [u16; 8] = [
     0b001_010_100,
 ];
 
-/// Whether the bitboard `bits` contains a complete line.
+/// Whether the bitboard `bits` contains a complete line: rows and columns by shifting
+/// each cell onto the first of its line, the diagonals by mask (no loop).
+///
+/// ```
+/// use tictable::board::has_line;
+/// assert!(has_line(0b100_010_001));
+/// assert!(!has_line(0b011_000_011));
+/// ```
 #[inline]
 pub const fn has_line(bits: u16) -> bool {
-    let mut i = 0;
-    while i < LINES.len() {
-        if bits & LINES[i] == LINES[i] {
-            return true;
-        }
-        i += 1;
-    }
-    false
+    let rows = bits & (bits >> 1) & (bits >> 2) & 0b001_001_001;
+    let columns = bits & (bits >> 3) & (bits >> 6) & 0b000_000_111;
+    rows | columns != 0 || bits & LINES[6] == LINES[6] || bits & LINES[7] == LINES[7]
+}
+
+/// Whether a game goes on or how it ended; see [`Board::status`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The side to move has legal moves.
+    Ongoing,
+    /// The player completed a line.
+    Won(Player),
+    /// The board is full and nobody has a line.
+    Drawn,
 }
 
 /// One of the two players. X moves first.
@@ -509,7 +522,9 @@ impl Board {
         let mut i = 0;
         while i < LINES.len() {
             let line = LINES[i];
-            if (mine & line).count_ones() == 2 {
+            let held = mine & line;
+            // Two of the three: non-zero, not a single bit, not the whole line.
+            if held & held.wrapping_sub(1) != 0 && held != line {
                 bits |= line & empty;
             }
             i += 1;
@@ -594,23 +609,35 @@ impl Board {
     /// assert_eq!(b.validate(), Err(PositionError::ImpossibleCounts { x: 3, o: 0 }));
     /// ```
     pub const fn validate(self) -> Result<(), PositionError> {
+        match self.status() {
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Validates the board (see [`Board::validate`]) and tells, in the same pass,
+    /// whether the game goes on, was won, or is drawn.
+    ///
+    /// ```
+    /// use tictable::{board::Status, Board, Player};
+    /// assert_eq!("XXXOO....".parse::<Board>().unwrap().status(), Ok(Status::Won(Player::X)));
+    /// assert_eq!(Board::EMPTY.status(), Ok(Status::Ongoing));
+    /// ```
+    pub const fn status(self) -> Result<Status, PositionError> {
         let x = self.x.count_ones() as u8;
         let o = self.o.count_ones() as u8;
         if x != o && x != o + 1 {
             return Err(PositionError::ImpossibleCounts { x, o });
         }
-        let x_line = has_line(self.x);
-        let o_line = has_line(self.o);
-        if x_line && o_line {
-            return Err(PositionError::BothWon);
+        match (has_line(self.x), has_line(self.o)) {
+            (true, true) => Err(PositionError::BothWon),
+            (true, false) if x == o => Err(PositionError::MoveAfterWin { winner: Player::X }),
+            (false, true) if x != o => Err(PositionError::MoveAfterWin { winner: Player::O }),
+            (true, false) => Ok(Status::Won(Player::X)),
+            (false, true) => Ok(Status::Won(Player::O)),
+            (false, false) if x + o == 9 => Ok(Status::Drawn),
+            (false, false) => Ok(Status::Ongoing),
         }
-        if x_line && x == o {
-            return Err(PositionError::MoveAfterWin { winner: Player::X });
-        }
-        if o_line && x != o {
-            return Err(PositionError::MoveAfterWin { winner: Player::O });
-        }
-        Ok(())
     }
 
     /// A 3x3 multi-line drawing of the board, for people.
@@ -698,7 +725,7 @@ impl FromStr for Board {
                 '.' | '-' | '_' => &mut 0,
                 '/' => {
                     // Row separators may only follow a complete row, once per row.
-                    if cells == 0 || cells % 3 != 0 || cells / 3 != separators + 1 {
+                    if cells == 0 || cells == 9 || cells % 3 != 0 || cells / 3 != separators + 1 {
                         return Err(PositionError::BadSeparator { index });
                     }
                     separators += 1;

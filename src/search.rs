@@ -148,12 +148,11 @@ pub fn analyse_with<T: TranspositionTable>(
     board: &Board,
     table: &mut T,
 ) -> Result<Analysis, PositionError> {
-    board.validate()?;
     let board = *board;
-    let to_move = board.to_move();
-    if let Some(finished) = Analysis::finished(board) {
+    if let Some(finished) = Analysis::finished(board, board.status()?) {
         return Ok(finished);
     }
+    let to_move = board.to_move();
     let mut scores = [-INFINITY; 9];
     let mut top = -INFINITY;
     for square in board.empty_squares() {

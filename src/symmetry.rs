@@ -200,21 +200,19 @@ pub fn canonical(board: Board) -> (Board, Symmetry) {
     let m1 = mirror_columns(m0);
     let m2 = mirror_rows(m0);
     let m3 = mirror_rows(m1);
-    let images = [
-        m0,
-        m1,
-        m2,
-        m3,
-        transpose(m0),
-        transpose(m1),
-        transpose(m2),
-        transpose(m3),
-    ];
-    let mut best = 0;
-    for i in 1..8 {
-        if images[i] < images[best] {
-            best = i;
+    // Running minimum over the eight images, first index on ties.
+    let (mut best, mut index) = (m0, 0);
+    let mut consider = |image: u32, i: u8| {
+        if image < best {
+            (best, index) = (image, i);
         }
-    }
-    (unpack(images[best]), Symmetry(best as u8))
+    };
+    consider(m1, 1);
+    consider(m2, 2);
+    consider(m3, 3);
+    consider(transpose(m0), 4);
+    consider(transpose(m1), 5);
+    consider(transpose(m2), 6);
+    consider(transpose(m3), 7);
+    (unpack(best), Symmetry(index))
 }

@@ -21,8 +21,7 @@ pub(crate) fn analyse_in(
     board: &Board,
     get: impl Fn(u16) -> Option<u16>,
 ) -> Result<Option<Analysis>, PositionError> {
-    board.validate()?;
-    if let Some(finished) = Analysis::finished(*board) {
+    if let Some(finished) = Analysis::finished(*board, board.status()?) {
         return Ok(Some(finished));
     }
     let (canonical_board, symmetry) = canonical(*board);
@@ -40,7 +39,7 @@ pub(crate) fn analyse_in(
 /// ```
 /// use tictable::{analyse, Board, Outcome};
 /// // Opposite corners: O must answer on an edge, not a corner.
-/// let a = analyse(&"X.../.O./..X".replace('/', "").parse::<Board>().unwrap()).unwrap();
+/// let a = analyse(&"X../.O./..X".parse::<Board>().unwrap()).unwrap();
 /// assert_eq!(a.outcome(), Outcome::Draw);
 /// assert_eq!(a.best().bits(), 0b010_101_010);
 /// ```
@@ -60,7 +59,8 @@ pub fn analyse(board: &Board) -> Result<Analysis, PositionError> {
 /// use tictable::{move_values, Board, Outcome};
 /// let v = move_values(&"XX.OO....".parse::<Board>().unwrap()).unwrap();
 /// assert_eq!(v[2].unwrap().outcome, Outcome::Win);
-/// assert_eq!(v[5].unwrap().to_string(), "loss in 2");
+/// assert_eq!(v[5].unwrap().to_string(), "draw");
+/// assert_eq!(v[8].unwrap().to_string(), "loss in 2");
 /// assert_eq!(v[0], None);
 /// ```
 pub fn move_values(board: &Board) -> Result<[Option<MoveValue>; 9], PositionError> {

@@ -1,0 +1,159 @@
+//! On-target checks of tictable for emulated Cortex-M CPUs (run by `scripts/qemu-test`):
+//!
+//! 1. the table equals the live search on every reachable position;
+//! 2. instructions per lookup and for a live search from the empty board, measured with
+//!    SysTick under `qemu-system-arm -icount shift=0` (one instruction = 1 ns of virtual
+//!    time) and calibrated against `cortex_m::asm::delay`, whose loop is exactly two
+//!    instructions (`subs`, `bne`) per iteration.
+//!
+//! Prints `on-target: PASS <cpu> lookup=<n> search=<n>` (or `on-target: FAIL ...`) over
+//! semihosting and exits with the matching status.
+#![no_std]
+#![no_main]
+
+use core::hint::black_box;
+use cortex_m::peripheral::{syst::SystClkSource, SYST};
+use cortex_m_rt::entry;
+use cortex_m_semihosting::{debug, hprintln};
+use tictable::{analyse, search, Board};
+
+include!(concat!(env!("OUT_DIR"), "/positions.rs"));
+
+#[cfg(armv6m)]
+const CPU: &str = "cortex-m0";
+#[cfg(not(armv6m))]
+const CPU: &str = "cortex-m3";
+
+/// SysTick ticks (it counts down, modulo 2^24) taken by `f`; fails the run if the
+/// counter wrapped, since the difference would then be ambiguous.
+fn ticks(syst: &mut SYST, f: impl FnOnce()) -> u64 {
+    // After clearing, the counter reads 0 until it reloads on the next tick.
+    syst.clear_current();
+    while SYST::get_current() == 0 {}
+    let _ = syst.has_wrapped(); // clears COUNTFLAG
+    let start = SYST::get_current();
+    f();
+    let end = SYST::get_current();
+    if syst.has_wrapped() {
+        hprintln!(
+            "on-target: FAIL {} SysTick wrapped during a measurement",
+            CPU
+        );
+        debug::exit(debug::EXIT_FAILURE);
+    }
+    u64::from(start.wrapping_sub(end) & 0x00ff_ffff)
+}
+
+/// Every valid board by base-3 index, without `%` or `/` (library calls on Cortex-M0).
+fn for_each_valid_board(mut f: impl FnMut(Board)) {
+    let mut digits = [0u8; 9];
+    loop {
+        let (mut x, mut o) = (0u16, 0u16);
+        for (square, digit) in digits.iter().enumerate() {
+            match digit {
+                1 => x |= 1 << square,
+                2 => o |= 1 << square,
+                _ => {}
+            }
+        }
+        if let Ok(board) = Board::from_bits(x, o) {
+            if board.validate().is_ok() {
+                f(board);
+            }
+        }
+        // Increment the base-3 counter.
+        let mut i = 0;
+        loop {
+            if i == 9 {
+                return;
+            }
+            digits[i] += 1;
+            if digits[i] < 3 {
+                break;
+            }
+            digits[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+#[entry]
+fn main() -> ! {
+    let mut core = cortex_m::Peripherals::take().expect("peripherals taken once");
+    let syst = &mut core.SYST;
+    syst.set_clock_source(SystClkSource::Core);
+    syst.set_reload(0x00ff_ffff);
+    syst.clear_current();
+    syst.enable_counter();
+
+    // 1. The table against the live search, every reachable position.
+    let (mut checked, mut mismatches) = (0u32, 0u32);
+    for_each_valid_board(|board| {
+        checked += 1;
+        if analyse(&board) != search::analyse(&board) {
+            mismatches += 1;
+        }
+    });
+    if checked != 5478 || mismatches != 0 {
+        hprintln!(
+            "on-target: FAIL {} checked={} mismatches={}",
+            CPU,
+            checked,
+            mismatches
+        );
+        debug::exit(debug::EXIT_FAILURE);
+    }
+
+    // 2. Calibration: delay(n) runs 2 * (n + 1) instructions.
+    const DELAY: u32 = 200_000;
+    let calibration = ticks(syst, || cortex_m::asm::delay(DELAY));
+    let per_tick = |t: u64| t * u64::from(2 * (DELAY + 1)) / calibration.max(1);
+
+    // Lookups over every decision position, minus the loop alone.
+    let boards = || {
+        DECISIONS
+            .iter()
+            .filter_map(|&(x, o)| Board::from_bits(black_box(x), black_box(o)).ok())
+    };
+    let looked_up = ticks(syst, || {
+        for board in boards() {
+            black_box(analyse(black_box(&board)).ok());
+        }
+    });
+    let loop_only = ticks(syst, || {
+        for board in boards() {
+            black_box(black_box(&board));
+        }
+    });
+    let lookup = per_tick(looked_up.saturating_sub(loop_only)) / DECISIONS.len() as u64;
+    let searched = ticks(syst, || {
+        black_box(search::analyse(black_box(&Board::EMPTY)).ok());
+    });
+    let search = per_tick(searched);
+
+    hprintln!(
+        "on-target: PASS {} lookup={} search={}",
+        CPU,
+        lookup,
+        search
+    );
+    hprintln!(
+        "detail: {} positions checked, {} decision lookups timed, {} instructions per SysTick tick",
+        checked,
+        DECISIONS.len(),
+        u64::from(2 * (DELAY + 1)) / calibration.max(1)
+    );
+    debug::exit(debug::EXIT_SUCCESS);
+    loop {
+        cortex_m::asm::wfi();
+    }
+}
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    hprintln!("on-target: FAIL {} panic: {}", CPU, info);
+    debug::exit(debug::EXIT_FAILURE);
+    loop {
+        cortex_m::asm::wfi();
+    }
+}
