@@ -39,7 +39,7 @@ fn the_panel_reads_active_low_buttons_and_writes_lights_only_on_change() {
             b.push(T::get(S::High));
         }
     }
-    let buttons: Vec<PinMock> = expected_buttons.iter().map(|e| PinMock::new(e)).collect();
+    let buttons: Vec<PinMock> = expected_buttons.iter().map(PinMock::new).collect();
     let mut lights: Vec<PinMock> = (0..7)
         .map(|i| {
             PinMock::new(&match i {

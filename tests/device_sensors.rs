@@ -162,6 +162,14 @@ fn calibration() -> tictable::device::classify::Calibration {
     c.finish(300, Margins::DEFAULT).unwrap()
 }
 
+/// Three identical frames, faults after five failed frames, unknowns after six.
+const THREE: ScanSettings = ScanSettings {
+    frame_period_ms: 30,
+    stable_frames: 3,
+    fault_frames: 5,
+    unknown_frames: 6,
+};
+
 fn frame(view: [Rgbc; 9]) -> Vec<T> {
     (0..9u8)
         .flat_map(|i| read_tx(i, view[i as usize]))
@@ -182,7 +190,7 @@ fn scanner_reports_a_view_only_after_three_identical_frames() {
     expected.extend(frame(board));
     let mut i2c = Mock::new(&expected);
     let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, SensorSettings::DEFAULT);
-    let mut scan = Scanner::new(calibration(), ScanSettings::DEFAULT);
+    let mut scan = Scanner::new(calibration(), THREE);
     let mut results = Vec::new();
     for t in 0..5u32 {
         results.push(scan.poll(t * 30, &mut bank).ok());
@@ -218,7 +226,7 @@ fn a_dead_sensor_becomes_a_fault_never_a_wrong_board() {
     }
     let mut i2c = Mock::new(&expected);
     let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, SensorSettings::DEFAULT);
-    let mut scan = Scanner::new(calibration(), ScanSettings::DEFAULT);
+    let mut scan = Scanner::new(calibration(), THREE);
     let results: Vec<_> = (0..7u32)
         .map(|t| scan.poll(t * 30, &mut bank).ok())
         .collect();
@@ -228,4 +236,23 @@ fn a_dead_sensor_becomes_a_fault_never_a_wrong_board() {
     let view = results[6].unwrap();
     assert_eq!(view.get(sq(5)), Sensed::Fault);
     assert_eq!(view.faults().len(), 1);
+}
+
+#[test]
+fn an_unknown_square_needs_a_longer_streak() {
+    let mut board = [EMPTY; 9];
+    board[3] = Rgbc::new(700, 270, 240, 210); // half covered: unknown
+    let expected: Vec<T> = (0..6).flat_map(|_| frame(board)).collect();
+    let mut i2c = Mock::new(&expected);
+    let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, SensorSettings::DEFAULT);
+    let mut scan = Scanner::new(calibration(), THREE);
+    let results: Vec<_> = (0..6u32)
+        .map(|t| scan.poll(t * 30, &mut bank).ok())
+        .collect();
+    i2c.done();
+    assert_eq!(results[..5], [None; 5]);
+    let view = results[5].unwrap();
+    assert_eq!(view.get(sq(3)), Sensed::Unknown);
+    assert_eq!(view.untrusted().len(), 1);
+    assert!(view.faults().is_empty());
 }

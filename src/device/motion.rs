@@ -76,8 +76,8 @@ impl Pose {
     /// assert!(Pose::new(Point::new(0.0, 0.0), 50.0, 32.0).is_err());
     /// ```
     pub fn new(centre: Point, angle_deg: f32, pitch_mm: f32) -> Result<Pose, PoseError> {
-        // Written to reject NaN as well.
-        if !(angle_deg.abs() <= 45.0) {
+        // `contains` is false for NaN too.
+        if !(-45.0..=45.0).contains(&angle_deg) {
             return Err(PoseError::Rotation(angle_deg));
         }
         if !(20.0..=60.0).contains(&pitch_mm) {

@@ -61,7 +61,7 @@ impl SplitMix64 {
 
     /// A uniform integer in `0..n` (`n` > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 32) * n as u64 >> 32) as usize
+        (((self.next() >> 32) * n as u64) >> 32) as usize
     }
 
     /// A uniform float in `[lo, hi)`.
