@@ -1,7 +1,7 @@
 //! End-to-end: the real controller and drivers (tcs3472, xca9548a, steppers, panel)
 //! against the simulated machine at bus and pin level.
 
-use tictable::device::controller::{BestMove, GameSetup, Problem, State};
+use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, TaskError};
 use tictable::device::motion::Point;
 use tictable::device::panel::{Button, Light};
 use tictable::device::sim::human::{SimHuman, Style};
@@ -384,4 +384,83 @@ fn the_lamp_lights_only_after_the_device_moved() {
     s.play(sq(8 - tictable::best_move(&Board::EMPTY).unwrap().index()));
     s.wait("checking", |st| st != State::HumanTurn);
     assert!(!s.light(Light::Lamp));
+}
+
+/// Runs a placement task on a fresh machine; returns it for inspection.
+fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (SimMachine<BestMove>, SimHuman) {
+    let mut m = SimMachine::new(config, BestMove).unwrap();
+    let mut h = SimHuman::passive(1);
+    assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
+    let task = Task::new(items).unwrap();
+    m.controller.start_task(task).unwrap();
+    assert_eq!(m.controller.start_task(task), Err(TaskError::Busy));
+    let done = m.run_until(&mut h, 120_000, |m| m.controller.state() == State::TaskDone);
+    assert!(done, "task stuck in {:?}", m.controller.state());
+    {
+        let w = m.world.borrow();
+        assert!(w.lights[Light::Lamp.index()]);
+        for &(colour, square) in items {
+            // Centred within 4 mm: inside the square, off the lines.
+            let i = w.piece_on(square).expect("a piece on the square");
+            assert_eq!(w.pieces[i].colour, colour);
+        }
+        let on_board = (0..w.pieces.len())
+            .filter(|&i| !w.in_storage(&w.pieces[i]))
+            .count();
+        assert_eq!(on_board, items.len());
+    }
+    assert!(m.controller.stats().max_placement_ms <= 15_000);
+    (m, h)
+}
+
+#[test]
+fn item1_a_black_piece_on_the_centre() {
+    run_task(SimConfig::standard(0.0, 0.0, 21), &[(Colour::Black, sq(4))]);
+}
+
+#[test]
+fn item2_two_black_and_two_white_in_turn_on_set_squares() {
+    let (m, _) = run_task(
+        SimConfig::standard(0.0, 0.0, 22),
+        &[
+            (Colour::Black, sq(0)),
+            (Colour::White, sq(5)),
+            (Colour::Black, sq(7)),
+            (Colour::White, sq(2)),
+        ],
+    );
+    assert_eq!(m.controller.stats().placements, 4);
+}
+
+#[test]
+fn item3_the_same_on_a_board_rotated_by_45_degrees_either_way() {
+    for angle in [45.0, -45.0, 30.0] {
+        run_task(
+            SimConfig::standard(angle, 0.0, 23),
+            &[
+                (Colour::Black, sq(1)),
+                (Colour::White, sq(3)),
+                (Colour::Black, sq(8)),
+                (Colour::White, sq(6)),
+            ],
+        );
+    }
+}
+
+#[test]
+fn tasks_survive_missed_grips_and_bus_faults() {
+    let mut config = SimConfig::standard(10.0, 0.02, 24);
+    config.missed_pickup_rate = 0.3;
+    let (m, _) = run_task(
+        config,
+        &[
+            (Colour::Black, sq(4)),
+            (Colour::White, sq(0)),
+            (Colour::Black, sq(2)),
+            (Colour::White, sq(6)),
+            (Colour::Black, sq(8)),
+        ],
+    );
+    assert!(m.world.borrow().stats.missed_pickups > 0);
+    assert!(m.controller.stats().retries > 0);
 }

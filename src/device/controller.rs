@@ -127,6 +127,105 @@ impl GameSetup {
     }
 }
 
+/// A placement task (contest items 1 to 3): pieces of the given colours put on
+/// the given squares, in order, each verified with the sensors.
+///
+/// ```
+/// use tictable::device::controller::{Task, TaskError};
+/// use tictable::device::Colour::{Black, White};
+/// use tictable::Square;
+/// let s = |i| Square::new(i).unwrap();
+/// let t = Task::new(&[(Black, s(0)), (White, s(4)), (Black, s(8)), (White, s(2))]).unwrap();
+/// assert_eq!(t.items().len(), 4);
+/// assert_eq!(Task::new(&[(Black, s(4)), (White, s(4))]), Err(TaskError::SquareTwice(s(4))));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Task {
+    items: [(Colour, Square); 9],
+    len: u8,
+}
+
+/// A task that cannot be done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskError {
+    /// No placement at all.
+    Empty,
+    /// The same square twice.
+    SquareTwice(Square),
+    /// More pieces of a colour than its storage column holds.
+    TooManyOf(Colour),
+    /// The machine is busy (a game or task is running).
+    Busy,
+}
+
+impl core::fmt::Display for TaskError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            TaskError::Empty => f.write_str("no placement given"),
+            TaskError::SquareTwice(s) => write!(f, "square {s} given twice"),
+            TaskError::TooManyOf(c) => write!(f, "more than {STORAGE_SLOTS} {c:?} pieces"),
+            TaskError::Busy => f.write_str("the machine is busy"),
+        }
+    }
+}
+
+impl Task {
+    /// A task from (colour, square) pairs in placement order.
+    pub fn new(items: &[(Colour, Square)]) -> Result<Task, TaskError> {
+        if items.is_empty() {
+            return Err(TaskError::Empty);
+        }
+        let mut seen = 0u16;
+        let mut count = [0usize; 2];
+        let mut task = Task {
+            items: [(Colour::Black, Square::CENTRE); 9],
+            len: 0,
+        };
+        for &(colour, square) in items {
+            if seen & square.bit() != 0 {
+                return Err(TaskError::SquareTwice(square));
+            }
+            seen |= square.bit();
+            count[colour.index()] += 1;
+            if count[colour.index()] > STORAGE_SLOTS {
+                return Err(TaskError::TooManyOf(colour));
+            }
+            // At most nine distinct squares, so this index is in range.
+            task.items[task.len as usize] = (colour, square);
+            task.len += 1;
+        }
+        Ok(task)
+    }
+
+    /// The placements, in order.
+    pub fn items(&self) -> &[(Colour, Square)] {
+        &self.items[..self.len as usize]
+    }
+
+    /// The view once the first `done` placements are made.
+    pub fn view_after(&self, done: usize) -> BoardView {
+        let mut v = BoardView::EMPTY;
+        for &(c, s) in self.items().iter().take(done) {
+            v.0[s.index() as usize] = super::classify::Sensed::Piece(c);
+        }
+        v
+    }
+}
+
+/// What the controller is doing between Start presses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Playing a game.
+    Game,
+    /// Running a placement task; `done` placements are verified.
+    Task {
+        /// The task.
+        task: Task,
+        /// Placements done.
+        done: u8,
+    },
+}
+
 /// What needs fixing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Problem {
@@ -161,6 +260,8 @@ pub enum State {
     Placing {
         /// Target square.
         square: Square,
+        /// The colour placed.
+        colour: Colour,
         /// Attempt number (from 1).
         attempt: u8,
         /// The storage slot the piece comes from.
@@ -170,6 +271,8 @@ pub enum State {
     Verifying {
         /// Target square.
         square: Square,
+        /// The colour placed.
+        colour: Colour,
         /// Attempt number (from 1).
         attempt: u8,
         /// The storage slot the piece came from.
@@ -201,6 +304,8 @@ pub enum State {
     Error(Problem),
     /// The game is over (the device's view: `Some(true)` won, `Some(false)` lost).
     Over(Option<bool>),
+    /// A placement task is finished.
+    TaskDone,
 }
 
 /// Running totals, for tests and the simulator.
@@ -257,10 +362,11 @@ pub struct Controller<I2C, O, I, L, C> {
     setup: GameSetup,
     state: State,
     record: GameRecord,
-    /// Storage slots of the device's colour believed to hold a piece (bit per slot).
-    stock: u8,
+    mode: Mode,
+    /// Storage slots believed to hold a piece, per colour (bit per slot).
+    stock: [u8; 2],
     /// Slots where grips failed repeatedly: tried only when `stock` is exhausted.
-    suspect: u8,
+    suspect: [u8; 2],
     placement_started: u32,
     started: bool,
     now_ms: u32,
@@ -278,8 +384,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             setup,
             state: State::Starting,
             record: GameRecord::new(),
-            stock: FULL_STOCK,
-            suspect: 0,
+            mode: Mode::Game,
+            stock: [FULL_STOCK; 2],
+            suspect: [0; 2],
             placement_started: 0,
             started: false,
             now_ms: 0,
@@ -318,21 +425,64 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         &self.layout
     }
 
-    /// What the board should show now (the record, plus the piece being placed).
-    pub fn expected_board(&self) -> Board {
-        match self.state {
-            State::Placing { square, .. } | State::Verifying { square, .. } => self
-                .record
-                .board()
-                .play(square)
-                .unwrap_or(self.record.board()),
-            State::Error(Problem::PlacementFailed(square)) => self
-                .record
-                .board()
-                .play(square)
-                .unwrap_or(self.record.board()),
-            _ => self.record.board(),
+    /// The current mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Starts a placement task (contest items 1 to 3) from Setup or after a game
+    /// or task; the board must be empty first.
+    pub fn start_task(&mut self, task: Task) -> Result<(), TaskError> {
+        if !matches!(self.state, State::Setup | State::Over(_) | State::TaskDone) {
+            return Err(TaskError::Busy);
         }
+        self.mode = Mode::Task { task, done: 0 };
+        self.new_round();
+        Ok(())
+    }
+
+    fn new_round(&mut self) {
+        self.record = GameRecord::new();
+        self.stock = [FULL_STOCK; 2];
+        self.suspect = [0; 2];
+        self.enter(State::WaitEmpty);
+    }
+
+    /// What the board shows when nothing is being placed: the game record, or the
+    /// task's placements so far.
+    fn base_view(&self) -> BoardView {
+        match self.mode {
+            Mode::Game => BoardView::of_board(self.record.board()),
+            Mode::Task { task, done } => task.view_after(done as usize),
+        }
+    }
+
+    /// The colour of the piece the device places next.
+    fn pending_colour(&self) -> Colour {
+        match self.mode {
+            Mode::Game => self.device_colour(),
+            Mode::Task { task, done } => task
+                .items()
+                .get(done as usize)
+                .map_or(self.device_colour(), |i| i.0),
+        }
+    }
+
+    /// What the board should show now: the record (or the task so far), plus the
+    /// piece being placed.
+    pub fn expected_view(&self) -> BoardView {
+        let mut v = self.base_view();
+        match self.state {
+            State::Placing { square, colour, .. } | State::Verifying { square, colour, .. } => {
+                v.0[square.index() as usize] = super::classify::Sensed::Piece(colour);
+            }
+            State::Error(Problem::PlacementFailed(square)) => {
+                v.0[square.index() as usize] =
+                    super::classify::Sensed::Piece(self.pending_colour());
+            }
+            _ => {}
+        }
+        v
     }
 
     fn device_colour(&self) -> Colour {
@@ -362,6 +512,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             State::Error(_) => add(Light::Error),
+            State::TaskDone => add(Light::Lamp),
             State::Over(Some(true)) => add(Light::Win),
             State::Over(Some(false)) => add(Light::Loss),
             State::Over(None) => add(Light::Draw),
@@ -407,7 +558,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             State::Starting => match self.hw.machine.poll(now_ms) {
                 Ok(()) => {
                     let board = self.record.board();
-                    if board.piece_count() > 0 && !board.is_over() {
+                    let task_running = matches!(self.mode, Mode::Task { .. });
+                    if task_running || (board.piece_count() > 0 && !board.is_over()) {
                         // Homed again mid-game: carry on once the board matches the record.
                         self.enter(State::Error(Problem::Mismatch));
                     } else {
@@ -417,7 +569,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 Err(nb::Error::WouldBlock) => {}
                 Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
             },
-            State::Setup | State::Over(_) => {
+            State::Setup | State::Over(_) | State::TaskDone => {
                 if presses.contains(Button::Side) {
                     self.setup.device_first = !self.setup.device_first;
                 }
@@ -428,10 +580,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     };
                 }
                 if presses.contains(Button::Start) {
-                    self.record = GameRecord::new();
-                    self.stock = FULL_STOCK;
-                    self.suspect = 0;
-                    self.enter(State::WaitEmpty);
+                    self.mode = Mode::Game;
+                    self.new_round();
                 }
             }
             State::WaitEmpty => {
@@ -448,11 +598,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             State::Placing {
                 square,
+                colour,
                 attempt,
                 slot,
             } => match self.hw.machine.poll(now_ms) {
                 Ok(()) => self.enter(State::Verifying {
                     square,
+                    colour,
                     attempt,
                     slot,
                 }),
@@ -461,33 +613,28 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             },
             State::Verifying {
                 square,
+                colour,
                 attempt,
                 slot,
             } => {
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
-                let expected = self
-                    .record
-                    .board()
-                    .play(square)
-                    .unwrap_or(self.record.board());
-                if view == BoardView::of_board(expected) {
-                    self.stock &= !(1 << slot);
-                    self.suspect &= !(1 << slot);
-                    self.device_move_done(square, now_ms);
-                } else if view == BoardView::of_board(self.record.board())
-                    && attempt < PLACE_ATTEMPTS
-                {
+                let c = colour.index();
+                if view == self.expected_view() {
+                    self.stock[c] &= !(1 << slot);
+                    self.suspect[c] &= !(1 << slot);
+                    self.placement_done(square, now_ms);
+                } else if view == self.base_view() && attempt < PLACE_ATTEMPTS {
                     // Nothing arrived: a missed grip leaves the piece in its slot, so
                     // the same slot is tried again; after a second miss the slot is
                     // suspected empty and the next one is used.
                     self.stats.retries += 1;
                     if attempt >= 2 {
-                        self.stock &= !(1 << slot);
-                        self.suspect |= 1 << slot;
+                        self.stock[c] &= !(1 << slot);
+                        self.suspect[c] |= 1 << slot;
                     }
-                    self.start_placement(square, attempt + 1, now_ms);
+                    self.start_placement(square, colour, attempt + 1);
                 } else {
                     self.enter(State::Error(Problem::PlacementFailed(square)));
                 }
@@ -557,6 +704,19 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     fn next_turn(&mut self, now_ms: u32) {
+        if let Mode::Task { task, done } = self.mode {
+            match task.items().get(done as usize) {
+                Some(&(colour, square)) => {
+                    self.placement_started = now_ms;
+                    self.start_placement(square, colour, 1);
+                }
+                None => {
+                    self.park(now_ms);
+                    self.enter(State::TaskDone);
+                }
+            }
+            return;
+        }
         let board = self.record.board();
         if board.is_over() {
             let result = board.winner().map(|w| w == self.device_colour().player());
@@ -585,7 +745,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         match square {
             Some(square) => {
                 self.placement_started = now_ms;
-                self.start_placement(square, 1, now_ms);
+                let colour = self.device_colour();
+                self.start_placement(square, colour, 1);
             }
             None => self.enter(State::Error(Problem::Mismatch)),
         }
@@ -605,20 +766,19 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// The slot to take the next piece from: the lowest believed full, else the
     /// lowest suspected empty.
-    fn next_slot(&self) -> Option<usize> {
-        [self.stock, self.suspect]
+    fn next_slot(&self, colour: Colour) -> Option<usize> {
+        [self.stock[colour.index()], self.suspect[colour.index()]]
             .into_iter()
             .find(|m| *m != 0)
             .map(|m| m.trailing_zeros() as usize)
     }
 
-    fn start_placement(&mut self, square: Square, attempt: u8, now_ms: u32) {
-        let _ = now_ms;
-        let Some(slot) = self.next_slot() else {
+    fn start_placement(&mut self, square: Square, colour: Colour, attempt: u8) {
+        let Some(slot) = self.next_slot(colour) else {
             self.enter(State::Error(Problem::StorageEmpty));
             return;
         };
-        let Some(from) = self.layout.storage.slot(self.device_colour(), slot) else {
+        let Some(from) = self.layout.storage.slot(colour, slot) else {
             self.enter(State::Error(Problem::StorageEmpty));
             return;
         };
@@ -628,6 +788,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         match self.hw.machine.start_transfer(from, to) {
             Ok(()) => self.enter(State::Placing {
                 square,
+                colour,
                 attempt,
                 slot: slot as u8,
             }),
@@ -635,10 +796,16 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    fn device_move_done(&mut self, square: Square, now_ms: u32) {
-        if self.record.push(square).is_err() {
-            self.enter(State::Error(Problem::Mismatch));
-            return;
+    /// A verified placement: recorded in the game or the task.
+    fn placement_done(&mut self, square: Square, now_ms: u32) {
+        match &mut self.mode {
+            Mode::Game => {
+                if self.record.push(square).is_err() {
+                    self.enter(State::Error(Problem::Mismatch));
+                    return;
+                }
+            }
+            Mode::Task { done, .. } => *done += 1,
         }
         self.stats.placements += 1;
         let took = elapsed_ms(now_ms, self.placement_started);
@@ -723,20 +890,16 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             Problem::PlacementFailed(square) => {
                 // Fixed when a person puts the piece there by hand.
-                let expected = self
-                    .record
-                    .board()
-                    .play(square)
-                    .unwrap_or(self.record.board());
-                if self.scan(now_ms) == Some(BoardView::of_board(expected)) {
-                    self.device_move_done(square, now_ms);
+                let expected = self.expected_view();
+                if self.scan(now_ms) == Some(expected) {
+                    self.placement_done(square, now_ms);
                 }
             }
             Problem::StorageEmpty => {
                 if presses.contains(Button::Start) {
                     // Storage refilled by hand.
-                    self.stock = FULL_STOCK;
-                    self.suspect = 0;
+                    self.stock = [FULL_STOCK; 2];
+                    self.suspect = [0; 2];
                     self.next_turn(now_ms);
                 }
             }
@@ -748,8 +911,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     return;
                 };
                 let board = self.record.board();
-                let fixed = view == BoardView::of_board(board)
-                    || (board.to_move() != self.device_colour().player()
+                let fixed = view == self.base_view()
+                    || (self.mode == Mode::Game
+                        && board.to_move() != self.device_colour().player()
                         && board
                             .legal_moves()
                             .into_iter()

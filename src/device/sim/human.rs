@@ -4,7 +4,9 @@
 
 use super::world::World;
 use super::SplitMix64;
+use crate::device::classify::Sensed;
 use crate::device::panel::{Button, Light};
+use crate::device::scanner::BoardView;
 use crate::device::Colour;
 use crate::{Board, Square};
 use std::vec::Vec;
@@ -175,7 +177,7 @@ impl SimHuman {
     /// Rearranges the pieces by hand to show `expected`, as a person would: pieces
     /// in the wrong place are picked up first and reused where a piece of their
     /// colour is missing; only then are pieces taken from or returned to storage.
-    pub fn fix(&mut self, w: &mut World, expected: Board) {
+    pub fn fix(&mut self, w: &mut World, expected: BoardView) {
         let mut hand = Vec::new();
         let mut placed = 0u16;
         for i in 0..w.pieces.len() {
@@ -185,7 +187,7 @@ impl SimHuman {
             }
             let square = w.config.pose.square_at(p.at, 2.0);
             match square {
-                Some(s) if expected.get(s) == Some(p.colour.player()) && placed & s.bit() == 0 => {
+                Some(s) if expected.get(s) == Sensed::Piece(p.colour) && placed & s.bit() == 0 => {
                     placed |= s.bit();
                 }
                 _ => {
@@ -196,13 +198,12 @@ impl SimHuman {
             }
         }
         for s in Square::ALL {
-            let Some(player) = expected.get(s) else {
+            let Sensed::Piece(colour) = expected.get(s) else {
                 continue;
             };
             if placed & s.bit() != 0 {
                 continue;
             }
-            let colour = Colour::of(player);
             let from_hand = hand.iter().position(|&i| w.pieces[i].colour == colour);
             let piece = match from_hand {
                 Some(k) => Some(hand.swap_remove(k)),
@@ -224,7 +225,7 @@ impl SimHuman {
 
     /// One millisecond of the human: watches the lights, acts, presses.
     /// `record` is the game so far, `expected` what the board should show.
-    pub fn step(&mut self, w: &mut World, record: Board, expected: Board, now: u32) {
+    pub fn step(&mut self, w: &mut World, record: Board, expected: BoardView, now: u32) {
         self.drive_button(w, now);
         if self.passive {
             return;

@@ -146,7 +146,7 @@ impl<C: MoveChooser> SimMachine<C> {
     pub fn tick(&mut self, human: &mut SimHuman) {
         self.now += 1;
         let record = self.controller.record().board();
-        let expected = self.controller.expected_board();
+        let expected = self.controller.expected_view();
         {
             let mut w = self.world.borrow_mut();
             w.now_ms = self.now;
