@@ -16,6 +16,7 @@
 
 use super::motion::{Lift, Machine, MotionError, Point, Pose, Storage, STORAGE_SLOTS};
 use super::panel::{Button, Light, Panel};
+use super::persist::{self, Snapshot};
 use super::scanner::{BoardView, Scanner};
 use super::sensors::{SensorBank, SensorError};
 use super::{elapsed_ms, Colour};
@@ -333,6 +334,15 @@ pub struct Stats {
     pub max_model_ms: u32,
 }
 
+/// A snapshot that cannot be resumed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResumeError {
+    /// The controller already started.
+    Running,
+    /// The snapshot holds impossible values (illegal moves, squares past 8...).
+    Corrupt,
+}
+
 /// Time between automatic retries of a failed sensor initialisation, ms.
 pub const SENSOR_RETRY_MS: u32 = 1000;
 
@@ -367,6 +377,12 @@ pub struct Controller<I2C, O, I, L, C> {
     stock: [u8; 2],
     /// Slots where grips failed repeatedly: tried only when `stock` is exhausted.
     suspect: [u8; 2],
+    /// A game or task is running (survives resets through [`Snapshot`]).
+    active: bool,
+    /// The placement under way: colour, storage slot, square.
+    pending: Option<(Colour, u8, Square)>,
+    /// Bumped on every change worth saving.
+    revision: u32,
     placement_started: u32,
     started: bool,
     now_ms: u32,
@@ -387,6 +403,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             mode: Mode::Game,
             stock: [FULL_STOCK; 2],
             suspect: [0; 2],
+            active: false,
+            pending: None,
+            revision: 0,
             placement_started: 0,
             started: false,
             now_ms: 0,
@@ -442,6 +461,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     fn new_round(&mut self) {
+        self.active = true;
+        self.pending = None;
         self.record = GameRecord::new();
         self.stock = [FULL_STOCK; 2];
         self.suspect = [0; 2];
@@ -485,6 +506,113 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         v
     }
 
+    /// A counter bumped on every change worth saving: save a [`Snapshot`] when it
+    /// moves.
+    pub fn revision(&self) -> u32 {
+        self.revision
+    }
+
+    /// The state to save so that [`Controller::resume`] can carry on after a reset.
+    pub fn snapshot(&self) -> Snapshot {
+        let (calibration, margins) = Snapshot::calibration_fields(self.hw.scanner.calibration());
+        let mut moves = [0u8; 9];
+        let mut moves_len = 0u8;
+        for (i, m) in self.record.moves().enumerate() {
+            moves[i] = m.index();
+            moves_len += 1;
+        }
+        let task = match self.mode {
+            Mode::Game => None,
+            Mode::Task { task, done } => {
+                let mut items = [(0u8, 0u8); 9];
+                for (i, &(c, s)) in task.items().iter().enumerate() {
+                    items[i] = (persist::colour_code(c), s.index());
+                }
+                Some(persist::SavedTask {
+                    items,
+                    len: task.items().len() as u8,
+                    done,
+                })
+            }
+        };
+        Snapshot {
+            version: persist::FORMAT_VERSION,
+            sequence: 0,
+            calibration,
+            margins,
+            device_first: self.setup.device_first,
+            first_square: self.setup.first_square.map(Square::index),
+            moves,
+            moves_len,
+            task,
+            active: self.active,
+            stock: self.stock,
+            suspect: self.suspect,
+            pending: self
+                .pending
+                .map(|(c, slot, s)| (persist::colour_code(c), slot, s.index())),
+        }
+    }
+
+    /// Carries on from a saved snapshot; call once, before the first poll. After
+    /// homing, a game or task in progress resumes as soon as the board matches it
+    /// (a piece placed just before the reset is recognised).
+    pub fn resume(&mut self, snap: &Snapshot) -> Result<(), ResumeError> {
+        if self.started {
+            return Err(ResumeError::Running);
+        }
+        let bad = ResumeError::Corrupt;
+        let mut record = GameRecord::new();
+        for &m in snap.moves.iter().take(snap.moves_len as usize) {
+            record.push(Square::new(m).ok_or(bad)?).map_err(|_| bad)?;
+        }
+        if snap.moves_len > 9 {
+            return Err(bad);
+        }
+        let mode = match snap.task {
+            None => Mode::Game,
+            Some(persist::SavedTask { items, len, done }) => {
+                let mut list = [(Colour::Black, Square::CENTRE); 9];
+                for (i, &(c, s)) in items.iter().take(len as usize).enumerate() {
+                    list[i] = (
+                        persist::colour_of_code(c).ok_or(bad)?,
+                        Square::new(s).ok_or(bad)?,
+                    );
+                }
+                let task = Task::new(&list[..(len as usize).min(9)]).map_err(|_| bad)?;
+                if done as usize > task.items().len() {
+                    return Err(bad);
+                }
+                Mode::Task { task, done }
+            }
+        };
+        let first_square = match snap.first_square {
+            None => None,
+            Some(s) => Some(Square::new(s).ok_or(bad)?),
+        };
+        let pending = match snap.pending {
+            None => None,
+            Some((c, slot, s)) if (slot as usize) < STORAGE_SLOTS => Some((
+                persist::colour_of_code(c).ok_or(bad)?,
+                slot,
+                Square::new(s).ok_or(bad)?,
+            )),
+            Some(_) => return Err(bad),
+        };
+        self.hw.scanner.set_calibration(snap.calibration());
+        self.setup = GameSetup {
+            device_first: snap.device_first,
+            first_square,
+        };
+        self.record = record;
+        self.mode = mode;
+        self.active = snap.active;
+        self.stock = snap.stock.map(|m| m & FULL_STOCK);
+        self.suspect = snap.suspect.map(|m| m & FULL_STOCK);
+        self.pending = pending;
+        Ok(())
+    }
+
     fn device_colour(&self) -> Colour {
         self.setup.device_colour()
     }
@@ -526,6 +654,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.stats.errors += 1;
         }
         self.state = state;
+        self.revision = self.revision.wrapping_add(1);
+        if matches!(state, State::Over(_) | State::TaskDone) {
+            self.active = false;
+        }
         self.entered_ms = self.now_ms;
         self.hw.scanner.restart();
         self.lights();
@@ -558,8 +690,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             State::Starting => match self.hw.machine.poll(now_ms) {
                 Ok(()) => {
                     let board = self.record.board();
-                    let task_running = matches!(self.mode, Mode::Task { .. });
-                    if task_running || (board.piece_count() > 0 && !board.is_over()) {
+                    if self.active || (board.piece_count() > 0 && !board.is_over()) {
                         // Homed again mid-game: carry on once the board matches the record.
                         self.enter(State::Error(Problem::Mismatch));
                     } else {
@@ -570,6 +701,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
             },
             State::Setup | State::Over(_) | State::TaskDone => {
+                if !presses.is_empty() {
+                    self.revision = self.revision.wrapping_add(1);
+                }
                 if presses.contains(Button::Side) {
                     self.setup.device_first = !self.setup.device_first;
                 }
@@ -785,6 +919,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let to = self.layout.pose.square_centre(square);
         let model = self.hw.machine.transfer_ms(from, to);
         self.stats.max_model_ms = self.stats.max_model_ms.max(model);
+        self.pending = Some((colour, slot as u8, square));
         match self.hw.machine.start_transfer(from, to) {
             Ok(()) => self.enter(State::Placing {
                 square,
@@ -798,6 +933,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// A verified placement: recorded in the game or the task.
     fn placement_done(&mut self, square: Square, now_ms: u32) {
+        self.pending = None;
         match &mut self.mode {
             Mode::Game => {
                 if self.record.push(square).is_err() {
@@ -910,6 +1046,26 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
+                if let Some((colour, slot, square)) = self.pending {
+                    // Resuming after a reset during a placement.
+                    let mut placed = self.base_view();
+                    placed.0[square.index() as usize] = super::classify::Sensed::Piece(colour);
+                    let c = colour.index();
+                    if view == placed {
+                        self.stock[c] &= !(1 << slot);
+                        self.suspect[c] &= !(1 << slot);
+                        self.placement_done(square, now_ms);
+                        return;
+                    }
+                    if view == self.base_view() {
+                        // It never arrived: it may still be in its slot, or not.
+                        self.stock[c] &= !(1 << slot);
+                        self.suspect[c] |= 1 << slot;
+                        self.pending = None;
+                        self.next_turn(now_ms);
+                        return;
+                    }
+                }
                 let board = self.record.board();
                 let fixed = view == self.base_view()
                     || (self.mode == Mode::Game

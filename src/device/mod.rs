@@ -10,6 +10,8 @@
 //!   the board pose and the storage columns.
 //! - [`panel`]: debounced buttons, the lamp and the LEDs.
 //! - [`controller`]: the state machine that plays games with a person.
+//! - [`persist`]: calibration and game in progress saved with postcard + CRC into
+//!   any `embedded-storage` storage, so a reset resumes the game.
 //! - `sim` (feature `sim`): the physical machine simulated at bus and pin level.
 //!
 //! Every part is a small state machine polled from one super-loop with the current
@@ -19,6 +21,7 @@ pub mod classify;
 pub mod controller;
 pub mod motion;
 pub mod panel;
+pub mod persist;
 pub mod scanner;
 pub mod sensors;
 #[cfg(feature = "sim")]

@@ -122,6 +122,13 @@ impl Scanner {
         &self.calibration
     }
 
+    /// Replaces the calibration (after a new calibration or when resuming); the
+    /// current streak is dropped.
+    pub fn set_calibration(&mut self, calibration: Calibration) {
+        self.calibration = calibration;
+        self.restart();
+    }
+
     /// Forgets the current streak: the next view reported comes from frames read
     /// after this call (use it after the board was touched).
     pub fn restart(&mut self) {

@@ -13,9 +13,12 @@
 //!   missed pick-ups as injectable faults.
 //! - [`human::SimHuman`]: random, perfect or error-prone players, some of whom cheat
 //!   by moving one of the device's pieces.
-//! - [`run`]: builds a whole machine, calibrates it and plays games.
+//! - [`flash::MemStorage`]: an `embedded-storage` memory for snapshots, with torn
+//!   writes on demand.
+//! - [`run`]: builds a whole machine, calibrates it, plays games, cuts the power.
 
 pub mod bus;
+pub mod flash;
 pub mod human;
 pub mod pins;
 pub mod run;

@@ -1,6 +1,7 @@
 //! A whole simulated machine: build, calibrate, play games, count what happened.
 
 use super::bus::SimBus;
+use super::flash::MemStorage;
 use super::human::{SimHuman, Style};
 use super::pins::{Role, SimPin};
 use super::world::{SimConfig, World};
@@ -11,6 +12,7 @@ use crate::device::controller::{
 };
 use crate::device::motion::{Axis, AxisId, Machine, PinLift};
 use crate::device::panel::{Button, Panel};
+use crate::device::persist::{Snapshot, Store};
 use crate::device::scanner::{ScanSettings, Scanner};
 use crate::device::sensors::{SensorBank, SensorSettings, Wiring};
 use crate::device::Colour;
@@ -77,6 +79,61 @@ pub fn calibrate(
     result
 }
 
+/// Bytes of simulated flash for snapshots.
+pub const FLASH_BYTES: usize = 2048;
+
+/// The real controller on the simulated hardware of `world`.
+pub fn build_controller<C: MoveChooser>(
+    world: &Rc<RefCell<World>>,
+    calibration: Calibration,
+    chooser: C,
+) -> SimController<C> {
+    let config = world.borrow().config.clone();
+    let layout = Layout {
+        pose: config.pose,
+        storage: config.storage,
+        park: config.park,
+    };
+    let pin = |role| SimPin::new(world.clone(), role);
+    let bank = SensorBank::new(
+        SimBus::new(world.clone(), Wiring::DEFAULT),
+        Wiring::DEFAULT,
+        SensorSettings::DEFAULT,
+    );
+    let axis = |id, a| {
+        Axis::new(
+            id,
+            pin(Role::Step(a)),
+            pin(Role::Dir(a)),
+            pin(Role::Limit(a)),
+            config.axis,
+        )
+    };
+    let machine = Machine::new(
+        axis(AxisId::X, 0),
+        axis(AxisId::Y, 1),
+        PinLift(pin(Role::Lift)),
+        pin(Role::Magnet),
+        config.timing,
+    );
+    let panel = Panel::new(
+        core::array::from_fn(|i| pin(Role::Button(i))),
+        core::array::from_fn(|i| pin(Role::Light(i))),
+        50,
+    );
+    let hw = Hardware {
+        sensors: bank,
+        scanner: Scanner::new(calibration, ScanSettings::DEFAULT),
+        machine,
+        panel,
+    };
+    let setup = GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    Controller::new(hw, chooser, layout, setup)
+}
+
 /// A simulated machine: the world and the real controller driving it.
 pub struct SimMachine<C> {
     /// The physical world.
@@ -85,61 +142,66 @@ pub struct SimMachine<C> {
     pub controller: SimController<C>,
     /// The clock, ms.
     pub now: u32,
+    /// Snapshots, saved whenever the controller changes.
+    pub store: Store<MemStorage>,
+    saved_revision: Option<u32>,
+    saved: Option<Snapshot>,
 }
 
 impl<C: MoveChooser> SimMachine<C> {
     /// Builds and calibrates a machine.
     pub fn new(config: SimConfig, chooser: C) -> Result<SimMachine<C>, String> {
-        let layout = Layout {
-            pose: config.pose,
-            storage: config.storage,
-            park: config.park,
-        };
-        let axis = config.axis;
-        let timing = config.timing;
         let world = Rc::new(RefCell::new(World::new(config)));
-        let pin = |role| SimPin::new(world.clone(), role);
         let mut bank = SensorBank::new(
             SimBus::new(world.clone(), Wiring::DEFAULT),
             Wiring::DEFAULT,
             SensorSettings::DEFAULT,
         );
         let calibration = calibrate(&world, &mut bank)?;
-        let x = Axis::new(
-            AxisId::X,
-            pin(Role::Step(0)),
-            pin(Role::Dir(0)),
-            pin(Role::Limit(0)),
-            axis,
-        );
-        let y = Axis::new(
-            AxisId::Y,
-            pin(Role::Step(1)),
-            pin(Role::Dir(1)),
-            pin(Role::Limit(1)),
-            axis,
-        );
-        let machine = Machine::new(x, y, PinLift(pin(Role::Lift)), pin(Role::Magnet), timing);
-        let panel = Panel::new(
-            core::array::from_fn(|i| pin(Role::Button(i))),
-            core::array::from_fn(|i| pin(Role::Light(i))),
-            50,
-        );
-        let hw = Hardware {
-            sensors: bank,
-            scanner: Scanner::new(calibration, ScanSettings::DEFAULT),
-            machine,
-            panel,
-        };
-        let setup = GameSetup {
-            device_first: true,
-            first_square: None,
-        };
+        let controller = build_controller(&world, calibration, chooser);
+        let store = Store::new(MemStorage::new(FLASH_BYTES), 0)
+            .map_err(|_| String::from("flash too small"))?;
         Ok(SimMachine {
             world,
-            controller: Controller::new(hw, chooser, layout, setup),
+            controller,
             now: 0,
+            store,
+            saved_revision: None,
+            saved: None,
         })
+    }
+
+    /// Saves a snapshot when the controller changed (as the firmware's loop does).
+    fn persist(&mut self) {
+        let rev = self.controller.revision();
+        if self.saved_revision == Some(rev) {
+            return;
+        }
+        self.saved_revision = Some(rev);
+        let snap = self.controller.snapshot();
+        if self.saved != Some(snap) {
+            // The in-memory flash cannot fail.
+            let _ = self.store.save(&snap);
+            self.saved = Some(snap);
+        }
+    }
+
+    /// Cuts the power and restarts: the world loses what power holds (the magnet
+    /// drops its piece), a fresh controller is built and resumed from the flash.
+    pub fn power_cycle(&mut self, chooser: C) -> Result<(), String> {
+        self.world.borrow_mut().power_cut();
+        let snap = self
+            .store
+            .load()
+            .map_err(|_| String::from("flash read failed"))?
+            .ok_or_else(|| String::from("nothing saved"))?;
+        let mut controller = build_controller(&self.world, snap.calibration(), chooser);
+        controller
+            .resume(&snap)
+            .map_err(|e| std::format!("resume: {e:?}"))?;
+        self.controller = controller;
+        self.saved_revision = None;
+        Ok(())
     }
 
     /// One millisecond: the human acts, then the controller polls.
@@ -153,6 +215,7 @@ impl<C: MoveChooser> SimMachine<C> {
             human.step(&mut w, record, expected, self.now);
         }
         self.controller.poll(self.now);
+        self.persist();
     }
 
     /// Ticks until `done` or `limit_ms` pass; whether `done` became true.

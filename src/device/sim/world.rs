@@ -142,6 +142,8 @@ const WHITE_RGBC: [f64; 4] = [3400.0, 1150.0, 1200.0, 1100.0];
 pub const FULL_COVER_MM: f32 = 4.0;
 /// Distance (mm) beyond which a piece does not cover the sensor at all.
 pub const NO_COVER_MM: f32 = 14.0;
+/// Diameter of a piece, mm.
+pub const PIECE_MM: f32 = 22.0;
 /// Distance (mm) within which the magnet catches a piece.
 pub const CATCH_MM: f32 = 5.0;
 
@@ -271,6 +273,39 @@ impl World {
         Some((black, white))
     }
 
+    /// Like [`World::board`], but pieces no sensor can see (dropped between squares
+    /// or beside the board by a power cut, say) are ignored and counted, and a piece
+    /// counts as on a square when its centre is within `tolerance_mm` of the square's.
+    pub fn board_ignoring_strays(&self, tolerance_mm: f32) -> Option<((u16, u16), usize)> {
+        let (mut black, mut white, mut strays) = (0u16, 0u16, 0usize);
+        for (i, p) in self.pieces.iter().enumerate() {
+            if self.head.held == Some(i) {
+                return None;
+            }
+            if self.in_storage(p) {
+                continue;
+            }
+            // Too far from every sensor to be seen: off the board as far as the
+            // game is concerned.
+            let seen = Square::ALL
+                .iter()
+                .any(|s| self.config.pose.square_centre(*s).distance(p.at) < NO_COVER_MM);
+            if !seen {
+                strays += 1;
+                continue;
+            }
+            let square = self.config.pose.square_at(p.at, tolerance_mm)?;
+            if (black | white) & square.bit() != 0 {
+                return None;
+            }
+            match p.colour {
+                Colour::Black => black |= square.bit(),
+                Colour::White => white |= square.bit(),
+            }
+        }
+        Some(((black, white), strays))
+    }
+
     /// The physical position as a game board (black = X), when it is one.
     pub fn game_board(&self) -> Option<Board> {
         let (x, o) = self.board()?;
@@ -314,6 +349,17 @@ impl World {
         self.pieces[i].at = Point::new(to.x + dx, to.y + dy);
     }
 
+    /// A power cut: the magnet lets go (a held piece drops where the head is), the
+    /// lift falls back up, lights go out, multiplexers and sensors reset.
+    pub fn power_cut(&mut self) {
+        self.set_magnet(false);
+        self.set_lift(false);
+        self.lights = [false; 7];
+        self.mux = [0; 2];
+        self.sensors = [TcsRegs::default(); 9];
+        self.head.step_level = [false; 2];
+    }
+
     /// The lift moved.
     pub fn set_lift(&mut self, lowered: bool) {
         if self.head.lowered != lowered {
@@ -342,9 +388,26 @@ impl World {
                 }
             }
         } else if let Some(i) = self.head.held.take() {
-            let at = self.head_mm();
-            if self.piece_near(at, CATCH_MM).is_some() {
+            let mut at = self.head_mm();
+            // Dropped onto another piece, it slides off beside it.
+            let other = (0..self.pieces.len())
+                .filter(|&j| j != i && self.pieces[j].at.distance(at) < PIECE_MM)
+                .min_by(|&a, &b| {
+                    self.pieces[a]
+                        .at
+                        .distance(at)
+                        .total_cmp(&self.pieces[b].at.distance(at))
+                });
+            if let Some(j) = other {
                 self.stats.stacked += 1;
+                let o = self.pieces[j].at;
+                let d = o.distance(at);
+                let (ux, uy) = if d > 1e-3 {
+                    ((at.x - o.x) / d, (at.y - o.y) / d)
+                } else {
+                    (1.0, 0.0)
+                };
+                at = Point::new(o.x + ux * PIECE_MM, o.y + uy * PIECE_MM);
             }
             self.pieces[i].at = at;
         }
