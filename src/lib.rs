@@ -18,6 +18,8 @@
 //! ```
 //!
 //! Features: `std` adds [`solve`]; `cli` (default) builds the `tictable` binary.
+//! `device` adds the playing machine's logic (`no_std`, embedded-hal 1.0, see
+//! `device`); `sim` adds its simulator at bus and pin level.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

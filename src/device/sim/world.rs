@@ -34,7 +34,9 @@ pub struct SimConfig {
 
 impl SimConfig {
     /// A 32 mm board centred at (160, 130) with the given rotation, storage columns
-    /// left and right of it, and the given fault rate for all fault kinds.
+    /// left and right of it, and the given fault rate for all fault kinds. A
+    /// rotation the pose refuses (beyond 45 degrees, NaN) gives an unrotated board;
+    /// check angles first (the CLI does).
     pub fn standard(angle_deg: f32, fault_rate: f64, seed: u64) -> SimConfig {
         SimConfig {
             pose: Pose::new(Point::new(160.0, 130.0), angle_deg, 32.0)
