@@ -153,3 +153,34 @@ fn a_power_cut_at_every_step_of_a_game_resumes_it() {
         assert!(k > 10, "seed {seed}: only {k} steps");
     }
 }
+
+#[test]
+fn a_placement_task_resumes_after_power_cuts() {
+    use tictable::device::controller::Task;
+    use tictable::device::Colour::{Black, White};
+    let s = |i| Square::new(i).unwrap();
+    let items = [(Black, s(0)), (White, s(4)), (Black, s(8)), (White, s(2))];
+    let mut cuts = 0;
+    for cut_at in (500..14_000).step_by(650) {
+        let mut m = machine(7);
+        let mut h = SimHuman::new(Style::Perfect, 0.0, 3);
+        assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
+        m.controller.start_task(Task::new(&items).unwrap()).unwrap();
+        let cut = m.now + cut_at;
+        m.run_until(&mut h, cut_at, |m| m.controller.state() == State::TaskDone);
+        if m.now == cut {
+            m.power_cycle(BestMove).unwrap();
+            cuts += 1;
+        }
+        let done = m.run_until(&mut h, 120_000, |m| m.controller.state() == State::TaskDone);
+        assert!(done, "cut at {cut_at}: stuck in {:?}", m.controller.state());
+        let w = m.world.borrow();
+        for (colour, square) in items {
+            let i = w
+                .piece_on(square)
+                .unwrap_or_else(|| panic!("cut at {cut_at}: {square} empty"));
+            assert_eq!(w.pieces[i].colour, colour, "cut at {cut_at}");
+        }
+    }
+    assert!(cuts >= 15, "only {cuts} cuts fell inside the task");
+}
