@@ -13,6 +13,27 @@
 //!   faulty square): the error light, until the board matches the record again.
 //!
 //! The game record only ever grows by verified moves: nothing is lost from it.
+//!
+//! Placement tasks (contest items 1 to 3: given colours on given squares, also on a
+//! rotated board) run through [`Controller::start_task`] with the same placement
+//! and verification code.
+//!
+//! The firmware's super-loop is, in outline:
+//!
+//! ```text
+//! let mut store = Store::new(flash, BASE)?;             // persist::Store
+//! if let Ok(Some(snap)) = store.load() { controller.resume(&snap)?; }
+//! let mut saved = None;
+//! loop {
+//!     controller.poll(millis());                         // never blocks
+//!     if saved != Some(controller.revision()) {          // something changed
+//!         saved = Some(controller.revision());
+//!         store.save(&controller.snapshot())?;           // postcard + CRC-32
+//!     }
+//! }
+//! ```
+//!
+//! `device::sim::run::SimMachine::tick` runs exactly this loop on the simulator.
 
 use super::motion::{Lift, Machine, MotionError, Point, Pose, Storage, STORAGE_SLOTS};
 use super::panel::{Button, Light, Panel};
