@@ -17,7 +17,12 @@
 //! # Ok::<(), tictable::PositionError>(())
 //! ```
 //!
-//! Features: `std` adds [`solve`]; `cli` (default) builds the `tictable` binary.
+//! Players are probability distributions over moves ([`strategy`]); [`game`] keeps a
+//! game with undo and redo.
+//!
+//! Features: `std` adds [`solve`]; `serde` (no_std) adds validating save/load
+//! (`serialize`); `stats` adds exact and sampled self-play statistics (`selfplay`);
+//! `cli` (default) builds the `tictable` binary.
 //! `device` adds the playing machine's logic (`no_std`, embedded-hal 1.0, see
 //! `device`); `sim` adds its simulator at bus and pin level.
 #![no_std]
@@ -30,9 +35,15 @@ extern crate std;
 pub mod analysis;
 pub mod board;
 pub mod entry;
+pub mod game;
 pub mod search;
+#[cfg(feature = "stats")]
+pub mod selfplay;
+#[cfg(feature = "serde")]
+pub mod serialize;
 #[cfg(feature = "std")]
 pub mod solve;
+pub mod strategy;
 pub mod symmetry;
 pub mod table;
 

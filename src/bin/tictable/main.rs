@@ -4,15 +4,21 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod analyse;
+mod play;
+mod selfplay;
 mod simulate;
 mod verify;
 
 /// Perfect tic-tac-toe from a precomputed lookup table.
 #[derive(Parser)]
 #[command(name = "tictable", version, about, long_about = None)]
+#[command(args_conflicts_with_subcommands = true)]
+#[command(after_help = "Without a subcommand, tictable starts `play` (with the same options).")]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    play: play::Args,
 }
 
 #[derive(Subcommand)]
@@ -20,13 +26,18 @@ enum Command {
     Analyse(analyse::Args),
     Simulate(simulate::Args),
     Verify(verify::Args),
+    Play(play::Args),
+    Selfplay(selfplay::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Analyse(args) => analyse::run(args),
-        Command::Simulate(args) => simulate::run(args),
-        Command::Verify(args) => verify::run(args),
+        Some(Command::Analyse(args)) => analyse::run(args),
+        Some(Command::Verify(args)) => verify::run(args),
+        Some(Command::Play(args)) => play::run(args),
+        Some(Command::Selfplay(args)) => selfplay::run(args),
+        Some(Command::Simulate(args)) => simulate::run(args),
+        None => play::run(cli.play),
     }
 }
