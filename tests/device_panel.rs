@@ -32,7 +32,7 @@ fn one_press_is_reported_once_and_release_is_not_a_press() {
 fn the_panel_reads_active_low_buttons_and_writes_lights_only_on_change() {
     // Done held low from t=0: pressed at t=50; the others stay high.
     let ticks = 51;
-    let mut expected_buttons: Vec<Vec<T>> = vec![Vec::new(); 4];
+    let mut expected_buttons: Vec<Vec<T>> = vec![Vec::new(); 5];
     for _ in 0..ticks {
         expected_buttons[0].push(T::get(S::Low));
         for b in &mut expected_buttons[1..] {
@@ -54,6 +54,7 @@ fn the_panel_reads_active_low_buttons_and_writes_lights_only_on_change() {
             buttons[1].clone(),
             buttons[2].clone(),
             buttons[3].clone(),
+            buttons[4].clone(),
         ],
         core::array::from_fn(|i| lights[i].clone()),
         50,

@@ -8,6 +8,7 @@ use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::{run_batch, Batch, SimMachine, Summary};
 use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
+use tictable::strategy::Level;
 use tictable::{Board, Square};
 
 fn sq(i: u8) -> Square {
@@ -33,6 +34,7 @@ fn many_games_with_cheats_and_faults() {
             cheat_rate: 0.2,
             fault_rate: 0.01,
             angle_deg: 0.0,
+            level: Level::Trap,
         },
         None,
     )
@@ -53,6 +55,7 @@ fn rotated_boards_both_ways() {
                 cheat_rate: 0.3,
                 fault_rate: 0.01,
                 angle_deg: angle,
+                level: Level::Perfect,
             },
             None,
         )
@@ -70,6 +73,7 @@ fn heavy_faults_still_never_lose_or_lose_pieces() {
             cheat_rate: 0.5,
             fault_rate: 0.05,
             angle_deg: 0.0,
+            level: Level::Trap,
         },
         None,
     )
@@ -463,4 +467,32 @@ fn tasks_survive_missed_grips_and_bus_faults() {
     );
     assert!(m.world.borrow().stats.missed_pickups > 0);
     assert!(m.controller.stats().retries > 0);
+}
+
+#[test]
+fn the_level_button_cycles_the_strategy_and_trap_still_never_loses() {
+    use tictable::device::controller::StrategyChooser;
+    use tictable::device::sim::SplitMix64;
+    use tictable::strategy::Strategy;
+    let chooser = StrategyChooser {
+        strategy: Strategy::new(Level::Perfect),
+        rng: SplitMix64::new(1),
+    };
+    let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, 31), chooser).unwrap();
+    let mut h = SimHuman::new(Style::Erring(0.3), 0.0, 5);
+    assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.chooser().strategy.level(), Level::Trap);
+    for g in 0..30 {
+        let setup = GameSetup {
+            device_first: g % 2 == 0,
+            first_square: None,
+        };
+        let r = m.play_game(setup, &mut h, Style::Erring(0.3), None);
+        assert!(r.finished);
+        assert_ne!(r.device_won, Some(false));
+    }
+    // Trap -> Random: the weakest level can lose, but the machine keeps working.
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.chooser().strategy.level(), Level::Random);
 }

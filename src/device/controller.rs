@@ -41,6 +41,7 @@ use super::persist::{self, Snapshot};
 use super::scanner::{BoardView, Scanner};
 use super::sensors::{SensorBank, SensorError};
 use super::{elapsed_ms, Colour};
+use crate::strategy::{Level, Strategy};
 use crate::{Board, Square, Squares};
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
@@ -50,6 +51,56 @@ use embedded_hal::i2c::I2c;
 pub trait MoveChooser {
     /// A legal move for the side to move in `board`, or `None` when the game is over.
     fn choose(&mut self, board: &Board) -> Option<Square>;
+
+    /// Switches to the next playing level (the Level button); fixed choosers ignore it.
+    fn next_level(&mut self) {}
+}
+
+/// Any [`Strategy`] of the players module (random, easy, medium, perfect, trap,
+/// with a mistake rate), drawn with `R`; the Level button cycles the levels.
+///
+/// ```
+/// use tictable::device::controller::{MoveChooser, StrategyChooser};
+/// use tictable::strategy::{Level, Strategy};
+/// use tictable::Board;
+/// # struct Counter(u32);
+/// # impl rand_core::TryRng for Counter {
+/// #     type Error = core::convert::Infallible;
+/// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { self.0 = self.0.wrapping_add(0x9E37_79B9); Ok(self.0) }
+/// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> { Ok(self.try_next_u32()? as u64) }
+/// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> { d.fill(0); Ok(()) }
+/// # }
+/// let mut c = StrategyChooser { strategy: Strategy::new(Level::Trap), rng: Counter(1) };
+/// let b: Board = "XX.OO....".parse().unwrap();
+/// assert_eq!(c.choose(&b).map(|s| s.index()), Some(2));
+/// c.next_level(); // trap -> random
+/// assert_eq!(c.strategy.level(), Level::Random);
+/// ```
+#[derive(Clone, Debug)]
+pub struct StrategyChooser<R> {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Its randomness.
+    pub rng: R,
+}
+
+impl<R: rand_core::Rng> MoveChooser for StrategyChooser<R> {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        self.strategy.choose(board, &mut self.rng).ok()
+    }
+
+    fn next_level(&mut self) {
+        let all = Level::ALL;
+        let i = all
+            .iter()
+            .position(|l| *l == self.strategy.level())
+            .unwrap_or(0);
+        let next = all[(i + 1) % all.len()];
+        // A mistake rate only carries over to levels that take one.
+        let rate = self.strategy.mistake_rate();
+        let base = Strategy::new(next).with_first_move(self.strategy.first_move());
+        self.strategy = base.with_mistake_rate(rate).unwrap_or(base);
+    }
 }
 
 /// Perfect play from the table: the lowest-numbered best move.
@@ -440,6 +491,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.state
     }
 
+    /// The move chooser (its level, for displays).
+    pub fn chooser(&self) -> &C {
+        &self.chooser
+    }
+
     /// The game record.
     pub fn record(&self) -> &GameRecord {
         &self.record
@@ -727,6 +783,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
                 if presses.contains(Button::Side) {
                     self.setup.device_first = !self.setup.device_first;
+                }
+                if presses.contains(Button::Level) {
+                    self.chooser.next_level();
                 }
                 if presses.contains(Button::FirstSquare) {
                     self.setup.first_square = match self.setup.first_square {

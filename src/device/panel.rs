@@ -19,15 +19,18 @@ pub enum Button {
     FirstSquare,
     /// Starts a game (and, after a fault, retries).
     Start,
+    /// Cycles the device's playing level (see [`crate::device::controller::MoveChooser`]).
+    Level,
 }
 
 impl Button {
     /// All buttons, in pin order.
-    pub const ALL: [Button; 4] = [
+    pub const ALL: [Button; BUTTONS] = [
         Button::Done,
         Button::Side,
         Button::FirstSquare,
         Button::Start,
+        Button::Level,
     ];
 
     /// The index in the pin array.
@@ -35,6 +38,9 @@ impl Button {
         self as usize
     }
 }
+
+/// Number of buttons.
+pub const BUTTONS: usize = 5;
 
 /// The lights, in the order of the pin array given to [`Panel::new`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,18 +155,18 @@ impl Presses {
 /// Four buttons and seven lights.
 #[derive(Debug)]
 pub struct Panel<I, O> {
-    buttons: [I; 4],
-    debouncers: [Debouncer; 4],
+    buttons: [I; BUTTONS],
+    debouncers: [Debouncer; BUTTONS],
     lights: [O; 7],
     lit: [Option<bool>; 7],
 }
 
 impl<I: InputPin, O: OutputPin> Panel<I, O> {
     /// A panel: button pins in [`Button::ALL`] order, light pins in [`Light::ALL`] order.
-    pub fn new(buttons: [I; 4], lights: [O; 7], debounce_ms: u32) -> Panel<I, O> {
+    pub fn new(buttons: [I; BUTTONS], lights: [O; 7], debounce_ms: u32) -> Panel<I, O> {
         Panel {
             buttons,
-            debouncers: [Debouncer::new(debounce_ms); 4],
+            debouncers: [Debouncer::new(debounce_ms); BUTTONS],
             lights,
             lit: [None; 7],
         }

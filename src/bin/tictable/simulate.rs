@@ -9,6 +9,7 @@ use tictable::device::panel::Light;
 use tictable::device::sim::run::{run_batch, Batch, Summary};
 use tictable::device::sim::world::World;
 use tictable::device::Colour;
+use tictable::strategy::Level;
 use tictable::Square;
 
 /// The longest a placement may take (contest rule), ms.
@@ -38,6 +39,10 @@ pub struct Args {
     /// Board rotation in degrees (-45..=45).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = angle)]
     angle: f32,
+    /// The device's level: random, easy, medium, perfect or trap (perfect play that
+    /// steers towards the opponent's mistakes).
+    #[arg(long, default_value = "trap")]
+    level: Level,
     /// One JSON line instead of text.
     #[arg(long)]
     json: bool,
@@ -130,6 +135,7 @@ pub fn run(args: Args) -> ExitCode {
         cheat_rate: args.cheat_rate,
         fault_rate: args.fault_rate,
         angle_deg: args.angle,
+        level: args.level,
     };
     // Output errors (a closed pipe) are ignored: the simulation result is the exit status.
     let mut print = |w: &World, s: State, r: &GameRecord| {
@@ -169,13 +175,15 @@ pub fn run(args: Args) -> ExitCode {
                 "cheat_rate": args.cheat_rate,
                 "fault_rate": args.fault_rate,
                 "angle_deg": args.angle,
+                "level": args.level.name(),
             })
         );
     } else {
         let _ = writeln!(
             out,
-            "{} games (seed {}, cheat rate {}, fault rate {}, board at {} deg) in {:.1} s",
+            "{} games at level {} (seed {}, cheat rate {}, fault rate {}, board at {} deg) in {:.1} s",
             s.games,
+            args.level,
             args.seed,
             args.cheat_rate,
             args.fault_rate,

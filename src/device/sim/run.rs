@@ -8,7 +8,7 @@ use super::world::{SimConfig, World};
 use super::SplitMix64;
 use crate::device::classify::{Calibration, Calibrator, Margins, Reference};
 use crate::device::controller::{
-    Controller, GameSetup, Hardware, Layout, MoveChooser, RandomBestMove, State,
+    Controller, GameSetup, Hardware, Layout, MoveChooser, State, StrategyChooser,
 };
 use crate::device::motion::{Axis, AxisId, Machine, PinLift};
 use crate::device::panel::{Button, Panel};
@@ -16,6 +16,7 @@ use crate::device::persist::{Snapshot, Store};
 use crate::device::scanner::{ScanSettings, Scanner};
 use crate::device::sensors::{SensorBank, SensorSettings, Wiring};
 use crate::device::Colour;
+use crate::strategy::{Level, Strategy};
 use crate::Square;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -404,14 +405,20 @@ pub struct Batch {
     pub fault_rate: f64,
     /// Board rotation, degrees.
     pub angle_deg: f32,
+    /// The device's playing level.
+    pub level: Level,
 }
 
-/// Plays a batch: alternating device first and second, a random first square half
+/// Plays a batch (the device at `batch.level`): alternating device first and second, a random first square half
 /// the time, humans random, perfect or erring (20 %). `watch` sees game 0.
 pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summary, String> {
     let config = SimConfig::standard(batch.angle_deg, batch.fault_rate, batch.seed);
-    let chooser = RandomBestMove(SplitMix64::new(batch.seed ^ 0x5EED));
-    let mut m = SimMachine::new(config, chooser)?;
+    let chooser = |seed| StrategyChooser {
+        strategy: Strategy::new(batch.level),
+        rng: SplitMix64::new(seed),
+    };
+    let chooser0 = chooser(batch.seed ^ 0x5EED);
+    let mut m = SimMachine::new(config, chooser0)?;
     let mut human = SimHuman::new(Style::Random, batch.cheat_rate, batch.seed ^ 0xC0FFEE);
     let mut rng = SplitMix64::new(batch.seed.wrapping_mul(31).wrapping_add(7));
     let mut s = Summary::default();
@@ -453,7 +460,7 @@ pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summ
             s.max_model_ms = s.max_model_ms.max(st.max_model_ms);
             s.errors += st.errors;
             s.retries += st.retries;
-            m = SimMachine::new(config, RandomBestMove(SplitMix64::new(rng.next())))?;
+            m = SimMachine::new(config, chooser(rng.next()))?;
         }
     }
     let w = m.world.borrow();

@@ -167,7 +167,7 @@ pub struct World {
     /// Per-sensor gain of the optics.
     pub gain: [f64; 9],
     /// Raw button levels (true = pressed).
-    pub buttons: [bool; 4],
+    pub buttons: [bool; crate::device::panel::BUTTONS],
     /// Light levels.
     pub lights: [bool; 7],
     /// Randomness.
@@ -195,7 +195,7 @@ impl World {
             mux: [0; 2],
             sensors: [TcsRegs::default(); 9],
             gain,
-            buttons: [false; 4],
+            buttons: [false; crate::device::panel::BUTTONS],
             lights: [false; 7],
             rng,
             stats: WorldStats::default(),
