@@ -23,6 +23,8 @@
 //! Features: `std` adds [`solve`]; `serde` (no_std) adds validating save/load
 //! (`serialize`); `stats` adds exact and sampled self-play statistics (`selfplay`);
 //! `cli` (default) builds the `tictable` binary.
+//! `device` adds the playing machine's logic (`no_std`, embedded-hal 1.0, see
+//! `device`); `sim` adds its simulator at bus and pin level.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -53,3 +55,5 @@ pub use analysis::{Analysis, MoveValue, Outcome};
 pub use board::{Board, MoveError, Player, PositionError, Square, Squares};
 pub use symmetry::{canonical, Symmetry};
 pub use table::{analyse, best_move, move_values, random_best_move};
+#[cfg(feature = "device")]
+pub mod device;

@@ -7,6 +7,7 @@ mod analyse;
 mod export;
 mod play;
 mod selfplay;
+mod simulate;
 mod verify;
 
 /// Perfect tic-tac-toe from a precomputed lookup table.
@@ -24,6 +25,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Analyse(analyse::Args),
+    Simulate(simulate::Args),
     Verify(verify::Args),
     Play(play::Args),
     Selfplay(selfplay::Args),
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Selfplay(args)) => selfplay::run(args),
         Some(Command::Export(args)) => export::run(args),
+        Some(Command::Simulate(args)) => simulate::run(args),
         None => play::run(cli.play),
     }
 }

@@ -1,0 +1,219 @@
+//! `tictable simulate`: whole games between the simulated machine (the real
+//! controller and drivers on a simulated bus and pins) and simulated humans.
+
+use serde_json::json;
+use std::io::{self, Write};
+use std::process::ExitCode;
+use tictable::device::controller::{GameRecord, State};
+use tictable::device::panel::Light;
+use tictable::device::sim::run::{run_batch, Batch, Summary};
+use tictable::device::sim::world::World;
+use tictable::device::Colour;
+use tictable::strategy::Level;
+use tictable::Square;
+
+/// The longest a placement may take (contest rule), ms.
+const PLACEMENT_LIMIT_MS: u32 = 15_000;
+
+/// Play whole games on the simulated machine and report what happened.
+///
+/// Games alternate device first (black, optionally from a random first square) and
+/// device second; humans are random, perfect or err 20 % of the time. Exit status 0
+/// when the device never lost, every cheat was restored, no piece was lost, no game
+/// got stuck, no bus collision happened and every placement took at most 15 s.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Seed of everything random (world, humans, faults, device choices).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Probability per human turn that the human moves a device piece instead.
+    #[arg(long, default_value_t = 0.0, value_parser = probability)]
+    cheat_rate: f64,
+    /// Probability of each fault: I2C NACK per transaction, garbage reading per
+    /// sensor read, missed pick-up per grip.
+    #[arg(long, default_value_t = 0.0, value_parser = probability)]
+    fault_rate: f64,
+    /// Board rotation in degrees (-45..=45).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = angle)]
+    angle: f32,
+    /// The device's level: random, easy, medium, perfect or trap (perfect play that
+    /// steers towards the opponent's mistakes).
+    #[arg(long, default_value = "trap")]
+    level: Level,
+    /// One JSON line instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Show the first game state by state: board, head, lights.
+    #[arg(long)]
+    watch: bool,
+}
+
+fn probability(s: &str) -> Result<f64, String> {
+    let p: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!("{p} is not a probability in 0..=1"))
+    }
+}
+
+fn angle(s: &str) -> Result<f32, String> {
+    let a: f32 = s.parse().map_err(|e| format!("{e}"))?;
+    if (-45.0..=45.0).contains(&a) {
+        Ok(a)
+    } else {
+        Err(format!("{a} degrees is outside -45..=45"))
+    }
+}
+
+/// A text frame of the machine: the pieces as they lie, the head, the lights.
+fn frame(w: &World, state: State, record: &GameRecord) -> String {
+    let mut out = format!("t={:>9.3} s  {state:?}\n", w.now_ms as f64 / 1000.0);
+    for row in 0..3u8 {
+        let cells: Vec<String> = (0..3u8)
+            .map(|col| {
+                let s = Square::new(row * 3 + col).unwrap_or(Square::CENTRE);
+                match w.piece_on(s).map(|i| w.pieces[i].colour) {
+                    Some(Colour::Black) => " X ".into(),
+                    Some(Colour::White) => " O ".into(),
+                    None => format!(" {} ", s.index() + 1),
+                }
+            })
+            .collect();
+        out += &format!("   {}\n", cells.join("|"));
+        if row < 2 {
+            out += "   ---+---+---\n";
+        }
+    }
+    let head = w.head_mm();
+    let lights: Vec<String> = Light::ALL
+        .iter()
+        .filter(|l| w.lights[l.index()])
+        .map(|l| format!("{l:?}"))
+        .collect();
+    out += &format!(
+        "   head ({:.1}, {:.1}) mm, lift {}, magnet {}{}\n   lights: {}\n   record: {}\n",
+        head.x,
+        head.y,
+        if w.head.lowered { "down" } else { "up" },
+        if w.head.magnet { "on" } else { "off" },
+        if w.head.held.is_some() {
+            " (holding a piece)"
+        } else {
+            ""
+        },
+        if lights.is_empty() {
+            "none".into()
+        } else {
+            lights.join(" ")
+        },
+        record.board(),
+    );
+    out
+}
+
+fn ok(s: &Summary) -> bool {
+    s.device_losses == 0
+        && s.cheats_restored == s.cheats_injected
+        && s.pieces_lost == 0
+        && s.stuck_games == 0
+        && s.collisions == 0
+        && s.max_placement_ms <= PLACEMENT_LIMIT_MS
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let batch = Batch {
+        games: if args.watch {
+            args.games.max(1)
+        } else {
+            args.games
+        },
+        seed: args.seed,
+        cheat_rate: args.cheat_rate,
+        fault_rate: args.fault_rate,
+        angle_deg: args.angle,
+        level: args.level,
+    };
+    // Output errors (a closed pipe) are ignored: the simulation result is the exit status.
+    let mut print = |w: &World, s: State, r: &GameRecord| {
+        let _ = writeln!(io::stdout(), "{}", frame(w, s, r));
+    };
+    let start = std::time::Instant::now();
+    let summary = match run_batch(batch, if args.watch { Some(&mut print) } else { None }) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tictable: the simulated machine could not start: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let s = summary;
+    let mut out = io::stdout().lock();
+    if args.json {
+        let _ = writeln!(
+            out,
+            "{}",
+            json!({
+                "games": s.games,
+                "device_wins": s.device_wins,
+                "device_draws": s.device_draws,
+                "device_losses": s.device_losses,
+                "cheats_injected": s.cheats_injected,
+                "cheats_restored": s.cheats_restored,
+                "faults_injected": s.faults_injected,
+                "pieces_lost": s.pieces_lost,
+                "stuck_games": s.stuck_games,
+                "max_placement_ms": s.max_placement_ms,
+                "max_model_placement_ms": s.max_model_ms,
+                "retries": s.retries,
+                "errors": s.errors,
+                "human_fixes": s.human_fixes,
+                "bus_collisions": s.collisions,
+                "seed": args.seed,
+                "cheat_rate": args.cheat_rate,
+                "fault_rate": args.fault_rate,
+                "angle_deg": args.angle,
+                "level": args.level.name(),
+            })
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{} games at level {} (seed {}, cheat rate {}, fault rate {}, board at {} deg) in {:.1} s",
+            s.games,
+            args.level,
+            args.seed,
+            args.cheat_rate,
+            args.fault_rate,
+            args.angle,
+            start.elapsed().as_secs_f64()
+        );
+        let _ = writeln!(
+            out,
+            "device: {} wins, {} draws, {} losses; stuck games: {}",
+            s.device_wins, s.device_draws, s.device_losses, s.stuck_games
+        );
+        let _ = writeln!(
+            out,
+            "cheats: {} injected, {} restored; faults injected: {}; retries: {}",
+            s.cheats_injected, s.cheats_restored, s.faults_injected, s.retries
+        );
+        let _ = writeln!(
+            out,
+            "error light: {} times, boards fixed by hand: {}; pieces lost: {}; bus collisions: {}",
+            s.errors, s.human_fixes, s.pieces_lost, s.collisions
+        );
+        let _ = writeln!(
+            out,
+            "longest placement: {} ms measured, {} ms predicted by the motion model (limit {} ms)",
+            s.max_placement_ms, s.max_model_ms, PLACEMENT_LIMIT_MS
+        );
+    }
+    if ok(&summary) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

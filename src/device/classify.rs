@@ -1,0 +1,351 @@
+//! Per-square calibration and classification of colour readings.
+//!
+//! Each sensor sits under a different square, with its own light leak and gain, so
+//! each square keeps three reference readings: empty, black piece, white piece. A
+//! reading is classified as the nearest reference (L1 distance over the four
+//! channels) only when it is clearly nearer to it than to the others; anything in
+//! between (a piece half on the square, a hand over it, a flicker) is
+//! [`Sensed::Unknown`].
+
+use super::Colour;
+use crate::Squares;
+
+/// One raw reading of a TCS34725: clear, red, green and blue counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rgbc {
+    /// Clear (unfiltered) channel.
+    pub clear: u16,
+    /// Red channel.
+    pub red: u16,
+    /// Green channel.
+    pub green: u16,
+    /// Blue channel.
+    pub blue: u16,
+}
+
+impl Rgbc {
+    /// A reading from its four channels.
+    pub const fn new(clear: u16, red: u16, green: u16, blue: u16) -> Rgbc {
+        Rgbc {
+            clear,
+            red,
+            green,
+            blue,
+        }
+    }
+
+    /// The L1 distance between two readings.
+    ///
+    /// ```
+    /// use tictable::device::classify::Rgbc;
+    /// assert_eq!(Rgbc::new(10, 0, 0, 0).distance(Rgbc::new(4, 1, 0, 0)), 7);
+    /// ```
+    pub const fn distance(self, other: Rgbc) -> u32 {
+        self.clear.abs_diff(other.clear) as u32
+            + self.red.abs_diff(other.red) as u32
+            + self.green.abs_diff(other.green) as u32
+            + self.blue.abs_diff(other.blue) as u32
+    }
+}
+
+impl From<tcs3472::AllChannelMeasurement> for Rgbc {
+    fn from(m: tcs3472::AllChannelMeasurement) -> Rgbc {
+        Rgbc::new(m.clear, m.red, m.green, m.blue)
+    }
+}
+
+/// What a sensor reports about its square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sensed {
+    /// No piece.
+    Empty,
+    /// A piece of this colour, centred on the square.
+    Piece(Colour),
+    /// An ambiguous reading: nothing is trusted.
+    Unknown,
+    /// The sensor does not answer (persistent bus errors).
+    Fault,
+}
+
+/// The three kinds of reference reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reference {
+    /// The square without a piece.
+    Empty,
+    /// A black piece centred on the square.
+    Black,
+    /// A white piece centred on the square.
+    White,
+}
+
+impl Reference {
+    /// All three, in index order.
+    pub const ALL: [Reference; 3] = [Reference::Empty, Reference::Black, Reference::White];
+
+    const fn index(self) -> usize {
+        match self {
+            Reference::Empty => 0,
+            Reference::Black => 1,
+            Reference::White => 2,
+        }
+    }
+
+    const fn sensed(self) -> Sensed {
+        match self {
+            Reference::Empty => Sensed::Empty,
+            Reference::Black => Sensed::Piece(Colour::Black),
+            Reference::White => Sensed::Piece(Colour::White),
+        }
+    }
+}
+
+/// How sure a classification must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Margins {
+    /// The distance to the nearest reference must be at most this percentage of the
+    /// distance to the second nearest.
+    pub ratio_percent: u32,
+    /// The distance to the nearest reference must be at most this percentage of that
+    /// reference's distance to the closest other reference.
+    pub spread_percent: u32,
+}
+
+impl Margins {
+    /// Defaults: nearest at most 40 % of the second, within 30 % of the gap.
+    pub const DEFAULT: Margins = Margins {
+        ratio_percent: 40,
+        spread_percent: 30,
+    };
+}
+
+impl Default for Margins {
+    fn default() -> Margins {
+        Margins::DEFAULT
+    }
+}
+
+/// The three reference readings of one square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SquareCalibration {
+    references: [Rgbc; 3],
+}
+
+impl SquareCalibration {
+    /// A calibration from its references, if they are far enough apart to tell
+    /// apart (at least `min_separation` in L1 distance pairwise).
+    pub fn new(
+        empty: Rgbc,
+        black: Rgbc,
+        white: Rgbc,
+        min_separation: u32,
+    ) -> Result<SquareCalibration, CalibrationError> {
+        let c = SquareCalibration {
+            references: [empty, black, white],
+        };
+        for (i, a) in Reference::ALL.iter().enumerate() {
+            for b in &Reference::ALL[i + 1..] {
+                if c.reference(*a).distance(c.reference(*b)) < min_separation {
+                    return Err(CalibrationError::TooClose(*a, *b));
+                }
+            }
+        }
+        Ok(c)
+    }
+
+    /// One reference reading.
+    pub const fn reference(&self, r: Reference) -> Rgbc {
+        self.references[r.index()]
+    }
+
+    /// Classifies one reading.
+    ///
+    /// ```
+    /// use tictable::device::classify::{Margins, Rgbc, Sensed, SquareCalibration};
+    /// use tictable::device::Colour;
+    /// let c = SquareCalibration::new(
+    ///     Rgbc::new(1000, 400, 300, 300),
+    ///     Rgbc::new(200, 70, 60, 60),
+    ///     Rgbc::new(3000, 1000, 1000, 1000),
+    ///     200,
+    /// ).unwrap();
+    /// let m = Margins::DEFAULT;
+    /// assert_eq!(c.classify(Rgbc::new(210, 72, 58, 61), m), Sensed::Piece(Colour::Black));
+    /// assert_eq!(c.classify(Rgbc::new(980, 410, 300, 290), m), Sensed::Empty);
+    /// // Half-way between empty and black: not trusted.
+    /// assert_eq!(c.classify(Rgbc::new(600, 235, 180, 180), m), Sensed::Unknown);
+    /// ```
+    pub fn classify(&self, reading: Rgbc, margins: Margins) -> Sensed {
+        let d = self.references.map(|r| r.distance(reading));
+        let mut best = 0;
+        for i in 1..3 {
+            if d[i] < d[best] {
+                best = i;
+            }
+        }
+        let second = (0..3)
+            .filter(|&i| i != best)
+            .map(|i| d[i])
+            .min()
+            .unwrap_or(u32::MAX);
+        let spread = (0..3)
+            .filter(|&i| i != best)
+            .map(|i| self.references[i].distance(self.references[best]))
+            .min()
+            .unwrap_or(0);
+        let sure = (d[best] as u64) * 100 <= (second as u64) * margins.ratio_percent as u64
+            && (d[best] as u64) * 100 <= (spread as u64) * margins.spread_percent as u64;
+        if sure {
+            Reference::ALL[best].sensed()
+        } else {
+            Sensed::Unknown
+        }
+    }
+}
+
+/// A calibration that cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CalibrationError {
+    /// Two references of a square are too close to tell apart.
+    TooClose(Reference, Reference),
+    /// No reading of this kind was recorded for the squares in the set.
+    Missing(Reference, Squares),
+    /// The square's references are too close (from [`Calibrator::finish`]).
+    Square(crate::Square, Reference, Reference),
+}
+
+impl core::fmt::Display for CalibrationError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            CalibrationError::TooClose(a, b) => {
+                write!(f, "references {a:?} and {b:?} are too close to tell apart")
+            }
+            CalibrationError::Missing(r, s) => {
+                write!(f, "no {r:?} reading for squares {:#011b}", s.bits())
+            }
+            CalibrationError::Square(s, a, b) => {
+                write!(f, "square {s}: references {a:?} and {b:?} are too close")
+            }
+        }
+    }
+}
+
+/// The calibration of all nine squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Calibration {
+    squares: [SquareCalibration; 9],
+    margins_ratio: u32,
+    margins_spread: u32,
+}
+
+impl Calibration {
+    /// A calibration from nine square calibrations and the margins to classify with.
+    pub const fn new(squares: [SquareCalibration; 9], margins: Margins) -> Calibration {
+        Calibration {
+            squares,
+            margins_ratio: margins.ratio_percent,
+            margins_spread: margins.spread_percent,
+        }
+    }
+
+    /// The margins in use.
+    pub const fn margins(&self) -> Margins {
+        Margins {
+            ratio_percent: self.margins_ratio,
+            spread_percent: self.margins_spread,
+        }
+    }
+
+    /// One square's calibration.
+    pub const fn square(&self, square: crate::Square) -> &SquareCalibration {
+        &self.squares[square.index() as usize]
+    }
+
+    /// Classifies a reading of `square`.
+    pub fn classify(&self, square: crate::Square, reading: Rgbc) -> Sensed {
+        self.square(square).classify(reading, self.margins())
+    }
+}
+
+/// Collects averaged reference readings square by square; see [`Calibrator::finish`].
+///
+/// The procedure: with the board empty, record [`Reference::Empty`] on every square;
+/// then put black pieces on some squares and record [`Reference::Black`] for them,
+/// and so on until every square has all three (five pieces per colour are enough
+/// in two rounds).
+///
+/// ```
+/// use tictable::device::classify::{Calibrator, Margins, Reference, Rgbc, Sensed};
+/// use tictable::Square;
+/// let mut cal = Calibrator::new();
+/// for s in Square::ALL {
+///     cal.record(Reference::Empty, s, Rgbc::new(1000, 300, 300, 300));
+///     cal.record(Reference::Black, s, Rgbc::new(200, 60, 60, 60));
+///     cal.record(Reference::White, s, Rgbc::new(3000, 900, 900, 900));
+/// }
+/// let c = cal.finish(300, Margins::DEFAULT).unwrap();
+/// assert_eq!(c.classify(Square::CENTRE, Rgbc::new(1010, 300, 290, 300)), Sensed::Empty);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Calibrator {
+    sums: [[[u32; 4]; 3]; 9],
+    counts: [[u16; 3]; 9],
+}
+
+impl Calibrator {
+    /// An empty calibrator.
+    pub const fn new() -> Calibrator {
+        Calibrator {
+            sums: [[[0; 4]; 3]; 9],
+            counts: [[0; 3]; 9],
+        }
+    }
+
+    /// Adds one reading of `square` showing `reference`.
+    pub fn record(&mut self, reference: Reference, square: crate::Square, reading: Rgbc) {
+        let (s, r) = (square.index() as usize, reference.index());
+        let sum = &mut self.sums[s][r];
+        sum[0] = sum[0].saturating_add(reading.clear as u32);
+        sum[1] = sum[1].saturating_add(reading.red as u32);
+        sum[2] = sum[2].saturating_add(reading.green as u32);
+        sum[3] = sum[3].saturating_add(reading.blue as u32);
+        self.counts[s][r] = self.counts[s][r].saturating_add(1);
+    }
+
+    /// The squares that have at least one reading of `reference`.
+    pub fn recorded(&self, reference: Reference) -> Squares {
+        crate::Square::ALL
+            .into_iter()
+            .filter(|s| self.counts[s.index() as usize][reference.index()] > 0)
+            .collect()
+    }
+
+    /// The averaged calibration, or what is missing or unusable.
+    pub fn finish(
+        &self,
+        min_separation: u32,
+        margins: Margins,
+    ) -> Result<Calibration, CalibrationError> {
+        for r in Reference::ALL {
+            let missing = Squares::from_bits(!self.recorded(r).bits() & crate::board::FULL);
+            if !missing.is_empty() {
+                return Err(CalibrationError::Missing(r, missing));
+            }
+        }
+        let mut squares = [SquareCalibration::default(); 9];
+        for s in crate::Square::ALL {
+            let i = s.index() as usize;
+            let avg = |r: usize| {
+                let n = self.counts[i][r] as u32;
+                let v = self.sums[i][r].map(|x| (x / n) as u16);
+                Rgbc::new(v[0], v[1], v[2], v[3])
+            };
+            squares[i] = SquareCalibration::new(avg(0), avg(1), avg(2), min_separation).map_err(
+                |e| match e {
+                    CalibrationError::TooClose(a, b) => CalibrationError::Square(s, a, b),
+                    other => other,
+                },
+            )?;
+        }
+        Ok(Calibration::new(squares, margins))
+    }
+}

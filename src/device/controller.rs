@@ -1,0 +1,1165 @@
+//! The controller: the state machine that plays with a person.
+//!
+//! setup → (wait for an empty board) → play → result → setup. On the device's turn
+//! the move comes from a [`MoveChooser`] (by default the table: no search on the
+//! MCU); the next piece of the device's colour is carried from storage to the
+//! square and the placement is verified with the sensors. On the human's turn, after
+//! the "done" button, the stable board must differ from the game record by exactly
+//! one new piece of the human's colour on an empty square. Otherwise:
+//!
+//! - one device piece moved to another square: the device lifts **that** piece and
+//!   puts it back, then asks for the human's move again;
+//! - anything else (a piece removed, two added, a wrong colour, an unknown or
+//!   faulty square): the error light, until the board matches the record again.
+//!
+//! The game record only ever grows by verified moves: nothing is lost from it.
+//!
+//! Placement tasks (contest items 1 to 3: given colours on given squares, also on a
+//! rotated board) run through [`Controller::start_task`] with the same placement
+//! and verification code.
+//!
+//! The firmware's super-loop is, in outline:
+//!
+//! ```text
+//! let mut store = Store::new(flash, BASE)?;             // persist::Store
+//! if let Ok(Some(snap)) = store.load() { controller.resume(&snap)?; }
+//! let mut saved = None;
+//! loop {
+//!     controller.poll(millis());                         // never blocks
+//!     if saved != Some(controller.revision()) {          // something changed
+//!         saved = Some(controller.revision());
+//!         store.save(&controller.snapshot())?;           // postcard + CRC-32
+//!     }
+//! }
+//! ```
+//!
+//! `device::sim::run::SimMachine::tick` runs exactly this loop on the simulator.
+
+use super::motion::{Lift, Machine, MotionError, Point, Pose, Storage, STORAGE_SLOTS};
+use super::panel::{Button, Light, Panel};
+use super::persist::{self, Snapshot};
+use super::scanner::{BoardView, Scanner};
+use super::sensors::{SensorBank, SensorError};
+use super::{elapsed_ms, Colour};
+use crate::strategy::{Level, Strategy};
+use crate::{Board, Square, Squares};
+use embedded_hal::digital::{InputPin, OutputPin};
+use embedded_hal::i2c::I2c;
+
+/// Chooses the device's moves. The hook for other players (a trap player that
+/// steers towards positions where people err, a weaker level...).
+pub trait MoveChooser {
+    /// A legal move for the side to move in `board`, or `None` when the game is over.
+    fn choose(&mut self, board: &Board) -> Option<Square>;
+
+    /// Switches to the next playing level (the Level button); fixed choosers ignore it.
+    fn next_level(&mut self) {}
+}
+
+/// Any [`Strategy`] of the players module (random, easy, medium, perfect, trap,
+/// with a mistake rate), drawn with `R`; the Level button cycles the levels.
+///
+/// ```
+/// use tictable::device::controller::{MoveChooser, StrategyChooser};
+/// use tictable::strategy::{Level, Strategy};
+/// use tictable::Board;
+/// # struct Counter(u32);
+/// # impl rand_core::TryRng for Counter {
+/// #     type Error = core::convert::Infallible;
+/// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { self.0 = self.0.wrapping_add(0x9E37_79B9); Ok(self.0) }
+/// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> { Ok(self.try_next_u32()? as u64) }
+/// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> { d.fill(0); Ok(()) }
+/// # }
+/// let mut c = StrategyChooser { strategy: Strategy::new(Level::Trap), rng: Counter(1) };
+/// let b: Board = "XX.OO....".parse().unwrap();
+/// assert_eq!(c.choose(&b).map(|s| s.index()), Some(2));
+/// c.next_level(); // trap -> random
+/// assert_eq!(c.strategy.level(), Level::Random);
+/// ```
+#[derive(Clone, Debug)]
+pub struct StrategyChooser<R> {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Its randomness.
+    pub rng: R,
+}
+
+impl<R: rand_core::Rng> MoveChooser for StrategyChooser<R> {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        self.strategy.choose(board, &mut self.rng).ok()
+    }
+
+    fn next_level(&mut self) {
+        let all = Level::ALL;
+        let i = all
+            .iter()
+            .position(|l| *l == self.strategy.level())
+            .unwrap_or(0);
+        let next = all[(i + 1) % all.len()];
+        // A mistake rate only carries over to levels that take one.
+        let rate = self.strategy.mistake_rate();
+        let base = Strategy::new(next).with_first_move(self.strategy.first_move());
+        self.strategy = base.with_mistake_rate(rate).unwrap_or(base);
+    }
+}
+
+/// Perfect play from the table: the lowest-numbered best move.
+///
+/// ```
+/// use tictable::device::controller::{BestMove, MoveChooser};
+/// use tictable::{Board, Square};
+/// let b: Board = "XX.OO....".parse().unwrap();
+/// assert_eq!(BestMove.choose(&b), Square::new(2));
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BestMove;
+
+impl MoveChooser for BestMove {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        crate::best_move(board)
+    }
+}
+
+/// Perfect play from the table, a best move chosen at random with `R`.
+#[derive(Clone, Debug)]
+pub struct RandomBestMove<R>(pub R);
+
+impl<R: rand_core::Rng> MoveChooser for RandomBestMove<R> {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        crate::random_best_move(board, &mut self.0)
+    }
+}
+
+/// The moves of one game, in order: only verified moves are ever added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GameRecord {
+    moves: [u8; 9],
+    len: u8,
+    board: Board,
+}
+
+impl GameRecord {
+    /// An empty record.
+    pub const fn new() -> GameRecord {
+        GameRecord {
+            moves: [0; 9],
+            len: 0,
+            board: Board::EMPTY,
+        }
+    }
+
+    /// The position reached.
+    pub const fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> impl Iterator<Item = Square> + '_ {
+        self.moves[..self.len as usize]
+            .iter()
+            .filter_map(|&i| Square::new(i))
+    }
+
+    /// Appends a move (checked against the rules).
+    pub fn push(&mut self, square: Square) -> Result<(), crate::MoveError> {
+        self.board = self.board.play(square)?;
+        self.moves[self.len as usize] = square.index();
+        self.len += 1;
+        Ok(())
+    }
+}
+
+/// Where the machine is: board pose, storage columns and the parking spot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    /// The board.
+    pub pose: Pose,
+    /// The storage columns.
+    pub storage: Storage,
+    /// Where the head waits, clear of the board.
+    pub park: Point,
+}
+
+/// Who moves first and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    /// The device moves first (and plays black).
+    pub device_first: bool,
+    /// The device's first square when it moves first (`None`: the table's choice).
+    pub first_square: Option<Square>,
+}
+
+impl GameSetup {
+    /// The device's colour.
+    pub const fn device_colour(&self) -> Colour {
+        if self.device_first {
+            Colour::Black
+        } else {
+            Colour::White
+        }
+    }
+}
+
+/// A placement task (contest items 1 to 3): pieces of the given colours put on
+/// the given squares, in order, each verified with the sensors.
+///
+/// ```
+/// use tictable::device::controller::{Task, TaskError};
+/// use tictable::device::Colour::{Black, White};
+/// use tictable::Square;
+/// let s = |i| Square::new(i).unwrap();
+/// let t = Task::new(&[(Black, s(0)), (White, s(4)), (Black, s(8)), (White, s(2))]).unwrap();
+/// assert_eq!(t.items().len(), 4);
+/// assert_eq!(Task::new(&[(Black, s(4)), (White, s(4))]), Err(TaskError::SquareTwice(s(4))));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Task {
+    items: [(Colour, Square); 9],
+    len: u8,
+}
+
+/// A task that cannot be done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskError {
+    /// No placement at all.
+    Empty,
+    /// The same square twice.
+    SquareTwice(Square),
+    /// More pieces of a colour than its storage column holds.
+    TooManyOf(Colour),
+    /// The machine is busy (a game or task is running).
+    Busy,
+}
+
+impl core::fmt::Display for TaskError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            TaskError::Empty => f.write_str("no placement given"),
+            TaskError::SquareTwice(s) => write!(f, "square {s} given twice"),
+            TaskError::TooManyOf(c) => write!(f, "more than {STORAGE_SLOTS} {c:?} pieces"),
+            TaskError::Busy => f.write_str("the machine is busy"),
+        }
+    }
+}
+
+impl Task {
+    /// A task from (colour, square) pairs in placement order.
+    pub fn new(items: &[(Colour, Square)]) -> Result<Task, TaskError> {
+        if items.is_empty() {
+            return Err(TaskError::Empty);
+        }
+        let mut seen = 0u16;
+        let mut count = [0usize; 2];
+        let mut task = Task {
+            items: [(Colour::Black, Square::CENTRE); 9],
+            len: 0,
+        };
+        for &(colour, square) in items {
+            if seen & square.bit() != 0 {
+                return Err(TaskError::SquareTwice(square));
+            }
+            seen |= square.bit();
+            count[colour.index()] += 1;
+            if count[colour.index()] > STORAGE_SLOTS {
+                return Err(TaskError::TooManyOf(colour));
+            }
+            // At most nine distinct squares, so this index is in range.
+            task.items[task.len as usize] = (colour, square);
+            task.len += 1;
+        }
+        Ok(task)
+    }
+
+    /// The placements, in order.
+    pub fn items(&self) -> &[(Colour, Square)] {
+        &self.items[..self.len as usize]
+    }
+
+    /// The view once the first `done` placements are made.
+    pub fn view_after(&self, done: usize) -> BoardView {
+        let mut v = BoardView::EMPTY;
+        for &(c, s) in self.items().iter().take(done) {
+            v.0[s.index() as usize] = super::classify::Sensed::Piece(c);
+        }
+        v
+    }
+}
+
+/// What the controller is doing between Start presses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Playing a game.
+    Game,
+    /// Running a placement task; `done` placements are verified.
+    Task {
+        /// The task.
+        task: Task,
+        /// Placements done.
+        done: u8,
+    },
+}
+
+/// What needs fixing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Sensors that do not answer.
+    SensorFault(Squares),
+    /// Squares with an ambiguous reading (a piece off-square, a hand...).
+    Unclear(Squares),
+    /// The board is not empty at the start of a game.
+    BoardNotEmpty,
+    /// The board differs from the game record in a way that is not one move.
+    Mismatch,
+    /// The device's piece did not arrive after every attempt.
+    PlacementFailed(Square),
+    /// The device has no piece left in storage.
+    StorageEmpty,
+    /// The mechanism failed (press Start to home again).
+    Motion(MotionError),
+    /// The sensors could not be initialised.
+    SensorInit(Square, SensorError),
+}
+
+/// The controller's state, for displays and tests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum State {
+    /// Initialising the sensors and homing.
+    Starting,
+    /// Waiting for Start; Side and FirstSquare change the setup.
+    Setup,
+    /// Waiting for the board to be cleared before a game.
+    WaitEmpty,
+    /// Moving a piece from storage to `square`.
+    Placing {
+        /// Target square.
+        square: Square,
+        /// The colour placed.
+        colour: Colour,
+        /// Attempt number (from 1).
+        attempt: u8,
+        /// The storage slot the piece comes from.
+        slot: u8,
+    },
+    /// Checking the placement on `square`.
+    Verifying {
+        /// Target square.
+        square: Square,
+        /// The colour placed.
+        colour: Colour,
+        /// Attempt number (from 1).
+        attempt: u8,
+        /// The storage slot the piece came from.
+        slot: u8,
+    },
+    /// Waiting for the human's move and button.
+    HumanTurn,
+    /// Reading the board after the button.
+    Checking,
+    /// Putting the device piece found on `from` back on `to`.
+    Restoring {
+        /// Where the moved piece is.
+        from: Square,
+        /// Where it belongs.
+        to: Square,
+        /// Attempt number (from 1).
+        attempt: u8,
+    },
+    /// Checking the restored piece.
+    VerifyingRestore {
+        /// Where it was.
+        from: Square,
+        /// Where it belongs.
+        to: Square,
+        /// Attempt number (from 1).
+        attempt: u8,
+    },
+    /// Waiting until the board is fixed.
+    Error(Problem),
+    /// The game is over (the device's view: `Some(true)` won, `Some(false)` lost).
+    Over(Option<bool>),
+    /// A placement task is finished.
+    TaskDone,
+}
+
+/// Running totals, for tests and the simulator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Games finished.
+    pub games: u32,
+    /// Games the device won, drew, lost.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+    /// Device placements verified.
+    pub placements: u32,
+    /// Placement attempts that failed verification and were retried.
+    pub retries: u32,
+    /// Moved device pieces put back.
+    pub restores: u32,
+    /// Times the error light came on.
+    pub errors: u32,
+    /// Longest placement, from the decision to the verified piece, ms.
+    pub max_placement_ms: u32,
+    /// Longest placement predicted by the motion model, ms.
+    pub max_model_ms: u32,
+}
+
+/// A snapshot that cannot be resumed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResumeError {
+    /// The controller already started.
+    Running,
+    /// The snapshot holds impossible values (illegal moves, squares past 8...).
+    Corrupt,
+}
+
+/// Time between automatic retries of a failed sensor initialisation, ms.
+pub const SENSOR_RETRY_MS: u32 = 1000;
+
+/// Every storage slot full.
+const FULL_STOCK: u8 = (1 << STORAGE_SLOTS) - 1;
+
+/// Placement attempts before giving up and asking for help.
+pub const PLACE_ATTEMPTS: u8 = 3;
+
+/// The hardware the controller drives.
+pub struct Hardware<I2C, O, I, L> {
+    /// The colour sensors.
+    pub sensors: SensorBank<I2C>,
+    /// Board readings.
+    pub scanner: Scanner,
+    /// Gantry, lift, magnet.
+    pub machine: Machine<O, I, L>,
+    /// Buttons and lights.
+    pub panel: Panel<I, O>,
+}
+
+/// The playing machine.
+pub struct Controller<I2C, O, I, L, C> {
+    hw: Hardware<I2C, O, I, L>,
+    chooser: C,
+    layout: Layout,
+    setup: GameSetup,
+    state: State,
+    record: GameRecord,
+    mode: Mode,
+    /// Storage slots believed to hold a piece, per colour (bit per slot).
+    stock: [u8; 2],
+    /// Slots where grips failed repeatedly: tried only when `stock` is exhausted.
+    suspect: [u8; 2],
+    /// A game or task is running (survives resets through [`Snapshot`]).
+    active: bool,
+    /// The placement under way: colour, storage slot, square.
+    pending: Option<(Colour, u8, Square)>,
+    /// Bumped on every change worth saving.
+    revision: u32,
+    placement_started: u32,
+    started: bool,
+    now_ms: u32,
+    entered_ms: u32,
+    stats: Stats,
+}
+
+impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
+    /// A controller; call [`Controller::poll`] from the super-loop.
+    pub fn new(hw: Hardware<I2C, O, I, L>, chooser: C, layout: Layout, setup: GameSetup) -> Self {
+        Controller {
+            hw,
+            chooser,
+            layout,
+            setup,
+            state: State::Starting,
+            record: GameRecord::new(),
+            mode: Mode::Game,
+            stock: [FULL_STOCK; 2],
+            suspect: [0; 2],
+            active: false,
+            pending: None,
+            revision: 0,
+            placement_started: 0,
+            started: false,
+            now_ms: 0,
+            entered_ms: 0,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The current state.
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    /// The move chooser (its level, for displays).
+    pub fn chooser(&self) -> &C {
+        &self.chooser
+    }
+
+    /// The game record.
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    /// The setup for the next game.
+    pub fn setup(&self) -> GameSetup {
+        self.setup
+    }
+
+    /// Running totals.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The hardware (for inspection).
+    pub fn hardware(&self) -> &Hardware<I2C, O, I, L> {
+        &self.hw
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Starts a placement task (contest items 1 to 3) from Setup or after a game
+    /// or task; the board must be empty first.
+    pub fn start_task(&mut self, task: Task) -> Result<(), TaskError> {
+        if !matches!(self.state, State::Setup | State::Over(_) | State::TaskDone) {
+            return Err(TaskError::Busy);
+        }
+        self.mode = Mode::Task { task, done: 0 };
+        self.new_round();
+        Ok(())
+    }
+
+    fn new_round(&mut self) {
+        self.active = true;
+        self.pending = None;
+        self.record = GameRecord::new();
+        self.stock = [FULL_STOCK; 2];
+        self.suspect = [0; 2];
+        self.enter(State::WaitEmpty);
+    }
+
+    /// What the board shows when nothing is being placed: the game record, or the
+    /// task's placements so far.
+    fn base_view(&self) -> BoardView {
+        match self.mode {
+            Mode::Game => BoardView::of_board(self.record.board()),
+            Mode::Task { task, done } => task.view_after(done as usize),
+        }
+    }
+
+    /// The colour of the piece the device places next.
+    fn pending_colour(&self) -> Colour {
+        match self.mode {
+            Mode::Game => self.device_colour(),
+            Mode::Task { task, done } => task
+                .items()
+                .get(done as usize)
+                .map_or(self.device_colour(), |i| i.0),
+        }
+    }
+
+    /// What the board should show now: the record (or the task so far), plus the
+    /// piece being placed.
+    pub fn expected_view(&self) -> BoardView {
+        let mut v = self.base_view();
+        match self.state {
+            State::Placing { square, colour, .. } | State::Verifying { square, colour, .. } => {
+                v.0[square.index() as usize] = super::classify::Sensed::Piece(colour);
+            }
+            State::Error(Problem::PlacementFailed(square)) => {
+                v.0[square.index() as usize] =
+                    super::classify::Sensed::Piece(self.pending_colour());
+            }
+            _ => {}
+        }
+        v
+    }
+
+    /// A counter bumped on every change worth saving: save a [`Snapshot`] when it
+    /// moves.
+    pub fn revision(&self) -> u32 {
+        self.revision
+    }
+
+    /// The state to save so that [`Controller::resume`] can carry on after a reset.
+    pub fn snapshot(&self) -> Snapshot {
+        let (calibration, margins) = Snapshot::calibration_fields(self.hw.scanner.calibration());
+        let mut moves = [0u8; 9];
+        let mut moves_len = 0u8;
+        for (i, m) in self.record.moves().enumerate() {
+            moves[i] = m.index();
+            moves_len += 1;
+        }
+        let task = match self.mode {
+            Mode::Game => None,
+            Mode::Task { task, done } => {
+                let mut items = [(0u8, 0u8); 9];
+                for (i, &(c, s)) in task.items().iter().enumerate() {
+                    items[i] = (persist::colour_code(c), s.index());
+                }
+                Some(persist::SavedTask {
+                    items,
+                    len: task.items().len() as u8,
+                    done,
+                })
+            }
+        };
+        Snapshot {
+            version: persist::FORMAT_VERSION,
+            sequence: 0,
+            calibration,
+            margins,
+            device_first: self.setup.device_first,
+            first_square: self.setup.first_square.map(Square::index),
+            moves,
+            moves_len,
+            task,
+            active: self.active,
+            stock: self.stock,
+            suspect: self.suspect,
+            pending: self
+                .pending
+                .map(|(c, slot, s)| (persist::colour_code(c), slot, s.index())),
+        }
+    }
+
+    /// Carries on from a saved snapshot; call once, before the first poll. After
+    /// homing, a game or task in progress resumes as soon as the board matches it
+    /// (a piece placed just before the reset is recognised).
+    pub fn resume(&mut self, snap: &Snapshot) -> Result<(), ResumeError> {
+        if self.started {
+            return Err(ResumeError::Running);
+        }
+        let bad = ResumeError::Corrupt;
+        let mut record = GameRecord::new();
+        for &m in snap.moves.iter().take(snap.moves_len as usize) {
+            record.push(Square::new(m).ok_or(bad)?).map_err(|_| bad)?;
+        }
+        if snap.moves_len > 9 {
+            return Err(bad);
+        }
+        let mode = match snap.task {
+            None => Mode::Game,
+            Some(persist::SavedTask { items, len, done }) => {
+                let mut list = [(Colour::Black, Square::CENTRE); 9];
+                for (i, &(c, s)) in items.iter().take(len as usize).enumerate() {
+                    list[i] = (
+                        persist::colour_of_code(c).ok_or(bad)?,
+                        Square::new(s).ok_or(bad)?,
+                    );
+                }
+                let task = Task::new(&list[..(len as usize).min(9)]).map_err(|_| bad)?;
+                if done as usize > task.items().len() {
+                    return Err(bad);
+                }
+                Mode::Task { task, done }
+            }
+        };
+        let first_square = match snap.first_square {
+            None => None,
+            Some(s) => Some(Square::new(s).ok_or(bad)?),
+        };
+        let pending = match snap.pending {
+            None => None,
+            Some((c, slot, s)) if (slot as usize) < STORAGE_SLOTS => Some((
+                persist::colour_of_code(c).ok_or(bad)?,
+                slot,
+                Square::new(s).ok_or(bad)?,
+            )),
+            Some(_) => return Err(bad),
+        };
+        self.hw.scanner.set_calibration(snap.calibration());
+        self.setup = GameSetup {
+            device_first: snap.device_first,
+            first_square,
+        };
+        self.record = record;
+        self.mode = mode;
+        self.active = snap.active;
+        self.stock = snap.stock.map(|m| m & FULL_STOCK);
+        self.suspect = snap.suspect.map(|m| m & FULL_STOCK);
+        self.pending = pending;
+        Ok(())
+    }
+
+    fn device_colour(&self) -> Colour {
+        self.setup.device_colour()
+    }
+
+    fn lights(&mut self) {
+        let mut on = [Light::Lamp; 3];
+        let mut n = 0;
+        let mut add = |l: Light| {
+            on[n] = l;
+            n += 1;
+        };
+        match self.state {
+            State::Starting | State::WaitEmpty => add(Light::DeviceTurn),
+            State::Setup => {}
+            State::Placing { .. }
+            | State::Verifying { .. }
+            | State::Checking
+            | State::Restoring { .. }
+            | State::VerifyingRestore { .. } => add(Light::DeviceTurn),
+            State::HumanTurn => {
+                add(Light::HumanTurn);
+                // In the human's turn, any piece on the board means the device moved last.
+                if self.record.board().piece_count() > 0 {
+                    add(Light::Lamp);
+                }
+            }
+            State::Error(_) => add(Light::Error),
+            State::TaskDone => add(Light::Lamp),
+            State::Over(Some(true)) => add(Light::Win),
+            State::Over(Some(false)) => add(Light::Loss),
+            State::Over(None) => add(Light::Draw),
+        }
+        // A light failure is not fatal for the game: it is retried on the next poll.
+        let _ = self.hw.panel.show(&on[..n]);
+    }
+
+    fn enter(&mut self, state: State) {
+        if matches!(state, State::Error(_)) && !matches!(self.state, State::Error(_)) {
+            self.stats.errors += 1;
+        }
+        self.state = state;
+        self.revision = self.revision.wrapping_add(1);
+        if matches!(state, State::Over(_) | State::TaskDone) {
+            self.active = false;
+        }
+        self.entered_ms = self.now_ms;
+        self.hw.scanner.restart();
+        self.lights();
+    }
+
+    /// One pass of the super-loop at `now_ms`: never waits.
+    pub fn poll(&mut self, now_ms: u32) {
+        self.now_ms = now_ms;
+        let presses = self.hw.panel.poll(now_ms).unwrap_or_default();
+        if !self.started {
+            self.started = true;
+            if let Err((s, e)) = self.hw.sensors.init() {
+                self.enter(State::Error(Problem::SensorInit(s, e)));
+                return;
+            }
+            match self.hw.machine.start_homing(now_ms) {
+                Ok(()) => self.enter(State::Starting),
+                Err(e) => self.enter(State::Error(Problem::Motion(e))),
+            }
+            return;
+        }
+        let owns_motion = matches!(
+            self.state,
+            State::Starting | State::Placing { .. } | State::Restoring { .. }
+        );
+        if !owns_motion && self.park_pending(now_ms) && matches!(self.state, State::Error(_)) {
+            return;
+        }
+        match self.state {
+            State::Starting => match self.hw.machine.poll(now_ms) {
+                Ok(()) => {
+                    let board = self.record.board();
+                    if self.active || (board.piece_count() > 0 && !board.is_over()) {
+                        // Homed again mid-game: carry on once the board matches the record.
+                        self.enter(State::Error(Problem::Mismatch));
+                    } else {
+                        self.enter(State::Setup);
+                    }
+                }
+                Err(nb::Error::WouldBlock) => {}
+                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
+            },
+            State::Setup | State::Over(_) | State::TaskDone => {
+                if !presses.is_empty() {
+                    self.revision = self.revision.wrapping_add(1);
+                }
+                if presses.contains(Button::Side) {
+                    self.setup.device_first = !self.setup.device_first;
+                }
+                if presses.contains(Button::Level) {
+                    self.chooser.next_level();
+                }
+                if presses.contains(Button::FirstSquare) {
+                    self.setup.first_square = match self.setup.first_square {
+                        None => Some(Square::ALL[0]),
+                        Some(s) => Square::new(s.index() + 1),
+                    };
+                }
+                if presses.contains(Button::Start) {
+                    self.mode = Mode::Game;
+                    self.new_round();
+                }
+            }
+            State::WaitEmpty => {
+                if self.hw.machine.is_busy() {
+                    return;
+                }
+                if let Some(view) = self.scan(now_ms) {
+                    if view == BoardView::EMPTY {
+                        self.next_turn(now_ms);
+                    } else {
+                        self.enter(State::Error(Problem::BoardNotEmpty));
+                    }
+                }
+            }
+            State::Placing {
+                square,
+                colour,
+                attempt,
+                slot,
+            } => match self.hw.machine.poll(now_ms) {
+                Ok(()) => self.enter(State::Verifying {
+                    square,
+                    colour,
+                    attempt,
+                    slot,
+                }),
+                Err(nb::Error::WouldBlock) => {}
+                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
+            },
+            State::Verifying {
+                square,
+                colour,
+                attempt,
+                slot,
+            } => {
+                let Some(view) = self.scan(now_ms) else {
+                    return;
+                };
+                let c = colour.index();
+                if view == self.expected_view() {
+                    self.stock[c] &= !(1 << slot);
+                    self.suspect[c] &= !(1 << slot);
+                    self.placement_done(square, now_ms);
+                } else if view == self.base_view() && attempt < PLACE_ATTEMPTS {
+                    // Nothing arrived: a missed grip leaves the piece in its slot, so
+                    // the same slot is tried again; after a second miss the slot is
+                    // suspected empty and the next one is used.
+                    self.stats.retries += 1;
+                    if attempt >= 2 {
+                        self.stock[c] &= !(1 << slot);
+                        self.suspect[c] |= 1 << slot;
+                    }
+                    self.start_placement(square, colour, attempt + 1);
+                } else {
+                    self.enter(State::Error(Problem::PlacementFailed(square)));
+                }
+            }
+            State::HumanTurn => {
+                if presses.contains(Button::Done) {
+                    self.enter(State::Checking);
+                }
+            }
+            State::Checking => {
+                if self.hw.machine.is_busy() {
+                    return;
+                }
+                if let Some(view) = self.scan(now_ms) {
+                    self.check_human(view, now_ms);
+                }
+            }
+            State::Restoring { from, to, attempt } => match self.hw.machine.poll(now_ms) {
+                Ok(()) => self.enter(State::VerifyingRestore { from, to, attempt }),
+                Err(nb::Error::WouldBlock) => {}
+                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
+            },
+            State::VerifyingRestore { from, to, attempt } => {
+                let Some(view) = self.scan(now_ms) else {
+                    return;
+                };
+                let d = self.device_colour();
+                let expected = self.record.board().pieces(d.player()).bits();
+                let seen = view.pieces(d).bits();
+                if seen == expected && view.untrusted().is_empty() {
+                    self.stats.restores += 1;
+                    self.park(now_ms);
+                    // Ask for the human's move again (a move made meanwhile is read then).
+                    self.enter(State::HumanTurn);
+                } else if seen == (expected & !to.bit()) | from.bit() && attempt < PLACE_ATTEMPTS {
+                    // The piece did not come along (a missed pick-up): try again.
+                    self.stats.retries += 1;
+                    self.start_restore(from, to, attempt + 1);
+                } else {
+                    self.enter(State::Error(Problem::Mismatch));
+                }
+            }
+            State::Error(problem) => self.poll_error(problem, presses, now_ms),
+        }
+    }
+
+    /// Polls the scanner; `Some` with a stable view.
+    fn scan(&mut self, now_ms: u32) -> Option<BoardView> {
+        self.hw.scanner.poll(now_ms, &mut self.hw.sensors).ok()
+    }
+
+    fn park(&mut self, _now_ms: u32) {
+        // Parking is best effort: a failure shows up on the next move.
+        let _ = self.hw.machine.start_move(self.layout.park);
+    }
+
+    /// Finishes a pending park move; `true` while it is still running.
+    fn park_pending(&mut self, now_ms: u32) -> bool {
+        match self.hw.machine.poll(now_ms) {
+            Err(nb::Error::WouldBlock) => true,
+            Ok(()) => false,
+            Err(nb::Error::Other(e)) => {
+                self.enter(State::Error(Problem::Motion(e)));
+                true
+            }
+        }
+    }
+
+    fn next_turn(&mut self, now_ms: u32) {
+        if let Mode::Task { task, done } = self.mode {
+            match task.items().get(done as usize) {
+                Some(&(colour, square)) => {
+                    self.placement_started = now_ms;
+                    self.start_placement(square, colour, 1);
+                }
+                None => {
+                    self.park(now_ms);
+                    self.enter(State::TaskDone);
+                }
+            }
+            return;
+        }
+        let board = self.record.board();
+        if board.is_over() {
+            let result = board.winner().map(|w| w == self.device_colour().player());
+            self.stats.games += 1;
+            match result {
+                Some(true) => self.stats.wins += 1,
+                Some(false) => self.stats.losses += 1,
+                None => self.stats.draws += 1,
+            }
+            self.park(now_ms);
+            self.enter(State::Over(result));
+            return;
+        }
+        if board.to_move() != self.device_colour().player() {
+            self.enter(State::HumanTurn);
+            return;
+        }
+        let choice = match self.setup.first_square {
+            Some(s) if board.piece_count() == 0 => Some(s),
+            _ => self.chooser.choose(&board),
+        };
+        // A chooser returning an illegal square falls back to the table.
+        let square = choice
+            .filter(|s| board.legal_moves().contains(*s))
+            .or_else(|| crate::best_move(&board));
+        match square {
+            Some(square) => {
+                self.placement_started = now_ms;
+                let colour = self.device_colour();
+                self.start_placement(square, colour, 1);
+            }
+            None => self.enter(State::Error(Problem::Mismatch)),
+        }
+    }
+
+    /// Starts carrying the device piece on `from` back to `to`.
+    fn start_restore(&mut self, from: Square, to: Square, attempt: u8) {
+        let (a, b) = (
+            self.layout.pose.square_centre(from),
+            self.layout.pose.square_centre(to),
+        );
+        match self.hw.machine.start_transfer(a, b) {
+            Ok(()) => self.enter(State::Restoring { from, to, attempt }),
+            Err(e) => self.enter(State::Error(Problem::Motion(e))),
+        }
+    }
+
+    /// The slot to take the next piece from: the lowest believed full, else the
+    /// lowest suspected empty.
+    fn next_slot(&self, colour: Colour) -> Option<usize> {
+        [self.stock[colour.index()], self.suspect[colour.index()]]
+            .into_iter()
+            .find(|m| *m != 0)
+            .map(|m| m.trailing_zeros() as usize)
+    }
+
+    fn start_placement(&mut self, square: Square, colour: Colour, attempt: u8) {
+        let Some(slot) = self.next_slot(colour) else {
+            self.enter(State::Error(Problem::StorageEmpty));
+            return;
+        };
+        let Some(from) = self.layout.storage.slot(colour, slot) else {
+            self.enter(State::Error(Problem::StorageEmpty));
+            return;
+        };
+        let to = self.layout.pose.square_centre(square);
+        let model = self.hw.machine.transfer_ms(from, to);
+        self.stats.max_model_ms = self.stats.max_model_ms.max(model);
+        self.pending = Some((colour, slot as u8, square));
+        match self.hw.machine.start_transfer(from, to) {
+            Ok(()) => self.enter(State::Placing {
+                square,
+                colour,
+                attempt,
+                slot: slot as u8,
+            }),
+            Err(e) => self.enter(State::Error(Problem::Motion(e))),
+        }
+    }
+
+    /// A verified placement: recorded in the game or the task.
+    fn placement_done(&mut self, square: Square, now_ms: u32) {
+        self.pending = None;
+        match &mut self.mode {
+            Mode::Game => {
+                if self.record.push(square).is_err() {
+                    self.enter(State::Error(Problem::Mismatch));
+                    return;
+                }
+            }
+            Mode::Task { done, .. } => *done += 1,
+        }
+        self.stats.placements += 1;
+        let took = elapsed_ms(now_ms, self.placement_started);
+        self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
+        self.park(now_ms);
+        self.next_turn(now_ms);
+    }
+
+    /// Compares the stable view after the button with the record.
+    fn check_human(&mut self, view: BoardView, now_ms: u32) {
+        let board = self.record.board();
+        let d = self.device_colour();
+        let h = d.other();
+        if !view.untrusted().is_empty() {
+            let faults = view.faults();
+            self.enter(State::Error(if faults.is_empty() {
+                Problem::Unclear(view.untrusted())
+            } else {
+                Problem::SensorFault(faults)
+            }));
+            return;
+        }
+        let dev_expected = board.pieces(d.player()).bits();
+        let hum_expected = board.pieces(h.player()).bits();
+        let dev_seen = view.pieces(d).bits();
+        let hum_seen = view.pieces(h).bits();
+        let hum_new = hum_seen & !hum_expected;
+        let humans_ok = hum_seen & hum_expected == hum_expected && hum_new.count_ones() <= 1;
+        if dev_seen == dev_expected {
+            if hum_seen == hum_expected {
+                // Button pressed without a move: keep waiting.
+                self.enter(State::HumanTurn);
+            } else if humans_ok && hum_new & (dev_expected | hum_expected) == 0 {
+                let square = Squares::from_bits(hum_new).first();
+                match square.map(|s| self.record.push(s)) {
+                    Some(Ok(())) => self.next_turn(now_ms),
+                    _ => self.enter(State::Error(Problem::Mismatch)),
+                }
+            } else {
+                self.enter(State::Error(Problem::Mismatch));
+            }
+            return;
+        }
+        let missing = dev_expected & !dev_seen;
+        let extra = dev_seen & !dev_expected;
+        let moved = missing.count_ones() == 1
+            && extra.count_ones() == 1
+            && extra & hum_expected == 0
+            && humans_ok
+            && hum_new & (missing | extra) == 0;
+        if moved {
+            let from = Squares::from_bits(extra).first();
+            let to = Squares::from_bits(missing).first();
+            if let (Some(from), Some(to)) = (from, to) {
+                self.start_restore(from, to, 1);
+                return;
+            }
+        }
+        self.enter(State::Error(Problem::Mismatch));
+    }
+
+    fn poll_error(&mut self, problem: Problem, presses: super::panel::Presses, now_ms: u32) {
+        match problem {
+            Problem::SensorInit(..) => {
+                // Retried by itself every second (a sensor may come back); Start too.
+                if presses.contains(Button::Start)
+                    || elapsed_ms(now_ms, self.entered_ms) >= SENSOR_RETRY_MS
+                {
+                    self.started = false;
+                }
+            }
+            Problem::Motion(_) => {
+                // Needs a person to look: Start homes again (the record is kept).
+                if presses.contains(Button::Start) {
+                    self.started = false;
+                }
+            }
+            Problem::BoardNotEmpty => {
+                if !self.hw.machine.is_busy() && self.scan(now_ms) == Some(BoardView::EMPTY) {
+                    self.next_turn(now_ms);
+                }
+            }
+            Problem::PlacementFailed(square) => {
+                // Fixed when a person puts the piece there by hand.
+                let expected = self.expected_view();
+                if self.scan(now_ms) == Some(expected) {
+                    self.placement_done(square, now_ms);
+                }
+            }
+            Problem::StorageEmpty => {
+                if presses.contains(Button::Start) {
+                    // Storage refilled by hand.
+                    self.stock = [FULL_STOCK; 2];
+                    self.suspect = [0; 2];
+                    self.next_turn(now_ms);
+                }
+            }
+            Problem::SensorFault(_) | Problem::Unclear(_) | Problem::Mismatch => {
+                if self.hw.machine.is_busy() {
+                    return;
+                }
+                let Some(view) = self.scan(now_ms) else {
+                    return;
+                };
+                if let Some((colour, slot, square)) = self.pending {
+                    // Resuming after a reset during a placement.
+                    let mut placed = self.base_view();
+                    placed.0[square.index() as usize] = super::classify::Sensed::Piece(colour);
+                    let c = colour.index();
+                    if view == placed {
+                        self.stock[c] &= !(1 << slot);
+                        self.suspect[c] &= !(1 << slot);
+                        self.placement_done(square, now_ms);
+                        return;
+                    }
+                    if view == self.base_view() {
+                        // It never arrived: it may still be in its slot, or not.
+                        self.stock[c] &= !(1 << slot);
+                        self.suspect[c] |= 1 << slot;
+                        self.pending = None;
+                        self.next_turn(now_ms);
+                        return;
+                    }
+                }
+                let board = self.record.board();
+                let fixed = view == self.base_view()
+                    || (self.mode == Mode::Game
+                        && board.to_move() != self.device_colour().player()
+                        && board
+                            .legal_moves()
+                            .into_iter()
+                            .filter_map(|s| board.play(s).ok())
+                            .any(|b| view == BoardView::of_board(b)));
+                if fixed {
+                    // Back to the game: the human presses the button for a move made.
+                    self.next_turn(now_ms);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! Board readings trusted only when stable over several frames.
+//!
+//! A frame reads all nine sensors once (each read retried by the bank). A square
+//! whose reads all fail makes the frame incomplete: it is dropped, the stable
+//! streak restarts, and after [`ScanSettings::fault_frames`] failed frames in a row
+//! that square is reported as [`Sensed::Fault`] instead. So a reading is never a
+//! mix of old and new data, and a flaky sensor ends as a named fault rather than a
+//! wrong board.
+
+use super::classify::{Calibration, Sensed};
+use super::sensors::SensorBank;
+use super::{elapsed_ms, Colour};
+use crate::{Square, Squares};
+use embedded_hal::i2c::I2c;
+
+/// What the sensors see on the nine squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardView(pub [Sensed; 9]);
+
+impl BoardView {
+    /// An empty board.
+    pub const EMPTY: BoardView = BoardView([Sensed::Empty; 9]);
+
+    /// What `square` shows.
+    pub const fn get(&self, square: Square) -> Sensed {
+        self.0[square.index() as usize]
+    }
+
+    fn matching(&self, f: impl Fn(Sensed) -> bool) -> Squares {
+        Square::ALL
+            .into_iter()
+            .filter(|s| f(self.get(*s)))
+            .collect()
+    }
+
+    /// The squares holding a piece of `colour`.
+    pub fn pieces(&self, colour: Colour) -> Squares {
+        self.matching(|s| s == Sensed::Piece(colour))
+    }
+
+    /// The squares that are not trusted: unknown readings and sensor faults.
+    pub fn untrusted(&self) -> Squares {
+        self.matching(|s| matches!(s, Sensed::Unknown | Sensed::Fault))
+    }
+
+    /// The squares whose sensor is faulty.
+    pub fn faults(&self) -> Squares {
+        self.matching(|s| s == Sensed::Fault)
+    }
+
+    /// The view of a game position (black = X, white = O).
+    pub fn of_board(board: crate::Board) -> BoardView {
+        let mut v = BoardView::EMPTY;
+        for s in Square::ALL {
+            if let Some(p) = board.get(s) {
+                v.0[s.index() as usize] = Sensed::Piece(Colour::of(p));
+            }
+        }
+        v
+    }
+}
+
+/// Scanner timing and thresholds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScanSettings {
+    /// Milliseconds between frames (at least one sensor integration time).
+    pub frame_period_ms: u32,
+    /// Identical complete frames in a row before a view is trusted.
+    pub stable_frames: u8,
+    /// Failed frames in a row before a square is reported as a fault.
+    pub fault_frames: u8,
+    /// Identical frames in a row before a view with an unknown square is reported
+    /// (a flicker must not turn into an error; a piece off-square still does).
+    pub unknown_frames: u8,
+}
+
+impl ScanSettings {
+    /// 30 ms frames, 4 identical frames (10 with an unknown square), a fault after
+    /// 5 failed frames.
+    pub const DEFAULT: ScanSettings = ScanSettings {
+        frame_period_ms: 30,
+        stable_frames: 4,
+        fault_frames: 5,
+        unknown_frames: 10,
+    };
+}
+
+impl Default for ScanSettings {
+    fn default() -> ScanSettings {
+        ScanSettings::DEFAULT
+    }
+}
+
+/// Reads frames and reports a view once it has been stable.
+#[derive(Clone, Debug)]
+pub struct Scanner {
+    calibration: Calibration,
+    settings: ScanSettings,
+    last_frame_at: Option<u32>,
+    candidate: Option<BoardView>,
+    streak: u8,
+    failed: [u8; 9],
+    frames: u32,
+}
+
+impl Scanner {
+    /// A scanner classifying with `calibration`.
+    pub fn new(calibration: Calibration, settings: ScanSettings) -> Scanner {
+        Scanner {
+            calibration,
+            settings,
+            last_frame_at: None,
+            candidate: None,
+            streak: 0,
+            failed: [0; 9],
+            frames: 0,
+        }
+    }
+
+    /// The calibration in use.
+    pub fn calibration(&self) -> &Calibration {
+        &self.calibration
+    }
+
+    /// Replaces the calibration (after a new calibration or when resuming); the
+    /// current streak is dropped.
+    pub fn set_calibration(&mut self, calibration: Calibration) {
+        self.calibration = calibration;
+        self.restart();
+    }
+
+    /// Forgets the current streak: the next view reported comes from frames read
+    /// after this call (use it after the board was touched).
+    pub fn restart(&mut self) {
+        self.candidate = None;
+        self.streak = 0;
+    }
+
+    /// Frames read so far.
+    pub fn frames(&self) -> u32 {
+        self.frames
+    }
+
+    /// Reads one frame now. `None` when the frame is incomplete (a transient failure).
+    pub fn read_frame<I2C: I2c>(&mut self, bank: &mut SensorBank<I2C>) -> Option<BoardView> {
+        self.frames = self.frames.wrapping_add(1);
+        let mut view = BoardView::EMPTY;
+        let mut complete = true;
+        for s in Square::ALL {
+            let i = s.index() as usize;
+            view.0[i] = match bank.read(s) {
+                Ok(reading) => {
+                    self.failed[i] = 0;
+                    self.calibration.classify(s, reading)
+                }
+                Err(_) => {
+                    self.failed[i] = self.failed[i].saturating_add(1);
+                    if self.failed[i] >= self.settings.fault_frames {
+                        Sensed::Fault
+                    } else {
+                        complete = false;
+                        Sensed::Unknown
+                    }
+                }
+            };
+        }
+        complete.then_some(view)
+    }
+
+    /// Polls: reads a frame when one is due and returns the view once the same one
+    /// was seen in `stable_frames` complete frames in a row; `WouldBlock` until then.
+    pub fn poll<I2C: I2c>(
+        &mut self,
+        now_ms: u32,
+        bank: &mut SensorBank<I2C>,
+    ) -> nb::Result<BoardView, core::convert::Infallible> {
+        if let Some(at) = self.last_frame_at {
+            if elapsed_ms(now_ms, at) < self.settings.frame_period_ms {
+                return Err(nb::Error::WouldBlock);
+            }
+        }
+        self.last_frame_at = Some(now_ms);
+        match self.read_frame(bank) {
+            None => {
+                self.restart();
+                Err(nb::Error::WouldBlock)
+            }
+            Some(view) => {
+                if self.candidate == Some(view) {
+                    self.streak = self.streak.saturating_add(1);
+                } else {
+                    self.candidate = Some(view);
+                    self.streak = 1;
+                }
+                let unknown = view.0.contains(&Sensed::Unknown);
+                let needed = if unknown {
+                    self.settings.unknown_frames
+                } else {
+                    self.settings.stable_frames
+                };
+                if self.streak >= needed.max(1) {
+                    Ok(view)
+                } else {
+                    Err(nb::Error::WouldBlock)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The simulated I2C bus: two TCA9548A multiplexers and nine TCS34725 sensors.
+
+use super::world::World;
+use crate::device::sensors::{Mux, Wiring, SENSOR_ADDRESS};
+use crate::Square;
+use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A handle on the simulated bus (clones share the world).
+#[derive(Clone, Debug)]
+pub struct SimBus {
+    world: Rc<RefCell<World>>,
+    wiring: Wiring,
+}
+
+impl SimBus {
+    /// The bus of `world`, with the sensors wired as `wiring`.
+    pub fn new(world: Rc<RefCell<World>>, wiring: Wiring) -> SimBus {
+        SimBus { world, wiring }
+    }
+
+    /// The squares whose sensor is reachable now (its multiplexer channel is on).
+    fn selected(&self, w: &World) -> impl Iterator<Item = Square> + '_ {
+        let mux = w.mux;
+        Square::ALL.into_iter().filter(move |s| {
+            let ch = self.wiring.channel(*s);
+            let m = match ch.mux {
+                Mux::A => mux[0],
+                Mux::B => mux[1],
+            };
+            m & (1 << ch.channel) != 0
+        })
+    }
+}
+
+impl ErrorType for SimBus {
+    type Error = ErrorKind;
+}
+
+impl I2c for SimBus {
+    fn transaction(
+        &mut self,
+        address: u8,
+        operations: &mut [Operation<'_>],
+    ) -> Result<(), Self::Error> {
+        let mut w = self.world.borrow_mut();
+        w.stats.transactions += 1;
+        let nack_rate = w.config.nack_rate;
+        if w.rng.chance(nack_rate) {
+            w.stats.nacks += 1;
+            return Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address));
+        }
+        let mux_index = Mux::ALL.iter().position(|m| m.address() == address);
+        if let Some(m) = mux_index {
+            for op in operations.iter_mut() {
+                match op {
+                    Operation::Write(bytes) => {
+                        if let Some(&b) = bytes.last() {
+                            w.mux[m] = b;
+                        }
+                    }
+                    Operation::Read(buf) => buf.fill(w.mux[m]),
+                }
+            }
+            return Ok(());
+        }
+        if address != SENSOR_ADDRESS {
+            return Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address));
+        }
+        let mut selected = self.selected(&w);
+        let (Some(square), None) = (selected.next(), selected.next()) else {
+            drop(selected);
+            if self.selected(&w).count() == 0 {
+                return Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address));
+            }
+            // Two sensors answer at 0x29 at once: a collision on the real bus.
+            w.stats.collisions += 1;
+            return Err(ErrorKind::ArbitrationLoss);
+        };
+        let s = square.index() as usize;
+        for op in operations.iter_mut() {
+            match op {
+                Operation::Write(bytes) => {
+                    let Some((&cmd, data)) = bytes.split_first() else {
+                        continue;
+                    };
+                    if cmd & 0x80 == 0 {
+                        // Not a command byte: the real part ignores it.
+                        continue;
+                    }
+                    let t = &mut w.sensors[s];
+                    t.pointer = cmd & 0x1F;
+                    t.auto_increment = (cmd >> 5) & 0x03 == 0x01;
+                    for &b in data {
+                        let p = t.pointer as usize;
+                        // Read-only registers keep their value.
+                        if !matches!(p, 0x12..=0x1B) {
+                            t.regs[p] = b;
+                        }
+                        if t.auto_increment {
+                            t.pointer = (t.pointer + 1) & 0x1F;
+                        }
+                    }
+                }
+                Operation::Read(buf) => {
+                    let p = w.sensors[s].pointer;
+                    if (0x13..=0x1B).contains(&p) {
+                        let r = w.measure(square);
+                        let t = &mut w.sensors[s];
+                        let valid = t.regs[0] & 0x03 == 0x03;
+                        t.regs[0x13] = valid as u8;
+                        for (k, v) in [r.clear, r.red, r.green, r.blue].into_iter().enumerate() {
+                            t.regs[0x14 + 2 * k..0x16 + 2 * k].copy_from_slice(&v.to_le_bytes());
+                        }
+                    }
+                    let t = &mut w.sensors[s];
+                    for b in buf.iter_mut() {
+                        *b = t.regs[t.pointer as usize];
+                        if t.auto_increment {
+                            t.pointer = (t.pointer + 1) & 0x1F;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

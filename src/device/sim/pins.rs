@@ -1,0 +1,90 @@
+//! Simulated pins: every pin of the machine is one [`SimPin`] with a role.
+
+use super::world::World;
+use core::convert::Infallible;
+use embedded_hal::digital::{ErrorType, InputPin, OutputPin};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What a pin is wired to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// STEP of axis 0 (X) or 1 (Y).
+    Step(usize),
+    /// DIR of axis 0 (X) or 1 (Y); high = away from the switch.
+    Dir(usize),
+    /// Homing switch of axis 0 or 1 (active low).
+    Limit(usize),
+    /// The lift (high = lowered).
+    Lift,
+    /// The electromagnet (high = on).
+    Magnet,
+    /// Button `i` in [`crate::device::panel::Button::ALL`] order (active low).
+    Button(usize),
+    /// Light `i` in [`crate::device::panel::Light::ALL`] order.
+    Light(usize),
+}
+
+/// A pin of the simulated machine.
+#[derive(Clone, Debug)]
+pub struct SimPin {
+    world: Rc<RefCell<World>>,
+    role: Role,
+}
+
+impl SimPin {
+    /// The pin with `role` in `world`.
+    pub fn new(world: Rc<RefCell<World>>, role: Role) -> SimPin {
+        SimPin { world, role }
+    }
+
+    fn set(&mut self, level: bool) {
+        let mut w = self.world.borrow_mut();
+        match self.role {
+            Role::Step(a) => w.set_step(a, level),
+            Role::Dir(a) => w.head.dir[a] = level,
+            Role::Lift => w.set_lift(level),
+            Role::Magnet => w.set_magnet(level),
+            Role::Light(i) => w.lights[i] = level,
+            // Driving an input does nothing.
+            Role::Limit(_) | Role::Button(_) => {}
+        }
+    }
+
+    fn level(&self) -> bool {
+        let w = self.world.borrow();
+        match self.role {
+            Role::Limit(a) => !w.limit_closed(a),
+            Role::Button(i) => !w.buttons[i],
+            Role::Step(a) => w.head.step_level[a],
+            Role::Dir(a) => w.head.dir[a],
+            Role::Lift => w.head.lowered,
+            Role::Magnet => w.head.magnet,
+            Role::Light(i) => w.lights[i],
+        }
+    }
+}
+
+impl ErrorType for SimPin {
+    type Error = Infallible;
+}
+
+impl OutputPin for SimPin {
+    fn set_low(&mut self) -> Result<(), Infallible> {
+        self.set(false);
+        Ok(())
+    }
+    fn set_high(&mut self) -> Result<(), Infallible> {
+        self.set(true);
+        Ok(())
+    }
+}
+
+impl InputPin for SimPin {
+    fn is_high(&mut self) -> Result<bool, Infallible> {
+        Ok(self.level())
+    }
+    fn is_low(&mut self) -> Result<bool, Infallible> {
+        Ok(!self.level())
+    }
+}

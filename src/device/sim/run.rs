@@ -1,0 +1,475 @@
+//! A whole simulated machine: build, calibrate, play games, count what happened.
+
+use super::bus::SimBus;
+use super::flash::MemStorage;
+use super::human::{SimHuman, Style};
+use super::pins::{Role, SimPin};
+use super::world::{SimConfig, World};
+use super::SplitMix64;
+use crate::device::classify::{Calibration, Calibrator, Margins, Reference};
+use crate::device::controller::{
+    Controller, GameSetup, Hardware, Layout, MoveChooser, State, StrategyChooser,
+};
+use crate::device::motion::{Axis, AxisId, Machine, PinLift};
+use crate::device::panel::{Button, Panel};
+use crate::device::persist::{Snapshot, Store};
+use crate::device::scanner::{ScanSettings, Scanner};
+use crate::device::sensors::{SensorBank, SensorSettings, Wiring};
+use crate::device::Colour;
+use crate::strategy::{Level, Strategy};
+use crate::Square;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::string::{String, ToString};
+
+/// The controller type of the simulated machine.
+pub type SimController<C> = Controller<SimBus, SimPin, SimPin, PinLift<SimPin>, C>;
+
+/// Calibrates the sensors the way a technician would: readings with the board
+/// empty, then with black and white pieces on every square (five at a time), all
+/// through the real drivers. Flicker faults are suspended meanwhile (a technician
+/// repeats a bad calibration); bus NACKs are not.
+pub fn calibrate(
+    world: &Rc<RefCell<World>>,
+    bank: &mut SensorBank<SimBus>,
+) -> Result<Calibration, String> {
+    let flicker = world.borrow().config.flicker_rate;
+    world.borrow_mut().config.flicker_rate = 0.0;
+    let result = (|| {
+        let mut init = Err((Square::CENTRE, crate::device::sensors::SensorError::MuxBusy));
+        for _ in 0..20 {
+            init = bank.init();
+            if init.is_ok() {
+                break;
+            }
+        }
+        init.map_err(|(s, e)| std::format!("sensor {s}: {e}"))?;
+        let mut cal = Calibrator::new();
+        let mut sample = |cal: &mut Calibrator, r: Reference, squares: &[Square]| {
+            for &s in squares {
+                for _ in 0..8 {
+                    if let Ok(reading) = bank.read(s) {
+                        cal.record(r, s, reading);
+                    }
+                }
+            }
+        };
+        world.borrow_mut().reset_pieces();
+        sample(&mut cal, Reference::Empty, &Square::ALL);
+        for (colour, reference) in [
+            (Colour::Black, Reference::Black),
+            (Colour::White, Reference::White),
+        ] {
+            for group in [&Square::ALL[..5], &Square::ALL[5..]] {
+                {
+                    let mut w = world.borrow_mut();
+                    w.reset_pieces();
+                    for &s in group {
+                        let i = w.stored_piece(colour).ok_or("no piece")?;
+                        let to = w.config.pose.square_centre(s);
+                        w.hand_move(i, to, 0.0);
+                    }
+                }
+                sample(&mut cal, reference, group);
+            }
+        }
+        world.borrow_mut().reset_pieces();
+        cal.finish(300, Margins::DEFAULT).map_err(|e| e.to_string())
+    })();
+    world.borrow_mut().config.flicker_rate = flicker;
+    result
+}
+
+/// Bytes of simulated flash for snapshots.
+pub const FLASH_BYTES: usize = 2048;
+
+/// The real controller on the simulated hardware of `world`.
+pub fn build_controller<C: MoveChooser>(
+    world: &Rc<RefCell<World>>,
+    calibration: Calibration,
+    chooser: C,
+) -> SimController<C> {
+    let config = world.borrow().config.clone();
+    let layout = Layout {
+        pose: config.pose,
+        storage: config.storage,
+        park: config.park,
+    };
+    let pin = |role| SimPin::new(world.clone(), role);
+    let bank = SensorBank::new(
+        SimBus::new(world.clone(), Wiring::DEFAULT),
+        Wiring::DEFAULT,
+        SensorSettings::DEFAULT,
+    );
+    let axis = |id, a| {
+        Axis::new(
+            id,
+            pin(Role::Step(a)),
+            pin(Role::Dir(a)),
+            pin(Role::Limit(a)),
+            config.axis,
+        )
+    };
+    let machine = Machine::new(
+        axis(AxisId::X, 0),
+        axis(AxisId::Y, 1),
+        PinLift(pin(Role::Lift)),
+        pin(Role::Magnet),
+        config.timing,
+    );
+    let panel = Panel::new(
+        core::array::from_fn(|i| pin(Role::Button(i))),
+        core::array::from_fn(|i| pin(Role::Light(i))),
+        50,
+    );
+    let hw = Hardware {
+        sensors: bank,
+        scanner: Scanner::new(calibration, ScanSettings::DEFAULT),
+        machine,
+        panel,
+    };
+    let setup = GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    Controller::new(hw, chooser, layout, setup)
+}
+
+/// A simulated machine: the world and the real controller driving it.
+pub struct SimMachine<C> {
+    /// The physical world.
+    pub world: Rc<RefCell<World>>,
+    /// The controller.
+    pub controller: SimController<C>,
+    /// The clock, ms.
+    pub now: u32,
+    /// Snapshots, saved whenever the controller changes.
+    pub store: Store<MemStorage>,
+    saved_revision: Option<u32>,
+    saved: Option<Snapshot>,
+}
+
+impl<C: MoveChooser> SimMachine<C> {
+    /// Builds and calibrates a machine.
+    pub fn new(config: SimConfig, chooser: C) -> Result<SimMachine<C>, String> {
+        let world = Rc::new(RefCell::new(World::new(config)));
+        let mut bank = SensorBank::new(
+            SimBus::new(world.clone(), Wiring::DEFAULT),
+            Wiring::DEFAULT,
+            SensorSettings::DEFAULT,
+        );
+        let calibration = calibrate(&world, &mut bank)?;
+        let controller = build_controller(&world, calibration, chooser);
+        let store = Store::new(MemStorage::new(FLASH_BYTES), 0)
+            .map_err(|_| String::from("flash too small"))?;
+        Ok(SimMachine {
+            world,
+            controller,
+            now: 0,
+            store,
+            saved_revision: None,
+            saved: None,
+        })
+    }
+
+    /// Saves a snapshot when the controller changed (as the firmware's loop does).
+    fn persist(&mut self) {
+        let rev = self.controller.revision();
+        if self.saved_revision == Some(rev) {
+            return;
+        }
+        self.saved_revision = Some(rev);
+        let snap = self.controller.snapshot();
+        if self.saved != Some(snap) {
+            // The in-memory flash cannot fail.
+            let _ = self.store.save(&snap);
+            self.saved = Some(snap);
+        }
+    }
+
+    /// Cuts the power and restarts: the world loses what power holds (the magnet
+    /// drops its piece), a fresh controller is built and resumed from the flash.
+    pub fn power_cycle(&mut self, chooser: C) -> Result<(), String> {
+        self.world.borrow_mut().power_cut();
+        let snap = self
+            .store
+            .load()
+            .map_err(|_| String::from("flash read failed"))?
+            .ok_or_else(|| String::from("nothing saved"))?;
+        let mut controller = build_controller(&self.world, snap.calibration(), chooser);
+        controller
+            .resume(&snap)
+            .map_err(|e| std::format!("resume: {e:?}"))?;
+        self.controller = controller;
+        self.saved_revision = None;
+        Ok(())
+    }
+
+    /// One millisecond: the human acts, then the controller polls.
+    pub fn tick(&mut self, human: &mut SimHuman) {
+        self.now += 1;
+        let record = self.controller.record().board();
+        let expected = self.controller.expected_view();
+        {
+            let mut w = self.world.borrow_mut();
+            w.now_ms = self.now;
+            human.step(&mut w, record, expected, self.now);
+        }
+        self.controller.poll(self.now);
+        self.persist();
+    }
+
+    /// Ticks until `done` or `limit_ms` pass; whether `done` became true.
+    pub fn run_until(
+        &mut self,
+        human: &mut SimHuman,
+        limit_ms: u32,
+        mut done: impl FnMut(&Self) -> bool,
+    ) -> bool {
+        let end = self.now + limit_ms;
+        while self.now < end {
+            if done(self) {
+                return true;
+            }
+            self.tick(human);
+        }
+        done(self)
+    }
+
+    /// Presses `button` once and lets it settle.
+    pub fn press(&mut self, human: &mut SimHuman, button: Button) {
+        for pressing in [false, true] {
+            if pressing {
+                human.press(button, self.now);
+            }
+            // A press in progress (the last move's) is finished first.
+            for _ in 0..1000 {
+                if !human.pressing() {
+                    break;
+                }
+                self.tick(human);
+            }
+        }
+        for _ in 0..20 {
+            self.tick(human);
+        }
+    }
+}
+
+/// An observer of state changes: the world, the new state, the game record.
+pub type Watch<'a> = dyn FnMut(&World, State, &crate::device::controller::GameRecord) + 'a;
+
+impl<C: MoveChooser> SimMachine<C> {
+    /// Gets a game going: waits until the machine is ready, clears the board (all
+    /// pieces back to storage), selects the setup with the buttons and presses
+    /// Start. Whether the machine was ready.
+    pub fn start_game(&mut self, setup: GameSetup, human: &mut SimHuman, style: Style) -> bool {
+        // Wait for the machine to be ready (homing after power-on).
+        let ready = self.run_until(human, 60_000, |m| {
+            matches!(m.controller.state(), State::Setup | State::Over(_))
+        });
+        self.world.borrow_mut().reset_pieces();
+        human.new_game(setup.device_colour().other(), style);
+        for _ in 0..2 {
+            if self.controller.setup().device_first != setup.device_first {
+                self.press(human, Button::Side);
+            }
+        }
+        for _ in 0..10 {
+            if self.controller.setup().first_square == setup.first_square {
+                break;
+            }
+            self.press(human, Button::FirstSquare);
+        }
+        self.press(human, Button::Start);
+        ready
+    }
+}
+
+/// What happened in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameReport {
+    /// `Some(true)`: the device won; `Some(false)`: it lost; `None`: draw or stuck.
+    pub device_won: Option<bool>,
+    /// The game ended.
+    pub finished: bool,
+    /// Cheats the human made.
+    pub cheats: u32,
+    /// Moved pieces the device put back.
+    pub restores: u32,
+    /// Squares where the pieces at the end differ from the game record.
+    pub pieces_lost: u32,
+    /// Longest placement, ms.
+    pub max_placement_ms: u32,
+    /// Game duration, ms.
+    pub duration_ms: u32,
+    /// Times the human fixed the board after the error light.
+    pub fixes: u32,
+}
+
+/// Totals over many games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games played.
+    pub games: u32,
+    /// Device wins.
+    pub device_wins: u32,
+    /// Draws.
+    pub device_draws: u32,
+    /// Device losses.
+    pub device_losses: u32,
+    /// Cheats made.
+    pub cheats_injected: u32,
+    /// Moved pieces put back.
+    pub cheats_restored: u32,
+    /// Faults injected (NACKs, flickers, missed pick-ups).
+    pub faults_injected: u64,
+    /// Squares wrong at the end of a game.
+    pub pieces_lost: u32,
+    /// Games that did not end in time.
+    pub stuck_games: u32,
+    /// Longest placement, ms.
+    pub max_placement_ms: u32,
+    /// Longest placement predicted by the motion model, ms.
+    pub max_model_ms: u32,
+    /// Times the error light came on.
+    pub errors: u32,
+    /// Times a human fixed the board by hand.
+    pub human_fixes: u32,
+    /// Bus collisions (two sensors selected at once): must be 0.
+    pub collisions: u64,
+    /// Placement retries after a missed pick-up.
+    pub retries: u32,
+}
+
+/// How long a game may take before it counts as stuck, ms of virtual time.
+pub const GAME_LIMIT_MS: u32 = 20 * 60 * 1000;
+
+impl<C: MoveChooser> SimMachine<C> {
+    /// Plays one game with `setup` against `human`; `watch` sees every state change.
+    pub fn play_game(
+        &mut self,
+        setup: GameSetup,
+        human: &mut SimHuman,
+        style: Style,
+        mut watch: Option<&mut Watch<'_>>,
+    ) -> GameReport {
+        let before = self.controller.stats();
+        let (cheats0, fixes0) = (human.cheats, human.fixes);
+        let start = self.now;
+        self.start_game(setup, human, style);
+        let mut last = None;
+        let finished = self.run_until(human, GAME_LIMIT_MS, |m| {
+            let state = m.controller.state();
+            if last != Some(state) {
+                last = Some(state);
+                if let Some(w) = watch.as_mut() {
+                    w(&m.world.borrow(), state, m.controller.record());
+                }
+            }
+            matches!(state, State::Over(_))
+        });
+        let after = self.controller.stats();
+        let record = self.controller.record().board();
+        let w = self.world.borrow();
+        let pieces_lost = match w.board() {
+            Some((x, o)) => ((x ^ record.x()) | (o ^ record.o())).count_ones(),
+            None => 1,
+        };
+        GameReport {
+            device_won: match self.controller.state() {
+                State::Over(r) => r,
+                _ => None,
+            },
+            finished,
+            cheats: human.cheats - cheats0,
+            restores: after.restores - before.restores,
+            pieces_lost,
+            max_placement_ms: after.max_placement_ms,
+            duration_ms: self.now - start,
+            fixes: human.fixes - fixes0,
+        }
+    }
+}
+
+/// Options of a batch of simulated games.
+#[derive(Clone, Copy, Debug)]
+pub struct Batch {
+    /// Number of games.
+    pub games: u32,
+    /// Seed of everything.
+    pub seed: u64,
+    /// Probability per human turn of moving a device piece.
+    pub cheat_rate: f64,
+    /// Probability of each injected fault (per I2C transaction, reading, pick-up).
+    pub fault_rate: f64,
+    /// Board rotation, degrees.
+    pub angle_deg: f32,
+    /// The device's playing level.
+    pub level: Level,
+}
+
+/// Plays a batch (the device at `batch.level`): alternating device first and second, a random first square half
+/// the time, humans random, perfect or erring (20 %). `watch` sees game 0.
+pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summary, String> {
+    let config = SimConfig::standard(batch.angle_deg, batch.fault_rate, batch.seed);
+    let chooser = |seed| StrategyChooser {
+        strategy: Strategy::new(batch.level),
+        rng: SplitMix64::new(seed),
+    };
+    let chooser0 = chooser(batch.seed ^ 0x5EED);
+    let mut m = SimMachine::new(config, chooser0)?;
+    let mut human = SimHuman::new(Style::Random, batch.cheat_rate, batch.seed ^ 0xC0FFEE);
+    let mut rng = SplitMix64::new(batch.seed.wrapping_mul(31).wrapping_add(7));
+    let mut s = Summary::default();
+    for g in 0..batch.games {
+        let setup = GameSetup {
+            device_first: g % 2 == 0,
+            first_square: if g % 2 == 0 && rng.chance(0.5) {
+                Square::new(rng.below(9) as u8)
+            } else {
+                None
+            },
+        };
+        let style = match rng.below(3) {
+            0 => Style::Random,
+            1 => Style::Perfect,
+            _ => Style::Erring(0.2),
+        };
+        let r = m.play_game(setup, &mut human, style, watch.as_deref_mut());
+        s.games += 1;
+        match (r.finished, r.device_won) {
+            (false, _) => s.stuck_games += 1,
+            (true, Some(true)) => s.device_wins += 1,
+            (true, Some(false)) => s.device_losses += 1,
+            (true, None) => s.device_draws += 1,
+        }
+        s.cheats_injected += r.cheats;
+        s.cheats_restored += r.restores;
+        s.pieces_lost += r.pieces_lost;
+        s.human_fixes += r.fixes;
+        if !r.finished {
+            // A stuck game leaves the machine in an unknown state: start afresh.
+            let config = SimConfig::standard(batch.angle_deg, batch.fault_rate, rng.next());
+            let faults = m.world.borrow().stats.faults();
+            let collisions = m.world.borrow().stats.collisions;
+            s.faults_injected += faults;
+            s.collisions += collisions;
+            let st = m.controller.stats();
+            s.max_placement_ms = s.max_placement_ms.max(st.max_placement_ms);
+            s.max_model_ms = s.max_model_ms.max(st.max_model_ms);
+            s.errors += st.errors;
+            s.retries += st.retries;
+            m = SimMachine::new(config, chooser(rng.next()))?;
+        }
+    }
+    let w = m.world.borrow();
+    s.faults_injected += w.stats.faults();
+    s.collisions += w.stats.collisions;
+    let st = m.controller.stats();
+    s.max_placement_ms = s.max_placement_ms.max(st.max_placement_ms);
+    s.max_model_ms = s.max_model_ms.max(st.max_model_ms);
+    s.errors += st.errors;
+    s.retries += st.retries;
+    Ok(s)
+}

@@ -1,0 +1,477 @@
+//! The physical state of the simulated machine: pieces, head, optics, panel.
+
+use super::SplitMix64;
+use crate::device::classify::Rgbc;
+use crate::device::motion::{AxisConfig, HeadTiming, Point, Pose, Storage, STORAGE_SLOTS};
+use crate::device::Colour;
+use crate::{Board, Square};
+use std::vec::Vec;
+
+/// How the simulated machine is built and how often it misbehaves.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// The real board pose (the controller is configured with the same one).
+    pub pose: Pose,
+    /// The storage columns.
+    pub storage: Storage,
+    /// Where the head parks.
+    pub park: Point,
+    /// Both axes.
+    pub axis: AxisConfig,
+    /// Lift and magnet timing.
+    pub timing: HeadTiming,
+    /// Probability that an I2C transaction is not acknowledged.
+    pub nack_rate: f64,
+    /// Probability that a sensor reading is garbage (a flicker).
+    pub flicker_rate: f64,
+    /// Probability that the magnet fails to pick a piece up.
+    pub missed_pickup_rate: f64,
+    /// Relative sensor noise (uniform, +-).
+    pub noise: f64,
+    /// The seed of everything random in the world.
+    pub seed: u64,
+}
+
+impl SimConfig {
+    /// A 32 mm board centred at (160, 130) with the given rotation, storage columns
+    /// left and right of it, and the given fault rate for all fault kinds. A
+    /// rotation the pose refuses (beyond 45 degrees, NaN) gives an unrotated board;
+    /// check angles first (the CLI does).
+    pub fn standard(angle_deg: f32, fault_rate: f64, seed: u64) -> SimConfig {
+        SimConfig {
+            pose: Pose::new(Point::new(160.0, 130.0), angle_deg, 32.0)
+                .unwrap_or_else(|_| Pose::new(Point::new(160.0, 130.0), 0.0, 32.0).unwrap()),
+            storage: Storage {
+                first: [Point::new(20.0, 70.0), Point::new(300.0, 70.0)],
+                step: Point::new(0.0, 30.0),
+            },
+            park: Point::new(160.0, 10.0),
+            axis: AxisConfig::DEFAULT,
+            timing: HeadTiming::DEFAULT,
+            nack_rate: fault_rate,
+            flicker_rate: fault_rate,
+            missed_pickup_rate: fault_rate,
+            noise: 0.03,
+            seed,
+        }
+    }
+}
+
+/// One piece.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece {
+    /// Its colour.
+    pub colour: Colour,
+    /// Where it lies (ignored while held by the magnet).
+    pub at: Point,
+}
+
+/// The head: step counters, lift, magnet.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Head {
+    /// Position in steps, X and Y.
+    pub steps: [i32; 2],
+    /// DIR levels.
+    pub dir: [bool; 2],
+    /// STEP levels.
+    pub step_level: [bool; 2],
+    /// Total pulses, X and Y.
+    pub pulses: [u64; 2],
+    /// Lift lowered.
+    pub lowered: bool,
+    /// When the lift last changed.
+    pub lift_changed_at: u32,
+    /// Magnet on.
+    pub magnet: bool,
+    /// The index of the piece on the magnet.
+    pub held: Option<usize>,
+}
+
+/// Register file of one TCS34725.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcsRegs {
+    /// Registers 0x00..0x20.
+    pub regs: [u8; 32],
+    /// The register pointer.
+    pub pointer: u8,
+    /// Auto-increment protocol selected by the last command.
+    pub auto_increment: bool,
+}
+
+impl Default for TcsRegs {
+    fn default() -> TcsRegs {
+        let mut regs = [0; 32];
+        regs[0x01] = 0xFF; // ATIME reset value
+        regs[0x12] = 0x44; // ID of the TCS34725
+        TcsRegs {
+            regs,
+            pointer: 0,
+            auto_increment: false,
+        }
+    }
+}
+
+/// Fault and traffic counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorldStats {
+    /// NACKs injected.
+    pub nacks: u64,
+    /// Garbage readings injected.
+    pub flickers: u64,
+    /// Pick-ups that failed on purpose.
+    pub missed_pickups: u64,
+    /// Transfers to 0x29 while two sensors were selected (must stay 0).
+    pub collisions: u64,
+    /// I2C transactions.
+    pub transactions: u64,
+    /// Pieces dropped onto another piece.
+    pub stacked: u64,
+}
+
+impl WorldStats {
+    /// All injected faults.
+    pub fn faults(&self) -> u64 {
+        self.nacks + self.flickers + self.missed_pickups
+    }
+}
+
+/// Base optics: what a sensor sees for empty, black, white at gain 1.
+const EMPTY_RGBC: [f64; 4] = [1200.0, 420.0, 400.0, 380.0];
+const BLACK_RGBC: [f64; 4] = [260.0, 90.0, 85.0, 80.0];
+const WHITE_RGBC: [f64; 4] = [3400.0, 1150.0, 1200.0, 1100.0];
+
+/// Distance (mm) from a square centre within which a piece fully covers the sensor.
+pub const FULL_COVER_MM: f32 = 4.0;
+/// Distance (mm) beyond which a piece does not cover the sensor at all.
+pub const NO_COVER_MM: f32 = 14.0;
+/// Diameter of a piece, mm.
+pub const PIECE_MM: f32 = 22.0;
+/// Distance (mm) within which the magnet catches a piece.
+pub const CATCH_MM: f32 = 5.0;
+
+/// The whole simulated world.
+#[derive(Clone, Debug)]
+pub struct World {
+    /// Virtual time, ms.
+    pub now_ms: u32,
+    /// The build.
+    pub config: SimConfig,
+    /// The ten pieces (five per colour).
+    pub pieces: Vec<Piece>,
+    /// The head.
+    pub head: Head,
+    /// The channel masks of the two multiplexers.
+    pub mux: [u8; 2],
+    /// The nine sensors.
+    pub sensors: [TcsRegs; 9],
+    /// Per-sensor gain of the optics.
+    pub gain: [f64; 9],
+    /// Raw button levels (true = pressed).
+    pub buttons: [bool; crate::device::panel::BUTTONS],
+    /// Light levels.
+    pub lights: [bool; 7],
+    /// Randomness.
+    pub rng: SplitMix64,
+    /// Counters.
+    pub stats: WorldStats,
+}
+
+impl World {
+    /// A world with every piece in storage and the head somewhere on the frame.
+    pub fn new(config: SimConfig) -> World {
+        let mut rng = SplitMix64::new(config.seed);
+        let gain = core::array::from_fn(|_| rng.range(0.8, 1.25));
+        let spm = config.axis.steps_per_mm;
+        let max = (config.axis.travel_mm * spm) as usize;
+        let head = Head {
+            steps: [rng.below(max) as i32, rng.below(max) as i32],
+            ..Head::default()
+        };
+        let mut w = World {
+            now_ms: 0,
+            config,
+            pieces: Vec::new(),
+            head,
+            mux: [0; 2],
+            sensors: [TcsRegs::default(); 9],
+            gain,
+            buttons: [false; crate::device::panel::BUTTONS],
+            lights: [false; 7],
+            rng,
+            stats: WorldStats::default(),
+        };
+        for colour in [Colour::Black, Colour::White] {
+            for i in 0..STORAGE_SLOTS {
+                let at = w.config.storage.slot(colour, i).unwrap_or_default();
+                w.pieces.push(Piece { colour, at });
+            }
+        }
+        w
+    }
+
+    /// The head position in mm.
+    pub fn head_mm(&self) -> Point {
+        let spm = self.config.axis.steps_per_mm;
+        Point::new(
+            self.head.steps[0] as f32 / spm,
+            self.head.steps[1] as f32 / spm,
+        )
+    }
+
+    /// Where piece `i` is now (on the magnet: at the head).
+    pub fn piece_at(&self, i: usize) -> Point {
+        if self.head.held == Some(i) {
+            self.head_mm()
+        } else {
+            self.pieces[i].at
+        }
+    }
+
+    /// The piece lying (not held) nearest to `p` within `radius` mm.
+    pub fn piece_near(&self, p: Point, radius: f32) -> Option<usize> {
+        (0..self.pieces.len())
+            .filter(|&i| self.head.held != Some(i))
+            .map(|i| (i, self.pieces[i].at.distance(p)))
+            .filter(|&(_, d)| d <= radius)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i)
+    }
+
+    /// The piece centred on `square` (within the full-cover distance), if any.
+    pub fn piece_on(&self, square: Square) -> Option<usize> {
+        self.piece_near(self.config.pose.square_centre(square), FULL_COVER_MM)
+    }
+
+    /// Whether `p` lies in a storage slot of its colour.
+    pub fn in_storage(&self, p: &Piece) -> bool {
+        (0..STORAGE_SLOTS).any(|k| {
+            self.config
+                .storage
+                .slot(p.colour, k)
+                .is_some_and(|s| s.distance(p.at) <= CATCH_MM)
+        })
+    }
+
+    /// The position as the pieces lie, or `None` if a piece is off-square on the
+    /// board area, two pieces share a square, or a piece is held.
+    pub fn board(&self) -> Option<(u16, u16)> {
+        let (mut black, mut white) = (0u16, 0u16);
+        for (i, p) in self.pieces.iter().enumerate() {
+            if self.head.held == Some(i) {
+                return None;
+            }
+            if self.in_storage(p) {
+                continue;
+            }
+            let square = self.config.pose.square_at(p.at, FULL_COVER_MM)?;
+            if (black | white) & square.bit() != 0 {
+                return None;
+            }
+            match p.colour {
+                Colour::Black => black |= square.bit(),
+                Colour::White => white |= square.bit(),
+            }
+        }
+        Some((black, white))
+    }
+
+    /// Like [`World::board`], but pieces no sensor can see (dropped between squares
+    /// or beside the board by a power cut, say) are ignored and counted, and a piece
+    /// counts as on a square when its centre is within `tolerance_mm` of the square's.
+    pub fn board_ignoring_strays(&self, tolerance_mm: f32) -> Option<((u16, u16), usize)> {
+        let (mut black, mut white, mut strays) = (0u16, 0u16, 0usize);
+        for (i, p) in self.pieces.iter().enumerate() {
+            if self.head.held == Some(i) {
+                return None;
+            }
+            if self.in_storage(p) {
+                continue;
+            }
+            // Too far from every sensor to be seen: off the board as far as the
+            // game is concerned.
+            let seen = Square::ALL
+                .iter()
+                .any(|s| self.config.pose.square_centre(*s).distance(p.at) < NO_COVER_MM);
+            if !seen {
+                strays += 1;
+                continue;
+            }
+            let square = self.config.pose.square_at(p.at, tolerance_mm)?;
+            if (black | white) & square.bit() != 0 {
+                return None;
+            }
+            match p.colour {
+                Colour::Black => black |= square.bit(),
+                Colour::White => white |= square.bit(),
+            }
+        }
+        Some(((black, white), strays))
+    }
+
+    /// The physical position as a game board (black = X), when it is one.
+    pub fn game_board(&self) -> Option<Board> {
+        let (x, o) = self.board()?;
+        Board::from_bits(x, o).ok()
+    }
+
+    /// A free storage slot of `colour` (the lowest).
+    pub fn free_slot(&self, colour: Colour) -> Option<Point> {
+        (0..STORAGE_SLOTS)
+            .filter_map(|k| self.config.storage.slot(colour, k))
+            .find(|s| self.piece_near(*s, CATCH_MM).is_none())
+    }
+
+    /// A piece of `colour` in storage (the highest slot first, as a person would).
+    pub fn stored_piece(&self, colour: Colour) -> Option<usize> {
+        (0..STORAGE_SLOTS)
+            .rev()
+            .filter_map(|k| self.config.storage.slot(colour, k))
+            .filter_map(|s| self.piece_near(s, CATCH_MM))
+            .find(|&i| self.pieces[i].colour == colour)
+    }
+
+    /// Puts every piece back in storage and the magnet off (between games).
+    pub fn reset_pieces(&mut self) {
+        self.head.held = None;
+        let mut k = [0usize; 2];
+        for p in &mut self.pieces {
+            let c = p.colour.index();
+            p.at = self.config.storage.slot(p.colour, k[c]).unwrap_or_default();
+            k[c] += 1;
+        }
+    }
+
+    /// Moves piece `i` to `to` (by hand), plus up to `jitter` mm in each direction.
+    pub fn hand_move(&mut self, i: usize, to: Point, jitter: f32) {
+        let dx = self.rng.range(-1.0, 1.0) as f32 * jitter;
+        let dy = self.rng.range(-1.0, 1.0) as f32 * jitter;
+        if self.head.held == Some(i) {
+            self.head.held = None;
+        }
+        self.pieces[i].at = Point::new(to.x + dx, to.y + dy);
+    }
+
+    /// A power cut: the magnet lets go (a held piece drops where the head is), the
+    /// lift falls back up, lights go out, multiplexers and sensors reset.
+    pub fn power_cut(&mut self) {
+        self.set_magnet(false);
+        self.set_lift(false);
+        self.lights = [false; 7];
+        self.mux = [0; 2];
+        self.sensors = [TcsRegs::default(); 9];
+        self.head.step_level = [false; 2];
+    }
+
+    /// The lift moved.
+    pub fn set_lift(&mut self, lowered: bool) {
+        if self.head.lowered != lowered {
+            self.head.lowered = lowered;
+            self.head.lift_changed_at = self.now_ms;
+        }
+    }
+
+    /// The magnet switched.
+    pub fn set_magnet(&mut self, on: bool) {
+        if on == self.head.magnet {
+            return;
+        }
+        self.head.magnet = on;
+        if on {
+            let down = self.head.lowered
+                && self.now_ms.wrapping_sub(self.head.lift_changed_at)
+                    >= self.config.timing.lift_ms;
+            if down && self.head.held.is_none() {
+                if let Some(i) = self.piece_near(self.head_mm(), CATCH_MM) {
+                    if self.rng.chance(self.config.missed_pickup_rate) {
+                        self.stats.missed_pickups += 1;
+                    } else {
+                        self.head.held = Some(i);
+                    }
+                }
+            }
+        } else if let Some(i) = self.head.held.take() {
+            let mut at = self.head_mm();
+            // Dropped onto another piece, it slides off beside it.
+            let other = (0..self.pieces.len())
+                .filter(|&j| j != i && self.pieces[j].at.distance(at) < PIECE_MM)
+                .min_by(|&a, &b| {
+                    self.pieces[a]
+                        .at
+                        .distance(at)
+                        .total_cmp(&self.pieces[b].at.distance(at))
+                });
+            if let Some(j) = other {
+                self.stats.stacked += 1;
+                let o = self.pieces[j].at;
+                let d = o.distance(at);
+                let (ux, uy) = if d > 1e-3 {
+                    ((at.x - o.x) / d, (at.y - o.y) / d)
+                } else {
+                    (1.0, 0.0)
+                };
+                at = Point::new(o.x + ux * PIECE_MM, o.y + uy * PIECE_MM);
+            }
+            self.pieces[i].at = at;
+        }
+    }
+
+    /// One STEP pin level for axis `a` (0 = X, 1 = Y): a rising edge moves one step.
+    pub fn set_step(&mut self, a: usize, level: bool) {
+        if level && !self.head.step_level[a] {
+            self.head.steps[a] += if self.head.dir[a] { 1 } else { -1 };
+            self.head.pulses[a] += 1;
+        }
+        self.head.step_level[a] = level;
+    }
+
+    /// Whether the homing switch of axis `a` is closed.
+    pub fn limit_closed(&self, a: usize) -> bool {
+        self.head.steps[a] <= 0
+    }
+
+    /// What sensor `s` measures now, as raw counts under its register settings.
+    pub fn measure(&mut self, square: Square) -> Rgbc {
+        let s = square.index() as usize;
+        let regs = self.sensors[s].regs;
+        if regs[0] & 0x03 != 0x03 {
+            return Rgbc::default(); // not powered or not integrating
+        }
+        let centre = self.config.pose.square_centre(square);
+        let mut cover = 0.0f64;
+        let mut colour = Colour::Black;
+        for (i, p) in self.pieces.iter().enumerate() {
+            if self.head.held == Some(i) {
+                continue;
+            }
+            let d = p.at.distance(centre);
+            let c = ((NO_COVER_MM - d) / (NO_COVER_MM - FULL_COVER_MM)).clamp(0.0, 1.0) as f64;
+            if c > cover {
+                cover = c;
+                colour = p.colour;
+            }
+        }
+        if self.rng.chance(self.config.flicker_rate) {
+            self.stats.flickers += 1;
+            cover = self.rng.unit();
+            colour = if self.rng.chance(0.5) {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+        }
+        let piece = match colour {
+            Colour::Black => BLACK_RGBC,
+            Colour::White => WHITE_RGBC,
+        };
+        let cycles = 256.0 - regs[0x01] as f64;
+        let gain = [1.0, 4.0, 16.0, 60.0][(regs[0x0F] & 3) as usize];
+        let scale = self.gain[s] * cycles / 10.0 * gain / 4.0;
+        let mut v = [0u16; 4];
+        for (k, out) in v.iter_mut().enumerate() {
+            let base = EMPTY_RGBC[k] + (piece[k] - EMPTY_RGBC[k]) * cover;
+            let noisy = base * scale * (1.0 + self.rng.range(-1.0, 1.0) * self.config.noise);
+            *out = noisy.clamp(0.0, 65535.0) as u16;
+        }
+        Rgbc::new(v[0], v[1], v[2], v[3])
+    }
+}
