@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod analyse;
 mod play;
 mod selfplay;
+mod stats;
 mod verify;
 
 /// Perfect tic-tac-toe from a precomputed lookup table.
@@ -26,6 +27,7 @@ enum Command {
     Verify(verify::Args),
     Play(play::Args),
     Selfplay(selfplay::Args),
+    Stats(stats::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Some(Command::Verify(args)) => verify::run(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Selfplay(args)) => selfplay::run(args),
+        Some(Command::Stats(args)) => stats::run(args),
         None => play::run(cli.play),
     }
 }
