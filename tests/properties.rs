@@ -1,7 +1,7 @@
 //! Property tests (proptest): symmetry invariants, parse/print round trips, play never
 //! reaching an invalid state, validity agreeing with reachability, and a parser that
-//! never panics. Where a property ranges over a small set, an exhaustive test pins it
-//! too.
+//! never panics. (`tests/engine.rs` pins the same facts exhaustively over the reachable
+//! positions; these check them on random inputs, including invalid ones.)
 
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -249,56 +249,4 @@ fn check_bits(x: u16, o: u16) -> Result<(), TestCaseError> {
         Err(e) => prop_assert!(false, "unexpected error {e:?}"),
     }
     Ok(())
-}
-
-#[test]
-fn from_bits_and_validate_agree_with_reachability_exhaustively() {
-    for x in 0..1024u16 {
-        for o in 0..1024u16 {
-            check_bits(x, o).unwrap();
-        }
-    }
-    let valid = (0..512u16)
-        .flat_map(|x| (0..512u16).map(move |o| (x, o)))
-        .filter_map(|(x, o)| Board::from_bits(x, o).ok())
-        .filter(|b| b.validate().is_ok())
-        .count();
-    assert_eq!(valid, 5478);
-}
-
-#[test]
-fn analysis_commutes_with_symmetry_exhaustively() {
-    for &board in reachable() {
-        let a = analyse(&board).unwrap();
-        for sym in Symmetry::ALL {
-            let b = analyse(&sym.apply(board)).unwrap();
-            assert_eq!(
-                (b.to_move(), b.outcome(), b.plies(), b.best(), b.safe()),
-                (
-                    a.to_move(),
-                    a.outcome(),
-                    a.plies(),
-                    sym.apply_squares(a.best()),
-                    sym.apply_squares(a.safe())
-                ),
-                "{board} under {sym}"
-            );
-        }
-    }
-}
-
-#[test]
-fn symmetries_form_a_group() {
-    for first in Symmetry::ALL {
-        assert_eq!(compose(first, first.inverse()), Some(Symmetry::IDENTITY));
-        for second in Symmetry::ALL {
-            assert!(compose(first, second).is_some(), "{first} then {second}");
-        }
-    }
-    // Eight distinct permutations of the squares.
-    let images: HashSet<Vec<Square>> = Symmetry::ALL
-        .iter()
-        .map(|s| Square::ALL.iter().map(|&q| s.apply_square(q)).collect())
-        .collect();
-    assert_eq!(images.len(), 8);
 }
