@@ -483,10 +483,7 @@ fn parts(c: &mut Criterion, rows: &mut Vec<Row>) {
             black_box(map.get(&black_box(step.2)));
         }
     });
-    row(
-        "phf_get",
-        "  part: phf ptrhash get (SipHash-1-3 of the key)",
-    );
+    row("phf_get", "  part: phf get (SipHash-1-3 + ptrhash index)");
     g.bench("decode", || {
         for &(board, symmetry, key, value) in &steps {
             let extra = || map.get(&(key | entry::EXTRA_KEY)).copied();
@@ -498,10 +495,7 @@ fn parts(c: &mut Criterion, rows: &mut Vec<Row>) {
             ));
         }
     });
-    row(
-        "decode",
-        "  part: entry::decode (moves back through the symmetry)",
-    );
+    row("decode", "  part: entry::decode (moves mapped back)");
     g.finish();
 }
 
