@@ -1,5 +1,5 @@
 //! Property tests (proptest): symmetry invariants, parse/print round trips, play never
-//! reaching an invalid state, validity agreeing with reachability, and a parser that
+//! reaching an invalid state, play/undo/redo round trips of a game, validity agreeing with reachability, and a parser that
 //! never panics. (`tests/engine.rs` pins the same facts exhaustively over the reachable
 //! positions; these check them on random inputs, including invalid ones.)
 
@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use std::collections::HashSet;
 use std::sync::OnceLock;
+use tictable::game::Game;
 use tictable::{analyse, canonical, Board, MoveError, Player, PositionError, Square, Symmetry};
 
 /// Every position a game reaches, found by playing from the empty board (so without
@@ -53,6 +54,22 @@ fn any_symmetry() -> impl Strategy<Value = Symmetry> {
 
 fn any_square() -> impl Strategy<Value = Square> {
     select(&Square::ALL[..])
+}
+
+/// One step of a game session.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Play(Square),
+    Undo,
+    Redo,
+}
+
+fn any_step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        3 => any_square().prop_map(Step::Play),
+        1 => Just(Step::Undo),
+        1 => Just(Step::Redo),
+    ]
 }
 
 /// The symmetry equal to `second ∘ first` (first applied first), by its action on squares.
@@ -209,6 +226,44 @@ proptest! {
                     prop_assert!(board.get(square).is_some() && !board.is_over());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn game_play_undo_redo_round_trips(steps in prop::collection::vec(any_step(), 0..40)) {
+        let mut game = Game::new();
+        for step in steps {
+            let before = game.board();
+            match step {
+                Step::Play(square) => match game.play(square) {
+                    Ok(()) => {
+                        prop_assert_eq!(Ok(game.board()), before.play(square));
+                        // Play then undo gives the position back; redo replays the move.
+                        prop_assert_eq!(game.undo(), Some(square));
+                        prop_assert_eq!(game.board(), before);
+                        prop_assert_eq!(game.redo(), Some(square));
+                        prop_assert_eq!(game.last_move(), Some(square));
+                    }
+                    Err(e) => {
+                        prop_assert_eq!(Err(e), before.play(square));
+                        prop_assert_eq!(game.board(), before);
+                    }
+                },
+                Step::Undo => match game.undo() {
+                    Some(square) => prop_assert_eq!(game.board().play(square), Ok(before)),
+                    None => prop_assert!(before == Board::EMPTY && game.moves().is_empty()),
+                },
+                Step::Redo => match game.redo() {
+                    Some(square) => prop_assert_eq!(before.play(square), Ok(game.board())),
+                    None => prop_assert_eq!(game.history().len(), game.moves().len()),
+                },
+            }
+            // The position is always the replay of the moves played, and reachable.
+            let replayed = game.moves().iter().try_fold(Board::EMPTY, |b, &s| b.play(s));
+            prop_assert_eq!(replayed, Ok(game.board()));
+            prop_assert!(reachable_set().contains(&game.board()));
+            prop_assert!(game.history().starts_with(game.moves()));
+            prop_assert_eq!(game.ply(), game.moves().len());
         }
     }
 
