@@ -112,3 +112,51 @@ pub fn random_best_move<R: rand_core::Rng + ?Sized>(board: &Board, rng: &mut R) 
 pub(crate) fn uniform_below<R: rand_core::Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
     ((rng.next_u32() as u64 * n as u64) >> 32) as u32
 }
+
+/// The bytes of the compiled table, by part (see [`size`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableSize {
+    /// Entries in the map: one per canonical decision position plus the extra entries.
+    pub entries: usize,
+    /// Bytes of the keys (a `u16` each).
+    pub key_bytes: usize,
+    /// Bytes of the values (a `u16` each).
+    pub value_bytes: usize,
+    /// Bytes of the hash parameters: the 8-byte seed, one pilot byte per bucket and
+    /// 4 bytes per remap slot (phf's `ptrhash` layout).
+    pub hash_bytes: usize,
+    /// Bytes of the map header itself (the seed and three slice references), which
+    /// depends on the target's pointer width; not counted in [`TableSize::total`].
+    pub header_bytes: usize,
+}
+
+impl TableSize {
+    /// Keys, values and hash parameters: the data the table stores.
+    pub const fn total(&self) -> usize {
+        self.key_bytes + self.value_bytes + self.hash_bytes
+    }
+}
+
+/// The size of the compiled table, read from the lengths of the `phf` map's parts.
+///
+/// ```
+/// let size = tictable::table::size();
+/// assert_eq!(size.entries, tictable::table::map().len());
+/// assert_eq!(size.key_bytes + size.value_bytes, 4 * size.entries);
+/// assert!(size.total() <= 3 * 1024);
+/// ```
+pub fn size() -> TableSize {
+    use core::mem::size_of;
+    let map = map();
+    let entry_bytes = core::mem::size_of_val(map.entries);
+    let key_bytes = map.entries.len() * size_of::<u16>();
+    TableSize {
+        entries: map.entries.len(),
+        key_bytes,
+        value_bytes: entry_bytes - key_bytes,
+        hash_bytes: core::mem::size_of_val(&map.key)
+            + core::mem::size_of_val(map.pilots)
+            + core::mem::size_of_val(map.remap),
+        header_bytes: size_of::<phf::Map<u16, u16>>(),
+    }
+}

@@ -8,6 +8,7 @@ mod export;
 mod play;
 mod selfplay;
 mod simulate;
+mod stats;
 mod verify;
 
 /// Perfect tic-tac-toe from a precomputed lookup table.
@@ -30,6 +31,7 @@ enum Command {
     Play(play::Args),
     Selfplay(selfplay::Args),
     Export(export::Args),
+    Stats(stats::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => selfplay::run(args),
         Some(Command::Export(args)) => export::run(args),
         Some(Command::Simulate(args)) => simulate::run(args),
+        Some(Command::Stats(args)) => stats::run(args),
         None => play::run(cli.play),
     }
 }
