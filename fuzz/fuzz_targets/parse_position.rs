@@ -7,10 +7,18 @@ use tictable::Board;
 
 fuzz_target!(|text: &str| {
     if let Ok(board) = text.parse::<Board>() {
-        assert_eq!(board.validate(), Ok(()), "{text:?} parsed to an invalid board");
+        assert_eq!(
+            board.validate(),
+            Ok(()),
+            "{text:?} parsed to an invalid board"
+        );
         let printed = board.to_string();
         assert_eq!(printed.len(), 9);
-        assert_eq!(printed.parse::<Board>(), Ok(board), "{text:?} does not round-trip");
+        assert_eq!(
+            printed.parse::<Board>(),
+            Ok(board),
+            "{text:?} does not round-trip"
+        );
         // Rows split by '/' parse to the same board.
         let rows = format!("{}/{}/{}", &printed[..3], &printed[3..6], &printed[6..]);
         assert_eq!(rows.parse::<Board>(), Ok(board));

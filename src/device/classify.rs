@@ -90,7 +90,13 @@ impl Reference {
         }
     }
 
-    const fn sensed(self) -> Sensed {
+    /// What a reading that matches this reference is classified as.
+    ///
+    /// ```
+    /// use tictable::device::{classify::{Reference, Sensed}, Colour};
+    /// assert_eq!(Reference::Black.sensed(), Sensed::Piece(Colour::Black));
+    /// ```
+    pub const fn sensed(self) -> Sensed {
         match self {
             Reference::Empty => Sensed::Empty,
             Reference::Black => Sensed::Piece(Colour::Black),
