@@ -5,8 +5,10 @@
 //! Lights: Error blinks for the whole procedure; one of DeviceTurn, HumanTurn, Win,
 //! Draw, Loss shows the step (1 to 5):
 //! 1. board empty; 2. black on squares 1-5; 3. black on 6-9; 4. white on 1-5;
-//! 5. white on 6-9. If the readings are unusable, all five step lights flash and
-//! the procedure starts again from step 1.
+//! 5. white on 6-9.
+//!
+//! If the readings are unusable, all five step lights flash and the procedure
+//! starts again from step 1.
 
 use crate::now_ms;
 use embedded_hal::digital::{InputPin, OutputPin};
@@ -29,12 +31,18 @@ const STEPS: [(Light, Reference, core::ops::Range<usize>); 5] = [
     (Light::Loss, Reference::White, 5..9),
 ];
 
+/// Busy-waits `ms` milliseconds (only during calibration, before the super-loop).
+fn wait_ms(ms: u32) {
+    let start = now_ms();
+    while tictable::device::elapsed_ms(now_ms(), start) < ms {}
+}
+
 /// Waits for `button` while blinking Error and showing `step`.
 fn wait_press<I: InputPin, O: OutputPin>(panel: &mut Panel<I, O>, step: Light, button: Button) {
     loop {
         let now = now_ms();
         let _ = panel.show(&[step]);
-        let _ = panel.set(Light::Error, now / 250 % 2 == 0);
+        let _ = panel.set(Light::Error, (now / 250) & 1 == 0);
         if let Ok(presses) = panel.poll(now) {
             if presses.contains(button) {
                 return;
@@ -52,8 +60,7 @@ pub fn calibrate<B: I2c, I: InputPin, O: OutputPin>(
         // The sensors must answer first: Error stays lit while they do not.
         while bank.init().is_err() {
             let _ = panel.show(&[Light::Error]);
-            let until = now_ms().wrapping_add(500);
-            while now_ms().wrapping_sub(until) > u32::MAX / 2 {}
+            wait_ms(500);
         }
         let mut cal = Calibrator::new();
         for (light, reference, squares) in STEPS {
@@ -73,9 +80,12 @@ pub fn calibrate<B: I2c, I: InputPin, O: OutputPin>(
         // Unusable: flash the step lights, then start again.
         let steps = STEPS.map(|(light, _, _)| light);
         for _ in 0..6 {
-            let _ = panel.show(if now_ms() / 250 % 2 == 0 { &steps } else { &[] });
-            let until = now_ms().wrapping_add(250);
-            while now_ms().wrapping_sub(until) > u32::MAX / 2 {}
+            let _ = panel.show(if (now_ms() / 250) & 1 == 0 {
+                &steps
+            } else {
+                &[]
+            });
+            wait_ms(250);
         }
     }
 }

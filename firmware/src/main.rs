@@ -23,7 +23,7 @@ use stm32f1xx_hal::flash::{FlashSize, SectorSize};
 use stm32f1xx_hal::gpio::{ErasedPin, Input, Output, PullUp, PushPull};
 use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
 use stm32f1xx_hal::{pac, prelude::*, rcc};
-use tictable::device::controller::{Controller, GameSetup, Hardware, Layout, StrategyChooser};
+use tictable::device::controller::{Controller, GameSetup, Hardware, Layout, RandomBestMove};
 use tictable::device::motion::{
     Axis, AxisConfig, AxisId, HeadTiming, Machine, PinLift, Point, Pose, Storage,
 };
@@ -31,7 +31,6 @@ use tictable::device::panel::{Button, Panel};
 use tictable::device::persist::Store;
 use tictable::device::scanner::{ScanSettings, Scanner};
 use tictable::device::sensors::{SensorBank, SensorSettings, Wiring};
-use tictable::strategy::{Level, Strategy};
 
 /// An output pin (STEP, DIR, lift, magnet, lights): all erased to one type.
 type Out = ErasedPin<Output<PushPull>>;
@@ -106,8 +105,7 @@ fn halt() -> ! {
 
 #[entry]
 fn main() -> ! {
-    let (Some(mut cp), Some(dp)) = (cortex_m::Peripherals::take(), pac::Peripherals::take())
-    else {
+    let (Some(mut cp), Some(dp)) = (cortex_m::Peripherals::take(), pac::Peripherals::take()) else {
         halt()
     };
 
@@ -214,10 +212,9 @@ fn main() -> ! {
         machine,
         panel,
     };
-    let chooser = StrategyChooser {
-        strategy: Strategy::new(Level::Perfect),
-        rng: ClockRng(0x7111_7AB1_E000_0001),
-    };
+    // Perfect play from the table, a random one of the best moves. (The players'
+    // `StrategyChooser` with the Level button costs 3.5 KiB more flash; see README.)
+    let chooser = RandomBestMove(ClockRng(0x7111_7AB1_E000_0001));
     let setup = GameSetup {
         device_first: true,
         first_square: None,
