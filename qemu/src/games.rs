@@ -373,10 +373,8 @@ impl Person {
             self.seed ^= self.seed << 13;
             self.seed ^= self.seed >> 17;
             self.seed ^= self.seed << 5;
-            let mut k = self.seed;
-            while k >= u32::from(legal.len()) {
-                k -= u32::from(legal.len());
-            }
+            // Scaled into 0..len by a multiply (no division on Cortex-M0).
+            let k = (u64::from(self.seed) * u64::from(legal.len())) >> 32;
             legal.nth(k as usize)
         } else {
             tictable::best_move(&board)
