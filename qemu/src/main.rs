@@ -21,6 +21,7 @@ use cortex_m_semihosting::{debug, hprintln};
 use tictable::{analyse, search, Board};
 
 mod games;
+mod stack;
 
 /// Scripted games played on the emulated CPU.
 const GAMES: u32 = 4;
@@ -87,6 +88,7 @@ fn for_each_valid_board(mut f: impl FnMut(Board)) {
 
 #[entry]
 fn main() -> ! {
+    stack::paint();
     let mut core = cortex_m::Peripherals::take().expect("peripherals taken once");
     let syst = &mut core.SYST;
     syst.set_clock_source(SystClkSource::Core);
@@ -169,6 +171,12 @@ fn main() -> ! {
         GAMES,
         outcome.wins,
         outcome.draws
+    );
+    let (peak, size) = stack::peak();
+    hprintln!(
+        "detail: peak stack {} bytes of {} available (RAM above the statics)",
+        peak,
+        size
     );
     debug::exit(debug::EXIT_SUCCESS);
     loop {
