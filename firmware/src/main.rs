@@ -95,8 +95,9 @@ impl rand_core::TryRng for ClockRng {
     }
 }
 
-/// Stops with every light off except Error: only for impossible configurations
-/// (the constants above rejected by the device logic).
+/// Stops (all lights off, nothing moving): only for configurations the device logic
+/// rejects (the geometry constants above) or peripherals taken twice, so a wrong
+/// build never drives the gantry.
 fn halt() -> ! {
     loop {
         cortex_m::asm::wfi();
