@@ -4,7 +4,10 @@
 //! 2. instructions per lookup and for a live search from the empty board, measured with
 //!    SysTick under `qemu-system-arm -icount shift=0` (one instruction = 1 ns of virtual
 //!    time) and calibrated against `cortex_m::asm::delay`, whose loop is exactly two
-//!    instructions (`subs`, `bne`) per iteration.
+//!    instructions (`subs`, `bne`) per iteration;
+//! 3. scripted complete games through the device `Controller` against an in-image
+//!    model of the board ([`games`]): each must end, the device must not lose, and the
+//!    pieces must match the game record.
 //!
 //! Prints `on-target: PASS <cpu> lookup=<n> search=<n>` (or `on-target: FAIL ...`) over
 //! semihosting and exits with the matching status.
@@ -16,6 +19,12 @@ use cortex_m::peripheral::{syst::SystClkSource, SYST};
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
 use tictable::{analyse, search, Board};
+
+mod games;
+mod stack;
+
+/// Scripted games played on the emulated CPU.
+const GAMES: u32 = 4;
 
 include!(concat!(env!("OUT_DIR"), "/positions.rs"));
 
@@ -79,6 +88,7 @@ fn for_each_valid_board(mut f: impl FnMut(Board)) {
 
 #[entry]
 fn main() -> ! {
+    stack::paint();
     let mut core = cortex_m::Peripherals::take().expect("peripherals taken once");
     let syst = &mut core.SYST;
     syst.set_clock_source(SystClkSource::Core);
@@ -131,6 +141,19 @@ fn main() -> ! {
     });
     let search = per_tick(searched);
 
+    // 3. Complete games through the device controller.
+    let outcome = match games::play(GAMES) {
+        Ok(outcome) => outcome,
+        Err(failure) => {
+            let (what, game) = failure.describe();
+            hprintln!("on-target: FAIL {} games: {} (game {})", CPU, what, game);
+            debug::exit(debug::EXIT_FAILURE);
+            loop {
+                cortex_m::asm::wfi();
+            }
+        }
+    };
+
     hprintln!(
         "on-target: PASS {} lookup={} search={}",
         CPU,
@@ -142,6 +165,18 @@ fn main() -> ! {
         checked,
         DECISIONS.len(),
         u64::from(2 * (DELAY + 1)) / calibration.max(1)
+    );
+    hprintln!(
+        "detail: games={} through the device controller: {} won, {} drawn, none lost, boards match records",
+        GAMES,
+        outcome.wins,
+        outcome.draws
+    );
+    let (peak, size) = stack::peak();
+    hprintln!(
+        "detail: peak stack {} bytes of {} available (RAM above the statics)",
+        peak,
+        size
     );
     debug::exit(debug::EXIT_SUCCESS);
     loop {

@@ -28,7 +28,7 @@
 //!     controller.poll(millis());                         // never blocks
 //!     if saved != Some(controller.revision()) {          // something changed
 //!         saved = Some(controller.revision());
-//!         store.save(&controller.snapshot())?;           // postcard + CRC-32
+//!         store.save(&controller.snapshot())?;           // fixed layout + CRC-32
 //!     }
 //! }
 //! ```

@@ -10,7 +10,7 @@
 //!   the board pose and the storage columns.
 //! - [`panel`]: debounced buttons, the lamp and the LEDs.
 //! - [`controller`]: the state machine that plays games with a person.
-//! - [`persist`]: calibration and game in progress saved with postcard + CRC into
+//! - [`persist`]: calibration and game in progress saved (fixed layout + CRC-32) into
 //!   any `embedded-storage` storage, so a reset resumes the game.
 //! - `sim` (feature `sim`): the physical machine simulated at bus and pin level.
 //!

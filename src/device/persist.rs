@@ -1,6 +1,11 @@
-//! Persistence: the calibration and the game in progress, serialized with
-//! `postcard` plus a CRC-32, in two alternating slots of any `embedded-storage`
+//! Persistence: the calibration and the game in progress, in a fixed little-endian
+//! layout plus a CRC-32, in two alternating slots of any `embedded-storage`
 //! [`Storage`] (flash through `RmwNorFlashStorage`, an EEPROM...).
+//!
+//! The layout is written and read field by field ([`Snapshot::encode`],
+//! [`Snapshot::decode`]) rather than through serde + postcard: on the STM32F103
+//! firmware that saves about 8 KiB of flash (the serde visitors of the nested
+//! arrays and the CRC table). `Snapshot` still derives serde's traits for hosts.
 //!
 //! Each save goes to the slot not holding the newest copy, so a reset during a
 //! write leaves the previous copy intact; a torn or corrupted slot fails its CRC
@@ -14,11 +19,95 @@ use serde::{Deserialize, Serialize};
 /// Bytes reserved per slot (two slots are used).
 pub const SLOT_SIZE: usize = 512;
 
-/// The CRC used: CRC-32 (ISO-HDLC, as in zip and Ethernet).
-static CRC: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+/// CRC-32 (ISO-HDLC, as in zip and Ethernet), bit by bit: no table in flash.
+///
+/// ```
+/// assert_eq!(tictable::device::persist::crc32(b"123456789"), 0xCBF4_3926);
+/// ```
+pub fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// Bytes of an encoded [`Snapshot`] (without the slot's length and CRC).
+pub const ENCODED_LEN: usize =
+    1 + 4 + 9 * 3 * 4 * 2 + 8 + 1 + 2 + 9 + 1 + (1 + 18 + 2) + 1 + 2 + 2 + 4;
+
+const _: () = assert!(2 + ENCODED_LEN + 4 <= SLOT_SIZE);
+
+/// Writes bytes in order into a buffer of [`ENCODED_LEN`].
+struct Writer {
+    buf: [u8; ENCODED_LEN],
+    at: usize,
+}
+
+impl Writer {
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if let Some(slot) = self.buf.get_mut(self.at) {
+                *slot = b;
+            }
+            self.at += 1;
+        }
+    }
+    fn u8(&mut self, v: u8) {
+        self.bytes(&[v]);
+    }
+    fn u16(&mut self, v: u16) {
+        self.bytes(&v.to_le_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.bytes(&v.to_le_bytes());
+    }
+    fn flag(&mut self, v: bool) {
+        self.u8(v as u8);
+    }
+}
+
+/// Reads bytes in order; `None` past the end or on a bad flag.
+struct Reader<'a> {
+    buf: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn u8(&mut self) -> Option<u8> {
+        let v = *self.buf.get(self.at)?;
+        self.at += 1;
+        Some(v)
+    }
+    fn u16(&mut self) -> Option<u16> {
+        Some(u16::from_le_bytes([self.u8()?, self.u8()?]))
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes([
+            self.u8()?,
+            self.u8()?,
+            self.u8()?,
+            self.u8()?,
+        ]))
+    }
+    fn flag(&mut self) -> Option<bool> {
+        match self.u8()? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+}
 
 /// The format version written in every snapshot.
-pub const FORMAT_VERSION: u8 = 1;
+pub const FORMAT_VERSION: u8 = 2;
 
 /// Everything needed to carry on after a reset, in plain serializable fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,6 +152,114 @@ pub struct SavedTask {
 }
 
 impl Snapshot {
+    /// The snapshot in the fixed layout: version, sequence (LE u32), calibration (9
+    /// squares x 3 references x clear/red/green/blue, LE u16), margins (2 x LE u32),
+    /// device_first, first_square (flag + square), moves (9), moves_len, task (flag,
+    /// 9 x (colour, square), len, done), active, stock (2), suspect (2), pending
+    /// (flag, colour, slot, square). Absent options are written as zeros.
+    ///
+    /// ```
+    /// use tictable::device::persist::{Snapshot, ENCODED_LEN};
+    /// # let s = Snapshot { version: 1, sequence: 7, calibration: [[[9; 4]; 3]; 9], margins: (30, 40),
+    /// #     device_first: true, first_square: Some(4), moves: [4, 0, 8, 0, 0, 0, 0, 0, 0], moves_len: 3,
+    /// #     task: None, active: true, stock: [0b11100, 0b11110], suspect: [0, 0], pending: Some((0, 2, 8)) };
+    /// let bytes: [u8; ENCODED_LEN] = s.encode();
+    /// assert_eq!(Snapshot::decode(&bytes), Some(s));
+    /// assert_eq!(Snapshot::decode(&bytes[..ENCODED_LEN - 1]), None);
+    /// let mut bad = bytes;
+    /// bad[1 + 4 + 216 + 8] = 2; // device_first is neither 0 nor 1
+    /// assert_eq!(Snapshot::decode(&bad), None);
+    /// ```
+    pub fn encode(&self) -> [u8; ENCODED_LEN] {
+        let mut w = Writer {
+            buf: [0; ENCODED_LEN],
+            at: 0,
+        };
+        w.u8(self.version);
+        w.u32(self.sequence);
+        for v in self.calibration.iter().flatten().flatten() {
+            w.u16(*v);
+        }
+        w.u32(self.margins.0);
+        w.u32(self.margins.1);
+        w.flag(self.device_first);
+        w.flag(self.first_square.is_some());
+        w.u8(self.first_square.unwrap_or(0));
+        w.bytes(&self.moves);
+        w.u8(self.moves_len);
+        let task = self.task.unwrap_or(SavedTask {
+            items: [(0, 0); 9],
+            len: 0,
+            done: 0,
+        });
+        w.flag(self.task.is_some());
+        for (colour, square) in task.items {
+            w.bytes(&[colour, square]);
+        }
+        w.bytes(&[task.len, task.done]);
+        w.flag(self.active);
+        w.bytes(&self.stock);
+        w.bytes(&self.suspect);
+        let (colour, slot, square) = self.pending.unwrap_or((0, 0, 0));
+        w.flag(self.pending.is_some());
+        w.bytes(&[colour, slot, square]);
+        w.buf
+    }
+
+    /// A snapshot back from [`Snapshot::encode`]'s layout: `None` unless `bytes` is
+    /// exactly [`ENCODED_LEN`] long with valid flags. (The controller checks the
+    /// game itself on [`resume`](super::controller::Controller::resume).)
+    pub fn decode(bytes: &[u8]) -> Option<Snapshot> {
+        if bytes.len() != ENCODED_LEN {
+            return None;
+        }
+        let mut r = Reader { buf: bytes, at: 0 };
+        let version = r.u8()?;
+        let sequence = r.u32()?;
+        let mut calibration = [[[0u16; 4]; 3]; 9];
+        for v in calibration.iter_mut().flatten().flatten() {
+            *v = r.u16()?;
+        }
+        let margins = (r.u32()?, r.u32()?);
+        let device_first = r.flag()?;
+        let first_square = match (r.flag()?, r.u8()?) {
+            (true, s) => Some(s),
+            (false, _) => None,
+        };
+        let mut moves = [0u8; 9];
+        for m in moves.iter_mut() {
+            *m = r.u8()?;
+        }
+        let moves_len = r.u8()?;
+        let has_task = r.flag()?;
+        let mut items = [(0u8, 0u8); 9];
+        for item in items.iter_mut() {
+            *item = (r.u8()?, r.u8()?);
+        }
+        let (len, done) = (r.u8()?, r.u8()?);
+        let task = has_task.then_some(SavedTask { items, len, done });
+        let active = r.flag()?;
+        let stock = [r.u8()?, r.u8()?];
+        let suspect = [r.u8()?, r.u8()?];
+        let has_pending = r.flag()?;
+        let pending = (r.u8()?, r.u8()?, r.u8()?);
+        Some(Snapshot {
+            version,
+            sequence,
+            calibration,
+            margins,
+            device_first,
+            first_square,
+            moves,
+            moves_len,
+            task,
+            active,
+            stock,
+            suspect,
+            pending: has_pending.then_some(pending),
+        })
+    }
+
     /// The calibration in the snapshot.
     pub fn calibration(&self) -> Calibration {
         let squares = self.calibration.map(|refs| {
@@ -153,13 +350,16 @@ impl<S: Storage> Store<S> {
         self.storage
             .read(self.offset(slot), &mut buf)
             .map_err(PersistError::Storage)?;
+        // Length (LE u16) = ENCODED_LEN + 4, the encoded snapshot, its CRC (LE u32).
         let len = u16::from_le_bytes([buf[0], buf[1]]) as usize;
-        if !(4..=SLOT_SIZE - 2).contains(&len) {
+        if len != ENCODED_LEN + 4 {
             return Ok(None);
         }
-        let snap: Option<Snapshot> =
-            postcard::from_bytes_crc32(&buf[2..2 + len], CRC.digest()).ok();
-        Ok(snap.filter(|s| s.version == FORMAT_VERSION))
+        let (body, rest) = buf[2..].split_at(ENCODED_LEN);
+        if crc32(body).to_le_bytes() != rest[..4] {
+            return Ok(None);
+        }
+        Ok(Snapshot::decode(body).filter(|s| s.version == FORMAT_VERSION))
     }
 
     /// The newest valid snapshot, or `None` when neither slot holds one.
@@ -187,13 +387,13 @@ impl<S: Storage> Store<S> {
         };
         let mut snap = *snapshot;
         snap.sequence = sequence;
-        let mut buf = [0u8; SLOT_SIZE];
-        let len = postcard::to_slice_crc32(&snap, &mut buf[2..], CRC.digest())
-            .map_err(|_| PersistError::Encode)?
-            .len();
-        buf[..2].copy_from_slice(&(len as u16).to_le_bytes());
+        let mut buf = [0u8; 2 + ENCODED_LEN + 4];
+        let body = snap.encode();
+        buf[..2].copy_from_slice(&((ENCODED_LEN + 4) as u16).to_le_bytes());
+        buf[2..2 + ENCODED_LEN].copy_from_slice(&body);
+        buf[2 + ENCODED_LEN..].copy_from_slice(&crc32(&body).to_le_bytes());
         self.storage
-            .write(self.offset(slot), &buf[..2 + len])
+            .write(self.offset(slot), &buf)
             .map_err(PersistError::Storage)?;
         self.newest = Some((slot, sequence));
         Ok(())

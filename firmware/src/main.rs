@@ -1,0 +1,248 @@
+//! The tic-tac-toe playing machine on an STM32F103C8 ("blue pill").
+//!
+//! Board bring-up only: clocks, the millisecond clock, I2C1 for the sensor
+//! multiplexers, the GPIO of the gantry, lift, magnet, buttons and lights, and flash
+//! storage for snapshots. Every behaviour comes from `tictable::device`; this file
+//! builds the `Controller` and polls it from a super-loop. See README.md for the
+//! wiring.
+#![no_std]
+#![no_main]
+#![deny(unsafe_code)]
+
+mod calibrate;
+mod storage;
+
+use core::convert::Infallible;
+use core::sync::atomic::{AtomicU32, Ordering};
+use cortex_m::peripheral::syst::SystClkSource;
+use cortex_m_rt::{entry, exception};
+#[cfg(feature = "defmt")]
+use defmt_rtt as _;
+use panic_halt as _;
+use stm32f1xx_hal::flash::{FlashSize, SectorSize};
+use stm32f1xx_hal::gpio::{ErasedPin, Input, Output, PullUp, PushPull};
+use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
+use stm32f1xx_hal::{pac, prelude::*, rcc};
+use tictable::device::controller::{Controller, GameSetup, Hardware, Layout, RandomBestMove};
+use tictable::device::motion::{
+    Axis, AxisConfig, AxisId, HeadTiming, Machine, PinLift, Point, Pose, Storage,
+};
+use tictable::device::panel::{Button, Panel};
+use tictable::device::persist::Store;
+use tictable::device::scanner::{ScanSettings, Scanner};
+use tictable::device::sensors::{SensorBank, SensorSettings, Wiring};
+
+/// An output pin (STEP, DIR, lift, magnet, lights): all erased to one type.
+type Out = ErasedPin<Output<PushPull>>;
+/// An input pin (limit switches, buttons): pulled up, active low.
+type In = ErasedPin<Input<PullUp>>;
+
+/// Machine geometry, mm from the homing corner: the centres of squares 1 and 9
+/// (indices 0 and 8; square 1 is top left: -x, +y), measured once when the board
+/// is fixed (README: calibration). Here: a 32 mm board centred at (160, 130).
+const SQUARE_FIRST: Point = Point::new(128.0, 162.0);
+const SQUARE_LAST: Point = Point::new(192.0, 98.0);
+/// The black (first) and white storage columns, and the slot pitch.
+const STORAGE: Storage = Storage {
+    first: [Point::new(20.0, 70.0), Point::new(300.0, 70.0)],
+    step: Point::new(0.0, 30.0),
+};
+/// Where the head waits, clear of the board.
+const PARK: Point = Point::new(160.0, 10.0);
+/// Button debounce, ms.
+const DEBOUNCE_MS: u32 = 50;
+
+/// Milliseconds since reset, counted by the SysTick interrupt.
+static MILLIS: AtomicU32 = AtomicU32::new(0);
+
+#[exception]
+fn SysTick() {
+    MILLIS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The millisecond clock (wraps after 49 days; the device logic uses wrapping time).
+pub fn now_ms() -> u32 {
+    MILLIS.load(Ordering::Relaxed)
+}
+
+/// SplitMix64 stirred with the millisecond clock at every draw, so a person's timing
+/// feeds the device's choice among equally good moves.
+struct ClockRng(u64);
+
+impl rand_core::TryRng for ClockRng {
+    type Error = Infallible;
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        self.0 = self
+            .0
+            .wrapping_add(0x9E37_79B9_7F4A_7C15 ^ u64::from(now_ms()));
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Ok(z ^ (z >> 31))
+    }
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        self.try_next_u64().map(|v| (v >> 32) as u32)
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        for chunk in dst.chunks_mut(8) {
+            let v = self.try_next_u64()?.to_le_bytes();
+            chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+/// Stops (all lights off, nothing moving): only for configurations the device logic
+/// rejects (the geometry constants above) or peripherals taken twice, so a wrong
+/// build never drives the gantry.
+fn halt() -> ! {
+    loop {
+        cortex_m::asm::wfi();
+    }
+}
+
+#[entry]
+fn main() -> ! {
+    let (Some(mut cp), Some(dp)) = (cortex_m::Peripherals::take(), pac::Peripherals::take()) else {
+        halt()
+    };
+
+    // Clocks: 8 MHz crystal -> PLL -> 72 MHz core, 36 MHz APB1 (I2C1).
+    let mut flash = dp.FLASH.constrain();
+    let mut rcc = dp.RCC.freeze(
+        rcc::Config::hse(8.MHz()).sysclk(72.MHz()).pclk1(36.MHz()),
+        &mut flash.acr,
+    );
+    // BlockingI2c measures its timeouts with the DWT cycle counter.
+    cp.DCB.enable_trace();
+    cp.DWT.enable_cycle_counter();
+    // The millisecond clock.
+    cp.SYST.set_clock_source(SystClkSource::Core);
+    cp.SYST.set_reload(rcc.clocks.sysclk().raw() / 1000 - 1);
+    cp.SYST.clear_current();
+    cp.SYST.enable_interrupt();
+    cp.SYST.enable_counter();
+
+    let mut gpioa = dp.GPIOA.split(&mut rcc);
+    let mut gpiob = dp.GPIOB.split(&mut rcc);
+
+    // I2C1 on PB6 (SCL) / PB7 (SDA), 100 kHz, to the two TCA9548A multiplexers.
+    let i2c = BlockingI2c::new(
+        dp.I2C1,
+        (gpiob.pb6, gpiob.pb7),
+        Mode::standard(100.kHz()),
+        &mut rcc,
+        1000,
+        10,
+        1000,
+        1000,
+    );
+
+    // Gantry, lift, magnet.
+    let x_step: Out = gpioa.pa0.into_push_pull_output(&mut gpioa.crl).erase();
+    let x_dir: Out = gpioa.pa1.into_push_pull_output(&mut gpioa.crl).erase();
+    let y_step: Out = gpioa.pa2.into_push_pull_output(&mut gpioa.crl).erase();
+    let y_dir: Out = gpioa.pa3.into_push_pull_output(&mut gpioa.crl).erase();
+    let lift: Out = gpioa.pa4.into_push_pull_output(&mut gpioa.crl).erase();
+    let magnet: Out = gpioa.pa5.into_push_pull_output(&mut gpioa.crl).erase();
+    let x_limit: In = gpiob.pb12.into_pull_up_input(&mut gpiob.crh).erase();
+    let y_limit: In = gpiob.pb13.into_pull_up_input(&mut gpiob.crh).erase();
+
+    // Panel: buttons in `Button::ALL` order, lights in `Light::ALL` order.
+    let buttons: [In; 5] = [
+        gpiob.pb14.into_pull_up_input(&mut gpiob.crh).erase(),
+        gpiob.pb15.into_pull_up_input(&mut gpiob.crh).erase(),
+        gpiob.pb5.into_pull_up_input(&mut gpiob.crl).erase(),
+        gpiob.pb8.into_pull_up_input(&mut gpiob.crh).erase(),
+        gpiob.pb9.into_pull_up_input(&mut gpiob.crh).erase(),
+    ];
+    let lights: [Out; 7] = [
+        gpioa.pa6.into_push_pull_output(&mut gpioa.crl).erase(),
+        gpioa.pa7.into_push_pull_output(&mut gpioa.crl).erase(),
+        gpiob.pb0.into_push_pull_output(&mut gpiob.crl).erase(),
+        gpiob.pb1.into_push_pull_output(&mut gpiob.crl).erase(),
+        gpiob.pb10.into_push_pull_output(&mut gpiob.crh).erase(),
+        gpiob.pb11.into_push_pull_output(&mut gpiob.crh).erase(),
+        gpioa.pa8.into_push_pull_output(&mut gpioa.crh).erase(),
+    ];
+    // Level held at power-on: calibrate the sensors again.
+    let recalibrate = buttons[Button::Level.index()].is_low();
+    let mut panel = Panel::new(buttons, lights, DEBOUNCE_MS);
+
+    // Snapshots (calibration, game in progress) in the last two flash pages.
+    let Ok(mut store) = Store::new(
+        storage::FlashStorage::new(flash.writer(SectorSize::Sz1K, FlashSize::Sz64K)),
+        0,
+    ) else {
+        halt()
+    };
+    let saved = if recalibrate {
+        None
+    } else {
+        store.load().ok().flatten()
+    };
+
+    let mut sensors = SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT);
+    let calibration = match &saved {
+        Some(snap) => snap.calibration(),
+        None => calibrate::calibrate(&mut sensors, &mut panel),
+    };
+
+    let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
+    let machine = Machine::new(
+        axis(AxisId::X, x_step, x_dir, x_limit),
+        axis(AxisId::Y, y_step, y_dir, y_limit),
+        PinLift(lift),
+        magnet,
+        HeadTiming::DEFAULT,
+    );
+    let Ok(pose) = Pose::from_corners(SQUARE_FIRST, SQUARE_LAST) else {
+        halt()
+    };
+    let layout = Layout {
+        pose,
+        storage: STORAGE,
+        park: PARK,
+    };
+    let hw = Hardware {
+        sensors,
+        scanner: Scanner::new(calibration, ScanSettings::DEFAULT),
+        machine,
+        panel,
+    };
+    // Perfect play from the table, a random one of the best moves. (The players'
+    // `StrategyChooser` with the Level button costs 3.5 KiB more flash; see README.)
+    let chooser = RandomBestMove(ClockRng(0x7111_7AB1_E000_0001));
+    let setup = GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    let mut controller = Controller::new(hw, chooser, layout, setup);
+    if let Some(snap) = &saved {
+        // A snapshot that no longer fits starts afresh (calibration kept).
+        let _ = controller.resume(snap);
+    }
+
+    // The super-loop: poll, and save a snapshot whenever the controller changed.
+    // Erasing a flash page stalls the CPU for about 20-40 ms, and the axes emit the
+    // steps that fell due meanwhile in one burst, which a real stepper would not
+    // follow: so a change made while the gantry moves is saved once it stops.
+    let mut saved_revision = None;
+    let mut last_saved = saved;
+    loop {
+        controller.poll(now_ms());
+        let revision = controller.revision();
+        if saved_revision != Some(revision) && !controller.hardware().machine.is_busy() {
+            saved_revision = Some(revision);
+            let snap = controller.snapshot();
+            if last_saved != Some(snap) && store.save(&snap).is_ok() {
+                last_saved = Some(snap);
+                #[cfg(feature = "defmt")]
+                defmt::info!("saved revision {=u32}", revision);
+            }
+        }
+    }
+}
