@@ -18,6 +18,29 @@
 //! rotated board) run through [`Controller::start_task`] with the same placement
 //! and verification code.
 //!
+//! # Entering a task with the buttons
+//!
+//! A task can also be entered on the machine itself ([`State::TaskEntry`]):
+//!
+//! 1. In Setup (or after a game or task: [`State::Over`], [`State::TaskDone`]),
+//!    press **Done**: task entry starts, empty, colour black, no square selected.
+//! 2. **Side** toggles the colour: the Device turn light lit means black, the Human
+//!    turn light lit means white.
+//! 3. **First square** steps the selected square 1, 2, ... 9, 1, ... (square 1 is
+//!    the top left, row by row). The selection is shown in binary on four lights:
+//!    Lamp = 1, Win = 2, Draw = 4, Loss = 8 (square 5 = Lamp + Draw, square 9 =
+//!    Lamp + Loss); all four off = no square selected.
+//! 4. **Done** adds (colour, square) to the task, in placement order, and clears
+//!    the selection (the four square lights go off: the entry was taken). An
+//!    entry that [`Task::new`] rejects (a square given twice, more than
+//!    [`STORAGE_SLOTS`] pieces of a colour) or Done without a selected square
+//!    lights **Error** and adds nothing; the next press clears the error.
+//! 5. **Start** runs the task through [`Controller::start_task`] (the board must
+//!    be empty first); Start with nothing added lights Error instead.
+//! 6. **Level** cancels: back to Setup, the entries are dropped.
+//!
+//! The task being entered is not saved: after a reset the machine is in Setup.
+//!
 //! The firmware's super-loop is, in outline:
 //!
 //! ```text
@@ -36,7 +59,7 @@
 //! `device::sim::run::SimMachine::tick` runs exactly this loop on the simulator.
 
 use super::motion::{Lift, Machine, MotionError, Point, Pose, Storage, STORAGE_SLOTS};
-use super::panel::{Button, Light, Panel};
+use super::panel::{Button, Light, Panel, Presses};
 use super::persist::{self, Snapshot};
 use super::scanner::{BoardView, Scanner};
 use super::sensors::{SensorBank, SensorError};
@@ -379,6 +402,110 @@ pub enum State {
     Over(Option<bool>),
     /// A placement task is finished.
     TaskDone,
+    /// A task is being entered with the buttons (see the [module docs](self)).
+    TaskEntry(TaskEntry),
+}
+
+/// A task being entered with the buttons (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskEntry {
+    /// The colour the next entry gets (Side toggles it).
+    pub colour: Colour,
+    /// The square selected with First square, if any.
+    pub square: Option<Square>,
+    /// The placements added so far (`None`: none yet).
+    pub task: Option<Task>,
+    /// Why the last Done or Start was refused (the error light), until the next press.
+    pub rejected: Option<TaskError>,
+}
+
+impl TaskEntry {
+    /// A fresh entry: black, no square, nothing added.
+    pub const fn new() -> TaskEntry {
+        TaskEntry {
+            colour: Colour::Black,
+            square: None,
+            task: None,
+            rejected: None,
+        }
+    }
+
+    /// The placements added so far.
+    pub fn items(&self) -> &[(Colour, Square)] {
+        self.task.as_ref().map_or(&[], Task::items)
+    }
+
+    /// Applies the presses of one poll (Level, which cancels, is handled by the
+    /// controller). Returns the task to run when Start was pressed with a valid one.
+    fn update(&mut self, presses: Presses) -> Option<Task> {
+        self.rejected = None;
+        if presses.contains(Button::Side) {
+            self.colour = self.colour.other();
+        }
+        if presses.contains(Button::FirstSquare) {
+            self.square = match self.square {
+                None => Some(Square::ALL[0]),
+                Some(s) => Square::new(s.index() + 1).or(Some(Square::ALL[0])),
+            };
+        }
+        if presses.contains(Button::Done) {
+            self.add();
+        }
+        if presses.contains(Button::Start) {
+            if self.task.is_none() {
+                self.rejected = Some(TaskError::Empty);
+            }
+            return self.task;
+        }
+        None
+    }
+
+    /// Adds the selection to the task, if [`Task::new`] accepts it.
+    fn add(&mut self) {
+        let Some(square) = self.square else {
+            self.rejected = Some(TaskError::Empty);
+            return;
+        };
+        let mut list = [(Colour::Black, Square::CENTRE); 10];
+        let n = self.items().len();
+        list[..n].copy_from_slice(self.items());
+        list[n] = (self.colour, square);
+        match Task::new(&list[..=n]) {
+            Ok(task) => {
+                self.task = Some(task);
+                self.square = None;
+            }
+            Err(e) => self.rejected = Some(e),
+        }
+    }
+
+    /// The lights that show this entry.
+    fn lights(&self, add: &mut impl FnMut(Light)) {
+        add(match self.colour {
+            Colour::Black => Light::DeviceTurn,
+            Colour::White => Light::HumanTurn,
+        });
+        if let Some(s) = self.square {
+            let n = s.index() + 1;
+            for (bit, light) in [Light::Lamp, Light::Win, Light::Draw, Light::Loss]
+                .into_iter()
+                .enumerate()
+            {
+                if n & (1 << bit) != 0 {
+                    add(light);
+                }
+            }
+        }
+        if self.rejected.is_some() {
+            add(Light::Error);
+        }
+    }
+}
+
+impl Default for TaskEntry {
+    fn default() -> TaskEntry {
+        TaskEntry::new()
+    }
 }
 
 /// Running totals, for tests and the simulator.
@@ -526,10 +653,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.mode
     }
 
-    /// Starts a placement task (contest items 1 to 3) from Setup or after a game
-    /// or task; the board must be empty first.
+    /// Starts a placement task (contest items 1 to 3) from Setup, after a game or
+    /// task, or from task entry; the board must be empty first.
     pub fn start_task(&mut self, task: Task) -> Result<(), TaskError> {
-        if !matches!(self.state, State::Setup | State::Over(_) | State::TaskDone) {
+        if !matches!(
+            self.state,
+            State::Setup | State::Over(_) | State::TaskDone | State::TaskEntry(_)
+        ) {
             return Err(TaskError::Busy);
         }
         self.mode = Mode::Task { task, done: 0 };
@@ -695,7 +825,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     fn lights(&mut self) {
-        let mut on = [Light::Lamp; 3];
+        let mut on = [Light::Lamp; 7];
         let mut n = 0;
         let mut add = |l: Light| {
             on[n] = l;
@@ -718,6 +848,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             State::Error(_) => add(Light::Error),
             State::TaskDone => add(Light::Lamp),
+            State::TaskEntry(entry) => entry.lights(&mut add),
             State::Over(Some(true)) => add(Light::Win),
             State::Over(Some(false)) => add(Light::Loss),
             State::Over(None) => add(Light::Draw),
@@ -781,6 +912,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 if !presses.is_empty() {
                     self.revision = self.revision.wrapping_add(1);
                 }
+                if presses.contains(Button::Done) {
+                    // Task entry; other buttons pressed in the same poll are ignored.
+                    self.enter(State::TaskEntry(TaskEntry::new()));
+                    return;
+                }
                 if presses.contains(Button::Side) {
                     self.setup.device_first = !self.setup.device_first;
                 }
@@ -796,6 +932,20 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 if presses.contains(Button::Start) {
                     self.mode = Mode::Game;
                     self.new_round();
+                }
+            }
+            State::TaskEntry(mut entry) => {
+                if presses.is_empty() {
+                    return;
+                }
+                if presses.contains(Button::Level) {
+                    self.enter(State::Setup);
+                    return;
+                }
+                match entry.update(presses) {
+                    // From TaskEntry start_task cannot be refused as busy.
+                    Some(task) if self.start_task(task).is_ok() => {}
+                    _ => self.enter(State::TaskEntry(entry)),
                 }
             }
             State::WaitEmpty => {
@@ -1083,7 +1233,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.enter(State::Error(Problem::Mismatch));
     }
 
-    fn poll_error(&mut self, problem: Problem, presses: super::panel::Presses, now_ms: u32) {
+    fn poll_error(&mut self, problem: Problem, presses: Presses, now_ms: u32) {
         match problem {
             Problem::SensorInit(..) => {
                 // Retried by itself every second (a sensor may come back); Start too.
