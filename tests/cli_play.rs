@@ -41,6 +41,21 @@ fn two_humans_play_a_game_with_bad_input_on_the_way() {
 }
 
 #[test]
+fn several_moves_on_one_line_are_refused_not_half_played() {
+    let out = run_plain(&["--x", "human", "--o", "human"], "1 5 9\n5\n");
+    assert!(
+        out.contains("One command per line: \"1 5 9\" was not played."),
+        "{out}"
+    );
+    // Only the 5 of the second line was played: X in the centre, square 1 still empty.
+    assert!(
+        out.contains(" 4 | X | 6 \n---+---+---\n 1 | 2 | 3 \n"),
+        "{out}"
+    );
+    assert!(out.ends_with("O to move > \n"), "{out}");
+}
+
+#[test]
 fn a_game_against_the_engine_ends_with_a_result_and_score() {
     // Human X plays badly (two edges); perfect O must win.
     let out = run_plain(

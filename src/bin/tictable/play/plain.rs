@@ -84,7 +84,16 @@ pub fn run<R: rand_core::Rng + ?Sized>(
         let (word, argument) = command
             .split_once(char::is_whitespace)
             .map_or((command, ""), |(w, a)| (w, a.trim()));
-        let action = match word.to_ascii_lowercase().as_str() {
+        let word = word.to_ascii_lowercase();
+        let takes_argument = matches!(word.as_str(), "s" | "save" | "l" | "load");
+        if !argument.is_empty() && !takes_argument {
+            writeln!(
+                out,
+                "One command per line: {command:?} was not played. {HELP}"
+            )?;
+            continue;
+        }
+        let action = match word.as_str() {
             "q" | "quit" | "exit" => return Ok(()),
             "u" | "undo" => Action::Undo,
             "r" | "redo" => Action::Redo,
