@@ -6,45 +6,272 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use tictable::device::motion::{
     Axis, AxisConfig, AxisId, HeadTiming, Lift, Machine, MotionError, PinLift, Point, Pose,
-    ServoLift, STORAGE_SLOTS,
+    PoseError, ServoLift, ROT_ONE, STORAGE_SLOTS,
 };
 use tictable::device::sim::pins::{Role, SimPin};
 use tictable::device::sim::world::{SimConfig, World};
 use tictable::device::Colour;
 use tictable::Square;
 
+/// Q16 cos and sin of `decideg` tenths of a degree, from f64.
+fn exact(decideg: i32) -> (f64, f64) {
+    let a = (decideg as f64 / 10.0).to_radians();
+    (a.cos(), a.sin())
+}
+
+/// A square centre computed in f64 (µm).
+fn exact_centre(centre: Point, decideg: i32, pitch: f64, s: Square) -> (f64, f64) {
+    let (c, si) = exact(decideg);
+    let lx = (s.column() as f64 - 1.0) * pitch;
+    let ly = -(s.row() as f64 - 1.0) * pitch;
+    (
+        centre.x as f64 + lx * c - ly * si,
+        centre.y as f64 + lx * si + ly * c,
+    )
+}
+
 #[test]
 fn every_square_centre_maps_back_to_its_square_at_every_rotation() {
-    for tenth in -450..=450 {
-        if tenth % 25 != 0 {
-            continue;
-        }
-        let angle = tenth as f32 / 10.0;
-        let pose = Pose::new(Point::new(160.0, 130.0), angle, 31.0).unwrap();
+    for angle in (-450..=450).step_by(25) {
+        let pose = Pose::new(Point::mm(160, 130), angle, 31_000).unwrap();
         for s in Square::ALL {
             let c = pose.square_centre(s);
-            assert_eq!(pose.square_at(c, 0.01), Some(s), "{angle} {s}");
-            // Neighbouring centres are exactly one pitch apart.
+            assert_eq!(pose.square_at(c, 10), Some(s), "{angle} {s}");
+            // Neighbouring centres are one pitch apart (to a few µm).
             if s.column() < 2 {
                 let right = pose.square_centre(Square::new(s.index() + 1).unwrap());
-                assert!((c.distance(right) - 31.0).abs() < 1e-3);
+                assert!(c.distance(right).abs_diff(31_000) <= 3, "{angle} {s}");
             }
             // A point on the line between two squares belongs to neither.
             let local = pose.to_board(c);
-            let edge = pose.to_machine(Point::new(local.x + 15.5, local.y));
-            assert_eq!(pose.square_at(edge, 5.0), None);
+            let edge = pose.to_machine(Point::new(local.x + 15_500, local.y));
+            assert_eq!(pose.square_at(edge, 5_000), None);
         }
         let back = Pose::from_corners(
             pose.square_centre(Square::new(0).unwrap()),
             pose.square_centre(Square::new(8).unwrap()),
         )
         .unwrap();
-        assert!((back.angle_deg() - angle).abs() < 0.01);
-        assert!((back.pitch_mm() - 31.0).abs() < 0.01);
+        let (c, s) = back.rotation();
+        let (ec, es) = exact(angle);
+        assert!((c as f64 / ROT_ONE as f64 - ec).abs() < 2e-4, "{angle}");
+        assert!((s as f64 / ROT_ONE as f64 - es).abs() < 2e-4, "{angle}");
+        assert!(back.pitch_um().abs_diff(31_000) <= 2);
     }
-    assert!(Pose::new(Point::new(0.0, 0.0), 45.5, 31.0).is_err());
-    assert!(Pose::new(Point::new(0.0, 0.0), f32::NAN, 31.0).is_err());
-    assert!(Pose::new(Point::new(0.0, 0.0), 0.0, 10.0).is_err());
+    assert_eq!(
+        Pose::new(Point::mm(0, 0), 451, 31_000),
+        Err(PoseError::Rotation)
+    );
+    assert_eq!(
+        Pose::new(Point::mm(0, 0), i32::MIN, 31_000),
+        Err(PoseError::Rotation)
+    );
+    assert_eq!(
+        Pose::new(Point::mm(0, 0), 0, 10_000),
+        Err(PoseError::Pitch(10_000))
+    );
+}
+
+#[test]
+fn integer_rotation_matches_floating_point_at_0_20_and_45_degrees() {
+    let centre = Point::mm(160, 130);
+    for angle in [0, 200, -200, 450, -450] {
+        let pose = Pose::new(centre, angle, 32_000).unwrap();
+        let (c, s) = pose.rotation();
+        let (ec, es) = exact(angle);
+        assert!(
+            (c as f64 - ec * ROT_ONE as f64).abs() <= 1.0,
+            "cos {angle}: {c}"
+        );
+        assert!(
+            (s as f64 - es * ROT_ONE as f64).abs() <= 1.0,
+            "sin {angle}: {s}"
+        );
+        // Exactly 45 degrees is within the limit either way.
+        if angle.abs() == 450 {
+            assert_eq!(c, s.abs());
+        }
+        for sq in Square::ALL {
+            let got = pose.square_centre(sq);
+            let (x, y) = exact_centre(centre, angle, 32_000.0, sq);
+            assert!(
+                (got.x as f64 - x).abs() <= 2.0 && (got.y as f64 - y).abs() <= 2.0,
+                "{angle} {sq}: {got:?} vs ({x}, {y})"
+            );
+        }
+        // The calibration's corners (rounded to whole µm) give the pose back.
+        let corner = |i| {
+            let (x, y) = exact_centre(centre, angle, 32_000.0, Square::new(i).unwrap());
+            Point::new(x.round() as i32, y.round() as i32)
+        };
+        let back = Pose::from_corners(corner(0), corner(8)).unwrap();
+        assert_eq!(back.centre(), centre, "{angle}");
+        assert!(back.pitch_um().abs_diff(32_000) <= 1, "{angle}");
+        for sq in Square::ALL {
+            assert!(back.square_centre(sq).distance(pose.square_centre(sq)) <= 10);
+        }
+    }
+}
+
+#[test]
+fn corners_turned_beyond_45_degrees_or_too_close_are_refused() {
+    let centre = Point::mm(160, 130);
+    let corners = |decideg: i32, pitch: f64| {
+        let at = |i| {
+            let (x, y) = exact_centre(centre, decideg, pitch, Square::new(i).unwrap());
+            Point::new(x.round() as i32, y.round() as i32)
+        };
+        Pose::from_corners(at(0), at(8))
+    };
+    for angle in [451, 460, 900, 1800, -452, -460, -900] {
+        assert_eq!(
+            corners(angle, 32_000.0),
+            Err(PoseError::Rotation),
+            "{angle}"
+        );
+    }
+    for angle in [449, -449, 0] {
+        assert!(corners(angle, 32_000.0).is_ok(), "{angle}");
+    }
+    // The same point twice, a tiny board, a huge one, far-apart extremes.
+    let p = Point::mm(100, 100);
+    assert_eq!(Pose::from_corners(p, p), Err(PoseError::Pitch(0)));
+    assert!(matches!(
+        corners(0, 15_000.0),
+        Err(PoseError::Pitch(15_000))
+    ));
+    assert!(matches!(corners(100, 70_000.0), Err(PoseError::Pitch(_))));
+    let far = Pose::from_corners(
+        Point::new(i32::MIN, i32::MAX),
+        Point::new(i32::MAX, i32::MIN),
+    );
+    assert!(matches!(far, Err(PoseError::Pitch(_))));
+    // Stored parts that are no rotation.
+    assert_eq!(
+        Pose::from_parts(p, ROT_ONE / 2, 0, 32_000),
+        Err(PoseError::Rotation)
+    );
+    assert_eq!(
+        Pose::from_parts(p, -ROT_ONE, 0, 32_000),
+        Err(PoseError::Rotation)
+    );
+}
+
+#[test]
+fn machine_and_board_frames_round_trip_within_a_step() {
+    for angle in (-450..=450).step_by(50) {
+        let pose = Pose::new(Point::new(161_234, 129_876), angle, 32_500).unwrap();
+        for x in (0..=320_000).step_by(7_919) {
+            for y in (0..=320_000).step_by(7_919) {
+                let p = Point::new(x, y);
+                let back = pose.to_machine(pose.to_board(p));
+                // One step is 100 µm; the Q16 rotation keeps it within a few µm.
+                assert!(back.distance(p) <= 10, "{angle} {p:?} -> {back:?}");
+                let local = Point::new(x - 160_000, y - 160_000);
+                let again = pose.to_board(pose.to_machine(local));
+                assert!(
+                    again.distance(local) <= 10,
+                    "{angle} {local:?} -> {again:?}"
+                );
+            }
+        }
+    }
+    // Far out of any machine nothing overflows: it saturates.
+    let pose = Pose::new(Point::new(i32::MAX, i32::MIN), 450, 60_000).unwrap();
+    let _ = pose.to_board(Point::new(i32::MIN, i32::MAX));
+    let _ = pose.to_machine(Point::new(i32::MAX, i32::MAX));
+    assert_eq!(
+        pose.square_at(Point::new(i32::MIN, i32::MAX), u32::MAX),
+        None
+    );
+    assert_eq!(
+        Point::new(i32::MIN, i32::MIN).distance(Point::new(i32::MAX, i32::MAX)),
+        3_037_000_498
+    );
+}
+
+#[test]
+fn the_profile_is_monotone_speed_and_acceleration_limited_and_ends_exactly() {
+    let cfg = AxisConfig::DEFAULT;
+    let vmax = (cfg.max_speed * cfg.steps_per_mm) as f64 / 1000.0; // steps per ms
+    let a = (cfg.accel * cfg.steps_per_mm) as f64 / 1e6; // steps per ms²
+    let travel = cfg.travel_mm * cfg.steps_per_mm;
+    let distances = (0..=travel)
+        .step_by(17)
+        .chain([1, 2, 3, 5, travel - 1, travel]);
+    for d in distances {
+        let total = cfg.move_ms(d);
+        // The time model: the ideal trapezoid or triangle, rounded up by a few ms.
+        let ideal = if d as f64 >= vmax * vmax / a {
+            d as f64 / vmax + vmax / a
+        } else {
+            2.0 * (d as f64 / a).sqrt()
+        };
+        assert!(
+            total as f64 >= ideal - 0.01 && total as f64 <= ideal + 3.0,
+            "{d}: {total} ms, ideal {ideal}"
+        );
+        let (mut last, mut last_v) = (0u32, 0i64);
+        for t in 0..=total + 2 {
+            let s = cfg.steps_due(d, t);
+            assert!(s >= last, "{d} at {t}: {s} < {last}");
+            let v = (s - last) as i64;
+            assert!(v as f64 <= vmax + 1.0, "{d} at {t}: {v} steps/ms");
+            assert!(
+                ((v - last_v).abs() as f64) <= a + 2.0,
+                "{d} at {t}: {last_v} -> {v}"
+            );
+            // The move ends exactly at its duration, not before.
+            assert_eq!(s == d, t >= total || d == 0, "{d} at {t}");
+            (last, last_v) = (s, v);
+        }
+        assert_eq!(cfg.steps_due(d, total), d);
+        assert_eq!(cfg.steps_due(d, u32::MAX), d);
+    }
+}
+
+#[test]
+fn nothing_overflows_at_any_distance_time_or_configuration() {
+    let cfg = AxisConfig::DEFAULT;
+    for d in [0, 1, 3200, u32::MAX / 2, u32::MAX] {
+        let total = cfg.move_ms(d);
+        let mut last = 0;
+        for t in [
+            0,
+            1,
+            total / 2,
+            total.saturating_sub(1),
+            total,
+            u32::MAX - 1,
+            u32::MAX,
+        ] {
+            let s = cfg.steps_due(d, t);
+            assert!(s >= last && s <= d, "{d} at {t}");
+            last = s;
+        }
+        assert_eq!(cfg.steps_due(d, u32::MAX), d);
+    }
+    let extreme = AxisConfig {
+        steps_per_mm: u32::MAX,
+        max_speed: u32::MAX,
+        accel: u32::MAX,
+        travel_mm: u32::MAX,
+        homing_speed: u32::MAX,
+    };
+    let slow = AxisConfig {
+        steps_per_mm: 1,
+        max_speed: 1,
+        accel: 1,
+        travel_mm: 1,
+        homing_speed: 1,
+    };
+    for c in [extreme, slow] {
+        for d in [0, 1, 1000, u32::MAX] {
+            let total = c.move_ms(d);
+            assert_eq!(c.steps_due(d, total), d);
+            assert!(c.steps_due(d, total / 2) <= d);
+        }
+    }
 }
 
 type SimMachine = Machine<SimPin, SimPin, PinLift<SimPin>>;
@@ -96,10 +323,7 @@ fn homing_finds_the_switches_from_anywhere() {
     let (world, mut m) = machine(Role::Limit(0));
     let start = world.borrow().head.steps;
     assert!(start[0] > 0 || start[1] > 0);
-    assert_eq!(
-        m.start_move(Point::new(10.0, 10.0)),
-        Err(MotionError::NotHomed)
-    );
+    assert_eq!(m.start_move(Point::mm(10, 10)), Err(MotionError::NotHomed));
     m.start_homing(0).unwrap();
     let took = run(&world, &mut m, 0).unwrap();
     assert_eq!(world.borrow().head.steps, [0, 0]);
@@ -128,11 +352,11 @@ fn moves_are_exact_acceleration_limited_and_take_the_model_time() {
     let (world, mut m) = machine(Role::Limit(0));
     m.start_homing(0).unwrap();
     let t0 = run(&world, &mut m, 0).unwrap() + 1;
-    let target = Point::new(250.0, 37.3);
-    let predicted = m.travel_ms(Point::new(0.0, 0.0), target);
+    let target = Point::new(250_000, 37_300);
+    let predicted = m.travel_ms(Point::mm(0, 0), target);
     m.start_move(target).unwrap();
     let cfg = AxisConfig::DEFAULT;
-    let vmax = cfg.max_speed * cfg.steps_per_mm / 1000.0; // steps per ms
+    let vmax = (cfg.max_speed * cfg.steps_per_mm) as f32 / 1000.0; // steps per ms
     let mut last = world.borrow().head.steps[0];
     let mut last_v = 0.0f32;
     let mut took = None;
@@ -143,7 +367,7 @@ fn moves_are_exact_acceleration_limited_and_take_the_model_time() {
         let v = (now - last) as f32;
         assert!(v <= vmax + 1.0, "speed {v} steps/ms at {t}");
         // Speed changes by at most a * 1 ms (plus rounding of whole steps).
-        let a = cfg.accel * cfg.steps_per_mm / 1e6;
+        let a = (cfg.accel * cfg.steps_per_mm) as f32 / 1e6;
         assert!(
             (v - last_v).abs() <= a + 2.0,
             "jerk at {t}: {last_v} -> {v}"
@@ -161,9 +385,9 @@ fn moves_are_exact_acceleration_limited_and_take_the_model_time() {
         took.abs_diff(predicted) <= 2,
         "took {took}, model {predicted}"
     );
-    assert!(m.start_move(Point::new(400.0, 0.0)).is_err());
+    assert!(m.start_move(Point::mm(400, 0)).is_err());
     assert_eq!(
-        m.start_move(Point::new(-1.0, 0.0)),
+        m.start_move(Point::mm(-1, 0)),
         Err(MotionError::OutOfTravel(AxisId::X))
     );
 }
@@ -209,7 +433,7 @@ fn worst_case_placement_time_from_the_model_is_under_15_s() {
                     let from = c.storage.slot(colour, k).unwrap();
                     let to = c.pose.square_centre(s);
                     // From the farthest point of the frame to the slot, then the square.
-                    let here = Point::new(320.0, 320.0);
+                    let here = Point::mm(320, 320);
                     let t = m.travel_ms(here, from)
                         + m.travel_ms(from, to)
                         + 4 * HeadTiming::DEFAULT.lift_ms

@@ -126,7 +126,7 @@ impl Script {
         let mut w = self.m.world.borrow_mut();
         let i = w.stored_piece(colour).expect("a stored piece");
         let c = w.config.pose.square_centre(square);
-        w.hand_move(i, Point::new(c.x + offset, c.y), 0.0);
+        w.hand_move(i, Point::new(c.x + (offset * 1000.0) as i32, c.y), 0.0);
         i
     }
 

@@ -37,18 +37,19 @@ type Out = ErasedPin<Output<PushPull>>;
 /// An input pin (limit switches, buttons): pulled up, active low.
 type In = ErasedPin<Input<PullUp>>;
 
-/// Machine geometry, mm from the homing corner: the centres of squares 1 and 9
-/// (indices 0 and 8; square 1 is top left: -x, +y), measured once when the board
-/// is fixed (README: calibration). Here: a 32 mm board centred at (160, 130).
-const SQUARE_FIRST: Point = Point::new(128.0, 162.0);
-const SQUARE_LAST: Point = Point::new(192.0, 98.0);
+/// Machine geometry (µm; `Point::mm` takes whole mm) from the homing corner: the
+/// centres of squares 1 and 9 (indices 0 and 8; square 1 is top left: -x, +y) as
+/// built. Calibrating by jogging (README: calibration) replaces the pose and keeps
+/// it in flash. Here: a 32 mm board centred at (160, 130).
+const SQUARE_FIRST: Point = Point::mm(128, 162);
+const SQUARE_LAST: Point = Point::mm(192, 98);
 /// The black (first) and white storage columns, and the slot pitch.
 const STORAGE: Storage = Storage {
-    first: [Point::new(20.0, 70.0), Point::new(300.0, 70.0)],
-    step: Point::new(0.0, 30.0),
+    first: [Point::mm(20, 70), Point::mm(300, 70)],
+    step: Point::mm(0, 30),
 };
 /// Where the head waits, clear of the board.
-const PARK: Point = Point::new(160.0, 10.0);
+const PARK: Point = Point::mm(160, 10);
 /// Button debounce, ms.
 const DEBOUNCE_MS: u32 = 50;
 

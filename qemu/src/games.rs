@@ -38,12 +38,12 @@ const PIECES: usize = 2 * STORAGE_SLOTS;
 /// The geometry: a 32 mm board centred at (160, 130), storage columns left and right.
 fn layout() -> Option<Layout> {
     Some(Layout {
-        pose: Pose::new(Point::new(160.0, 130.0), 0.0, 32.0).ok()?,
+        pose: Pose::new(Point::mm(160, 130), 0, 32_000).ok()?,
         storage: Storage {
-            first: [Point::new(20.0, 70.0), Point::new(300.0, 70.0)],
-            step: Point::new(0.0, 30.0),
+            first: [Point::mm(20, 70), Point::mm(300, 70)],
+            step: Point::mm(0, 30),
         },
-        park: Point::new(160.0, 10.0),
+        park: Point::mm(160, 10),
     })
 }
 
@@ -70,7 +70,7 @@ impl World {
         regs[0x12] = 0x44; // TCS34725 ID
         let mut w = World {
             layout,
-            pieces: [(Colour::Black, Point::new(0.0, 0.0)); PIECES],
+            pieces: [(Colour::Black, Point::new(0, 0)); PIECES],
             held: None,
             // Somewhere on the frame: homing finds the switches.
             steps: [900, 700],
@@ -96,14 +96,14 @@ impl World {
                 Colour::White
             };
             let slot = self.layout.storage.slot(colour, i % STORAGE_SLOTS);
-            *p = (colour, slot.unwrap_or(Point::new(0.0, 0.0)));
+            *p = (colour, slot.unwrap_or(Point::new(0, 0)));
         }
         self.held = None;
     }
 
     fn head(&self) -> Point {
-        let spm = AxisConfig::DEFAULT.steps_per_mm;
-        Point::new(self.steps[0] as f32 / spm, self.steps[1] as f32 / spm)
+        let um = |steps: i32| steps * 1000 / AxisConfig::DEFAULT.steps_per_mm as i32;
+        Point::new(um(self.steps[0]), um(self.steps[1]))
     }
 
     fn in_storage(&self, i: usize) -> bool {
@@ -112,7 +112,7 @@ impl World {
             self.layout
                 .storage
                 .slot(colour, k)
-                .is_some_and(|s| s.distance(at) < FULL_COVER_MM)
+                .is_some_and(|s| (s.distance(at) as f32) < FULL_COVER_MM * 1000.0)
         })
     }
 
@@ -131,7 +131,10 @@ impl World {
                 continue;
             }
             let (colour, at) = self.pieces[i];
-            let square = self.layout.pose.square_at(at, FULL_COVER_MM)?;
+            let square = self
+                .layout
+                .pose
+                .square_at(at, (FULL_COVER_MM * 1000.0) as u32)?;
             match colour {
                 Colour::Black => x |= square.bit(),
                 Colour::White => o |= square.bit(),
@@ -147,7 +150,8 @@ impl World {
             if self.held == Some(i) {
                 continue;
             }
-            let k = ((NO_COVER_MM - at.distance(centre)) / (NO_COVER_MM - FULL_COVER_MM))
+            let k = ((NO_COVER_MM - at.distance(centre) as f32 / 1000.0)
+                / (NO_COVER_MM - FULL_COVER_MM))
                 .clamp(0.0, 1.0);
             if k > cover {
                 (cover, colour) = (k, c);
@@ -175,7 +179,8 @@ impl World {
         self.magnet = on;
         let head = self.head();
         if on && self.lowered && self.held.is_none() {
-            self.held = (0..PIECES).find(|&i| self.pieces[i].1.distance(head) < CATCH_MM);
+            self.held =
+                (0..PIECES).find(|&i| (self.pieces[i].1.distance(head) as f32) < CATCH_MM * 1000.0);
         } else if let (false, Some(i)) = (on, self.held.take()) {
             self.pieces[i].1 = head;
         }

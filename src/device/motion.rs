@@ -7,122 +7,230 @@
 //! calls it as often as it likes and it never waits. [`Machine`] chains moves, lift
 //! and magnet into a pick-and-place as one more polled state machine.
 //!
-//! Geometry is in millimetres in the machine frame (origin at the homing switches).
+//! Everything is integer arithmetic (no floating point, no libm: on a Cortex-M3
+//! soft-float and libm cost kilobytes of flash):
+//!
+//! - positions are in **micrometres** (`i32`) in the machine frame (origin at the
+//!   homing switches, x right, y away from the switch);
+//! - a rotation is a pair (cos, sin) in Q16 fixed point ([`ROT_ONE`] = 1.0); the
+//!   rotation limit of ±45 degrees is checked as `cos >= |sin|`, without trigonometry;
+//! - angles in the API are in **tenths of a degree** (`200` = 20.0 degrees);
+//! - the speed profile works in steps and milliseconds with Q24 fixed-point steps
+//!   and `u64` intermediates (no 64-bit division, which would pull in a library
+//!   routine), saturating so that no travel and no `u32` time can overflow.
 
 use super::{elapsed_ms, Colour};
 use crate::Square;
 use embedded_hal::digital::{ErrorKind, InputPin, OutputPin};
 use embedded_hal::pwm::{Error as _, SetDutyCycle};
 
-/// A point in the machine frame, in millimetres.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// A point in the machine frame, in micrometres.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Point {
-    /// Along the X axis.
-    pub x: f32,
-    /// Along the Y axis.
-    pub y: f32,
+    /// Along the X axis, µm.
+    pub x: i32,
+    /// Along the Y axis, µm.
+    pub y: i32,
 }
 
 impl Point {
-    /// A point.
-    pub const fn new(x: f32, y: f32) -> Point {
-        Point { x, y }
+    /// A point from micrometres.
+    pub const fn new(x_um: i32, y_um: i32) -> Point {
+        Point { x: x_um, y: y_um }
     }
 
-    /// The Euclidean distance to `other`.
-    pub fn distance(self, other: Point) -> f32 {
-        libm::hypotf(self.x - other.x, self.y - other.y)
+    /// A point from whole millimetres (saturating far outside any machine).
+    ///
+    /// ```
+    /// use tictable::device::motion::Point;
+    /// assert_eq!(Point::mm(160, -2), Point::new(160_000, -2_000));
+    /// ```
+    pub const fn mm(x_mm: i32, y_mm: i32) -> Point {
+        Point::new(x_mm.saturating_mul(1000), y_mm.saturating_mul(1000))
+    }
+
+    /// The Euclidean distance to `other`, µm (an integer square root; saturates
+    /// beyond about 2 km).
+    ///
+    /// ```
+    /// use tictable::device::motion::Point;
+    /// assert_eq!(Point::new(0, 0).distance(Point::new(3_000, -4_000)), 5_000);
+    /// ```
+    pub fn distance(self, other: Point) -> u32 {
+        let d = |a: i32, b: i32| u64::from(a.abs_diff(b).min(i32::MAX as u32));
+        let (dx, dy) = (d(self.x, other.x), d(self.y, other.y));
+        (dx * dx + dy * dy).isqrt() as u32
     }
 }
 
+/// 1.0 in the Q16 fixed point of a rotation's cos and sin.
+pub const ROT_ONE: i32 = 1 << 16;
+
+/// Square pitches a pose accepts, µm.
+pub const PITCH_UM: core::ops::RangeInclusive<u32> = 20_000..=60_000;
+
 /// A geometry that cannot be used.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PoseError {
-    /// The board is rotated by more than 45 degrees (the value, in degrees).
-    Rotation(f32),
-    /// The square pitch is outside 20..=60 mm (the value).
-    Pitch(f32),
+    /// The board is rotated by more than 45 degrees (or the rotation is not one).
+    Rotation,
+    /// The square pitch (the value, µm) is outside [`PITCH_UM`].
+    Pitch(u32),
 }
 
 impl core::fmt::Display for PoseError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            PoseError::Rotation(d) => write!(f, "board rotation {d} degrees exceeds 45"),
-            PoseError::Pitch(p) => write!(f, "square pitch {p} mm outside 20..=60"),
+            PoseError::Rotation => f.write_str("board rotation exceeds 45 degrees"),
+            PoseError::Pitch(p) => write!(f, "square pitch {p} um outside 20..=60 mm"),
         }
     }
 }
 
+/// `a * b` in Q30 (both Q30).
+fn mul_q30(a: i32, b: i32) -> i32 {
+    ((i64::from(a) * i64::from(b)) >> 30) as i32
+}
+
+/// Cos and sin (Q16) of `decideg` tenths of a degree, |angle| <= 45 degrees, from
+/// their Taylor series in Q30 (error below 1e-6 there).
+fn cos_sin(decideg: i32) -> (i32, i32) {
+    const ONE: i32 = 1 << 30;
+    // pi / 1800 in Q30: tenths of a degree to radians.
+    let x = decideg.clamp(-450, 450) * 1_874_033;
+    let x2 = mul_q30(x, x);
+    let mut s = ONE - x2 / 42;
+    s = ONE - mul_q30(x2, s) / 20;
+    s = ONE - mul_q30(x2, s) / 6;
+    let sin = mul_q30(x, s);
+    let mut c = ONE - x2 / 56;
+    c = ONE - mul_q30(x2, c) / 30;
+    c = ONE - mul_q30(x2, c) / 12;
+    let cos = ONE - mul_q30(x2, c) / 2;
+    let q16 = |v: i32| (v + (1 << 13)) >> 14;
+    let cos = q16(cos);
+    // Exactly 45 degrees must pass the limit check whatever the rounding.
+    (cos, q16(sin).clamp(-cos, cos))
+}
+
+/// An `i64` saturated into an `i32`.
+fn sat(v: i64) -> i32 {
+    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+}
+
 /// Where the board lies: its centre, its rotation and its square pitch.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pose {
     centre: Point,
-    angle_rad: f32,
-    pitch_mm: f32,
-    sin: f32,
-    cos: f32,
+    cos: i32,
+    sin: i32,
+    pitch_um: u32,
 }
 
 impl Pose {
-    /// A pose: the centre of square 4, the rotation in degrees (counter-clockwise,
-    /// at most 45 either way) and the distance between square centres.
+    /// A pose: the centre of square 4, the rotation in tenths of a degree
+    /// (counter-clockwise, at most 450 either way) and the distance between
+    /// square centres in µm (within [`PITCH_UM`]).
     ///
     /// ```
-    /// use tictable::device::motion::{Point, Pose};
+    /// use tictable::device::motion::{Point, Pose, PoseError};
     /// use tictable::Square;
-    /// let p = Pose::new(Point::new(150.0, 100.0), 0.0, 32.0).unwrap();
+    /// let p = Pose::new(Point::mm(150, 100), 0, 32_000).unwrap();
     /// let c = p.square_centre(Square::new(0).unwrap());
-    /// assert_eq!((c.x, c.y), (118.0, 132.0)); // top left: -x, +y
-    /// assert!(Pose::new(Point::new(0.0, 0.0), 50.0, 32.0).is_err());
+    /// assert_eq!(c, Point::mm(118, 132)); // top left: -x, +y
+    /// assert_eq!(Pose::new(Point::mm(0, 0), 451, 32_000), Err(PoseError::Rotation));
     /// ```
-    pub fn new(centre: Point, angle_deg: f32, pitch_mm: f32) -> Result<Pose, PoseError> {
-        // `contains` is false for NaN too.
-        if !(-45.0..=45.0).contains(&angle_deg) {
-            return Err(PoseError::Rotation(angle_deg));
+    pub fn new(centre: Point, angle_decideg: i32, pitch_um: u32) -> Result<Pose, PoseError> {
+        if angle_decideg.unsigned_abs() > 450 {
+            return Err(PoseError::Rotation);
         }
-        if !(20.0..=60.0).contains(&pitch_mm) {
-            return Err(PoseError::Pitch(pitch_mm));
+        let (cos, sin) = cos_sin(angle_decideg);
+        Pose::from_parts(centre, cos, sin, pitch_um)
+    }
+
+    /// A pose from its stored parts ([`Pose::centre`], [`Pose::rotation`],
+    /// [`Pose::pitch_um`]), checked: the pitch within [`PITCH_UM`], (cos, sin) a
+    /// rotation (unit length within 2 %) of at most 45 degrees either way.
+    ///
+    /// ```
+    /// use tictable::device::motion::{Point, Pose, PoseError, ROT_ONE};
+    /// let p = Pose::new(Point::mm(160, 130), -200, 31_000).unwrap();
+    /// let (cos, sin) = p.rotation();
+    /// assert_eq!(Pose::from_parts(p.centre(), cos, sin, p.pitch_um()), Ok(p));
+    /// assert_eq!(Pose::from_parts(p.centre(), 0, ROT_ONE, 31_000), Err(PoseError::Rotation));
+    /// ```
+    pub fn from_parts(centre: Point, cos: i32, sin: i32, pitch_um: u32) -> Result<Pose, PoseError> {
+        if !PITCH_UM.contains(&pitch_um) {
+            return Err(PoseError::Pitch(pitch_um));
         }
-        let angle_rad = angle_deg * core::f32::consts::PI / 180.0;
+        let one = i64::from(ROT_ONE) * i64::from(ROT_ONE);
+        let norm = i64::from(cos) * i64::from(cos) + i64::from(sin) * i64::from(sin);
+        if cos < sin.saturating_abs() || norm.abs_diff(one) > (one / 50) as u64 {
+            return Err(PoseError::Rotation);
+        }
         Ok(Pose {
             centre,
-            angle_rad,
-            pitch_mm,
-            sin: libm::sinf(angle_rad),
-            cos: libm::cosf(angle_rad),
+            cos,
+            sin,
+            pitch_um,
         })
     }
 
     /// The pose from the measured centres of squares 0 (top left) and 8 (bottom
-    /// right), as found by jogging the head onto the two marked squares.
+    /// right), as found by jogging the head onto the two marked squares. The
+    /// rotation limit is checked exactly on the two points; the pitch is the
+    /// diagonal / (2 √2), from an integer square root.
     ///
     /// ```
-    /// use tictable::device::motion::{Point, Pose};
+    /// use tictable::device::motion::{Point, Pose, PoseError};
     /// use tictable::Square;
-    /// let truth = Pose::new(Point::new(150.0, 100.0), 30.0, 31.0).unwrap();
+    /// let truth = Pose::new(Point::mm(150, 100), 300, 31_000).unwrap();
     /// let p = Pose::from_corners(
     ///     truth.square_centre(Square::new(0).unwrap()),
     ///     truth.square_centre(Square::new(8).unwrap()),
     /// ).unwrap();
-    /// assert!((p.angle_deg() - 30.0).abs() < 0.01 && (p.pitch_mm() - 31.0).abs() < 0.01);
+    /// assert!(p.pitch_um().abs_diff(31_000) <= 1);
+    /// assert!(p.rotation().1.abs_diff(truth.rotation().1) <= 8); // sin, Q16
+    /// // The same point twice has no pitch; square 8 left of square 0 is turned too far.
+    /// assert_eq!(Pose::from_corners(Point::mm(9, 9), Point::mm(9, 9)), Err(PoseError::Pitch(0)));
+    /// assert_eq!(Pose::from_corners(Point::mm(200, 100), Point::mm(100, 50)), Err(PoseError::Rotation));
     /// ```
     pub fn from_corners(square0: Point, square8: Point) -> Result<Pose, PoseError> {
-        let centre = Point::new((square0.x + square8.x) / 2.0, (square0.y + square8.y) / 2.0);
-        let (dx, dy) = (square8.x - square0.x, square8.y - square0.y);
-        // Unrotated, square 8 lies at (+2p, -2p) from square 0: an angle of -45 degrees.
-        let angle = libm::atan2f(dy, dx) + core::f32::consts::FRAC_PI_4;
-        let pitch = libm::hypotf(dx, dy) / (2.0 * core::f32::consts::SQRT_2);
-        Pose::new(centre, angle * 180.0 / core::f32::consts::PI, pitch)
+        const FAR: i64 = 10_000_000; // 10 m: keeps the squares below in range
+        let d = |a: i32, b: i32| (i64::from(b) - i64::from(a)).clamp(-FAR, FAR);
+        let (u, v) = (d(square0.x, square8.x), d(square0.y, square8.y));
+        // Rotated by a, square 8 lies at 2p (cos a + sin a, sin a - cos a) from
+        // square 0: cos a ~ u - v, sin a ~ u + v, and |a| <= 45 <=> cos >= |sin|.
+        let (c, s) = (u - v, u + v);
+        // Exactly 45 degrees passes despite the µm rounding of the two points
+        // (16 µm over the 4-pitch diagonal: about 0.005 degrees).
+        if c + 16 < s.abs() {
+            return Err(PoseError::Rotation);
+        }
+        // |c|, |s| <= len = sqrt(2 (u² + v²)) = 4 p.
+        let len = (2 * (u * u + v * v) as u64).isqrt();
+        // Scale down so that len < 2^15 and (c << 16) / len fits an i32.
+        let shift = (64 - len.leading_zeros()).saturating_sub(15);
+        let q = |n: i64| {
+            let den = (len >> shift).max(1) as i32;
+            ((n >> shift) as i32 * ROT_ONE) / den
+        };
+        let centre = Point::new(
+            sat((i64::from(square0.x) + i64::from(square8.x)) / 2),
+            sat((i64::from(square0.y) + i64::from(square8.y)) / 2),
+        );
+        let cos = q(c).max(0);
+        Pose::from_parts(centre, cos, q(s).clamp(-cos, cos), ((len + 2) / 4) as u32)
     }
 
-    /// The rotation in degrees.
-    pub fn angle_deg(&self) -> f32 {
-        self.angle_rad * 180.0 / core::f32::consts::PI
+    /// The rotation as (cos, sin) in Q16 ([`ROT_ONE`] = 1.0).
+    pub fn rotation(&self) -> (i32, i32) {
+        (self.cos, self.sin)
     }
 
-    /// The distance between neighbouring square centres.
-    pub fn pitch_mm(&self) -> f32 {
-        self.pitch_mm
+    /// The distance between neighbouring square centres, µm.
+    pub fn pitch_um(&self) -> u32 {
+        self.pitch_um
     }
 
     /// The board centre.
@@ -130,45 +238,57 @@ impl Pose {
         self.centre
     }
 
-    /// Board-frame coordinates (x right, y up, centre at 0) to the machine frame.
+    /// `(x cos - y sin, x sin + y cos)`, rounded.
+    fn rotate(&self, x: i64, y: i64, sin: i32) -> (i64, i64) {
+        let (c, s) = (i64::from(self.cos), i64::from(sin));
+        let half = i64::from(ROT_ONE / 2);
+        ((x * c - y * s + half) >> 16, (x * s + y * c + half) >> 16)
+    }
+
+    /// Board-frame coordinates (x right, y up, centre at 0; µm) to the machine frame.
     pub fn to_machine(&self, local: Point) -> Point {
+        let (x, y) = self.rotate(local.x.into(), local.y.into(), self.sin);
         Point::new(
-            self.centre.x + local.x * self.cos - local.y * self.sin,
-            self.centre.y + local.x * self.sin + local.y * self.cos,
+            sat(x + i64::from(self.centre.x)),
+            sat(y + i64::from(self.centre.y)),
         )
     }
 
     /// Machine-frame coordinates to the board frame.
     pub fn to_board(&self, p: Point) -> Point {
-        let (dx, dy) = (p.x - self.centre.x, p.y - self.centre.y);
-        Point::new(
-            dx * self.cos + dy * self.sin,
-            -dx * self.sin + dy * self.cos,
-        )
+        let dx = i64::from(p.x) - i64::from(self.centre.x);
+        let dy = i64::from(p.y) - i64::from(self.centre.y);
+        let (x, y) = self.rotate(dx, dy, -self.sin);
+        Point::new(sat(x), sat(y))
     }
 
     /// The centre of `square` in the machine frame.
     pub fn square_centre(&self, square: Square) -> Point {
-        let col = square.column() as f32 - 1.0;
-        let row = square.row() as f32 - 1.0;
-        self.to_machine(Point::new(col * self.pitch_mm, -row * self.pitch_mm))
+        let p = self.pitch_um as i32;
+        let col = i32::from(square.column()) - 1;
+        let row = i32::from(square.row()) - 1;
+        self.to_machine(Point::new(col * p, -row * p))
     }
 
-    /// The square whose centre is within `tolerance_mm` of `p` along both board
+    /// The square whose centre is within `tolerance_um` of `p` along both board
     /// axes, if any.
-    pub fn square_at(&self, p: Point, tolerance_mm: f32) -> Option<Square> {
+    pub fn square_at(&self, p: Point, tolerance_um: u32) -> Option<Square> {
         let local = self.to_board(p);
-        let col = libm::roundf(local.x / self.pitch_mm);
-        let row = libm::roundf(-local.y / self.pitch_mm);
-        if !(-1.0..=1.0).contains(&col) || !(-1.0..=1.0).contains(&row) {
+        let pitch = self.pitch_um as i32;
+        // The nearest column and row (-1..=1 on the board), and the offset from it.
+        let near = |v: i32| {
+            let i = v.saturating_add(pitch / 2).div_euclid(pitch);
+            (i, v.abs_diff(i.saturating_mul(pitch)))
+        };
+        let (col, off_x) = near(local.x);
+        let (row, off_y) = near(local.y.saturating_neg());
+        if !(-1..=1).contains(&col) || !(-1..=1).contains(&row) {
             return None;
         }
-        let off_x = (local.x - col * self.pitch_mm).abs();
-        let off_y = (-local.y - row * self.pitch_mm).abs();
-        if off_x > tolerance_mm || off_y > tolerance_mm {
+        if off_x > tolerance_um || off_y > tolerance_um {
             return None;
         }
-        Square::new(((row + 1.0) as u8) * 3 + (col + 1.0) as u8)
+        Square::new(((row + 1) * 3 + col + 1) as u8)
     }
 }
 
@@ -176,7 +296,7 @@ impl Pose {
 pub const STORAGE_SLOTS: usize = 5;
 
 /// The two storage columns, one per colour, five slots each.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Storage {
     /// The first slot of the black column and of the white column.
     pub first: [Point; 2],
@@ -186,12 +306,21 @@ pub struct Storage {
 
 impl Storage {
     /// The centre of slot `index` (0..5) of `colour`'s column; `None` past the end.
+    ///
+    /// ```
+    /// use tictable::device::motion::{Point, Storage};
+    /// use tictable::device::Colour;
+    /// let s = Storage { first: [Point::mm(20, 70), Point::mm(300, 70)], step: Point::mm(0, 30) };
+    /// assert_eq!(s.slot(Colour::White, 2), Some(Point::mm(300, 130)));
+    /// assert_eq!(s.slot(Colour::White, 5), None);
+    /// ```
     pub fn slot(&self, colour: Colour, index: usize) -> Option<Point> {
         (index < STORAGE_SLOTS).then(|| {
             let f = self.first[colour.index()];
+            let k = index as i32;
             Point::new(
-                f.x + self.step.x * index as f32,
-                f.y + self.step.y * index as f32,
+                f.x.saturating_add(self.step.x.saturating_mul(k)),
+                f.y.saturating_add(self.step.y.saturating_mul(k)),
             )
         })
     }
@@ -297,85 +426,173 @@ impl core::fmt::Display for MotionError {
     }
 }
 
-/// The mechanics of one axis.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The mechanics of one axis, in integers. The profile's arithmetic is exact for
+/// step rates up to about 4 million steps/s; nothing overflows beyond that, it
+/// saturates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AxisConfig {
     /// Steps per millimetre.
-    pub steps_per_mm: f32,
+    pub steps_per_mm: u32,
     /// Top speed, mm/s.
-    pub max_speed: f32,
+    pub max_speed: u32,
     /// Acceleration and deceleration, mm/s².
-    pub accel: f32,
+    pub accel: u32,
     /// Length of travel from the homing switch, mm.
-    pub travel_mm: f32,
+    pub travel_mm: u32,
     /// Homing speed, mm/s.
-    pub homing_speed: f32,
+    pub homing_speed: u32,
+}
+
+/// Fractional bits of the profile's fixed-point steps.
+const Q: u32 = 24;
+
+/// A rate per second as a rate per ms in Q24 (a multiplication by a constant
+/// computed at compile time, no division at run time).
+fn per_ms_q24(per_s: u32) -> u64 {
+    (u64::from(per_s) * ((1 << (Q + 10)) / 1000)) >> 10
 }
 
 impl AxisConfig {
     /// A GT2 belt on a half-stepped 200-step motor: 10 steps/mm, 250 mm/s,
     /// 1500 mm/s², 320 mm travel, homing at 60 mm/s.
     pub const DEFAULT: AxisConfig = AxisConfig {
-        steps_per_mm: 10.0,
-        max_speed: 250.0,
-        accel: 1500.0,
-        travel_mm: 320.0,
-        homing_speed: 60.0,
+        steps_per_mm: 10,
+        max_speed: 250,
+        accel: 1500,
+        travel_mm: 320,
+        homing_speed: 60,
     };
 
     /// The time in ms a move of `steps` steps takes (trapezoidal profile).
+    ///
+    /// ```
+    /// use tictable::device::motion::AxisConfig;
+    /// let c = AxisConfig::DEFAULT;
+    /// // 2500 steps/s reached in 167 ms (250 mm/s at 1500 mm/s²); 200 mm = 2000 steps.
+    /// assert_eq!(c.move_ms(2000), 967);
+    /// assert_eq!(c.move_ms(0), 0);
+    /// ```
     pub fn move_ms(&self, steps: u32) -> u32 {
-        libm::ceilf(Profile::new(steps, self).total_ms) as u32
+        Profile::new(steps, self).total_ms()
+    }
+
+    /// The speed profile: the steps of a move of `steps` done `elapsed_ms` after
+    /// its start. Never decreasing, `steps` from [`AxisConfig::move_ms`] on.
+    ///
+    /// ```
+    /// use tictable::device::motion::AxisConfig;
+    /// let c = AxisConfig::DEFAULT;
+    /// assert_eq!(c.steps_due(2000, 100), 75); // 15 000 steps/s² * (0.1 s)² / 2
+    /// assert_eq!(c.steps_due(2000, 967), 2000);
+    /// assert_eq!(c.steps_due(2000, u32::MAX), 2000);
+    /// ```
+    pub fn steps_due(&self, steps: u32, elapsed_ms: u32) -> u32 {
+        Profile::new(steps, self).steps_at(elapsed_ms)
+    }
+
+    /// The whole travel in steps.
+    fn max_steps(&self) -> i32 {
+        self.travel_mm
+            .saturating_mul(self.steps_per_mm)
+            .min(i32::MAX as u32) as i32
+    }
+
+    /// A coordinate (µm) in steps, rounded (saturating far out of travel).
+    #[inline(never)] // one copy: flash matters more than a call
+    fn steps(&self, um: i32) -> i32 {
+        let spm = self.steps_per_mm.min(1_000_000) as i32;
+        let frac = (um % 1000 * spm + if um < 0 { -500 } else { 500 }) / 1000;
+        (um / 1000).saturating_mul(spm).saturating_add(frac)
+    }
+
+    /// A position in steps in µm, rounded.
+    fn um(&self, steps: i32) -> i32 {
+        let spm = self.steps_per_mm.clamp(1, i32::MAX as u32) as i32;
+        steps.saturating_mul(1000).saturating_add(spm / 2) / spm
     }
 }
 
 /// A trapezoidal (or, when short, triangular) speed profile in steps and ms.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// Inside, time counts sixteenths of a ms and steps are Q32 fixed point. The ramp
+/// `r(t)` accelerates for `accel_16`, then cruises at the speed reached; a move of
+/// `d` steps lasting `T` follows `r(t)` up to `T / 2` and `d - r(T - t)` (the
+/// mirrored ramp) after it, where `T` is the shortest time with
+/// `r(T / 2) + r(T - T / 2) >= d`: so the two halves meet with a speed change of
+/// at most one sixteenth of a ms of acceleration, and the profile never decreases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Profile {
     distance: u32,
-    accel: f32,
-    speed: f32,
-    accel_ms: f32,
-    cruise_ms: f32,
-    total_ms: f32,
+    /// Steps (Q32) per sixteenth-ms squared: numerically steps/ms² in Q24.
+    accel: u64,
+    /// Acceleration time (at least 1 ms): the top speed is `accel * accel_16`.
+    accel_16: u64,
+    /// The move's duration.
+    total_16: u64,
 }
 
 impl Profile {
+    #[inline(never)] // one copy: flash matters more than a call
     fn new(distance: u32, c: &AxisConfig) -> Profile {
-        let accel = c.accel * c.steps_per_mm / 1.0e6; // steps / ms²
-        let max_speed = c.max_speed * c.steps_per_mm / 1.0e3; // steps / ms
-        let d = distance as f32;
-        let (accel_ms, speed, cruise_ms) = if d >= max_speed * max_speed / accel {
-            let t = max_speed / accel;
-            (t, max_speed, (d - max_speed * t) / max_speed)
-        } else {
-            let t = libm::sqrtf(d / accel);
-            (t, accel * t, 0.0)
-        };
-        Profile {
+        let speed = c.max_speed.saturating_mul(c.steps_per_mm); // steps/s
+        let accel = c.accel.saturating_mul(c.steps_per_mm).max(1); // steps/s²
+        let mut p = Profile {
             distance,
-            accel,
-            speed,
-            accel_ms,
-            cruise_ms,
-            total_ms: 2.0 * accel_ms + cruise_ms,
+            // steps/s² -> steps/ms² in Q24: / 10^6, as * (2^44 / 10^6) >> 20.
+            accel: ((u64::from(accel) * ((1 << (Q + 20)) / 1_000_000)) >> 20).max(1),
+            // Rounded down (saturating past 268 435 steps/s, which only lowers
+            // it): the top speed stays within the configured one.
+            accel_16: u64::from((speed.saturating_mul(16_000) / accel).max(16)),
+            total_16: 0,
+        };
+        // The shortest duration: a binary search over the monotone test.
+        let (mut lo, mut hi) = (0u64, 16 * u64::from(u32::MAX));
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let covered = p.ramp(mid / 2).saturating_add(p.ramp(mid - mid / 2));
+            if covered >= u64::from(distance) << 32 {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        p.total_16 = lo;
+        p
+    }
+
+    /// The duration in whole ms, rounded up.
+    fn total_ms(&self) -> u32 {
+        self.total_16.div_ceil(16).min(u64::from(u32::MAX)) as u32
+    }
+
+    /// Steps (Q32) of the ramp `t` sixteenths of a ms after the start (saturating).
+    #[inline(never)] // one copy: flash matters more than a call
+    fn ramp(&self, t: u64) -> u64 {
+        let ta = self.accel_16;
+        if t <= ta {
+            self.accel.saturating_mul(t).saturating_mul(t) >> 1
+        } else {
+            // a ta (t - ta / 2): the cruise line tangent to the parabola at ta.
+            self.accel.saturating_mul(ta).saturating_mul(2 * t - ta) >> 1
         }
     }
 
     /// Steps done `t` ms after the start.
-    fn steps_at(&self, t: f32) -> u32 {
-        if t >= self.total_ms {
+    #[inline(never)] // one copy: flash matters more than a call
+    fn steps_at(&self, t: u32) -> u32 {
+        let t = 16 * u64::from(t);
+        if t >= self.total_16 {
             return self.distance;
         }
-        let s = if t < self.accel_ms {
-            0.5 * self.accel * t * t
-        } else if t < self.accel_ms + self.cruise_ms {
-            0.5 * self.accel * self.accel_ms * self.accel_ms + self.speed * (t - self.accel_ms)
+        let half = self.total_16 / 2;
+        let s = if t <= half {
+            self.ramp(t)
         } else {
-            let left = self.total_ms - t;
-            self.distance as f32 - 0.5 * self.accel * left * left
+            let left =
+                (u64::from(self.distance) << 32).saturating_sub(self.ramp(self.total_16 - t));
+            left.max(self.ramp(half))
         };
-        (libm::floorf(s) as u32).min(self.distance)
+        (s >> 32).min(u64::from(self.distance)) as u32
     }
 }
 
@@ -462,7 +679,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         if !self.homed {
             return Err(MotionError::NotHomed);
         }
-        let max = (self.config.travel_mm * self.config.steps_per_mm) as i32;
+        let max = self.config.max_steps();
         if !(0..=max).contains(&target) {
             return Err(MotionError::OutOfTravel(self.id));
         }
@@ -486,11 +703,12 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         match self.state {
             AxisState::Idle => Ok(()),
             AxisState::Homing { started, mut steps } => {
-                let due = (elapsed_ms(now_ms, started) as f32
-                    * self.config.homing_speed
-                    * self.config.steps_per_mm
-                    / 1000.0) as u32;
-                let limit = (self.config.travel_mm * 1.1 * self.config.steps_per_mm) as u32;
+                let c = &self.config;
+                let rate = per_ms_q24(c.homing_speed.saturating_mul(c.steps_per_mm));
+                let due = (u64::from(elapsed_ms(now_ms, started)).saturating_mul(rate) >> Q)
+                    .min(u64::from(u32::MAX)) as u32;
+                // 10 % more than the travel.
+                let limit = (c.max_steps() as u32).saturating_add(c.max_steps() as u32 / 10);
                 while steps < due {
                     if self.limit_pressed().map_err(MotionError::Hw)? {
                         self.position = 0;
@@ -514,7 +732,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
                 mut done,
                 forward,
             } => {
-                let due = profile.steps_at(elapsed_ms(now_ms, started) as f32);
+                let due = profile.steps_at(elapsed_ms(now_ms, started));
                 while done < due {
                     if !forward
                         && self.position > 0
@@ -624,19 +842,21 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
         self.job != Job::Idle
     }
 
-    /// The head position in mm.
+    /// The head position (µm, to the nearest µm of the step reached).
     pub fn position(&self) -> Point {
         Point::new(
-            self.x.position() as f32 / self.x.config().steps_per_mm,
-            self.y.position() as f32 / self.y.config().steps_per_mm,
+            self.x.config().um(self.x.position()),
+            self.y.config().um(self.y.position()),
         )
     }
 
     fn steps(&self, p: Point) -> (i32, i32) {
-        (
-            libm::roundf(p.x * self.x.config().steps_per_mm) as i32,
-            libm::roundf(p.y * self.y.config().steps_per_mm) as i32,
-        )
+        (self.x.config().steps(p.x), self.y.config().steps(p.y))
+    }
+
+    /// Whether the head can reach `p` (within the travel of both axes).
+    pub fn reachable(&self, p: Point) -> bool {
+        self.check_travel(p).is_ok()
     }
 
     /// Raises the head, switches the magnet off and homes both axes.
@@ -652,7 +872,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     fn check_travel(&self, p: Point) -> Result<(), MotionError> {
         let (x, y) = self.steps(p);
-        let max = |a: &Axis<O, I>| (a.config().travel_mm * a.config().steps_per_mm) as i32;
+        let max = |a: &Axis<O, I>| a.config().max_steps();
         if !(0..=max(&self.x)).contains(&x) {
             return Err(MotionError::OutOfTravel(AxisId::X));
         }

@@ -96,8 +96,8 @@ fn frame(w: &World, state: State, record: &GameRecord) -> String {
         .collect();
     out += &format!(
         "   head ({:.1}, {:.1}) mm, lift {}, magnet {}{}\n   lights: {}\n   record: {}\n",
-        head.x,
-        head.y,
+        f64::from(head.x) / 1000.0,
+        f64::from(head.y) / 1000.0,
         if w.head.lowered { "down" } else { "up" },
         if w.head.magnet { "on" } else { "off" },
         if w.head.held.is_some() {

@@ -185,14 +185,14 @@ impl SimHuman {
             if w.head.held == Some(i) || w.in_storage(&p) {
                 continue;
             }
-            let square = w.config.pose.square_at(p.at, 2.0);
+            let square = w.config.pose.square_at(p.at, 2_000);
             match square {
                 Some(s) if expected.get(s) == Sensed::Piece(p.colour) && placed & s.bit() == 0 => {
                     placed |= s.bit();
                 }
                 _ => {
                     // Picked up: held in the hand, off the board.
-                    w.pieces[i].at = crate::device::motion::Point::new(-500.0, -500.0);
+                    w.pieces[i].at = crate::device::motion::Point::mm(-500, -500);
                     hand.push(i);
                 }
             }

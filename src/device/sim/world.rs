@@ -39,13 +39,17 @@ impl SimConfig {
     /// check angles first (the CLI does).
     pub fn standard(angle_deg: f32, fault_rate: f64, seed: u64) -> SimConfig {
         SimConfig {
-            pose: Pose::new(Point::new(160.0, 130.0), angle_deg, 32.0)
-                .unwrap_or_else(|_| Pose::new(Point::new(160.0, 130.0), 0.0, 32.0).unwrap()),
+            pose: Pose::new(
+                Point::mm(160, 130),
+                (angle_deg * 10.0).round() as i32,
+                32_000,
+            )
+            .unwrap_or_else(|_| Pose::new(Point::mm(160, 130), 0, 32_000).unwrap()),
             storage: Storage {
-                first: [Point::new(20.0, 70.0), Point::new(300.0, 70.0)],
-                step: Point::new(0.0, 30.0),
+                first: [Point::mm(20, 70), Point::mm(300, 70)],
+                step: Point::mm(0, 30),
             },
-            park: Point::new(160.0, 10.0),
+            park: Point::mm(160, 10),
             axis: AxisConfig::DEFAULT,
             timing: HeadTiming::DEFAULT,
             nack_rate: fault_rate,
@@ -149,6 +153,11 @@ pub const PIECE_MM: f32 = 22.0;
 /// Distance (mm) within which the magnet catches a piece.
 pub const CATCH_MM: f32 = 5.0;
 
+/// Millimetres to whole micrometres (the unit of [`Point`]).
+fn um(mm: f32) -> u32 {
+    (mm * 1000.0).round() as u32
+}
+
 /// The whole simulated world.
 #[derive(Clone, Debug)]
 pub struct World {
@@ -209,13 +218,10 @@ impl World {
         w
     }
 
-    /// The head position in mm.
+    /// The head position (µm).
     pub fn head_mm(&self) -> Point {
-        let spm = self.config.axis.steps_per_mm;
-        Point::new(
-            self.head.steps[0] as f32 / spm,
-            self.head.steps[1] as f32 / spm,
-        )
+        let um = |steps: i32| steps * 1000 / self.config.axis.steps_per_mm as i32;
+        Point::new(um(self.head.steps[0]), um(self.head.steps[1]))
     }
 
     /// Where piece `i` is now (on the magnet: at the head).
@@ -232,8 +238,8 @@ impl World {
         (0..self.pieces.len())
             .filter(|&i| self.head.held != Some(i))
             .map(|i| (i, self.pieces[i].at.distance(p)))
-            .filter(|&(_, d)| d <= radius)
-            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .filter(|&(_, d)| d <= um(radius))
+            .min_by_key(|&(_, d)| d)
             .map(|(i, _)| i)
     }
 
@@ -248,7 +254,7 @@ impl World {
             self.config
                 .storage
                 .slot(p.colour, k)
-                .is_some_and(|s| s.distance(p.at) <= CATCH_MM)
+                .is_some_and(|s| s.distance(p.at) <= um(CATCH_MM))
         })
     }
 
@@ -263,7 +269,7 @@ impl World {
             if self.in_storage(p) {
                 continue;
             }
-            let square = self.config.pose.square_at(p.at, FULL_COVER_MM)?;
+            let square = self.config.pose.square_at(p.at, um(FULL_COVER_MM))?;
             if (black | white) & square.bit() != 0 {
                 return None;
             }
@@ -291,12 +297,12 @@ impl World {
             // game is concerned.
             let seen = Square::ALL
                 .iter()
-                .any(|s| self.config.pose.square_centre(*s).distance(p.at) < NO_COVER_MM);
+                .any(|s| self.config.pose.square_centre(*s).distance(p.at) < um(NO_COVER_MM));
             if !seen {
                 strays += 1;
                 continue;
             }
-            let square = self.config.pose.square_at(p.at, tolerance_mm)?;
+            let square = self.config.pose.square_at(p.at, um(tolerance_mm))?;
             if (black | white) & square.bit() != 0 {
                 return None;
             }
@@ -343,8 +349,8 @@ impl World {
 
     /// Moves piece `i` to `to` (by hand), plus up to `jitter` mm in each direction.
     pub fn hand_move(&mut self, i: usize, to: Point, jitter: f32) {
-        let dx = self.rng.range(-1.0, 1.0) as f32 * jitter;
-        let dy = self.rng.range(-1.0, 1.0) as f32 * jitter;
+        let dx = um(self.rng.range(-1.0, 1.0) as f32 * jitter) as i32;
+        let dy = um(self.rng.range(-1.0, 1.0) as f32 * jitter) as i32;
         if self.head.held == Some(i) {
             self.head.held = None;
         }
@@ -393,23 +399,19 @@ impl World {
             let mut at = self.head_mm();
             // Dropped onto another piece, it slides off beside it.
             let other = (0..self.pieces.len())
-                .filter(|&j| j != i && self.pieces[j].at.distance(at) < PIECE_MM)
-                .min_by(|&a, &b| {
-                    self.pieces[a]
-                        .at
-                        .distance(at)
-                        .total_cmp(&self.pieces[b].at.distance(at))
-                });
+                .filter(|&j| j != i && self.pieces[j].at.distance(at) < um(PIECE_MM))
+                .min_by_key(|&j| self.pieces[j].at.distance(at));
             if let Some(j) = other {
                 self.stats.stacked += 1;
                 let o = self.pieces[j].at;
-                let d = o.distance(at);
-                let (ux, uy) = if d > 1e-3 {
-                    ((at.x - o.x) / d, (at.y - o.y) / d)
+                let d = o.distance(at).max(1) as f32;
+                let (ux, uy) = if at != o {
+                    ((at.x - o.x) as f32 / d, (at.y - o.y) as f32 / d)
                 } else {
                     (1.0, 0.0)
                 };
-                at = Point::new(o.x + ux * PIECE_MM, o.y + uy * PIECE_MM);
+                let slide = |u: f32| (u * um(PIECE_MM) as f32) as i32;
+                at = Point::new(o.x + slide(ux), o.y + slide(uy));
             }
             self.pieces[i].at = at;
         }
@@ -443,7 +445,7 @@ impl World {
             if self.head.held == Some(i) {
                 continue;
             }
-            let d = p.at.distance(centre);
+            let d = p.at.distance(centre) as f32 / 1000.0;
             let c = ((NO_COVER_MM - d) / (NO_COVER_MM - FULL_COVER_MM)).clamp(0.0, 1.0) as f64;
             if c > cover {
                 cover = c;
