@@ -158,6 +158,28 @@ fn corners_turned_beyond_45_degrees_or_too_close_are_refused() {
 }
 
 #[test]
+fn distances_are_exact_integer_square_roots() {
+    let mut seed = 0x1234_5678_9ABC_DEF0u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 32) as i32
+    };
+    let mut pairs: Vec<(i32, i32)> = (0..20_000).map(|_| (next(), next())).collect();
+    pairs.extend(
+        (0..2_000)
+            .map(|i| (i, 0))
+            .chain([(i32::MAX, i32::MAX), (3, 4)]),
+    );
+    for (a, b) in pairs {
+        let d = Point::new(0, 0).distance(Point::new(a, b)) as u128;
+        let n = (a as i128 * a as i128 + b as i128 * b as i128) as u128;
+        assert!(d * d <= n && (d + 1) * (d + 1) > n, "({a}, {b}): {d}");
+    }
+}
+
+#[test]
 fn machine_and_board_frames_round_trip_within_a_step() {
     for angle in (-450..=450).step_by(50) {
         let pose = Pose::new(Point::new(161_234, 129_876), angle, 32_500).unwrap();
