@@ -41,6 +41,33 @@
 //!
 //! The task being entered is not saved: after a reset the machine is in Setup.
 //!
+//! # Calibrating the board pose by jogging
+//!
+//! Where the board lies (offset and rotation, up to 45 degrees either way) is found
+//! by moving the head over the centres of the two marked squares, 1 (top left)
+//! and 9 (bottom right), with the buttons ([`State::Calibrating`]):
+//!
+//! 1. In Setup (or after a game or task), **press and hold Done** for
+//!    [`CALIBRATE_HOLD_MS`] (2 s): task entry comes on at once, then calibration.
+//!    The head goes to where the current pose puts square 1.
+//! 2. **First square** jogs the head [`JOG_UM`] (1 mm) in the + direction of the
+//!    selected axis, **Side** in the - direction; held longer than
+//!    [`JOG_REPEAT_MS`], they repeat (about 20 mm/s). **Start** switches the axis:
+//!    Device turn lit = X, Human turn lit = Y.
+//! 3. **Done** records the head position over square 1 (the square lights show
+//!    the target in task entry's binary: Lamp = square 1, Lamp + Loss = square 9).
+//!    The head then goes to where square 9 should be; jog it onto square 9's
+//!    centre and press **Done** again.
+//! 4. The pose from the two points ([`Pose::from_corners`]) is checked: rotation
+//!    within 45 degrees, pitch within 20..=60 mm, every square reachable. If so it
+//!    replaces the layout's pose, is saved with the snapshot (a reset keeps it)
+//!    and the machine is back in Setup. If not, **Error** lights, nothing changes
+//!    and the routine starts again at square 1 (the next press clears the light).
+//! 5. **Level** leaves at any time without changing anything.
+//!
+//! A jog press while the head is still moving is ignored (a 1 mm jog takes about
+//! 50 ms).
+//!
 //! The firmware's super-loop is, in outline:
 //!
 //! ```text
@@ -404,6 +431,26 @@ pub enum State {
     TaskDone,
     /// A task is being entered with the buttons (see the [module docs](self)).
     TaskEntry(TaskEntry),
+    /// The board pose is being calibrated by jogging (see the [module docs](self)).
+    Calibrating(Jog),
+}
+
+/// How long Done is held (after entering task entry) to start calibrating, ms.
+pub const CALIBRATE_HOLD_MS: u32 = 2000;
+/// One jog press, µm.
+pub const JOG_UM: i32 = 1000;
+/// A jog button held this long after its press repeats, ms.
+pub const JOG_REPEAT_MS: u32 = 400;
+
+/// Pose calibration by jogging (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Jog {
+    /// The head position recorded over square 1, once Done was pressed there.
+    pub first: Option<Point>,
+    /// Jogging along Y (else X); Start switches.
+    pub y_axis: bool,
+    /// The last pair of points was refused (the error light), until the next press.
+    pub refused: bool,
 }
 
 /// A task being entered with the buttons (see the [module docs](self)).
@@ -747,6 +794,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             sequence: 0,
             calibration,
             margins,
+            pose: {
+                let (p, (cos, sin)) = (&self.layout.pose, self.layout.pose.rotation());
+                [p.centre().x, p.centre().y, cos, sin, p.pitch_um() as i32]
+            },
             device_first: self.setup.device_first,
             first_square: self.setup.first_square.map(Square::index),
             moves,
@@ -806,6 +857,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             )),
             Some(_) => return Err(bad),
         };
+        let [x, y, cos, sin, pitch] = snap.pose;
+        self.layout.pose =
+            Pose::from_parts(Point::new(x, y), cos, sin, pitch as u32).map_err(|_| bad)?;
         self.hw.scanner.set_calibration(snap.calibration());
         self.setup = GameSetup {
             device_first: snap.device_first,
@@ -849,6 +903,21 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             State::Error(_) => add(Light::Error),
             State::TaskDone => add(Light::Lamp),
             State::TaskEntry(entry) => entry.lights(&mut add),
+            State::Calibrating(jog) => {
+                add(if jog.y_axis {
+                    Light::HumanTurn
+                } else {
+                    Light::DeviceTurn
+                });
+                // The target square in task entry's binary: 1 = Lamp, 9 = Lamp + Loss.
+                add(Light::Lamp);
+                if jog.first.is_some() {
+                    add(Light::Loss);
+                }
+                if jog.refused {
+                    add(Light::Error);
+                }
+            }
             State::Over(Some(true)) => add(Light::Win),
             State::Over(Some(false)) => add(Light::Loss),
             State::Over(None) => add(Light::Draw),
@@ -935,6 +1004,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             State::TaskEntry(mut entry) => {
+                if entry == TaskEntry::new()
+                    && self.hw.panel.is_held(Button::Done)
+                    && elapsed_ms(now_ms, self.entered_ms) >= CALIBRATE_HOLD_MS
+                    && !self.hw.machine.is_busy()
+                {
+                    self.start_calibration(false);
+                    return;
+                }
                 if presses.is_empty() {
                     return;
                 }
@@ -1042,7 +1119,96 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             State::Error(problem) => self.poll_error(problem, presses, now_ms),
+            State::Calibrating(jog) => self.poll_calibration(jog, presses, now_ms),
         }
+    }
+
+    /// Starts (or restarts) pose calibration: the head goes to square 1 as the
+    /// current pose has it.
+    fn start_calibration(&mut self, refused: bool) {
+        // Unreachable (a far-off pose): the head stays and is jogged from there.
+        let _ = self
+            .hw
+            .machine
+            .start_move(self.layout.pose.square_centre(Square::ALL[0]));
+        self.enter(State::Calibrating(Jog {
+            first: None,
+            y_axis: false,
+            refused,
+        }));
+    }
+
+    fn poll_calibration(&mut self, mut jog: Jog, presses: Presses, now_ms: u32) {
+        if presses.contains(Button::Level) {
+            // Cancelled: nothing changes.
+            self.park(now_ms);
+            self.enter(State::Setup);
+            return;
+        }
+        if self.hw.machine.is_busy() {
+            return;
+        }
+        let panel = &self.hw.panel;
+        let repeat = presses.is_empty() && elapsed_ms(now_ms, self.entered_ms) >= JOG_REPEAT_MS;
+        let step = if presses.contains(Button::FirstSquare)
+            || (repeat && panel.is_held(Button::FirstSquare))
+        {
+            JOG_UM
+        } else if presses.contains(Button::Side) || (repeat && panel.is_held(Button::Side)) {
+            -JOG_UM
+        } else {
+            0
+        };
+        let here = self.hw.machine.position();
+        if step != 0 {
+            let mut to = here;
+            if jog.y_axis {
+                to.y = to.y.saturating_add(step);
+            } else {
+                to.x = to.x.saturating_add(step);
+            }
+            // Past the travel: the head stays.
+            let _ = self.hw.machine.start_move(to);
+        }
+        if presses.is_empty() {
+            return;
+        }
+        jog.refused = false;
+        if presses.contains(Button::Start) {
+            jog.y_axis = !jog.y_axis;
+        }
+        if presses.contains(Button::Done) {
+            let Some(first) = jog.first else {
+                jog.first = Some(here);
+                // On to where square 9 lies from square 1 with the current pose.
+                let (a, b) = (Square::ALL[0], Square::ALL[8]);
+                let (p0, p8) = (
+                    self.layout.pose.square_centre(a),
+                    self.layout.pose.square_centre(b),
+                );
+                let guess = Point::new(
+                    here.x.saturating_add(p8.x - p0.x),
+                    here.y.saturating_add(p8.y - p0.y),
+                );
+                let _ = self.hw.machine.start_move(guess);
+                self.enter(State::Calibrating(jog));
+                return;
+            };
+            match Pose::from_corners(first, here) {
+                Ok(pose)
+                    if Square::ALL
+                        .iter()
+                        .all(|s| self.hw.machine.reachable(pose.square_centre(*s))) =>
+                {
+                    self.layout.pose = pose;
+                    self.park(now_ms);
+                    self.enter(State::Setup);
+                }
+                _ => self.start_calibration(true),
+            }
+            return;
+        }
+        self.enter(State::Calibrating(jog));
     }
 
     /// Polls the scanner; `Some` with a stable view.

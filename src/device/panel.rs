@@ -191,6 +191,11 @@ impl<I: InputPin, O: OutputPin> Panel<I, O> {
         Ok(Presses(presses))
     }
 
+    /// Whether `button` is held down now (its debounced level), for long presses.
+    pub fn is_held(&self, button: Button) -> bool {
+        self.debouncers[button.index()].level()
+    }
+
     /// Switches `light` on or off (writes the pin only on a change).
     pub fn set(&mut self, light: Light, on: bool) -> Result<(), HwError> {
         let i = light.index();

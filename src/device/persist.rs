@@ -41,7 +41,7 @@ pub fn crc32(data: &[u8]) -> u32 {
 
 /// Bytes of an encoded [`Snapshot`] (without the slot's length and CRC).
 pub const ENCODED_LEN: usize =
-    1 + 4 + 9 * 3 * 4 * 2 + 8 + 1 + 2 + 9 + 1 + (1 + 18 + 2) + 1 + 2 + 2 + 4;
+    1 + 4 + 9 * 3 * 4 * 2 + 8 + 5 * 4 + 1 + 2 + 9 + 1 + (1 + 18 + 2) + 1 + 2 + 2 + 4;
 
 const _: () = assert!(2 + ENCODED_LEN + 4 <= SLOT_SIZE);
 
@@ -107,7 +107,7 @@ impl Reader<'_> {
 }
 
 /// The format version written in every snapshot.
-pub const FORMAT_VERSION: u8 = 2;
+pub const FORMAT_VERSION: u8 = 3;
 
 /// Everything needed to carry on after a reset, in plain serializable fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +120,9 @@ pub struct Snapshot {
     pub calibration: [[[u16; 4]; 3]; 9],
     /// Classification margins (ratio, spread), percent.
     pub margins: (u32, u32),
+    /// The board pose: centre x, centre y (µm), cos, sin (Q16), pitch (µm); see
+    /// [`Pose::from_parts`](super::motion::Pose::from_parts).
+    pub pose: [i32; 5],
     /// The device moves first.
     pub device_first: bool,
     /// The device's first square, 0..=8.
@@ -154,20 +157,21 @@ pub struct SavedTask {
 impl Snapshot {
     /// The snapshot in the fixed layout: version, sequence (LE u32), calibration (9
     /// squares x 3 references x clear/red/green/blue, LE u16), margins (2 x LE u32),
-    /// device_first, first_square (flag + square), moves (9), moves_len, task (flag,
+    /// pose (5 x LE i32), device_first, first_square (flag + square), moves (9), moves_len, task (flag,
     /// 9 x (colour, square), len, done), active, stock (2), suspect (2), pending
     /// (flag, colour, slot, square). Absent options are written as zeros.
     ///
     /// ```
     /// use tictable::device::persist::{Snapshot, ENCODED_LEN};
     /// # let s = Snapshot { version: 1, sequence: 7, calibration: [[[9; 4]; 3]; 9], margins: (30, 40),
+    /// #     pose: [160_000, 130_000, 61_584, -22_415, 32_000],
     /// #     device_first: true, first_square: Some(4), moves: [4, 0, 8, 0, 0, 0, 0, 0, 0], moves_len: 3,
     /// #     task: None, active: true, stock: [0b11100, 0b11110], suspect: [0, 0], pending: Some((0, 2, 8)) };
     /// let bytes: [u8; ENCODED_LEN] = s.encode();
     /// assert_eq!(Snapshot::decode(&bytes), Some(s));
     /// assert_eq!(Snapshot::decode(&bytes[..ENCODED_LEN - 1]), None);
     /// let mut bad = bytes;
-    /// bad[1 + 4 + 216 + 8] = 2; // device_first is neither 0 nor 1
+    /// bad[1 + 4 + 216 + 8 + 20] = 2; // device_first is neither 0 nor 1
     /// assert_eq!(Snapshot::decode(&bad), None);
     /// ```
     pub fn encode(&self) -> [u8; ENCODED_LEN] {
@@ -182,6 +186,9 @@ impl Snapshot {
         }
         w.u32(self.margins.0);
         w.u32(self.margins.1);
+        for v in self.pose {
+            w.u32(v as u32);
+        }
         w.flag(self.device_first);
         w.flag(self.first_square.is_some());
         w.u8(self.first_square.unwrap_or(0));
@@ -221,6 +228,10 @@ impl Snapshot {
             *v = r.u16()?;
         }
         let margins = (r.u32()?, r.u32()?);
+        let mut pose = [0i32; 5];
+        for v in pose.iter_mut() {
+            *v = r.u32()? as i32;
+        }
         let device_first = r.flag()?;
         let first_square = match (r.flag()?, r.u8()?) {
             (true, s) => Some(s),
@@ -248,6 +259,7 @@ impl Snapshot {
             sequence,
             calibration,
             margins,
+            pose,
             device_first,
             first_square,
             moves,
