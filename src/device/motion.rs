@@ -95,7 +95,8 @@ pub const PITCH_UM: core::ops::RangeInclusive<u32> = 20_000..=60_000;
 pub enum PoseError {
     /// The board is rotated by more than 45 degrees (or the rotation is not one).
     Rotation,
-    /// The square pitch (the value, µm) is outside [`PITCH_UM`].
+    /// The square pitch (the value, µm; `u32::MAX` for points over a metre apart)
+    /// is outside [`PITCH_UM`].
     Pitch(u32),
 }
 
@@ -217,9 +218,11 @@ impl Pose {
     /// assert_eq!(Pose::from_corners(Point::mm(200, 100), Point::mm(100, 50)), Err(PoseError::Rotation));
     /// ```
     pub fn from_corners(square0: Point, square8: Point) -> Result<Pose, PoseError> {
-        const FAR: i64 = 10_000_000; // 10 m: keeps the squares below in range
-        let d = |a: i32, b: i32| (i64::from(b) - i64::from(a)).clamp(-FAR, FAR);
-        let (u, v) = (d(square0.x, square8.x), d(square0.y, square8.y));
+        // More than a metre apart along an axis: no board (a pitch too large to give).
+        let d = |a: i32, b: i32| b.checked_sub(a).filter(|d| d.unsigned_abs() < 1 << 20);
+        let (Some(u), Some(v)) = (d(square0.x, square8.x), d(square0.y, square8.y)) else {
+            return Err(PoseError::Pitch(u32::MAX));
+        };
         // Rotated by a, square 8 lies at 2p (cos a + sin a, sin a - cos a) from
         // square 0: cos a ~ u - v, sin a ~ u + v, and |a| <= 45 <=> cos >= |sin|.
         let (c, s) = (u - v, u + v);
@@ -228,20 +231,16 @@ impl Pose {
         if c + 16 < s.abs() {
             return Err(PoseError::Rotation);
         }
-        // |c|, |s| <= len = sqrt(2 (u² + v²)) = 4 p.
-        let len = u64::from(isqrt(2 * (u * u + v * v) as u64));
+        // |c|, |s| <= len = sqrt(2 (u² + v²)) = 4 p < 2^22.
+        let sq = |n: i32| u64::from(n.unsigned_abs()).pow(2);
+        let len = isqrt(2 * (sq(u) + sq(v)));
         // Scale down so that len < 2^15 and (c << 16) / len fits an i32.
-        let shift = (64 - len.leading_zeros()).saturating_sub(15);
-        let q = |n: i64| {
-            let den = (len >> shift).max(1) as i32;
-            ((n >> shift) as i32 * ROT_ONE) / den
-        };
-        let centre = Point::new(
-            sat((i64::from(square0.x) + i64::from(square8.x)) / 2),
-            sat((i64::from(square0.y) + i64::from(square8.y)) / 2),
-        );
+        let shift = (32 - len.leading_zeros()).saturating_sub(15);
+        let den = (len >> shift).max(1) as i32;
+        let q = |n: i32| ((n >> shift) * ROT_ONE) / den;
         let cos = q(c).max(0);
-        Pose::from_parts(centre, cos, q(s).clamp(-cos, cos), ((len + 2) / 4) as u32)
+        let centre = Point::new(square0.x + u / 2, square0.y + v / 2);
+        Pose::from_parts(centre, cos, q(s).clamp(-cos, cos), (len + 2) / 4)
     }
 
     /// The rotation as (cos, sin) in Q16 ([`ROT_ONE`] = 1.0).
