@@ -303,3 +303,24 @@ fn a_short_done_press_is_still_task_entry() {
     }
     assert!(matches!(r.m.controller.state(), State::TaskEntry(_)));
 }
+
+#[test]
+fn level_while_the_head_moves_leaves_cleanly() {
+    let mut r = Rig::new(truth(0), 50);
+    let before = r.m.controller.layout().pose;
+    r.m.world.borrow_mut().buttons[Button::Done.index()] = true;
+    let calibrating =
+        |m: &SimMachine<BestMove>| matches!(m.controller.state(), State::Calibrating(_));
+    assert!(r
+        .m
+        .run_until(&mut r.h, CALIBRATE_HOLD_MS + 200, calibrating));
+    r.m.world.borrow_mut().buttons[Button::Done.index()] = false;
+    // The head is on its way to square 1 (homing left it at the switches).
+    assert!(r.m.controller.hardware().machine.is_busy());
+    r.press(Button::Level);
+    assert_eq!(r.m.controller.state(), State::Setup);
+    r.settle();
+    assert_eq!(r.m.controller.state(), State::Setup);
+    assert_eq!(r.m.controller.layout().pose, before);
+    assert_eq!(r.m.controller.stats().errors, 0);
+}

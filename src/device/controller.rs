@@ -1140,8 +1140,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     fn poll_calibration(&mut self, mut jog: Jog, presses: Presses, now_ms: u32) {
         if presses.contains(Button::Level) {
-            // Cancelled: nothing changes.
-            self.park(now_ms);
+            // Cancelled: nothing changes. (A move under way finishes first.)
+            if !self.hw.machine.is_busy() {
+                self.park(now_ms);
+            }
             self.enter(State::Setup);
             return;
         }
@@ -1160,7 +1162,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             0
         };
         let here = self.hw.machine.position();
-        if step != 0 {
+        if step != 0 && !presses.contains(Button::Done) {
             let mut to = here;
             if jog.y_axis {
                 to.y = to.y.saturating_add(step);
@@ -1187,8 +1189,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.layout.pose.square_centre(b),
                 );
                 let guess = Point::new(
-                    here.x.saturating_add(p8.x - p0.x),
-                    here.y.saturating_add(p8.y - p0.y),
+                    here.x.saturating_add(p8.x.saturating_sub(p0.x)),
+                    here.y.saturating_add(p8.y.saturating_sub(p0.y)),
                 );
                 let _ = self.hw.machine.start_move(guess);
                 self.enter(State::Calibrating(jog));
