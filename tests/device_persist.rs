@@ -59,6 +59,34 @@ fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
 }
 
 #[test]
+fn an_unchanged_snapshot_is_not_written_again() {
+    let m = machine(3);
+    let snap = m.controller.snapshot();
+    let mut store = Store::new(MemStorage::new(2 * SLOT_SIZE), 0).unwrap();
+    store.save(&snap).unwrap();
+    store.save(&snap).unwrap();
+    let storage = store.destroy();
+    assert_eq!(storage.writes, 1, "the same snapshot again spares the flash");
+    // After a reset (a fresh store over the same flash) too.
+    let mut store = Store::new(storage, 0).unwrap();
+    store.save(&snap).unwrap();
+    let mut changed = snap;
+    changed.moves_len = 1;
+    store.save(&changed).unwrap();
+    let storage = store.destroy();
+    assert_eq!(storage.writes, 2, "a changed snapshot is written");
+    // A corrupted newest slot is not mistaken for the snapshot: it is written again.
+    let mut storage = storage;
+    storage.bytes[SLOT_SIZE + 7] ^= 0x10;
+    let mut store = Store::new(storage, 0).unwrap();
+    store.save(&changed).unwrap();
+    let storage = store.destroy();
+    assert_eq!(storage.writes, 3);
+    let mut store = Store::new(storage, 0).unwrap();
+    assert_eq!(store.load().unwrap().unwrap().moves_len, 1);
+}
+
+#[test]
 fn corrupt_snapshots_are_refused() {
     let m = machine(2);
     let good = m.controller.snapshot();

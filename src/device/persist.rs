@@ -43,7 +43,10 @@ pub fn crc32(data: &[u8]) -> u32 {
 pub const ENCODED_LEN: usize =
     1 + 4 + 9 * 3 * 4 * 2 + 8 + 1 + 2 + 9 + 1 + (1 + 18 + 2) + 1 + 2 + 2 + 4;
 
-const _: () = assert!(2 + ENCODED_LEN + 4 <= SLOT_SIZE);
+/// Bytes of a slot's frame: length, encoded snapshot, CRC.
+const FRAME_LEN: usize = 2 + ENCODED_LEN + 4;
+
+const _: () = assert!(FRAME_LEN <= SLOT_SIZE);
 
 /// Writes bytes in order into a buffer of [`ENCODED_LEN`].
 struct Writer {
@@ -52,13 +55,14 @@ struct Writer {
 }
 
 impl Writer {
+    // Not inlined: one copy of the code serves every field (flash is scarce).
+    #[inline(never)]
     fn bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            if let Some(slot) = self.buf.get_mut(self.at) {
-                *slot = b;
-            }
-            self.at += 1;
+        let end = self.at + bytes.len();
+        if let Some(dst) = self.buf.get_mut(self.at..end) {
+            dst.copy_from_slice(bytes);
         }
+        self.at = end;
     }
     fn u8(&mut self, v: u8) {
         self.bytes(&[v]);
@@ -81,21 +85,23 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    #[inline(never)]
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let bytes = self.buf.get(self.at..self.at + n)?;
+        self.at += n;
+        Some(bytes)
+    }
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        self.take(N)?.try_into().ok()
+    }
     fn u8(&mut self) -> Option<u8> {
-        let v = *self.buf.get(self.at)?;
-        self.at += 1;
-        Some(v)
+        Some(self.array::<1>()?[0])
     }
     fn u16(&mut self) -> Option<u16> {
-        Some(u16::from_le_bytes([self.u8()?, self.u8()?]))
+        Some(u16::from_le_bytes(self.array()?))
     }
     fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes([
-            self.u8()?,
-            self.u8()?,
-            self.u8()?,
-            self.u8()?,
-        ]))
+        Some(u32::from_le_bytes(self.array()?))
     }
     fn flag(&mut self) -> Option<bool> {
         match self.u8()? {
@@ -226,10 +232,7 @@ impl Snapshot {
             (true, s) => Some(s),
             (false, _) => None,
         };
-        let mut moves = [0u8; 9];
-        for m in moves.iter_mut() {
-            *m = r.u8()?;
-        }
+        let moves = r.array()?;
         let moves_len = r.u8()?;
         let has_task = r.flag()?;
         let mut items = [(0u8, 0u8); 9];
@@ -239,8 +242,8 @@ impl Snapshot {
         let (len, done) = (r.u8()?, r.u8()?);
         let task = has_task.then_some(SavedTask { items, len, done });
         let active = r.flag()?;
-        let stock = [r.u8()?, r.u8()?];
-        let suspect = [r.u8()?, r.u8()?];
+        let stock = r.array()?;
+        let suspect = r.array()?;
         let has_pending = r.flag()?;
         let pending = (r.u8()?, r.u8()?, r.u8()?);
         Some(Snapshot {
@@ -345,18 +348,32 @@ impl<S: Storage> Store<S> {
         self.base + (slot * SLOT_SIZE) as u32
     }
 
-    fn read_slot(&mut self, slot: usize) -> Result<Option<Snapshot>, PersistError<S::Error>> {
-        let mut buf = [0u8; SLOT_SIZE];
+    /// The bytes of a slot holding `snapshot`: length (LE u16) = ENCODED_LEN + 4,
+    /// the encoded snapshot, its CRC-32 (LE u32).
+    fn frame(snapshot: &Snapshot) -> [u8; FRAME_LEN] {
+        let mut frame = [0u8; FRAME_LEN];
+        let body = snapshot.encode();
+        let (len, rest) = frame.split_at_mut(2);
+        let (dst, crc) = rest.split_at_mut(ENCODED_LEN);
+        len.copy_from_slice(&((ENCODED_LEN + 4) as u16).to_le_bytes());
+        dst.copy_from_slice(&body);
+        crc.copy_from_slice(&crc32(&body).to_le_bytes());
+        frame
+    }
+
+    fn read_frame(&mut self, slot: usize) -> Result<[u8; FRAME_LEN], PersistError<S::Error>> {
+        let mut frame = [0u8; FRAME_LEN];
         self.storage
-            .read(self.offset(slot), &mut buf)
+            .read(self.offset(slot), &mut frame)
             .map_err(PersistError::Storage)?;
-        // Length (LE u16) = ENCODED_LEN + 4, the encoded snapshot, its CRC (LE u32).
-        let len = u16::from_le_bytes([buf[0], buf[1]]) as usize;
-        if len != ENCODED_LEN + 4 {
-            return Ok(None);
-        }
-        let (body, rest) = buf[2..].split_at(ENCODED_LEN);
-        if crc32(body).to_le_bytes() != rest[..4] {
+        Ok(frame)
+    }
+
+    fn read_slot(&mut self, slot: usize) -> Result<Option<Snapshot>, PersistError<S::Error>> {
+        let frame = self.read_frame(slot)?;
+        let (len, rest) = frame.split_at(2);
+        let (body, crc) = rest.split_at(ENCODED_LEN);
+        if len != ((ENCODED_LEN + 4) as u16).to_le_bytes() || crc != crc32(body).to_le_bytes() {
             return Ok(None);
         }
         Ok(Snapshot::decode(body).filter(|s| s.version == FORMAT_VERSION))
@@ -377,23 +394,26 @@ impl<S: Storage> Store<S> {
     }
 
     /// Saves `snapshot` (its sequence is set past the newest) into the older slot.
+    /// A snapshot equal to the newest one saved (apart from the sequence) is not
+    /// written again, which spares the flash: call it as often as you like.
     pub fn save(&mut self, snapshot: &Snapshot) -> Result<(), PersistError<S::Error>> {
         if self.newest.is_none() {
             self.load()?;
         }
+        let mut snap = *snapshot;
         let (slot, sequence) = match self.newest {
-            Some((slot, seq)) => (1 - slot, seq.wrapping_add(1)),
+            Some((slot, sequence)) => {
+                snap.sequence = sequence;
+                if self.read_frame(slot)? == Self::frame(&snap) {
+                    return Ok(());
+                }
+                (1 - slot, sequence.wrapping_add(1))
+            }
             None => (0, 1),
         };
-        let mut snap = *snapshot;
         snap.sequence = sequence;
-        let mut buf = [0u8; 2 + ENCODED_LEN + 4];
-        let body = snap.encode();
-        buf[..2].copy_from_slice(&((ENCODED_LEN + 4) as u16).to_le_bytes());
-        buf[2..2 + ENCODED_LEN].copy_from_slice(&body);
-        buf[2 + ENCODED_LEN..].copy_from_slice(&crc32(&body).to_le_bytes());
         self.storage
-            .write(self.offset(slot), &buf)
+            .write(self.offset(slot), &Self::frame(&snap))
             .map_err(PersistError::Storage)?;
         self.newest = Some((slot, sequence));
         Ok(())
