@@ -66,7 +66,10 @@ fn an_unchanged_snapshot_is_not_written_again() {
     store.save(&snap).unwrap();
     store.save(&snap).unwrap();
     let storage = store.destroy();
-    assert_eq!(storage.writes, 1, "the same snapshot again spares the flash");
+    assert_eq!(
+        storage.writes, 1,
+        "the same snapshot again spares the flash"
+    );
     // After a reset (a fresh store over the same flash) too.
     let mut store = Store::new(storage, 0).unwrap();
     store.save(&snap).unwrap();
