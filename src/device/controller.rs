@@ -302,7 +302,7 @@ impl Task {
     pub fn view_after(&self, done: usize) -> BoardView {
         let mut v = BoardView::EMPTY;
         for &(c, s) in self.items().iter().take(done) {
-            v.0[s.index() as usize] = super::classify::Sensed::Piece(c);
+            v.set(s, super::classify::Sensed::Piece(c));
         }
         v
     }
@@ -702,11 +702,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let mut v = self.base_view();
         match self.state {
             State::Placing { square, colour, .. } | State::Verifying { square, colour, .. } => {
-                v.0[square.index() as usize] = super::classify::Sensed::Piece(colour);
+                v.set(square, super::classify::Sensed::Piece(colour));
             }
             State::Error(Problem::PlacementFailed(square)) => {
-                v.0[square.index() as usize] =
-                    super::classify::Sensed::Piece(self.pending_colour());
+                v.set(
+                    square,
+                    super::classify::Sensed::Piece(self.pending_colour()),
+                );
             }
             _ => {}
         }
@@ -1279,7 +1281,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 if let Some((colour, slot, square)) = self.pending {
                     // Resuming after a reset during a placement.
                     let mut placed = self.base_view();
-                    placed.0[square.index() as usize] = super::classify::Sensed::Piece(colour);
+                    placed.set(square, super::classify::Sensed::Piece(colour));
                     let c = colour.index();
                     if view == placed {
                         self.stock[c] &= !(1 << slot);
