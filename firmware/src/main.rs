@@ -187,7 +187,7 @@ fn main() -> ! {
 
     let mut sensors = SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT);
     let calibration = match &saved {
-        Some(snap) => snap.calibration(),
+        Some(snap) => snap.calibration,
         None => calibrate::calibrate(&mut sensors, &mut panel),
     };
 

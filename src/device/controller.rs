@@ -60,7 +60,7 @@
 
 use super::motion::{Lift, Machine, MotionError, Point, Pose, Storage, STORAGE_SLOTS};
 use super::panel::{Button, Light, Panel, Presses};
-use super::persist::{self, Snapshot};
+use super::persist::Snapshot;
 use super::scanner::{BoardView, Scanner};
 use super::sensors::{SensorBank, SensorError};
 use super::{elapsed_ms, Colour};
@@ -538,7 +538,8 @@ pub struct Stats {
 pub enum ResumeError {
     /// The controller already started.
     Running,
-    /// The snapshot holds impossible values (illegal moves, squares past 8...).
+    /// The snapshot holds impossible values (more placements done than the task
+    /// has, a storage slot that does not exist).
     Corrupt,
 }
 
@@ -546,7 +547,7 @@ pub enum ResumeError {
 pub const SENSOR_RETRY_MS: u32 = 1000;
 
 /// Every storage slot full.
-const FULL_STOCK: u8 = (1 << STORAGE_SLOTS) - 1;
+pub(crate) const FULL_STOCK: u8 = (1 << STORAGE_SLOTS) - 1;
 
 /// Placement attempts before giving up and asking for help.
 pub const PLACE_ATTEMPTS: u8 = 3;
@@ -723,43 +724,16 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// The state to save so that [`Controller::resume`] can carry on after a reset.
     pub fn snapshot(&self) -> Snapshot {
-        let (calibration, margins) = Snapshot::calibration_fields(self.hw.scanner.calibration());
-        let mut moves = [0u8; 9];
-        let mut moves_len = 0u8;
-        for (i, m) in self.record.moves().enumerate() {
-            moves[i] = m.index();
-            moves_len += 1;
-        }
-        let task = match self.mode {
-            Mode::Game => None,
-            Mode::Task { task, done } => {
-                let mut items = [(0u8, 0u8); 9];
-                for (i, &(c, s)) in task.items().iter().enumerate() {
-                    items[i] = (persist::colour_code(c), s.index());
-                }
-                Some(persist::SavedTask {
-                    items,
-                    len: task.items().len() as u8,
-                    done,
-                })
-            }
-        };
         Snapshot {
-            version: persist::FORMAT_VERSION,
             sequence: 0,
-            calibration,
-            margins,
-            device_first: self.setup.device_first,
-            first_square: self.setup.first_square.map(Square::index),
-            moves,
-            moves_len,
-            task,
+            calibration: *self.hw.scanner.calibration(),
+            setup: self.setup,
+            record: self.record,
+            mode: self.mode,
             active: self.active,
             stock: self.stock,
             suspect: self.suspect,
-            pending: self
-                .pending
-                .map(|(c, slot, s)| (persist::colour_code(c), slot, s.index())),
+            pending: self.pending,
         }
     }
 
@@ -770,55 +744,24 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         if self.started {
             return Err(ResumeError::Running);
         }
-        let bad = ResumeError::Corrupt;
-        let mut record = GameRecord::new();
-        for &m in snap.moves.iter().take(snap.moves_len as usize) {
-            record.push(Square::new(m).ok_or(bad)?).map_err(|_| bad)?;
+        let task_overdone = match snap.mode {
+            Mode::Task { task, done } => done as usize > task.items().len(),
+            Mode::Game => false,
+        };
+        let bad_slot = snap
+            .pending
+            .is_some_and(|(_, slot, _)| slot as usize >= STORAGE_SLOTS);
+        if task_overdone || bad_slot {
+            return Err(ResumeError::Corrupt);
         }
-        if snap.moves_len > 9 {
-            return Err(bad);
-        }
-        let mode = match snap.task {
-            None => Mode::Game,
-            Some(persist::SavedTask { items, len, done }) => {
-                let mut list = [(Colour::Black, Square::CENTRE); 9];
-                for (i, &(c, s)) in items.iter().take(len as usize).enumerate() {
-                    list[i] = (
-                        persist::colour_of_code(c).ok_or(bad)?,
-                        Square::new(s).ok_or(bad)?,
-                    );
-                }
-                let task = Task::new(&list[..(len as usize).min(9)]).map_err(|_| bad)?;
-                if done as usize > task.items().len() {
-                    return Err(bad);
-                }
-                Mode::Task { task, done }
-            }
-        };
-        let first_square = match snap.first_square {
-            None => None,
-            Some(s) => Some(Square::new(s).ok_or(bad)?),
-        };
-        let pending = match snap.pending {
-            None => None,
-            Some((c, slot, s)) if (slot as usize) < STORAGE_SLOTS => Some((
-                persist::colour_of_code(c).ok_or(bad)?,
-                slot,
-                Square::new(s).ok_or(bad)?,
-            )),
-            Some(_) => return Err(bad),
-        };
-        self.hw.scanner.set_calibration(snap.calibration());
-        self.setup = GameSetup {
-            device_first: snap.device_first,
-            first_square,
-        };
-        self.record = record;
-        self.mode = mode;
+        self.hw.scanner.set_calibration(snap.calibration);
+        self.setup = snap.setup;
+        self.record = snap.record;
+        self.mode = snap.mode;
         self.active = snap.active;
         self.stock = snap.stock.map(|m| m & FULL_STOCK);
         self.suspect = snap.suspect.map(|m| m & FULL_STOCK);
-        self.pending = pending;
+        self.pending = snap.pending;
         Ok(())
     }
 
