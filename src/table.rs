@@ -88,7 +88,8 @@ pub fn best_move(board: &Board) -> Option<Square> {
 /// The table's analysis of `board` alone, without [`analyse`]'s live-search
 /// fallback (so firmware that only plays links no search): `None` for a board no
 /// game reaches. The table holds every reachable position (tested exhaustively).
-#[inline]
+/// Not inlined: on a microcontroller one copy serves every caller (flash is scarce).
+#[inline(never)]
 fn lookup(board: &Board) -> Option<Analysis> {
     analyse_in(board, |key| TABLE.get(&key).copied()).ok()?
 }
