@@ -333,7 +333,8 @@ pub enum Problem {
     BoardNotEmpty,
     /// The board differs from the game record in a way that is not one move.
     Mismatch,
-    /// The device's piece did not arrive after every attempt.
+    /// The device's piece did not arrive after every attempt (or a power cut came
+    /// while it was carried): a person puts it on its square by hand.
     PlacementFailed(Square),
     /// The device has no piece left in storage.
     StorageEmpty,
@@ -485,19 +486,23 @@ impl TaskEntry {
             Colour::Black => Light::DeviceTurn,
             Colour::White => Light::HumanTurn,
         });
-        if let Some(s) = self.square {
-            let n = s.index() + 1;
-            for (bit, light) in [Light::Lamp, Light::Win, Light::Draw, Light::Loss]
-                .into_iter()
-                .enumerate()
-            {
-                if n & (1 << bit) != 0 {
-                    add(light);
-                }
-            }
-        }
+        square_lights(self.square, add);
         if self.rejected.is_some() {
             add(Light::Error);
+        }
+    }
+}
+
+/// Shows a square number 1..=9 in binary on Lamp (1), Win (2), Draw (4) and Loss (8);
+/// nothing for `None`.
+fn square_lights(square: Option<Square>, add: &mut impl FnMut(Light)) {
+    let n = square.map_or(0, |s| s.index() + 1);
+    for (bit, light) in [Light::Lamp, Light::Win, Light::Draw, Light::Loss]
+        .into_iter()
+        .enumerate()
+    {
+        if n & (1 << bit) != 0 {
+            add(light);
         }
     }
 }
@@ -778,7 +783,17 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         };
         match self.state {
             State::Starting | State::WaitEmpty => add(Light::DeviceTurn),
-            State::Setup => {}
+            State::Setup => {
+                // Who moves first, and the device's first square (none: the table's).
+                add(if self.setup.device_first {
+                    Light::DeviceTurn
+                } else {
+                    Light::HumanTurn
+                });
+                if self.setup.device_first {
+                    square_lights(self.setup.first_square, &mut add);
+                }
+            }
             State::Placing { .. }
             | State::Verifying { .. }
             | State::Checking
@@ -854,9 +869,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
             },
             State::Setup | State::Over(_) | State::TaskDone => {
-                if !presses.is_empty() {
-                    self.revision = self.revision.wrapping_add(1);
-                }
                 if presses.contains(Button::Done) {
                     // Task entry; other buttons pressed in the same poll are ignored.
                     self.enter(State::TaskEntry(TaskEntry::new()));
@@ -877,6 +889,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 if presses.contains(Button::Start) {
                     self.mode = Mode::Game;
                     self.new_round();
+                } else if !presses.is_empty() {
+                    // Setup changes show at once (the lights of a finished game or
+                    // task give way to the setup's).
+                    self.enter(State::Setup);
                 }
             }
             State::TaskEntry(mut entry) => {
@@ -1233,11 +1249,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         return;
                     }
                     if view == self.base_view() {
-                        // It never arrived: it may still be in its slot, or not.
+                        // It never arrived: it may still be in its slot, or have
+                        // fallen where no sensor sees it (beside the board, or on
+                        // a line next to an occupied square). A person puts it on
+                        // its square (Error light; clearing a fallen piece away).
                         self.stock[c] &= !(1 << slot);
                         self.suspect[c] |= 1 << slot;
-                        self.pending = None;
-                        self.next_turn(now_ms);
+                        self.enter(State::Error(Problem::PlacementFailed(square)));
                         return;
                     }
                 }
