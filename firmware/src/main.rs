@@ -9,7 +9,6 @@
 #![no_main]
 #![deny(unsafe_code)]
 
-mod calibrate;
 mod storage;
 
 use core::convert::Infallible;
@@ -168,9 +167,9 @@ fn main() -> ! {
         gpiob.pb11.into_push_pull_output(&mut gpiob.crh).erase(),
         gpioa.pa8.into_push_pull_output(&mut gpioa.crh).erase(),
     ];
-    // Level held at power-on: calibrate the sensors again.
+    // Level held at power-on: run the guided sensor calibration again.
     let recalibrate = buttons[Button::Level.index()].is_low();
-    let mut panel = Panel::new(buttons, lights, DEBOUNCE_MS);
+    let panel = Panel::new(buttons, lights, DEBOUNCE_MS);
 
     // Snapshots (calibration, game in progress) in the last two flash pages.
     let Ok(mut store) = Store::new(
@@ -179,17 +178,10 @@ fn main() -> ! {
     ) else {
         halt()
     };
-    let saved = if recalibrate {
-        None
-    } else {
-        store.load().ok().flatten()
-    };
+    let saved = store.load().ok().flatten();
 
-    let mut sensors = SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT);
-    let calibration = match &saved {
-        Some(snap) => snap.calibration,
-        None => calibrate::calibrate(&mut sensors, &mut panel),
-    };
+    let sensors = SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT);
+    let calibration = saved.map(|snap| snap.calibration).unwrap_or_default();
 
     let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
     let machine = Machine::new(
@@ -224,6 +216,10 @@ fn main() -> ! {
     if let Some(snap) = &saved {
         // A snapshot that no longer fits starts afresh (calibration kept).
         let _ = controller.resume(snap);
+    }
+    if recalibrate || saved.is_none() {
+        // The guided calibration runs once the machine is homed (README: Calibration).
+        controller.calibrate_sensors();
     }
 
     // The super-loop: poll, and save a snapshot whenever the controller changed (the

@@ -241,7 +241,8 @@ impl core::fmt::Display for CalibrationError {
     }
 }
 
-/// The calibration of all nine squares.
+/// The calibration of all nine squares. The default (no references, zero margins)
+/// trusts no reading: every square is [`Sensed::Unknown`] until calibrated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Calibration {
     squares: [SquareCalibration; 9],

@@ -58,6 +58,8 @@
 //!
 //! `device::sim::run::SimMachine::tick` runs exactly this loop on the simulator.
 
+use super::classify::{Calibrator, Margins};
+use super::guided;
 use super::motion::{Lift, Machine, MotionError, Point, Pose, Storage, STORAGE_SLOTS};
 use super::panel::{Button, Light, Panel, Presses};
 use super::persist::Snapshot;
@@ -405,6 +407,12 @@ pub enum State {
     TaskDone,
     /// A task is being entered with the buttons (see the [module docs](self)).
     TaskEntry(TaskEntry),
+    /// The guided sensor calibration, at step `step` (0..=4, see
+    /// [`guided`](super::guided)); 5 after a failed attempt (Start begins again).
+    CalibratingSensors {
+        /// The step shown.
+        step: u8,
+    },
 }
 
 /// A task being entered with the buttons (see the [module docs](self)).
@@ -593,6 +601,10 @@ pub struct Controller<I2C, O, I, L, C> {
     now_ms: u32,
     entered_ms: u32,
     stats: Stats,
+    /// Readings of the guided sensor calibration under way.
+    calibrator: Calibrator,
+    /// Run the guided sensor calibration once homed.
+    calibrate_when_homed: bool,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -616,6 +628,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             now_ms: 0,
             entered_ms: 0,
             stats: Stats::default(),
+            calibrator: Calibrator::new(),
+            calibrate_when_homed: false,
         }
     }
 
@@ -783,6 +797,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         };
         match self.state {
             State::Starting | State::WaitEmpty => add(Light::DeviceTurn),
+            State::CalibratingSensors { step } => {
+                add(Light::Error);
+                match guided::STEPS.get(step as usize) {
+                    Some(s) => add(s.light),
+                    // Failed: every step light.
+                    None => guided::STEP_LIGHTS.into_iter().for_each(&mut add),
+                }
+            }
             State::Setup => {
                 // Who moves first, and the device's first square (none: the table's).
                 add(if self.setup.device_first {
@@ -856,15 +878,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
         match self.state {
             State::Starting => match self.hw.machine.poll(now_ms) {
-                Ok(()) => {
-                    let board = self.record.board();
-                    if self.active || (board.piece_count() > 0 && !board.is_over()) {
-                        // Homed again mid-game: carry on once the board matches the record.
-                        self.enter(State::Error(Problem::Mismatch));
-                    } else {
-                        self.enter(State::Setup);
-                    }
+                Ok(()) if self.calibrate_when_homed => {
+                    self.calibrate_when_homed = false;
+                    self.calibrator = Calibrator::new();
+                    self.enter(State::CalibratingSensors { step: 0 });
                 }
+                Ok(()) => self.ready(),
                 Err(nb::Error::WouldBlock) => {}
                 Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
             },
@@ -895,6 +914,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.enter(State::Setup);
                 }
             }
+            State::CalibratingSensors { step } => self.calibration_step(step, presses),
             State::TaskEntry(mut entry) => {
                 if presses.is_empty() {
                     return;
@@ -1003,6 +1023,68 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             State::Error(problem) => self.poll_error(problem, presses, now_ms),
+        }
+    }
+
+    /// Homed and calibrated: a game or task in progress carries on once the board
+    /// matches it; otherwise Setup.
+    fn ready(&mut self) {
+        let board = self.record.board();
+        if self.active || (board.piece_count() > 0 && !board.is_over()) {
+            self.enter(State::Error(Problem::Mismatch));
+        } else {
+            self.enter(State::Setup);
+        }
+    }
+
+    /// Runs the guided sensor calibration (see [`guided`](super::guided)) once the
+    /// machine is homed: call it before the first poll (the firmware does on the
+    /// first power-on, or with Level held), or in Setup, after a game or after a
+    /// task. The calibration in use changes only when the procedure succeeds; Level
+    /// cancels it. `false` (nothing changes) while a game or task runs.
+    pub fn calibrate_sensors(&mut self) -> bool {
+        match self.state {
+            State::Starting => self.calibrate_when_homed = true,
+            State::Setup | State::Over(_) | State::TaskDone => {
+                self.calibrator = Calibrator::new();
+                self.enter(State::CalibratingSensors { step: 0 });
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// One poll of the guided sensor calibration: Start reads the step shown (or
+    /// begins again after a failure), Level cancels.
+    fn calibration_step(&mut self, step: u8, presses: Presses) {
+        if presses.contains(Button::Level) {
+            self.ready();
+            return;
+        }
+        if !presses.contains(Button::Start) {
+            return;
+        }
+        let Some(shown) = guided::STEPS.get(step as usize) else {
+            self.calibrator = Calibrator::new();
+            self.enter(State::CalibratingSensors { step: 0 });
+            return;
+        };
+        guided::record_step(&mut self.hw.sensors, &mut self.calibrator, shown);
+        if (step as usize) + 1 < guided::STEPS.len() {
+            self.enter(State::CalibratingSensors { step: step + 1 });
+            return;
+        }
+        match self
+            .calibrator
+            .finish(guided::MIN_SEPARATION, Margins::DEFAULT)
+        {
+            Ok(calibration) => {
+                self.hw.scanner.set_calibration(calibration);
+                self.ready();
+            }
+            Err(_) => self.enter(State::CalibratingSensors {
+                step: guided::STEPS.len() as u8,
+            }),
         }
     }
 
