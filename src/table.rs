@@ -82,7 +82,16 @@ pub fn move_values(board: &Board) -> Result<[Option<MoveValue>; 9], PositionErro
 /// assert_eq!(best_move(&"XXXOO....".parse::<Board>().unwrap()), None);
 /// ```
 pub fn best_move(board: &Board) -> Option<Square> {
-    analyse(board).ok()?.best().first()
+    lookup(board)?.best().first()
+}
+
+/// The table's analysis of `board` alone, without [`analyse`]'s live-search
+/// fallback (so firmware that only plays links no search): `None` for a board no
+/// game reaches. The table holds every reachable position (tested exhaustively).
+/// Not inlined: on a microcontroller one copy serves every caller (flash is scarce).
+#[inline(never)]
+fn lookup(board: &Board) -> Option<Analysis> {
+    analyse_in(board, |key| TABLE.get(&key).copied()).ok()?
 }
 
 /// A best move chosen uniformly at random with `rng`, or `None` when the game is over
@@ -102,7 +111,7 @@ pub fn best_move(board: &Board) -> Option<Square> {
 /// assert!(m.index() < 9); // every first move draws
 /// ```
 pub fn random_best_move<R: rand_core::Rng + ?Sized>(board: &Board, rng: &mut R) -> Option<Square> {
-    let best = analyse(board).ok()?.best();
+    let best = lookup(board)?.best();
     best.nth(uniform_below(rng, best.len()) as usize)
 }
 

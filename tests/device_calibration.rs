@@ -9,6 +9,7 @@ use tictable::device::controller::{
 };
 use tictable::device::motion::{Point, Pose};
 use tictable::device::panel::{Button, Light};
+use tictable::device::persist::Snapshot;
 use tictable::device::sim::human::SimHuman;
 use tictable::device::sim::run::SimMachine;
 use tictable::device::sim::world::SimConfig;
@@ -178,11 +179,9 @@ fn calibrate_and_place(decideg: i32, seed: u64) {
         assert!(off <= 1_000, "{decideg}: square {s} {off} µm off");
     }
     // The pose is in the snapshot.
-    let [x, y, cos, sin, pitch] = r.m.controller.snapshot().pose;
-    assert_eq!(
-        Pose::from_parts(Point::new(x, y), cos, sin, pitch as u32),
-        Ok(pose)
-    );
+    let snap = r.m.controller.snapshot();
+    assert_eq!(snap.pose, pose);
+    assert_eq!(Snapshot::decode(&snap.encode()).map(|s| s.pose), Some(pose));
     r.fill_board(1_500);
 }
 

@@ -1,13 +1,16 @@
 //! Persistence: snapshots in two CRC-checked slots, and power cuts at every step of
 //! games in the simulator.
 
-use tictable::device::controller::{BestMove, GameSetup, RandomBestMove, ResumeError, State};
-use tictable::device::persist::{PersistError, Store, SLOT_SIZE};
+use tictable::device::controller::{
+    BestMove, GameRecord, GameSetup, Mode, RandomBestMove, ResumeError, State, Task,
+};
+use tictable::device::persist::{PersistError, Snapshot, Store, ENCODED_LEN, SLOT_SIZE};
 use tictable::device::sim::flash::MemStorage;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::SimMachine;
 use tictable::device::sim::world::SimConfig;
 use tictable::device::sim::SplitMix64;
+use tictable::device::Colour;
 use tictable::Square;
 
 fn machine(seed: u64) -> SimMachine<BestMove> {
@@ -20,25 +23,32 @@ fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
     let mut snap = m.controller.snapshot();
     let mut store = Store::new(MemStorage::new(4 * SLOT_SIZE), SLOT_SIZE as u32).unwrap();
     assert_eq!(store.load().unwrap(), None);
-    snap.moves_len = 1;
-    snap.moves[0] = 4;
+    snap.record = record(&[4]);
     store.save(&snap).unwrap();
     let first = store.load().unwrap().unwrap();
-    assert_eq!((first.moves_len, first.moves[0]), (1, 4));
+    assert_eq!(
+        first,
+        Snapshot {
+            sequence: 1,
+            ..snap
+        }
+    );
     // A second save goes to the other slot; a third one is cut by a power loss.
-    snap.moves_len = 2;
-    snap.moves[1] = 0;
+    snap.record = record(&[4, 0]);
     store.save(&snap).unwrap();
     let mut storage = store.destroy();
     storage.tear_next = Some(40);
     let mut store = Store::new(storage, SLOT_SIZE as u32).unwrap();
     let mut third = snap;
-    third.moves_len = 3;
-    third.moves[2] = 8;
+    third.record = record(&[4, 0, 8]);
     store.save(&third).unwrap();
     let mut store = Store::new(store.destroy(), SLOT_SIZE as u32).unwrap();
     let got = store.load().unwrap().unwrap();
-    assert_eq!(got.moves_len, 2, "the torn third save is ignored");
+    assert_eq!(
+        got.record,
+        record(&[4, 0]),
+        "the torn third save is ignored"
+    );
     // A flipped bit in the newest slot: the older one is used.
     let mut store = Store::new(MemStorage::new(2 * SLOT_SIZE), 0).unwrap();
     store.save(&first).unwrap(); // slot 0
@@ -46,7 +56,7 @@ fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
     let mut storage = store.destroy();
     storage.bytes[SLOT_SIZE + 10] ^= 0x04;
     let mut store = Store::new(storage, 0).unwrap();
-    assert_eq!(store.load().unwrap().unwrap().moves_len, 1);
+    assert_eq!(store.load().unwrap().unwrap().record, record(&[4]));
     // Both slots bad: nothing, never a wrong snapshot.
     let mut storage = store.destroy();
     storage.bytes[10] ^= 0x01;
@@ -59,19 +69,126 @@ fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
 }
 
 #[test]
+fn an_unchanged_snapshot_is_not_written_again() {
+    let m = machine(3);
+    let snap = m.controller.snapshot();
+    let mut store = Store::new(MemStorage::new(2 * SLOT_SIZE), 0).unwrap();
+    store.save(&snap).unwrap();
+    store.save(&snap).unwrap();
+    let storage = store.destroy();
+    assert_eq!(
+        storage.writes, 1,
+        "the same snapshot again spares the flash"
+    );
+    // After a reset (a fresh store over the same flash) too.
+    let mut store = Store::new(storage, 0).unwrap();
+    store.save(&snap).unwrap();
+    let mut changed = snap;
+    changed.record = record(&[4]);
+    store.save(&changed).unwrap();
+    let storage = store.destroy();
+    assert_eq!(storage.writes, 2, "a changed snapshot is written");
+    // A corrupted newest slot is not mistaken for the snapshot: it is written again.
+    let mut storage = storage;
+    storage.bytes[SLOT_SIZE + 7] ^= 0x10;
+    let mut store = Store::new(storage, 0).unwrap();
+    store.save(&changed).unwrap();
+    let storage = store.destroy();
+    assert_eq!(storage.writes, 3);
+    let mut store = Store::new(storage, 0).unwrap();
+    assert_eq!(store.load().unwrap().unwrap().record, record(&[4]));
+}
+
+/// A game record of `moves` (squares 0..=8).
+fn record(moves: &[u8]) -> GameRecord {
+    let mut r = GameRecord::new();
+    for &m in moves {
+        r.push(Square::new(m).unwrap()).unwrap();
+    }
+    r
+}
+
+/// Offsets in the encoded layout (see `Snapshot::encode`).
+const POSE: usize = 1 + 4 + 216 + 8;
+const SETUP: usize = POSE + 20;
+const MOVES: usize = SETUP + 3;
+const TASK: usize = MOVES + 9;
+const STOCK: usize = TASK + 20 + 1;
+const PENDING: usize = STOCK + 4;
+
+#[test]
 fn corrupt_snapshots_are_refused() {
     let m = machine(2);
-    let good = m.controller.snapshot();
+    let mut good = m.controller.snapshot();
+    good.record = record(&[4, 0]);
+    let bytes = good.encode();
+    assert_eq!(Snapshot::decode(&bytes), Some(good));
+    let refused = |what: &str, edit: &dyn Fn(&mut [u8; ENCODED_LEN])| {
+        let mut bad = bytes;
+        edit(&mut bad);
+        assert_eq!(Snapshot::decode(&bad), None, "{what}");
+    };
+    refused("another format version", &|b| b[0] = 2);
+    refused("a flag that is neither 0 nor 1", &|b| b[SETUP] = 7);
+    refused("a board turned past 45 degrees (cos 0)", &|b| {
+        b[POSE + 8..POSE + 12].copy_from_slice(&0i32.to_le_bytes())
+    });
+    refused("a square pitch of 0", &|b| {
+        b[POSE + 16..POSE + 20].copy_from_slice(&0i32.to_le_bytes())
+    });
+    refused("a first square past 8", &|b| b[SETUP + 1] = 9);
+    refused("more than 9 moves", &|b| b[SETUP + 2] = 10);
+    refused("X twice on one square", &|b| b[MOVES + 1] = 4);
+    refused("a move past square 8", &|b| b[MOVES] = 9);
+    refused("a storage slot that does not exist", &|b| b[STOCK] = 0x20);
+    refused("a pending placement from slot 5", &|b| {
+        b[PENDING..PENDING + 3].copy_from_slice(&[0, 5, 4])
+    });
+    refused("a pending piece of colour 2", &|b| {
+        b[PENDING..PENDING + 3].copy_from_slice(&[2, 0, 4])
+    });
+    // A task: two black pieces; a square given twice or more done than given fails.
+    let task = Task::new(&[
+        (Colour::Black, Square::CENTRE),
+        (Colour::Black, Square::ALL[0]),
+    ])
+    .unwrap();
+    let with_task = Snapshot {
+        mode: Mode::Task { task, done: 1 },
+        ..good
+    };
+    let bytes = with_task.encode();
+    assert_eq!(Snapshot::decode(&bytes), Some(with_task));
+    let mut bad = bytes;
+    bad[TASK + 4 + 1] = 4; // the second placement on the centre again
+    assert_eq!(Snapshot::decode(&bad), None, "a square given twice");
+    let mut bad = bytes;
+    bad[TASK + 1] = 3; // three done of two
+    assert_eq!(
+        Snapshot::decode(&bad),
+        None,
+        "more placements done than given"
+    );
+    // The controller refuses what a snapshot built in code can still hold.
     let mut fresh = machine(2);
-    // X plays twice in a row: not a game.
-    let mut bad = good;
-    bad.moves_len = 2;
-    bad.moves = [4, 4, 0, 0, 0, 0, 0, 0, 0];
-    assert_eq!(fresh.controller.resume(&bad), Err(ResumeError::Corrupt));
-    let mut bad = good;
-    bad.first_square = Some(9);
-    assert_eq!(fresh.controller.resume(&bad), Err(ResumeError::Corrupt));
+    let overdone = Snapshot {
+        mode: Mode::Task { task, done: 3 },
+        ..good
+    };
+    assert_eq!(
+        fresh.controller.resume(&overdone),
+        Err(ResumeError::Corrupt)
+    );
+    let bad_slot = Snapshot {
+        pending: Some((Colour::Black, 5, Square::CENTRE)),
+        ..good
+    };
+    assert_eq!(
+        fresh.controller.resume(&bad_slot),
+        Err(ResumeError::Corrupt)
+    );
     assert_eq!(fresh.controller.resume(&good), Ok(()));
+    assert_eq!(fresh.controller.record(), &good.record);
 }
 
 /// Plays a game with a power cut `cut_after` ms after the `k`-th state change;

@@ -259,11 +259,35 @@ fn level_cancels_back_to_setup_and_drops_the_entries() {
     p.press(Button::Level);
     assert_eq!(p.m.controller.state(), State::Setup);
     assert_eq!(p.m.controller.setup(), level);
+    // Setup shows who moves first (the device: Device turn) and nothing else.
+    assert!(level.device_first && level.first_square.is_none());
     for l in Light::ALL {
-        assert!(!p.light(l), "{l:?} lit in Setup");
+        assert_eq!(p.light(l), l == Light::DeviceTurn, "{l:?} in Setup");
     }
     // A new entry starts empty.
     p.begin();
     assert!(p.entry().items().is_empty());
     assert_eq!(p.m.controller.stats().placements, 0);
+}
+
+#[test]
+fn setup_shows_who_moves_first_and_the_first_square() {
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 43));
+    assert!(p.light(Light::DeviceTurn) && !p.light(Light::HumanTurn));
+    for i in 0..9u8 {
+        p.press(Button::FirstSquare);
+        assert_eq!(p.m.controller.setup().first_square, Some(sq(i)));
+        assert_eq!(p.shown_square(), i + 1, "square {} in binary", i + 1);
+    }
+    p.press(Button::FirstSquare); // back to the table's choice
+    assert_eq!(p.shown_square(), 0);
+    p.press(Button::Side);
+    assert!(!p.m.controller.setup().device_first);
+    assert!(p.light(Light::HumanTurn) && !p.light(Light::DeviceTurn));
+    for l in SQUARE_LIGHTS {
+        assert!(
+            !p.light(l),
+            "no first square shown when the person moves first"
+        );
+    }
 }

@@ -9,7 +9,6 @@
 #![no_main]
 #![deny(unsafe_code)]
 
-mod calibrate;
 mod storage;
 
 use core::convert::Infallible;
@@ -169,9 +168,9 @@ fn main() -> ! {
         gpiob.pb11.into_push_pull_output(&mut gpiob.crh).erase(),
         gpioa.pa8.into_push_pull_output(&mut gpioa.crh).erase(),
     ];
-    // Level held at power-on: calibrate the sensors again.
+    // Level held at power-on: run the guided sensor calibration again.
     let recalibrate = buttons[Button::Level.index()].is_low();
-    let mut panel = Panel::new(buttons, lights, DEBOUNCE_MS);
+    let panel = Panel::new(buttons, lights, DEBOUNCE_MS);
 
     // Snapshots (calibration, game in progress) in the last two flash pages.
     let Ok(mut store) = Store::new(
@@ -180,17 +179,10 @@ fn main() -> ! {
     ) else {
         halt()
     };
-    let saved = if recalibrate {
-        None
-    } else {
-        store.load().ok().flatten()
-    };
+    let saved = store.load().ok().flatten();
 
-    let mut sensors = SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT);
-    let calibration = match &saved {
-        Some(snap) => snap.calibration(),
-        None => calibrate::calibrate(&mut sensors, &mut panel),
-    };
+    let sensors = SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT);
+    let calibration = saved.map(|snap| snap.calibration).unwrap_or_default();
 
     let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
     let machine = Machine::new(
@@ -226,22 +218,26 @@ fn main() -> ! {
         // A snapshot that no longer fits starts afresh (calibration kept).
         let _ = controller.resume(snap);
     }
+    if recalibrate || saved.is_none() {
+        // The guided calibration runs once the machine is homed (README: Calibration).
+        controller.calibrate_sensors();
+    }
 
-    // The super-loop: poll, and save a snapshot whenever the controller changed.
-    // Erasing a flash page stalls the CPU for about 20-40 ms, and the axes emit the
-    // steps that fell due meanwhile in one burst, which a real stepper would not
-    // follow: so a change made while the gantry moves is saved once it stops.
+    // The super-loop: poll, and save a snapshot whenever the controller changed (the
+    // store skips a snapshot equal to the one in flash, so pages wear only on real
+    // changes). Erasing a flash page stalls the CPU for about 20-40 ms, and the axes
+    // emit the steps that fell due meanwhile in one burst, which a real stepper would
+    // not follow: so a change made while the gantry moves is saved once it stops.
     let mut saved_revision = None;
-    let mut last_saved = saved;
     loop {
         controller.poll(now_ms());
         let revision = controller.revision();
         if saved_revision != Some(revision) && !controller.hardware().machine.is_busy() {
             saved_revision = Some(revision);
-            let snap = controller.snapshot();
-            if last_saved != Some(snap) && store.save(&snap).is_ok() {
-                last_saved = Some(snap);
-                #[cfg(feature = "defmt")]
+            // A failed save is retried at the next change; the game goes on.
+            let _saved = store.save(&controller.snapshot());
+            #[cfg(feature = "defmt")]
+            if _saved.is_ok() {
                 defmt::info!("saved revision {=u32}", revision);
             }
         }

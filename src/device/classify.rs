@@ -117,10 +117,16 @@ pub struct Margins {
 }
 
 impl Margins {
-    /// Defaults: nearest at most 40 % of the second, within 30 % of the gap.
+    /// Defaults: nearest at most 11 % of the second, within 10 % of the gap. A
+    /// reading counts as a piece only when it is about 90 % of the way from the
+    /// empty square's reference to the piece's: with a sensor that sees a 22 mm
+    /// piece fully within 4 mm of the square centre and not at all beyond 14 mm (the
+    /// simulator's geometry), a piece is accepted up to about 5 mm off-centre, where
+    /// a 22 mm piece on a 32 mm square still clears the lines (contest rule); further
+    /// off it is unknown, which the controller treats as "put the piece right".
     pub const DEFAULT: Margins = Margins {
-        ratio_percent: 40,
-        spread_percent: 30,
+        ratio_percent: 11,
+        spread_percent: 10,
     };
 }
 
@@ -235,7 +241,8 @@ impl core::fmt::Display for CalibrationError {
     }
 }
 
-/// The calibration of all nine squares.
+/// The calibration of all nine squares. The default (no references, zero margins)
+/// trusts no reading: every square is [`Sensed::Unknown`] until calibrated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Calibration {
     squares: [SquareCalibration; 9],

@@ -85,9 +85,11 @@
 //!
 //! `device::sim::run::SimMachine::tick` runs exactly this loop on the simulator.
 
+use super::classify::{Calibrator, Margins};
+use super::guided;
 use super::motion::{Lift, Machine, MotionError, Point, Pose, Storage, STORAGE_SLOTS};
 use super::panel::{Button, Light, Panel, Presses};
-use super::persist::{self, Snapshot};
+use super::persist::Snapshot;
 use super::scanner::{BoardView, Scanner};
 use super::sensors::{SensorBank, SensorError};
 use super::{elapsed_ms, Colour};
@@ -329,7 +331,7 @@ impl Task {
     pub fn view_after(&self, done: usize) -> BoardView {
         let mut v = BoardView::EMPTY;
         for &(c, s) in self.items().iter().take(done) {
-            v.0[s.index() as usize] = super::classify::Sensed::Piece(c);
+            v.set(s, super::classify::Sensed::Piece(c));
         }
         v
     }
@@ -360,7 +362,8 @@ pub enum Problem {
     BoardNotEmpty,
     /// The board differs from the game record in a way that is not one move.
     Mismatch,
-    /// The device's piece did not arrive after every attempt.
+    /// The device's piece did not arrive after every attempt (or a power cut came
+    /// while it was carried): a person puts it on its square by hand.
     PlacementFailed(Square),
     /// The device has no piece left in storage.
     StorageEmpty,
@@ -431,6 +434,12 @@ pub enum State {
     TaskDone,
     /// A task is being entered with the buttons (see the [module docs](self)).
     TaskEntry(TaskEntry),
+    /// The guided sensor calibration, at step `step` (0..=4, see
+    /// [`guided`](super::guided)); 5 after a failed attempt (Start begins again).
+    CalibratingSensors {
+        /// The step shown.
+        step: u8,
+    },
     /// The board pose is being calibrated by jogging (see the [module docs](self)).
     Calibrating(Jog),
 }
@@ -532,19 +541,23 @@ impl TaskEntry {
             Colour::Black => Light::DeviceTurn,
             Colour::White => Light::HumanTurn,
         });
-        if let Some(s) = self.square {
-            let n = s.index() + 1;
-            for (bit, light) in [Light::Lamp, Light::Win, Light::Draw, Light::Loss]
-                .into_iter()
-                .enumerate()
-            {
-                if n & (1 << bit) != 0 {
-                    add(light);
-                }
-            }
-        }
+        square_lights(self.square, add);
         if self.rejected.is_some() {
             add(Light::Error);
+        }
+    }
+}
+
+/// Shows a square number 1..=9 in binary on Lamp (1), Win (2), Draw (4) and Loss (8);
+/// nothing for `None`.
+fn square_lights(square: Option<Square>, add: &mut impl FnMut(Light)) {
+    let n = square.map_or(0, |s| s.index() + 1);
+    for (bit, light) in [Light::Lamp, Light::Win, Light::Draw, Light::Loss]
+        .into_iter()
+        .enumerate()
+    {
+        if n & (1 << bit) != 0 {
+            add(light);
         }
     }
 }
@@ -585,7 +598,8 @@ pub struct Stats {
 pub enum ResumeError {
     /// The controller already started.
     Running,
-    /// The snapshot holds impossible values (illegal moves, squares past 8...).
+    /// The snapshot holds impossible values (more placements done than the task
+    /// has, a storage slot that does not exist).
     Corrupt,
 }
 
@@ -593,7 +607,7 @@ pub enum ResumeError {
 pub const SENSOR_RETRY_MS: u32 = 1000;
 
 /// Every storage slot full.
-const FULL_STOCK: u8 = (1 << STORAGE_SLOTS) - 1;
+pub(crate) const FULL_STOCK: u8 = (1 << STORAGE_SLOTS) - 1;
 
 /// Placement attempts before giving up and asking for help.
 pub const PLACE_ATTEMPTS: u8 = 3;
@@ -634,6 +648,10 @@ pub struct Controller<I2C, O, I, L, C> {
     now_ms: u32,
     entered_ms: u32,
     stats: Stats,
+    /// Readings of the guided sensor calibration under way.
+    calibrator: Calibrator,
+    /// Run the guided sensor calibration once homed.
+    calibrate_when_homed: bool,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -657,6 +675,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             now_ms: 0,
             entered_ms: 0,
             stats: Stats::default(),
+            calibrator: Calibrator::new(),
+            calibrate_when_homed: false,
         }
     }
 
@@ -749,11 +769,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let mut v = self.base_view();
         match self.state {
             State::Placing { square, colour, .. } | State::Verifying { square, colour, .. } => {
-                v.0[square.index() as usize] = super::classify::Sensed::Piece(colour);
+                v.set(square, super::classify::Sensed::Piece(colour));
             }
             State::Error(Problem::PlacementFailed(square)) => {
-                v.0[square.index() as usize] =
-                    super::classify::Sensed::Piece(self.pending_colour());
+                v.set(
+                    square,
+                    super::classify::Sensed::Piece(self.pending_colour()),
+                );
             }
             _ => {}
         }
@@ -768,47 +790,17 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// The state to save so that [`Controller::resume`] can carry on after a reset.
     pub fn snapshot(&self) -> Snapshot {
-        let (calibration, margins) = Snapshot::calibration_fields(self.hw.scanner.calibration());
-        let mut moves = [0u8; 9];
-        let mut moves_len = 0u8;
-        for (i, m) in self.record.moves().enumerate() {
-            moves[i] = m.index();
-            moves_len += 1;
-        }
-        let task = match self.mode {
-            Mode::Game => None,
-            Mode::Task { task, done } => {
-                let mut items = [(0u8, 0u8); 9];
-                for (i, &(c, s)) in task.items().iter().enumerate() {
-                    items[i] = (persist::colour_code(c), s.index());
-                }
-                Some(persist::SavedTask {
-                    items,
-                    len: task.items().len() as u8,
-                    done,
-                })
-            }
-        };
         Snapshot {
-            version: persist::FORMAT_VERSION,
             sequence: 0,
-            calibration,
-            margins,
-            pose: {
-                let (p, (cos, sin)) = (&self.layout.pose, self.layout.pose.rotation());
-                [p.centre().x, p.centre().y, cos, sin, p.pitch_um() as i32]
-            },
-            device_first: self.setup.device_first,
-            first_square: self.setup.first_square.map(Square::index),
-            moves,
-            moves_len,
-            task,
+            calibration: *self.hw.scanner.calibration(),
+            pose: self.layout.pose,
+            setup: self.setup,
+            record: self.record,
+            mode: self.mode,
             active: self.active,
             stock: self.stock,
             suspect: self.suspect,
-            pending: self
-                .pending
-                .map(|(c, slot, s)| (persist::colour_code(c), slot, s.index())),
+            pending: self.pending,
         }
     }
 
@@ -819,58 +811,25 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         if self.started {
             return Err(ResumeError::Running);
         }
-        let bad = ResumeError::Corrupt;
-        let mut record = GameRecord::new();
-        for &m in snap.moves.iter().take(snap.moves_len as usize) {
-            record.push(Square::new(m).ok_or(bad)?).map_err(|_| bad)?;
+        let task_overdone = match snap.mode {
+            Mode::Task { task, done } => done as usize > task.items().len(),
+            Mode::Game => false,
+        };
+        let bad_slot = snap
+            .pending
+            .is_some_and(|(_, slot, _)| slot as usize >= STORAGE_SLOTS);
+        if task_overdone || bad_slot {
+            return Err(ResumeError::Corrupt);
         }
-        if snap.moves_len > 9 {
-            return Err(bad);
-        }
-        let mode = match snap.task {
-            None => Mode::Game,
-            Some(persist::SavedTask { items, len, done }) => {
-                let mut list = [(Colour::Black, Square::CENTRE); 9];
-                for (i, &(c, s)) in items.iter().take(len as usize).enumerate() {
-                    list[i] = (
-                        persist::colour_of_code(c).ok_or(bad)?,
-                        Square::new(s).ok_or(bad)?,
-                    );
-                }
-                let task = Task::new(&list[..(len as usize).min(9)]).map_err(|_| bad)?;
-                if done as usize > task.items().len() {
-                    return Err(bad);
-                }
-                Mode::Task { task, done }
-            }
-        };
-        let first_square = match snap.first_square {
-            None => None,
-            Some(s) => Some(Square::new(s).ok_or(bad)?),
-        };
-        let pending = match snap.pending {
-            None => None,
-            Some((c, slot, s)) if (slot as usize) < STORAGE_SLOTS => Some((
-                persist::colour_of_code(c).ok_or(bad)?,
-                slot,
-                Square::new(s).ok_or(bad)?,
-            )),
-            Some(_) => return Err(bad),
-        };
-        let [x, y, cos, sin, pitch] = snap.pose;
-        self.layout.pose =
-            Pose::from_parts(Point::new(x, y), cos, sin, pitch as u32).map_err(|_| bad)?;
-        self.hw.scanner.set_calibration(snap.calibration());
-        self.setup = GameSetup {
-            device_first: snap.device_first,
-            first_square,
-        };
-        self.record = record;
-        self.mode = mode;
+        self.hw.scanner.set_calibration(snap.calibration);
+        self.layout.pose = snap.pose;
+        self.setup = snap.setup;
+        self.record = snap.record;
+        self.mode = snap.mode;
         self.active = snap.active;
         self.stock = snap.stock.map(|m| m & FULL_STOCK);
         self.suspect = snap.suspect.map(|m| m & FULL_STOCK);
-        self.pending = pending;
+        self.pending = snap.pending;
         Ok(())
     }
 
@@ -887,7 +846,25 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         };
         match self.state {
             State::Starting | State::WaitEmpty => add(Light::DeviceTurn),
-            State::Setup => {}
+            State::CalibratingSensors { step } => {
+                add(Light::Error);
+                match guided::STEPS.get(step as usize) {
+                    Some(s) => add(s.light),
+                    // Failed: every step light.
+                    None => guided::STEP_LIGHTS.into_iter().for_each(&mut add),
+                }
+            }
+            State::Setup => {
+                // Who moves first, and the device's first square (none: the table's).
+                add(if self.setup.device_first {
+                    Light::DeviceTurn
+                } else {
+                    Light::HumanTurn
+                });
+                if self.setup.device_first {
+                    square_lights(self.setup.first_square, &mut add);
+                }
+            }
             State::Placing { .. }
             | State::Verifying { .. }
             | State::Checking
@@ -965,22 +942,16 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
         match self.state {
             State::Starting => match self.hw.machine.poll(now_ms) {
-                Ok(()) => {
-                    let board = self.record.board();
-                    if self.active || (board.piece_count() > 0 && !board.is_over()) {
-                        // Homed again mid-game: carry on once the board matches the record.
-                        self.enter(State::Error(Problem::Mismatch));
-                    } else {
-                        self.enter(State::Setup);
-                    }
+                Ok(()) if self.calibrate_when_homed => {
+                    self.calibrate_when_homed = false;
+                    self.calibrator = Calibrator::new();
+                    self.enter(State::CalibratingSensors { step: 0 });
                 }
+                Ok(()) => self.ready(),
                 Err(nb::Error::WouldBlock) => {}
                 Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
             },
             State::Setup | State::Over(_) | State::TaskDone => {
-                if !presses.is_empty() {
-                    self.revision = self.revision.wrapping_add(1);
-                }
                 if presses.contains(Button::Done) {
                     // Task entry; other buttons pressed in the same poll are ignored.
                     self.enter(State::TaskEntry(TaskEntry::new()));
@@ -1001,8 +972,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 if presses.contains(Button::Start) {
                     self.mode = Mode::Game;
                     self.new_round();
+                } else if !presses.is_empty() {
+                    // Setup changes show at once (the lights of a finished game or
+                    // task give way to the setup's).
+                    self.enter(State::Setup);
                 }
             }
+            State::CalibratingSensors { step } => self.calibration_step(step, presses),
             State::TaskEntry(mut entry) => {
                 if entry == TaskEntry::new()
                     && self.hw.panel.is_held(Button::Done)
@@ -1211,6 +1187,68 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         }
         self.enter(State::Calibrating(jog));
+    }
+
+    /// Homed and calibrated: a game or task in progress carries on once the board
+    /// matches it; otherwise Setup.
+    fn ready(&mut self) {
+        let board = self.record.board();
+        if self.active || (board.piece_count() > 0 && !board.is_over()) {
+            self.enter(State::Error(Problem::Mismatch));
+        } else {
+            self.enter(State::Setup);
+        }
+    }
+
+    /// Runs the guided sensor calibration (see [`guided`](super::guided)) once the
+    /// machine is homed: call it before the first poll (the firmware does on the
+    /// first power-on, or with Level held), or in Setup, after a game or after a
+    /// task. The calibration in use changes only when the procedure succeeds; Level
+    /// cancels it. `false` (nothing changes) while a game or task runs.
+    pub fn calibrate_sensors(&mut self) -> bool {
+        match self.state {
+            State::Starting => self.calibrate_when_homed = true,
+            State::Setup | State::Over(_) | State::TaskDone => {
+                self.calibrator = Calibrator::new();
+                self.enter(State::CalibratingSensors { step: 0 });
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// One poll of the guided sensor calibration: Start reads the step shown (or
+    /// begins again after a failure), Level cancels.
+    fn calibration_step(&mut self, step: u8, presses: Presses) {
+        if presses.contains(Button::Level) {
+            self.ready();
+            return;
+        }
+        if !presses.contains(Button::Start) {
+            return;
+        }
+        let Some(shown) = guided::STEPS.get(step as usize) else {
+            self.calibrator = Calibrator::new();
+            self.enter(State::CalibratingSensors { step: 0 });
+            return;
+        };
+        guided::record_step(&mut self.hw.sensors, &mut self.calibrator, shown);
+        if (step as usize) + 1 < guided::STEPS.len() {
+            self.enter(State::CalibratingSensors { step: step + 1 });
+            return;
+        }
+        match self
+            .calibrator
+            .finish(guided::MIN_SEPARATION, Margins::DEFAULT)
+        {
+            Ok(calibration) => {
+                self.hw.scanner.set_calibration(calibration);
+                self.ready();
+            }
+            Err(_) => self.enter(State::CalibratingSensors {
+                step: guided::STEPS.len() as u8,
+            }),
+        }
     }
 
     /// Polls the scanner; `Some` with a stable view.
@@ -1447,7 +1485,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 if let Some((colour, slot, square)) = self.pending {
                     // Resuming after a reset during a placement.
                     let mut placed = self.base_view();
-                    placed.0[square.index() as usize] = super::classify::Sensed::Piece(colour);
+                    placed.set(square, super::classify::Sensed::Piece(colour));
                     let c = colour.index();
                     if view == placed {
                         self.stock[c] &= !(1 << slot);
@@ -1456,11 +1494,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         return;
                     }
                     if view == self.base_view() {
-                        // It never arrived: it may still be in its slot, or not.
+                        // It never arrived: it may still be in its slot, or have
+                        // fallen where no sensor sees it (beside the board, or on
+                        // a line next to an occupied square). A person puts it on
+                        // its square (Error light; clearing a fallen piece away).
                         self.stock[c] &= !(1 << slot);
                         self.suspect[c] |= 1 << slot;
-                        self.pending = None;
-                        self.next_turn(now_ms);
+                        self.enter(State::Error(Problem::PlacementFailed(square)));
                         return;
                     }
                 }

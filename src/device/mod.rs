@@ -10,6 +10,7 @@
 //!   the board pose and the storage columns.
 //! - [`panel`]: debounced buttons, the lamp and the LEDs.
 //! - [`controller`]: the state machine that plays games with a person.
+//! - [`guided`]: the guided sensor calibration (steps shown on the lights).
 //! - [`persist`]: calibration and game in progress saved (fixed layout + CRC-32) into
 //!   any `embedded-storage` storage, so a reset resumes the game.
 //! - `sim` (feature `sim`): the physical machine simulated at bus and pin level.
@@ -19,6 +20,7 @@
 
 pub mod classify;
 pub mod controller;
+pub mod guided;
 pub mod motion;
 pub mod panel;
 pub mod persist;

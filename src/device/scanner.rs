@@ -13,50 +13,89 @@ use super::{elapsed_ms, Colour};
 use crate::{Square, Squares};
 use embedded_hal::i2c::I2c;
 
-/// What the sensors see on the nine squares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct BoardView(pub [Sensed; 9]);
+/// What the sensors see on the nine squares: one square set per kind of reading
+/// (a square is in at most one set; a square in none is empty), so views compare
+/// and combine as cheaply as the engine's bitboards.
+///
+/// ```
+/// use tictable::device::classify::Sensed;
+/// use tictable::device::scanner::BoardView;
+/// use tictable::device::Colour;
+/// use tictable::{Board, Square};
+/// let board: Board = "X...O....".parse().unwrap();
+/// let mut view = BoardView::of_board(board);
+/// assert_eq!(view.get(Square::ALL[0]), Sensed::Piece(Colour::Black));
+/// assert_eq!(view.pieces(Colour::White).bits(), 1 << 4);
+/// view.set(Square::ALL[8], Sensed::Fault);
+/// assert_eq!(view.untrusted().bits(), 1 << 8);
+/// assert_ne!(view, BoardView::of_board(board));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BoardView {
+    /// Squares by [`Sensed`] kind: black, white, unknown, fault.
+    sets: [u16; 4],
+}
 
 impl BoardView {
     /// An empty board.
-    pub const EMPTY: BoardView = BoardView([Sensed::Empty; 9]);
+    pub const EMPTY: BoardView = BoardView { sets: [0; 4] };
+
+    const fn kind(sensed: Sensed) -> Option<usize> {
+        match sensed {
+            Sensed::Empty => None,
+            Sensed::Piece(c) => Some(c.index()),
+            Sensed::Unknown => Some(2),
+            Sensed::Fault => Some(3),
+        }
+    }
 
     /// What `square` shows.
     pub const fn get(&self, square: Square) -> Sensed {
-        self.0[square.index() as usize]
+        let bit = square.bit();
+        if self.sets[0] & bit != 0 {
+            Sensed::Piece(Colour::Black)
+        } else if self.sets[1] & bit != 0 {
+            Sensed::Piece(Colour::White)
+        } else if self.sets[2] & bit != 0 {
+            Sensed::Unknown
+        } else if self.sets[3] & bit != 0 {
+            Sensed::Fault
+        } else {
+            Sensed::Empty
+        }
     }
 
-    fn matching(&self, f: impl Fn(Sensed) -> bool) -> Squares {
-        Square::ALL
-            .into_iter()
-            .filter(|s| f(self.get(*s)))
-            .collect()
+    /// Records what `square` shows (replacing what it showed).
+    pub fn set(&mut self, square: Square, sensed: Sensed) {
+        let bit = square.bit();
+        for set in &mut self.sets {
+            *set &= !bit;
+        }
+        if let Some(kind) = Self::kind(sensed) {
+            self.sets[kind] |= bit;
+        }
     }
 
     /// The squares holding a piece of `colour`.
-    pub fn pieces(&self, colour: Colour) -> Squares {
-        self.matching(|s| s == Sensed::Piece(colour))
+    pub const fn pieces(&self, colour: Colour) -> Squares {
+        Squares::from_bits(self.sets[colour.index()])
     }
 
     /// The squares that are not trusted: unknown readings and sensor faults.
-    pub fn untrusted(&self) -> Squares {
-        self.matching(|s| matches!(s, Sensed::Unknown | Sensed::Fault))
+    pub const fn untrusted(&self) -> Squares {
+        Squares::from_bits(self.sets[2] | self.sets[3])
     }
 
     /// The squares whose sensor is faulty.
-    pub fn faults(&self) -> Squares {
-        self.matching(|s| s == Sensed::Fault)
+    pub const fn faults(&self) -> Squares {
+        Squares::from_bits(self.sets[3])
     }
 
     /// The view of a game position (black = X, white = O).
-    pub fn of_board(board: crate::Board) -> BoardView {
-        let mut v = BoardView::EMPTY;
-        for s in Square::ALL {
-            if let Some(p) = board.get(s) {
-                v.0[s.index() as usize] = Sensed::Piece(Colour::of(p));
-            }
+    pub const fn of_board(board: crate::Board) -> BoardView {
+        BoardView {
+            sets: [board.x(), board.o(), 0, 0],
         }
-        v
     }
 }
 
@@ -148,7 +187,7 @@ impl Scanner {
         let mut complete = true;
         for s in Square::ALL {
             let i = s.index() as usize;
-            view.0[i] = match bank.read(s) {
+            let sensed = match bank.read(s) {
                 Ok(reading) => {
                     self.failed[i] = 0;
                     self.calibration.classify(s, reading)
@@ -163,6 +202,7 @@ impl Scanner {
                     }
                 }
             };
+            view.set(s, sensed);
         }
         complete.then_some(view)
     }
@@ -192,7 +232,7 @@ impl Scanner {
                     self.candidate = Some(view);
                     self.streak = 1;
                 }
-                let unknown = view.0.contains(&Sensed::Unknown);
+                let unknown = view.sets[2] != 0;
                 let needed = if unknown {
                     self.settings.unknown_frames
                 } else {

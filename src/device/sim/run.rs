@@ -196,7 +196,7 @@ impl<C: MoveChooser> SimMachine<C> {
             .load()
             .map_err(|_| String::from("flash read failed"))?
             .ok_or_else(|| String::from("nothing saved"))?;
-        let mut controller = build_controller(&self.world, snap.calibration(), chooser);
+        let mut controller = build_controller(&self.world, snap.calibration, chooser);
         controller
             .resume(&snap)
             .map_err(|e| std::format!("resume: {e:?}"))?;

@@ -33,7 +33,8 @@ pub struct Args {
     /// Who plays O: `human` or a level.
     #[arg(long, value_name = "PLAYER", default_value = "trap")]
     o: Seat,
-    /// Seconds an engine visibly "thinks" before moving (0 allowed).
+    /// Seconds an engine visibly "thinks" before moving in the full-screen game (0
+    /// allowed; the --plain dialogue answers at once, for scripts).
     #[arg(long, value_name = "SECONDS", default_value = "0.4", value_parser = parse_delay)]
     delay: Duration,
     /// A line-oriented dialogue on stdin/stdout instead of the full-screen game (no

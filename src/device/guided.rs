@@ -1,0 +1,106 @@
+//! The guided sensor calibration: the steps an operator follows at the machine to
+//! give every square its empty / black / white references, and the readings taken at
+//! each step. The controller runs it (`Controller::calibrate_sensors`); each step is
+//! shown on one light and confirmed with Start:
+//!
+//! 1. Device-turn light: the board empty;
+//! 2. Human-turn light: black pieces on squares 1–5;
+//! 3. Win light: black pieces on squares 6–9;
+//! 4. Draw light: white pieces on squares 1–5;
+//! 5. Loss light: white pieces on squares 6–9.
+//!
+//! [`SAMPLES`] readings per square and step are averaged by [`Calibrator`];
+//! references closer than [`MIN_SEPARATION`] fail the calibration. The result
+//! classifies with [`Margins::DEFAULT`](super::classify::Margins::DEFAULT).
+
+use super::classify::{Calibrator, Reference};
+use super::panel::Light;
+use super::sensors::SensorBank;
+use crate::Squares;
+use embedded_hal::i2c::I2c;
+
+/// Readings averaged per square and step.
+pub const SAMPLES: usize = 8;
+
+/// Minimum L1 distance between the references of a square (raw sensor counts).
+pub const MIN_SEPARATION: u32 = 300;
+
+/// One step of the procedure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CalibrationStep {
+    /// The light that shows the step.
+    pub light: Light,
+    /// What lies on the step's squares.
+    pub reference: Reference,
+    /// The squares read at this step.
+    pub squares: Squares,
+}
+
+/// Squares 1–5 (indices 0..=4) and 6–9.
+const FIRST_FIVE: Squares = Squares::from_bits(0b0_0001_1111);
+const LAST_FOUR: Squares = Squares::from_bits(0b1_1110_0000);
+
+/// The five steps, in order.
+///
+/// ```
+/// use tictable::device::guided::STEPS;
+/// use tictable::device::classify::Reference;
+/// // Every square is read once with each reference.
+/// for r in Reference::ALL {
+///     let squares = STEPS.iter().filter(|s| s.reference == r).map(|s| s.squares.bits());
+///     assert_eq!(squares.fold(0, |a, b| { assert_eq!(a & b, 0); a | b }), 0x1FF);
+/// }
+/// ```
+pub const STEPS: [CalibrationStep; 5] = [
+    CalibrationStep {
+        light: Light::DeviceTurn,
+        reference: Reference::Empty,
+        squares: Squares::from_bits(0x1FF),
+    },
+    CalibrationStep {
+        light: Light::HumanTurn,
+        reference: Reference::Black,
+        squares: FIRST_FIVE,
+    },
+    CalibrationStep {
+        light: Light::Win,
+        reference: Reference::Black,
+        squares: LAST_FOUR,
+    },
+    CalibrationStep {
+        light: Light::Draw,
+        reference: Reference::White,
+        squares: FIRST_FIVE,
+    },
+    CalibrationStep {
+        light: Light::Loss,
+        reference: Reference::White,
+        squares: LAST_FOUR,
+    },
+];
+
+/// Takes [`SAMPLES`] readings of every square of `step` into `calibrator`. A failed
+/// read is skipped: a square with no reading at all fails the calibration when it
+/// is finished ([`Calibrator::finish`] names it).
+pub fn record_step<I2C: I2c>(
+    bank: &mut SensorBank<I2C>,
+    calibrator: &mut Calibrator,
+    step: &CalibrationStep,
+) {
+    for square in step.squares {
+        for _ in 0..SAMPLES {
+            if let Ok(reading) = bank.read(square) {
+                calibrator.record(step.reference, square, reading);
+            }
+        }
+    }
+}
+
+/// The step lights, for showing that a calibration failed.
+pub const STEP_LIGHTS: [Light; 5] = [
+    STEPS[0].light,
+    STEPS[1].light,
+    STEPS[2].light,
+    STEPS[3].light,
+    STEPS[4].light,
+];
