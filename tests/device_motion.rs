@@ -47,7 +47,8 @@ fn every_square_centre_maps_back_to_its_square_at_every_rotation() {
     assert!(Pose::new(Point::new(0.0, 0.0), 0.0, 10.0).is_err());
 }
 
-type SimMachine = Machine<SimPin, SimPin, PinLift<SimPin>>;
+type Pin = SimPin<Rc<RefCell<World>>>;
+type SimMachine = Machine<Pin, Pin, PinLift<Pin>>;
 
 fn machine(limit_x: Role) -> (Rc<RefCell<World>>, SimMachine) {
     let config = SimConfig::standard(0.0, 0.0, 3);

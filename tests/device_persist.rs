@@ -4,13 +4,14 @@
 use tictable::device::controller::{BestMove, GameSetup, RandomBestMove, ResumeError, State};
 use tictable::device::persist::{PersistError, Store, SLOT_SIZE};
 use tictable::device::sim::flash::MemStorage;
+use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::SimMachine;
 use tictable::device::sim::world::SimConfig;
 use tictable::device::sim::SplitMix64;
 use tictable::Square;
 
-fn machine(seed: u64) -> SimMachine<BestMove> {
+fn machine(seed: u64) -> HostMachine<BestMove> {
     SimMachine::new(SimConfig::standard(0.0, 0.0, seed), BestMove).unwrap()
 }
 
@@ -18,7 +19,7 @@ fn machine(seed: u64) -> SimMachine<BestMove> {
 fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
     let m = machine(1);
     let mut snap = m.controller.snapshot();
-    let mut store = Store::new(MemStorage::new(4 * SLOT_SIZE), SLOT_SIZE as u32).unwrap();
+    let mut store = Store::new(MemStorage::<{ 4 * SLOT_SIZE }>::new(), SLOT_SIZE as u32).unwrap();
     assert_eq!(store.load().unwrap(), None);
     snap.moves_len = 1;
     snap.moves[0] = 4;
@@ -40,7 +41,7 @@ fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
     let got = store.load().unwrap().unwrap();
     assert_eq!(got.moves_len, 2, "the torn third save is ignored");
     // A flipped bit in the newest slot: the older one is used.
-    let mut store = Store::new(MemStorage::new(2 * SLOT_SIZE), 0).unwrap();
+    let mut store = Store::new(MemStorage::<{ 2 * SLOT_SIZE }>::new(), 0).unwrap();
     store.save(&first).unwrap(); // slot 0
     store.save(&got).unwrap(); // slot 1
     let mut storage = store.destroy();
@@ -53,7 +54,7 @@ fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
     let mut store = Store::new(storage, 0).unwrap();
     assert_eq!(store.load().unwrap(), None);
     assert!(matches!(
-        Store::new(MemStorage::new(SLOT_SIZE), 0),
+        Store::new(MemStorage::<SLOT_SIZE>::new(), 0),
         Err(PersistError::TooSmall)
     ));
 }

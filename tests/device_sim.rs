@@ -4,6 +4,7 @@
 use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, TaskError};
 use tictable::device::motion::Point;
 use tictable::device::panel::{Button, Light};
+use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::{run_batch, Batch, SimMachine, Summary};
 use tictable::device::sim::world::SimConfig;
@@ -86,7 +87,7 @@ fn heavy_faults_still_never_lose_or_lose_pieces() {
 
 /// A scripted session: a passive human, moves made by the test.
 struct Script {
-    m: SimMachine<BestMove>,
+    m: HostMachine<BestMove>,
     h: SimHuman,
 }
 
@@ -391,7 +392,7 @@ fn the_lamp_lights_only_after_the_device_moved() {
 }
 
 /// Runs a placement task on a fresh machine; returns it for inspection.
-fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (SimMachine<BestMove>, SimHuman) {
+fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (HostMachine<BestMove>, SimHuman) {
     let mut m = SimMachine::new(config, BestMove).unwrap();
     let mut h = SimHuman::passive(1);
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));

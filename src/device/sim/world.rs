@@ -5,7 +5,8 @@ use crate::device::classify::Rgbc;
 use crate::device::motion::{AxisConfig, HeadTiming, Point, Pose, Storage, STORAGE_SLOTS};
 use crate::device::Colour;
 use crate::{Board, Square};
-use std::vec::Vec;
+use core::cell::RefCell;
+use core::ops::Deref;
 
 /// How the simulated machine is built and how often it misbehaves.
 #[derive(Clone, Debug)]
@@ -54,6 +55,13 @@ impl SimConfig {
             noise: 0.03,
             seed,
         }
+    }
+
+    /// Sets the probability of every fault kind (NACK, flicker, missed pick-up).
+    pub fn set_fault_rate(&mut self, rate: f64) {
+        self.nack_rate = rate;
+        self.flicker_rate = rate;
+        self.missed_pickup_rate = rate;
     }
 }
 
@@ -149,6 +157,15 @@ pub const PIECE_MM: f32 = 22.0;
 /// Distance (mm) within which the magnet catches a piece.
 pub const CATCH_MM: f32 = 5.0;
 
+/// The number of pieces: a storage column of each colour, full.
+pub const PIECES: usize = 2 * STORAGE_SLOTS;
+
+/// A handle on a shared world: `&RefCell<World>` (no_std, no allocation) or
+/// `Rc<RefCell<World>>` (std). The bus and every pin hold one.
+pub trait WorldHandle: Clone + Deref<Target = RefCell<World>> {}
+
+impl<T: Clone + Deref<Target = RefCell<World>>> WorldHandle for T {}
+
 /// The whole simulated world.
 #[derive(Clone, Debug)]
 pub struct World {
@@ -156,8 +173,8 @@ pub struct World {
     pub now_ms: u32,
     /// The build.
     pub config: SimConfig,
-    /// The ten pieces (five per colour).
-    pub pieces: Vec<Piece>,
+    /// The ten pieces: black in storage order, then white.
+    pub pieces: [Piece; PIECES],
     /// The head.
     pub head: Head,
     /// The channel masks of the two multiplexers.
@@ -187,10 +204,19 @@ impl World {
             steps: [rng.below(max) as i32, rng.below(max) as i32],
             ..Head::default()
         };
-        let mut w = World {
+        let pieces = core::array::from_fn(|i| {
+            let (colour, k) = if i < STORAGE_SLOTS {
+                (Colour::Black, i)
+            } else {
+                (Colour::White, i - STORAGE_SLOTS)
+            };
+            let at = config.storage.slot(colour, k).unwrap_or_default();
+            Piece { colour, at }
+        });
+        World {
             now_ms: 0,
             config,
-            pieces: Vec::new(),
+            pieces,
             head,
             mux: [0; 2],
             sensors: [TcsRegs::default(); 9],
@@ -199,14 +225,7 @@ impl World {
             lights: [false; 7],
             rng,
             stats: WorldStats::default(),
-        };
-        for colour in [Colour::Black, Colour::White] {
-            for i in 0..STORAGE_SLOTS {
-                let at = w.config.storage.slot(colour, i).unwrap_or_default();
-                w.pieces.push(Piece { colour, at });
-            }
         }
-        w
     }
 
     /// The head position in mm.
