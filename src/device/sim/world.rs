@@ -274,30 +274,19 @@ impl World {
     /// The position as the pieces lie, or `None` if a piece is off-square on the
     /// board area, two pieces share a square, or a piece is held.
     pub fn board(&self) -> Option<(u16, u16)> {
-        let (mut black, mut white) = (0u16, 0u16);
-        for (i, p) in self.pieces.iter().enumerate() {
-            if self.head.held == Some(i) {
-                return None;
-            }
-            if self.in_storage(p) {
-                continue;
-            }
-            let square = self.config.pose.square_at(p.at, FULL_COVER_MM)?;
-            if (black | white) & square.bit() != 0 {
-                return None;
-            }
-            match p.colour {
-                Colour::Black => black |= square.bit(),
-                Colour::White => white |= square.bit(),
-            }
-        }
-        Some((black, white))
+        self.position(FULL_COVER_MM, false).map(|(bits, _)| bits)
     }
 
     /// Like [`World::board`], but pieces no sensor can see (dropped between squares
     /// or beside the board by a power cut, say) are ignored and counted, and a piece
     /// counts as on a square when its centre is within `tolerance_mm` of the square's.
     pub fn board_ignoring_strays(&self, tolerance_mm: f32) -> Option<((u16, u16), usize)> {
+        self.position(tolerance_mm, true)
+    }
+
+    /// The pieces on the squares (within `tolerance_mm` of a centre) and, when
+    /// `skip_strays`, how many pieces lie where no sensor sees them.
+    fn position(&self, tolerance_mm: f32, skip_strays: bool) -> Option<((u16, u16), usize)> {
         let (mut black, mut white, mut strays) = (0u16, 0u16, 0usize);
         for (i, p) in self.pieces.iter().enumerate() {
             if self.head.held == Some(i) {
@@ -308,10 +297,11 @@ impl World {
             }
             // Too far from every sensor to be seen: off the board as far as the
             // game is concerned.
-            let seen = Square::ALL
-                .iter()
-                .any(|s| self.config.pose.square_centre(*s).distance(p.at) < NO_COVER_MM);
-            if !seen {
+            if skip_strays
+                && !Square::ALL
+                    .iter()
+                    .any(|s| self.config.pose.square_centre(*s).distance(p.at) < NO_COVER_MM)
+            {
                 strays += 1;
                 continue;
             }
