@@ -8,9 +8,9 @@
 
 use core::cell::RefCell;
 use core::fmt;
-use tictable::device::controller::{BestMove, GameSetup};
+use tictable::device::controller::{BestMove, GameSetup, State};
 use tictable::device::sim::human::{SimHuman, Style};
-use tictable::device::sim::run::{SimError, SimMachine};
+use tictable::device::sim::run::{GameReport, SimError, SimMachine, GAME_LIMIT_MS};
 use tictable::device::sim::world::{SimConfig, World};
 use tictable::Square;
 
@@ -26,17 +26,22 @@ struct Script {
     cheat_rate: f64,
     /// Probability of each fault (I2C NACK, flickering reading, missed pick-up).
     fault_rate: f64,
+    /// The power fails this long after Start: the machine restarts and resumes the
+    /// game from its flash snapshot (a piece on the magnet drops where it is).
+    power_cut_ms: Option<u32>,
 }
 
 /// The games: perfect play both ways, a cheater whose moved pieces the device must
-/// put back, and an erring person on a machine with bus and sensor faults.
-const SCRIPTS: [Script; 4] = [
+/// put back, an erring person on a machine with bus and sensor faults, and a power
+/// cut during the device's first placement (1.5 s after Start).
+const SCRIPTS: [Script; 5] = [
     Script {
         device_first: true,
         first_square: None,
         style: Style::Perfect,
         cheat_rate: 0.0,
         fault_rate: 0.0,
+        power_cut_ms: None,
     },
     Script {
         device_first: false,
@@ -44,6 +49,7 @@ const SCRIPTS: [Script; 4] = [
         style: Style::Perfect,
         cheat_rate: 0.0,
         fault_rate: 0.0,
+        power_cut_ms: None,
     },
     Script {
         device_first: true,
@@ -51,6 +57,7 @@ const SCRIPTS: [Script; 4] = [
         style: Style::Random,
         cheat_rate: 1.0,
         fault_rate: 0.0,
+        power_cut_ms: None,
     },
     Script {
         device_first: false,
@@ -58,6 +65,15 @@ const SCRIPTS: [Script; 4] = [
         style: Style::Erring(0.3),
         cheat_rate: 0.0,
         fault_rate: 0.02,
+        power_cut_ms: None,
+    },
+    Script {
+        device_first: true,
+        first_square: Some(4),
+        style: Style::Perfect,
+        cheat_rate: 0.0,
+        fault_rate: 0.0,
+        power_cut_ms: Some(1_500),
     },
 ];
 
@@ -76,6 +92,10 @@ pub struct Outcome {
     pub restores: u32,
     /// Faults injected (NACKs, flickers, missed pick-ups).
     pub faults: u64,
+    /// Games resumed from flash after a power cut.
+    pub resumed: u32,
+    /// The controller's state when the power failed.
+    pub cut_in: Option<State>,
 }
 
 /// Why the games failed.
@@ -110,6 +130,9 @@ impl fmt::Display for Failure {
     }
 }
 
+/// The simulated machine, its world shared by reference.
+type Machine<'w> = SimMachine<BestMove, &'w RefCell<World>>;
+
 /// Plays the scripted games on one calibrated machine, in order.
 pub fn play() -> Result<Outcome, Failure> {
     let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 0x2545_F491)));
@@ -121,6 +144,8 @@ pub fn play() -> Result<Outcome, Failure> {
         cheats: 0,
         restores: 0,
         faults: 0,
+        resumed: 0,
+        cut_in: None,
     };
     for (game, script) in SCRIPTS.iter().enumerate() {
         world.borrow_mut().config.set_fault_rate(script.fault_rate);
@@ -130,7 +155,32 @@ pub fn play() -> Result<Outcome, Failure> {
             device_first: script.device_first,
             first_square: script.first_square.and_then(Square::new),
         };
-        let r = machine.play_game(setup, &mut person, script.style, None);
+        let r = match script.power_cut_ms {
+            None => machine.play_game(setup, &mut person, script.style, None),
+            Some(cut_ms) => {
+                let over = |m: &Machine<'_>| matches!(m.controller.state(), State::Over(_));
+                machine.start_game(setup, &mut person, script.style);
+                if machine.run_until(&mut person, cut_ms, over) {
+                    return Err(Failure::NotExercised(game));
+                }
+                outcome.cut_in = Some(machine.controller.state());
+                machine.power_cycle(BestMove).map_err(Failure::Setup)?;
+                outcome.resumed += 1;
+                let finished = machine.run_until(&mut person, GAME_LIMIT_MS, over);
+                let record = machine.controller.record().board();
+                // A piece dropped by the cut where no sensor sees it is not in the game.
+                let on_board = world.borrow().board_ignoring_strays(5.0).map(|(b, _)| b);
+                GameReport {
+                    device_won: match machine.controller.state() {
+                        State::Over(result) => result,
+                        _ => None,
+                    },
+                    finished,
+                    pieces_lost: u32::from(on_board != Some((record.x(), record.o()))),
+                    ..GameReport::default()
+                }
+            }
+        };
         let faults = world.borrow().stats.faults() - faults;
         match (r.finished, r.device_won) {
             (false, _) => return Err(Failure::Stuck(game)),

@@ -163,13 +163,15 @@ fn main() -> ! {
         u64::from(2 * (DELAY + 1)) / calibration.max(1)
     );
     hprintln!(
-        "detail: games={} through the device controller on the shared sim core: {} won, {} drawn, none lost, boards match records; {} cheats, {} restored; {} faults injected",
+        "detail: games={} through the device controller on the shared sim core: {} won, {} drawn, none lost, boards match records; {} cheats, {} restored; {} faults injected; {} resumed after a power cut (in {:?})",
         games::GAMES,
         outcome.wins,
         outcome.draws,
         outcome.cheats,
         outcome.restores,
-        outcome.faults
+        outcome.faults,
+        outcome.resumed,
+        outcome.cut_in
     );
     let (peak, size) = stack::peak();
     hprintln!(

@@ -16,7 +16,7 @@ use crate::device::controller::{
 };
 use crate::device::motion::{Axis, AxisId, Machine, PinLift};
 use crate::device::panel::{Button, Panel};
-use crate::device::persist::{Snapshot, Store};
+use crate::device::persist::{Snapshot, Store, SLOT_SIZE};
 use crate::device::scanner::{ScanSettings, Scanner};
 use crate::device::sensors::{SensorBank, SensorError, SensorSettings, Wiring};
 use crate::device::Colour;
@@ -116,8 +116,8 @@ pub fn calibrate<W: WorldHandle>(
     result
 }
 
-/// Bytes of simulated flash for snapshots.
-pub const FLASH_BYTES: usize = 2048;
+/// Bytes of simulated flash for snapshots: the store's two slots.
+pub const FLASH_BYTES: usize = 2 * SLOT_SIZE;
 
 /// The real controller on the simulated hardware of `world`.
 pub fn build_controller<C: MoveChooser, W: WorldHandle>(
