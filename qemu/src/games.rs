@@ -31,49 +31,35 @@ struct Script {
     power_cut_ms: Option<u32>,
 }
 
+/// A game with the person playing `style`, nothing else going wrong.
+const fn game(device_first: bool, first_square: Option<u8>, style: Style) -> Script {
+    Script {
+        device_first,
+        first_square,
+        style,
+        cheat_rate: 0.0,
+        fault_rate: 0.0,
+        power_cut_ms: None,
+    }
+}
+
 /// The games: perfect play both ways, a cheater whose moved pieces the device must
 /// put back, an erring person on a machine with bus and sensor faults, and a power
 /// cut during the device's first placement (1.5 s after Start).
 const SCRIPTS: [Script; 5] = [
+    game(true, None, Style::Perfect),
+    game(false, None, Style::Perfect),
     Script {
-        device_first: true,
-        first_square: None,
-        style: Style::Perfect,
-        cheat_rate: 0.0,
-        fault_rate: 0.0,
-        power_cut_ms: None,
-    },
-    Script {
-        device_first: false,
-        first_square: None,
-        style: Style::Perfect,
-        cheat_rate: 0.0,
-        fault_rate: 0.0,
-        power_cut_ms: None,
-    },
-    Script {
-        device_first: true,
-        first_square: Some(0),
-        style: Style::Random,
         cheat_rate: 1.0,
-        fault_rate: 0.0,
-        power_cut_ms: None,
+        ..game(true, Some(0), Style::Random)
     },
     Script {
-        device_first: false,
-        first_square: None,
-        style: Style::Erring(0.3),
-        cheat_rate: 0.0,
         fault_rate: 0.02,
-        power_cut_ms: None,
+        ..game(false, None, Style::Erring(0.3))
     },
     Script {
-        device_first: true,
-        first_square: Some(4),
-        style: Style::Perfect,
-        cheat_rate: 0.0,
-        fault_rate: 0.0,
         power_cut_ms: Some(1_500),
+        ..game(true, Some(4), Style::Perfect)
     },
 ];
 
