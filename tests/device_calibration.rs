@@ -10,6 +10,7 @@ use tictable::device::controller::{
 use tictable::device::motion::{Point, Pose};
 use tictable::device::panel::{Button, Light};
 use tictable::device::persist::Snapshot;
+use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::SimHuman;
 use tictable::device::sim::run::SimMachine;
 use tictable::device::sim::world::SimConfig;
@@ -21,7 +22,7 @@ fn sq(i: u8) -> Square {
 }
 
 struct Rig {
-    m: SimMachine<BestMove>,
+    m: HostMachine<BestMove>,
     h: SimHuman,
 }
 
@@ -57,7 +58,7 @@ impl Rig {
 
     /// Lets the head finish its move (and 300 ms more).
     fn settle(&mut self) {
-        let idle = |m: &SimMachine<BestMove>| !m.controller.hardware().machine.is_busy();
+        let idle = |m: &HostMachine<BestMove>| !m.controller.hardware().machine.is_busy();
         assert!(self.m.run_until(&mut self.h, 10_000, idle));
         for _ in 0..300 {
             self.m.tick(&mut self.h);
@@ -309,7 +310,7 @@ fn level_while_the_head_moves_leaves_cleanly() {
     let before = r.m.controller.layout().pose;
     r.m.world.borrow_mut().buttons[Button::Done.index()] = true;
     let calibrating =
-        |m: &SimMachine<BestMove>| matches!(m.controller.state(), State::Calibrating(_));
+        |m: &HostMachine<BestMove>| matches!(m.controller.state(), State::Calibrating(_));
     assert!(r
         .m
         .run_until(&mut r.h, CALIBRATE_HOLD_MS + 200, calibrating));

@@ -296,7 +296,8 @@ fn nothing_overflows_at_any_distance_time_or_configuration() {
     }
 }
 
-type SimMachine = Machine<SimPin, SimPin, PinLift<SimPin>>;
+type Pin = SimPin<Rc<RefCell<World>>>;
+type SimMachine = Machine<Pin, Pin, PinLift<Pin>>;
 
 fn machine(limit_x: Role) -> (Rc<RefCell<World>>, SimMachine) {
     let config = SimConfig::standard(0.0, 0.0, 3);

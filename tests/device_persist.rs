@@ -6,6 +6,7 @@ use tictable::device::controller::{
 };
 use tictable::device::persist::{PersistError, Snapshot, Store, ENCODED_LEN, SLOT_SIZE};
 use tictable::device::sim::flash::MemStorage;
+use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::SimMachine;
 use tictable::device::sim::world::SimConfig;
@@ -13,7 +14,7 @@ use tictable::device::sim::SplitMix64;
 use tictable::device::Colour;
 use tictable::Square;
 
-fn machine(seed: u64) -> SimMachine<BestMove> {
+fn machine(seed: u64) -> HostMachine<BestMove> {
     SimMachine::new(SimConfig::standard(0.0, 0.0, seed), BestMove).unwrap()
 }
 
@@ -21,7 +22,7 @@ fn machine(seed: u64) -> SimMachine<BestMove> {
 fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
     let m = machine(1);
     let mut snap = m.controller.snapshot();
-    let mut store = Store::new(MemStorage::new(4 * SLOT_SIZE), SLOT_SIZE as u32).unwrap();
+    let mut store = Store::new(MemStorage::<{ 4 * SLOT_SIZE }>::new(), SLOT_SIZE as u32).unwrap();
     assert_eq!(store.load().unwrap(), None);
     snap.record = record(&[4]);
     store.save(&snap).unwrap();
@@ -50,7 +51,7 @@ fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
         "the torn third save is ignored"
     );
     // A flipped bit in the newest slot: the older one is used.
-    let mut store = Store::new(MemStorage::new(2 * SLOT_SIZE), 0).unwrap();
+    let mut store = Store::new(MemStorage::<{ 2 * SLOT_SIZE }>::new(), 0).unwrap();
     store.save(&first).unwrap(); // slot 0
     store.save(&got).unwrap(); // slot 1
     let mut storage = store.destroy();
@@ -63,7 +64,7 @@ fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
     let mut store = Store::new(storage, 0).unwrap();
     assert_eq!(store.load().unwrap(), None);
     assert!(matches!(
-        Store::new(MemStorage::new(SLOT_SIZE), 0),
+        Store::new(MemStorage::<SLOT_SIZE>::new(), 0),
         Err(PersistError::TooSmall)
     ));
 }
@@ -72,7 +73,7 @@ fn the_newest_valid_slot_wins_and_torn_writes_are_ignored() {
 fn an_unchanged_snapshot_is_not_written_again() {
     let m = machine(3);
     let snap = m.controller.snapshot();
-    let mut store = Store::new(MemStorage::new(2 * SLOT_SIZE), 0).unwrap();
+    let mut store = Store::new(MemStorage::<{ 2 * SLOT_SIZE }>::new(), 0).unwrap();
     store.save(&snap).unwrap();
     store.save(&snap).unwrap();
     let storage = store.destroy();

@@ -8,19 +8,20 @@ use tictable::device::classify::Reference;
 use tictable::device::controller::{BestMove, GameSetup, State};
 use tictable::device::guided::{STEPS, STEP_LIGHTS};
 use tictable::device::panel::{Button, Light};
+use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::{build_controller, SimMachine};
 use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
 
-fn machine(seed: u64) -> (SimMachine<BestMove>, SimHuman) {
+fn machine(seed: u64) -> (HostMachine<BestMove>, SimHuman) {
     let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, seed), BestMove).unwrap();
     let mut h = SimHuman::passive(seed);
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
     (m, h)
 }
 
-fn lit(m: &SimMachine<BestMove>) -> Vec<Light> {
+fn lit(m: &HostMachine<BestMove>) -> Vec<Light> {
     let w = m.world.borrow();
     Light::ALL
         .into_iter()
@@ -28,13 +29,13 @@ fn lit(m: &SimMachine<BestMove>) -> Vec<Light> {
         .collect()
 }
 
-fn calibration(m: &SimMachine<BestMove>) -> Calibration {
+fn calibration(m: &HostMachine<BestMove>) -> Calibration {
     *m.controller.hardware().scanner.calibration()
 }
 
 /// Lays out what step `i` asks for (or an empty board when `wrong`), checks the
 /// lights, and presses Start.
-fn do_step(m: &mut SimMachine<BestMove>, h: &mut SimHuman, i: usize, wrong: bool) {
+fn do_step(m: &mut HostMachine<BestMove>, h: &mut SimHuman, i: usize, wrong: bool) {
     assert_eq!(
         m.controller.state(),
         State::CalibratingSensors { step: i as u8 }

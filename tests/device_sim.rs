@@ -4,6 +4,7 @@
 use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, TaskError};
 use tictable::device::motion::Point;
 use tictable::device::panel::{Button, Light};
+use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::{run_batch, Batch, SimMachine, Summary};
 use tictable::device::sim::world::SimConfig;
@@ -86,7 +87,7 @@ fn heavy_faults_still_never_lose_or_lose_pieces() {
 
 /// A scripted session: a passive human, moves made by the test.
 struct Script {
-    m: SimMachine<BestMove>,
+    m: HostMachine<BestMove>,
     h: SimHuman,
 }
 
@@ -391,7 +392,7 @@ fn the_lamp_lights_only_after_the_device_moved() {
 }
 
 /// Runs a placement task on a fresh machine; returns it for inspection.
-fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (SimMachine<BestMove>, SimHuman) {
+fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (HostMachine<BestMove>, SimHuman) {
     let mut m = SimMachine::new(config, BestMove).unwrap();
     let mut h = SimHuman::passive(1);
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
@@ -495,4 +496,40 @@ fn the_level_button_cycles_the_strategy_and_trap_still_never_loses() {
     // Trap -> Random: the weakest level can lose, but the machine keeps working.
     m.press(&mut h, Button::Level);
     assert_eq!(m.controller.chooser().strategy.level(), Level::Random);
+}
+
+#[test]
+fn the_world_shared_by_reference_plays_exactly_as_the_world_shared_by_rc() {
+    // The no_std core (as on the QEMU images: `&RefCell<World>`) and the host's
+    // `Rc<RefCell<World>>` are the same machine: same seed, same games, same world.
+    use core::cell::RefCell;
+    use tictable::device::sim::world::World;
+    let config = || SimConfig::standard(12.0, 0.02, 41);
+    let local = RefCell::new(World::new(config()));
+    let mut by_ref = SimMachine::with_world(&local, BestMove).unwrap();
+    let mut by_rc = HostMachine::new(config(), BestMove).unwrap();
+    let (mut h1, mut h2) = (
+        SimHuman::new(Style::Random, 0.5, 9),
+        SimHuman::new(Style::Random, 0.5, 9),
+    );
+    let mut cheats = 0;
+    for g in 0..4 {
+        let setup = GameSetup {
+            device_first: g % 2 == 0,
+            first_square: None,
+        };
+        let a = by_ref.play_game(setup, &mut h1, Style::Erring(0.3), None);
+        let b = by_rc.play_game(setup, &mut h2, Style::Erring(0.3), None);
+        assert_eq!(a, b, "game {g}");
+        assert!(a.finished && a.device_won != Some(false) && a.pieces_lost == 0);
+        assert_eq!(a.restores, a.cheats);
+        cheats += a.cheats;
+        let (wa, wb) = (local.borrow(), by_rc.world.borrow());
+        assert_eq!(wa.pieces, wb.pieces);
+        assert_eq!(wa.head, wb.head);
+        assert_eq!(wa.stats, wb.stats);
+    }
+    assert!(cheats > 0);
+    assert!(local.borrow().stats.faults() > 0);
+    assert_eq!(local.borrow().stats.collisions, 0);
 }

@@ -4,6 +4,7 @@
 use tictable::device::controller::{BestMove, State, TaskEntry, TaskError};
 use tictable::device::motion::STORAGE_SLOTS;
 use tictable::device::panel::{Button, Light};
+use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::SimHuman;
 use tictable::device::sim::run::SimMachine;
 use tictable::device::sim::world::SimConfig;
@@ -18,7 +19,7 @@ fn sq(i: u8) -> Square {
 const SQUARE_LIGHTS: [Light; 4] = [Light::Lamp, Light::Win, Light::Draw, Light::Loss];
 
 struct Panel {
-    m: SimMachine<BestMove>,
+    m: HostMachine<BestMove>,
     h: SimHuman,
 }
 

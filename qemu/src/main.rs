@@ -5,9 +5,9 @@
 //!    SysTick under `qemu-system-arm -icount shift=0` (one instruction = 1 ns of virtual
 //!    time) and calibrated against `cortex_m::asm::delay`, whose loop is exactly two
 //!    instructions (`subs`, `bne`) per iteration;
-//! 3. scripted complete games through the device `Controller` against an in-image
-//!    model of the board ([`games`]): each must end, the device must not lose, and the
-//!    pieces must match the game record.
+//! 3. scripted complete games through the device `Controller` against the simulator's
+//!    no_std core ([`games`]): each must end, the device must not lose, moved pieces
+//!    must be put back, and the pieces must match the game record.
 //!
 //! Prints `on-target: PASS <cpu> lookup=<n> search=<n>` (or `on-target: FAIL ...`) over
 //! semihosting and exits with the matching status.
@@ -22,9 +22,6 @@ use tictable::{analyse, search, Board};
 
 mod games;
 mod stack;
-
-/// Scripted games played on the emulated CPU.
-const GAMES: u32 = 4;
 
 include!(concat!(env!("OUT_DIR"), "/positions.rs"));
 
@@ -142,11 +139,10 @@ fn main() -> ! {
     let search = per_tick(searched);
 
     // 3. Complete games through the device controller.
-    let outcome = match games::play(GAMES) {
+    let outcome = match games::play() {
         Ok(outcome) => outcome,
         Err(failure) => {
-            let (what, game) = failure.describe();
-            hprintln!("on-target: FAIL {} games: {} (game {})", CPU, what, game);
+            hprintln!("on-target: FAIL {} games: {}", CPU, failure);
             debug::exit(debug::EXIT_FAILURE);
             loop {
                 cortex_m::asm::wfi();
@@ -167,10 +163,15 @@ fn main() -> ! {
         u64::from(2 * (DELAY + 1)) / calibration.max(1)
     );
     hprintln!(
-        "detail: games={} through the device controller: {} won, {} drawn, none lost, boards match records",
-        GAMES,
+        "detail: games={} through the device controller on the shared sim core: {} won, {} drawn, none lost, boards match records; {} cheats, {} restored; {} faults injected; {} resumed after a power cut (in {:?})",
+        games::GAMES,
         outcome.wins,
-        outcome.draws
+        outcome.draws,
+        outcome.cheats,
+        outcome.restores,
+        outcome.faults,
+        outcome.resumed,
+        outcome.cut_in
     );
     let (peak, size) = stack::peak();
     hprintln!(

@@ -26,7 +26,7 @@ pub mod panel;
 pub mod persist;
 pub mod scanner;
 pub mod sensors;
-#[cfg(feature = "sim")]
+#[cfg(feature = "sim-core")]
 pub mod sim;
 
 /// The colour of a piece. Black moves first, so black is [`crate::Player::X`].

@@ -1,22 +1,34 @@
 //! The simulated I2C bus: two TCA9548A multiplexers and nine TCS34725 sensors.
 
-use super::world::World;
+use super::world::{World, WorldHandle};
 use crate::device::sensors::{Mux, Wiring, SENSOR_ADDRESS};
 use crate::Square;
 use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
-use std::cell::RefCell;
-use std::rc::Rc;
 
-/// A handle on the simulated bus (clones share the world).
+/// A handle on the simulated bus (clones share the world). `W` is how the world
+/// is shared: `&RefCell<World>` or `Rc<RefCell<World>>`.
+///
+/// ```
+/// use core::cell::RefCell;
+/// use embedded_hal::i2c::I2c;
+/// use tictable::device::sensors::{Mux, Wiring};
+/// use tictable::device::sim::bus::SimBus;
+/// use tictable::device::sim::world::{SimConfig, World};
+///
+/// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1)));
+/// let mut bus = SimBus::new(&world, Wiring::DEFAULT);
+/// bus.write(Mux::A.address(), &[0b100]).unwrap();
+/// assert_eq!(world.borrow().mux, [0b100, 0]);
+/// ```
 #[derive(Clone, Debug)]
-pub struct SimBus {
-    world: Rc<RefCell<World>>,
+pub struct SimBus<W> {
+    world: W,
     wiring: Wiring,
 }
 
-impl SimBus {
+impl<W: WorldHandle> SimBus<W> {
     /// The bus of `world`, with the sensors wired as `wiring`.
-    pub fn new(world: Rc<RefCell<World>>, wiring: Wiring) -> SimBus {
+    pub fn new(world: W, wiring: Wiring) -> SimBus<W> {
         SimBus { world, wiring }
     }
 
@@ -34,11 +46,11 @@ impl SimBus {
     }
 }
 
-impl ErrorType for SimBus {
+impl<W> ErrorType for SimBus<W> {
     type Error = ErrorKind;
 }
 
-impl I2c for SimBus {
+impl<W: WorldHandle> I2c for SimBus<W> {
     fn transaction(
         &mut self,
         address: u8,

@@ -2,14 +2,13 @@
 //! button (with contact bounce), sometimes cheat, and fix the board when the error
 //! light stays on.
 
-use super::world::World;
+use super::world::{World, PIECES};
 use super::SplitMix64;
 use crate::device::classify::Sensed;
 use crate::device::panel::{Button, Light};
 use crate::device::scanner::BoardView;
 use crate::device::Colour;
 use crate::{Board, Square};
-use std::vec::Vec;
 
 /// How a simulated human chooses moves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -178,7 +177,8 @@ impl SimHuman {
     /// in the wrong place are picked up first and reused where a piece of their
     /// colour is missing; only then are pieces taken from or returned to storage.
     pub fn fix(&mut self, w: &mut World, expected: BoardView) {
-        let mut hand = Vec::new();
+        // The pieces picked up, in the order they were (at most all of them).
+        let (mut hand, mut held) = ([0usize; PIECES], 0usize);
         let mut placed = 0u16;
         for i in 0..w.pieces.len() {
             let p = w.pieces[i];
@@ -193,7 +193,8 @@ impl SimHuman {
                 _ => {
                     // Picked up: held in the hand, off the board.
                     w.pieces[i].at = crate::device::motion::Point::mm(-500, -500);
-                    hand.push(i);
+                    hand[held] = i;
+                    held += 1;
                 }
             }
         }
@@ -204,9 +205,17 @@ impl SimHuman {
             if placed & s.bit() != 0 {
                 continue;
             }
-            let from_hand = hand.iter().position(|&i| w.pieces[i].colour == colour);
+            let from_hand = hand[..held]
+                .iter()
+                .position(|&i| w.pieces[i].colour == colour);
             let piece = match from_hand {
-                Some(k) => Some(hand.swap_remove(k)),
+                Some(k) => {
+                    // Taken from the hand (the last one fills its place).
+                    let i = hand[k];
+                    held -= 1;
+                    hand[k] = hand[held];
+                    Some(i)
+                }
                 None => w.stored_piece(colour),
             };
             if let Some(i) = piece {
@@ -215,7 +224,7 @@ impl SimHuman {
                 placed |= s.bit();
             }
         }
-        for i in hand {
+        for &i in &hand[..held] {
             if let Some(slot) = w.free_slot(w.pieces[i].colour) {
                 w.hand_move(i, slot, 0.0);
             }

@@ -1,7 +1,11 @@
-//! The physical machine simulated at bus and pin level (feature `sim`).
+//! The physical machine simulated at bus and pin level (feature `sim-core`: no_std,
+//! no allocation; feature `sim` adds the host's conveniences in [`host`]).
 //!
 //! The real controller and the real drivers (`tcs3472`, `xca9548a`, the stepper and
-//! panel state machines) run unchanged against these models:
+//! panel state machines) run unchanged against these models, on the host (`tictable
+//! simulate`, the tests) and on the emulated Cortex-M CPUs of `scripts/qemu-test` alike.
+//! Bus and pins share one [`world::World`] through a [`world::WorldHandle`]:
+//! `&RefCell<World>` or `Rc<RefCell<World>>`.
 //!
 //! - [`bus::SimBus`]: an embedded-hal 1.0 `I2c` bus with two TCA9548A multiplexers
 //!   and nine TCS34725 register models; it counts collisions (two sensors selected
@@ -19,6 +23,8 @@
 
 pub mod bus;
 pub mod flash;
+#[cfg(feature = "std")]
+pub mod host;
 pub mod human;
 pub mod pins;
 pub mod run;

@@ -1,10 +1,8 @@
 //! Simulated pins: every pin of the machine is one [`SimPin`] with a role.
 
-use super::world::World;
+use super::world::WorldHandle;
 use core::convert::Infallible;
 use embedded_hal::digital::{ErrorType, InputPin, OutputPin};
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// What a pin is wired to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,16 +23,32 @@ pub enum Role {
     Light(usize),
 }
 
-/// A pin of the simulated machine.
+/// A pin of the simulated machine. `W` is how the world is shared:
+/// `&RefCell<World>` or `Rc<RefCell<World>>`.
+///
+/// ```
+/// use core::cell::RefCell;
+/// use embedded_hal::digital::{InputPin, OutputPin};
+/// use tictable::device::sim::pins::{Role, SimPin};
+/// use tictable::device::sim::world::{SimConfig, World};
+///
+/// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1)));
+/// world.borrow_mut().head.steps = [0, 0];
+/// let mut limit = SimPin::new(&world, Role::Limit(0));
+/// assert!(limit.is_low().unwrap()); // at the switch: closed, active low
+/// SimPin::new(&world, Role::Dir(0)).set_high().unwrap();
+/// SimPin::new(&world, Role::Step(0)).set_high().unwrap();
+/// assert!(limit.is_high().unwrap());
+/// ```
 #[derive(Clone, Debug)]
-pub struct SimPin {
-    world: Rc<RefCell<World>>,
+pub struct SimPin<W> {
+    world: W,
     role: Role,
 }
 
-impl SimPin {
+impl<W: WorldHandle> SimPin<W> {
     /// The pin with `role` in `world`.
-    pub fn new(world: Rc<RefCell<World>>, role: Role) -> SimPin {
+    pub fn new(world: W, role: Role) -> SimPin<W> {
         SimPin { world, role }
     }
 
@@ -65,11 +79,11 @@ impl SimPin {
     }
 }
 
-impl ErrorType for SimPin {
+impl<W> ErrorType for SimPin<W> {
     type Error = Infallible;
 }
 
-impl OutputPin for SimPin {
+impl<W: WorldHandle> OutputPin for SimPin<W> {
     fn set_low(&mut self) -> Result<(), Infallible> {
         self.set(false);
         Ok(())
@@ -80,7 +94,7 @@ impl OutputPin for SimPin {
     }
 }
 
-impl InputPin for SimPin {
+impl<W: WorldHandle> InputPin for SimPin<W> {
     fn is_high(&mut self) -> Result<bool, Infallible> {
         Ok(self.level())
     }

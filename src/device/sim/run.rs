@@ -1,38 +1,73 @@
 //! A whole simulated machine: build, calibrate, play games, count what happened.
+//!
+//! No allocation: the world is shared through any [`WorldHandle`] (`&RefCell<World>`
+//! on a microcontroller, `Rc<RefCell<World>>` on the host), so the same runner plays
+//! the games of `tictable simulate` and those of the on-target images under QEMU.
 
 use super::bus::SimBus;
 use super::flash::MemStorage;
 use super::human::{SimHuman, Style};
 use super::pins::{Role, SimPin};
-use super::world::{SimConfig, World};
+use super::world::{SimConfig, World, WorldHandle};
 use super::SplitMix64;
-use crate::device::classify::{Calibration, Calibrator, Margins, Reference};
+use crate::device::classify::{Calibration, CalibrationError, Calibrator, Margins, Reference};
 use crate::device::controller::{
-    Controller, GameSetup, Hardware, Layout, MoveChooser, State, StrategyChooser,
+    Controller, GameSetup, Hardware, Layout, MoveChooser, ResumeError, State, StrategyChooser,
 };
 use crate::device::motion::{Axis, AxisId, Machine, PinLift};
 use crate::device::panel::{Button, Panel};
-use crate::device::persist::{Snapshot, Store};
+use crate::device::persist::{Snapshot, Store, SLOT_SIZE};
 use crate::device::scanner::{ScanSettings, Scanner};
-use crate::device::sensors::{SensorBank, SensorSettings, Wiring};
+use crate::device::sensors::{SensorBank, SensorError, SensorSettings, Wiring};
 use crate::device::Colour;
 use crate::strategy::{Level, Strategy};
 use crate::Square;
-use std::cell::RefCell;
-use std::rc::Rc;
-use std::string::{String, ToString};
+use core::cell::RefCell;
 
-/// The controller type of the simulated machine.
-pub type SimController<C> = Controller<SimBus, SimPin, SimPin, PinLift<SimPin>, C>;
+/// The controller type of the simulated machine whose world is shared through `W`.
+pub type SimController<C, W> = Controller<SimBus<W>, SimPin<W>, SimPin<W>, PinLift<SimPin<W>>, C>;
+
+/// Why a simulated machine could not be built or restarted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimError {
+    /// A sensor did not initialise (20 attempts).
+    Sensor(Square, SensorError),
+    /// Storage ran out of pieces of a colour during calibration.
+    NoPiece(Colour),
+    /// The calibration readings were refused.
+    Calibration(CalibrationError),
+    /// The simulated flash is too small for the snapshot store.
+    FlashTooSmall,
+    /// The simulated flash could not be read.
+    FlashRead,
+    /// Nothing was saved before the power cut.
+    NothingSaved,
+    /// The controller refused the saved snapshot.
+    Resume(ResumeError),
+}
+
+impl core::fmt::Display for SimError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SimError::Sensor(s, e) => write!(f, "sensor {s}: {e}"),
+            SimError::NoPiece(c) => write!(f, "no {c:?} piece left in storage"),
+            SimError::Calibration(e) => write!(f, "{e}"),
+            SimError::FlashTooSmall => f.write_str("flash too small"),
+            SimError::FlashRead => f.write_str("flash read failed"),
+            SimError::NothingSaved => f.write_str("nothing saved"),
+            SimError::Resume(e) => write!(f, "resume: {e:?}"),
+        }
+    }
+}
 
 /// Calibrates the sensors the way a technician would: readings with the board
 /// empty, then with black and white pieces on every square (five at a time), all
 /// through the real drivers. Flicker faults are suspended meanwhile (a technician
 /// repeats a bad calibration); bus NACKs are not.
-pub fn calibrate(
-    world: &Rc<RefCell<World>>,
-    bank: &mut SensorBank<SimBus>,
-) -> Result<Calibration, String> {
+pub fn calibrate<W: WorldHandle>(
+    world: &RefCell<World>,
+    bank: &mut SensorBank<SimBus<W>>,
+) -> Result<Calibration, SimError> {
     let flicker = world.borrow().config.flicker_rate;
     world.borrow_mut().config.flicker_rate = 0.0;
     let result = (|| {
@@ -43,7 +78,7 @@ pub fn calibrate(
                 break;
             }
         }
-        init.map_err(|(s, e)| std::format!("sensor {s}: {e}"))?;
+        init.map_err(|(s, e)| SimError::Sensor(s, e))?;
         let mut cal = Calibrator::new();
         let mut sample = |cal: &mut Calibrator, r: Reference, squares: &[Square]| {
             for &s in squares {
@@ -65,7 +100,7 @@ pub fn calibrate(
                     let mut w = world.borrow_mut();
                     w.reset_pieces();
                     for &s in group {
-                        let i = w.stored_piece(colour).ok_or("no piece")?;
+                        let i = w.stored_piece(colour).ok_or(SimError::NoPiece(colour))?;
                         let to = w.config.pose.square_centre(s);
                         w.hand_move(i, to, 0.0);
                     }
@@ -74,21 +109,22 @@ pub fn calibrate(
             }
         }
         world.borrow_mut().reset_pieces();
-        cal.finish(300, Margins::DEFAULT).map_err(|e| e.to_string())
+        cal.finish(300, Margins::DEFAULT)
+            .map_err(SimError::Calibration)
     })();
     world.borrow_mut().config.flicker_rate = flicker;
     result
 }
 
-/// Bytes of simulated flash for snapshots.
-pub const FLASH_BYTES: usize = 2048;
+/// Bytes of simulated flash for snapshots: the store's two slots.
+pub const FLASH_BYTES: usize = 2 * SLOT_SIZE;
 
 /// The real controller on the simulated hardware of `world`.
-pub fn build_controller<C: MoveChooser>(
-    world: &Rc<RefCell<World>>,
+pub fn build_controller<C: MoveChooser, W: WorldHandle>(
+    world: &W,
     calibration: Calibration,
     chooser: C,
-) -> SimController<C> {
+) -> SimController<C, W> {
     let config = world.borrow().config.clone();
     let layout = Layout {
         pose: config.pose,
@@ -135,24 +171,40 @@ pub fn build_controller<C: MoveChooser>(
     Controller::new(hw, chooser, layout, setup)
 }
 
-/// A simulated machine: the world and the real controller driving it.
-pub struct SimMachine<C> {
+/// A simulated machine: the world and the real controller driving it. `W` is how
+/// the world is shared (see [`WorldHandle`]).
+pub struct SimMachine<C, W> {
     /// The physical world.
-    pub world: Rc<RefCell<World>>,
+    pub world: W,
     /// The controller.
-    pub controller: SimController<C>,
+    pub controller: SimController<C, W>,
     /// The clock, ms.
     pub now: u32,
     /// Snapshots, saved whenever the controller changes.
-    pub store: Store<MemStorage>,
+    pub store: Store<MemStorage<FLASH_BYTES>>,
     saved_revision: Option<u32>,
     saved: Option<Snapshot>,
 }
 
-impl<C: MoveChooser> SimMachine<C> {
-    /// Builds and calibrates a machine.
-    pub fn new(config: SimConfig, chooser: C) -> Result<SimMachine<C>, String> {
-        let world = Rc::new(RefCell::new(World::new(config)));
+impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
+    /// Builds a machine in `world` (as it is) and calibrates its sensors.
+    ///
+    /// ```
+    /// use core::cell::RefCell;
+    /// use tictable::device::controller::{BestMove, GameSetup};
+    /// use tictable::device::sim::human::{SimHuman, Style};
+    /// use tictable::device::sim::run::SimMachine;
+    /// use tictable::device::sim::world::{SimConfig, World};
+    ///
+    /// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 3)));
+    /// let mut m = SimMachine::with_world(&world, BestMove).unwrap();
+    /// let mut human = SimHuman::new(Style::Perfect, 0.0, 4);
+    /// let setup = GameSetup { device_first: true, first_square: None };
+    /// let report = m.play_game(setup, &mut human, Style::Perfect, None);
+    /// assert!(report.finished && report.device_won != Some(false));
+    /// assert_eq!(report.pieces_lost, 0);
+    /// ```
+    pub fn with_world(world: W, chooser: C) -> Result<SimMachine<C, W>, SimError> {
         let mut bank = SensorBank::new(
             SimBus::new(world.clone(), Wiring::DEFAULT),
             Wiring::DEFAULT,
@@ -160,8 +212,7 @@ impl<C: MoveChooser> SimMachine<C> {
         );
         let calibration = calibrate(&world, &mut bank)?;
         let controller = build_controller(&world, calibration, chooser);
-        let store = Store::new(MemStorage::new(FLASH_BYTES), 0)
-            .map_err(|_| String::from("flash too small"))?;
+        let store = Store::new(MemStorage::new(), 0).map_err(|_| SimError::FlashTooSmall)?;
         Ok(SimMachine {
             world,
             controller,
@@ -189,17 +240,15 @@ impl<C: MoveChooser> SimMachine<C> {
 
     /// Cuts the power and restarts: the world loses what power holds (the magnet
     /// drops its piece), a fresh controller is built and resumed from the flash.
-    pub fn power_cycle(&mut self, chooser: C) -> Result<(), String> {
+    pub fn power_cycle(&mut self, chooser: C) -> Result<(), SimError> {
         self.world.borrow_mut().power_cut();
         let snap = self
             .store
             .load()
-            .map_err(|_| String::from("flash read failed"))?
-            .ok_or_else(|| String::from("nothing saved"))?;
+            .map_err(|_| SimError::FlashRead)?
+            .ok_or(SimError::NothingSaved)?;
         let mut controller = build_controller(&self.world, snap.calibration, chooser);
-        controller
-            .resume(&snap)
-            .map_err(|e| std::format!("resume: {e:?}"))?;
+        controller.resume(&snap).map_err(SimError::Resume)?;
         self.controller = controller;
         self.saved_revision = None;
         Ok(())
@@ -259,7 +308,7 @@ impl<C: MoveChooser> SimMachine<C> {
 /// An observer of state changes: the world, the new state, the game record.
 pub type Watch<'a> = dyn FnMut(&World, State, &crate::device::controller::GameRecord) + 'a;
 
-impl<C: MoveChooser> SimMachine<C> {
+impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     /// Gets a game going: waits until the machine is ready, clears the board (all
     /// pieces back to storage), selects the setup with the buttons and presses
     /// Start. Whether the machine was ready.
@@ -345,7 +394,7 @@ pub struct Summary {
 /// How long a game may take before it counts as stuck, ms of virtual time.
 pub const GAME_LIMIT_MS: u32 = 20 * 60 * 1000;
 
-impl<C: MoveChooser> SimMachine<C> {
+impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     /// Plays one game with `setup` against `human`; `watch` sees every state change.
     pub fn play_game(
         &mut self,
@@ -410,15 +459,30 @@ pub struct Batch {
 }
 
 /// Plays a batch (the device at `batch.level`): alternating device first and second, a random first square half
-/// the time, humans random, perfect or erring (20 %). `watch` sees game 0.
-pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summary, String> {
+/// the time, humans random, perfect or erring (20 %). `watch` sees every state change of
+/// every game (the CLI's `--watch` stops after the first). No allocation: the world
+/// lives on the stack.
+///
+/// ```
+/// use tictable::device::sim::run::{run_batch, Batch};
+/// use tictable::strategy::Level;
+///
+/// let batch = Batch {
+///     games: 2, seed: 5, cheat_rate: 0.5, fault_rate: 0.01, angle_deg: 10.0, level: Level::Trap,
+/// };
+/// let s = run_batch(batch, None).unwrap();
+/// assert_eq!((s.games, s.device_losses, s.stuck_games, s.pieces_lost), (2, 0, 0, 0));
+/// assert_eq!(s.cheats_restored, s.cheats_injected);
+/// ```
+pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summary, SimError> {
     let config = SimConfig::standard(batch.angle_deg, batch.fault_rate, batch.seed);
     let chooser = |seed| StrategyChooser {
         strategy: Strategy::new(batch.level),
         rng: SplitMix64::new(seed),
     };
     let chooser0 = chooser(batch.seed ^ 0x5EED);
-    let mut m = SimMachine::new(config, chooser0)?;
+    let world = RefCell::new(World::new(config));
+    let mut m = SimMachine::with_world(&world, chooser0)?;
     let mut human = SimHuman::new(Style::Random, batch.cheat_rate, batch.seed ^ 0xC0FFEE);
     let mut rng = SplitMix64::new(batch.seed.wrapping_mul(31).wrapping_add(7));
     let mut s = Summary::default();
@@ -460,7 +524,9 @@ pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summ
             s.max_model_ms = s.max_model_ms.max(st.max_model_ms);
             s.errors += st.errors;
             s.retries += st.retries;
-            m = SimMachine::new(config, chooser(rng.next()))?;
+            let chooser = chooser(rng.next());
+            *world.borrow_mut() = World::new(config);
+            m = SimMachine::with_world(&world, chooser)?;
         }
     }
     let w = m.world.borrow();

@@ -5,7 +5,8 @@ use crate::device::classify::Rgbc;
 use crate::device::motion::{AxisConfig, HeadTiming, Point, Pose, Storage, STORAGE_SLOTS};
 use crate::device::Colour;
 use crate::{Board, Square};
-use std::vec::Vec;
+use core::cell::RefCell;
+use core::ops::Deref;
 
 /// How the simulated machine is built and how often it misbehaves.
 #[derive(Clone, Debug)]
@@ -39,12 +40,8 @@ impl SimConfig {
     /// check angles first (the CLI does).
     pub fn standard(angle_deg: f32, fault_rate: f64, seed: u64) -> SimConfig {
         SimConfig {
-            pose: Pose::new(
-                Point::mm(160, 130),
-                (angle_deg * 10.0).round() as i32,
-                32_000,
-            )
-            .unwrap_or_else(|_| Pose::new(Point::mm(160, 130), 0, 32_000).unwrap()),
+            pose: Pose::new(Point::mm(160, 130), round(angle_deg * 10.0), 32_000)
+                .unwrap_or_else(|_| Pose::new(Point::mm(160, 130), 0, 32_000).unwrap()),
             storage: Storage {
                 first: [Point::mm(20, 70), Point::mm(300, 70)],
                 step: Point::mm(0, 30),
@@ -58,6 +55,13 @@ impl SimConfig {
             noise: 0.03,
             seed,
         }
+    }
+
+    /// Sets the probability of every fault kind (NACK, flicker, missed pick-up).
+    pub fn set_fault_rate(&mut self, rate: f64) {
+        self.nack_rate = rate;
+        self.flicker_rate = rate;
+        self.missed_pickup_rate = rate;
     }
 }
 
@@ -153,10 +157,25 @@ pub const PIECE_MM: f32 = 22.0;
 /// Distance (mm) within which the magnet catches a piece.
 pub const CATCH_MM: f32 = 5.0;
 
-/// Millimetres to whole micrometres (the unit of [`Point`]).
-fn um(mm: f32) -> u32 {
-    (mm * 1000.0).round() as u32
+/// `x` rounded to the nearest integer, halves away from zero (`f32::round` needs
+/// std; the simulator's core is no_std). Saturates like `as`.
+fn round(x: f32) -> i32 {
+    (if x < 0.0 { x - 0.5 } else { x + 0.5 }) as i32
 }
+
+/// Millimetres (not negative) to whole micrometres (the unit of [`Point`]).
+fn um(mm: f32) -> u32 {
+    round(mm * 1000.0).unsigned_abs()
+}
+
+/// The number of pieces: a storage column of each colour, full.
+pub const PIECES: usize = 2 * STORAGE_SLOTS;
+
+/// A handle on a shared world: `&RefCell<World>` (no_std, no allocation) or
+/// `Rc<RefCell<World>>` (std). The bus and every pin hold one.
+pub trait WorldHandle: Clone + Deref<Target = RefCell<World>> {}
+
+impl<T: Clone + Deref<Target = RefCell<World>>> WorldHandle for T {}
 
 /// The whole simulated world.
 #[derive(Clone, Debug)]
@@ -165,8 +184,8 @@ pub struct World {
     pub now_ms: u32,
     /// The build.
     pub config: SimConfig,
-    /// The ten pieces (five per colour).
-    pub pieces: Vec<Piece>,
+    /// The ten pieces: black in storage order, then white.
+    pub pieces: [Piece; PIECES],
     /// The head.
     pub head: Head,
     /// The channel masks of the two multiplexers.
@@ -196,10 +215,19 @@ impl World {
             steps: [rng.below(max) as i32, rng.below(max) as i32],
             ..Head::default()
         };
-        let mut w = World {
+        let pieces = core::array::from_fn(|i| {
+            let (colour, k) = if i < STORAGE_SLOTS {
+                (Colour::Black, i)
+            } else {
+                (Colour::White, i - STORAGE_SLOTS)
+            };
+            let at = config.storage.slot(colour, k).unwrap_or_default();
+            Piece { colour, at }
+        });
+        World {
             now_ms: 0,
             config,
-            pieces: Vec::new(),
+            pieces,
             head,
             mux: [0; 2],
             sensors: [TcsRegs::default(); 9],
@@ -208,14 +236,7 @@ impl World {
             lights: [false; 7],
             rng,
             stats: WorldStats::default(),
-        };
-        for colour in [Colour::Black, Colour::White] {
-            for i in 0..STORAGE_SLOTS {
-                let at = w.config.storage.slot(colour, i).unwrap_or_default();
-                w.pieces.push(Piece { colour, at });
-            }
         }
-        w
     }
 
     /// The head position (µm).
@@ -261,30 +282,19 @@ impl World {
     /// The position as the pieces lie, or `None` if a piece is off-square on the
     /// board area, two pieces share a square, or a piece is held.
     pub fn board(&self) -> Option<(u16, u16)> {
-        let (mut black, mut white) = (0u16, 0u16);
-        for (i, p) in self.pieces.iter().enumerate() {
-            if self.head.held == Some(i) {
-                return None;
-            }
-            if self.in_storage(p) {
-                continue;
-            }
-            let square = self.config.pose.square_at(p.at, um(FULL_COVER_MM))?;
-            if (black | white) & square.bit() != 0 {
-                return None;
-            }
-            match p.colour {
-                Colour::Black => black |= square.bit(),
-                Colour::White => white |= square.bit(),
-            }
-        }
-        Some((black, white))
+        self.position(FULL_COVER_MM, false).map(|(bits, _)| bits)
     }
 
     /// Like [`World::board`], but pieces no sensor can see (dropped between squares
     /// or beside the board by a power cut, say) are ignored and counted, and a piece
     /// counts as on a square when its centre is within `tolerance_mm` of the square's.
     pub fn board_ignoring_strays(&self, tolerance_mm: f32) -> Option<((u16, u16), usize)> {
+        self.position(tolerance_mm, true)
+    }
+
+    /// The pieces on the squares (within `tolerance_mm` of a centre) and, when
+    /// `skip_strays`, how many pieces lie where no sensor sees them.
+    fn position(&self, tolerance_mm: f32, skip_strays: bool) -> Option<((u16, u16), usize)> {
         let (mut black, mut white, mut strays) = (0u16, 0u16, 0usize);
         for (i, p) in self.pieces.iter().enumerate() {
             if self.head.held == Some(i) {
@@ -295,10 +305,11 @@ impl World {
             }
             // Too far from every sensor to be seen: off the board as far as the
             // game is concerned.
-            let seen = Square::ALL
-                .iter()
-                .any(|s| self.config.pose.square_centre(*s).distance(p.at) < um(NO_COVER_MM));
-            if !seen {
+            if skip_strays
+                && !Square::ALL
+                    .iter()
+                    .any(|s| self.config.pose.square_centre(*s).distance(p.at) < um(NO_COVER_MM))
+            {
                 strays += 1;
                 continue;
             }
