@@ -533,3 +533,25 @@ fn the_world_shared_by_reference_plays_exactly_as_the_world_shared_by_rc() {
     assert!(local.borrow().stats.faults() > 0);
     assert_eq!(local.borrow().stats.collisions, 0);
 }
+
+#[test]
+fn bus_timeouts_are_retried_and_never_become_a_wrong_board() {
+    let mut config = SimConfig::standard(0.0, 0.0, 17);
+    config.timeout_rate = 0.05;
+    let mut m = SimMachine::new(config, BestMove).unwrap();
+    let mut h = SimHuman::new(Style::Erring(0.3), 0.0, 8);
+    let setup = GameSetup {
+        device_first: false,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Erring(0.3)));
+    let over = m.run_until(&mut h, 10 * 60_000, |m| {
+        matches!(m.controller.state(), State::Over(_))
+    });
+    assert!(over, "stuck in {:?}", m.controller.state());
+    assert_ne!(m.controller.state(), State::Over(Some(false)));
+    let w = m.world.borrow();
+    assert!(w.stats.timeouts > 20, "{:?}", w.stats);
+    assert_eq!(w.stats.nacks, 0);
+    assert_eq!(w.game_board(), Some(m.controller.record().board()));
+}

@@ -32,8 +32,8 @@ pub struct Args {
     /// Probability per human turn that the human moves a device piece instead.
     #[arg(long, default_value_t = 0.0, value_parser = probability)]
     cheat_rate: f64,
-    /// Probability of each fault: I2C NACK per transaction, garbage reading per
-    /// sensor read, missed pick-up per grip.
+    /// Probability of each fault: I2C NACK and I2C timeout per transaction, garbage
+    /// reading per sensor read, missed pick-up per grip.
     #[arg(long, default_value_t = 0.0, value_parser = probability)]
     fault_rate: f64,
     /// Board rotation in degrees (-45..=45).

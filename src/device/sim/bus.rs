@@ -63,6 +63,11 @@ impl<W: WorldHandle> I2c for SimBus<W> {
             w.stats.nacks += 1;
             return Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address));
         }
+        let timeout_rate = w.config.timeout_rate;
+        if w.rng.chance(timeout_rate) {
+            w.stats.timeouts += 1;
+            return Err(ErrorKind::Other);
+        }
         let mux_index = Mux::ALL.iter().position(|m| m.address() == address);
         if let Some(m) = mux_index {
             for op in operations.iter_mut() {

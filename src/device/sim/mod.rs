@@ -9,7 +9,7 @@
 //!
 //! - [`bus::SimBus`]: an embedded-hal 1.0 `I2c` bus with two TCA9548A multiplexers
 //!   and nine TCS34725 register models; it counts collisions (two sensors selected
-//!   at once) and injects NACKs.
+//!   at once) and injects NACKs and bus timeouts.
 //! - [`pins::SimPin`]: STEP/DIR pins counting pulses, limit switches, the lift, the
 //!   magnet, buttons and lights.
 //! - [`world::World`]: pieces in storage, on squares or on the magnet; the optics

@@ -23,6 +23,9 @@ pub struct SimConfig {
     pub timing: HeadTiming,
     /// Probability that an I2C transaction is not acknowledged.
     pub nack_rate: f64,
+    /// Probability that an I2C transaction times out (a device holds the bus; the
+    /// HAL gives up and reports `ErrorKind::Other`).
+    pub timeout_rate: f64,
     /// Probability that a sensor reading is garbage (a flicker).
     pub flicker_rate: f64,
     /// Probability that the magnet fails to pick a piece up.
@@ -50,6 +53,7 @@ impl SimConfig {
             axis: AxisConfig::DEFAULT,
             timing: HeadTiming::DEFAULT,
             nack_rate: fault_rate,
+            timeout_rate: fault_rate,
             flicker_rate: fault_rate,
             missed_pickup_rate: fault_rate,
             noise: 0.03,
@@ -57,9 +61,11 @@ impl SimConfig {
         }
     }
 
-    /// Sets the probability of every fault kind (NACK, flicker, missed pick-up).
+    /// Sets the probability of every fault kind (NACK, timeout, flicker, missed
+    /// pick-up).
     pub fn set_fault_rate(&mut self, rate: f64) {
         self.nack_rate = rate;
+        self.timeout_rate = rate;
         self.flicker_rate = rate;
         self.missed_pickup_rate = rate;
     }
@@ -124,6 +130,8 @@ impl Default for TcsRegs {
 pub struct WorldStats {
     /// NACKs injected.
     pub nacks: u64,
+    /// Bus timeouts injected.
+    pub timeouts: u64,
     /// Garbage readings injected.
     pub flickers: u64,
     /// Pick-ups that failed on purpose.
@@ -139,7 +147,7 @@ pub struct WorldStats {
 impl WorldStats {
     /// All injected faults.
     pub fn faults(&self) -> u64 {
-        self.nacks + self.flickers + self.missed_pickups
+        self.nacks + self.timeouts + self.flickers + self.missed_pickups
     }
 }
 
