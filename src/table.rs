@@ -44,7 +44,7 @@ pub(crate) fn analyse_in(
 /// assert_eq!(a.best().bits(), 0b010_101_010);
 /// ```
 pub fn analyse(board: &Board) -> Result<Analysis, PositionError> {
-    match analyse_in(board, |key| TABLE.get(&key).copied())? {
+    match lookup(board)? {
         Some(analysis) => Ok(analysis),
         // The compiled table holds every reachable position (tested exhaustively);
         // should that ever fail, the live search still answers correctly.
@@ -82,16 +82,16 @@ pub fn move_values(board: &Board) -> Result<[Option<MoveValue>; 9], PositionErro
 /// assert_eq!(best_move(&"XXXOO....".parse::<Board>().unwrap()), None);
 /// ```
 pub fn best_move(board: &Board) -> Option<Square> {
-    lookup(board)?.best().first()
+    lookup(board).ok()??.best().first()
 }
 
 /// The table's analysis of `board` alone, without [`analyse`]'s live-search
-/// fallback (so firmware that only plays links no search): `None` for a board no
-/// game reaches. The table holds every reachable position (tested exhaustively).
-/// Not inlined: on a microcontroller one copy serves every caller (flash is scarce).
+/// fallback (so firmware that only plays links no search): `Ok(None)` only if the
+/// table lacked the position, which the exhaustive tests rule out. Not inlined: on a
+/// microcontroller one copy serves every caller (flash is scarce).
 #[inline(never)]
-fn lookup(board: &Board) -> Option<Analysis> {
-    analyse_in(board, |key| TABLE.get(&key).copied()).ok()?
+fn lookup(board: &Board) -> Result<Option<Analysis>, PositionError> {
+    analyse_in(board, |key| TABLE.get(&key).copied())
 }
 
 /// A best move chosen uniformly at random with `rng`, or `None` when the game is over
@@ -111,7 +111,7 @@ fn lookup(board: &Board) -> Option<Analysis> {
 /// assert!(m.index() < 9); // every first move draws
 /// ```
 pub fn random_best_move<R: rand_core::Rng + ?Sized>(board: &Board, rng: &mut R) -> Option<Square> {
-    let best = lookup(board)?.best();
+    let best = lookup(board).ok()??.best();
     best.nth(uniform_below(rng, best.len()) as usize)
 }
 

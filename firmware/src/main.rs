@@ -22,7 +22,11 @@ use stm32f1xx_hal::flash::{FlashSize, SectorSize};
 use stm32f1xx_hal::gpio::{ErasedPin, Input, Output, PullUp, PushPull};
 use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
 use stm32f1xx_hal::{pac, prelude::*, rcc};
-use tictable::device::controller::{Controller, GameSetup, Hardware, Layout, RandomBestMove};
+#[cfg(not(feature = "levels"))]
+use tictable::device::controller::RandomBestMove;
+#[cfg(feature = "levels")]
+use tictable::device::controller::StrategyChooser;
+use tictable::device::controller::{Controller, GameSetup, Hardware, Layout};
 use tictable::device::motion::{
     Axis, AxisConfig, AxisId, HeadTiming, Machine, PinLift, Point, Pose, Storage,
 };
@@ -30,6 +34,8 @@ use tictable::device::panel::{Button, Panel};
 use tictable::device::persist::Store;
 use tictable::device::scanner::{ScanSettings, Scanner};
 use tictable::device::sensors::{SensorBank, SensorSettings, Wiring};
+#[cfg(feature = "levels")]
+use tictable::strategy::{Level, Strategy};
 
 /// An output pin (STEP, DIR, lift, magnet, lights): all erased to one type.
 type Out = ErasedPin<Output<PushPull>>;
@@ -206,9 +212,17 @@ fn main() -> ! {
         machine,
         panel,
     };
-    // Perfect play from the table, a random one of the best moves. (The players'
-    // `StrategyChooser` with the Level button costs 3.5 KiB more flash; see README.)
-    let chooser = RandomBestMove(ClockRng(0x7111_7AB1_E000_0001));
+    // Default: perfect play from the table, a random one of the best moves. With the
+    // `levels` feature: the players' strategies, starting with the trap player, the
+    // Level button cycling them (about 5 KiB more flash; see README, "Size").
+    let rng = ClockRng(0x7111_7AB1_E000_0001);
+    #[cfg(not(feature = "levels"))]
+    let chooser = RandomBestMove(rng);
+    #[cfg(feature = "levels")]
+    let chooser = StrategyChooser {
+        strategy: Strategy::new(Level::Trap),
+        rng,
+    };
     let setup = GameSetup {
         device_first: true,
         first_square: None,
