@@ -14,6 +14,7 @@ use crate::device::classify::{Calibration, CalibrationError, Calibrator, Margins
 use crate::device::controller::{
     Controller, GameSetup, Hardware, Layout, MoveChooser, ResumeError, State, StrategyChooser,
 };
+use crate::device::guided;
 use crate::device::motion::{Axis, AxisId, Machine, PinLift};
 use crate::device::panel::{Button, Panel};
 use crate::device::persist::{Snapshot, Store, SLOT_SIZE};
@@ -60,10 +61,12 @@ impl core::fmt::Display for SimError {
     }
 }
 
-/// Calibrates the sensors the way a technician would: readings with the board
-/// empty, then with black and white pieces on every square (five at a time), all
-/// through the real drivers. Flicker faults are suspended meanwhile (a technician
-/// repeats a bad calibration); bus NACKs are not.
+/// Calibrates the sensors the way a technician would: the guided procedure's steps
+/// ([`guided::STEPS`]: the board empty, then black and white pieces on every square,
+/// five at a time) laid out by hand and read through the real drivers
+/// ([`guided::record_step`]), without going through the buttons (the tests of the
+/// procedure itself do). Flicker faults are suspended meanwhile (a technician repeats
+/// a bad calibration); bus NACKs are not.
 pub fn calibrate<W: WorldHandle>(
     world: &RefCell<World>,
     bank: &mut SensorBank<SimBus<W>>,
@@ -79,37 +82,29 @@ pub fn calibrate<W: WorldHandle>(
             }
         }
         init.map_err(|(s, e)| SimError::Sensor(s, e))?;
+        // The guided procedure's steps, laid out by hand.
         let mut cal = Calibrator::new();
-        let mut sample = |cal: &mut Calibrator, r: Reference, squares: &[Square]| {
-            for &s in squares {
-                for _ in 0..8 {
-                    if let Ok(reading) = bank.read(s) {
-                        cal.record(r, s, reading);
-                    }
-                }
-            }
-        };
-        world.borrow_mut().reset_pieces();
-        sample(&mut cal, Reference::Empty, &Square::ALL);
-        for (colour, reference) in [
-            (Colour::Black, Reference::Black),
-            (Colour::White, Reference::White),
-        ] {
-            for group in [&Square::ALL[..5], &Square::ALL[5..]] {
-                {
-                    let mut w = world.borrow_mut();
-                    w.reset_pieces();
-                    for &s in group {
+        for step in &guided::STEPS {
+            {
+                let mut w = world.borrow_mut();
+                w.reset_pieces();
+                let colour = match step.reference {
+                    Reference::Empty => None,
+                    Reference::Black => Some(Colour::Black),
+                    Reference::White => Some(Colour::White),
+                };
+                if let Some(colour) = colour {
+                    for s in step.squares {
                         let i = w.stored_piece(colour).ok_or(SimError::NoPiece(colour))?;
                         let to = w.config.pose.square_centre(s);
                         w.hand_move(i, to, 0.0);
                     }
                 }
-                sample(&mut cal, reference, group);
             }
+            guided::record_step(bank, &mut cal, step);
         }
         world.borrow_mut().reset_pieces();
-        cal.finish(300, Margins::DEFAULT)
+        cal.finish(guided::MIN_SEPARATION, Margins::DEFAULT)
             .map_err(SimError::Calibration)
     })();
     world.borrow_mut().config.flicker_rate = flicker;
