@@ -18,6 +18,7 @@ use core::hint::black_box;
 use cortex_m::peripheral::{syst::SystClkSource, SYST};
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
+use tictable::strategy::trap_moves;
 use tictable::{analyse, search, Board};
 
 mod games;
@@ -137,6 +138,10 @@ fn main() -> ! {
         black_box(search::analyse(black_box(&Board::EMPTY)).ok());
     });
     let search = per_tick(searched);
+    // The trap player's heaviest choice: the first move on an empty board.
+    let trap = per_tick(ticks(syst, || {
+        black_box(trap_moves(black_box(&Board::EMPTY)).ok());
+    }));
 
     // 3. Complete games through the device controller.
     let outcome = match games::play() {
@@ -155,6 +160,10 @@ fn main() -> ! {
         CPU,
         lookup,
         search
+    );
+    hprintln!(
+        "detail: trap player's first move from the empty board: {} instructions",
+        trap
     );
     hprintln!(
         "detail: {} positions checked, {} decision lookups timed, {} instructions per SysTick tick",
