@@ -67,7 +67,7 @@ impl Rig {
 
     fn jog(&self) -> Jog {
         match self.m.controller.state() {
-            State::Calibrating(j) => j,
+            State::CalibratingPose(j) => j,
             st => panic!("not calibrating: {st:?}"),
         }
     }
@@ -310,7 +310,7 @@ fn level_while_the_head_moves_leaves_cleanly() {
     let before = r.m.controller.layout().pose;
     r.m.world.borrow_mut().buttons[Button::Done.index()] = true;
     let calibrating =
-        |m: &HostMachine<BestMove>| matches!(m.controller.state(), State::Calibrating(_));
+        |m: &HostMachine<BestMove>| matches!(m.controller.state(), State::CalibratingPose(_));
     assert!(r
         .m
         .run_until(&mut r.h, CALIBRATE_HOLD_MS + 200, calibrating));

@@ -45,7 +45,7 @@
 //!
 //! Where the board lies (offset and rotation, up to 45 degrees either way) is found
 //! by moving the head over the centres of the two marked squares, 1 (top left)
-//! and 9 (bottom right), with the buttons ([`State::Calibrating`]):
+//! and 9 (bottom right), with the buttons ([`State::CalibratingPose`]):
 //!
 //! 1. In Setup (or after a game or task), **press and hold Done** for
 //!    [`CALIBRATE_HOLD_MS`] (2 s): task entry comes on at once, then calibration.
@@ -435,13 +435,13 @@ pub enum State {
     /// A task is being entered with the buttons (see the [module docs](self)).
     TaskEntry(TaskEntry),
     /// The guided sensor calibration, at step `step` (0..=4, see
-    /// [`guided`](super::guided)); 5 after a failed attempt (Start begins again).
+    /// [`guided`]); 5 after a failed attempt (Start begins again).
     CalibratingSensors {
         /// The step shown.
         step: u8,
     },
     /// The board pose is being calibrated by jogging (see the [module docs](self)).
-    Calibrating(Jog),
+    CalibratingPose(Jog),
 }
 
 /// How long Done is held (after entering task entry) to start calibrating, ms.
@@ -880,7 +880,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             State::Error(_) => add(Light::Error),
             State::TaskDone => add(Light::Lamp),
             State::TaskEntry(entry) => entry.lights(&mut add),
-            State::Calibrating(jog) => {
+            State::CalibratingPose(jog) => {
                 add(if jog.y_axis {
                     Light::HumanTurn
                 } else {
@@ -1095,7 +1095,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             State::Error(problem) => self.poll_error(problem, presses, now_ms),
-            State::Calibrating(jog) => self.poll_calibration(jog, presses, now_ms),
+            State::CalibratingPose(jog) => self.poll_calibration(jog, presses, now_ms),
         }
     }
 
@@ -1107,7 +1107,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             .hw
             .machine
             .start_move(self.layout.pose.square_centre(Square::ALL[0]));
-        self.enter(State::Calibrating(Jog {
+        self.enter(State::CalibratingPose(Jog {
             first: None,
             y_axis: false,
             refused,
@@ -1169,7 +1169,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     here.y.saturating_add(p8.y.saturating_sub(p0.y)),
                 );
                 let _ = self.hw.machine.start_move(guess);
-                self.enter(State::Calibrating(jog));
+                self.enter(State::CalibratingPose(jog));
                 return;
             };
             match Pose::from_corners(first, here) {
@@ -1186,7 +1186,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             return;
         }
-        self.enter(State::Calibrating(jog));
+        self.enter(State::CalibratingPose(jog));
     }
 
     /// Homed and calibrated: a game or task in progress carries on once the board
@@ -1200,7 +1200,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    /// Runs the guided sensor calibration (see [`guided`](super::guided)) once the
+    /// Runs the guided sensor calibration (see [`guided`]) once the
     /// machine is homed: call it before the first poll (the firmware does on the
     /// first power-on, or with Level held), or in Setup, after a game or after a
     /// task. The calibration in use changes only when the procedure succeeds; Level
