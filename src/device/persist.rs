@@ -266,8 +266,9 @@ impl Snapshot {
 
     /// A snapshot back from [`Snapshot::encode`]'s layout: `None` unless `bytes` is
     /// exactly [`ENCODED_LEN`] long, of this [`FORMAT_VERSION`], and every field is
-    /// valid (flags 0 or 1, a pose [`Pose::from_parts`] accepts, squares 0..=8, the moves a legal game, the task one that
-    /// [`Task::new`] accepts with at most its length done, slots that exist).
+    /// valid (flags 0 or 1, a pose [`Pose::from_parts`] accepts, squares 0..=8, the
+    /// moves a legal game, the task one that [`Task::new`] accepts with at most its
+    /// length done, slots that exist).
     pub fn decode(bytes: &[u8]) -> Option<Snapshot> {
         if bytes.len() != ENCODED_LEN {
             return None;
