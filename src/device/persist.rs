@@ -44,83 +44,70 @@ pub fn crc32(data: &[u8]) -> u32 {
     !crc
 }
 
+/// Where each field of an encoded [`Snapshot`] starts (little-endian integers).
+mod at {
+    pub const VERSION: usize = 0;
+    pub const SEQUENCE: usize = 1;
+    /// 9 squares x empty/black/white x clear/red/green/blue, `u16` each.
+    pub const CALIBRATION: usize = 5;
+    /// Ratio and spread percent, `u32` each.
+    pub const MARGINS: usize = CALIBRATION + 9 * 3 * 4 * 2;
+    /// Centre x, y (µm), cos, sin (Q16), pitch (µm): `i32` each.
+    pub const POSE: usize = MARGINS + 8;
+    pub const DEVICE_FIRST: usize = POSE + 5 * 4;
+    pub const FIRST_SQUARE: usize = DEVICE_FIRST + 1;
+    pub const MOVES_LEN: usize = FIRST_SQUARE + 1;
+    pub const MOVES: usize = MOVES_LEN + 1;
+    pub const TASK_LEN: usize = MOVES + 9;
+    pub const TASK_DONE: usize = TASK_LEN + 1;
+    /// (colour, square) pairs.
+    pub const TASK_ITEMS: usize = TASK_DONE + 1;
+    pub const ACTIVE: usize = TASK_ITEMS + 18;
+    pub const STOCK: usize = ACTIVE + 1;
+    pub const SUSPECT: usize = STOCK + 2;
+    /// Colour, slot, square.
+    pub const PENDING: usize = SUSPECT + 2;
+    pub const END: usize = PENDING + 3;
+}
+
 /// Bytes of an encoded [`Snapshot`] (without the slot's length and CRC).
-pub const ENCODED_LEN: usize =
-    1 + 4 + 9 * 3 * 4 * 2 + 8 + 5 * 4 + 2 + 1 + 9 + 2 + 18 + 1 + 2 + 2 + 3;
+pub const ENCODED_LEN: usize = at::END;
 
 /// Bytes of a slot's frame: length, encoded snapshot, CRC.
 const FRAME_LEN: usize = 2 + ENCODED_LEN + 4;
 
 const _: () = assert!(FRAME_LEN <= SLOT_SIZE);
 
-/// Writes bytes in order into a buffer of [`ENCODED_LEN`].
-struct Writer {
-    buf: [u8; ENCODED_LEN],
-    at: usize,
+/// The `N` bytes at `offset` of an encoding.
+fn field<const N: usize>(bytes: &[u8; ENCODED_LEN], offset: usize) -> [u8; N] {
+    let mut v = [0; N];
+    if let Some(src) = bytes.get(offset..offset + N) {
+        v.copy_from_slice(src);
+    }
+    v
 }
 
-impl Writer {
-    // Not inlined: one copy of the code serves every field (flash is scarce).
-    #[inline(never)]
-    fn bytes(&mut self, bytes: &[u8]) {
-        let end = self.at + bytes.len();
-        if let Some(dst) = self.buf.get_mut(self.at..end) {
-            dst.copy_from_slice(bytes);
-        }
-        self.at = end;
-    }
-    fn u8(&mut self, v: u8) {
-        self.bytes(&[v]);
-    }
-    fn u16(&mut self, v: u16) {
-        self.bytes(&v.to_le_bytes());
-    }
-    fn u32(&mut self, v: u32) {
-        self.bytes(&v.to_le_bytes());
-    }
-    fn flag(&mut self, v: bool) {
-        self.u8(v as u8);
+/// Writes `value` at `offset` of an encoding.
+fn put(bytes: &mut [u8; ENCODED_LEN], offset: usize, value: &[u8]) {
+    if let Some(dst) = bytes.get_mut(offset..offset + value.len()) {
+        dst.copy_from_slice(value);
     }
 }
 
-/// Reads bytes in order; `None` past the end or on a bad flag.
-struct Reader<'a> {
-    buf: &'a [u8],
-    at: usize,
+fn u16_at(bytes: &[u8; ENCODED_LEN], offset: usize) -> u16 {
+    u16::from_le_bytes(field(bytes, offset))
 }
 
-impl Reader<'_> {
-    #[inline(never)]
-    fn take(&mut self, n: usize) -> Option<&[u8]> {
-        let bytes = self.buf.get(self.at..self.at + n)?;
-        self.at += n;
-        Some(bytes)
-    }
-    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
-        self.take(N)?.try_into().ok()
-    }
-    fn u8(&mut self) -> Option<u8> {
-        Some(self.array::<1>()?[0])
-    }
-    fn u16(&mut self) -> Option<u16> {
-        Some(u16::from_le_bytes(self.array()?))
-    }
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.array()?))
-    }
-    /// An optional square: `Some(None)` for [`NONE`], `None` past 8.
-    fn square(&mut self) -> Option<Option<Square>> {
-        match self.u8()? {
-            NONE => Some(None),
-            s => Square::new(s).map(Some),
-        }
-    }
-    fn flag(&mut self) -> Option<bool> {
-        match self.u8()? {
-            0 => Some(false),
-            1 => Some(true),
-            _ => None,
-        }
+fn u32_at(bytes: &[u8; ENCODED_LEN], offset: usize) -> u32 {
+    u32::from_le_bytes(field(bytes, offset))
+}
+
+/// A flag: 0 or 1, anything else refused.
+fn flag_at(bytes: &[u8; ENCODED_LEN], offset: usize) -> Option<bool> {
+    match bytes[offset] {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
     }
 }
 
@@ -210,58 +197,59 @@ impl Snapshot {
     /// assert_eq!(Snapshot::decode(&bad), None);
     /// ```
     pub fn encode(&self) -> [u8; ENCODED_LEN] {
-        let mut w = Writer {
-            buf: [0; ENCODED_LEN],
-            at: 0,
-        };
-        w.u8(FORMAT_VERSION);
-        w.u32(self.sequence);
+        let mut b = [0u8; ENCODED_LEN];
+        b[at::VERSION] = FORMAT_VERSION;
+        put(&mut b, at::SEQUENCE, &self.sequence.to_le_bytes());
+        let mut offset = at::CALIBRATION;
         for square in Square::ALL {
             let c = self.calibration.square(square);
             for r in Reference::ALL {
                 let v = c.reference(r);
                 for value in [v.clear, v.red, v.green, v.blue] {
-                    w.u16(value);
+                    put(&mut b, offset, &value.to_le_bytes());
+                    offset += 2;
                 }
             }
         }
         let margins = self.calibration.margins();
-        w.u32(margins.ratio_percent);
-        w.u32(margins.spread_percent);
+        put(&mut b, at::MARGINS, &margins.ratio_percent.to_le_bytes());
+        put(
+            &mut b,
+            at::MARGINS + 4,
+            &margins.spread_percent.to_le_bytes(),
+        );
         let (cos, sin) = self.pose.rotation();
         let c = self.pose.centre();
-        for v in [c.x, c.y, cos, sin, self.pose.pitch_um() as i32] {
-            w.u32(v as u32);
+        let pose = [c.x, c.y, cos, sin, self.pose.pitch_um() as i32];
+        for (i, v) in pose.into_iter().enumerate() {
+            put(&mut b, at::POSE + 4 * i, &v.to_le_bytes());
         }
-        w.flag(self.setup.device_first);
-        w.u8(square_code(self.setup.first_square));
-        let mut moves = [0u8; 9];
-        let mut n = 0;
-        for (slot, m) in moves.iter_mut().zip(self.record.moves()) {
-            *slot = m.index();
-            n += 1;
+        b[at::DEVICE_FIRST] = self.setup.device_first as u8;
+        b[at::FIRST_SQUARE] = square_code(self.setup.first_square);
+        for (i, m) in self.record.moves().enumerate() {
+            b[at::MOVES_LEN] = i as u8 + 1;
+            put(&mut b, at::MOVES + i, &[m.index()]);
         }
-        w.u8(n);
-        w.bytes(&moves);
-        let (items, done): (&[(Colour, Square)], u8) = match &self.mode {
-            Mode::Game => (&[], 0),
-            Mode::Task { task, done } => (task.items(), *done),
-        };
-        let mut pairs = [0u8; 18];
-        for (pair, &(colour, square)) in pairs.chunks_exact_mut(2).zip(items) {
-            pair.copy_from_slice(&[colour.index() as u8, square.index()]);
+        if let Mode::Task { task, done } = &self.mode {
+            b[at::TASK_LEN] = task.items().len() as u8;
+            b[at::TASK_DONE] = *done;
+            for (i, &(colour, square)) in task.items().iter().enumerate() {
+                put(
+                    &mut b,
+                    at::TASK_ITEMS + 2 * i,
+                    &[colour.index() as u8, square.index()],
+                );
+            }
         }
-        w.bytes(&[items.len() as u8, done]);
-        w.bytes(&pairs);
-        w.flag(self.active);
-        w.bytes(&self.stock);
-        w.bytes(&self.suspect);
+        b[at::ACTIVE] = self.active as u8;
+        put(&mut b, at::STOCK, &self.stock);
+        put(&mut b, at::SUSPECT, &self.suspect);
         let pending = match self.pending {
             Some((colour, slot, square)) => [colour.index() as u8, slot, square.index()],
             None => [NONE; 3],
         };
-        w.bytes(&pending);
-        w.buf
+        put(&mut b, at::PENDING, &pending);
+        b
     }
 
     /// A snapshot back from [`Snapshot::encode`]'s layout: `None` unless `bytes` is
@@ -270,45 +258,42 @@ impl Snapshot {
     /// moves a legal game, the task one that [`Task::new`] accepts with at most its
     /// length done, slots that exist).
     pub fn decode(bytes: &[u8]) -> Option<Snapshot> {
-        if bytes.len() != ENCODED_LEN {
+        let b: &[u8; ENCODED_LEN] = bytes.try_into().ok()?;
+        if b[at::VERSION] != FORMAT_VERSION {
             return None;
         }
-        let mut r = Reader { buf: bytes, at: 0 };
-        if r.u8()? != FORMAT_VERSION {
-            return None;
-        }
-        let sequence = r.u32()?;
         let mut squares = [SquareCalibration::default(); 9];
+        let mut offset = at::CALIBRATION;
         for square in squares.iter_mut() {
             let mut refs = [Rgbc::default(); 3];
             for v in refs.iter_mut() {
-                *v = Rgbc::new(r.u16()?, r.u16()?, r.u16()?, r.u16()?);
+                let c: [u16; 4] = core::array::from_fn(|k| u16_at(b, offset + 2 * k));
+                *v = Rgbc::new(c[0], c[1], c[2], c[3]);
+                offset += 8;
             }
             // Stored calibrations were checked when made; keep them as they are.
             *square = SquareCalibration::new(refs[0], refs[1], refs[2], 0).ok()?;
         }
         let margins = Margins {
-            ratio_percent: r.u32()?,
-            spread_percent: r.u32()?,
+            ratio_percent: u32_at(b, at::MARGINS),
+            spread_percent: u32_at(b, at::MARGINS + 4),
         };
-        let mut p = [0i32; 5];
-        for v in p.iter_mut() {
-            *v = r.u32()? as i32;
-        }
+        let p: [i32; 5] = core::array::from_fn(|i| u32_at(b, at::POSE + 4 * i) as i32);
         let pose = Pose::from_parts(Point::new(p[0], p[1]), p[2], p[3], p[4] as u32).ok()?;
-        let device_first = r.flag()?;
-        let first_square = r.square()?;
-        let n = r.u8()?;
-        let moves: [u8; 9] = r.array()?;
+        let first_square = match b[at::FIRST_SQUARE] {
+            NONE => None,
+            s => Some(Square::new(s)?),
+        };
         let mut record = GameRecord::new();
-        for &m in moves.get(..n as usize)? {
+        let moves: [u8; 9] = field(b, at::MOVES);
+        for &m in moves.get(..b[at::MOVES_LEN] as usize)? {
             record.push(Square::new(m)?).ok()?;
         }
-        let [len, done] = r.array()?;
-        let pairs: [u8; 18] = r.array()?;
+        let (len, done) = (b[at::TASK_LEN], b[at::TASK_DONE]);
         let mode = if len == 0 {
             Mode::Game
         } else {
+            let pairs: [u8; 18] = field(b, at::TASK_ITEMS);
             let mut items = [(Colour::Black, Square::CENTRE); 9];
             for (item, pair) in items.iter_mut().zip(pairs.chunks_exact(2)) {
                 *item = (colour_of_code(pair[0])?, Square::new(pair[1])?);
@@ -319,9 +304,8 @@ impl Snapshot {
             }
             Mode::Task { task, done }
         };
-        let active = r.flag()?;
-        let [s0, s1, e0, e1] = r.array()?;
-        let [colour, slot, square] = r.array()?;
+        let [s0, s1, e0, e1]: [u8; 4] = field(b, at::STOCK);
+        let [colour, slot, square]: [u8; 3] = field(b, at::PENDING);
         let pending = if colour == NONE {
             None
         } else if (slot as usize) < STORAGE_SLOTS {
@@ -330,16 +314,16 @@ impl Snapshot {
             return None;
         };
         Some(Snapshot {
-            sequence,
+            sequence: u32_at(b, at::SEQUENCE),
             calibration: Calibration::new(squares, margins),
             pose,
             setup: GameSetup {
-                device_first,
+                device_first: flag_at(b, at::DEVICE_FIRST)?,
                 first_square,
             },
             record,
             mode,
-            active,
+            active: flag_at(b, at::ACTIVE)?,
             stock: [slot_mask(s0)?, slot_mask(s1)?],
             suspect: [slot_mask(e0)?, slot_mask(e1)?],
             pending,
