@@ -492,3 +492,90 @@ fn servo_lift_sets_the_duty_cycles() {
     lift.set_lowered(true).unwrap();
     pwm.done();
 }
+
+/// A STEP/DIR pin that logs the time of every rising edge, and a limit switch that
+/// is always closed (homing ends at once; a move away from it never reads it).
+#[derive(Clone)]
+struct TimedPin {
+    now_us: Rc<std::cell::Cell<u64>>,
+    edges: Option<Rc<RefCell<Vec<u64>>>>,
+    high: bool,
+}
+
+impl embedded_hal::digital::ErrorType for TimedPin {
+    type Error = core::convert::Infallible;
+}
+
+impl embedded_hal::digital::OutputPin for TimedPin {
+    fn set_high(&mut self) -> Result<(), Self::Error> {
+        if !self.high {
+            if let Some(edges) = &self.edges {
+                edges.borrow_mut().push(self.now_us.get());
+            }
+        }
+        self.high = true;
+        Ok(())
+    }
+    fn set_low(&mut self) -> Result<(), Self::Error> {
+        self.high = false;
+        Ok(())
+    }
+}
+
+impl embedded_hal::digital::InputPin for TimedPin {
+    fn is_high(&mut self) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+    fn is_low(&mut self) -> Result<bool, Self::Error> {
+        Ok(true) // active low: closed
+    }
+}
+
+/// The gaps between the steps of a 3000-step move polled every `period_us`, with
+/// the sub-millisecond time (`fine`) or the millisecond alone.
+fn step_gaps(period_us: u64, fine: bool) -> Vec<u64> {
+    let now = Rc::new(std::cell::Cell::new(0u64));
+    let edges = Rc::new(RefCell::new(Vec::new()));
+    let pin = |log: bool| TimedPin {
+        now_us: now.clone(),
+        edges: log.then(|| edges.clone()),
+        high: false,
+    };
+    let mut axis = Axis::new(AxisId::X, pin(true), pin(false), pin(false), AxisConfig::DEFAULT);
+    axis.start_homing(0).unwrap();
+    assert_eq!(axis.poll(100), Ok(()));
+    assert!(axis.is_homed() && axis.position() == 0 && edges.borrow().is_empty());
+    now.set(100_000);
+    axis.start_move(3000, 100).unwrap();
+    loop {
+        let t = now.get();
+        let (ms, us) = ((t / 1000) as u32, (t % 1000) as u16);
+        let r = if fine { axis.poll_at(ms, us) } else { axis.poll(ms) };
+        match r {
+            Ok(()) => break,
+            Err(nb::Error::WouldBlock) => now.set(t + period_us),
+            Err(nb::Error::Other(e)) => panic!("{e:?}"),
+        }
+    }
+    let edges = edges.borrow();
+    assert_eq!(edges.len(), 3000);
+    edges.windows(2).map(|w| w[1] - w[0]).collect()
+}
+
+#[test]
+fn with_the_sub_millisecond_time_steps_come_out_evenly_not_in_bursts() {
+    // Top speed: 250 mm/s at 10 steps/mm, a step due every 400 µs.
+    let cruise = |gaps: &[u64]| gaps[gaps.len() / 2 - 200..gaps.len() / 2 + 200].to_vec();
+    // Millisecond polls: two or three steps at each tick, then a gap of a millisecond.
+    let coarse = cruise(&step_gaps(10, false));
+    assert!(coarse.iter().any(|&g| g == 0), "bursts at each ms tick");
+    assert!(coarse.iter().any(|&g| g >= 1000));
+    // Sub-millisecond polls every 10 µs: every gap within 400 µs ± 62.5 µs (the
+    // profile's sixteenth of a ms) + the poll period.
+    let fine = cruise(&step_gaps(10, true));
+    for g in &fine {
+        assert!((320..=480).contains(g), "gap {g} µs: {fine:?}");
+    }
+    let mean = fine.iter().sum::<u64>() as f64 / fine.len() as f64;
+    assert!((mean - 400.0).abs() < 5.0, "{mean}");
+}

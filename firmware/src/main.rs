@@ -14,6 +14,7 @@ mod storage;
 use core::convert::Infallible;
 use core::sync::atomic::{AtomicU32, Ordering};
 use cortex_m::peripheral::syst::SystClkSource;
+use cortex_m::peripheral::SYST;
 use cortex_m_rt::{entry, exception};
 #[cfg(feature = "defmt")]
 use defmt_rtt as _;
@@ -58,6 +59,11 @@ const PARK: Point = Point::mm(160, 10);
 /// Button debounce, ms.
 const DEBOUNCE_MS: u32 = 50;
 
+/// Core clock, MHz.
+const SYSCLK_MHZ: u32 = 72;
+/// SysTick reload: one interrupt per millisecond of core clock.
+const SYSTICK_RELOAD: u32 = SYSCLK_MHZ * 1000 - 1;
+
 /// Milliseconds since reset, counted by the SysTick interrupt.
 static MILLIS: AtomicU32 = AtomicU32::new(0);
 
@@ -69,6 +75,22 @@ fn SysTick() {
 /// The millisecond clock (wraps after 49 days; the device logic uses wrapping time).
 pub fn now_ms() -> u32 {
     MILLIS.load(Ordering::Relaxed)
+}
+
+/// The time as (ms, µs into that ms): the SysTick counter counts down from
+/// [`SYSTICK_RELOAD`] within each millisecond. Read again if the millisecond
+/// changed meanwhile. (Between the counter's reload and the interrupt the µs part
+/// restarts before the ms part moves: time seems to step back by under 1 ms, which
+/// the axes tolerate: steps due only grow.)
+fn now() -> (u32, u16) {
+    loop {
+        let ms = now_ms();
+        let left = SYST::get_current();
+        if now_ms() == ms {
+            let us = SYSTICK_RELOAD.saturating_sub(left) / SYSCLK_MHZ;
+            return (ms, us.min(999) as u16);
+        }
+    }
 }
 
 /// SplitMix64 stirred with the millisecond clock at every draw, so a person's timing
@@ -119,7 +141,9 @@ fn main() -> ! {
     // Clocks: 8 MHz crystal -> PLL -> 72 MHz core, 36 MHz APB1 (I2C1).
     let mut flash = dp.FLASH.constrain();
     let mut rcc = dp.RCC.freeze(
-        rcc::Config::hse(8.MHz()).sysclk(72.MHz()).pclk1(36.MHz()),
+        rcc::Config::hse(8.MHz())
+            .sysclk(SYSCLK_MHZ.MHz())
+            .pclk1(36.MHz()),
         &mut flash.acr,
     );
     // BlockingI2c measures its timeouts with the DWT cycle counter.
@@ -127,7 +151,7 @@ fn main() -> ! {
     cp.DWT.enable_cycle_counter();
     // The millisecond clock.
     cp.SYST.set_clock_source(SystClkSource::Core);
-    cp.SYST.set_reload(rcc.clocks.sysclk().raw() / 1000 - 1);
+    cp.SYST.set_reload(SYSTICK_RELOAD);
     cp.SYST.clear_current();
     cp.SYST.enable_interrupt();
     cp.SYST.enable_counter();
@@ -244,7 +268,8 @@ fn main() -> ! {
     // not follow: so a change made while the gantry moves is saved once it stops.
     let mut saved_revision = None;
     loop {
-        controller.poll(now_ms());
+        let (ms, us) = now();
+        controller.poll_at(ms, us);
         let revision = controller.revision();
         if saved_revision != Some(revision) && !controller.hardware().machine.is_busy() {
             saved_revision = Some(revision);

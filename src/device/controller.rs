@@ -652,6 +652,8 @@ pub struct Controller<I2C, O, I, L, C> {
     calibrator: Calibrator,
     /// Run the guided sensor calibration once homed.
     calibrate_when_homed: bool,
+    /// Microseconds into the millisecond of the current poll (for the steppers).
+    sub_ms_us: u16,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -677,6 +679,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             stats: Stats::default(),
             calibrator: Calibrator::new(),
             calibrate_when_homed: false,
+            sub_ms_us: 0,
         }
     }
 
@@ -917,8 +920,20 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.lights();
     }
 
-    /// One pass of the super-loop at `now_ms`: never waits.
+    /// One pass of the super-loop at `now_ms`: never waits. The same as
+    /// [`Controller::poll_at`] at the start of that millisecond.
     pub fn poll(&mut self, now_ms: u32) {
+        self.poll_at(now_ms, 0);
+    }
+
+    /// One pass of the super-loop at `sub_ms_us` microseconds (0..=999) into
+    /// millisecond `now_ms`: never waits. Everything but the stepper pulses runs on
+    /// the millisecond; with the sub-millisecond part the axes emit each step at its
+    /// due time (to a sixteenth of a ms) rather than the steps of a millisecond
+    /// together, provided the loop comes round often enough. The firmware passes
+    /// SysTick's position within the millisecond.
+    pub fn poll_at(&mut self, now_ms: u32, sub_ms_us: u16) {
+        self.sub_ms_us = sub_ms_us;
         self.now_ms = now_ms;
         let presses = self.hw.panel.poll(now_ms).unwrap_or_default();
         if !self.started {
@@ -941,7 +956,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         }
         match self.state {
-            State::Starting => match self.hw.machine.poll(now_ms) {
+            State::Starting => match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
                 Ok(()) if self.calibrate_when_homed => {
                     self.calibrate_when_homed = false;
                     self.calibrator = Calibrator::new();
@@ -1018,7 +1033,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 colour,
                 attempt,
                 slot,
-            } => match self.hw.machine.poll(now_ms) {
+            } => match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
                 Ok(()) => self.enter(State::Verifying {
                     square,
                     colour,
@@ -1069,7 +1084,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.check_human(view, now_ms);
                 }
             }
-            State::Restoring { from, to, attempt } => match self.hw.machine.poll(now_ms) {
+            State::Restoring { from, to, attempt } => match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
                 Ok(()) => self.enter(State::VerifyingRestore { from, to, attempt }),
                 Err(nb::Error::WouldBlock) => {}
                 Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
@@ -1263,7 +1278,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Finishes a pending park move; `true` while it is still running.
     fn park_pending(&mut self, now_ms: u32) -> bool {
-        match self.hw.machine.poll(now_ms) {
+        match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
             Err(nb::Error::WouldBlock) => true,
             Ok(()) => false,
             Err(nb::Error::Other(e)) => {
