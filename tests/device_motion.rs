@@ -541,7 +541,13 @@ fn step_gaps(period_us: u64, fine: bool) -> Vec<u64> {
         edges: log.then(|| edges.clone()),
         high: false,
     };
-    let mut axis = Axis::new(AxisId::X, pin(true), pin(false), pin(false), AxisConfig::DEFAULT);
+    let mut axis = Axis::new(
+        AxisId::X,
+        pin(true),
+        pin(false),
+        pin(false),
+        AxisConfig::DEFAULT,
+    );
     axis.start_homing(0).unwrap();
     assert_eq!(axis.poll(100), Ok(()));
     assert!(axis.is_homed() && axis.position() == 0 && edges.borrow().is_empty());
@@ -550,7 +556,11 @@ fn step_gaps(period_us: u64, fine: bool) -> Vec<u64> {
     loop {
         let t = now.get();
         let (ms, us) = ((t / 1000) as u32, (t % 1000) as u16);
-        let r = if fine { axis.poll_at(ms, us) } else { axis.poll(ms) };
+        let r = if fine {
+            axis.poll_at(ms, us)
+        } else {
+            axis.poll(ms)
+        };
         match r {
             Ok(()) => break,
             Err(nb::Error::WouldBlock) => now.set(t + period_us),

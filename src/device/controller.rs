@@ -1084,11 +1084,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.check_human(view, now_ms);
                 }
             }
-            State::Restoring { from, to, attempt } => match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
-                Ok(()) => self.enter(State::VerifyingRestore { from, to, attempt }),
-                Err(nb::Error::WouldBlock) => {}
-                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
-            },
+            State::Restoring { from, to, attempt } => {
+                match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
+                    Ok(()) => self.enter(State::VerifyingRestore { from, to, attempt }),
+                    Err(nb::Error::WouldBlock) => {}
+                    Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
+                }
+            }
             State::VerifyingRestore { from, to, attempt } => {
                 let Some(view) = self.scan(now_ms) else {
                     return;
