@@ -119,11 +119,41 @@ impl fmt::Display for Failure {
 /// The simulated machine, its world shared by reference.
 type Machine<'w> = SimMachine<BestMove, &'w RefCell<World>>;
 
-/// Plays the scripted games on one calibrated machine, in order.
-pub fn play() -> Result<Outcome, Failure> {
+/// Plays the scripted games on one calibrated machine, in order. First, while the
+/// gantry carries the first piece of a warm-up game (device first, square 5),
+/// `time_passes` gets a function that runs one controller pass, 10 µs after the
+/// last, so the caller can time the passes that emit the steps; the warm-up game
+/// then plays out.
+pub fn play(time_passes: impl FnOnce(&mut dyn FnMut())) -> Result<Outcome, Failure> {
     let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 0x2545_F491)));
     let mut machine = SimMachine::with_world(&world, BestMove).map_err(Failure::Setup)?;
     let mut person = SimHuman::new(Style::Perfect, 0.0, 0x5EED);
+    let over = |m: &Machine<'_>| matches!(m.controller.state(), State::Over(_));
+    let warm_up = GameSetup {
+        device_first: true,
+        first_square: Square::new(4),
+    };
+    machine.start_game(warm_up, &mut person, Style::Perfect);
+    let moving = |m: &Machine<'_>| {
+        matches!(m.controller.state(), State::Placing { .. })
+            && m.controller.hardware().machine.is_busy()
+    };
+    if !machine.run_until(&mut person, 60_000, moving) {
+        return Err(Failure::NotExercised(0));
+    }
+    let (mut ms, mut us) = (machine.now, 0u32);
+    time_passes(&mut || {
+        us += 10;
+        if us >= 1000 {
+            us -= 1000;
+            ms += 1;
+        }
+        machine.controller.poll_at(ms, us as u16);
+    });
+    machine.now = ms;
+    if !machine.run_until(&mut person, GAME_LIMIT_MS, over) {
+        return Err(Failure::Stuck(0));
+    }
     let mut outcome = Outcome {
         wins: 0,
         draws: 0,
@@ -144,7 +174,6 @@ pub fn play() -> Result<Outcome, Failure> {
         let r = match script.power_cut_ms {
             None => machine.play_game(setup, &mut person, script.style, None),
             Some(cut_ms) => {
-                let over = |m: &Machine<'_>| matches!(m.controller.state(), State::Over(_));
                 machine.start_game(setup, &mut person, script.style);
                 if machine.run_until(&mut person, cut_ms, over) {
                     return Err(Failure::NotExercised(game));

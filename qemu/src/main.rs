@@ -144,7 +144,20 @@ fn main() -> ! {
     }));
 
     // 3. Complete games through the device controller.
-    let outcome = match games::play() {
+    // 4. Meanwhile, the controller's pass while the gantry carries a piece: 20 000
+    // passes 10 µs apart (200 ms of the transfer), through the simulator's pins
+    // (heavier than GPIO registers).
+    const PASSES: u32 = 20_000;
+    let mut pass_ticks = 0;
+    let played = games::play(|pass| {
+        pass_ticks = ticks(syst, || {
+            for _ in 0..PASSES {
+                pass();
+            }
+        });
+    });
+    let per_pass = per_tick(pass_ticks) / u64::from(PASSES);
+    let outcome = match played {
         Ok(outcome) => outcome,
         Err(failure) => {
             hprintln!("on-target: FAIL {} games: {}", CPU, failure);
@@ -164,6 +177,10 @@ fn main() -> ! {
     hprintln!(
         "detail: trap player's first move from the empty board: {} instructions",
         trap
+    );
+    hprintln!(
+        "detail: controller pass while the gantry moves: {} instructions on average (a step is due every 400 µs at top speed)",
+        per_pass
     );
     hprintln!(
         "detail: {} positions checked, {} decision lookups timed, {} instructions per SysTick tick",
