@@ -24,24 +24,17 @@ use embedded_storage::Storage;
 /// Bytes reserved per slot (two slots are used).
 pub const SLOT_SIZE: usize = 512;
 
-/// CRC-32 (ISO-HDLC, as in zip and Ethernet), bit by bit: no table in flash.
+/// The CRC-32 of the slots (ISO-HDLC, as in zip and Ethernet), computed bit by bit
+/// by the `crc` crate: no lookup table in flash.
+static CRC: crc::Crc<u32, crc::NoTable> = crc::Crc::<u32, crc::NoTable>::new(&crc::CRC_32_ISO_HDLC);
+
+/// CRC-32 (ISO-HDLC) of `data`, as stored after each snapshot.
 ///
 /// ```
 /// assert_eq!(tictable::device::persist::crc32(b"123456789"), 0xCBF4_3926);
 /// ```
 pub fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in data {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
+    CRC.checksum(data)
 }
 
 /// Where each field of an encoded [`Snapshot`] starts (little-endian integers).
