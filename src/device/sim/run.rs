@@ -17,7 +17,7 @@ use crate::device::controller::{
 use crate::device::guided;
 use crate::device::motion::{Axis, AxisId, Machine, PinLift};
 use crate::device::panel::{Button, Panel};
-use crate::device::persist::{Snapshot, Store, SLOT_SIZE};
+use crate::device::persist::{Store, SLOT_SIZE};
 use crate::device::scanner::{ScanSettings, Scanner};
 use crate::device::sensors::{SensorBank, SensorError, SensorSettings, Wiring};
 use crate::device::Colour;
@@ -178,7 +178,6 @@ pub struct SimMachine<C, W> {
     /// Snapshots, saved whenever the controller changes.
     pub store: Store<MemStorage<FLASH_BYTES>>,
     saved_revision: Option<u32>,
-    saved: Option<Snapshot>,
 }
 
 impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
@@ -214,7 +213,6 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             now: 0,
             store,
             saved_revision: None,
-            saved: None,
         })
     }
 
@@ -225,12 +223,9 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             return;
         }
         self.saved_revision = Some(rev);
-        let snap = self.controller.snapshot();
-        if self.saved != Some(snap) {
-            // The in-memory flash cannot fail.
-            let _ = self.store.save(&snap);
-            self.saved = Some(snap);
-        }
+        // The store skips a snapshot equal to the one it holds; the in-memory flash
+        // cannot fail.
+        let _ = self.store.save(&self.controller.snapshot());
     }
 
     /// Cuts the power and restarts: the world loses what power holds (the magnet
