@@ -9,6 +9,7 @@
 #![no_main]
 #![deny(unsafe_code)]
 
+mod mem;
 mod storage;
 
 use core::convert::Infallible;
