@@ -45,6 +45,7 @@ pub mod search;
 pub mod selfplay;
 #[cfg(feature = "serde")]
 pub mod serialize;
+pub mod slot_hash;
 #[cfg(feature = "std")]
 pub mod solve;
 pub mod strategy;

@@ -27,6 +27,8 @@ fn json_reports_the_table_and_the_solve() {
     assert_eq!(table["value_bytes"], size.value_bytes);
     assert_eq!(table["hash_bytes"], size.hash_bytes);
     assert_eq!(table["total_bytes"], size.total());
+    assert_eq!(table["compact_bytes"], size.compact_bytes);
+    assert!(size.compact_bytes < size.total());
     let parts: u64 = ["key_bytes", "value_bytes", "hash_bytes"]
         .iter()
         .map(|k| table[k].as_u64().unwrap())

@@ -86,6 +86,7 @@ impl Stats {
                 "remap": self.remap,
                 "total_bytes": s.total(),
                 "header_bytes": s.header_bytes,
+                "compact_bytes": s.compact_bytes,
             },
             "positions": {
                 "reachable": self.reachable,
@@ -118,6 +119,7 @@ impl Stats {
              \x20 values            {values:>5} B\n\
              \x20 hash parameters   {hash:>5} B (seed, {pilots} pilots, {remap} remap slots)\n\
              \x20 total             {total:>5} B (+ {header} B map header on this target)\n\
+             \x20 compact layout    {compact:>5} B (32-bit targets: values by slot, pilots, seed; no keys)\n\
              positions: {reachable} reachable ({terminal} finished), {decision} decision; \
              up to symmetry {canonical} ({canonical_terminal} finished), {canonical_decision} decision\n\
              solve: min {min:.3} ms, median {median:.3} ms over {runs} runs{profile}\n",
@@ -131,6 +133,7 @@ impl Stats {
             remap = self.remap,
             total = s.total(),
             header = s.header_bytes,
+            compact = s.compact_bytes,
             reachable = self.reachable,
             terminal = self.reachable_terminal,
             decision = self.reachable - self.reachable_terminal,
