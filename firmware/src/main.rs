@@ -94,30 +94,32 @@ fn now() -> (u32, u16) {
     }
 }
 
-/// SplitMix64 stirred with the millisecond clock at every draw, so a person's timing
-/// feeds the device's choice among equally good moves.
-struct ClockRng(u64);
+/// A 32-bit xorshift generator stirred with the millisecond clock at every draw, so a
+/// person's timing feeds the device's choice among equally good moves (it only picks
+/// one of a few best moves: no cryptographic or statistical demands). 32-bit
+/// arithmetic only: a 64-bit SplitMix cost 90 B of flash.
+struct ClockRng(u32);
 
 impl rand_core::TryRng for ClockRng {
     type Error = Infallible;
 
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        self.0 = self
-            .0
-            .wrapping_add(0x9E37_79B9_7F4A_7C15 ^ u64::from(now_ms()));
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Ok(z ^ (z >> 31))
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        let mut x = self.0 ^ now_ms().wrapping_mul(0x9E37_79B9);
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        // Never stuck at zero (the one fixed point of xorshift).
+        self.0 = x | 1;
+        Ok(x)
     }
 
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        self.try_next_u64().map(|v| (v >> 32) as u32)
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        Ok(u64::from(self.try_next_u32()?) << 32 | u64::from(self.try_next_u32()?))
     }
 
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        for chunk in dst.chunks_mut(8) {
-            let v = self.try_next_u64()?.to_le_bytes();
+        for chunk in dst.chunks_mut(4) {
+            let v = self.try_next_u32()?.to_le_bytes();
             chunk.copy_from_slice(&v[..chunk.len()]);
         }
         Ok(())
@@ -240,7 +242,7 @@ fn main() -> ! {
     // Default: perfect play from the table, a random one of the best moves. With the
     // `levels` feature: the players' strategies, starting with the trap player, the
     // Level button cycling them (about 5 KiB more flash; see README, "Size").
-    let rng = ClockRng(0x7111_7AB1_E000_0001);
+    let rng = ClockRng(0x7111_7AB1);
     #[cfg(not(feature = "levels"))]
     let chooser = RandomBestMove(rng);
     #[cfg(feature = "levels")]
