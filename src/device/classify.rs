@@ -164,6 +164,17 @@ impl SquareCalibration {
         Ok(c)
     }
 
+    /// The references, to be restored unchecked (a snapshot's calibration was
+    /// checked when it was made).
+    pub(crate) fn references_mut(&mut self) -> &mut [Rgbc; 3] {
+        &mut self.references
+    }
+
+    /// The three reference readings, in [`Reference::ALL`] order.
+    pub const fn references(&self) -> &[Rgbc; 3] {
+        &self.references
+    }
+
     /// One reference reading.
     pub const fn reference(&self, r: Reference) -> Rgbc {
         self.references[r.index()]
@@ -266,6 +277,11 @@ impl Calibration {
             ratio_percent: self.margins_ratio,
             spread_percent: self.margins_spread,
         }
+    }
+
+    /// The nine squares' calibrations, in square order.
+    pub const fn squares(&self) -> &[SquareCalibration; 9] {
+        &self.squares
     }
 
     /// One square's calibration.
