@@ -192,9 +192,9 @@ fn mux_error<E: embedded_hal::i2c::Error>(e: xca9548a::Error<E>) -> SensorError 
     }
 }
 
-fn sensor_error<E: embedded_hal::i2c::Error>(e: tcs3472::Error<xca9548a::Error<E>>) -> SensorError {
+fn sensor_error<E: embedded_hal::i2c::Error>(e: tcs3472::Error<E>) -> SensorError {
     match e {
-        tcs3472::Error::I2C(e) => mux_error(e),
+        tcs3472::Error::I2C(e) => SensorError::Bus(e.kind()),
         tcs3472::Error::InvalidInputData => SensorError::InvalidSettings,
     }
 }
@@ -240,23 +240,28 @@ impl<I2C: I2c> SensorBank<I2C> {
         Ok(())
     }
 
-    /// Runs `f` on the sensor of `square` with exactly one channel of one multiplexer
-    /// on: the other multiplexer is switched off first.
-    fn with_sensor<R>(
-        &mut self,
-        square: Square,
-        f: impl FnOnce(
-            &mut Tcs3472<&mut Xca9548a<&mut I2C>>,
-        ) -> Result<R, tcs3472::Error<xca9548a::Error<I2C::Error>>>,
-    ) -> Result<R, SensorError> {
+    /// Switches the other multiplexer off, then on the channel of `square`.
+    fn select(&mut self, square: Square) -> Result<(), SensorError> {
         let ch = self.wiring.channel(square);
         Xca9548a::new(&mut self.i2c, ch.mux.other().slave_addr())
             .select_channels(0)
             .map_err(mux_error)?;
-        let mut mux = Xca9548a::new(&mut self.i2c, ch.mux.slave_addr());
-        mux.select_channels(1 << ch.channel).map_err(mux_error)?;
-        let mut sensor = Tcs3472::new(&mut mux);
-        f(&mut sensor).map_err(sensor_error)
+        Xca9548a::new(&mut self.i2c, ch.mux.slave_addr())
+            .select_channels(1 << ch.channel)
+            .map_err(mux_error)
+    }
+
+    /// Runs `f` on the sensor of `square` with exactly one channel of one multiplexer
+    /// on: the other multiplexer is switched off first. The multiplexer passes the
+    /// sensor's transactions through unchanged, so the `tcs3472` driver talks on the
+    /// bus itself once the channel is on.
+    fn with_sensor<R>(
+        &mut self,
+        square: Square,
+        f: impl FnOnce(&mut Tcs3472<&mut I2C>) -> Result<R, tcs3472::Error<I2C::Error>>,
+    ) -> Result<R, SensorError> {
+        self.select(square)?;
+        f(&mut Tcs3472::new(&mut self.i2c)).map_err(sensor_error)
     }
 
     /// Checks the ID of the sensor of `square` and configures it: integration time,
