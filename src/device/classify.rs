@@ -386,7 +386,7 @@ impl Calibrator {
         }
         let mut squares = [SquareCalibration::default(); 9];
         let mut i = 0;
-        for (square, c) in crate::Square::ALL.into_iter().zip(squares.iter_mut()) {
+        for (&square, c) in crate::Square::ALL.iter().zip(squares.iter_mut()) {
             for v in c.references.iter_mut() {
                 // Every count is at least 1 (checked above).
                 let n = u32::from(self.counts[i]).max(1);

@@ -185,16 +185,15 @@ impl Scanner {
         self.frames = self.frames.wrapping_add(1);
         let mut view = BoardView::EMPTY;
         let mut complete = true;
-        for s in Square::ALL {
-            let i = s.index() as usize;
+        for (&s, failed) in Square::ALL.iter().zip(&mut self.failed) {
             let sensed = match bank.read(s) {
                 Ok(reading) => {
-                    self.failed[i] = 0;
+                    *failed = 0;
                     self.calibration.classify(s, reading)
                 }
                 Err(_) => {
-                    self.failed[i] = self.failed[i].saturating_add(1);
-                    if self.failed[i] >= self.settings.fault_frames {
+                    *failed = failed.saturating_add(1);
+                    if *failed >= self.settings.fault_frames {
                         Sensed::Fault
                     } else {
                         complete = false;

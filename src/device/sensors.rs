@@ -230,12 +230,18 @@ impl<I2C: I2c> SensorBank<I2C> {
         self.settings
     }
 
+    /// Writes the channel mask of `mux` through a fresh `xca9548a` driver (so the
+    /// write always happens, whatever the driver cached).
+    fn select_channels(&mut self, mux: Mux, mask: u8) -> Result<(), SensorError> {
+        Xca9548a::new(&mut self.i2c, mux.slave_addr())
+            .select_channels(mask)
+            .map_err(mux_error)
+    }
+
     /// Switches every channel of both multiplexers off.
     pub fn deselect_all(&mut self) -> Result<(), SensorError> {
         for mux in Mux::ALL {
-            Xca9548a::new(&mut self.i2c, mux.slave_addr())
-                .select_channels(0)
-                .map_err(mux_error)?;
+            self.select_channels(mux, 0)?;
         }
         Ok(())
     }
@@ -243,12 +249,8 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// Switches the other multiplexer off, then on the channel of `square`.
     fn select(&mut self, square: Square) -> Result<(), SensorError> {
         let ch = self.wiring.channel(square);
-        Xca9548a::new(&mut self.i2c, ch.mux.other().slave_addr())
-            .select_channels(0)
-            .map_err(mux_error)?;
-        Xca9548a::new(&mut self.i2c, ch.mux.slave_addr())
-            .select_channels(1 << ch.channel)
-            .map_err(mux_error)
+        self.select_channels(ch.mux.other(), 0)?;
+        self.select_channels(ch.mux, 1 << ch.channel)
     }
 
     /// Runs `f` on the sensor of `square` with exactly one channel of one multiplexer
