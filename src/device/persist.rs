@@ -173,13 +173,15 @@ impl Snapshot {
     fn encode_into(&self, b: &mut Frame) {
         b[at::VERSION] = FORMAT_VERSION;
         put(b, at::SEQUENCE, &self.sequence.to_le_bytes());
-        let mut channels = b[at::CALIBRATION..at::MARGINS].chunks_exact_mut(2);
+        let mut chunks = b[at::CALIBRATION..at::MARGINS].chunks_exact_mut(8);
         for square in self.calibration.squares() {
             for v in square.references() {
-                for c in [v.clear, v.red, v.green, v.blue] {
-                    if let Some(dst) = channels.next() {
-                        dst.copy_from_slice(&c.to_le_bytes());
-                    }
+                if let Some(dst) = chunks.next() {
+                    let [c0, c1] = v.clear.to_le_bytes();
+                    let [r0, r1] = v.red.to_le_bytes();
+                    let [g0, g1] = v.green.to_le_bytes();
+                    let [b0, b1] = v.blue.to_le_bytes();
+                    dst.copy_from_slice(&[c0, c1, r0, r1, g0, g1, b0, b1]);
                 }
             }
         }
@@ -243,16 +245,18 @@ impl Snapshot {
             return None;
         }
         let mut squares = [SquareCalibration::default(); 9];
-        let mut channels = b[at::CALIBRATION..at::MARGINS].chunks_exact(2);
-        let mut channel = || {
-            channels
-                .next()
-                .map_or(0, |c| u16::from_le_bytes([c[0], c[1]]))
-        };
+        let mut chunks = b[at::CALIBRATION..at::MARGINS].chunks_exact(8);
         for square in squares.iter_mut() {
             for v in square.references_mut() {
-                // Stored calibrations were checked when made; keep them as they are.
-                *v = Rgbc::new(channel(), channel(), channel(), channel());
+                if let Some(&[c0, c1, r0, r1, g0, g1, b0, b1]) = chunks.next() {
+                    // Stored calibrations were checked when made; keep them as they are.
+                    *v = Rgbc::new(
+                        u16::from_le_bytes([c0, c1]),
+                        u16::from_le_bytes([r0, r1]),
+                        u16::from_le_bytes([g0, g1]),
+                        u16::from_le_bytes([b0, b1]),
+                    );
+                }
             }
         }
         let margins = Margins {
