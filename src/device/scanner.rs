@@ -136,7 +136,8 @@ pub struct Scanner {
     calibration: Calibration,
     settings: ScanSettings,
     last_frame_at: Option<u32>,
-    candidate: Option<BoardView>,
+    /// The view of the current streak (meaningless while `streak` is 0).
+    candidate: BoardView,
     streak: u8,
     failed: [u8; 9],
     frames: u32,
@@ -149,7 +150,7 @@ impl Scanner {
             calibration,
             settings,
             last_frame_at: None,
-            candidate: None,
+            candidate: BoardView::EMPTY,
             streak: 0,
             failed: [0; 9],
             frames: 0,
@@ -171,7 +172,6 @@ impl Scanner {
     /// Forgets the current streak: the next view reported comes from frames read
     /// after this call (use it after the board was touched).
     pub fn restart(&mut self) {
-        self.candidate = None;
         self.streak = 0;
     }
 
@@ -225,10 +225,10 @@ impl Scanner {
                 Err(nb::Error::WouldBlock)
             }
             Some(view) => {
-                if self.candidate == Some(view) {
+                if self.streak > 0 && self.candidate == view {
                     self.streak = self.streak.saturating_add(1);
                 } else {
-                    self.candidate = Some(view);
+                    self.candidate = view;
                     self.streak = 1;
                 }
                 let unknown = view.sets[2] != 0;

@@ -285,15 +285,14 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// Initialises all nine sensors, each retried up to the configured number of
     /// attempts; the first square that still fails is named.
     pub fn init(&mut self) -> Result<(), (Square, SensorError)> {
-        for s in Square::ALL {
-            let mut result = self.init_square(s);
-            for _ in 1..self.settings.attempts.max(1) {
-                if result.is_ok() {
-                    break;
+        for &s in Square::ALL.iter() {
+            let mut tries = self.settings.attempts.max(1);
+            while let Err(e) = self.init_square(s) {
+                tries -= 1;
+                if tries == 0 {
+                    return Err((s, e));
                 }
-                result = self.init_square(s);
             }
-            result.map_err(|e| (s, e))?;
         }
         Ok(())
     }
@@ -307,13 +306,17 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// Reads `square`, retrying bus errors up to the configured number of attempts;
     /// the last error when all fail.
     pub fn read(&mut self, square: Square) -> Result<Rgbc, SensorError> {
-        let mut last = SensorError::Bus(ErrorKind::Other);
-        for _ in 0..self.settings.attempts.max(1) {
+        let mut tries = self.settings.attempts.max(1);
+        loop {
             match self.read_once(square) {
                 Ok(r) => return Ok(r),
-                Err(e) => last = e,
+                Err(e) => {
+                    tries -= 1;
+                    if tries == 0 {
+                        return Err(e);
+                    }
+                }
             }
         }
-        Err(last)
     }
 }
