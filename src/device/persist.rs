@@ -8,12 +8,15 @@
 //! rebuilds it through the same constructors, refusing anything they refuse. The
 //! layout is written by hand rather than through serde + postcard: on the STM32F103
 //! firmware postcard's visitors cost about 3 KiB more flash (measured), a fifth of
-//! the 16 KiB budget. Both directions walk the fields in layout order through one
-//! byte cursor, so the layout is stated once (in [`Snapshot::encode`]'s doc).
+//! the 16 KiB budget. Both directions work on a whole slot frame (a fixed-size
+//! array), every field at a constant offset, so the firmware reads and writes each
+//! field with one instruction and no bounds check.
 //!
 //! Each save goes to the slot not holding the newest copy, so a reset during a
 //! write leaves the previous copy intact; a torn or corrupted slot fails its CRC
-//! and is ignored. [`Store::load`] returns the newest valid snapshot.
+//! and is ignored. [`Store::load`] returns the newest valid snapshot. A slot holds
+//! the encoded snapshot followed by the CRC-32 of it (little-endian); an erased slot
+//! fails both the version and the CRC.
 
 use super::classify::{Calibration, Margins, Rgbc, SquareCalibration};
 use super::controller::{GameRecord, GameSetup, Mode, Task, FULL_STOCK};
