@@ -41,6 +41,12 @@ impl Rgbc {
     /// assert_eq!(Rgbc::new(10, 0, 0, 0).distance(Rgbc::new(4, 1, 0, 0)), 7);
     /// ```
     pub const fn distance(self, other: Rgbc) -> u32 {
+        self.l1(&other)
+    }
+
+    /// [`Rgbc::distance`] by reference (one copy of the code, no copies of readings).
+    #[inline(never)]
+    const fn l1(&self, other: &Rgbc) -> u32 {
         self.clear.abs_diff(other.clear) as u32
             + self.red.abs_diff(other.red) as u32
             + self.green.abs_diff(other.green) as u32
@@ -164,11 +170,11 @@ impl SquareCalibration {
     fn too_close(&self, min_separation: u32) -> Option<(Reference, Reference)> {
         use Reference::{Black, Empty, White};
         let [e, b, w] = &self.references;
-        if e.distance(*b) < min_separation {
+        if e.l1(b) < min_separation {
             Some((Empty, Black))
-        } else if e.distance(*w) < min_separation {
+        } else if e.l1(w) < min_separation {
             Some((Empty, White))
-        } else if b.distance(*w) < min_separation {
+        } else if b.l1(w) < min_separation {
             Some((Black, White))
         } else {
             None
@@ -210,7 +216,7 @@ impl SquareCalibration {
     /// ```
     #[inline(never)]
     pub fn classify(&self, reading: Rgbc, margins: Margins) -> Sensed {
-        let d = self.references.map(|v| v.distance(reading));
+        let d = [0, 1, 2].map(|i| self.references[i].l1(&reading));
         // The first nearest reference; then the distance to the second nearest, and
         // from the nearest to the closest other reference.
         let mut best = 0;
@@ -219,12 +225,12 @@ impl SquareCalibration {
                 best = i;
             }
         }
-        let nearest = self.references[best];
+        let nearest = &self.references[best];
         let (mut second, mut spread) = (u32::MAX, u32::MAX);
         for (i, (v, &dv)) in self.references.iter().zip(&d).enumerate() {
             if i != best {
                 second = second.min(dv);
-                spread = spread.min(v.distance(nearest));
+                spread = spread.min(v.l1(nearest));
             }
         }
         let near = u64::from(d[best]) * 100;
@@ -385,14 +391,15 @@ impl Calibrator {
             }
         }
         let mut squares = [SquareCalibration::default(); 9];
-        let mut i = 0;
+        let mut recorded = self.sums.chunks_exact(4).zip(&self.counts);
         for (&square, c) in crate::Square::ALL.iter().zip(squares.iter_mut()) {
             for v in c.references.iter_mut() {
-                // Every count is at least 1 (checked above).
-                let n = u32::from(self.counts[i]).max(1);
-                let avg = |k: usize| (self.sums[4 * i + k] / n) as u16;
-                *v = Rgbc::new(avg(0), avg(1), avg(2), avg(3));
-                i += 1;
+                if let Some((&[clear, red, green, blue], &n)) = recorded.next() {
+                    // Every count is at least 1 (checked above).
+                    let n = u32::from(n).max(1);
+                    let avg = |sum: u32| (sum / n) as u16;
+                    *v = Rgbc::new(avg(clear), avg(red), avg(green), avg(blue));
+                }
             }
             if let Some((a, b)) = c.too_close(min_separation) {
                 return Err(CalibrationError::Square(square, a, b));

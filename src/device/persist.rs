@@ -90,6 +90,13 @@ fn u32_at(b: &Frame, offset: usize) -> u32 {
     u32::from_le_bytes([b[offset], b[offset + 1], b[offset + 2], b[offset + 3]])
 }
 
+/// Writes `value` (LE) at `offset`, byte by byte: stores, not a copy call.
+#[inline(always)]
+fn put_u32(b: &mut Frame, offset: usize, value: u32) {
+    let [v0, v1, v2, v3] = value.to_le_bytes();
+    [b[offset], b[offset + 1], b[offset + 2], b[offset + 3]] = [v0, v1, v2, v3];
+}
+
 #[inline(always)]
 fn put(b: &mut Frame, offset: usize, value: &[u8]) {
     b[offset..offset + value.len()].copy_from_slice(value);
@@ -340,9 +347,9 @@ pub enum PersistError<E> {
 
 /// Writes `sequence` into an encoded frame and seals it with the CRC of the encoding.
 fn stamp(frame: &mut Frame, sequence: u32) {
-    put(frame, at::SEQUENCE, &sequence.to_le_bytes());
+    put_u32(frame, at::SEQUENCE, sequence);
     let crc = crc32(&frame[..ENCODED_LEN]);
-    put(frame, ENCODED_LEN, &crc.to_le_bytes());
+    put_u32(frame, ENCODED_LEN, crc);
 }
 
 /// Two snapshot slots in a storage, from `base`.
