@@ -186,12 +186,11 @@ impl Snapshot {
         let mut chunks = b[at::CALIBRATION..at::MARGINS].chunks_exact_mut(8);
         for square in self.calibration.squares() {
             for v in square.references() {
-                if let Some(dst) = chunks.next() {
-                    let [c0, c1] = v.clear.to_le_bytes();
-                    let [r0, r1] = v.red.to_le_bytes();
-                    let [g0, g1] = v.green.to_le_bytes();
-                    let [b0, b1] = v.blue.to_le_bytes();
-                    dst.copy_from_slice(&[c0, c1, r0, r1, g0, g1, b0, b1]);
+                if let Some([c0, c1, r0, r1, g0, g1, b0, b1]) = chunks.next() {
+                    [*c0, *c1] = v.clear.to_le_bytes();
+                    [*r0, *r1] = v.red.to_le_bytes();
+                    [*g0, *g1] = v.green.to_le_bytes();
+                    [*b0, *b1] = v.blue.to_le_bytes();
                 }
             }
         }
@@ -217,11 +216,14 @@ impl Snapshot {
         }
         b[at::MOVES_LEN] = len;
         if let Mode::Task { task, done } = &self.mode {
-            b[at::TASK_LEN] = task.items().len() as u8;
+            let items = task.items();
+            b[at::TASK_LEN] = items.len() as u8;
             b[at::TASK_DONE] = *done;
             let pairs = b[at::TASK_ITEMS..at::ACTIVE].chunks_exact_mut(2);
-            for (dst, &(colour, square)) in pairs.zip(task.items()) {
-                dst.copy_from_slice(&[colour.index() as u8, square.index()]);
+            for (dst, &(colour, square)) in pairs.zip(items) {
+                if let [c, s] = dst {
+                    (*c, *s) = (colour.index() as u8, square.index());
+                }
             }
         }
         b[at::ACTIVE] = self.active.into();
