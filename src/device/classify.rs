@@ -384,7 +384,7 @@ impl Calibrator {
         min_separation: u32,
         margins: Margins,
     ) -> Result<Calibration, CalibrationError> {
-        for r in Reference::ALL {
+        for &r in Reference::ALL.iter() {
             let missing = Squares::from_bits(!self.recorded(r).bits() & crate::board::FULL);
             if !missing.is_empty() {
                 return Err(CalibrationError::Missing(r, missing));
