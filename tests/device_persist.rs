@@ -302,3 +302,32 @@ fn a_placement_task_resumes_after_power_cuts() {
     }
     assert!(cuts >= 15, "only {cuts} cuts fell inside the task");
 }
+
+#[test]
+fn every_single_bit_flip_of_the_newest_slot_falls_back_to_the_older_one() {
+    let m = machine(4);
+    let mut snap = m.controller.snapshot();
+    let mut store = Store::new(MemStorage::<{ 2 * SLOT_SIZE }>::new(), 0).unwrap();
+    snap.record = record(&[4]);
+    store.save(&snap).unwrap(); // slot 0, sequence 1
+    snap.record = record(&[4, 0]);
+    store.save(&snap).unwrap(); // slot 1, sequence 2
+    let image = store.destroy();
+    // The frame: the encoded snapshot, then its CRC-32 (4 bytes).
+    for byte in 0..ENCODED_LEN + 4 {
+        for bit in 0..8 {
+            let mut storage = image.clone();
+            storage.bytes[SLOT_SIZE + byte] ^= 1 << bit;
+            let mut store = Store::new(storage, 0).unwrap();
+            let got = store.load().unwrap().unwrap();
+            assert_eq!(
+                (got.sequence, got.record),
+                (1, record(&[4])),
+                "bit {bit} of byte {byte}"
+            );
+        }
+    }
+    // Unflipped, the newest wins.
+    let mut store = Store::new(image, 0).unwrap();
+    assert_eq!(store.load().unwrap().unwrap().record, record(&[4, 0]));
+}

@@ -5,8 +5,9 @@
 //! The store keeps two snapshot slots of `SLOT_SIZE` bytes so that a power cut while
 //! one is written leaves the other intact. Each slot therefore gets its own 1 KiB
 //! flash page (the logical window `k` lives at the start of page `k`): erasing one
-//! slot's page never touches the other slot. A write reads its window, changes the
-//! bytes, erases the page and programs the window back.
+//! slot's page never touches the other slot. A write goes window by window: it
+//! reads the window, changes the bytes that fall in it, and only if that changed
+//! anything erases the page and programs the window back.
 
 use embedded_storage::{ReadStorage, Storage};
 use stm32f1xx_hal::flash::{Error, FlashWriter};
@@ -19,6 +20,8 @@ const PAGE: u32 = 1024;
 const FIRST_PAGE: u32 = 62 * 1024;
 /// Logical windows (one per page).
 const WINDOWS: usize = 2;
+/// Logical bytes.
+const CAPACITY: usize = WINDOWS * SLOT_SIZE;
 
 /// The snapshot storage: `2 * SLOT_SIZE` logical bytes in two flash pages.
 pub struct FlashStorage<'a> {
@@ -31,37 +34,17 @@ impl<'a> FlashStorage<'a> {
         FlashStorage { writer }
     }
 
-    /// Splits `offset..offset + len` into per-window runs:
-    /// (window, offset in window, offset in the caller's buffer, length).
-    fn runs(
-        offset: u32,
-        len: usize,
-    ) -> Result<impl Iterator<Item = (u32, usize, usize, usize)>, Error> {
-        if offset as usize + len > WINDOWS * SLOT_SIZE {
-            return Err(Error::LengthTooLong);
-        }
-        let mut done = 0;
-        Ok(core::iter::from_fn(move || {
-            if done == len {
-                return None;
-            }
-            let at = offset as usize + done;
-            let (window, within) = (at / SLOT_SIZE, at % SLOT_SIZE);
-            let n = (SLOT_SIZE - within).min(len - done);
-            let run = (window as u32, within, done, n);
-            done += n;
-            Some(run)
-        }))
+    /// The flash offset of logical window `window`'s page.
+    const fn page(window: usize) -> u32 {
+        FIRST_PAGE + window as u32 * PAGE
     }
 
-    /// Copies `out.len()` bytes of window `window` from `within`.
-    fn read_window(&self, window: u32, within: usize, out: &mut [u8]) -> Result<(), Error> {
-        // The HAL reads from even addresses only: start one byte early if needed.
-        let skew = within & 1;
-        let start = FIRST_PAGE + window * PAGE + (within - skew) as u32;
-        let bytes = self.writer.read(start, out.len() + skew)?;
-        out.copy_from_slice(&bytes[skew..]);
-        Ok(())
+    /// The `len` logical bytes at `offset`, or `LengthTooLong` past the capacity.
+    fn check(offset: u32, len: usize) -> Result<usize, Error> {
+        match (offset as usize).checked_add(len) {
+            Some(end) if end <= CAPACITY => Ok(offset as usize),
+            _ => Err(Error::LengthTooLong),
+        }
     }
 }
 
@@ -69,29 +52,50 @@ impl ReadStorage for FlashStorage<'_> {
     type Error = Error;
 
     fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), Error> {
-        for (window, within, at, n) in Self::runs(offset, bytes.len())? {
-            self.read_window(window, within, &mut bytes[at..at + n])?;
+        let start = Self::check(offset, bytes.len())?;
+        for window in 0..WINDOWS {
+            // One aligned read of the whole window (the HAL reads from even
+            // addresses only), then the bytes of the request that fall in it.
+            let page = self.writer.read(Self::page(window), SLOT_SIZE)?;
+            for (i, b) in bytes.iter_mut().enumerate() {
+                if let Some(v) = (start + i)
+                    .checked_sub(window * SLOT_SIZE)
+                    .and_then(|k| page.get(k))
+                {
+                    *b = *v;
+                }
+            }
         }
         Ok(())
     }
 
     fn capacity(&self) -> usize {
-        WINDOWS * SLOT_SIZE
+        CAPACITY
     }
 }
 
 impl Storage for FlashStorage<'_> {
     fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), Error> {
-        for (window, within, at, n) in Self::runs(offset, bytes.len())? {
+        let start = Self::check(offset, bytes.len())?;
+        for window in 0..WINDOWS {
             let mut page = [0u8; SLOT_SIZE];
-            self.read_window(window, 0, &mut page)?;
-            if page[within..within + n] == bytes[at..at + n] {
-                continue;
+            let mut changed = false;
+            let stored = self.writer.read(Self::page(window), SLOT_SIZE)?;
+            for (k, (b, s)) in page.iter_mut().zip(stored).enumerate() {
+                *b = *s;
+                // The request's byte for logical address `window * SLOT_SIZE + k`.
+                if let Some(&v) = (window * SLOT_SIZE + k)
+                    .checked_sub(start)
+                    .and_then(|i| bytes.get(i))
+                {
+                    changed |= *b != v;
+                    *b = v;
+                }
             }
-            page[within..within + n].copy_from_slice(&bytes[at..at + n]);
-            let start = FIRST_PAGE + window * PAGE;
-            self.writer.page_erase(start)?;
-            self.writer.write(start, &page)?;
+            if changed {
+                self.writer.page_erase(Self::page(window))?;
+                self.writer.write(Self::page(window), &page)?;
+            }
         }
         Ok(())
     }

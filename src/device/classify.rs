@@ -41,6 +41,12 @@ impl Rgbc {
     /// assert_eq!(Rgbc::new(10, 0, 0, 0).distance(Rgbc::new(4, 1, 0, 0)), 7);
     /// ```
     pub const fn distance(self, other: Rgbc) -> u32 {
+        self.l1(&other)
+    }
+
+    /// [`Rgbc::distance`] by reference (one copy of the code, no copies of readings).
+    #[inline(never)]
+    const fn l1(&self, other: &Rgbc) -> u32 {
         self.clear.abs_diff(other.clear) as u32
             + self.red.abs_diff(other.red) as u32
             + self.green.abs_diff(other.green) as u32
@@ -154,14 +160,36 @@ impl SquareCalibration {
         let c = SquareCalibration {
             references: [empty, black, white],
         };
-        for (i, a) in Reference::ALL.iter().enumerate() {
-            for b in &Reference::ALL[i + 1..] {
-                if c.reference(*a).distance(c.reference(*b)) < min_separation {
-                    return Err(CalibrationError::TooClose(*a, *b));
-                }
-            }
+        match c.too_close(min_separation) {
+            Some((a, b)) => Err(CalibrationError::TooClose(a, b)),
+            None => Ok(c),
         }
-        Ok(c)
+    }
+
+    /// The first pair of references nearer than `min_separation`, if any.
+    fn too_close(&self, min_separation: u32) -> Option<(Reference, Reference)> {
+        use Reference::{Black, Empty, White};
+        let [e, b, w] = &self.references;
+        if e.l1(b) < min_separation {
+            Some((Empty, Black))
+        } else if e.l1(w) < min_separation {
+            Some((Empty, White))
+        } else if b.l1(w) < min_separation {
+            Some((Black, White))
+        } else {
+            None
+        }
+    }
+
+    /// The references, to be restored unchecked (a snapshot's calibration was
+    /// checked when it was made).
+    pub(crate) fn references_mut(&mut self) -> &mut [Rgbc; 3] {
+        &mut self.references
+    }
+
+    /// The three reference readings, in [`Reference::ALL`] order.
+    pub const fn references(&self) -> &[Rgbc; 3] {
+        &self.references
     }
 
     /// One reference reading.
@@ -186,27 +214,29 @@ impl SquareCalibration {
     /// // Half-way between empty and black: not trusted.
     /// assert_eq!(c.classify(Rgbc::new(600, 235, 180, 180), m), Sensed::Unknown);
     /// ```
+    #[inline(never)]
     pub fn classify(&self, reading: Rgbc, margins: Margins) -> Sensed {
-        let d = self.references.map(|r| r.distance(reading));
+        let d = [0, 1, 2].map(|i| self.references[i].l1(&reading));
+        // The first nearest reference; then the distance to the second nearest, and
+        // from the nearest to the closest other reference.
         let mut best = 0;
         for i in 1..3 {
             if d[i] < d[best] {
                 best = i;
             }
         }
-        let second = (0..3)
-            .filter(|&i| i != best)
-            .map(|i| d[i])
-            .min()
-            .unwrap_or(u32::MAX);
-        let spread = (0..3)
-            .filter(|&i| i != best)
-            .map(|i| self.references[i].distance(self.references[best]))
-            .min()
-            .unwrap_or(0);
-        let sure = (d[best] as u64) * 100 <= (second as u64) * margins.ratio_percent as u64
-            && (d[best] as u64) * 100 <= (spread as u64) * margins.spread_percent as u64;
-        if sure {
+        let nearest = &self.references[best];
+        let (mut second, mut spread) = (u32::MAX, u32::MAX);
+        for (i, (v, &dv)) in self.references.iter().zip(&d).enumerate() {
+            if i != best {
+                second = second.min(dv);
+                spread = spread.min(v.l1(nearest));
+            }
+        }
+        let near = u64::from(d[best]) * 100;
+        if near <= u64::from(second) * u64::from(margins.ratio_percent)
+            && near <= u64::from(spread) * u64::from(margins.spread_percent)
+        {
             Reference::ALL[best].sensed()
         } else {
             Sensed::Unknown
@@ -268,6 +298,11 @@ impl Calibration {
         }
     }
 
+    /// The nine squares' calibrations, in square order.
+    pub const fn squares(&self) -> &[SquareCalibration; 9] {
+        &self.squares
+    }
+
     /// One square's calibration.
     pub const fn square(&self, square: crate::Square) -> &SquareCalibration {
         &self.squares[square.index() as usize]
@@ -298,38 +333,49 @@ impl Calibration {
 /// let c = cal.finish(300, Margins::DEFAULT).unwrap();
 /// assert_eq!(c.classify(Square::CENTRE, Rgbc::new(1010, 300, 290, 300)), Sensed::Empty);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Calibrator {
-    sums: [[[u32; 4]; 3]; 9],
-    counts: [[u16; 3]; 9],
+    /// Channel sums (clear, red, green, blue) per square and reference, flat:
+    /// `4 * (3 * square + reference) + channel`.
+    sums: [u32; 9 * 3 * 4],
+    /// Readings per square and reference: `3 * square + reference`.
+    counts: [u16; 9 * 3],
+}
+
+impl Default for Calibrator {
+    fn default() -> Calibrator {
+        Calibrator::new()
+    }
 }
 
 impl Calibrator {
     /// An empty calibrator.
     pub const fn new() -> Calibrator {
         Calibrator {
-            sums: [[[0; 4]; 3]; 9],
-            counts: [[0; 3]; 9],
+            sums: [0; 9 * 3 * 4],
+            counts: [0; 9 * 3],
         }
     }
 
     /// Adds one reading of `square` showing `reference`.
     pub fn record(&mut self, reference: Reference, square: crate::Square, reading: Rgbc) {
-        let (s, r) = (square.index() as usize, reference.index());
-        let sum = &mut self.sums[s][r];
-        sum[0] = sum[0].saturating_add(reading.clear as u32);
-        sum[1] = sum[1].saturating_add(reading.red as u32);
-        sum[2] = sum[2].saturating_add(reading.green as u32);
-        sum[3] = sum[3].saturating_add(reading.blue as u32);
-        self.counts[s][r] = self.counts[s][r].saturating_add(1);
+        let i = 3 * square.index() as usize + reference.index();
+        let channels = [reading.clear, reading.red, reading.green, reading.blue];
+        for (sum, v) in self.sums[4 * i..4 * i + 4].iter_mut().zip(channels) {
+            *sum = sum.saturating_add(v.into());
+        }
+        self.counts[i] = self.counts[i].saturating_add(1);
     }
 
     /// The squares that have at least one reading of `reference`.
     pub fn recorded(&self, reference: Reference) -> Squares {
-        crate::Square::ALL
-            .into_iter()
-            .filter(|s| self.counts[s.index() as usize][reference.index()] > 0)
-            .collect()
+        let mut bits = 0;
+        for (s, counts) in self.counts.chunks_exact(3).enumerate() {
+            if counts[reference.index()] > 0 {
+                bits |= 1 << s;
+            }
+        }
+        Squares::from_bits(bits)
     }
 
     /// The averaged calibration, or what is missing or unusable.
@@ -338,26 +384,26 @@ impl Calibrator {
         min_separation: u32,
         margins: Margins,
     ) -> Result<Calibration, CalibrationError> {
-        for r in Reference::ALL {
+        for &r in Reference::ALL.iter() {
             let missing = Squares::from_bits(!self.recorded(r).bits() & crate::board::FULL);
             if !missing.is_empty() {
                 return Err(CalibrationError::Missing(r, missing));
             }
         }
         let mut squares = [SquareCalibration::default(); 9];
-        for s in crate::Square::ALL {
-            let i = s.index() as usize;
-            let avg = |r: usize| {
-                let n = self.counts[i][r] as u32;
-                let v = self.sums[i][r].map(|x| (x / n) as u16);
-                Rgbc::new(v[0], v[1], v[2], v[3])
-            };
-            squares[i] = SquareCalibration::new(avg(0), avg(1), avg(2), min_separation).map_err(
-                |e| match e {
-                    CalibrationError::TooClose(a, b) => CalibrationError::Square(s, a, b),
-                    other => other,
-                },
-            )?;
+        let mut recorded = self.sums.chunks_exact(4).zip(&self.counts);
+        for (&square, c) in crate::Square::ALL.iter().zip(squares.iter_mut()) {
+            for v in c.references.iter_mut() {
+                if let Some((&[clear, red, green, blue], &n)) = recorded.next() {
+                    // Every count is at least 1 (checked above).
+                    let n = u32::from(n).max(1);
+                    let avg = |sum: u32| (sum / n) as u16;
+                    *v = Rgbc::new(avg(clear), avg(red), avg(green), avg(blue));
+                }
+            }
+            if let Some((a, b)) = c.too_close(min_separation) {
+                return Err(CalibrationError::Square(square, a, b));
+            }
         }
         Ok(Calibration::new(squares, margins))
     }

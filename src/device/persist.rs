@@ -8,13 +8,17 @@
 //! rebuilds it through the same constructors, refusing anything they refuse. The
 //! layout is written by hand rather than through serde + postcard: on the STM32F103
 //! firmware postcard's visitors cost about 3 KiB more flash (measured), a fifth of
-//! the 16 KiB budget.
+//! the 16 KiB budget. Both directions work on a whole slot frame (a fixed-size
+//! array), every field at a constant offset, so the firmware reads and writes each
+//! field with one instruction and no bounds check.
 //!
 //! Each save goes to the slot not holding the newest copy, so a reset during a
 //! write leaves the previous copy intact; a torn or corrupted slot fails its CRC
-//! and is ignored. [`Store::load`] returns the newest valid snapshot.
+//! and is ignored. [`Store::load`] returns the newest valid snapshot. A slot holds
+//! the encoded snapshot followed by the CRC-32 of it (little-endian); an erased slot
+//! fails both the version and the CRC.
 
-use super::classify::{Calibration, Margins, Reference, Rgbc, SquareCalibration};
+use super::classify::{Calibration, Margins, Rgbc, SquareCalibration};
 use super::controller::{GameRecord, GameSetup, Mode, Task, FULL_STOCK};
 use super::motion::{Point, Pose, STORAGE_SLOTS};
 use super::Colour;
@@ -56,59 +60,56 @@ mod at {
     /// (colour, square) pairs.
     pub const TASK_ITEMS: usize = TASK_DONE + 1;
     pub const ACTIVE: usize = TASK_ITEMS + 18;
+    /// Stock, then suspect: one slot mask per colour each.
     pub const STOCK: usize = ACTIVE + 1;
-    pub const SUSPECT: usize = STOCK + 2;
     /// Colour, slot, square.
-    pub const PENDING: usize = SUSPECT + 2;
+    pub const PENDING: usize = STOCK + 4;
     pub const END: usize = PENDING + 3;
 }
 
-/// Bytes of an encoded [`Snapshot`] (without the slot's length and CRC).
+/// Bytes of an encoded [`Snapshot`] (without the slot's CRC).
 pub const ENCODED_LEN: usize = at::END;
 
-/// Bytes of a slot's frame: length, encoded snapshot, CRC.
-const FRAME_LEN: usize = 2 + ENCODED_LEN + 4;
+/// Bytes of a slot's frame: the encoded snapshot, then its CRC-32 (LE u32).
+const FRAME_LEN: usize = ENCODED_LEN + 4;
 
 const _: () = assert!(FRAME_LEN <= SLOT_SIZE);
 
-/// The `N` bytes at `offset` of an encoding.
-fn field<const N: usize>(bytes: &[u8; ENCODED_LEN], offset: usize) -> [u8; N] {
-    let mut v = [0; N];
-    if let Some(src) = bytes.get(offset..offset + N) {
-        v.copy_from_slice(src);
-    }
-    v
-}
-
-/// Writes `value` at `offset` of an encoding.
-fn put(bytes: &mut [u8; ENCODED_LEN], offset: usize, value: &[u8]) {
-    if let Some(dst) = bytes.get_mut(offset..offset + value.len()) {
-        dst.copy_from_slice(value);
-    }
-}
-
-fn u16_at(bytes: &[u8; ENCODED_LEN], offset: usize) -> u16 {
-    u16::from_le_bytes(field(bytes, offset))
-}
-
-fn u32_at(bytes: &[u8; ENCODED_LEN], offset: usize) -> u32 {
-    u32::from_le_bytes(field(bytes, offset))
-}
-
-/// A flag: 0 or 1, anything else refused.
-fn flag_at(bytes: &[u8; ENCODED_LEN], offset: usize) -> Option<bool> {
-    match bytes[offset] {
-        0 => Some(false),
-        1 => Some(true),
-        _ => None,
-    }
-}
+/// The bytes of a slot: the encoded snapshot, then its CRC-32 (LE u32). The codec
+/// works on whole frames, so every field sits at a constant offset of a fixed-size
+/// array (no bounds checks).
+type Frame = [u8; FRAME_LEN];
 
 /// The format version written in every snapshot.
-pub const FORMAT_VERSION: u8 = 4;
+pub const FORMAT_VERSION: u8 = 5;
 
 /// Written for an absent optional value (a square, a colour).
 const NONE: u8 = 0xFF;
+
+fn u32_at(b: &Frame, offset: usize) -> u32 {
+    u32::from_le_bytes([b[offset], b[offset + 1], b[offset + 2], b[offset + 3]])
+}
+
+/// Writes `value` (LE) at `offset`, byte by byte: stores, not a copy call.
+#[inline(always)]
+fn put_u32(b: &mut Frame, offset: usize, value: u32) {
+    let [v0, v1, v2, v3] = value.to_le_bytes();
+    [b[offset], b[offset + 1], b[offset + 2], b[offset + 3]] = [v0, v1, v2, v3];
+}
+
+#[inline(always)]
+fn put(b: &mut Frame, offset: usize, value: &[u8]) {
+    b[offset..offset + value.len()].copy_from_slice(value);
+}
+
+/// A colour as stored: 0 black, 1 white.
+fn colour_of_code(code: u8) -> Option<Colour> {
+    match code {
+        0 => Some(Colour::Black),
+        1 => Some(Colour::White),
+        _ => None,
+    }
+}
 
 /// Everything needed to carry on after a reset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,25 +134,6 @@ pub struct Snapshot {
     pub suspect: [u8; 2],
     /// A placement under way at the time of the save: colour, storage slot, square.
     pub pending: Option<(Colour, u8, Square)>,
-}
-
-/// A colour as stored: 0 black, 1 white.
-fn colour_of_code(code: u8) -> Option<Colour> {
-    match code {
-        0 => Some(Colour::Black),
-        1 => Some(Colour::White),
-        _ => None,
-    }
-}
-
-/// An optional square as stored: 0..=8, or [`NONE`].
-fn square_code(square: Option<Square>) -> u8 {
-    square.map_or(NONE, Square::index)
-}
-
-/// A storage-slot mask back, refused when it names slots that do not exist.
-fn slot_mask(mask: u8) -> Option<u8> {
-    (mask & !FULL_STOCK == 0).then_some(mask)
 }
 
 impl Snapshot {
@@ -190,59 +172,69 @@ impl Snapshot {
     /// assert_eq!(Snapshot::decode(&bad), None);
     /// ```
     pub fn encode(&self) -> [u8; ENCODED_LEN] {
-        let mut b = [0u8; ENCODED_LEN];
+        let mut frame = [0; FRAME_LEN];
+        self.encode_into(&mut frame);
+        let mut bytes = [0; ENCODED_LEN];
+        bytes.copy_from_slice(&frame[..ENCODED_LEN]);
+        bytes
+    }
+
+    /// Writes [`Snapshot::encode`]'s layout at the start of `b` (the CRC is left).
+    fn encode_into(&self, b: &mut Frame) {
         b[at::VERSION] = FORMAT_VERSION;
-        put(&mut b, at::SEQUENCE, &self.sequence.to_le_bytes());
-        let mut offset = at::CALIBRATION;
-        for square in Square::ALL {
-            let c = self.calibration.square(square);
-            for r in Reference::ALL {
-                let v = c.reference(r);
-                for value in [v.clear, v.red, v.green, v.blue] {
-                    put(&mut b, offset, &value.to_le_bytes());
-                    offset += 2;
+        put(b, at::SEQUENCE, &self.sequence.to_le_bytes());
+        let mut chunks = b[at::CALIBRATION..at::MARGINS].chunks_exact_mut(8);
+        for square in self.calibration.squares() {
+            for v in square.references() {
+                if let Some([c0, c1, r0, r1, g0, g1, b0, b1]) = chunks.next() {
+                    [*c0, *c1] = v.clear.to_le_bytes();
+                    [*r0, *r1] = v.red.to_le_bytes();
+                    [*g0, *g1] = v.green.to_le_bytes();
+                    [*b0, *b1] = v.blue.to_le_bytes();
                 }
             }
         }
         let margins = self.calibration.margins();
-        put(&mut b, at::MARGINS, &margins.ratio_percent.to_le_bytes());
-        put(
-            &mut b,
-            at::MARGINS + 4,
-            &margins.spread_percent.to_le_bytes(),
-        );
+        put(b, at::MARGINS, &margins.ratio_percent.to_le_bytes());
+        put(b, at::MARGINS + 4, &margins.spread_percent.to_le_bytes());
         let (cos, sin) = self.pose.rotation();
         let c = self.pose.centre();
-        let pose = [c.x, c.y, cos, sin, self.pose.pitch_um() as i32];
-        for (i, v) in pose.into_iter().enumerate() {
-            put(&mut b, at::POSE + 4 * i, &v.to_le_bytes());
+        put(b, at::POSE, &c.x.to_le_bytes());
+        put(b, at::POSE + 4, &c.y.to_le_bytes());
+        put(b, at::POSE + 8, &cos.to_le_bytes());
+        put(b, at::POSE + 12, &sin.to_le_bytes());
+        put(b, at::POSE + 16, &self.pose.pitch_um().to_le_bytes());
+        b[at::DEVICE_FIRST] = self.setup.device_first.into();
+        b[at::FIRST_SQUARE] = self.setup.first_square.map_or(NONE, Square::index);
+        let mut len = 0;
+        for (dst, m) in b[at::MOVES..at::TASK_LEN]
+            .iter_mut()
+            .zip(self.record.moves())
+        {
+            *dst = m.index();
+            len += 1;
         }
-        b[at::DEVICE_FIRST] = self.setup.device_first as u8;
-        b[at::FIRST_SQUARE] = square_code(self.setup.first_square);
-        for (i, m) in self.record.moves().enumerate() {
-            b[at::MOVES_LEN] = i as u8 + 1;
-            put(&mut b, at::MOVES + i, &[m.index()]);
-        }
+        b[at::MOVES_LEN] = len;
         if let Mode::Task { task, done } = &self.mode {
-            b[at::TASK_LEN] = task.items().len() as u8;
+            let items = task.items();
+            b[at::TASK_LEN] = items.len() as u8;
             b[at::TASK_DONE] = *done;
-            for (i, &(colour, square)) in task.items().iter().enumerate() {
-                put(
-                    &mut b,
-                    at::TASK_ITEMS + 2 * i,
-                    &[colour.index() as u8, square.index()],
-                );
+            let pairs = b[at::TASK_ITEMS..at::ACTIVE].chunks_exact_mut(2);
+            for (dst, &(colour, square)) in pairs.zip(items) {
+                if let [c, s] = dst {
+                    (*c, *s) = (colour.index() as u8, square.index());
+                }
             }
         }
-        b[at::ACTIVE] = self.active as u8;
-        put(&mut b, at::STOCK, &self.stock);
-        put(&mut b, at::SUSPECT, &self.suspect);
+        b[at::ACTIVE] = self.active.into();
+        let [s0, s1] = self.stock;
+        let [e0, e1] = self.suspect;
+        put(b, at::STOCK, &[s0, s1, e0, e1]);
         let pending = match self.pending {
             Some((colour, slot, square)) => [colour.index() as u8, slot, square.index()],
             None => [NONE; 3],
         };
-        put(&mut b, at::PENDING, &pending);
-        b
+        put(b, at::PENDING, &pending);
     }
 
     /// A snapshot back from [`Snapshot::encode`]'s layout: `None` unless `bytes` is
@@ -251,44 +243,56 @@ impl Snapshot {
     /// moves a legal game, the task one that [`Task::new`] accepts with at most its
     /// length done, slots that exist).
     pub fn decode(bytes: &[u8]) -> Option<Snapshot> {
-        let b: &[u8; ENCODED_LEN] = bytes.try_into().ok()?;
+        if bytes.len() != ENCODED_LEN {
+            return None;
+        }
+        let mut frame = [0; FRAME_LEN];
+        frame[..ENCODED_LEN].copy_from_slice(bytes);
+        Snapshot::decode_frame(&frame)
+    }
+
+    /// [`Snapshot::decode`] on the encoding at the start of a frame.
+    fn decode_frame(b: &Frame) -> Option<Snapshot> {
         if b[at::VERSION] != FORMAT_VERSION {
             return None;
         }
         let mut squares = [SquareCalibration::default(); 9];
-        let mut offset = at::CALIBRATION;
+        let mut chunks = b[at::CALIBRATION..at::MARGINS].chunks_exact(8);
         for square in squares.iter_mut() {
-            let mut refs = [Rgbc::default(); 3];
-            for v in refs.iter_mut() {
-                let c: [u16; 4] = core::array::from_fn(|k| u16_at(b, offset + 2 * k));
-                *v = Rgbc::new(c[0], c[1], c[2], c[3]);
-                offset += 8;
+            for v in square.references_mut() {
+                if let Some(&[c0, c1, r0, r1, g0, g1, b0, b1]) = chunks.next() {
+                    // Stored calibrations were checked when made; keep them as they are.
+                    *v = Rgbc::new(
+                        u16::from_le_bytes([c0, c1]),
+                        u16::from_le_bytes([r0, r1]),
+                        u16::from_le_bytes([g0, g1]),
+                        u16::from_le_bytes([b0, b1]),
+                    );
+                }
             }
-            // Stored calibrations were checked when made; keep them as they are.
-            *square = SquareCalibration::new(refs[0], refs[1], refs[2], 0).ok()?;
         }
         let margins = Margins {
             ratio_percent: u32_at(b, at::MARGINS),
             spread_percent: u32_at(b, at::MARGINS + 4),
         };
-        let p: [i32; 5] = core::array::from_fn(|i| u32_at(b, at::POSE + 4 * i) as i32);
-        let pose = Pose::from_parts(Point::new(p[0], p[1]), p[2], p[3], p[4] as u32).ok()?;
+        let p = |k: usize| u32_at(b, at::POSE + 4 * k);
+        let centre = Point::new(p(0) as i32, p(1) as i32);
+        let pose = Pose::from_parts(centre, p(2) as i32, p(3) as i32, p(4)).ok()?;
         let first_square = match b[at::FIRST_SQUARE] {
             NONE => None,
             s => Some(Square::new(s)?),
         };
         let mut record = GameRecord::new();
-        let moves: [u8; 9] = field(b, at::MOVES);
-        for &m in moves.get(..b[at::MOVES_LEN] as usize)? {
+        for &m in b[at::MOVES..at::TASK_LEN].get(..b[at::MOVES_LEN] as usize)? {
             record.push(Square::new(m)?).ok()?;
         }
         let (len, done) = (b[at::TASK_LEN], b[at::TASK_DONE]);
         let mode = if len == 0 {
             Mode::Game
         } else {
-            let pairs: [u8; 18] = field(b, at::TASK_ITEMS);
             let mut items = [(Colour::Black, Square::CENTRE); 9];
-            for (item, pair) in items.iter_mut().zip(pairs.chunks_exact(2)) {
+            let pairs = b[at::TASK_ITEMS..at::ACTIVE].chunks_exact(2);
+            for (item, pair) in items.iter_mut().zip(pairs) {
                 *item = (colour_of_code(pair[0])?, Square::new(pair[1])?);
             }
             let task = Task::new(items.get(..len as usize)?).ok()?;
@@ -297,8 +301,16 @@ impl Snapshot {
             }
             Mode::Task { task, done }
         };
-        let [s0, s1, e0, e1]: [u8; 4] = field(b, at::STOCK);
-        let [colour, slot, square]: [u8; 3] = field(b, at::PENDING);
+        // Four slot masks at once: no bit past the last slot.
+        let masks = u32_at(b, at::STOCK);
+        if masks & !u32::from_le_bytes([FULL_STOCK; 4]) != 0
+            || b[at::DEVICE_FIRST] > 1
+            || b[at::ACTIVE] > 1
+        {
+            return None;
+        }
+        let [s0, s1, e0, e1] = masks.to_le_bytes();
+        let [colour, slot, square] = [b[at::PENDING], b[at::PENDING + 1], b[at::PENDING + 2]];
         let pending = if colour == NONE {
             None
         } else if (slot as usize) < STORAGE_SLOTS {
@@ -311,14 +323,14 @@ impl Snapshot {
             calibration: Calibration::new(squares, margins),
             pose,
             setup: GameSetup {
-                device_first: flag_at(b, at::DEVICE_FIRST)?,
+                device_first: b[at::DEVICE_FIRST] != 0,
                 first_square,
             },
             record,
             mode,
-            active: flag_at(b, at::ACTIVE)?,
-            stock: [slot_mask(s0)?, slot_mask(s1)?],
-            suspect: [slot_mask(e0)?, slot_mask(e1)?],
+            active: b[at::ACTIVE] != 0,
+            stock: [s0, s1],
+            suspect: [e0, e1],
             pending,
         })
     }
@@ -335,12 +347,19 @@ pub enum PersistError<E> {
     Encode,
 }
 
+/// Writes `sequence` into an encoded frame and seals it with the CRC of the encoding.
+fn stamp(frame: &mut Frame, sequence: u32) {
+    put_u32(frame, at::SEQUENCE, sequence);
+    let crc = crc32(&frame[..ENCODED_LEN]);
+    put_u32(frame, ENCODED_LEN, crc);
+}
+
 /// Two snapshot slots in a storage, from `base`.
 #[derive(Debug)]
 pub struct Store<S> {
     storage: S,
     base: u32,
-    /// The slot holding the newest snapshot, if known.
+    /// The slot holding the newest snapshot and its sequence, if known.
     newest: Option<(usize, u32)>,
 }
 
@@ -366,49 +385,41 @@ impl<S: Storage> Store<S> {
         self.base + (slot * SLOT_SIZE) as u32
     }
 
-    /// The bytes of a slot holding `snapshot`: length (LE u16) = ENCODED_LEN + 4,
-    /// the encoded snapshot, its CRC-32 (LE u32).
-    fn frame(snapshot: &Snapshot) -> [u8; FRAME_LEN] {
-        let mut frame = [0u8; FRAME_LEN];
-        let body = snapshot.encode();
-        let (len, rest) = frame.split_at_mut(2);
-        let (dst, crc) = rest.split_at_mut(ENCODED_LEN);
-        len.copy_from_slice(&((ENCODED_LEN + 4) as u16).to_le_bytes());
-        dst.copy_from_slice(&body);
-        crc.copy_from_slice(&crc32(&body).to_le_bytes());
-        frame
-    }
-
-    fn read_frame(&mut self, slot: usize) -> Result<[u8; FRAME_LEN], PersistError<S::Error>> {
-        let mut frame = [0u8; FRAME_LEN];
+    /// The frame stored in `slot`.
+    fn read(&mut self, slot: usize, frame: &mut Frame) -> Result<(), PersistError<S::Error>> {
         self.storage
-            .read(self.offset(slot), &mut frame)
-            .map_err(PersistError::Storage)?;
-        Ok(frame)
+            .read(self.offset(slot), frame)
+            .map_err(PersistError::Storage)
     }
 
+    /// The snapshot in `slot`, if its CRC matches and it decodes.
+    #[inline(never)]
     fn read_slot(&mut self, slot: usize) -> Result<Option<Snapshot>, PersistError<S::Error>> {
-        let frame = self.read_frame(slot)?;
-        let (len, rest) = frame.split_at(2);
-        let (body, crc) = rest.split_at(ENCODED_LEN);
-        if len != ((ENCODED_LEN + 4) as u16).to_le_bytes() || crc != crc32(body).to_le_bytes() {
+        let mut frame = [0; FRAME_LEN];
+        self.read(slot, &mut frame)?;
+        if u32_at(&frame, ENCODED_LEN) != crc32(&frame[..ENCODED_LEN]) {
             return Ok(None);
         }
-        Ok(Snapshot::decode(body))
+        Ok(Snapshot::decode_frame(&frame))
     }
 
     /// The newest valid snapshot, or `None` when neither slot holds one.
     pub fn load(&mut self) -> Result<Option<Snapshot>, PersistError<S::Error>> {
-        let mut newest: Option<(usize, Snapshot)> = None;
+        // The newest slot is found first and decoded again at the end, which keeps
+        // a single snapshot on the stack (boot time only).
+        let mut found: Option<(usize, u32)> = None;
         for slot in 0..2 {
             if let Some(snap) = self.read_slot(slot)? {
-                if newest.is_none_or(|(_, n)| snap.sequence > n.sequence) {
-                    newest = Some((slot, snap));
+                if found.is_none_or(|(_, sequence)| snap.sequence > sequence) {
+                    found = Some((slot, snap.sequence));
                 }
             }
         }
-        self.newest = newest.map(|(slot, s)| (slot, s.sequence));
-        Ok(newest.map(|(_, s)| s))
+        self.newest = found;
+        match found {
+            Some((slot, _)) => self.read_slot(slot),
+            None => Ok(None),
+        }
     }
 
     /// Saves `snapshot` (its sequence is set past the newest) into the older slot.
@@ -418,20 +429,23 @@ impl<S: Storage> Store<S> {
         if self.newest.is_none() {
             self.load()?;
         }
-        let mut snap = *snapshot;
+        let mut frame = [0; FRAME_LEN];
+        snapshot.encode_into(&mut frame);
         let (slot, sequence) = match self.newest {
             Some((slot, sequence)) => {
-                snap.sequence = sequence;
-                if self.read_frame(slot)? == Self::frame(&snap) {
+                stamp(&mut frame, sequence);
+                let mut stored = [0; FRAME_LEN];
+                self.read(slot, &mut stored)?;
+                if stored == frame {
                     return Ok(());
                 }
                 (1 - slot, sequence.wrapping_add(1))
             }
             None => (0, 1),
         };
-        snap.sequence = sequence;
+        stamp(&mut frame, sequence);
         self.storage
-            .write(self.offset(slot), &Self::frame(&snap))
+            .write(self.offset(slot), &frame)
             .map_err(PersistError::Storage)?;
         self.newest = Some((slot, sequence));
         Ok(())

@@ -136,7 +136,8 @@ pub struct Scanner {
     calibration: Calibration,
     settings: ScanSettings,
     last_frame_at: Option<u32>,
-    candidate: Option<BoardView>,
+    /// The view of the current streak (meaningless while `streak` is 0).
+    candidate: BoardView,
     streak: u8,
     failed: [u8; 9],
     frames: u32,
@@ -149,7 +150,7 @@ impl Scanner {
             calibration,
             settings,
             last_frame_at: None,
-            candidate: None,
+            candidate: BoardView::EMPTY,
             streak: 0,
             failed: [0; 9],
             frames: 0,
@@ -171,7 +172,6 @@ impl Scanner {
     /// Forgets the current streak: the next view reported comes from frames read
     /// after this call (use it after the board was touched).
     pub fn restart(&mut self) {
-        self.candidate = None;
         self.streak = 0;
     }
 
@@ -185,16 +185,15 @@ impl Scanner {
         self.frames = self.frames.wrapping_add(1);
         let mut view = BoardView::EMPTY;
         let mut complete = true;
-        for s in Square::ALL {
-            let i = s.index() as usize;
+        for (&s, failed) in Square::ALL.iter().zip(&mut self.failed) {
             let sensed = match bank.read(s) {
                 Ok(reading) => {
-                    self.failed[i] = 0;
+                    *failed = 0;
                     self.calibration.classify(s, reading)
                 }
                 Err(_) => {
-                    self.failed[i] = self.failed[i].saturating_add(1);
-                    if self.failed[i] >= self.settings.fault_frames {
+                    *failed = failed.saturating_add(1);
+                    if *failed >= self.settings.fault_frames {
                         Sensed::Fault
                     } else {
                         complete = false;
@@ -226,10 +225,10 @@ impl Scanner {
                 Err(nb::Error::WouldBlock)
             }
             Some(view) => {
-                if self.candidate == Some(view) {
+                if self.streak > 0 && self.candidate == view {
                     self.streak = self.streak.saturating_add(1);
                 } else {
-                    self.candidate = Some(view);
+                    self.candidate = view;
                     self.streak = 1;
                 }
                 let unknown = view.sets[2] != 0;

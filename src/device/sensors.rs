@@ -192,9 +192,9 @@ fn mux_error<E: embedded_hal::i2c::Error>(e: xca9548a::Error<E>) -> SensorError 
     }
 }
 
-fn sensor_error<E: embedded_hal::i2c::Error>(e: tcs3472::Error<xca9548a::Error<E>>) -> SensorError {
+fn sensor_error<E: embedded_hal::i2c::Error>(e: tcs3472::Error<E>) -> SensorError {
     match e {
-        tcs3472::Error::I2C(e) => mux_error(e),
+        tcs3472::Error::I2C(e) => SensorError::Bus(e.kind()),
         tcs3472::Error::InvalidInputData => SensorError::InvalidSettings,
     }
 }
@@ -230,33 +230,40 @@ impl<I2C: I2c> SensorBank<I2C> {
         self.settings
     }
 
+    /// Writes the channel mask of `mux` through a fresh `xca9548a` driver (so the
+    /// write always happens, whatever the driver cached).
+    fn select_channels(&mut self, mux: Mux, mask: u8) -> Result<(), SensorError> {
+        Xca9548a::new(&mut self.i2c, mux.slave_addr())
+            .select_channels(mask)
+            .map_err(mux_error)
+    }
+
     /// Switches every channel of both multiplexers off.
     pub fn deselect_all(&mut self) -> Result<(), SensorError> {
         for mux in Mux::ALL {
-            Xca9548a::new(&mut self.i2c, mux.slave_addr())
-                .select_channels(0)
-                .map_err(mux_error)?;
+            self.select_channels(mux, 0)?;
         }
         Ok(())
     }
 
+    /// Switches the other multiplexer off, then on the channel of `square`.
+    fn select(&mut self, square: Square) -> Result<(), SensorError> {
+        let ch = self.wiring.channel(square);
+        self.select_channels(ch.mux.other(), 0)?;
+        self.select_channels(ch.mux, 1 << ch.channel)
+    }
+
     /// Runs `f` on the sensor of `square` with exactly one channel of one multiplexer
-    /// on: the other multiplexer is switched off first.
+    /// on: the other multiplexer is switched off first. The multiplexer passes the
+    /// sensor's transactions through unchanged, so the `tcs3472` driver talks on the
+    /// bus itself once the channel is on.
     fn with_sensor<R>(
         &mut self,
         square: Square,
-        f: impl FnOnce(
-            &mut Tcs3472<&mut Xca9548a<&mut I2C>>,
-        ) -> Result<R, tcs3472::Error<xca9548a::Error<I2C::Error>>>,
+        f: impl FnOnce(&mut Tcs3472<&mut I2C>) -> Result<R, tcs3472::Error<I2C::Error>>,
     ) -> Result<R, SensorError> {
-        let ch = self.wiring.channel(square);
-        Xca9548a::new(&mut self.i2c, ch.mux.other().slave_addr())
-            .select_channels(0)
-            .map_err(mux_error)?;
-        let mut mux = Xca9548a::new(&mut self.i2c, ch.mux.slave_addr());
-        mux.select_channels(1 << ch.channel).map_err(mux_error)?;
-        let mut sensor = Tcs3472::new(&mut mux);
-        f(&mut sensor).map_err(sensor_error)
+        self.select(square)?;
+        f(&mut Tcs3472::new(&mut self.i2c)).map_err(sensor_error)
     }
 
     /// Checks the ID of the sensor of `square` and configures it: integration time,
@@ -278,15 +285,14 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// Initialises all nine sensors, each retried up to the configured number of
     /// attempts; the first square that still fails is named.
     pub fn init(&mut self) -> Result<(), (Square, SensorError)> {
-        for s in Square::ALL {
-            let mut result = self.init_square(s);
-            for _ in 1..self.settings.attempts.max(1) {
-                if result.is_ok() {
-                    break;
+        for &s in Square::ALL.iter() {
+            let mut tries = self.settings.attempts.max(1);
+            while let Err(e) = self.init_square(s) {
+                tries -= 1;
+                if tries == 0 {
+                    return Err((s, e));
                 }
-                result = self.init_square(s);
             }
-            result.map_err(|e| (s, e))?;
         }
         Ok(())
     }
@@ -300,13 +306,17 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// Reads `square`, retrying bus errors up to the configured number of attempts;
     /// the last error when all fail.
     pub fn read(&mut self, square: Square) -> Result<Rgbc, SensorError> {
-        let mut last = SensorError::Bus(ErrorKind::Other);
-        for _ in 0..self.settings.attempts.max(1) {
+        let mut tries = self.settings.attempts.max(1);
+        loop {
             match self.read_once(square) {
                 Ok(r) => return Ok(r),
-                Err(e) => last = e,
+                Err(e) => {
+                    tries -= 1;
+                    if tries == 0 {
+                        return Err(e);
+                    }
+                }
             }
         }
-        Err(last)
     }
 }
