@@ -63,25 +63,18 @@ impl Point {
     }
 }
 
-/// The integer square root (rounded down), bit by bit: no division and no table
-/// (core's `u64::isqrt` brings in the 64-bit division routine and a table, about
-/// 1.4 KiB of flash on a Cortex-M3).
+/// The integer square root (rounded down), bit by bit from the top: no division
+/// and no table (core's `u64::isqrt` brings in the 64-bit division routine and a
+/// table, about 1.4 KiB of flash on a Cortex-M3).
 fn isqrt(n: u64) -> u32 {
-    let (mut root, mut rem) = (0u64, n);
-    let mut bit = 1u64 << 62;
-    while bit > n {
-        bit >>= 2;
-    }
-    while bit != 0 {
-        if rem >= root + bit {
-            rem -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
+    let mut root = 0u32;
+    for bit in (0..32).rev() {
+        let r = root | 1 << bit;
+        if u64::from(r) * u64::from(r) <= n {
+            root = r;
         }
-        bit >>= 2;
     }
-    root as u32
+    root
 }
 
 /// 1.0 in the Q16 fixed point of a rotation's cos and sin.
@@ -136,6 +129,7 @@ fn cos_sin(decideg: i32) -> (i32, i32) {
 }
 
 /// An `i64` saturated into an `i32`.
+#[inline(never)] // one copy: flash matters more than a call
 fn sat(v: i64) -> i32 {
     v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
@@ -232,15 +226,15 @@ impl Pose {
             return Err(PoseError::Rotation);
         }
         // |c|, |s| <= len = sqrt(2 (u² + v²)) = 4 p < 2^22.
-        let sq = |n: i32| u64::from(n.unsigned_abs()).pow(2);
-        let len = isqrt(2 * (sq(u) + sq(v)));
+        let sq = |n: i32| i64::from(n) * i64::from(n);
+        let len = isqrt(2 * (sq(u) + sq(v)) as u64);
         // Scale down so that len < 2^15 and (c << 16) / len fits an i32.
         let shift = (32 - len.leading_zeros()).saturating_sub(15);
         let den = (len >> shift).max(1) as i32;
-        let q = |n: i32| ((n >> shift) * ROT_ONE) / den;
-        let cos = q(c).max(0);
+        let cos = (((c >> shift) * ROT_ONE) / den).max(0);
+        let sin = ((s >> shift) * ROT_ONE) / den;
         let centre = Point::new(square0.x + u / 2, square0.y + v / 2);
-        Pose::from_parts(centre, cos, q(s).clamp(-cos, cos), (len + 2) / 4)
+        Pose::from_parts(centre, cos, sin.clamp(-cos, cos), (len + 2) / 4)
     }
 
     /// The rotation as (cos, sin) in Q16 ([`ROT_ONE`] = 1.0).
@@ -338,10 +332,8 @@ impl Storage {
         (index < STORAGE_SLOTS).then(|| {
             let f = self.first[colour.index()];
             let k = index as i32;
-            Point::new(
-                f.x.saturating_add(self.step.x.saturating_mul(k)),
-                f.y.saturating_add(self.step.y.saturating_mul(k)),
-            )
+            let at = |f: i32, step: i32| sat(i64::from(f) + i64::from(step) * i64::from(k));
+            Point::new(at(f.x, self.step.x), at(f.y, self.step.y))
         })
     }
 }
@@ -484,7 +476,7 @@ impl AxisConfig {
     /// assert_eq!(c.move_ms(0), 0);
     /// ```
     pub fn move_ms(&self, steps: u32) -> u32 {
-        Profile::new(steps, self).total_16.div_ceil(16)
+        Profile::new(steps, Ramp::moves(self)).total_16.div_ceil(16)
     }
 
     /// The speed profile: the steps of a move of `steps` done `elapsed_ms` after
@@ -499,14 +491,17 @@ impl AxisConfig {
     /// assert_eq!(c.steps_due(2000, u32::MAX), 2000);
     /// ```
     pub fn steps_due(&self, steps: u32, elapsed_ms: u32) -> u32 {
-        Profile::new(steps, self).steps_at(elapsed_ms.saturating_mul(16))
+        Profile::new(steps, Ramp::moves(self)).steps_at(elapsed_ms.saturating_mul(16))
     }
 
     /// The whole travel in steps.
-    fn max_steps(&self) -> i32 {
-        self.travel_mm
-            .saturating_mul(self.steps_per_mm)
-            .min(i32::MAX as u32) as i32
+    const fn max_steps(&self) -> i32 {
+        let max = self.travel_mm.saturating_mul(self.steps_per_mm);
+        if max > i32::MAX as u32 {
+            i32::MAX
+        } else {
+            max as i32
+        }
     }
 
     /// A coordinate (µm) in steps, rounded (saturating far out of travel).
@@ -528,20 +523,12 @@ impl AxisConfig {
 /// distances have one more (they are kept doubled).
 const Q: u32 = 24;
 
-/// A trapezoidal (or, when short, triangular) speed profile in steps and
-/// sixteenths of a ms, all in `u32` but for the `u64` products of two of them
-/// (single multiply instructions, no library routine).
-///
-/// The ramp `r(t)` accelerates for `accel_16`, then cruises at the speed reached; a
-/// move of `d` steps lasting `T` follows `r(t)` up to `T / 2` and `d - r(T - t)` (the
-/// mirrored ramp) after it, where `T` is the shortest time with
-/// `r(T / 2) + r(T - T / 2) >= d`: so the two halves meet with a speed change of at
-/// most one sixteenth of a ms of acceleration, and the profile never decreases. A
-/// profile without acceleration time runs at constant speed (homing). Times past
-/// `u32::MAX` sixteenths (about 74 hours) saturate: the move ends there.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Profile {
-    distance: u32,
+/// The speed ramp of an axis, from its [`AxisConfig`] once (a constant config
+/// folds at compile time). The ramp `r(t)` accelerates for `accel_16`, then
+/// cruises at the speed reached; without acceleration time it runs at constant
+/// speed (homing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ramp {
     /// Steps (Q32) per sixteenth-ms squared.
     accel: u32,
     /// Acceleration time, sixteenths of a ms.
@@ -549,61 +536,90 @@ struct Profile {
     /// The top speed, steps (Q24) per sixteenth of a ms: `accel * accel_16 >> 8`
     /// (below 2^29, so that no ramp overflows a `u64`).
     speed: u32,
+}
+
+impl Ramp {
+    /// The ramp of a move with the configured speed and acceleration.
+    const fn moves(c: &AxisConfig) -> Ramp {
+        let speed = c.max_speed.saturating_mul(c.steps_per_mm); // steps/s
+        let accel = c.accel.saturating_mul(c.steps_per_mm); // steps/s²
+        let accel = if accel == 0 { 1 } else { accel };
+        // steps/s² -> Q32 steps per sixteenth-ms²: * 2^32 / 16_000², as
+        // * (2^44 / 10^6) >> 20.
+        let a = (accel as u64 * ((1 << 44) / 1_000_000)) >> 20;
+        let a = if a > u32::MAX as u64 {
+            u32::MAX
+        } else {
+            a as u32
+        };
+        // Rounded down (saturating past 268 435 steps/s, which only lowers it):
+        // the top speed stays within the configured one, and below 2^29.
+        let ta = speed.saturating_mul(16_000) / accel;
+        let ta = if ta < 16 { 16 } else { ta };
+        Ramp {
+            accel: a,
+            accel_16: ta,
+            speed: ((a as u64 * ta as u64) >> 8) as u32,
+        }
+    }
+
+    /// The constant speed of homing.
+    const fn homing(c: &AxisConfig) -> Ramp {
+        let per_s = c.homing_speed.saturating_mul(c.steps_per_mm);
+        let per_s = if per_s > 1 << 18 { 1 << 18 } else { per_s };
+        // * 2^24 / 16_000, as * (2^30 / 1000) >> 10.
+        Ramp {
+            accel: 0,
+            accel_16: 0,
+            speed: ((per_s as u64 * ((1 << 30) / 1000)) >> 10) as u32,
+        }
+    }
+
+    /// Steps (Q25) of the ramp `t` sixteenths of a ms after the start: below 2^62.
+    #[inline(never)] // one copy: flash matters more than a call
+    fn at(&self, t: u32) -> u64 {
+        let ta = t.min(self.accel_16);
+        // The parabola up to ta (a ta² / 2, doubled), the cruise after it.
+        let v = (u64::from(self.accel) * u64::from(ta)) >> 8;
+        v * u64::from(ta) + 2 * u64::from(self.speed) * u64::from(t - ta)
+    }
+}
+
+/// A trapezoidal (or, when short, triangular) speed profile in steps and
+/// sixteenths of a ms, all in `u32` but for the `u64` products of two of them
+/// (single multiply instructions, no library routine).
+///
+/// A move of `d` steps lasting `T` follows the [`Ramp`] `r(t)` up to `T / 2` and
+/// `d - r(T - t)` (the mirrored ramp) after it, where `T` is the shortest time with
+/// `r(T / 2) + r(T - T / 2) >= d`: so the two halves meet with a speed change of at
+/// most one sixteenth of a ms of acceleration, and the profile never decreases.
+/// Times past `u32::MAX` sixteenths (about 74 hours) saturate: the move ends there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Profile {
+    distance: u32,
+    ramp: Ramp,
     /// The move's duration.
     total_16: u32,
 }
 
 impl Profile {
-    /// The move of `distance` steps with the configured speed and acceleration.
-    fn new(distance: u32, c: &AxisConfig) -> Profile {
-        let speed = c.max_speed.saturating_mul(c.steps_per_mm); // steps/s
-        let accel = c.accel.saturating_mul(c.steps_per_mm).max(1); // steps/s²
-                                                                   // steps/s² -> Q32 steps per sixteenth-ms²: * 2^32 / 16_000², as
-                                                                   // * (2^44 / 10^6) >> 20.
-        let a = ((u64::from(accel) * ((1 << 44) / 1_000_000)) >> 20).min(u64::from(u32::MAX));
-        // Rounded down (saturating past 268 435 steps/s, which only lowers it):
-        // the top speed stays within the configured one, and below 2^29.
-        let ta = (speed.saturating_mul(16_000) / accel).max(16);
-        Profile::with(distance, a as u32, ta, ((a * u64::from(ta)) >> 8) as u32)
-    }
-
-    /// The move of `distance` steps at a constant `per_s` steps/s (at most 2^18).
-    fn constant(distance: u32, per_s: u32) -> Profile {
-        // * 2^24 / 16_000, as * (2^30 / 1000) >> 10.
-        let speed = (u64::from(per_s.min(1 << 18)) * ((1 << 30) / 1000)) >> 10;
-        Profile::with(distance, 0, 0, speed as u32)
-    }
-
     /// The profile with its duration: a binary search over the monotone test.
     #[inline(never)] // one copy: flash matters more than a call
-    fn with(distance: u32, accel: u32, accel_16: u32, speed: u32) -> Profile {
-        let mut p = Profile {
-            distance,
-            accel,
-            accel_16,
-            speed,
-            total_16: 0,
-        };
+    fn new(distance: u32, ramp: Ramp) -> Profile {
         let (mut lo, mut hi) = (0u32, u32::MAX);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if p.ramp(mid / 2) + p.ramp(mid - mid / 2) >= u64::from(distance) << (Q + 1) {
+            if ramp.at(mid / 2) + ramp.at(mid - mid / 2) >= u64::from(distance) << (Q + 1) {
                 hi = mid;
             } else {
                 lo = mid + 1;
             }
         }
-        p.total_16 = lo;
-        p
-    }
-
-    /// Steps (Q25) of the ramp `t` sixteenths of a ms after the start: below 2^62.
-    #[inline(never)] // one copy: flash matters more than a call
-    fn ramp(&self, t: u32) -> u64 {
-        let ta = t.min(self.accel_16);
-        // The parabola up to ta (a ta² / 2, doubled), the cruise after it.
-        let v = (u64::from(self.accel) * u64::from(ta)) >> 8;
-        v * u64::from(ta) + 2 * u64::from(self.speed) * u64::from(t - ta)
+        Profile {
+            distance,
+            ramp,
+            total_16: lo,
+        }
     }
 
     /// The steps done `t` sixteenths of a ms after the start.
@@ -614,18 +630,18 @@ impl Profile {
             return self.distance;
         }
         let s = if t <= total / 2 {
-            self.ramp(t)
+            self.ramp.at(t)
         } else {
             // The shortest duration leaves the mirrored ramp below the distance and
             // above the first half.
-            (u64::from(self.distance) << (Q + 1)) - self.ramp(total - t)
+            (u64::from(self.distance) << (Q + 1)) - self.ramp.at(total - t)
         };
         ((s >> (Q + 1)) as u32).min(self.distance)
     }
 }
 
 /// What an axis is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 enum Mode {
     Idle,
     Homing,
@@ -640,6 +656,10 @@ pub struct Axis<O, I> {
     dir: O,
     limit: I,
     config: AxisConfig,
+    /// From the config: the travel in steps and the ramps of moves and homing.
+    max_steps: i32,
+    ramp: Ramp,
+    homing: Ramp,
     position: i32,
     homed: bool,
     mode: Mode,
@@ -661,13 +681,20 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             dir,
             limit,
             config,
+            max_steps: config.max_steps(),
+            ramp: Ramp::moves(&config),
+            homing: Ramp::homing(&config),
             position: 0,
             homed: false,
             mode: Mode::Idle,
             forward: false,
             started: 0,
             done: 0,
-            profile: Profile::default(),
+            profile: Profile {
+                distance: 0,
+                ramp: Ramp::homing(&config),
+                total_16: 0,
+            },
         }
     }
 
@@ -686,9 +713,14 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         self.homed
     }
 
+    /// The time in ms a move of `steps` steps takes.
+    fn move_ms(&self, steps: u32) -> u32 {
+        Profile::new(steps, self.ramp).total_16.div_ceil(16)
+    }
+
     /// `target` (steps) within the travel, or the error.
     fn check(&self, target: i32) -> Result<(), MotionError> {
-        if (0..=self.config.max_steps()).contains(&target) {
+        if (0..=self.max_steps).contains(&target) {
             Ok(())
         } else {
             Err(MotionError::OutOfTravel(self.id))
@@ -720,12 +752,8 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// Starts homing: towards the switch at the homing speed, giving up after 110 %
     /// of the travel.
     pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
-        let c = &self.config;
-        let max = c.max_steps() as u32;
-        let profile = Profile::constant(
-            max.saturating_add(max / 10).saturating_add(1),
-            c.homing_speed.saturating_mul(c.steps_per_mm),
-        );
+        let max = self.max_steps as u32;
+        let profile = Profile::new(max + max / 10 + 1, self.homing);
         self.start(Mode::Homing, false, profile, now_ms)?;
         self.homed = false;
         Ok(())
@@ -737,7 +765,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             return Err(MotionError::NotHomed);
         }
         self.check(target)?;
-        let profile = Profile::new(target.abs_diff(self.position), &self.config);
+        let profile = Profile::new(target.abs_diff(self.position), self.ramp);
         self.start(Mode::Moving, target >= self.position, profile, now_ms)
     }
 
@@ -753,10 +781,10 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// instead of together at each millisecond tick (a step at 2 500 steps/s is due
     /// every 400 µs; `tests/device_motion.rs` measures the spacing).
     pub fn poll_at(&mut self, now_ms: u32, sub_ms_us: u16) -> nb::Result<(), MotionError> {
-        if self.mode == Mode::Idle {
+        if matches!(self.mode, Mode::Idle) {
             return Ok(());
         }
-        let homing = self.mode == Mode::Homing;
+        let homing = matches!(self.mode, Mode::Homing);
         let t16 = elapsed_ms(now_ms, self.started)
             .saturating_mul(16)
             .saturating_add(u32::from(sub_ms_us.min(999)) * 16 / 1000);
@@ -853,9 +881,9 @@ pub struct Machine<O, I, L> {
     timing: HeadTiming,
     /// Whether a job runs.
     busy: bool,
-    /// The job's steps left (see [`plan`]) and its two points.
+    /// The job's steps left (see [`plan`]) and its two points, in steps.
     plan: u32,
-    points: [Point; 2],
+    targets: [(i32, i32); 2],
     /// The last lift or magnet action: when it started and how long it lasts, ms.
     since: u32,
     wait: u32,
@@ -874,7 +902,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             timing,
             busy: false,
             plan: 0,
-            points: [Point::default(); 2],
+            targets: [(0, 0); 2],
             since: 0,
             wait: 0,
             lowered: None,
@@ -914,7 +942,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// Whether the head can reach `p` (within the travel of both axes).
     pub fn reachable(&self, p: Point) -> bool {
-        self.check_travel(p).is_ok()
+        self.target(p).is_ok()
     }
 
     /// Raises the head, switches the magnet off and homes both axes.
@@ -929,22 +957,23 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
         Ok(())
     }
 
-    fn check_travel(&self, p: Point) -> Result<(), MotionError> {
+    /// `p` in steps, checked within the travel of both axes.
+    fn target(&self, p: Point) -> Result<(i32, i32), MotionError> {
         let (x, y) = self.steps(p);
         self.x.check(x)?;
-        self.y.check(y)
+        self.y.check(y)?;
+        Ok((x, y))
     }
 
     fn start_plan(&mut self, plan: u32, from: Point, to: Point) -> Result<(), MotionError> {
         if !self.is_homed() {
             return Err(MotionError::NotHomed);
         }
-        self.check_travel(from)?;
-        self.check_travel(to)?;
+        let targets = [self.target(from)?, self.target(to)?];
         self.stop();
         self.busy = true;
         self.plan = plan;
-        self.points = [from, to];
+        self.targets = targets;
         Ok(())
     }
 
@@ -960,22 +989,25 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// The time in ms a transfer from the current position takes, from the model.
     pub fn transfer_ms(&self, from: Point, to: Point) -> u32 {
-        let here = self.position();
+        let here = (self.x.position(), self.y.position());
+        let from = self.steps(from);
         4 * self.timing.lift_ms
             + self.timing.grip_ms
             + self.timing.release_ms
-            + self.travel_ms(here, from)
-            + self.travel_ms(from, to)
+            + self.travel(here, from)
+            + self.travel(from, self.steps(to))
     }
 
     /// The time in ms to travel between two points (both axes move at once).
     pub fn travel_ms(&self, a: Point, b: Point) -> u32 {
-        let (ax, ay) = self.steps(a);
-        let (bx, by) = self.steps(b);
+        self.travel(self.steps(a), self.steps(b))
+    }
+
+    /// The time in ms to travel between two positions in steps.
+    fn travel(&self, (ax, ay): (i32, i32), (bx, by): (i32, i32)) -> u32 {
         self.x
-            .config()
             .move_ms(ax.abs_diff(bx))
-            .max(self.y.config().move_ms(ay.abs_diff(by)))
+            .max(self.y.move_ms(ay.abs_diff(by)))
     }
 
     /// Advances the current job; `Ok` when idle. The same as [`Machine::poll_at`] at
@@ -1041,7 +1073,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                     t.release_ms
                 }
                 _ => {
-                    let (x, y) = self.steps(self.points[(step & 1) as usize]);
+                    let (x, y) = self.targets[(step & 1) as usize];
                     self.x.start_move(x, now_ms)?;
                     self.y.start_move(y, now_ms)?;
                     0
