@@ -129,9 +129,14 @@ fn cos_sin(decideg: i32) -> (i32, i32) {
 }
 
 /// An `i64` saturated into an `i32`.
-#[inline(never)] // one copy: flash matters more than a call
 fn sat(v: i64) -> i32 {
-    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    let t = v as i32;
+    if i64::from(t) == v {
+        t
+    } else {
+        // i32::MIN below, i32::MAX above.
+        (v >> 63) as i32 ^ i32::MAX
+    }
 }
 
 /// Where the board lies: its centre, its rotation and its square pitch.
@@ -213,10 +218,12 @@ impl Pose {
     /// ```
     pub fn from_corners(square0: Point, square8: Point) -> Result<Pose, PoseError> {
         // More than a metre apart along an axis: no board (a pitch too large to give).
-        let d = |a: i32, b: i32| b.checked_sub(a).filter(|d| d.unsigned_abs() < 1 << 20);
-        let (Some(u), Some(v)) = (d(square0.x, square8.x), d(square0.y, square8.y)) else {
+        let d = |a: i32, b: i32| i64::from(b) - i64::from(a);
+        let (u, v) = (d(square0.x, square8.x), d(square0.y, square8.y));
+        if u.unsigned_abs().max(v.unsigned_abs()) >= 1 << 20 {
             return Err(PoseError::Pitch(u32::MAX));
-        };
+        }
+        let (u, v) = (u as i32, v as i32);
         // Rotated by a, square 8 lies at 2p (cos a + sin a, sin a - cos a) from
         // square 0: cos a ~ u - v, sin a ~ u + v, and |a| <= 45 <=> cos >= |sin|.
         let (c, s) = (u - v, u + v);
@@ -230,7 +237,7 @@ impl Pose {
         let len = isqrt(2 * (sq(u) + sq(v)) as u64);
         // Scale down so that len < 2^15 and (c << 16) / len fits an i32.
         let shift = (32 - len.leading_zeros()).saturating_sub(15);
-        let den = (len >> shift).max(1) as i32;
+        let den = (len >> shift).clamp(1, 1 << 15) as i32;
         let cos = (((c >> shift) * ROT_ONE) / den).max(0);
         let sin = ((s >> shift) * ROT_ONE) / den;
         let centre = Point::new(square0.x + u / 2, square0.y + v / 2);
@@ -363,11 +370,7 @@ pub struct PinLift<O>(pub O);
 
 impl<O: OutputPin> Lift for PinLift<O> {
     fn set_lowered(&mut self, lowered: bool) -> Result<(), HwError> {
-        if lowered {
-            self.0.set_high().map_err(pin)
-        } else {
-            self.0.set_low().map_err(pin)
-        }
+        self.0.set_state(lowered.into()).map_err(pin)
     }
 }
 
@@ -727,12 +730,12 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         }
     }
 
-    /// Sets the direction and starts following `profile`.
+    /// Sets the direction and starts a move of `distance` steps (or homing).
     fn start(
         &mut self,
-        mode: Mode,
+        homing: bool,
         forward: bool,
-        profile: Profile,
+        distance: u32,
         now_ms: u32,
     ) -> Result<(), MotionError> {
         if forward {
@@ -741,9 +744,14 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             self.dir.set_low()
         }
         .map_err(pin)?;
+        let (mode, ramp) = if homing {
+            (Mode::Homing, self.homing)
+        } else {
+            (Mode::Moving, self.ramp)
+        };
         self.mode = mode;
         self.forward = forward;
-        self.profile = profile;
+        self.profile = Profile::new(distance, ramp);
         self.started = now_ms;
         self.done = 0;
         Ok(())
@@ -753,8 +761,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// of the travel.
     pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
         let max = self.max_steps as u32;
-        let profile = Profile::new(max + max / 10 + 1, self.homing);
-        self.start(Mode::Homing, false, profile, now_ms)?;
+        self.start(true, false, max + max / 10 + 1, now_ms)?;
         self.homed = false;
         Ok(())
     }
@@ -765,8 +772,8 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             return Err(MotionError::NotHomed);
         }
         self.check(target)?;
-        let profile = Profile::new(target.abs_diff(self.position), self.ramp);
-        self.start(Mode::Moving, target >= self.position, profile, now_ms)
+        let distance = target.abs_diff(self.position);
+        self.start(false, target >= self.position, distance, now_ms)
     }
 
     /// Emits the steps due at `now_ms`; `Ok` once idle. The same as
