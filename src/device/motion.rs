@@ -479,7 +479,7 @@ impl AxisConfig {
     /// assert_eq!(c.move_ms(0), 0);
     /// ```
     pub fn move_ms(&self, steps: u32) -> u32 {
-        Profile::new(steps, Ramp::moves(self)).total_16.div_ceil(16)
+        Ramp::moves(self).duration(steps).div_ceil(16)
     }
 
     /// The speed profile: the steps of a move of `steps` done `elapsed_ms` after
@@ -512,13 +512,13 @@ impl AxisConfig {
     fn steps(&self, um: i32) -> i32 {
         let spm = self.steps_per_mm.min(1_000_000) as i32;
         let frac = (um % 1000 * spm + if um < 0 { -500 } else { 500 }) / 1000;
-        (um / 1000).saturating_mul(spm).saturating_add(frac)
+        sat(i64::from(um / 1000) * i64::from(spm) + i64::from(frac))
     }
 
     /// A position in steps in µm, rounded.
     fn um(&self, steps: i32) -> i32 {
         let spm = self.steps_per_mm.clamp(1, i32::MAX as u32) as i32;
-        steps.saturating_mul(1000).saturating_add(spm / 2) / spm
+        sat(i64::from(steps) * 1000 + i64::from(spm / 2)) / spm
     }
 }
 
@@ -578,6 +578,23 @@ impl Ramp {
         }
     }
 
+    /// The duration of a move of `distance` steps, sixteenths of a ms: the
+    /// shortest `T` with `r(T / 2) + r(T - T / 2) >= distance`, by a binary search
+    /// over that monotone test.
+    #[inline(never)] // one copy: flash matters more than a call
+    fn duration(&self, distance: u32) -> u32 {
+        let (mut lo, mut hi) = (0u32, u32::MAX);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.at(mid / 2) + self.at(mid - mid / 2) >= u64::from(distance) << (Q + 1) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+
     /// Steps (Q25) of the ramp `t` sixteenths of a ms after the start: below 2^62.
     #[inline(never)] // one copy: flash matters more than a call
     fn at(&self, t: u32) -> u64 {
@@ -606,22 +623,12 @@ struct Profile {
 }
 
 impl Profile {
-    /// The profile with its duration: a binary search over the monotone test.
-    #[inline(never)] // one copy: flash matters more than a call
+    /// The profile with its duration.
     fn new(distance: u32, ramp: Ramp) -> Profile {
-        let (mut lo, mut hi) = (0u32, u32::MAX);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if ramp.at(mid / 2) + ramp.at(mid - mid / 2) >= u64::from(distance) << (Q + 1) {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
         Profile {
             distance,
             ramp,
-            total_16: lo,
+            total_16: ramp.duration(distance),
         }
     }
 
@@ -718,7 +725,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
 
     /// The time in ms a move of `steps` steps takes.
     fn move_ms(&self, steps: u32) -> u32 {
-        Profile::new(steps, self.ramp).total_16.div_ceil(16)
+        self.ramp.duration(steps).div_ceil(16)
     }
 
     /// `target` (steps) within the travel, or the error.
@@ -808,10 +815,9 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
                     Ok(())
                 };
             }
-            // The switch is watched while homing and on the way back to it.
-            if (homing || (!self.forward && self.position > 0))
-                && self.limit.is_low().map_err(|e| MotionError::Hw(pin(e)))?
-            {
+            // The switch is watched on the way back to it (homing too): every step
+            // of a move back starts above 0.
+            if !self.forward && self.limit.is_low().map_err(|e| MotionError::Hw(pin(e)))? {
                 self.homed = homing;
                 if homing {
                     self.position = 0;
@@ -822,9 +828,10 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             self.step.set_high().map_err(|e| MotionError::Hw(pin(e)))?;
             self.step.set_low().map_err(|e| MotionError::Hw(pin(e)))?;
             self.done += 1;
-            if !homing {
-                self.position += if self.forward { 1 } else { -1 };
-            }
+            // (Meaningless while homing, which ends at 0 or not homed.)
+            self.position = self
+                .position
+                .wrapping_add(if self.forward { 1 } else { -1 });
         };
         self.mode = Mode::Idle;
         result.map_err(nb::Error::Other)
@@ -1027,8 +1034,11 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// millisecond `now_ms`: the axes' steps come out at their due times (see
     /// [`Axis::poll_at`]); `Ok` when idle.
     pub fn poll_at(&mut self, now_ms: u32, sub_ms_us: u16) -> nb::Result<(), MotionError> {
+        if !self.busy {
+            return Ok(());
+        }
         let r = self.advance(now_ms, sub_ms_us);
-        if r != Err(nb::Error::WouldBlock) {
+        if !matches!(r, Err(nb::Error::WouldBlock)) {
             // Done or failed. On a failure the magnet stays on: a held piece is not
             // dropped mid-air.
             self.stop();
