@@ -530,7 +530,7 @@ const Q: u32 = 24;
 /// folds at compile time). The ramp `r(t)` accelerates for `accel_16`, then
 /// cruises at the speed reached; without acceleration time it runs at constant
 /// speed (homing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Ramp {
     /// Steps (Q32) per sixteenth-ms squared.
     accel: u32,
@@ -614,7 +614,7 @@ impl Ramp {
 /// `r(T / 2) + r(T - T / 2) >= d`: so the two halves meet with a speed change of at
 /// most one sixteenth of a ms of acceleration, and the profile never decreases.
 /// Times past `u32::MAX` sixteenths (about 74 hours) saturate: the move ends there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Profile {
     distance: u32,
     ramp: Ramp,
@@ -700,11 +700,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             forward: false,
             started: 0,
             done: 0,
-            profile: Profile {
-                distance: 0,
-                ramp: Ramp::homing(&config),
-                total_16: 0,
-            },
+            profile: Profile::default(),
         }
     }
 
