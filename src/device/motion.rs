@@ -897,8 +897,9 @@ pub struct Machine<O, I, L> {
     /// The last lift or magnet action: when it started and how long it lasts, ms.
     since: u32,
     wait: u32,
-    /// The lift position last commanded (`None` until the first command).
-    lowered: Option<bool>,
+    /// The lift position last commanded: 1 lowered, 0 raised, 2 before the first
+    /// command.
+    lowered: u8,
 }
 
 impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
@@ -915,7 +916,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             targets: [(0, 0); 2],
             since: 0,
             wait: 0,
-            lowered: None,
+            lowered: 2,
         }
     }
 
@@ -958,7 +959,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// Raises the head, switches the magnet off and homes both axes.
     pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
         self.lift.set_lowered(false)?;
-        self.lowered = Some(false);
+        self.lowered = 0;
         self.magnet.set_low().map_err(pin)?;
         self.stop();
         self.x.start_homing(now_ms)?;
@@ -1067,8 +1068,8 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                     let down = step == LOWER;
                     self.lift.set_lowered(down).map_err(MotionError::Hw)?;
                     // Waits only when the lift actually moves.
-                    let moved = self.lowered != Some(down);
-                    self.lowered = Some(down);
+                    let moved = self.lowered != u8::from(down);
+                    self.lowered = u8::from(down);
                     if moved {
                         t.lift_ms
                     } else {
