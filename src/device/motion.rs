@@ -719,11 +719,6 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         self.homed
     }
 
-    /// The time in ms a move of `steps` steps takes.
-    fn move_ms(&self, steps: u32) -> u32 {
-        self.ramp.duration(steps).div_ceil(16)
-    }
-
     /// `target` (steps) within the travel, or the error.
     fn check(&self, target: i32) -> Result<(), MotionError> {
         if (0..=self.max_steps).contains(&target) {
@@ -1016,9 +1011,8 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// The time in ms to travel between two positions in steps.
     fn travel(&self, (ax, ay): (i32, i32), (bx, by): (i32, i32)) -> u32 {
-        self.x
-            .move_ms(ax.abs_diff(bx))
-            .max(self.y.move_ms(ay.abs_diff(by)))
+        let x = self.x.ramp.duration(ax.abs_diff(bx));
+        x.max(self.y.ramp.duration(ay.abs_diff(by))).div_ceil(16)
     }
 
     /// Advances the current job; `Ok` when idle. The same as [`Machine::poll_at`] at
