@@ -15,9 +15,10 @@
 //! - a rotation is a pair (cos, sin) in Q16 fixed point ([`ROT_ONE`] = 1.0); the
 //!   rotation limit of ±45 degrees is checked as `cos >= |sin|`, without trigonometry;
 //! - angles in the API are in **tenths of a degree** (`200` = 20.0 degrees);
-//! - the speed profile works in steps and milliseconds with Q24 fixed-point steps
-//!   and `u64` intermediates (no 64-bit division, which would pull in a library
-//!   routine), saturating so that no travel and no `u32` time can overflow.
+//! - the speed profile works in steps and sixteenths of a millisecond, all `u32`
+//!   but for the `u64` product of two of them (one multiply instruction: no 64-bit
+//!   multiplication or division routine), saturating so that no travel and no `u32`
+//!   time can overflow.
 
 use super::{elapsed_ms, Colour};
 use crate::Square;
@@ -536,8 +537,9 @@ struct Ramp {
     accel: u32,
     /// Acceleration time, sixteenths of a ms.
     accel_16: u32,
-    /// The top speed, steps (Q24) per sixteenth of a ms: `accel * accel_16 >> 8`
-    /// (below 2^29, so that no ramp overflows a `u64`).
+    /// The top speed, steps (Q24) per sixteenth of a ms: for moves the speed
+    /// reached, `accel * accel_16 >> 8`; below 2^29, so that no ramp overflows a
+    /// `u64`.
     speed: u32,
 }
 
