@@ -15,9 +15,10 @@
 //! - a rotation is a pair (cos, sin) in Q16 fixed point ([`ROT_ONE`] = 1.0); the
 //!   rotation limit of ±45 degrees is checked as `cos >= |sin|`, without trigonometry;
 //! - angles in the API are in **tenths of a degree** (`200` = 20.0 degrees);
-//! - the speed profile works in steps and milliseconds with Q24 fixed-point steps
-//!   and `u64` intermediates (no 64-bit division, which would pull in a library
-//!   routine), saturating so that no travel and no `u32` time can overflow.
+//! - the speed profile works in steps and sixteenths of a millisecond, all `u32`
+//!   but for the `u64` product of two of them (one multiply instruction: no 64-bit
+//!   multiplication or division routine), saturating so that no travel and no `u32`
+//!   time can overflow.
 
 use super::{elapsed_ms, Colour};
 use crate::Square;
@@ -63,25 +64,18 @@ impl Point {
     }
 }
 
-/// The integer square root (rounded down), bit by bit: no division and no table
-/// (core's `u64::isqrt` brings in the 64-bit division routine and a table, about
-/// 1.4 KiB of flash on a Cortex-M3).
+/// The integer square root (rounded down), bit by bit from the top: no division
+/// and no table (core's `u64::isqrt` brings in the 64-bit division routine and a
+/// table, about 1.4 KiB of flash on a Cortex-M3).
 fn isqrt(n: u64) -> u32 {
-    let (mut root, mut rem) = (0u64, n);
-    let mut bit = 1u64 << 62;
-    while bit > n {
-        bit >>= 2;
-    }
-    while bit != 0 {
-        if rem >= root + bit {
-            rem -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
+    let mut root = 0u32;
+    for bit in (0..32).rev() {
+        let r = root | 1 << bit;
+        if u64::from(r) * u64::from(r) <= n {
+            root = r;
         }
-        bit >>= 2;
     }
-    root as u32
+    root
 }
 
 /// 1.0 in the Q16 fixed point of a rotation's cos and sin.
@@ -137,7 +131,13 @@ fn cos_sin(decideg: i32) -> (i32, i32) {
 
 /// An `i64` saturated into an `i32`.
 fn sat(v: i64) -> i32 {
-    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    let t = v as i32;
+    if i64::from(t) == v {
+        t
+    } else {
+        // i32::MIN below, i32::MAX above.
+        (v >> 63) as i32 ^ i32::MAX
+    }
 }
 
 /// Where the board lies: its centre, its rotation and its square pitch.
@@ -219,10 +219,12 @@ impl Pose {
     /// ```
     pub fn from_corners(square0: Point, square8: Point) -> Result<Pose, PoseError> {
         // More than a metre apart along an axis: no board (a pitch too large to give).
-        let d = |a: i32, b: i32| b.checked_sub(a).filter(|d| d.unsigned_abs() < 1 << 20);
-        let (Some(u), Some(v)) = (d(square0.x, square8.x), d(square0.y, square8.y)) else {
+        let d = |a: i32, b: i32| i64::from(b) - i64::from(a);
+        let (u, v) = (d(square0.x, square8.x), d(square0.y, square8.y));
+        if u.unsigned_abs().max(v.unsigned_abs()) >= 1 << 20 {
             return Err(PoseError::Pitch(u32::MAX));
-        };
+        }
+        let (u, v) = (u as i32, v as i32);
         // Rotated by a, square 8 lies at 2p (cos a + sin a, sin a - cos a) from
         // square 0: cos a ~ u - v, sin a ~ u + v, and |a| <= 45 <=> cos >= |sin|.
         let (c, s) = (u - v, u + v);
@@ -232,15 +234,15 @@ impl Pose {
             return Err(PoseError::Rotation);
         }
         // |c|, |s| <= len = sqrt(2 (u² + v²)) = 4 p < 2^22.
-        let sq = |n: i32| u64::from(n.unsigned_abs()).pow(2);
-        let len = isqrt(2 * (sq(u) + sq(v)));
+        let sq = |n: i32| i64::from(n) * i64::from(n);
+        let len = isqrt(2 * (sq(u) + sq(v)) as u64);
         // Scale down so that len < 2^15 and (c << 16) / len fits an i32.
         let shift = (32 - len.leading_zeros()).saturating_sub(15);
-        let den = (len >> shift).max(1) as i32;
-        let q = |n: i32| ((n >> shift) * ROT_ONE) / den;
-        let cos = q(c).max(0);
+        let den = (len >> shift).clamp(1, 1 << 15) as i32;
+        let cos = (((c >> shift) * ROT_ONE) / den).max(0);
+        let sin = ((s >> shift) * ROT_ONE) / den;
         let centre = Point::new(square0.x + u / 2, square0.y + v / 2);
-        Pose::from_parts(centre, cos, q(s).clamp(-cos, cos), (len + 2) / 4)
+        Pose::from_parts(centre, cos, sin.clamp(-cos, cos), (len + 2) / 4)
     }
 
     /// The rotation as (cos, sin) in Q16 ([`ROT_ONE`] = 1.0).
@@ -338,10 +340,8 @@ impl Storage {
         (index < STORAGE_SLOTS).then(|| {
             let f = self.first[colour.index()];
             let k = index as i32;
-            Point::new(
-                f.x.saturating_add(self.step.x.saturating_mul(k)),
-                f.y.saturating_add(self.step.y.saturating_mul(k)),
-            )
+            let at = |f: i32, step: i32| sat(i64::from(f) + i64::from(step) * i64::from(k));
+            Point::new(at(f.x, self.step.x), at(f.y, self.step.y))
         })
     }
 }
@@ -371,11 +371,7 @@ pub struct PinLift<O>(pub O);
 
 impl<O: OutputPin> Lift for PinLift<O> {
     fn set_lowered(&mut self, lowered: bool) -> Result<(), HwError> {
-        if lowered {
-            self.0.set_high().map_err(pin)
-        } else {
-            self.0.set_low().map_err(pin)
-        }
+        self.0.set_state(lowered.into()).map_err(pin)
     }
 }
 
@@ -447,8 +443,8 @@ impl core::fmt::Display for MotionError {
 }
 
 /// The mechanics of one axis, in integers. The profile's arithmetic is exact for
-/// step rates up to about 4 million steps/s; nothing overflows beyond that, it
-/// saturates.
+/// step rates up to about 268 000 steps/s; nothing overflows beyond that, it
+/// saturates (lowering the top speed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AxisConfig {
     /// Steps per millimetre.
@@ -461,15 +457,6 @@ pub struct AxisConfig {
     pub travel_mm: u32,
     /// Homing speed, mm/s.
     pub homing_speed: u32,
-}
-
-/// Fractional bits of the profile's fixed-point steps.
-const Q: u32 = 24;
-
-/// A rate per second as a rate per ms in Q24 (a multiplication by a constant
-/// computed at compile time, no division at run time).
-fn per_ms_q24(per_s: u32) -> u64 {
-    (u64::from(per_s) * ((1 << (Q + 10)) / 1000)) >> 10
 }
 
 impl AxisConfig {
@@ -493,7 +480,7 @@ impl AxisConfig {
     /// assert_eq!(c.move_ms(0), 0);
     /// ```
     pub fn move_ms(&self, steps: u32) -> u32 {
-        Profile::new(steps, self).total_ms()
+        Ramp::moves(self).duration(steps).div_ceil(16)
     }
 
     /// The speed profile: the steps of a move of `steps` done `elapsed_ms` after
@@ -508,14 +495,17 @@ impl AxisConfig {
     /// assert_eq!(c.steps_due(2000, u32::MAX), 2000);
     /// ```
     pub fn steps_due(&self, steps: u32, elapsed_ms: u32) -> u32 {
-        Profile::new(steps, self).steps_at(elapsed_ms)
+        Profile::new(steps, Ramp::moves(self)).steps_at(elapsed_ms.saturating_mul(16))
     }
 
     /// The whole travel in steps.
-    fn max_steps(&self) -> i32 {
-        self.travel_mm
-            .saturating_mul(self.steps_per_mm)
-            .min(i32::MAX as u32) as i32
+    const fn max_steps(&self) -> i32 {
+        let max = self.travel_mm.saturating_mul(self.steps_per_mm);
+        if max > i32::MAX as u32 {
+            i32::MAX
+        } else {
+            max as i32
+        }
     }
 
     /// A coordinate (µm) in steps, rounded (saturating far out of travel).
@@ -523,117 +513,151 @@ impl AxisConfig {
     fn steps(&self, um: i32) -> i32 {
         let spm = self.steps_per_mm.min(1_000_000) as i32;
         let frac = (um % 1000 * spm + if um < 0 { -500 } else { 500 }) / 1000;
-        (um / 1000).saturating_mul(spm).saturating_add(frac)
+        sat(i64::from(um / 1000) * i64::from(spm) + i64::from(frac))
     }
 
     /// A position in steps in µm, rounded.
     fn um(&self, steps: i32) -> i32 {
         let spm = self.steps_per_mm.clamp(1, i32::MAX as u32) as i32;
-        steps.saturating_mul(1000).saturating_add(spm / 2) / spm
+        sat(i64::from(steps) * 1000 + i64::from(spm / 2)) / spm
     }
 }
 
-/// A trapezoidal (or, when short, triangular) speed profile in steps and ms.
-///
-/// Inside, time counts sixteenths of a ms and steps are Q32 fixed point. The ramp
-/// `r(t)` accelerates for `accel_16`, then cruises at the speed reached; a move of
-/// `d` steps lasting `T` follows `r(t)` up to `T / 2` and `d - r(T - t)` (the
-/// mirrored ramp) after it, where `T` is the shortest time with
-/// `r(T / 2) + r(T - T / 2) >= d`: so the two halves meet with a speed change of
-/// at most one sixteenth of a ms of acceleration, and the profile never decreases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Profile {
-    distance: u32,
-    /// Steps (Q32) per sixteenth-ms squared: numerically steps/ms² in Q24.
-    accel: u64,
-    /// Acceleration time (at least 1 ms): the top speed is `accel * accel_16`.
-    accel_16: u64,
-    /// The move's duration.
-    total_16: u64,
+/// Fractional bits of the profile's speeds (steps per sixteenth of a ms); its
+/// distances have one more (they are kept doubled).
+const Q: u32 = 24;
+
+/// The speed ramp of an axis, from its [`AxisConfig`] once (a constant config
+/// folds at compile time). The ramp `r(t)` accelerates for `accel_16`, then
+/// cruises at the speed reached; without acceleration time it runs at constant
+/// speed (homing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Ramp {
+    /// Steps (Q32) per sixteenth-ms squared.
+    accel: u32,
+    /// Acceleration time, sixteenths of a ms.
+    accel_16: u32,
+    /// The top speed, steps (Q24) per sixteenth of a ms: for moves the speed
+    /// reached, `accel * accel_16 >> 8`; below 2^29, so that no ramp overflows a
+    /// `u64`.
+    speed: u32,
 }
 
-impl Profile {
-    #[inline(never)] // one copy: flash matters more than a call
-    fn new(distance: u32, c: &AxisConfig) -> Profile {
+impl Ramp {
+    /// The ramp of a move with the configured speed and acceleration.
+    const fn moves(c: &AxisConfig) -> Ramp {
         let speed = c.max_speed.saturating_mul(c.steps_per_mm); // steps/s
-        let accel = c.accel.saturating_mul(c.steps_per_mm).max(1); // steps/s²
-        let mut p = Profile {
-            distance,
-            // steps/s² -> steps/ms² in Q24: / 10^6, as * (2^44 / 10^6) >> 20.
-            accel: ((u64::from(accel) * ((1 << (Q + 20)) / 1_000_000)) >> 20).max(1),
-            // Rounded down (saturating past 268 435 steps/s, which only lowers
-            // it): the top speed stays within the configured one.
-            accel_16: u64::from((speed.saturating_mul(16_000) / accel).max(16)),
-            total_16: 0,
+        let accel = c.accel.saturating_mul(c.steps_per_mm); // steps/s²
+        let accel = if accel == 0 { 1 } else { accel };
+        // steps/s² -> Q32 steps per sixteenth-ms²: * 2^32 / 16_000², as
+        // * (2^44 / 10^6) >> 20.
+        let a = (accel as u64 * ((1 << 44) / 1_000_000)) >> 20;
+        let a = if a > u32::MAX as u64 {
+            u32::MAX
+        } else {
+            a as u32
         };
-        // The shortest duration: a binary search over the monotone test.
-        let (mut lo, mut hi) = (0u64, 16 * u64::from(u32::MAX));
+        // Rounded down (saturating past 268 435 steps/s, which only lowers it):
+        // the top speed stays within the configured one, and below 2^29.
+        let ta = speed.saturating_mul(16_000) / accel;
+        let ta = if ta < 16 { 16 } else { ta };
+        Ramp {
+            accel: a,
+            accel_16: ta,
+            speed: ((a as u64 * ta as u64) >> 8) as u32,
+        }
+    }
+
+    /// The constant speed of homing.
+    const fn homing(c: &AxisConfig) -> Ramp {
+        let per_s = c.homing_speed.saturating_mul(c.steps_per_mm);
+        let per_s = if per_s > 1 << 18 { 1 << 18 } else { per_s };
+        // * 2^24 / 16_000, as * (2^30 / 1000) >> 10.
+        Ramp {
+            accel: 0,
+            accel_16: 0,
+            speed: ((per_s as u64 * ((1 << 30) / 1000)) >> 10) as u32,
+        }
+    }
+
+    /// The duration of a move of `distance` steps, sixteenths of a ms: the
+    /// shortest `T` with `r(T / 2) + r(T - T / 2) >= distance`, by a binary search
+    /// over that monotone test.
+    #[inline(never)] // one copy: flash matters more than a call
+    fn duration(&self, distance: u32) -> u32 {
+        let (mut lo, mut hi) = (0u32, u32::MAX);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let covered = p.ramp(mid / 2).saturating_add(p.ramp(mid - mid / 2));
-            if covered >= u64::from(distance) << 32 {
+            if self.at(mid / 2) + self.at(mid - mid / 2) >= u64::from(distance) << (Q + 1) {
                 hi = mid;
             } else {
                 lo = mid + 1;
             }
         }
-        p.total_16 = lo;
-        p
+        lo
     }
 
-    /// The duration in whole ms, rounded up.
-    fn total_ms(&self) -> u32 {
-        self.total_16.div_ceil(16).min(u64::from(u32::MAX)) as u32
-    }
-
-    /// Steps (Q32) of the ramp `t` sixteenths of a ms after the start (saturating).
+    /// Steps (Q25) of the ramp `t` sixteenths of a ms after the start: below 2^62.
     #[inline(never)] // one copy: flash matters more than a call
-    fn ramp(&self, t: u64) -> u64 {
-        let ta = self.accel_16;
-        if t <= ta {
-            self.accel.saturating_mul(t).saturating_mul(t) >> 1
-        } else {
-            // a ta (t - ta / 2): the cruise line tangent to the parabola at ta.
-            self.accel.saturating_mul(ta).saturating_mul(2 * t - ta) >> 1
-        }
-    }
-
-    /// Steps done `t` ms after the start.
-    #[inline(never)] // one copy: flash matters more than a call
-    fn steps_at(&self, t: u32) -> u32 {
-        self.steps_at_16(16 * u64::from(t))
-    }
-
-    /// The steps done `t` sixteenths of a ms after the start.
-    fn steps_at_16(&self, t: u64) -> u32 {
-        if t >= self.total_16 {
-            return self.distance;
-        }
-        let half = self.total_16 / 2;
-        let s = if t <= half {
-            self.ramp(t)
-        } else {
-            let left =
-                (u64::from(self.distance) << 32).saturating_sub(self.ramp(self.total_16 - t));
-            left.max(self.ramp(half))
-        };
-        (s >> 32).min(u64::from(self.distance)) as u32
+    fn at(&self, t: u32) -> u64 {
+        let ta = t.min(self.accel_16);
+        // The parabola up to ta (a ta² / 2, doubled), the cruise after it.
+        let v = (u64::from(self.accel) * u64::from(ta)) >> 8;
+        v * u64::from(ta) + 2 * u64::from(self.speed) * u64::from(t - ta)
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum AxisState {
+/// A trapezoidal (or, when short, triangular) speed profile in steps and
+/// sixteenths of a ms, all in `u32` but for the `u64` products of two of them
+/// (single multiply instructions, no library routine).
+///
+/// A move of `d` steps lasting `T` follows the [`Ramp`] `r(t)` up to `T / 2` and
+/// `d - r(T - t)` (the mirrored ramp) after it, where `T` is the shortest time with
+/// `r(T / 2) + r(T - T / 2) >= d`: so the two halves meet with a speed change of at
+/// most one sixteenth of a ms of acceleration, and the profile never decreases.
+/// Times past `u32::MAX` sixteenths (about 74 hours) saturate: the move ends there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Profile {
+    distance: u32,
+    ramp: Ramp,
+    /// The move's duration.
+    total_16: u32,
+}
+
+impl Profile {
+    /// The profile with its duration.
+    fn new(distance: u32, ramp: Ramp) -> Profile {
+        Profile {
+            distance,
+            ramp,
+            total_16: ramp.duration(distance),
+        }
+    }
+
+    /// The steps done `t` sixteenths of a ms after the start.
+    #[inline(never)] // one copy: flash matters more than a call
+    fn steps_at(&self, t: u32) -> u32 {
+        let total = self.total_16;
+        if t >= total {
+            return self.distance;
+        }
+        let s = if t <= total / 2 {
+            self.ramp.at(t)
+        } else {
+            // The shortest duration leaves the mirrored ramp below the distance and
+            // above the first half.
+            (u64::from(self.distance) << (Q + 1)) - self.ramp.at(total - t)
+        };
+        ((s >> (Q + 1)) as u32).min(self.distance)
+    }
+}
+
+/// What an axis is doing.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
     Idle,
-    Homing {
-        started: u32,
-        steps: u32,
-    },
-    Moving {
-        started: u32,
-        profile: Profile,
-        done: u32,
-        forward: bool,
-    },
+    Homing,
+    Moving,
 }
 
 /// One stepper axis: STEP and DIR outputs and an active-low homing switch at 0.
@@ -644,9 +668,20 @@ pub struct Axis<O, I> {
     dir: O,
     limit: I,
     config: AxisConfig,
+    /// From the config: the travel in steps and the ramps of moves and homing.
+    max_steps: i32,
+    ramp: Ramp,
+    homing: Ramp,
     position: i32,
     homed: bool,
-    state: AxisState,
+    mode: Mode,
+    /// The direction of the current move (homing: backwards).
+    forward: bool,
+    /// When the current move or homing started, ms.
+    started: u32,
+    /// The steps emitted since.
+    done: u32,
+    profile: Profile,
 }
 
 impl<O: OutputPin, I: InputPin> Axis<O, I> {
@@ -658,9 +693,16 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             dir,
             limit,
             config,
+            max_steps: config.max_steps(),
+            ramp: Ramp::moves(&config),
+            homing: Ramp::homing(&config),
             position: 0,
             homed: false,
-            state: AxisState::Idle,
+            mode: Mode::Idle,
+            forward: false,
+            started: 0,
+            done: 0,
+            profile: Profile::default(),
         }
     }
 
@@ -679,23 +721,48 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         self.homed
     }
 
-    fn pulse(&mut self) -> Result<(), HwError> {
-        self.step.set_high().map_err(pin)?;
-        self.step.set_low().map_err(pin)
+    /// `target` (steps) within the travel, or the error.
+    fn check(&self, target: i32) -> Result<(), MotionError> {
+        if (0..=self.max_steps).contains(&target) {
+            Ok(())
+        } else {
+            Err(MotionError::OutOfTravel(self.id))
+        }
     }
 
-    fn limit_pressed(&mut self) -> Result<bool, HwError> {
-        self.limit.is_low().map_err(pin)
-    }
-
-    /// Starts homing: towards the switch at the homing speed.
-    pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
-        self.dir.set_low().map_err(pin)?;
-        self.homed = false;
-        self.state = AxisState::Homing {
-            started: now_ms,
-            steps: 0,
+    /// Sets the direction and starts a move of `distance` steps (or homing).
+    fn start(
+        &mut self,
+        homing: bool,
+        forward: bool,
+        distance: u32,
+        now_ms: u32,
+    ) -> Result<(), MotionError> {
+        if forward {
+            self.dir.set_high()
+        } else {
+            self.dir.set_low()
+        }
+        .map_err(pin)?;
+        let (mode, ramp) = if homing {
+            (Mode::Homing, self.homing)
+        } else {
+            (Mode::Moving, self.ramp)
         };
+        self.mode = mode;
+        self.forward = forward;
+        self.profile = Profile::new(distance, ramp);
+        self.started = now_ms;
+        self.done = 0;
+        Ok(())
+    }
+
+    /// Starts homing: towards the switch at the homing speed, giving up after 110 %
+    /// of the travel.
+    pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
+        let max = self.max_steps as u32;
+        self.start(true, false, max + max / 10 + 1, now_ms)?;
+        self.homed = false;
         Ok(())
     }
 
@@ -704,23 +771,9 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         if !self.homed {
             return Err(MotionError::NotHomed);
         }
-        let max = self.config.max_steps();
-        if !(0..=max).contains(&target) {
-            return Err(MotionError::OutOfTravel(self.id));
-        }
-        let forward = target >= self.position;
-        if forward {
-            self.dir.set_high().map_err(pin)?;
-        } else {
-            self.dir.set_low().map_err(pin)?;
-        }
-        self.state = AxisState::Moving {
-            started: now_ms,
-            profile: Profile::new(target.abs_diff(self.position), &self.config),
-            done: 0,
-            forward,
-        };
-        Ok(())
+        self.check(target)?;
+        let distance = target.abs_diff(self.position);
+        self.start(false, target >= self.position, distance, now_ms)
     }
 
     /// Emits the steps due at `now_ms`; `Ok` once idle. The same as
@@ -735,68 +788,46 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// instead of together at each millisecond tick (a step at 2 500 steps/s is due
     /// every 400 µs; `tests/device_motion.rs` measures the spacing).
     pub fn poll_at(&mut self, now_ms: u32, sub_ms_us: u16) -> nb::Result<(), MotionError> {
-        match self.state {
-            AxisState::Idle => Ok(()),
-            AxisState::Homing { started, mut steps } => {
-                let c = &self.config;
-                let rate = per_ms_q24(c.homing_speed.saturating_mul(c.steps_per_mm));
-                let due = (u64::from(elapsed_ms(now_ms, started)).saturating_mul(rate) >> Q)
-                    .min(u64::from(u32::MAX)) as u32;
-                // 10 % more than the travel.
-                let limit = (c.max_steps() as u32).saturating_add(c.max_steps() as u32 / 10);
-                while steps < due {
-                    if self.limit_pressed().map_err(MotionError::Hw)? {
-                        self.position = 0;
-                        self.homed = true;
-                        self.state = AxisState::Idle;
-                        return Ok(());
-                    }
-                    if steps >= limit {
-                        self.state = AxisState::Idle;
-                        return Err(nb::Error::Other(MotionError::HomingFailed(self.id)));
-                    }
-                    self.pulse().map_err(MotionError::Hw)?;
-                    steps += 1;
-                }
-                self.state = AxisState::Homing { started, steps };
-                Err(nb::Error::WouldBlock)
-            }
-            AxisState::Moving {
-                started,
-                profile,
-                mut done,
-                forward,
-            } => {
-                let t16 = 16 * u64::from(elapsed_ms(now_ms, started))
-                    + u64::from(u32::from(sub_ms_us.min(999)) * 16 / 1000);
-                let due = profile.steps_at_16(t16);
-                while done < due {
-                    if !forward
-                        && self.position > 0
-                        && self.limit_pressed().map_err(MotionError::Hw)?
-                    {
-                        self.state = AxisState::Idle;
-                        self.homed = false;
-                        return Err(nb::Error::Other(MotionError::LimitHit(self.id)));
-                    }
-                    self.pulse().map_err(MotionError::Hw)?;
-                    done += 1;
-                    self.position += if forward { 1 } else { -1 };
-                }
-                if done == profile.distance {
-                    self.state = AxisState::Idle;
-                    Ok(())
-                } else {
-                    self.state = AxisState::Moving {
-                        started,
-                        profile,
-                        done,
-                        forward,
-                    };
-                    Err(nb::Error::WouldBlock)
-                }
-            }
+        if matches!(self.mode, Mode::Idle) {
+            return Ok(());
         }
+        let homing = matches!(self.mode, Mode::Homing);
+        let t16 = elapsed_ms(now_ms, self.started)
+            .saturating_mul(16)
+            .saturating_add(u32::from(sub_ms_us.min(999)) * 16 / 1000);
+        let due = self.profile.steps_at(t16);
+        let result = loop {
+            if self.done >= due {
+                if self.done < self.profile.distance {
+                    return Err(nb::Error::WouldBlock);
+                }
+                // Homing: the switch never closed.
+                break if homing {
+                    Err(MotionError::HomingFailed(self.id))
+                } else {
+                    Ok(())
+                };
+            }
+            // The switch is watched on the way back to it (homing too): every step
+            // of a move back starts above 0.
+            if !self.forward && self.limit.is_low().map_err(|e| MotionError::Hw(pin(e)))? {
+                self.homed = homing;
+                if homing {
+                    self.position = 0;
+                    break Ok(());
+                }
+                break Err(MotionError::LimitHit(self.id));
+            }
+            self.step.set_high().map_err(|e| MotionError::Hw(pin(e)))?;
+            self.step.set_low().map_err(|e| MotionError::Hw(pin(e)))?;
+            self.done += 1;
+            // (Meaningless while homing, which ends at 0 or not homed.)
+            self.position = self
+                .position
+                .wrapping_add(if self.forward { 1 } else { -1 });
+        };
+        self.mode = Mode::Idle;
+        result.map_err(nb::Error::Other)
     }
 }
 
@@ -820,27 +851,32 @@ impl HeadTiming {
     };
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Step {
-    Raise,
-    GoTo(Point),
-    Lower,
-    Grip,
-    Release,
+/// The steps of a job, three bits each, the first in the low bits (0: the end).
+const RAISE: u32 = 1;
+const LOWER: u32 = 2;
+const GRIP: u32 = 3;
+const RELEASE: u32 = 4;
+/// Go to the first point of the job (`| 1`: the second).
+const GO_FROM: u32 = 6;
+const GO_TO: u32 = GO_FROM | 1;
+
+/// A job's steps in the form a [`Machine`] runs them.
+const fn plan(steps: &[u32]) -> u32 {
+    let (mut i, mut plan) = (steps.len(), 0);
+    while i > 0 {
+        i -= 1;
+        plan = plan << 3 | steps[i];
+    }
+    plan
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Job {
-    Idle,
-    Homing,
-    Plan {
-        steps: [Step; 9],
-        len: u8,
-        next: u8,
-        waiting_until: Option<u32>,
-        moving: bool,
-    },
-}
+/// A pick-and-place.
+const TRANSFER: u32 = plan(&[
+    RAISE, GO_FROM, LOWER, GRIP, RAISE, GO_TO, LOWER, RELEASE, RAISE,
+]);
+
+/// A move of the raised head.
+const MOVE: u32 = plan(&[RAISE, GO_TO]);
 
 /// The whole head: gantry, lift, magnet; homes, moves, picks and places.
 #[derive(Debug)]
@@ -850,9 +886,17 @@ pub struct Machine<O, I, L> {
     lift: L,
     magnet: O,
     timing: HeadTiming,
-    job: Job,
-    /// The lift position last commanded (`None` until the first command).
-    lowered: Option<bool>,
+    /// Whether a job runs.
+    busy: bool,
+    /// The job's steps left (see [`plan`]) and its two points, in steps.
+    plan: u32,
+    targets: [(i32, i32); 2],
+    /// The last lift or magnet action: when it started and how long it lasts, ms.
+    since: u32,
+    wait: u32,
+    /// The lift position last commanded: 1 lowered, 0 raised, 2 before the first
+    /// command.
+    lowered: u8,
 }
 
 impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
@@ -864,8 +908,12 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             lift,
             magnet,
             timing,
-            job: Job::Idle,
-            lowered: None,
+            busy: false,
+            plan: 0,
+            targets: [(0, 0); 2],
+            since: 0,
+            wait: 0,
+            lowered: 2,
         }
     }
 
@@ -876,7 +924,16 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// Whether a job is running.
     pub fn is_busy(&self) -> bool {
-        self.job != Job::Idle
+        self.busy
+    }
+
+    /// Ends the job (the axes stop where they are).
+    fn stop(&mut self) {
+        self.busy = false;
+        self.plan = 0;
+        self.wait = 0;
+        self.x.mode = Mode::Idle;
+        self.y.mode = Mode::Idle;
     }
 
     /// The head position (µm, to the nearest µm of the step reached).
@@ -893,91 +950,71 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// Whether the head can reach `p` (within the travel of both axes).
     pub fn reachable(&self, p: Point) -> bool {
-        self.check_travel(p).is_ok()
+        self.target(p).is_ok()
     }
 
     /// Raises the head, switches the magnet off and homes both axes.
     pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
         self.lift.set_lowered(false)?;
-        self.lowered = Some(false);
+        self.lowered = 0;
         self.magnet.set_low().map_err(pin)?;
+        self.stop();
         self.x.start_homing(now_ms)?;
         self.y.start_homing(now_ms)?;
-        self.job = Job::Homing;
+        self.busy = true;
         Ok(())
     }
 
-    fn check_travel(&self, p: Point) -> Result<(), MotionError> {
+    /// `p` in steps, checked within the travel of both axes.
+    fn target(&self, p: Point) -> Result<(i32, i32), MotionError> {
         let (x, y) = self.steps(p);
-        let max = |a: &Axis<O, I>| a.config().max_steps();
-        if !(0..=max(&self.x)).contains(&x) {
-            return Err(MotionError::OutOfTravel(AxisId::X));
-        }
-        if !(0..=max(&self.y)).contains(&y) {
-            return Err(MotionError::OutOfTravel(AxisId::Y));
-        }
-        Ok(())
+        self.x.check(x)?;
+        self.y.check(y)?;
+        Ok((x, y))
     }
 
-    fn start_plan(&mut self, plan: &[Step]) -> Result<(), MotionError> {
+    fn start_plan(&mut self, plan: u32, from: Point, to: Point) -> Result<(), MotionError> {
         if !self.is_homed() {
             return Err(MotionError::NotHomed);
         }
-        for s in plan {
-            if let Step::GoTo(p) = s {
-                self.check_travel(*p)?;
-            }
-        }
-        let mut steps = [Step::Raise; 9];
-        steps[..plan.len()].copy_from_slice(plan);
-        self.job = Job::Plan {
-            steps,
-            len: plan.len() as u8,
-            next: 0,
-            waiting_until: None,
-            moving: false,
-        };
+        let targets = [self.target(from)?, self.target(to)?];
+        self.stop();
+        self.busy = true;
+        self.plan = plan;
+        self.targets = targets;
         Ok(())
     }
 
     /// Starts moving the (raised) head to `to`.
     pub fn start_move(&mut self, to: Point) -> Result<(), MotionError> {
-        self.start_plan(&[Step::Raise, Step::GoTo(to)])
+        self.start_plan(MOVE, to, to)
     }
 
     /// Starts a pick-and-place: the piece at `from` is lifted and put down at `to`.
     pub fn start_transfer(&mut self, from: Point, to: Point) -> Result<(), MotionError> {
-        self.start_plan(&[
-            Step::Raise,
-            Step::GoTo(from),
-            Step::Lower,
-            Step::Grip,
-            Step::Raise,
-            Step::GoTo(to),
-            Step::Lower,
-            Step::Release,
-            Step::Raise,
-        ])
+        self.start_plan(TRANSFER, from, to)
     }
 
     /// The time in ms a transfer from the current position takes, from the model.
     pub fn transfer_ms(&self, from: Point, to: Point) -> u32 {
-        let here = self.position();
+        let here = (self.x.position(), self.y.position());
+        let from = self.steps(from);
         4 * self.timing.lift_ms
             + self.timing.grip_ms
             + self.timing.release_ms
-            + self.travel_ms(here, from)
-            + self.travel_ms(from, to)
+            + self.travel(here, from)
+            + self.travel(from, self.steps(to))
     }
 
     /// The time in ms to travel between two points (both axes move at once).
     pub fn travel_ms(&self, a: Point, b: Point) -> u32 {
-        let (ax, ay) = self.steps(a);
-        let (bx, by) = self.steps(b);
-        self.x
-            .config()
-            .move_ms(ax.abs_diff(bx))
-            .max(self.y.config().move_ms(ay.abs_diff(by)))
+        self.travel(self.steps(a), self.steps(b))
+    }
+
+    /// The time in ms to travel between two positions in steps.
+    fn travel(&self, (ax, ay): (i32, i32), (bx, by): (i32, i32)) -> u32 {
+        let x = self.x.ramp.duration(ax.abs_diff(bx));
+        x.max(self.y.ramp.duration(ay.abs_diff(by))).div_ceil(16)
     }
 
     /// Advances the current job; `Ok` when idle. The same as [`Machine::poll_at`] at
@@ -990,107 +1027,68 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// millisecond `now_ms`: the axes' steps come out at their due times (see
     /// [`Axis::poll_at`]); `Ok` when idle.
     pub fn poll_at(&mut self, now_ms: u32, sub_ms_us: u16) -> nb::Result<(), MotionError> {
-        match self.job {
-            Job::Idle => Ok(()),
-            Job::Homing => {
-                let x = self.x.poll_at(now_ms, sub_ms_us);
-                let y = self.y.poll_at(now_ms, sub_ms_us);
-                match (x, y) {
-                    (Err(nb::Error::Other(e)), _) | (_, Err(nb::Error::Other(e))) => {
-                        self.job = Job::Idle;
-                        Err(nb::Error::Other(e))
-                    }
-                    (Ok(()), Ok(())) => {
-                        self.job = Job::Idle;
-                        Ok(())
-                    }
-                    _ => Err(nb::Error::WouldBlock),
+        if !self.busy {
+            return Ok(());
+        }
+        let r = self.advance(now_ms, sub_ms_us);
+        if !matches!(r, Err(nb::Error::WouldBlock)) {
+            // Done or failed. On a failure the magnet stays on: a held piece is not
+            // dropped mid-air.
+            self.stop();
+        }
+        r
+    }
+
+    fn advance(&mut self, now_ms: u32, sub_ms_us: u16) -> nb::Result<(), MotionError> {
+        loop {
+            // Idle axes answer `Ok` at once.
+            let x = self.x.poll_at(now_ms, sub_ms_us);
+            let y = self.y.poll_at(now_ms, sub_ms_us);
+            match (x, y) {
+                (Err(nb::Error::Other(e)), _) | (_, Err(nb::Error::Other(e))) => {
+                    return Err(nb::Error::Other(e))
                 }
+                (Ok(()), Ok(())) => {}
+                _ => return Err(nb::Error::WouldBlock),
             }
-            Job::Plan {
-                steps,
-                len,
-                mut next,
-                mut waiting_until,
-                mut moving,
-            } => {
-                let result = loop {
-                    if moving {
-                        let x = self.x.poll_at(now_ms, sub_ms_us);
-                        let y = self.y.poll_at(now_ms, sub_ms_us);
-                        match (x, y) {
-                            (Err(nb::Error::Other(e)), _) | (_, Err(nb::Error::Other(e))) => {
-                                break Err(nb::Error::Other(e))
-                            }
-                            (Ok(()), Ok(())) => moving = false,
-                            _ => break Err(nb::Error::WouldBlock),
-                        }
-                    }
-                    if let Some(until) = waiting_until {
-                        if (now_ms.wrapping_sub(until) as i32) < 0 {
-                            break Err(nb::Error::WouldBlock);
-                        }
-                        waiting_until = None;
-                    }
-                    if next >= len {
-                        break Ok(());
-                    }
-                    let step = steps[next as usize];
-                    next += 1;
-                    let r: Result<(), MotionError> = match step {
-                        Step::Raise | Step::Lower => {
-                            let down = step == Step::Lower;
-                            let moved = self.lowered != Some(down);
-                            self.lift.set_lowered(down).map_err(Into::into).map(|_| {
-                                self.lowered = Some(down);
-                                // Waits only when the lift actually moves.
-                                if moved {
-                                    waiting_until = Some(now_ms.wrapping_add(self.timing.lift_ms));
-                                }
-                            })
-                        }
-                        Step::Grip => self.magnet.set_high().map_err(|e| pin(e).into()).map(|_| {
-                            waiting_until = Some(now_ms.wrapping_add(self.timing.grip_ms));
-                        }),
-                        Step::Release => {
-                            self.magnet.set_low().map_err(|e| pin(e).into()).map(|_| {
-                                waiting_until = Some(now_ms.wrapping_add(self.timing.release_ms));
-                            })
-                        }
-                        Step::GoTo(p) => {
-                            let (x, y) = self.steps(p);
-                            self.x
-                                .start_move(x, now_ms)
-                                .and_then(|_| self.y.start_move(y, now_ms))
-                                .map(|_| moving = true)
-                        }
-                    };
-                    if let Err(e) = r {
-                        break Err(nb::Error::Other(e));
-                    }
-                };
-                match result {
-                    Err(nb::Error::WouldBlock) => {
-                        self.job = Job::Plan {
-                            steps,
-                            len,
-                            next,
-                            waiting_until,
-                            moving,
-                        };
-                        Err(nb::Error::WouldBlock)
-                    }
-                    Ok(()) => {
-                        self.job = Job::Idle;
-                        Ok(())
-                    }
-                    Err(e) => {
-                        // Leave the magnet on: a held piece is not dropped mid-air.
-                        self.job = Job::Idle;
-                        Err(e)
+            if elapsed_ms(now_ms, self.since) < self.wait {
+                return Err(nb::Error::WouldBlock);
+            }
+            let step = self.plan & 7;
+            self.plan >>= 3;
+            let t = &self.timing;
+            self.since = now_ms;
+            self.wait = match step {
+                0 => return Ok(()),
+                RAISE | LOWER => {
+                    let down = step == LOWER;
+                    self.lift.set_lowered(down).map_err(MotionError::Hw)?;
+                    // Waits only when the lift actually moves.
+                    let moved = self.lowered != u8::from(down);
+                    self.lowered = u8::from(down);
+                    if moved {
+                        t.lift_ms
+                    } else {
+                        0
                     }
                 }
-            }
+                GRIP => {
+                    self.magnet
+                        .set_high()
+                        .map_err(|e| MotionError::Hw(pin(e)))?;
+                    t.grip_ms
+                }
+                RELEASE => {
+                    self.magnet.set_low().map_err(|e| MotionError::Hw(pin(e)))?;
+                    t.release_ms
+                }
+                _ => {
+                    let (x, y) = self.targets[(step & 1) as usize];
+                    self.x.start_move(x, now_ms)?;
+                    self.y.start_move(y, now_ms)?;
+                    0
+                }
+            };
         }
     }
 }
