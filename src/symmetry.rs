@@ -199,20 +199,17 @@ pub fn canonical(board: Board) -> (Board, Symmetry) {
     let m0 = pack(board);
     let m1 = mirror_columns(m0);
     let m2 = mirror_rows(m0);
-    let m3 = mirror_rows(m1);
-    // Running minimum over the eight images, first index on ties.
+    let mirrors = [m0, m1, m2, mirror_rows(m1)];
+    // Running minimum over the eight images, first index on ties: the four mirror
+    // images, then their transposes (symmetry `4 | i` is the transpose of image `i`).
     let (mut best, mut index) = (m0, 0);
-    let mut consider = |image: u32, i: u8| {
-        if image < best {
-            (best, index) = (image, i);
+    for t in [0, 4] {
+        for (i, &image) in mirrors.iter().enumerate() {
+            let image = if t == 0 { image } else { transpose(image) };
+            if image < best {
+                (best, index) = (image, i as u8 | t);
+            }
         }
-    };
-    consider(m1, 1);
-    consider(m2, 2);
-    consider(m3, 3);
-    consider(transpose(m0), 4);
-    consider(transpose(m1), 5);
-    consider(transpose(m2), 6);
-    consider(transpose(m3), 7);
+    }
     (unpack(best), Symmetry(index))
 }
