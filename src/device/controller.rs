@@ -534,32 +534,28 @@ impl TaskEntry {
             Err(e) => self.rejected = Some(e),
         }
     }
+}
 
-    /// The lights that show this entry.
-    fn lights(&self, add: &mut impl FnMut(Light)) {
-        add(match self.colour {
-            Colour::Black => Light::DeviceTurn,
-            Colour::White => Light::HumanTurn,
-        });
-        square_lights(self.square, add);
-        if self.rejected.is_some() {
-            add(Light::Error);
-        }
+/// `light`'s bit if `on`.
+fn lit(on: bool, light: Light) -> u8 {
+    if on {
+        light.bit()
+    } else {
+        0
     }
 }
 
 /// Shows a square number 1..=9 in binary on Lamp (1), Win (2), Draw (4) and Loss (8);
 /// nothing for `None`.
-fn square_lights(square: Option<Square>, add: &mut impl FnMut(Light)) {
+fn square_lights(square: Option<Square>) -> u8 {
+    const _: () = assert!(
+        Light::Lamp.bit() == 1
+            && Light::Win.bit() == 1 << 3
+            && Light::Draw.bit() == 1 << 4
+            && Light::Loss.bit() == 1 << 5
+    );
     let n = square.map_or(0, |s| s.index() + 1);
-    for (bit, light) in [Light::Lamp, Light::Win, Light::Draw, Light::Loss]
-        .into_iter()
-        .enumerate()
-    {
-        if n & (1 << bit) != 0 {
-            add(light);
-        }
-    }
+    (n & 1) | ((n & 0b1110) << 2)
 }
 
 impl Default for TaskEntry {
@@ -841,69 +837,60 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     fn lights(&mut self) {
-        let mut on = [Light::Lamp; 7];
-        let mut n = 0;
-        let mut add = |l: Light| {
-            on[n] = l;
-            n += 1;
+        let turn = |human: bool| {
+            if human {
+                Light::HumanTurn.bit()
+            } else {
+                Light::DeviceTurn.bit()
+            }
         };
-        match self.state {
-            State::Starting | State::WaitEmpty => add(Light::DeviceTurn),
-            State::CalibratingSensors { step } => {
-                add(Light::Error);
-                match guided::STEPS.get(step as usize) {
-                    Some(s) => add(s.light),
-                    // Failed: every step light.
-                    None => guided::STEP_LIGHTS.into_iter().for_each(&mut add),
-                }
-            }
-            State::Setup => {
-                // Who moves first, and the device's first square (none: the table's).
-                add(if self.setup.device_first {
-                    Light::DeviceTurn
-                } else {
-                    Light::HumanTurn
-                });
-                if self.setup.device_first {
-                    square_lights(self.setup.first_square, &mut add);
-                }
-            }
-            State::Placing { .. }
+        let on = match self.state {
+            State::Starting
+            | State::WaitEmpty
+            | State::Placing { .. }
             | State::Verifying { .. }
             | State::Checking
             | State::Restoring { .. }
-            | State::VerifyingRestore { .. } => add(Light::DeviceTurn),
-            State::HumanTurn => {
-                add(Light::HumanTurn);
-                // In the human's turn, any piece on the board means the device moved last.
-                if self.record.board().piece_count() > 0 {
-                    add(Light::Lamp);
-                }
+            | State::VerifyingRestore { .. } => Light::DeviceTurn.bit(),
+            State::CalibratingSensors { step } => {
+                // Failed: every step light.
+                Light::Error.bit()
+                    | guided::STEPS
+                        .get(step as usize)
+                        .map_or(guided::STEP_LIGHT_MASK, |s| s.light.bit())
             }
-            State::Error(_) => add(Light::Error),
-            State::TaskDone => add(Light::Lamp),
-            State::TaskEntry(entry) => entry.lights(&mut add),
-            State::CalibratingPose(jog) => {
-                add(if jog.y_axis {
-                    Light::HumanTurn
+            State::Setup => {
+                // Who moves first, and the device's first square (none: the table's).
+                if self.setup.device_first {
+                    Light::DeviceTurn.bit() | square_lights(self.setup.first_square)
                 } else {
-                    Light::DeviceTurn
-                });
-                // The target square in task entry's binary: 1 = Lamp, 9 = Lamp + Loss.
-                add(Light::Lamp);
-                if jog.first.is_some() {
-                    add(Light::Loss);
-                }
-                if jog.refused {
-                    add(Light::Error);
+                    Light::HumanTurn.bit()
                 }
             }
-            State::Over(Some(true)) => add(Light::Win),
-            State::Over(Some(false)) => add(Light::Loss),
-            State::Over(None) => add(Light::Draw),
-        }
+            // In the human's turn, any piece on the board means the device moved last.
+            State::HumanTurn => {
+                Light::HumanTurn.bit() | lit(self.record.board().piece_count() > 0, Light::Lamp)
+            }
+            State::Error(_) => Light::Error.bit(),
+            State::TaskDone => Light::Lamp.bit(),
+            State::TaskEntry(entry) => {
+                turn(entry.colour == Colour::White)
+                    | square_lights(entry.square)
+                    | lit(entry.rejected.is_some(), Light::Error)
+            }
+            // The target square in task entry's binary: 1 = Lamp, 9 = Lamp + Loss.
+            State::CalibratingPose(jog) => {
+                turn(jog.y_axis)
+                    | Light::Lamp.bit()
+                    | lit(jog.first.is_some(), Light::Loss)
+                    | lit(jog.refused, Light::Error)
+            }
+            State::Over(Some(true)) => Light::Win.bit(),
+            State::Over(Some(false)) => Light::Loss.bit(),
+            State::Over(None) => Light::Draw.bit(),
+        };
         // A light failure is not fatal for the game: it is retried on the next poll.
-        let _ = self.hw.panel.show(&on[..n]);
+        let _ = self.hw.panel.show_mask(on);
     }
 
     fn enter(&mut self, state: State) {

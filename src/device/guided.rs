@@ -104,3 +104,14 @@ pub const STEP_LIGHTS: [Light; 5] = [
     STEPS[3].light,
     STEPS[4].light,
 ];
+
+/// [`STEP_LIGHTS`] as a mask for [`Panel::show_mask`](super::panel::Panel::show_mask).
+pub const STEP_LIGHT_MASK: u8 = {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < STEP_LIGHTS.len() {
+        mask |= STEP_LIGHTS[i].bit();
+        i += 1;
+    }
+    mask
+};

@@ -77,6 +77,11 @@ impl Light {
     pub const fn index(self) -> usize {
         self as usize
     }
+
+    /// The light's bit in a mask for [`Panel::show_mask`]: `1 << index`.
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
 }
 
 /// The shortest debounce time accepted, ms.
@@ -211,8 +216,19 @@ impl<I: InputPin, O: OutputPin> Panel<I, O> {
 
     /// Sets all lights at once from a list of those that should be on.
     pub fn show(&mut self, on: &[Light]) -> Result<(), HwError> {
+        self.show_mask(on.iter().fold(0, |m, l| m | l.bit()))
+    }
+
+    /// Sets all lights at once from a mask of those that should be on (bit
+    /// [`Light::index`] for each, see [`Light::bit`]).
+    ///
+    /// ```
+    /// use tictable::device::panel::Light;
+    /// assert_eq!(Light::Lamp.bit() | Light::Error.bit(), 0b100_0001);
+    /// ```
+    pub fn show_mask(&mut self, on: u8) -> Result<(), HwError> {
         for l in Light::ALL {
-            self.set(l, on.contains(&l))?;
+            self.set(l, on & l.bit() != 0)?;
         }
         Ok(())
     }
