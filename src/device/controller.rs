@@ -648,8 +648,6 @@ pub struct Controller<I2C, O, I, L, C> {
     calibrator: Calibrator,
     /// Run the guided sensor calibration once homed.
     calibrate_when_homed: bool,
-    /// Microseconds into the millisecond of the current poll (for the steppers).
-    sub_ms_us: u16,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -675,7 +673,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             stats: Stats::default(),
             calibrator: Calibrator::new(),
             calibrate_when_homed: false,
-            sub_ms_us: 0,
         }
     }
 
@@ -920,7 +917,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// together, provided the loop comes round often enough. The firmware passes
     /// SysTick's position within the millisecond.
     pub fn poll_at(&mut self, now_ms: u32, sub_ms_us: u16) {
-        self.sub_ms_us = sub_ms_us;
         self.now_ms = now_ms;
         let presses = self.hw.panel.poll(now_ms).unwrap_or_default();
         if !self.started {
@@ -935,24 +931,36 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             return;
         }
-        let owns_motion = matches!(
-            self.state,
-            State::Starting | State::Placing { .. } | State::Restoring { .. }
-        );
-        if !owns_motion && self.park_pending(now_ms) && matches!(self.state, State::Error(_)) {
-            return;
+        // The motion under way (homing, a placement, a restore, parking) advances
+        // first. Homing, placing and restoring wait for it; the other states go on
+        // meanwhile (Error waits for parking to end), a park only being best effort.
+        match self.hw.machine.poll_at(now_ms, sub_ms_us) {
+            Err(nb::Error::Other(e)) => {
+                self.enter(State::Error(Problem::Motion(e)));
+                return;
+            }
+            Err(nb::Error::WouldBlock)
+                if matches!(
+                    self.state,
+                    State::Starting
+                        | State::Placing { .. }
+                        | State::Restoring { .. }
+                        | State::Error(_)
+                ) =>
+            {
+                return;
+            }
+            _ => {}
         }
         match self.state {
-            State::Starting => match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
-                Ok(()) if self.calibrate_when_homed => {
+            State::Starting => {
+                if self.calibrate_when_homed {
                     self.calibrate_when_homed = false;
-                    self.calibrator = Calibrator::new();
-                    self.enter(State::CalibratingSensors { step: 0 });
+                    self.start_sensor_calibration();
+                } else {
+                    self.ready();
                 }
-                Ok(()) => self.ready(),
-                Err(nb::Error::WouldBlock) => {}
-                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
-            },
+            }
             State::Setup | State::Over(_) | State::TaskDone => {
                 if presses.contains(Button::Done) {
                     // Task entry; other buttons pressed in the same poll are ignored.
@@ -1020,16 +1028,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 colour,
                 attempt,
                 slot,
-            } => match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
-                Ok(()) => self.enter(State::Verifying {
-                    square,
-                    colour,
-                    attempt,
-                    slot,
-                }),
-                Err(nb::Error::WouldBlock) => {}
-                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
-            },
+            } => self.enter(State::Verifying {
+                square,
+                colour,
+                attempt,
+                slot,
+            }),
             State::Verifying {
                 square,
                 colour,
@@ -1072,11 +1076,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             State::Restoring { from, to, attempt } => {
-                match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
-                    Ok(()) => self.enter(State::VerifyingRestore { from, to, attempt }),
-                    Err(nb::Error::WouldBlock) => {}
-                    Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
-                }
+                self.enter(State::VerifyingRestore { from, to, attempt })
             }
             State::VerifyingRestore { from, to, attempt } => {
                 let Some(view) = self.scan(now_ms) else {
@@ -1213,12 +1213,17 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         match self.state {
             State::Starting => self.calibrate_when_homed = true,
             State::Setup | State::Over(_) | State::TaskDone => {
-                self.calibrator = Calibrator::new();
-                self.enter(State::CalibratingSensors { step: 0 });
+                self.start_sensor_calibration();
             }
             _ => return false,
         }
         true
+    }
+
+    /// Starts the guided sensor calibration at its first step.
+    fn start_sensor_calibration(&mut self) {
+        self.calibrator = Calibrator::new();
+        self.enter(State::CalibratingSensors { step: 0 });
     }
 
     /// One poll of the guided sensor calibration: Start reads the step shown (or
@@ -1232,8 +1237,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         }
         let Some(shown) = guided::STEPS.get(step as usize) else {
-            self.calibrator = Calibrator::new();
-            self.enter(State::CalibratingSensors { step: 0 });
+            self.start_sensor_calibration();
             return;
         };
         guided::record_step(&mut self.hw.sensors, &mut self.calibrator, shown);
@@ -1263,18 +1267,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     fn park(&mut self, _now_ms: u32) {
         // Parking is best effort: a failure shows up on the next move.
         let _ = self.hw.machine.start_move(self.layout.park);
-    }
-
-    /// Finishes a pending park move; `true` while it is still running.
-    fn park_pending(&mut self, now_ms: u32) -> bool {
-        match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
-            Err(nb::Error::WouldBlock) => true,
-            Ok(()) => false,
-            Err(nb::Error::Other(e)) => {
-                self.enter(State::Error(Problem::Motion(e)));
-                true
-            }
-        }
     }
 
     fn next_turn(&mut self, now_ms: u32) {
