@@ -339,6 +339,7 @@ impl Task {
 
 /// What the controller is doing between Start presses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Mode {
     /// Playing a game.
     Game,
@@ -375,6 +376,7 @@ pub enum Problem {
 
 /// The controller's state, for displays and tests.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(u8)]
 pub enum State {
     /// Initialising the sensors and homing.
     Starting,
