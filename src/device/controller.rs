@@ -809,13 +809,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         if self.started {
             return Err(ResumeError::Running);
         }
-        let task_overdone = match snap.mode {
-            Mode::Task { task, done } => done as usize > task.items().len(),
-            Mode::Game => false,
-        };
-        let bad_slot = snap
-            .pending
-            .is_some_and(|(_, slot, _)| slot as usize >= STORAGE_SLOTS);
+        let task_overdone = matches!(snap.mode, Mode::Task { task, done } if done > task.len);
+        let bad_slot = matches!(snap.pending, Some((_, slot, _)) if slot as usize >= STORAGE_SLOTS);
         if task_overdone || bad_slot {
             return Err(ResumeError::Corrupt);
         }
@@ -825,8 +820,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.record = snap.record;
         self.mode = snap.mode;
         self.active = snap.active;
-        self.stock = snap.stock.map(|m| m & FULL_STOCK);
-        self.suspect = snap.suspect.map(|m| m & FULL_STOCK);
+        let ([s0, s1], [e0, e1]) = (snap.stock, snap.suspect);
+        self.stock = [s0 & FULL_STOCK, s1 & FULL_STOCK];
+        self.suspect = [e0 & FULL_STOCK, e1 & FULL_STOCK];
         self.pending = snap.pending;
         Ok(())
     }
