@@ -295,31 +295,43 @@ impl core::fmt::Display for TaskError {
 }
 
 impl Task {
+    /// No placement yet (not a valid task by itself).
+    const NONE: Task = Task {
+        items: [(Colour::Black, Square::CENTRE); 9],
+        len: 0,
+    };
+
     /// A task from (colour, square) pairs in placement order.
     pub fn new(items: &[(Colour, Square)]) -> Result<Task, TaskError> {
         if items.is_empty() {
             return Err(TaskError::Empty);
         }
-        let mut seen = 0u16;
-        let mut count = [0usize; 2];
-        let mut task = Task {
-            items: [(Colour::Black, Square::CENTRE); 9],
-            len: 0,
-        };
+        let mut task = Task::NONE;
         for &(colour, square) in items {
-            if seen & square.bit() != 0 {
-                return Err(TaskError::SquareTwice(square));
-            }
-            seen |= square.bit();
-            count[colour.index()] += 1;
-            if count[colour.index()] > STORAGE_SLOTS {
-                return Err(TaskError::TooManyOf(colour));
-            }
-            // At most nine distinct squares, so this index is in range.
-            task.items[task.len as usize] = (colour, square);
-            task.len += 1;
+            task.push(colour, square)?;
         }
         Ok(task)
+    }
+
+    /// Appends a placement, unless its square is taken already or its colour's
+    /// storage column would not hold the pieces.
+    fn push(&mut self, colour: Colour, square: Square) -> Result<(), TaskError> {
+        let mut count = 0;
+        for &(c, s) in self.items() {
+            if s == square {
+                return Err(TaskError::SquareTwice(square));
+            }
+            count += usize::from(c == colour);
+        }
+        if count >= STORAGE_SLOTS {
+            return Err(TaskError::TooManyOf(colour));
+        }
+        // Nine distinct squares at most: with `len` 9 every square is taken.
+        if let Some(item) = self.items.get_mut(self.len as usize) {
+            *item = (colour, square);
+            self.len += 1;
+        }
+        Ok(())
     }
 
     /// The placements, in order.
@@ -524,12 +536,9 @@ impl TaskEntry {
             self.rejected = Some(TaskError::Empty);
             return;
         };
-        let mut list = [(Colour::Black, Square::CENTRE); 10];
-        let n = self.items().len();
-        list[..n].copy_from_slice(self.items());
-        list[n] = (self.colour, square);
-        match Task::new(&list[..=n]) {
-            Ok(task) => {
+        let mut task = self.task.unwrap_or(Task::NONE);
+        match task.push(self.colour, square) {
+            Ok(()) => {
                 self.task = Some(task);
                 self.square = None;
             }
