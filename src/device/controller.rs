@@ -897,6 +897,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let _ = self.hw.panel.show_mask(on);
     }
 
+    /// The error light, for `problem`.
+    #[inline(never)]
+    fn fail(&mut self, problem: Problem) {
+        self.enter(State::Error(problem));
+    }
+
     fn enter(&mut self, state: State) {
         if matches!(state, State::Error(_)) && !matches!(self.state, State::Error(_)) {
             self.stats.errors += 1;
@@ -929,12 +935,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         if !self.started {
             self.started = true;
             if let Err((s, e)) = self.hw.sensors.init() {
-                self.enter(State::Error(Problem::SensorInit(s, e)));
+                self.fail(Problem::SensorInit(s, e));
                 return;
             }
             match self.hw.machine.start_homing(now_ms) {
                 Ok(()) => self.enter(State::Starting),
-                Err(e) => self.enter(State::Error(Problem::Motion(e))),
+                Err(e) => self.fail(Problem::Motion(e)),
             }
             return;
         }
@@ -943,7 +949,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         // meanwhile (Error waits for parking to end), a park only being best effort.
         match self.hw.machine.poll_at(now_ms, sub_ms_us) {
             Err(nb::Error::Other(e)) => {
-                self.enter(State::Error(Problem::Motion(e)));
+                self.fail(Problem::Motion(e));
                 return;
             }
             Err(nb::Error::WouldBlock)
@@ -1026,7 +1032,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     if view == BoardView::EMPTY {
                         self.next_turn(now_ms);
                     } else {
-                        self.enter(State::Error(Problem::BoardNotEmpty));
+                        self.fail(Problem::BoardNotEmpty);
                     }
                 }
             }
@@ -1066,7 +1072,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     }
                     self.start_placement(square, colour, attempt + 1);
                 } else {
-                    self.enter(State::Error(Problem::PlacementFailed(square)));
+                    self.fail(Problem::PlacementFailed(square));
                 }
             }
             State::HumanTurn => {
@@ -1102,7 +1108,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.stats.retries += 1;
                     self.start_restore(from, to, attempt + 1);
                 } else {
-                    self.enter(State::Error(Problem::Mismatch));
+                    self.fail(Problem::Mismatch);
                 }
             }
             State::Error(problem) => self.poll_error(problem, presses, now_ms),
@@ -1205,7 +1211,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     fn ready(&mut self) {
         let board = self.record.board();
         if self.active || (board.piece_count() > 0 && !board.is_over()) {
-            self.enter(State::Error(Problem::Mismatch));
+            self.fail(Problem::Mismatch);
         } else {
             self.enter(State::Setup);
         }
@@ -1321,7 +1327,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 let colour = self.device_colour();
                 self.start_placement(square, colour, 1);
             }
-            None => self.enter(State::Error(Problem::Mismatch)),
+            None => self.fail(Problem::Mismatch),
         }
     }
 
@@ -1333,7 +1339,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         );
         match self.hw.machine.start_transfer(a, b) {
             Ok(()) => self.enter(State::Restoring { from, to, attempt }),
-            Err(e) => self.enter(State::Error(Problem::Motion(e))),
+            Err(e) => self.fail(Problem::Motion(e)),
         }
     }
 
@@ -1348,11 +1354,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     fn start_placement(&mut self, square: Square, colour: Colour, attempt: u8) {
         let Some(slot) = self.next_slot(colour) else {
-            self.enter(State::Error(Problem::StorageEmpty));
+            self.fail(Problem::StorageEmpty);
             return;
         };
         let Some(from) = self.layout.storage.slot(colour, slot) else {
-            self.enter(State::Error(Problem::StorageEmpty));
+            self.fail(Problem::StorageEmpty);
             return;
         };
         let to = self.layout.pose.square_centre(square);
@@ -1366,7 +1372,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 attempt,
                 slot: slot as u8,
             }),
-            Err(e) => self.enter(State::Error(Problem::Motion(e))),
+            Err(e) => self.fail(Problem::Motion(e)),
         }
     }
 
@@ -1376,7 +1382,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         match &mut self.mode {
             Mode::Game => {
                 if self.record.push(square).is_err() {
-                    self.enter(State::Error(Problem::Mismatch));
+                    self.fail(Problem::Mismatch);
                     return;
                 }
             }
@@ -1396,11 +1402,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let h = d.other();
         if !view.untrusted().is_empty() {
             let faults = view.faults();
-            self.enter(State::Error(if faults.is_empty() {
+            self.fail(if faults.is_empty() {
                 Problem::Unclear(view.untrusted())
             } else {
                 Problem::SensorFault(faults)
-            }));
+            });
             return;
         }
         let dev_expected = board.pieces(d.player()).bits();
@@ -1417,10 +1423,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 let square = Squares::from_bits(hum_new).first();
                 match square.map(|s| self.record.push(s)) {
                     Some(Ok(())) => self.next_turn(now_ms),
-                    _ => self.enter(State::Error(Problem::Mismatch)),
+                    _ => self.fail(Problem::Mismatch),
                 }
             } else {
-                self.enter(State::Error(Problem::Mismatch));
+                self.fail(Problem::Mismatch);
             }
             return;
         }
@@ -1439,7 +1445,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 return;
             }
         }
-        self.enter(State::Error(Problem::Mismatch));
+        self.fail(Problem::Mismatch);
     }
 
     fn poll_error(&mut self, problem: Problem, presses: Presses, now_ms: u32) {
@@ -1503,7 +1509,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         // its square (Error light; clearing a fallen piece away).
                         self.stock[c] &= !(1 << slot);
                         self.suspect[c] |= 1 << slot;
-                        self.enter(State::Error(Problem::PlacementFailed(square)));
+                        self.fail(Problem::PlacementFailed(square));
                         return;
                     }
                 }
