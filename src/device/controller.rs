@@ -1132,36 +1132,34 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     fn poll_calibration(&mut self, mut jog: Jog, presses: Presses, now_ms: u32) {
+        let busy = self.hw.machine.is_busy();
         if presses.contains(Button::Level) {
             // Cancelled: nothing changes. (A move under way finishes first.)
-            if !self.hw.machine.is_busy() {
+            if !busy {
                 self.park(now_ms);
             }
             self.enter(State::Setup);
             return;
         }
-        if self.hw.machine.is_busy() {
+        if busy {
             return;
         }
         let panel = &self.hw.panel;
         let repeat = presses.is_empty() && elapsed_ms(now_ms, self.entered_ms) >= JOG_REPEAT_MS;
-        let step = if presses.contains(Button::FirstSquare)
-            || (repeat && panel.is_held(Button::FirstSquare))
-        {
+        let jogs = |b| presses.contains(b) || (repeat && panel.is_held(b));
+        let step = if jogs(Button::FirstSquare) {
             JOG_UM
-        } else if presses.contains(Button::Side) || (repeat && panel.is_held(Button::Side)) {
+        } else if jogs(Button::Side) {
             -JOG_UM
         } else {
             0
         };
+        // Positions stay within the travel (a few hundred mm): no overflow below.
         let here = self.hw.machine.position();
         if step != 0 && !presses.contains(Button::Done) {
             let mut to = here;
-            if jog.y_axis {
-                to.y = to.y.saturating_add(step);
-            } else {
-                to.x = to.x.saturating_add(step);
-            }
+            let axis = if jog.y_axis { &mut to.y } else { &mut to.x };
+            *axis = axis.wrapping_add(step);
             // Past the travel: the head stays.
             let _ = self.hw.machine.start_move(to);
         }
@@ -1176,14 +1174,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             let Some(first) = jog.first else {
                 jog.first = Some(here);
                 // On to where square 9 lies from square 1 with the current pose.
-                let (a, b) = (Square::ALL[0], Square::ALL[8]);
+                let pose = &self.layout.pose;
                 let (p0, p8) = (
-                    self.layout.pose.square_centre(a),
-                    self.layout.pose.square_centre(b),
+                    pose.square_centre(Square::ALL[0]),
+                    pose.square_centre(Square::ALL[8]),
                 );
                 let guess = Point::new(
-                    here.x.saturating_add(p8.x.saturating_sub(p0.x)),
-                    here.y.saturating_add(p8.y.saturating_sub(p0.y)),
+                    here.x.wrapping_add(p8.x.wrapping_sub(p0.x)),
+                    here.y.wrapping_add(p8.y.wrapping_sub(p0.y)),
                 );
                 let _ = self.hw.machine.start_move(guess);
                 self.enter(State::CalibratingPose(jog));
