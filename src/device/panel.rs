@@ -204,14 +204,7 @@ impl<I: InputPin, O: OutputPin> Panel<I, O> {
     /// Switches `light` on or off (writes the pin only on a change).
     pub fn set(&mut self, light: Light, on: bool) -> Result<(), HwError> {
         let i = light.index();
-        if self.lit[i] == Some(on) {
-            return Ok(());
-        }
-        let pin = &mut self.lights[i];
-        if on { pin.set_high() } else { pin.set_low() }
-            .map_err(|e| HwError::Pin(embedded_hal::digital::Error::kind(&e)))?;
-        self.lit[i] = Some(on);
-        Ok(())
+        write(&mut self.lights[i], &mut self.lit[i], on)
     }
 
     /// Sets all lights at once from a list of those that should be on.
@@ -227,8 +220,8 @@ impl<I: InputPin, O: OutputPin> Panel<I, O> {
     /// assert_eq!(Light::Lamp.bit() | Light::Error.bit(), 0b100_0001);
     /// ```
     pub fn show_mask(&mut self, on: u8) -> Result<(), HwError> {
-        for l in Light::ALL {
-            self.set(l, on & l.bit() != 0)?;
+        for (i, (pin, lit)) in self.lights.iter_mut().zip(&mut self.lit).enumerate() {
+            write(pin, lit, on & (1 << i) != 0)?;
         }
         Ok(())
     }
@@ -237,4 +230,14 @@ impl<I: InputPin, O: OutputPin> Panel<I, O> {
     pub fn is_lit(&self, light: Light) -> bool {
         self.lit[light.index()] == Some(true)
     }
+}
+
+/// Drives one light's `pin` to `on` unless `lit` says it is there already.
+fn write<O: OutputPin>(pin: &mut O, lit: &mut Option<bool>, on: bool) -> Result<(), HwError> {
+    if *lit != Some(on) {
+        if on { pin.set_high() } else { pin.set_low() }
+            .map_err(|e| HwError::Pin(embedded_hal::digital::Error::kind(&e)))?;
+        *lit = Some(on);
+    }
+    Ok(())
 }
