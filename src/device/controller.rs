@@ -759,32 +759,19 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    /// The colour of the piece the device places next.
-    fn pending_colour(&self) -> Colour {
-        match self.mode {
-            Mode::Game => self.device_colour(),
-            Mode::Task { task, done } => task
-                .items()
-                .get(done as usize)
-                .map_or(self.device_colour(), |i| i.0),
-        }
-    }
-
     /// What the board should show now: the record (or the task so far), plus the
     /// piece being placed.
     pub fn expected_view(&self) -> BoardView {
         let mut v = self.base_view();
-        match self.state {
-            State::Placing { square, colour, .. } | State::Verifying { square, colour, .. } => {
-                v.set(square, super::classify::Sensed::Piece(colour));
-            }
-            State::Error(Problem::PlacementFailed(square)) => {
-                v.set(
-                    square,
-                    super::classify::Sensed::Piece(self.pending_colour()),
-                );
-            }
-            _ => {}
+        // The placement under way (set before Placing, kept until it is verified).
+        let placing = matches!(
+            self.state,
+            State::Placing { .. }
+                | State::Verifying { .. }
+                | State::Error(Problem::PlacementFailed(_))
+        );
+        if let (true, Some((colour, _, square))) = (placing, self.pending) {
+            v.set(square, super::classify::Sensed::Piece(colour));
         }
         v
     }
