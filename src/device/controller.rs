@@ -745,8 +745,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.active = true;
         self.pending = None;
         self.record = GameRecord::new();
-        self.stock = [FULL_STOCK; 2];
-        self.suspect = [0; 2];
+        self.refill();
         self.enter(State::WaitEmpty);
     }
 
@@ -1043,19 +1042,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
-                let c = colour.index();
                 if view == self.expected_view() {
-                    self.stock[c] &= !(1 << slot);
-                    self.suspect[c] &= !(1 << slot);
-                    self.placement_done(square, now_ms);
+                    self.placed(colour, slot, square, now_ms);
                 } else if view == self.base_view() && attempt < PLACE_ATTEMPTS {
                     // Nothing arrived: a missed grip leaves the piece in its slot, so
                     // the same slot is tried again; after a second miss the slot is
                     // suspected empty and the next one is used.
                     self.stats.retries += 1;
                     if attempt >= 2 {
-                        self.stock[c] &= !(1 << slot);
-                        self.suspect[c] |= 1 << slot;
+                        self.slot_emptied(colour, slot, true);
                     }
                     self.start_placement(square, colour, attempt + 1);
                 } else {
@@ -1433,85 +1428,112 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.fail(Problem::Mismatch);
     }
 
+    /// One poll in the error state (the machine is idle: errors wait for a park to
+    /// end, see [`Controller::poll_at`]).
     fn poll_error(&mut self, problem: Problem, presses: Presses, now_ms: u32) {
+        let start = presses.contains(Button::Start);
         match problem {
-            Problem::SensorInit(..) => {
-                // Retried by itself every second (a sensor may come back); Start too.
-                if presses.contains(Button::Start)
-                    || elapsed_ms(now_ms, self.entered_ms) >= SENSOR_RETRY_MS
+            Problem::SensorInit(..) | Problem::Motion(_) => {
+                // Start homes again (the record is kept); a sensor initialisation is
+                // also retried by itself every second (a sensor may come back).
+                if start
+                    || (matches!(problem, Problem::SensorInit(..))
+                        && elapsed_ms(now_ms, self.entered_ms) >= SENSOR_RETRY_MS)
                 {
                     self.started = false;
                 }
             }
-            Problem::Motion(_) => {
-                // Needs a person to look: Start homes again (the record is kept).
-                if presses.contains(Button::Start) {
-                    self.started = false;
-                }
-            }
-            Problem::BoardNotEmpty => {
-                if !self.hw.machine.is_busy() && self.scan(now_ms) == Some(BoardView::EMPTY) {
-                    self.next_turn(now_ms);
-                }
-            }
-            Problem::PlacementFailed(square) => {
-                // Fixed when a person puts the piece there by hand.
-                let expected = self.expected_view();
-                if self.scan(now_ms) == Some(expected) {
-                    self.placement_done(square, now_ms);
-                }
-            }
             Problem::StorageEmpty => {
-                if presses.contains(Button::Start) {
+                if start {
                     // Storage refilled by hand.
-                    self.stock = [FULL_STOCK; 2];
-                    self.suspect = [0; 2];
+                    self.refill();
                     self.next_turn(now_ms);
                 }
             }
-            Problem::SensorFault(_) | Problem::Unclear(_) | Problem::Mismatch => {
-                if self.hw.machine.is_busy() {
-                    return;
-                }
+            _ => {
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
-                if let Some((colour, slot, square)) = self.pending {
-                    // Resuming after a reset during a placement.
-                    let mut placed = self.base_view();
-                    placed.set(square, super::classify::Sensed::Piece(colour));
-                    let c = colour.index();
-                    if view == placed {
-                        self.stock[c] &= !(1 << slot);
-                        self.suspect[c] &= !(1 << slot);
-                        self.placement_done(square, now_ms);
-                        return;
+                let base = self.base_view();
+                match (problem, self.pending) {
+                    (Problem::BoardNotEmpty, _) => {
+                        if view == BoardView::EMPTY {
+                            self.next_turn(now_ms);
+                        }
                     }
-                    if view == self.base_view() {
+                    // Fixed when a person puts the piece there by hand.
+                    (Problem::PlacementFailed(square), _) => {
+                        if view == self.expected_view() {
+                            self.placement_done(square, now_ms);
+                        }
+                    }
+                    // Resuming after a reset during a placement.
+                    (_, Some((colour, slot, square))) if view != base => {
+                        let mut placed = base;
+                        placed.set(square, super::classify::Sensed::Piece(colour));
+                        if view == placed {
+                            self.placed(colour, slot, square, now_ms);
+                        } else {
+                            self.fixed_by_human(view, now_ms);
+                        }
+                    }
+                    (_, Some((colour, slot, square))) => {
                         // It never arrived: it may still be in its slot, or have
                         // fallen where no sensor sees it (beside the board, or on
                         // a line next to an occupied square). A person puts it on
                         // its square (Error light; clearing a fallen piece away).
-                        self.stock[c] &= !(1 << slot);
-                        self.suspect[c] |= 1 << slot;
+                        self.slot_emptied(colour, slot, true);
                         self.fail(Problem::PlacementFailed(square));
-                        return;
                     }
-                }
-                let board = self.record.board();
-                let fixed = view == self.base_view()
-                    || (self.mode == Mode::Game
-                        && board.to_move() != self.device_colour().player()
-                        && board
-                            .legal_moves()
-                            .into_iter()
-                            .filter_map(|s| board.play(s).ok())
-                            .any(|b| view == BoardView::of_board(b)));
-                if fixed {
-                    // Back to the game: the human presses the button for a move made.
-                    self.next_turn(now_ms);
+                    (_, None) => {
+                        if view == base {
+                            self.next_turn(now_ms);
+                        } else {
+                            self.fixed_by_human(view, now_ms);
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// Back to the game when `view` is the record plus one move of the human's, who
+    /// is to move: the human presses the button for a move made.
+    fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
+        let board = self.record.board();
+        if self.mode == Mode::Game
+            && board.to_move() != self.device_colour().player()
+            && board
+                .legal_moves()
+                .into_iter()
+                .filter_map(|s| board.play(s).ok())
+                .any(|b| view == BoardView::of_board(b))
+        {
+            self.next_turn(now_ms);
+        }
+    }
+
+    /// The storage slot `slot` of `colour` no longer counts as full; `suspect`: it
+    /// may still hold a piece (tried again once the others are used up).
+    fn slot_emptied(&mut self, colour: Colour, slot: u8, suspect: bool) {
+        let (c, bit) = (colour.index(), 1 << slot);
+        self.stock[c] &= !bit;
+        if suspect {
+            self.suspect[c] |= bit;
+        } else {
+            self.suspect[c] &= !bit;
+        }
+    }
+
+    /// The piece from `slot` is verified on `square`.
+    fn placed(&mut self, colour: Colour, slot: u8, square: Square, now_ms: u32) {
+        self.slot_emptied(colour, slot, false);
+        self.placement_done(square, now_ms);
+    }
+
+    /// Every storage slot full again (a new round, or refilled by hand).
+    fn refill(&mut self) {
+        self.stock = [FULL_STOCK; 2];
+        self.suspect = [0; 2];
     }
 }
