@@ -547,6 +547,11 @@ impl TaskEntry {
     }
 }
 
+/// Whether at most one bit of `bits` is set (no software popcount on Cortex-M).
+const fn at_most_one(bits: u16) -> bool {
+    bits & bits.wrapping_sub(1) == 0
+}
+
 /// `light`'s bit if `on`.
 fn lit(on: bool, light: Light) -> u8 {
     if on {
@@ -1377,55 +1382,55 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Compares the stable view after the button with the record.
     fn check_human(&mut self, view: BoardView, now_ms: u32) {
-        let board = self.record.board();
-        let d = self.device_colour();
-        let h = d.other();
-        if !view.untrusted().is_empty() {
+        let untrusted = view.untrusted();
+        if !untrusted.is_empty() {
             let faults = view.faults();
             self.fail(if faults.is_empty() {
-                Problem::Unclear(view.untrusted())
+                Problem::Unclear(untrusted)
             } else {
                 Problem::SensorFault(faults)
             });
             return;
         }
+        let board = self.record.board();
+        let d = self.device_colour();
+        let h = d.other();
         let dev_expected = board.pieces(d.player()).bits();
         let hum_expected = board.pieces(h.player()).bits();
         let dev_seen = view.pieces(d).bits();
         let hum_seen = view.pieces(h).bits();
         let hum_new = hum_seen & !hum_expected;
-        let humans_ok = hum_seen & hum_expected == hum_expected && hum_new.count_ones() <= 1;
-        if dev_seen == dev_expected {
-            if hum_seen == hum_expected {
+        // Every human piece still there, and at most one more (the sets of a view
+        // are disjoint: a new human piece is on a square the record has empty
+        // whenever the device's pieces are where they belong).
+        let humans_ok = hum_expected & !hum_seen == 0 && at_most_one(hum_new);
+        let missing = dev_expected & !dev_seen;
+        let extra = dev_seen & !dev_expected;
+        if humans_ok && missing | extra == 0 {
+            match Squares::from_bits(hum_new).first() {
                 // Button pressed without a move: keep waiting.
-                self.enter(State::HumanTurn);
-            } else if humans_ok && hum_new & (dev_expected | hum_expected) == 0 {
-                let square = Squares::from_bits(hum_new).first();
-                match square.map(|s| self.record.push(s)) {
-                    Some(Ok(())) => self.next_turn(now_ms),
-                    _ => self.fail(Problem::Mismatch),
-                }
-            } else {
-                self.fail(Problem::Mismatch);
+                None => self.enter(State::HumanTurn),
+                Some(square) if self.record.push(square).is_ok() => self.next_turn(now_ms),
+                Some(_) => self.fail(Problem::Mismatch),
             }
             return;
         }
-        let missing = dev_expected & !dev_seen;
-        let extra = dev_seen & !dev_expected;
-        let moved = missing.count_ones() == 1
-            && extra.count_ones() == 1
-            && extra & hum_expected == 0
-            && humans_ok
-            && hum_new & (missing | extra) == 0;
-        if moved {
-            let from = Squares::from_bits(extra).first();
-            let to = Squares::from_bits(missing).first();
-            if let (Some(from), Some(to)) = (from, to) {
-                self.start_restore(from, to, 1);
-                return;
-            }
+        // One device piece moved to a square no human piece is on.
+        let moved = humans_ok
+            && missing != 0
+            && extra != 0
+            && at_most_one(missing)
+            && at_most_one(extra)
+            && (extra & hum_expected) | (hum_new & (missing | extra)) == 0;
+        if let (true, Some(from), Some(to)) = (
+            moved,
+            Squares::from_bits(extra).first(),
+            Squares::from_bits(missing).first(),
+        ) {
+            self.start_restore(from, to, 1);
+        } else {
+            self.fail(Problem::Mismatch);
         }
-        self.fail(Problem::Mismatch);
     }
 
     /// One poll in the error state (the machine is idle: errors wait for a park to
