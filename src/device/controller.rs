@@ -831,6 +831,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.setup.device_colour()
     }
 
+    /// Whether the device is to move in the game: black (X) moves first, so after an
+    /// even number of moves exactly when the device plays black. (The record only
+    /// grows by legal moves from the empty board: no piece counting needed.)
+    fn devices_turn(&self) -> bool {
+        (self.record.len % 2 == 0) == self.setup.device_first
+    }
+
     fn lights(&mut self) {
         let turn = |human: bool| {
             if human {
@@ -1294,7 +1301,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.enter(State::Over(result));
             return;
         }
-        if board.to_move() != self.device_colour().player() {
+        if !self.devices_turn() {
             self.enter(State::HumanTurn);
             return;
         }
@@ -1507,7 +1514,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
         let board = self.record.board();
         if self.mode == Mode::Game
-            && board.to_move() != self.device_colour().player()
+            && !self.devices_turn()
             && board
                 .legal_moves()
                 .into_iter()
