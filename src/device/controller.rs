@@ -714,7 +714,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Running totals.
     pub fn stats(&self) -> Stats {
-        self.stats
+        let s = self.stats;
+        // Every finished game is one of the three.
+        Stats {
+            games: s.wins + s.draws + s.losses,
+            ..s
+        }
     }
 
     /// The hardware (for inspection).
@@ -1291,7 +1296,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let board = self.record.board();
         if board.is_over() {
             let result = board.winner().map(|w| w == self.device_colour().player());
-            self.stats.games += 1;
             match result {
                 Some(true) => self.stats.wins += 1,
                 Some(false) => self.stats.losses += 1,
