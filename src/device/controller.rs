@@ -1117,6 +1117,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Starts (or restarts) pose calibration: the head goes to square 1 as the
     /// current pose has it.
+    #[inline(always)]
     fn start_calibration(&mut self, refused: bool) {
         // Unreachable (a far-off pose): the head stays and is jogged from there.
         let _ = self
@@ -1205,6 +1206,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Homed and calibrated: a game or task in progress carries on once the board
     /// matches it; otherwise Setup.
+    #[inline(always)]
     fn ready(&mut self) {
         let board = self.record.board();
         if self.active || (board.piece_count() > 0 && !board.is_over()) {
@@ -1231,6 +1233,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     /// Starts the guided sensor calibration at its first step.
+    #[inline(always)]
     fn start_sensor_calibration(&mut self) {
         self.calibrator = Calibrator::new();
         self.enter(State::CalibratingSensors { step: 0 });
@@ -1542,6 +1545,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     /// The piece from `slot` is verified on `square`.
+    #[inline(always)]
     fn placed(&mut self, colour: Colour, slot: u8, square: Square, now_ms: u32) {
         self.slot_emptied(colour, slot, false);
         self.placement_done(square, now_ms);
