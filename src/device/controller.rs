@@ -762,9 +762,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// What the board shows when nothing is being placed: the game record, or the
     /// task's placements so far.
     fn base_view(&self) -> BoardView {
-        match self.mode {
+        match &self.mode {
             Mode::Game => BoardView::of_board(self.record.board()),
-            Mode::Task { task, done } => task.view_after(done as usize),
+            Mode::Task { task, done } => task.view_after(*done as usize),
         }
     }
 
@@ -814,7 +814,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         if self.started {
             return Err(ResumeError::Running);
         }
-        let task_overdone = matches!(snap.mode, Mode::Task { task, done } if done > task.len);
+        let task_overdone = matches!(&snap.mode, Mode::Task { task, done } if *done > task.len);
         let bad_slot = matches!(snap.pending, Some((_, slot, _)) if slot as usize >= STORAGE_SLOTS);
         if task_overdone || bad_slot {
             return Err(ResumeError::Corrupt);
@@ -1283,8 +1283,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     fn next_turn(&mut self, now_ms: u32) {
-        if let Mode::Task { task, done } = self.mode {
-            match task.items().get(done as usize) {
+        if let Mode::Task { task, done } = &self.mode {
+            match task.items().get(*done as usize) {
                 Some(&(colour, square)) => {
                     self.placement_started = now_ms;
                     self.start_placement(square, colour, 1);
