@@ -851,7 +851,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 Light::DeviceTurn.bit()
             }
         };
-        let on = match self.state {
+        let on = match &self.state {
             State::Starting
             | State::WaitEmpty
             | State::Placing { .. }
@@ -863,7 +863,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 // Failed: every step light.
                 Light::Error.bit()
                     | guided::STEPS
-                        .get(step as usize)
+                        .get(*step as usize)
                         .map_or(guided::STEP_LIGHT_MASK, |s| s.light.bit())
             }
             State::Setup => {
