@@ -936,15 +936,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.now_ms = now_ms;
         let presses = self.hw.panel.poll(now_ms).unwrap_or_default();
         if !self.started {
-            self.started = true;
-            if let Err((s, e)) = self.hw.sensors.init() {
-                self.fail(Problem::SensorInit(s, e));
-                return;
-            }
-            match self.hw.machine.start_homing(now_ms) {
-                Ok(()) => self.enter(State::Starting),
-                Err(e) => self.fail(Problem::Motion(e)),
-            }
+            self.start(now_ms);
             return;
         }
         // The motion under way (homing, a placement, a restore, parking) advances
@@ -1112,6 +1104,21 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             State::Error(problem) => self.poll_error(problem, presses, now_ms),
             State::CalibratingPose(jog) => self.poll_calibration(jog, presses, now_ms),
+        }
+    }
+
+    /// The first poll (and every restart after a sensor or motion failure):
+    /// initialises the sensors and homes.
+    #[inline(never)]
+    fn start(&mut self, now_ms: u32) {
+        self.started = true;
+        if let Err((s, e)) = self.hw.sensors.init() {
+            self.fail(Problem::SensorInit(s, e));
+            return;
+        }
+        match self.hw.machine.start_homing(now_ms) {
+            Ok(()) => self.enter(State::Starting),
+            Err(e) => self.fail(Problem::Motion(e)),
         }
     }
 
