@@ -547,6 +547,23 @@ impl TaskEntry {
     }
 }
 
+/// Whether `view` shows `board` plus one piece of `human`'s on an empty square,
+/// the game not being over: a legal move when `human` is to move. (The same as
+/// comparing `view` with every position after a legal move, without playing them.)
+fn one_move_of(board: Board, human: Colour, view: BoardView) -> bool {
+    // The human's one new piece, on a square the record has empty.
+    let new = view.pieces(human).bits() & !board.pieces(human.player()).bits();
+    let mut moved = BoardView::of_board(board);
+    if let Some(square) = Squares::from_bits(new).first() {
+        moved.set(square, super::classify::Sensed::Piece(human));
+    }
+    new != 0
+        && at_most_one(new)
+        && new & (board.x() | board.o()) == 0
+        && view == moved
+        && !board.is_over()
+}
+
 /// Whether at most one bit of `bits` is set (no software popcount on Cortex-M).
 const fn at_most_one(bits: u16) -> bool {
     bits & bits.wrapping_sub(1) == 0
@@ -1526,14 +1543,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// Back to the game when `view` is the record plus one move of the human's, who
     /// is to move: the human presses the button for a move made.
     fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
-        let board = self.record.board();
+        let human = self.device_colour().other();
         if self.mode == Mode::Game
             && !self.devices_turn()
-            && board
-                .legal_moves()
-                .into_iter()
-                .filter_map(|s| board.play(s).ok())
-                .any(|b| view == BoardView::of_board(b))
+            && one_move_of(self.record.board(), human, view)
         {
             self.next_turn(now_ms);
         }
@@ -1562,5 +1575,70 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     fn refill(&mut self) {
         self.stock = [FULL_STOCK; 2];
         self.suspect = [0; 2];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::classify::Sensed;
+
+    /// Every reachable position (5478), by depth-first search from the empty board.
+    fn reachable() -> std::vec::Vec<Board> {
+        let (mut seen, mut stack, mut all) = (
+            std::collections::HashSet::new(),
+            std::vec![Board::EMPTY],
+            std::vec::Vec::new(),
+        );
+        while let Some(b) = stack.pop() {
+            if !seen.insert(b) {
+                continue;
+            }
+            all.push(b);
+            stack.extend(b.legal_moves().into_iter().filter_map(|s| b.play(s).ok()));
+        }
+        all
+    }
+
+    #[test]
+    fn one_move_of_is_a_legal_move_of_the_side_to_move() {
+        let all = reachable();
+        assert_eq!(all.len(), 5478);
+        let kinds = [
+            Sensed::Empty,
+            Sensed::Piece(Colour::Black),
+            Sensed::Piece(Colour::White),
+            Sensed::Unknown,
+        ];
+        let mut checked = 0;
+        for &board in &all {
+            let human = Colour::of(board.to_move());
+            let children: std::vec::Vec<BoardView> = board
+                .legal_moves()
+                .into_iter()
+                .filter_map(|s| board.play(s).ok())
+                .map(BoardView::of_board)
+                .collect();
+            // The views that differ from the board on at most two squares.
+            for a in Square::ALL {
+                for b in Square::ALL {
+                    for (ka, kb) in kinds
+                        .iter()
+                        .flat_map(|&ka| kinds.iter().map(move |&kb| (ka, kb)))
+                    {
+                        let mut view = BoardView::of_board(board);
+                        view.set(a, ka);
+                        view.set(b, kb);
+                        assert_eq!(
+                            one_move_of(board, human, view),
+                            children.contains(&view),
+                            "{board} {view:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 5478 * 81 * 16);
     }
 }
