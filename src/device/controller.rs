@@ -1340,9 +1340,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             Some(s) if board.piece_count() == 0 => Some(s),
             _ => self.chooser.choose(&board),
         };
-        // A chooser returning an illegal square falls back to the table.
+        // A chooser returning an illegal square (an occupied one: the game goes on
+        // here) falls back to the table.
         let square = choice
-            .filter(|s| board.legal_moves().contains(*s))
+            .filter(|s| (board.x() | board.o()) & s.bit() == 0)
             .or_else(|| crate::best_move(&board));
         match square {
             Some(square) => {
