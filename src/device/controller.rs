@@ -877,7 +877,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             | State::Restoring { .. }
             | State::VerifyingRestore { .. } => Light::DeviceTurn.bit(),
             State::CalibratingSensors { step } => {
-                // Failed: every step light.
+                // The step's light; every step light after a failure.
                 Light::Error.bit()
                     | guided::STEPS
                         .get(*step as usize)
