@@ -79,3 +79,44 @@ fn the_panel_reads_active_low_buttons_and_writes_lights_only_on_change() {
         l.done();
     }
 }
+
+#[test]
+fn a_light_mask_lights_the_lights_of_its_bits_and_writes_only_changes() {
+    for l in Light::ALL {
+        assert_eq!(l.bit(), 1 << l.index());
+    }
+    // Lamp and Error on, the others off; then Lamp off: only its pin is written.
+    let mut lights: Vec<PinMock> = (0..7)
+        .map(|i| {
+            PinMock::new(&match i {
+                0 => vec![T::set(S::High), T::set(S::Low)],
+                6 => vec![T::set(S::High)],
+                _ => vec![T::set(S::Low)],
+            })
+        })
+        .collect();
+    let buttons: [PinMock; 5] = core::array::from_fn(|_| PinMock::new(&[]));
+    let mut panel = Panel::new(
+        buttons.clone(),
+        core::array::from_fn(|i| lights[i].clone()),
+        50,
+    );
+    panel
+        .show_mask(Light::Lamp.bit() | Light::Error.bit())
+        .unwrap();
+    for l in Light::ALL {
+        assert_eq!(
+            panel.is_lit(l),
+            l == Light::Lamp || l == Light::Error,
+            "{l:?}"
+        );
+    }
+    panel.show(&[Light::Error]).unwrap(); // the same as show_mask(Error.bit())
+    assert!(!panel.is_lit(Light::Lamp) && panel.is_lit(Light::Error));
+    for l in &mut lights {
+        l.done();
+    }
+    for mut b in buttons {
+        b.done();
+    }
+}

@@ -295,31 +295,43 @@ impl core::fmt::Display for TaskError {
 }
 
 impl Task {
+    /// No placement yet (not a valid task by itself).
+    const NONE: Task = Task {
+        items: [(Colour::Black, Square::CENTRE); 9],
+        len: 0,
+    };
+
     /// A task from (colour, square) pairs in placement order.
     pub fn new(items: &[(Colour, Square)]) -> Result<Task, TaskError> {
         if items.is_empty() {
             return Err(TaskError::Empty);
         }
-        let mut seen = 0u16;
-        let mut count = [0usize; 2];
-        let mut task = Task {
-            items: [(Colour::Black, Square::CENTRE); 9],
-            len: 0,
-        };
+        let mut task = Task::NONE;
         for &(colour, square) in items {
-            if seen & square.bit() != 0 {
-                return Err(TaskError::SquareTwice(square));
-            }
-            seen |= square.bit();
-            count[colour.index()] += 1;
-            if count[colour.index()] > STORAGE_SLOTS {
-                return Err(TaskError::TooManyOf(colour));
-            }
-            // At most nine distinct squares, so this index is in range.
-            task.items[task.len as usize] = (colour, square);
-            task.len += 1;
+            task.push(colour, square)?;
         }
         Ok(task)
+    }
+
+    /// Appends a placement, unless its square is taken already or its colour's
+    /// storage column would not hold the pieces.
+    fn push(&mut self, colour: Colour, square: Square) -> Result<(), TaskError> {
+        let mut count = 0;
+        for &(c, s) in self.items() {
+            if s == square {
+                return Err(TaskError::SquareTwice(square));
+            }
+            count += usize::from(c == colour);
+        }
+        if count >= STORAGE_SLOTS {
+            return Err(TaskError::TooManyOf(colour));
+        }
+        // Nine distinct squares at most: with `len` 9 every square is taken.
+        if let Some(item) = self.items.get_mut(self.len as usize) {
+            *item = (colour, square);
+            self.len += 1;
+        }
+        Ok(())
     }
 
     /// The placements, in order.
@@ -339,6 +351,7 @@ impl Task {
 
 /// What the controller is doing between Start presses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Mode {
     /// Playing a game.
     Game,
@@ -375,6 +388,7 @@ pub enum Problem {
 
 /// The controller's state, for displays and tests.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(u8)]
 pub enum State {
     /// Initialising the sensors and homing.
     Starting,
@@ -522,44 +536,59 @@ impl TaskEntry {
             self.rejected = Some(TaskError::Empty);
             return;
         };
-        let mut list = [(Colour::Black, Square::CENTRE); 10];
-        let n = self.items().len();
-        list[..n].copy_from_slice(self.items());
-        list[n] = (self.colour, square);
-        match Task::new(&list[..=n]) {
-            Ok(task) => {
+        let mut task = self.task.unwrap_or(Task::NONE);
+        match task.push(self.colour, square) {
+            Ok(()) => {
                 self.task = Some(task);
                 self.square = None;
             }
             Err(e) => self.rejected = Some(e),
         }
     }
+}
 
-    /// The lights that show this entry.
-    fn lights(&self, add: &mut impl FnMut(Light)) {
-        add(match self.colour {
-            Colour::Black => Light::DeviceTurn,
-            Colour::White => Light::HumanTurn,
-        });
-        square_lights(self.square, add);
-        if self.rejected.is_some() {
-            add(Light::Error);
-        }
+/// Whether `view` shows `board` plus one piece of `human`'s on an empty square,
+/// the game not being over: a legal move when `human` is to move. (The same as
+/// comparing `view` with every position after a legal move, without playing them.)
+fn one_move_of(board: Board, human: Colour, view: BoardView) -> bool {
+    // The human's one new piece, on a square the record has empty.
+    let new = view.pieces(human).bits() & !board.pieces(human.player()).bits();
+    let mut moved = BoardView::of_board(board);
+    if let Some(square) = Squares::from_bits(new).first() {
+        moved.set(square, super::classify::Sensed::Piece(human));
+    }
+    new != 0
+        && at_most_one(new)
+        && new & (board.x() | board.o()) == 0
+        && view == moved
+        && !board.is_over()
+}
+
+/// Whether at most one bit of `bits` is set (no software popcount on Cortex-M).
+const fn at_most_one(bits: u16) -> bool {
+    bits & bits.wrapping_sub(1) == 0
+}
+
+/// `light`'s bit if `on`.
+fn lit(on: bool, light: Light) -> u8 {
+    if on {
+        light.bit()
+    } else {
+        0
     }
 }
 
 /// Shows a square number 1..=9 in binary on Lamp (1), Win (2), Draw (4) and Loss (8);
 /// nothing for `None`.
-fn square_lights(square: Option<Square>, add: &mut impl FnMut(Light)) {
+fn square_lights(square: Option<Square>) -> u8 {
+    const _: () = assert!(
+        Light::Lamp.bit() == 1
+            && Light::Win.bit() == 1 << 3
+            && Light::Draw.bit() == 1 << 4
+            && Light::Loss.bit() == 1 << 5
+    );
     let n = square.map_or(0, |s| s.index() + 1);
-    for (bit, light) in [Light::Lamp, Light::Win, Light::Draw, Light::Loss]
-        .into_iter()
-        .enumerate()
-    {
-        if n & (1 << bit) != 0 {
-            add(light);
-        }
-    }
+    (n & 1) | ((n & 0b1110) << 2)
 }
 
 impl Default for TaskEntry {
@@ -652,8 +681,6 @@ pub struct Controller<I2C, O, I, L, C> {
     calibrator: Calibrator,
     /// Run the guided sensor calibration once homed.
     calibrate_when_homed: bool,
-    /// Microseconds into the millisecond of the current poll (for the steppers).
-    sub_ms_us: u16,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -679,7 +706,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             stats: Stats::default(),
             calibrator: Calibrator::new(),
             calibrate_when_homed: false,
-            sub_ms_us: 0,
         }
     }
 
@@ -705,7 +731,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Running totals.
     pub fn stats(&self) -> Stats {
-        self.stats
+        let s = self.stats;
+        // Every finished game is one of the three.
+        Stats {
+            games: s.wins + s.draws + s.losses,
+            ..s
+        }
     }
 
     /// The hardware (for inspection).
@@ -741,28 +772,16 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.active = true;
         self.pending = None;
         self.record = GameRecord::new();
-        self.stock = [FULL_STOCK; 2];
-        self.suspect = [0; 2];
+        self.refill();
         self.enter(State::WaitEmpty);
     }
 
     /// What the board shows when nothing is being placed: the game record, or the
     /// task's placements so far.
     fn base_view(&self) -> BoardView {
-        match self.mode {
+        match &self.mode {
             Mode::Game => BoardView::of_board(self.record.board()),
-            Mode::Task { task, done } => task.view_after(done as usize),
-        }
-    }
-
-    /// The colour of the piece the device places next.
-    fn pending_colour(&self) -> Colour {
-        match self.mode {
-            Mode::Game => self.device_colour(),
-            Mode::Task { task, done } => task
-                .items()
-                .get(done as usize)
-                .map_or(self.device_colour(), |i| i.0),
+            Mode::Task { task, done } => task.view_after(*done as usize),
         }
     }
 
@@ -770,17 +789,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// piece being placed.
     pub fn expected_view(&self) -> BoardView {
         let mut v = self.base_view();
-        match self.state {
-            State::Placing { square, colour, .. } | State::Verifying { square, colour, .. } => {
-                v.set(square, super::classify::Sensed::Piece(colour));
-            }
-            State::Error(Problem::PlacementFailed(square)) => {
-                v.set(
-                    square,
-                    super::classify::Sensed::Piece(self.pending_colour()),
-                );
-            }
-            _ => {}
+        // The placement under way (set before Placing, kept until it is verified).
+        let placing = matches!(
+            self.state,
+            State::Placing { .. }
+                | State::Verifying { .. }
+                | State::Error(Problem::PlacementFailed(_))
+        );
+        if let (true, Some((colour, _, square))) = (placing, self.pending) {
+            v.set(square, super::classify::Sensed::Piece(colour));
         }
         v
     }
@@ -814,13 +831,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         if self.started {
             return Err(ResumeError::Running);
         }
-        let task_overdone = match snap.mode {
-            Mode::Task { task, done } => done as usize > task.items().len(),
-            Mode::Game => false,
-        };
-        let bad_slot = snap
-            .pending
-            .is_some_and(|(_, slot, _)| slot as usize >= STORAGE_SLOTS);
+        let task_overdone = matches!(&snap.mode, Mode::Task { task, done } if *done > task.len);
+        let bad_slot = matches!(snap.pending, Some((_, slot, _)) if slot as usize >= STORAGE_SLOTS);
         if task_overdone || bad_slot {
             return Err(ResumeError::Corrupt);
         }
@@ -830,8 +842,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.record = snap.record;
         self.mode = snap.mode;
         self.active = snap.active;
-        self.stock = snap.stock.map(|m| m & FULL_STOCK);
-        self.suspect = snap.suspect.map(|m| m & FULL_STOCK);
+        let ([s0, s1], [e0, e1]) = (snap.stock, snap.suspect);
+        self.stock = [s0 & FULL_STOCK, s1 & FULL_STOCK];
+        self.suspect = [e0 & FULL_STOCK, e1 & FULL_STOCK];
         self.pending = snap.pending;
         Ok(())
     }
@@ -840,70 +853,74 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.setup.device_colour()
     }
 
+    /// Whether the device is to move in the game: black (X) moves first, so after an
+    /// even number of moves exactly when the device plays black. (The record only
+    /// grows by legal moves from the empty board: no piece counting needed.)
+    fn devices_turn(&self) -> bool {
+        (self.record.len % 2 == 0) == self.setup.device_first
+    }
+
     fn lights(&mut self) {
-        let mut on = [Light::Lamp; 7];
-        let mut n = 0;
-        let mut add = |l: Light| {
-            on[n] = l;
-            n += 1;
+        let turn = |human: bool| {
+            if human {
+                Light::HumanTurn.bit()
+            } else {
+                Light::DeviceTurn.bit()
+            }
         };
-        match self.state {
-            State::Starting | State::WaitEmpty => add(Light::DeviceTurn),
-            State::CalibratingSensors { step } => {
-                add(Light::Error);
-                match guided::STEPS.get(step as usize) {
-                    Some(s) => add(s.light),
-                    // Failed: every step light.
-                    None => guided::STEP_LIGHTS.into_iter().for_each(&mut add),
-                }
-            }
-            State::Setup => {
-                // Who moves first, and the device's first square (none: the table's).
-                add(if self.setup.device_first {
-                    Light::DeviceTurn
-                } else {
-                    Light::HumanTurn
-                });
-                if self.setup.device_first {
-                    square_lights(self.setup.first_square, &mut add);
-                }
-            }
-            State::Placing { .. }
+        let on = match &self.state {
+            State::Starting
+            | State::WaitEmpty
+            | State::Placing { .. }
             | State::Verifying { .. }
             | State::Checking
             | State::Restoring { .. }
-            | State::VerifyingRestore { .. } => add(Light::DeviceTurn),
-            State::HumanTurn => {
-                add(Light::HumanTurn);
-                // In the human's turn, any piece on the board means the device moved last.
-                if self.record.board().piece_count() > 0 {
-                    add(Light::Lamp);
-                }
+            | State::VerifyingRestore { .. } => Light::DeviceTurn.bit(),
+            State::CalibratingSensors { step } => {
+                // The step's light; every step light after a failure.
+                Light::Error.bit()
+                    | guided::STEPS
+                        .get(*step as usize)
+                        .map_or(guided::STEP_LIGHT_MASK, |s| s.light.bit())
             }
-            State::Error(_) => add(Light::Error),
-            State::TaskDone => add(Light::Lamp),
-            State::TaskEntry(entry) => entry.lights(&mut add),
-            State::CalibratingPose(jog) => {
-                add(if jog.y_axis {
-                    Light::HumanTurn
+            State::Setup => {
+                // Who moves first, and the device's first square (none: the table's).
+                if self.setup.device_first {
+                    Light::DeviceTurn.bit() | square_lights(self.setup.first_square)
                 } else {
-                    Light::DeviceTurn
-                });
-                // The target square in task entry's binary: 1 = Lamp, 9 = Lamp + Loss.
-                add(Light::Lamp);
-                if jog.first.is_some() {
-                    add(Light::Loss);
-                }
-                if jog.refused {
-                    add(Light::Error);
+                    Light::HumanTurn.bit()
                 }
             }
-            State::Over(Some(true)) => add(Light::Win),
-            State::Over(Some(false)) => add(Light::Loss),
-            State::Over(None) => add(Light::Draw),
-        }
+            // In the human's turn, any piece on the board means the device moved last.
+            State::HumanTurn => {
+                Light::HumanTurn.bit() | lit(self.record.board().piece_count() > 0, Light::Lamp)
+            }
+            State::Error(_) => Light::Error.bit(),
+            State::TaskDone => Light::Lamp.bit(),
+            State::TaskEntry(entry) => {
+                turn(entry.colour == Colour::White)
+                    | square_lights(entry.square)
+                    | lit(entry.rejected.is_some(), Light::Error)
+            }
+            // The target square in task entry's binary: 1 = Lamp, 9 = Lamp + Loss.
+            State::CalibratingPose(jog) => {
+                turn(jog.y_axis)
+                    | Light::Lamp.bit()
+                    | lit(jog.first.is_some(), Light::Loss)
+                    | lit(jog.refused, Light::Error)
+            }
+            State::Over(Some(true)) => Light::Win.bit(),
+            State::Over(Some(false)) => Light::Loss.bit(),
+            State::Over(None) => Light::Draw.bit(),
+        };
         // A light failure is not fatal for the game: it is retried on the next poll.
-        let _ = self.hw.panel.show(&on[..n]);
+        let _ = self.hw.panel.show_mask(on);
+    }
+
+    /// The error light, for `problem`.
+    #[inline(never)]
+    fn fail(&mut self, problem: Problem) {
+        self.enter(State::Error(problem));
     }
 
     fn enter(&mut self, state: State) {
@@ -933,39 +950,42 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// together, provided the loop comes round often enough. The firmware passes
     /// SysTick's position within the millisecond.
     pub fn poll_at(&mut self, now_ms: u32, sub_ms_us: u16) {
-        self.sub_ms_us = sub_ms_us;
         self.now_ms = now_ms;
         let presses = self.hw.panel.poll(now_ms).unwrap_or_default();
         if !self.started {
-            self.started = true;
-            if let Err((s, e)) = self.hw.sensors.init() {
-                self.enter(State::Error(Problem::SensorInit(s, e)));
+            self.start(now_ms);
+            return;
+        }
+        // The motion under way (homing, a placement, a restore, parking) advances
+        // first. Homing, placing and restoring wait for it; the other states go on
+        // meanwhile (Error waits for parking to end), a park only being best effort.
+        match self.hw.machine.poll_at(now_ms, sub_ms_us) {
+            Err(nb::Error::Other(e)) => {
+                self.fail(Problem::Motion(e));
                 return;
             }
-            match self.hw.machine.start_homing(now_ms) {
-                Ok(()) => self.enter(State::Starting),
-                Err(e) => self.enter(State::Error(Problem::Motion(e))),
+            Err(nb::Error::WouldBlock)
+                if matches!(
+                    self.state,
+                    State::Starting
+                        | State::Placing { .. }
+                        | State::Restoring { .. }
+                        | State::Error(_)
+                ) =>
+            {
+                return;
             }
-            return;
-        }
-        let owns_motion = matches!(
-            self.state,
-            State::Starting | State::Placing { .. } | State::Restoring { .. }
-        );
-        if !owns_motion && self.park_pending(now_ms) && matches!(self.state, State::Error(_)) {
-            return;
+            _ => {}
         }
         match self.state {
-            State::Starting => match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
-                Ok(()) if self.calibrate_when_homed => {
+            State::Starting => {
+                if self.calibrate_when_homed {
                     self.calibrate_when_homed = false;
-                    self.calibrator = Calibrator::new();
-                    self.enter(State::CalibratingSensors { step: 0 });
+                    self.start_sensor_calibration();
+                } else {
+                    self.ready();
                 }
-                Ok(()) => self.ready(),
-                Err(nb::Error::WouldBlock) => {}
-                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
-            },
+            }
             State::Setup | State::Over(_) | State::TaskDone => {
                 if presses.contains(Button::Done) {
                     // Task entry; other buttons pressed in the same poll are ignored.
@@ -1024,7 +1044,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     if view == BoardView::EMPTY {
                         self.next_turn(now_ms);
                     } else {
-                        self.enter(State::Error(Problem::BoardNotEmpty));
+                        self.fail(Problem::BoardNotEmpty);
                     }
                 }
             }
@@ -1033,16 +1053,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 colour,
                 attempt,
                 slot,
-            } => match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
-                Ok(()) => self.enter(State::Verifying {
-                    square,
-                    colour,
-                    attempt,
-                    slot,
-                }),
-                Err(nb::Error::WouldBlock) => {}
-                Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
-            },
+            } => self.enter(State::Verifying {
+                square,
+                colour,
+                attempt,
+                slot,
+            }),
             State::Verifying {
                 square,
                 colour,
@@ -1052,23 +1068,19 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
-                let c = colour.index();
                 if view == self.expected_view() {
-                    self.stock[c] &= !(1 << slot);
-                    self.suspect[c] &= !(1 << slot);
-                    self.placement_done(square, now_ms);
+                    self.placed(colour, slot, square, now_ms);
                 } else if view == self.base_view() && attempt < PLACE_ATTEMPTS {
                     // Nothing arrived: a missed grip leaves the piece in its slot, so
                     // the same slot is tried again; after a second miss the slot is
                     // suspected empty and the next one is used.
                     self.stats.retries += 1;
                     if attempt >= 2 {
-                        self.stock[c] &= !(1 << slot);
-                        self.suspect[c] |= 1 << slot;
+                        self.slot_emptied(colour, slot, true);
                     }
                     self.start_placement(square, colour, attempt + 1);
                 } else {
-                    self.enter(State::Error(Problem::PlacementFailed(square)));
+                    self.fail(Problem::PlacementFailed(square));
                 }
             }
             State::HumanTurn => {
@@ -1085,11 +1097,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             State::Restoring { from, to, attempt } => {
-                match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
-                    Ok(()) => self.enter(State::VerifyingRestore { from, to, attempt }),
-                    Err(nb::Error::WouldBlock) => {}
-                    Err(nb::Error::Other(e)) => self.enter(State::Error(Problem::Motion(e))),
-                }
+                self.enter(State::VerifyingRestore { from, to, attempt })
             }
             State::VerifyingRestore { from, to, attempt } => {
                 let Some(view) = self.scan(now_ms) else {
@@ -1108,7 +1116,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.stats.retries += 1;
                     self.start_restore(from, to, attempt + 1);
                 } else {
-                    self.enter(State::Error(Problem::Mismatch));
+                    self.fail(Problem::Mismatch);
                 }
             }
             State::Error(problem) => self.poll_error(problem, presses, now_ms),
@@ -1116,8 +1124,24 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
+    /// The first poll (and every restart after a sensor or motion failure):
+    /// initialises the sensors and homes.
+    #[inline(never)]
+    fn start(&mut self, now_ms: u32) {
+        self.started = true;
+        if let Err((s, e)) = self.hw.sensors.init() {
+            self.fail(Problem::SensorInit(s, e));
+            return;
+        }
+        match self.hw.machine.start_homing(now_ms) {
+            Ok(()) => self.enter(State::Starting),
+            Err(e) => self.fail(Problem::Motion(e)),
+        }
+    }
+
     /// Starts (or restarts) pose calibration: the head goes to square 1 as the
     /// current pose has it.
+    #[inline(always)]
     fn start_calibration(&mut self, refused: bool) {
         // Unreachable (a far-off pose): the head stays and is jogged from there.
         let _ = self
@@ -1132,36 +1156,34 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     fn poll_calibration(&mut self, mut jog: Jog, presses: Presses, now_ms: u32) {
+        let busy = self.hw.machine.is_busy();
         if presses.contains(Button::Level) {
             // Cancelled: nothing changes. (A move under way finishes first.)
-            if !self.hw.machine.is_busy() {
+            if !busy {
                 self.park(now_ms);
             }
             self.enter(State::Setup);
             return;
         }
-        if self.hw.machine.is_busy() {
+        if busy {
             return;
         }
         let panel = &self.hw.panel;
         let repeat = presses.is_empty() && elapsed_ms(now_ms, self.entered_ms) >= JOG_REPEAT_MS;
-        let step = if presses.contains(Button::FirstSquare)
-            || (repeat && panel.is_held(Button::FirstSquare))
-        {
+        let jogs = |b| presses.contains(b) || (repeat && panel.is_held(b));
+        let step = if jogs(Button::FirstSquare) {
             JOG_UM
-        } else if presses.contains(Button::Side) || (repeat && panel.is_held(Button::Side)) {
+        } else if jogs(Button::Side) {
             -JOG_UM
         } else {
             0
         };
+        // Positions stay within the travel (a few hundred mm): no overflow below.
         let here = self.hw.machine.position();
         if step != 0 && !presses.contains(Button::Done) {
             let mut to = here;
-            if jog.y_axis {
-                to.y = to.y.saturating_add(step);
-            } else {
-                to.x = to.x.saturating_add(step);
-            }
+            let axis = if jog.y_axis { &mut to.y } else { &mut to.x };
+            *axis = axis.wrapping_add(step);
             // Past the travel: the head stays.
             let _ = self.hw.machine.start_move(to);
         }
@@ -1176,14 +1198,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             let Some(first) = jog.first else {
                 jog.first = Some(here);
                 // On to where square 9 lies from square 1 with the current pose.
-                let (a, b) = (Square::ALL[0], Square::ALL[8]);
+                let pose = &self.layout.pose;
                 let (p0, p8) = (
-                    self.layout.pose.square_centre(a),
-                    self.layout.pose.square_centre(b),
+                    pose.square_centre(Square::ALL[0]),
+                    pose.square_centre(Square::ALL[8]),
                 );
                 let guess = Point::new(
-                    here.x.saturating_add(p8.x.saturating_sub(p0.x)),
-                    here.y.saturating_add(p8.y.saturating_sub(p0.y)),
+                    here.x.wrapping_add(p8.x.wrapping_sub(p0.x)),
+                    here.y.wrapping_add(p8.y.wrapping_sub(p0.y)),
                 );
                 let _ = self.hw.machine.start_move(guess);
                 self.enter(State::CalibratingPose(jog));
@@ -1208,10 +1230,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Homed and calibrated: a game or task in progress carries on once the board
     /// matches it; otherwise Setup.
+    #[inline(always)]
     fn ready(&mut self) {
         let board = self.record.board();
         if self.active || (board.piece_count() > 0 && !board.is_over()) {
-            self.enter(State::Error(Problem::Mismatch));
+            self.fail(Problem::Mismatch);
         } else {
             self.enter(State::Setup);
         }
@@ -1226,12 +1249,18 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         match self.state {
             State::Starting => self.calibrate_when_homed = true,
             State::Setup | State::Over(_) | State::TaskDone => {
-                self.calibrator = Calibrator::new();
-                self.enter(State::CalibratingSensors { step: 0 });
+                self.start_sensor_calibration();
             }
             _ => return false,
         }
         true
+    }
+
+    /// Starts the guided sensor calibration at its first step.
+    #[inline(always)]
+    fn start_sensor_calibration(&mut self) {
+        self.calibrator = Calibrator::new();
+        self.enter(State::CalibratingSensors { step: 0 });
     }
 
     /// One poll of the guided sensor calibration: Start reads the step shown (or
@@ -1245,8 +1274,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         }
         let Some(shown) = guided::STEPS.get(step as usize) else {
-            self.calibrator = Calibrator::new();
-            self.enter(State::CalibratingSensors { step: 0 });
+            self.start_sensor_calibration();
             return;
         };
         guided::record_step(&mut self.hw.sensors, &mut self.calibrator, shown);
@@ -1278,21 +1306,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let _ = self.hw.machine.start_move(self.layout.park);
     }
 
-    /// Finishes a pending park move; `true` while it is still running.
-    fn park_pending(&mut self, now_ms: u32) -> bool {
-        match self.hw.machine.poll_at(now_ms, self.sub_ms_us) {
-            Err(nb::Error::WouldBlock) => true,
-            Ok(()) => false,
-            Err(nb::Error::Other(e)) => {
-                self.enter(State::Error(Problem::Motion(e)));
-                true
-            }
-        }
-    }
-
     fn next_turn(&mut self, now_ms: u32) {
-        if let Mode::Task { task, done } = self.mode {
-            match task.items().get(done as usize) {
+        if let Mode::Task { task, done } = &self.mode {
+            match task.items().get(*done as usize) {
                 Some(&(colour, square)) => {
                     self.placement_started = now_ms;
                     self.start_placement(square, colour, 1);
@@ -1307,7 +1323,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let board = self.record.board();
         if board.is_over() {
             let result = board.winner().map(|w| w == self.device_colour().player());
-            self.stats.games += 1;
             match result {
                 Some(true) => self.stats.wins += 1,
                 Some(false) => self.stats.losses += 1,
@@ -1317,7 +1332,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.enter(State::Over(result));
             return;
         }
-        if board.to_move() != self.device_colour().player() {
+        if !self.devices_turn() {
             self.enter(State::HumanTurn);
             return;
         }
@@ -1325,9 +1340,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             Some(s) if board.piece_count() == 0 => Some(s),
             _ => self.chooser.choose(&board),
         };
-        // A chooser returning an illegal square falls back to the table.
+        // A chooser returning an illegal square (an occupied one: the game goes on
+        // here) falls back to the table.
         let square = choice
-            .filter(|s| board.legal_moves().contains(*s))
+            .filter(|s| (board.x() | board.o()) & s.bit() == 0)
             .or_else(|| crate::best_move(&board));
         match square {
             Some(square) => {
@@ -1335,7 +1351,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 let colour = self.device_colour();
                 self.start_placement(square, colour, 1);
             }
-            None => self.enter(State::Error(Problem::Mismatch)),
+            None => self.fail(Problem::Mismatch),
         }
     }
 
@@ -1347,7 +1363,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         );
         match self.hw.machine.start_transfer(a, b) {
             Ok(()) => self.enter(State::Restoring { from, to, attempt }),
-            Err(e) => self.enter(State::Error(Problem::Motion(e))),
+            Err(e) => self.fail(Problem::Motion(e)),
         }
     }
 
@@ -1362,11 +1378,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     fn start_placement(&mut self, square: Square, colour: Colour, attempt: u8) {
         let Some(slot) = self.next_slot(colour) else {
-            self.enter(State::Error(Problem::StorageEmpty));
+            self.fail(Problem::StorageEmpty);
             return;
         };
         let Some(from) = self.layout.storage.slot(colour, slot) else {
-            self.enter(State::Error(Problem::StorageEmpty));
+            self.fail(Problem::StorageEmpty);
             return;
         };
         let to = self.layout.pose.square_centre(square);
@@ -1380,7 +1396,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 attempt,
                 slot: slot as u8,
             }),
-            Err(e) => self.enter(State::Error(Problem::Motion(e))),
+            Err(e) => self.fail(Problem::Motion(e)),
         }
     }
 
@@ -1390,7 +1406,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         match &mut self.mode {
             Mode::Game => {
                 if self.record.push(square).is_err() {
-                    self.enter(State::Error(Problem::Mismatch));
+                    self.fail(Problem::Mismatch);
                     return;
                 }
             }
@@ -1405,136 +1421,225 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Compares the stable view after the button with the record.
     fn check_human(&mut self, view: BoardView, now_ms: u32) {
+        let untrusted = view.untrusted();
+        if !untrusted.is_empty() {
+            let faults = view.faults();
+            self.fail(if faults.is_empty() {
+                Problem::Unclear(untrusted)
+            } else {
+                Problem::SensorFault(faults)
+            });
+            return;
+        }
         let board = self.record.board();
         let d = self.device_colour();
         let h = d.other();
-        if !view.untrusted().is_empty() {
-            let faults = view.faults();
-            self.enter(State::Error(if faults.is_empty() {
-                Problem::Unclear(view.untrusted())
-            } else {
-                Problem::SensorFault(faults)
-            }));
-            return;
-        }
         let dev_expected = board.pieces(d.player()).bits();
         let hum_expected = board.pieces(h.player()).bits();
         let dev_seen = view.pieces(d).bits();
         let hum_seen = view.pieces(h).bits();
         let hum_new = hum_seen & !hum_expected;
-        let humans_ok = hum_seen & hum_expected == hum_expected && hum_new.count_ones() <= 1;
-        if dev_seen == dev_expected {
-            if hum_seen == hum_expected {
+        // Every human piece still there, and at most one more (the sets of a view
+        // are disjoint: a new human piece is on a square the record has empty
+        // whenever the device's pieces are where they belong).
+        let humans_ok = hum_expected & !hum_seen == 0 && at_most_one(hum_new);
+        let missing = dev_expected & !dev_seen;
+        let extra = dev_seen & !dev_expected;
+        if humans_ok && missing | extra == 0 {
+            match Squares::from_bits(hum_new).first() {
                 // Button pressed without a move: keep waiting.
-                self.enter(State::HumanTurn);
-            } else if humans_ok && hum_new & (dev_expected | hum_expected) == 0 {
-                let square = Squares::from_bits(hum_new).first();
-                match square.map(|s| self.record.push(s)) {
-                    Some(Ok(())) => self.next_turn(now_ms),
-                    _ => self.enter(State::Error(Problem::Mismatch)),
-                }
-            } else {
-                self.enter(State::Error(Problem::Mismatch));
+                None => self.enter(State::HumanTurn),
+                Some(square) if self.record.push(square).is_ok() => self.next_turn(now_ms),
+                Some(_) => self.fail(Problem::Mismatch),
             }
             return;
         }
-        let missing = dev_expected & !dev_seen;
-        let extra = dev_seen & !dev_expected;
-        let moved = missing.count_ones() == 1
-            && extra.count_ones() == 1
-            && extra & hum_expected == 0
-            && humans_ok
-            && hum_new & (missing | extra) == 0;
-        if moved {
-            let from = Squares::from_bits(extra).first();
-            let to = Squares::from_bits(missing).first();
-            if let (Some(from), Some(to)) = (from, to) {
-                self.start_restore(from, to, 1);
-                return;
-            }
+        // One device piece moved to a square no human piece is on.
+        let moved = humans_ok
+            && missing != 0
+            && extra != 0
+            && at_most_one(missing)
+            && at_most_one(extra)
+            && (extra & hum_expected) | (hum_new & (missing | extra)) == 0;
+        if let (true, Some(from), Some(to)) = (
+            moved,
+            Squares::from_bits(extra).first(),
+            Squares::from_bits(missing).first(),
+        ) {
+            self.start_restore(from, to, 1);
+        } else {
+            self.fail(Problem::Mismatch);
         }
-        self.enter(State::Error(Problem::Mismatch));
     }
 
+    /// One poll in the error state (the machine is idle: errors wait for a park to
+    /// end, see [`Controller::poll_at`]).
     fn poll_error(&mut self, problem: Problem, presses: Presses, now_ms: u32) {
+        let start = presses.contains(Button::Start);
         match problem {
-            Problem::SensorInit(..) => {
-                // Retried by itself every second (a sensor may come back); Start too.
-                if presses.contains(Button::Start)
-                    || elapsed_ms(now_ms, self.entered_ms) >= SENSOR_RETRY_MS
+            Problem::SensorInit(..) | Problem::Motion(_) => {
+                // Start homes again (the record is kept); a sensor initialisation is
+                // also retried by itself every second (a sensor may come back).
+                if start
+                    || (matches!(problem, Problem::SensorInit(..))
+                        && elapsed_ms(now_ms, self.entered_ms) >= SENSOR_RETRY_MS)
                 {
                     self.started = false;
                 }
             }
-            Problem::Motion(_) => {
-                // Needs a person to look: Start homes again (the record is kept).
-                if presses.contains(Button::Start) {
-                    self.started = false;
-                }
-            }
-            Problem::BoardNotEmpty => {
-                if !self.hw.machine.is_busy() && self.scan(now_ms) == Some(BoardView::EMPTY) {
-                    self.next_turn(now_ms);
-                }
-            }
-            Problem::PlacementFailed(square) => {
-                // Fixed when a person puts the piece there by hand.
-                let expected = self.expected_view();
-                if self.scan(now_ms) == Some(expected) {
-                    self.placement_done(square, now_ms);
-                }
-            }
             Problem::StorageEmpty => {
-                if presses.contains(Button::Start) {
+                if start {
                     // Storage refilled by hand.
-                    self.stock = [FULL_STOCK; 2];
-                    self.suspect = [0; 2];
+                    self.refill();
                     self.next_turn(now_ms);
                 }
             }
-            Problem::SensorFault(_) | Problem::Unclear(_) | Problem::Mismatch => {
-                if self.hw.machine.is_busy() {
-                    return;
-                }
+            _ => {
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
-                if let Some((colour, slot, square)) = self.pending {
-                    // Resuming after a reset during a placement.
-                    let mut placed = self.base_view();
-                    placed.set(square, super::classify::Sensed::Piece(colour));
-                    let c = colour.index();
-                    if view == placed {
-                        self.stock[c] &= !(1 << slot);
-                        self.suspect[c] &= !(1 << slot);
-                        self.placement_done(square, now_ms);
-                        return;
+                let base = self.base_view();
+                match (problem, self.pending) {
+                    (Problem::BoardNotEmpty, _) => {
+                        if view == BoardView::EMPTY {
+                            self.next_turn(now_ms);
+                        }
                     }
-                    if view == self.base_view() {
+                    // Fixed when a person puts the piece there by hand.
+                    (Problem::PlacementFailed(square), _) => {
+                        if view == self.expected_view() {
+                            self.placement_done(square, now_ms);
+                        }
+                    }
+                    // Resuming after a reset during a placement.
+                    (_, Some((colour, slot, square))) if view != base => {
+                        let mut placed = base;
+                        placed.set(square, super::classify::Sensed::Piece(colour));
+                        if view == placed {
+                            self.placed(colour, slot, square, now_ms);
+                        } else {
+                            self.fixed_by_human(view, now_ms);
+                        }
+                    }
+                    (_, Some((colour, slot, square))) => {
                         // It never arrived: it may still be in its slot, or have
                         // fallen where no sensor sees it (beside the board, or on
                         // a line next to an occupied square). A person puts it on
                         // its square (Error light; clearing a fallen piece away).
-                        self.stock[c] &= !(1 << slot);
-                        self.suspect[c] |= 1 << slot;
-                        self.enter(State::Error(Problem::PlacementFailed(square)));
-                        return;
+                        self.slot_emptied(colour, slot, true);
+                        self.fail(Problem::PlacementFailed(square));
                     }
-                }
-                let board = self.record.board();
-                let fixed = view == self.base_view()
-                    || (self.mode == Mode::Game
-                        && board.to_move() != self.device_colour().player()
-                        && board
-                            .legal_moves()
-                            .into_iter()
-                            .filter_map(|s| board.play(s).ok())
-                            .any(|b| view == BoardView::of_board(b)));
-                if fixed {
-                    // Back to the game: the human presses the button for a move made.
-                    self.next_turn(now_ms);
+                    (_, None) => {
+                        if view == base {
+                            self.next_turn(now_ms);
+                        } else {
+                            self.fixed_by_human(view, now_ms);
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// Back to the game when `view` is the record plus one move of the human's, who
+    /// is to move: the human presses the button for a move made.
+    fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
+        let human = self.device_colour().other();
+        if self.mode == Mode::Game
+            && !self.devices_turn()
+            && one_move_of(self.record.board(), human, view)
+        {
+            self.next_turn(now_ms);
+        }
+    }
+
+    /// The storage slot `slot` of `colour` no longer counts as full; `suspect`: it
+    /// may still hold a piece (tried again once the others are used up).
+    fn slot_emptied(&mut self, colour: Colour, slot: u8, suspect: bool) {
+        let (c, bit) = (colour.index(), 1 << slot);
+        self.stock[c] &= !bit;
+        if suspect {
+            self.suspect[c] |= bit;
+        } else {
+            self.suspect[c] &= !bit;
+        }
+    }
+
+    /// The piece from `slot` is verified on `square`.
+    #[inline(always)]
+    fn placed(&mut self, colour: Colour, slot: u8, square: Square, now_ms: u32) {
+        self.slot_emptied(colour, slot, false);
+        self.placement_done(square, now_ms);
+    }
+
+    /// Every storage slot full again (a new round, or refilled by hand).
+    fn refill(&mut self) {
+        self.stock = [FULL_STOCK; 2];
+        self.suspect = [0; 2];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::classify::Sensed;
+
+    /// Every reachable position (5478), by depth-first search from the empty board.
+    fn reachable() -> std::vec::Vec<Board> {
+        let (mut seen, mut stack, mut all) = (
+            std::collections::HashSet::new(),
+            std::vec![Board::EMPTY],
+            std::vec::Vec::new(),
+        );
+        while let Some(b) = stack.pop() {
+            if !seen.insert(b) {
+                continue;
+            }
+            all.push(b);
+            stack.extend(b.legal_moves().into_iter().filter_map(|s| b.play(s).ok()));
+        }
+        all
+    }
+
+    #[test]
+    fn one_move_of_is_a_legal_move_of_the_side_to_move() {
+        let all = reachable();
+        assert_eq!(all.len(), 5478);
+        let kinds = [
+            Sensed::Empty,
+            Sensed::Piece(Colour::Black),
+            Sensed::Piece(Colour::White),
+            Sensed::Unknown,
+        ];
+        let mut checked = 0;
+        for &board in &all {
+            let human = Colour::of(board.to_move());
+            let children: std::vec::Vec<BoardView> = board
+                .legal_moves()
+                .into_iter()
+                .filter_map(|s| board.play(s).ok())
+                .map(BoardView::of_board)
+                .collect();
+            // The views that differ from the board on at most two squares.
+            for a in Square::ALL {
+                for b in Square::ALL {
+                    for (ka, kb) in kinds
+                        .iter()
+                        .flat_map(|&ka| kinds.iter().map(move |&kb| (ka, kb)))
+                    {
+                        let mut view = BoardView::of_board(board);
+                        view.set(a, ka);
+                        view.set(b, kb);
+                        assert_eq!(
+                            one_move_of(board, human, view),
+                            children.contains(&view),
+                            "{board} {view:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 5478 * 81 * 16);
     }
 }

@@ -104,3 +104,21 @@ pub const STEP_LIGHTS: [Light; 5] = [
     STEPS[3].light,
     STEPS[4].light,
 ];
+
+/// [`STEP_LIGHTS`] as a mask for [`Panel::show_mask`](super::panel::Panel::show_mask).
+///
+/// ```
+/// use tictable::device::guided::{STEP_LIGHTS, STEP_LIGHT_MASK};
+/// let mask = STEP_LIGHTS.iter().fold(0, |m, l| m | l.bit());
+/// assert_eq!(STEP_LIGHT_MASK, mask);
+/// assert_eq!(mask.count_ones(), 5);
+/// ```
+pub const STEP_LIGHT_MASK: u8 = {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < STEP_LIGHTS.len() {
+        mask |= STEP_LIGHTS[i].bit();
+        i += 1;
+    }
+    mask
+};

@@ -77,6 +77,11 @@ impl Light {
     pub const fn index(self) -> usize {
         self as usize
     }
+
+    /// The light's bit in a mask for [`Panel::show_mask`]: `1 << index`.
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
 }
 
 /// The shortest debounce time accepted, ms.
@@ -199,20 +204,24 @@ impl<I: InputPin, O: OutputPin> Panel<I, O> {
     /// Switches `light` on or off (writes the pin only on a change).
     pub fn set(&mut self, light: Light, on: bool) -> Result<(), HwError> {
         let i = light.index();
-        if self.lit[i] == Some(on) {
-            return Ok(());
-        }
-        let pin = &mut self.lights[i];
-        if on { pin.set_high() } else { pin.set_low() }
-            .map_err(|e| HwError::Pin(embedded_hal::digital::Error::kind(&e)))?;
-        self.lit[i] = Some(on);
-        Ok(())
+        write(&mut self.lights[i], &mut self.lit[i], on)
     }
 
     /// Sets all lights at once from a list of those that should be on.
     pub fn show(&mut self, on: &[Light]) -> Result<(), HwError> {
-        for l in Light::ALL {
-            self.set(l, on.contains(&l))?;
+        self.show_mask(on.iter().fold(0, |m, l| m | l.bit()))
+    }
+
+    /// Sets all lights at once from a mask of those that should be on (bit
+    /// [`Light::index`] for each, see [`Light::bit`]).
+    ///
+    /// ```
+    /// use tictable::device::panel::Light;
+    /// assert_eq!(Light::Lamp.bit() | Light::Error.bit(), 0b100_0001);
+    /// ```
+    pub fn show_mask(&mut self, on: u8) -> Result<(), HwError> {
+        for (i, (pin, lit)) in self.lights.iter_mut().zip(&mut self.lit).enumerate() {
+            write(pin, lit, on & (1 << i) != 0)?;
         }
         Ok(())
     }
@@ -221,4 +230,14 @@ impl<I: InputPin, O: OutputPin> Panel<I, O> {
     pub fn is_lit(&self, light: Light) -> bool {
         self.lit[light.index()] == Some(true)
     }
+}
+
+/// Drives one light's `pin` to `on` unless `lit` says it is there already.
+fn write<O: OutputPin>(pin: &mut O, lit: &mut Option<bool>, on: bool) -> Result<(), HwError> {
+    if *lit != Some(on) {
+        if on { pin.set_high() } else { pin.set_low() }
+            .map_err(|e| HwError::Pin(embedded_hal::digital::Error::kind(&e)))?;
+        *lit = Some(on);
+    }
+    Ok(())
 }
