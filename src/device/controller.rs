@@ -597,7 +597,20 @@ impl Default for TaskEntry {
     }
 }
 
-/// Running totals, for tests and the simulator.
+/// Runs a statistics update, only in builds with the simulator (`sim-core`): the
+/// counters are for its reports and the tests, and firmware never reads them (they
+/// and the motion model's prediction cost 364 B of flash on the STM32F103).
+macro_rules! stat {
+    ($($update:tt)*) => {{
+        #[cfg(feature = "sim-core")]
+        {
+            $($update)*
+        }
+    }};
+}
+
+/// Running totals, for tests and the simulator's reports (kept only with the
+/// `sim-core` feature, see [`Controller::stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Games finished.
@@ -672,10 +685,12 @@ pub struct Controller<I2C, O, I, L, C> {
     pending: Option<(Colour, u8, Square)>,
     /// Bumped on every change worth saving.
     revision: u32,
+    #[cfg(feature = "sim-core")]
     placement_started: u32,
     started: bool,
     now_ms: u32,
     entered_ms: u32,
+    #[cfg(feature = "sim-core")]
     stats: Stats,
     /// Readings of the guided sensor calibration under way.
     calibrator: Calibrator,
@@ -699,10 +714,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             active: false,
             pending: None,
             revision: 0,
+            #[cfg(feature = "sim-core")]
             placement_started: 0,
             started: false,
             now_ms: 0,
             entered_ms: 0,
+            #[cfg(feature = "sim-core")]
             stats: Stats::default(),
             calibrator: Calibrator::new(),
             calibrate_when_homed: false,
@@ -729,7 +746,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.setup
     }
 
-    /// Running totals.
+    /// Running totals (with the `sim-core` feature: firmware builds do not count).
+    #[cfg(feature = "sim-core")]
     pub fn stats(&self) -> Stats {
         let s = self.stats;
         // Every finished game is one of the three.
@@ -925,7 +943,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     fn enter(&mut self, state: State) {
         if matches!(state, State::Error(_)) && !matches!(self.state, State::Error(_)) {
-            self.stats.errors += 1;
+            stat!(self.stats.errors += 1);
         }
         self.state = state;
         self.revision = self.revision.wrapping_add(1);
@@ -1074,7 +1092,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     // Nothing arrived: a missed grip leaves the piece in its slot, so
                     // the same slot is tried again; after a second miss the slot is
                     // suspected empty and the next one is used.
-                    self.stats.retries += 1;
+                    stat!(self.stats.retries += 1);
                     if attempt >= 2 {
                         self.slot_emptied(colour, slot, true);
                     }
@@ -1107,13 +1125,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 let expected = self.record.board().pieces(d.player()).bits();
                 let seen = view.pieces(d).bits();
                 if seen == expected && view.untrusted().is_empty() {
-                    self.stats.restores += 1;
+                    stat!(self.stats.restores += 1);
                     self.park(now_ms);
                     // Ask for the human's move again (a move made meanwhile is read then).
                     self.enter(State::HumanTurn);
                 } else if seen == (expected & !to.bit()) | from.bit() && attempt < PLACE_ATTEMPTS {
                     // The piece did not come along (a missed pick-up): try again.
-                    self.stats.retries += 1;
+                    stat!(self.stats.retries += 1);
                     self.start_restore(from, to, attempt + 1);
                 } else {
                     self.fail(Problem::Mismatch);
@@ -1310,7 +1328,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         if let Mode::Task { task, done } = &self.mode {
             match task.items().get(*done as usize) {
                 Some(&(colour, square)) => {
-                    self.placement_started = now_ms;
+                    stat!(self.placement_started = now_ms);
                     self.start_placement(square, colour, 1);
                 }
                 None => {
@@ -1324,9 +1342,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         if board.is_over() {
             let result = board.winner().map(|w| w == self.device_colour().player());
             match result {
-                Some(true) => self.stats.wins += 1,
-                Some(false) => self.stats.losses += 1,
-                None => self.stats.draws += 1,
+                Some(true) => stat!(self.stats.wins += 1),
+                Some(false) => stat!(self.stats.losses += 1),
+                None => stat!(self.stats.draws += 1),
             }
             self.park(now_ms);
             self.enter(State::Over(result));
@@ -1347,7 +1365,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             .or_else(|| crate::best_move(&board));
         match square {
             Some(square) => {
-                self.placement_started = now_ms;
+                stat!(self.placement_started = now_ms);
                 let colour = self.device_colour();
                 self.start_placement(square, colour, 1);
             }
@@ -1386,8 +1404,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         };
         let to = self.layout.pose.square_centre(square);
-        let model = self.hw.machine.transfer_ms(from, to);
-        self.stats.max_model_ms = self.stats.max_model_ms.max(model);
+        stat!(
+            let model = self.hw.machine.transfer_ms(from, to);
+            self.stats.max_model_ms = self.stats.max_model_ms.max(model);
+        );
         self.pending = Some((colour, slot as u8, square));
         match self.hw.machine.start_transfer(from, to) {
             Ok(()) => self.enter(State::Placing {
@@ -1412,9 +1432,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             Mode::Task { done, .. } => *done += 1,
         }
-        self.stats.placements += 1;
-        let took = elapsed_ms(now_ms, self.placement_started);
-        self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
+        stat!(
+            self.stats.placements += 1;
+            let took = elapsed_ms(now_ms, self.placement_started);
+            self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
+        );
         self.park(now_ms);
         self.next_turn(now_ms);
     }
