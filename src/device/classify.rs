@@ -216,7 +216,10 @@ impl SquareCalibration {
     /// ```
     #[inline(never)]
     pub fn classify(&self, reading: Rgbc, margins: Margins) -> Sensed {
-        let d = [0, 1, 2].map(|i| self.references[i].l1(&reading));
+        let mut d = [0; 3];
+        for (dv, v) in d.iter_mut().zip(&self.references) {
+            *dv = v.l1(&reading);
+        }
         // The first nearest reference; then the distance to the second nearest, and
         // from the nearest to the closest other reference.
         let mut best = 0;
