@@ -130,6 +130,7 @@ fn cos_sin(decideg: i32) -> (i32, i32) {
 }
 
 /// An `i64` saturated into an `i32`.
+#[inline(never)] // one copy: flash matters more than a call
 fn sat(v: i64) -> i32 {
     let t = v as i32;
     if i64::from(t) == v {
