@@ -636,7 +636,6 @@ impl Profile {
     }
 
     /// The steps done `t` sixteenths of a ms after the start.
-    #[inline(never)] // one copy: flash matters more than a call
     fn steps_at(&self, t: u32) -> u32 {
         let total = self.total_16;
         if t >= total {
