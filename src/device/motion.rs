@@ -928,6 +928,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     }
 
     /// Ends the job (the axes stop where they are).
+    #[inline(never)] // one copy for its three callers
     fn stop(&mut self) {
         self.busy = false;
         self.plan = 0;
