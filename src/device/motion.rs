@@ -1045,13 +1045,12 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             // Idle axes answer `Ok` at once.
             let x = self.x.poll_at(now_ms, sub_ms_us);
             let y = self.y.poll_at(now_ms, sub_ms_us);
-            match (x, y) {
-                (Err(nb::Error::Other(e)), _) | (_, Err(nb::Error::Other(e))) => {
-                    return Err(nb::Error::Other(e))
-                }
-                (Ok(()), Ok(())) => {}
-                _ => return Err(nb::Error::WouldBlock),
+            // A failure of either axis (x's first), then waiting on either.
+            if let Err(nb::Error::Other(e)) = x {
+                return Err(nb::Error::Other(e));
             }
+            y?;
+            x?;
             if elapsed_ms(now_ms, self.since) < self.wait {
                 return Err(nb::Error::WouldBlock);
             }
