@@ -772,6 +772,11 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             return Err(MotionError::NotHomed);
         }
         self.check(target)?;
+        self.go(target, now_ms)
+    }
+
+    /// Starts a move to `target` steps, already checked (homed, within the travel).
+    fn go(&mut self, target: i32, now_ms: u32) -> Result<(), MotionError> {
         let distance = target.abs_diff(self.position);
         self.start(false, target >= self.position, distance, now_ms)
     }
@@ -1084,8 +1089,9 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                 }
                 _ => {
                     let (x, y) = self.targets[(step & 1) as usize];
-                    self.x.start_move(x, now_ms)?;
-                    self.y.start_move(y, now_ms)?;
+                    // Checked by `start_plan`; a failure since ended the job.
+                    self.x.go(x, now_ms)?;
+                    self.y.go(y, now_ms)?;
                     0
                 }
             };
