@@ -55,13 +55,11 @@ impl ReadStorage for FlashStorage<'_> {
         let start = Self::check(offset, bytes.len())?;
         for window in 0..WINDOWS {
             // One aligned read of the whole window (the HAL reads from even
-            // addresses only), then the bytes of the request that fall in it.
+            // addresses only), then the bytes of the request that fall in it (a
+            // logical address below the window wraps past its end).
             let page = self.writer.read(Self::page(window), SLOT_SIZE)?;
             for (i, b) in bytes.iter_mut().enumerate() {
-                if let Some(v) = (start + i)
-                    .checked_sub(window * SLOT_SIZE)
-                    .and_then(|k| page.get(k))
-                {
+                if let Some(v) = page.get((start + i).wrapping_sub(window * SLOT_SIZE)) {
                     *b = *v;
                 }
             }
@@ -77,17 +75,13 @@ impl ReadStorage for FlashStorage<'_> {
 impl Storage for FlashStorage<'_> {
     fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), Error> {
         let start = Self::check(offset, bytes.len())?;
+        let mut page = [0u8; SLOT_SIZE];
         for window in 0..WINDOWS {
-            let mut page = [0u8; SLOT_SIZE];
+            page.copy_from_slice(self.writer.read(Self::page(window), SLOT_SIZE)?);
             let mut changed = false;
-            let stored = self.writer.read(Self::page(window), SLOT_SIZE)?;
-            for (k, (b, s)) in page.iter_mut().zip(stored).enumerate() {
-                *b = *s;
-                // The request's byte for logical address `window * SLOT_SIZE + k`.
-                if let Some(&v) = (window * SLOT_SIZE + k)
-                    .checked_sub(start)
-                    .and_then(|i| bytes.get(i))
-                {
+            for (i, &v) in bytes.iter().enumerate() {
+                // The page byte for the request's logical address `start + i`.
+                if let Some(b) = page.get_mut((start + i).wrapping_sub(window * SLOT_SIZE)) {
                     changed |= *b != v;
                     *b = v;
                 }

@@ -216,7 +216,10 @@ impl SquareCalibration {
     /// ```
     #[inline(never)]
     pub fn classify(&self, reading: Rgbc, margins: Margins) -> Sensed {
-        let d = [0, 1, 2].map(|i| self.references[i].l1(&reading));
+        let mut d = [0; 3];
+        for (dv, v) in d.iter_mut().zip(&self.references) {
+            *dv = v.l1(&reading);
+        }
         // The first nearest reference; then the distance to the second nearest, and
         // from the nearest to the closest other reference.
         let mut best = 0;
@@ -397,8 +400,8 @@ impl Calibrator {
                 if let Some((&[clear, red, green, blue], &n)) = recorded.next() {
                     // Every count is at least 1 (checked above).
                     let n = u32::from(n).max(1);
-                    let avg = |sum: u32| (sum / n) as u16;
-                    *v = Rgbc::new(avg(clear), avg(red), avg(green), avg(blue));
+                    let [c, r, g, b] = [clear, red, green, blue].map(|sum| (sum / n) as u16);
+                    *v = Rgbc::new(c, r, g, b);
                 }
             }
             if let Some((a, b)) = c.too_close(min_separation) {

@@ -130,6 +130,7 @@ fn cos_sin(decideg: i32) -> (i32, i32) {
 }
 
 /// An `i64` saturated into an `i32`.
+#[inline(never)] // one copy: flash matters more than a call
 fn sat(v: i64) -> i32 {
     let t = v as i32;
     if i64::from(t) == v {
@@ -635,7 +636,6 @@ impl Profile {
     }
 
     /// The steps done `t` sixteenths of a ms after the start.
-    #[inline(never)] // one copy: flash matters more than a call
     fn steps_at(&self, t: u32) -> u32 {
         let total = self.total_16;
         if t >= total {
@@ -772,6 +772,11 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             return Err(MotionError::NotHomed);
         }
         self.check(target)?;
+        self.go(target, now_ms)
+    }
+
+    /// Starts a move to `target` steps, already checked (homed, within the travel).
+    fn go(&mut self, target: i32, now_ms: u32) -> Result<(), MotionError> {
         let distance = target.abs_diff(self.position);
         self.start(false, target >= self.position, distance, now_ms)
     }
@@ -928,6 +933,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     }
 
     /// Ends the job (the axes stop where they are).
+    #[inline(never)] // one copy for its three callers
     fn stop(&mut self) {
         self.busy = false;
         self.plan = 0;
@@ -1044,13 +1050,12 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             // Idle axes answer `Ok` at once.
             let x = self.x.poll_at(now_ms, sub_ms_us);
             let y = self.y.poll_at(now_ms, sub_ms_us);
-            match (x, y) {
-                (Err(nb::Error::Other(e)), _) | (_, Err(nb::Error::Other(e))) => {
-                    return Err(nb::Error::Other(e))
-                }
-                (Ok(()), Ok(())) => {}
-                _ => return Err(nb::Error::WouldBlock),
+            // A failure of either axis (x's first), then waiting on either.
+            if let Err(nb::Error::Other(e)) = x {
+                return Err(nb::Error::Other(e));
             }
+            y?;
+            x?;
             if elapsed_ms(now_ms, self.since) < self.wait {
                 return Err(nb::Error::WouldBlock);
             }
@@ -1084,8 +1089,9 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                 }
                 _ => {
                     let (x, y) = self.targets[(step & 1) as usize];
-                    self.x.start_move(x, now_ms)?;
-                    self.y.start_move(y, now_ms)?;
+                    // Checked by `start_plan`; a failure since ended the job.
+                    self.x.go(x, now_ms)?;
+                    self.y.go(y, now_ms)?;
                     0
                 }
             };

@@ -253,9 +253,24 @@ impl Snapshot {
 
     /// [`Snapshot::decode`] on the encoding at the start of a frame.
     fn decode_frame(b: &Frame) -> Option<Snapshot> {
-        if b[at::VERSION] != FORMAT_VERSION {
+        // The plain fields are checked first and read again where the snapshot is
+        // built: four slot masks at once (no bit past the last slot), the flags.
+        let masks = u32_at(b, at::STOCK);
+        if b[at::VERSION] != FORMAT_VERSION
+            || masks & !u32::from_le_bytes([FULL_STOCK; 4]) != 0
+            || b[at::DEVICE_FIRST] > 1
+            || b[at::ACTIVE] > 1
+        {
             return None;
         }
+        let [colour, slot, square] = [b[at::PENDING], b[at::PENDING + 1], b[at::PENDING + 2]];
+        let pending = if colour == NONE {
+            None
+        } else if (slot as usize) < STORAGE_SLOTS {
+            Some((colour_of_code(colour)?, slot, Square::new(square)?))
+        } else {
+            return None;
+        };
         let mut squares = [SquareCalibration::default(); 9];
         let mut chunks = b[at::CALIBRATION..at::MARGINS].chunks_exact(8);
         for square in squares.iter_mut() {
@@ -271,10 +286,6 @@ impl Snapshot {
                 }
             }
         }
-        let margins = Margins {
-            ratio_percent: u32_at(b, at::MARGINS),
-            spread_percent: u32_at(b, at::MARGINS + 4),
-        };
         let p = |k: usize| u32_at(b, at::POSE + 4 * k);
         let centre = Point::new(p(0) as i32, p(1) as i32);
         let pose = Pose::from_parts(centre, p(2) as i32, p(3) as i32, p(4)).ok()?;
@@ -301,26 +312,16 @@ impl Snapshot {
             }
             Mode::Task { task, done }
         };
-        // Four slot masks at once: no bit past the last slot.
-        let masks = u32_at(b, at::STOCK);
-        if masks & !u32::from_le_bytes([FULL_STOCK; 4]) != 0
-            || b[at::DEVICE_FIRST] > 1
-            || b[at::ACTIVE] > 1
-        {
-            return None;
-        }
         let [s0, s1, e0, e1] = masks.to_le_bytes();
-        let [colour, slot, square] = [b[at::PENDING], b[at::PENDING + 1], b[at::PENDING + 2]];
-        let pending = if colour == NONE {
-            None
-        } else if (slot as usize) < STORAGE_SLOTS {
-            Some((colour_of_code(colour)?, slot, Square::new(square)?))
-        } else {
-            return None;
-        };
         Some(Snapshot {
             sequence: u32_at(b, at::SEQUENCE),
-            calibration: Calibration::new(squares, margins),
+            calibration: Calibration::new(
+                squares,
+                Margins {
+                    ratio_percent: u32_at(b, at::MARGINS),
+                    spread_percent: u32_at(b, at::MARGINS + 4),
+                },
+            ),
             pose,
             setup: GameSetup {
                 device_first: b[at::DEVICE_FIRST] != 0,

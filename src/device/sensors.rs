@@ -286,13 +286,7 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// attempts; the first square that still fails is named.
     pub fn init(&mut self) -> Result<(), (Square, SensorError)> {
         for &s in Square::ALL.iter() {
-            let mut tries = self.settings.attempts.max(1);
-            while let Err(e) = self.init_square(s) {
-                tries -= 1;
-                if tries == 0 {
-                    return Err((s, e));
-                }
-            }
+            self.retry(s, true).map_err(|e| (s, e))?;
         }
         Ok(())
     }
@@ -306,9 +300,21 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// Reads `square`, retrying bus errors up to the configured number of attempts;
     /// the last error when all fail.
     pub fn read(&mut self, square: Square) -> Result<Rgbc, SensorError> {
+        self.retry(square, false)
+    }
+
+    /// [`SensorBank::init_square`] (`init`, giving a zero reading) or
+    /// [`SensorBank::read_once`], up to the configured number of attempts; the last
+    /// error when all fail. One retry loop for both.
+    fn retry(&mut self, square: Square, init: bool) -> Result<Rgbc, SensorError> {
         let mut tries = self.settings.attempts.max(1);
         loop {
-            match self.read_once(square) {
+            let r = if init {
+                self.init_square(square).map(|()| Rgbc::default())
+            } else {
+                self.read_once(square)
+            };
+            match r {
                 Ok(r) => return Ok(r),
                 Err(e) => {
                     tries -= 1;
