@@ -910,9 +910,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             // In the human's turn, any piece on the board means the device moved last.
-            State::HumanTurn => {
-                Light::HumanTurn.bit() | lit(self.record.len > 0, Light::Lamp)
-            }
+            State::HumanTurn => Light::HumanTurn.bit() | lit(self.record.len > 0, Light::Lamp),
             State::Error(_) => Light::Error.bit(),
             State::TaskDone => Light::Lamp.bit(),
             State::TaskEntry(entry) => {
