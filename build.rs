@@ -1,6 +1,6 @@
 //! Solves every reachable position and emits `OUT_DIR/table.rs`: a `phf` map from
-//! canonical key to packed entry (layout in `src/entry.rs`), and the same entries as
-//! two arrays in key order (the layout 32-bit targets search). The solver is the
+//! canonical key to packed entry (layout in `src/entry.rs`), and the same values in
+//! the compact key-less layout 32-bit targets use (`src/slot_hash.rs`). The solver is the
 //! library's own code, included by path: one source of truth.
 
 #[allow(dead_code)]

@@ -104,7 +104,7 @@ fn lookup(board: &Board) -> Result<Option<Analysis>, PositionError> {
 /// fastest there). On 32-bit targets (microcontrollers) the compact layout: phf's
 /// SipHash is 64-bit arithmetic, about 600 B of code and ~400 instructions a probe
 /// on a Cortex-M3, and the map stores the keys (1,258 B) and 428 B of hash
-/// parameters; the compact layout stores the values and one byte per four keys, and
+/// parameters; the compact layout stores the values and one byte per three keys, and
 /// hashes with two 32-bit multiplications (measured: scripts/firmware-size,
 /// scripts/qemu-test). A test checks both layouts give every key the same value.
 #[inline]
@@ -119,11 +119,16 @@ fn get(key: u16) -> Option<u16> {
 /// [`crate::slot_hash`]). Any key gets a value: only keys of the table may be asked.
 #[cfg_attr(target_pointer_width = "64", allow(dead_code))]
 fn compact_get(key: u16) -> Option<u16> {
+    COMPACT_VALUES.get(compact_slot(key)?).copied()
+}
+
+/// The slot of `key` in the compact layout.
+#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+#[inline]
+fn compact_slot(key: u16) -> Option<usize> {
     let hash = slot_hash::mix(key, COMPACT_SEED);
     let pilot = *COMPACT_PILOTS.get(slot_hash::bucket(hash, COMPACT_PILOTS.len() as u32))?;
-    COMPACT_VALUES
-        .get(slot_hash::slot(hash, pilot, COMPACT_VALUES.len() as u32))
-        .copied()
+    Some(slot_hash::slot(hash, pilot, COMPACT_VALUES.len() as u32))
 }
 
 /// A best move chosen uniformly at random with `rng`, or `None` when the game is over
@@ -223,9 +228,7 @@ mod tests {
         let mut used = [false; COMPACT_VALUES.len()];
         for (&key, &value) in TABLE.entries() {
             assert_eq!(compact_get(key), Some(value), "key {key:#06x}");
-            let hash = slot_hash::mix(key, COMPACT_SEED);
-            let pilot = COMPACT_PILOTS[slot_hash::bucket(hash, COMPACT_PILOTS.len() as u32)];
-            let slot = slot_hash::slot(hash, pilot, COMPACT_VALUES.len() as u32);
+            let slot = compact_slot(key).expect("a slot in range");
             assert!(!used[slot], "key {key:#06x} shares slot {slot}");
             used[slot] = true;
         }
