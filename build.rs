@@ -24,6 +24,9 @@ mod solve;
 #[allow(dead_code)]
 #[path = "src/symmetry.rs"]
 mod symmetry;
+#[allow(dead_code)]
+#[path = "src/tactics.rs"]
+mod tactics;
 
 use std::io::Write;
 
@@ -36,6 +39,7 @@ fn main() {
         "slot_hash",
         "solve",
         "symmetry",
+        "tactics",
     ] {
         println!("cargo:rerun-if-changed=src/{file}.rs");
     }
@@ -57,25 +61,30 @@ fn main() {
     )
     .expect("write table.rs");
     let compact = Compact::build(&entries);
-    let list = |items: Vec<String>| items.join(", ");
-    writeln!(
-        out,
-        "/// Seed of the compact layout's hash (`slot_hash`), chosen by build.rs.\n\
-         #[cfg_attr(target_pointer_width = \"64\", allow(dead_code))]\n\
-         const COMPACT_SEED: u32 = {seed};\n\
-         /// One pilot per bucket of the compact layout.\n\
-         #[cfg_attr(target_pointer_width = \"64\", allow(dead_code))]\n\
-         static COMPACT_PILOTS: [u8; {buckets}] = [{pilots}];\n\
-         /// The values of `TABLE` by slot (0 in unused slots).\n\
-         #[cfg_attr(target_pointer_width = \"64\", allow(dead_code))]\n\
-         static COMPACT_VALUES: [u16; {slots}] = [{values}];",
-        seed = compact.seed,
-        buckets = compact.pilots.len(),
-        pilots = list(compact.pilots.iter().map(|p| p.to_string()).collect()),
-        slots = compact.values.len(),
-        values = list(compact.values.iter().map(|v| format!("{v:#06x}")).collect()),
-    )
-    .expect("write table.rs");
+    compact.write(
+        &mut out,
+        "COMPACT",
+        "The values of `TABLE` by slot (0 in unused slots).",
+    );
+    // The table of best moves: the best set of every canonical decision position
+    // whose best moves the next two plies do not decide (`tactics`).
+    let mut best = Vec::new();
+    for (board, analysis) in &solution.decisions {
+        match tactics::immediate_best(*board) {
+            Some(set) => assert_eq!(
+                set,
+                analysis.best(),
+                "tactics::immediate_best is wrong on {board}"
+            ),
+            None => best.push((entry::key(*board), analysis.best().bits())),
+        }
+    }
+    Compact::build(&best).write(
+        &mut out,
+        "BEST",
+        "The best moves (a square set) of each canonical decision position that \
+         `tactics::immediate_best` does not decide, by slot (0 in unused slots).",
+    );
 }
 
 /// The compact layout: values by slot under a perfect hash of the keys
@@ -87,6 +96,29 @@ struct Compact {
 }
 
 impl Compact {
+    /// Writes the layout as `{name}_SEED`, `{name}_PILOTS` and `{name}_VALUES`.
+    fn write(&self, out: &mut impl Write, name: &str, values_doc: &str) {
+        let list = |items: Vec<String>| items.join(", ");
+        writeln!(
+            out,
+            "/// Seed of the `{name}` layout's hash (`slot_hash`), chosen by build.rs.\n\
+             #[allow(dead_code)]\n\
+             const {name}_SEED: u32 = {seed};\n\
+             /// One pilot per bucket of the `{name}` layout.\n\
+             #[allow(dead_code)]\n\
+             static {name}_PILOTS: [u8; {buckets}] = [{pilots}];\n\
+             /// {values_doc}\n\
+             #[allow(dead_code)]\n\
+             static {name}_VALUES: [u16; {slots}] = [{values}];",
+            seed = self.seed,
+            buckets = self.pilots.len(),
+            pilots = list(self.pilots.iter().map(|p| p.to_string()).collect()),
+            slots = self.values.len(),
+            values = list(self.values.iter().map(|v| format!("{v:#06x}")).collect()),
+        )
+        .expect("write table.rs");
+    }
+
     /// Slots beyond one per key: one spare slot lets the last buckets find room
     /// (with none, no seed below 600 works for the 629 keys).
     const SPARE_SLOTS: usize = 1;

@@ -7,6 +7,9 @@
 //! [`analyse`] answers any position in constant time: canonicalise, one lookup, map
 //! the moves back. The live search ([`search::analyse`]) stays in the crate so tests
 //! can verify the table against it, position by position.
+//! [`best_moves`] (and [`best_move`], [`random_best_move`]), all that a machine which
+//! plays needs, decide most positions by the threats on the board ([`tactics`]) and
+//! look the other 96 up in a 230-byte table of best moves.
 //!
 //! ```
 //! use tictable::{analyse, best_move, Board, Outcome, Square};
@@ -51,10 +54,11 @@ pub mod solve;
 pub mod strategy;
 pub mod symmetry;
 pub mod table;
+pub mod tactics;
 
 pub use analysis::{Analysis, MoveValue, Outcome};
 pub use board::{Board, MoveError, Player, PositionError, Square, Squares};
 pub use symmetry::{canonical, Symmetry};
-pub use table::{analyse, best_move, move_values, random_best_move};
+pub use table::{analyse, best_move, best_moves, move_values, random_best_move};
 #[cfg(feature = "device")]
 pub mod device;

@@ -29,6 +29,9 @@ fn json_reports_the_table_and_the_solve() {
     assert_eq!(table["total_bytes"], size.total());
     assert_eq!(table["compact_bytes"], size.compact_bytes);
     assert!(size.compact_bytes < size.total());
+    assert_eq!(table["best_entries"], 96);
+    assert_eq!(table["best_bytes"], size.best_bytes);
+    assert!(size.best_bytes < size.compact_bytes);
     let parts: u64 = ["key_bytes", "value_bytes", "hash_bytes"]
         .iter()
         .map(|k| table[k].as_u64().unwrap())

@@ -1,7 +1,9 @@
 //! On-target checks of tictable for emulated Cortex-M CPUs (run by `scripts/qemu-test`):
 //!
-//! 1. the table equals the live search on every reachable position;
-//! 2. instructions per lookup and for a live search from the empty board, measured with
+//! 1. the table equals the live search on every reachable position, and so do the
+//!    best moves of the best-moves table (the lookup the firmware links);
+//! 2. instructions per lookup (and per best-moves lookup) and for a live search from
+//!    the empty board, measured with
 //!    SysTick under `qemu-system-arm -icount shift=0` (one instruction = 1 ns of virtual
 //!    time) and calibrated against `cortex_m::asm::delay`, whose loop is exactly two
 //!    instructions (`subs`, `bne`) per iteration;
@@ -18,8 +20,9 @@ use core::hint::black_box;
 use cortex_m::peripheral::{syst::SystClkSource, SYST};
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
+use tictable::board::Status;
 use tictable::strategy::trap_moves;
-use tictable::{analyse, search, Board};
+use tictable::{analyse, best_moves, search, Board};
 
 mod games;
 mod stack;
@@ -98,7 +101,12 @@ fn main() -> ! {
     let (mut checked, mut mismatches) = (0u32, 0u32);
     for_each_valid_board(|board| {
         checked += 1;
-        if analyse(&board) != search::analyse(&board) {
+        let searched = search::analyse(&board);
+        let best = searched
+            .ok()
+            .filter(|_| board.status() == Ok(Status::Ongoing))
+            .map(|a| a.best());
+        if analyse(&board) != searched || best_moves(&board) != best {
             mismatches += 1;
         }
     });
@@ -134,6 +142,12 @@ fn main() -> ! {
         }
     });
     let lookup = per_tick(looked_up.saturating_sub(loop_only)) / DECISIONS.len() as u64;
+    let moves_looked_up = ticks(syst, || {
+        for board in boards() {
+            black_box(best_moves(black_box(&board)));
+        }
+    });
+    let moves_lookup = per_tick(moves_looked_up.saturating_sub(loop_only)) / DECISIONS.len() as u64;
     let searched = ticks(syst, || {
         black_box(search::analyse(black_box(&Board::EMPTY)).ok());
     });
@@ -173,6 +187,10 @@ fn main() -> ! {
         CPU,
         lookup,
         search
+    );
+    hprintln!(
+        "detail: best-moves lookup (the firmware's): {} instructions on average",
+        moves_lookup
     );
     hprintln!(
         "detail: trap player's first move from the empty board: {} instructions",

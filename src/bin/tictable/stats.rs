@@ -87,6 +87,8 @@ impl Stats {
                 "total_bytes": s.total(),
                 "header_bytes": s.header_bytes,
                 "compact_bytes": s.compact_bytes,
+                "best_entries": s.best_entries,
+                "best_bytes": s.best_bytes,
             },
             "positions": {
                 "reachable": self.reachable,
@@ -120,6 +122,8 @@ impl Stats {
              \x20 hash parameters   {hash:>5} B (seed, {pilots} pilots, {remap} remap slots)\n\
              \x20 total             {total:>5} B (+ {header} B map header on this target)\n\
              \x20 compact layout    {compact:>5} B (32-bit targets: values by slot, pilots, seed; no keys)\n\
+             best-moves table:  {best:>5} B ({best_entries} positions that the tactics rule leaves; \
+             what firmware that only plays links)\n\
              positions: {reachable} reachable ({terminal} finished), {decision} decision; \
              up to symmetry {canonical} ({canonical_terminal} finished), {canonical_decision} decision\n\
              solve: min {min:.3} ms, median {median:.3} ms over {runs} runs{profile}\n",
@@ -134,6 +138,8 @@ impl Stats {
             total = s.total(),
             header = s.header_bytes,
             compact = s.compact_bytes,
+            best = s.best_bytes,
+            best_entries = s.best_entries,
             reachable = self.reachable,
             terminal = self.reachable_terminal,
             decision = self.reachable - self.reachable_terminal,
