@@ -8,7 +8,8 @@
 //!
 //! - `table/analyse`: `tictable::analyse` (validate, canonicalise, phf `ptrhash`
 //!   lookup, map the moves back) over all 4520 decision positions; `table/best_move`
-//!   the same through `tictable::best_move`.
+//!   the same through `tictable::best_move` (the tactics rule, else the best-moves
+//!   table).
 //! - `search/analyse`: the live alpha-beta search (`tictable::search::analyse`) over
 //!   the same positions, and `search/empty` / `table/empty` from the empty board.
 //! - `alt/*`: the same canonical table as a phf map without `ptrhash` (CHD, as phf
@@ -349,7 +350,11 @@ fn lookups(c: &mut Criterion, rows: &mut Vec<Row>) {
             black_box(tictable::best_move(black_box(board)));
         }
     });
-    row("table_best_move", "tictable::best_move", Some(size.total()));
+    row(
+        "table_best_move",
+        "tictable::best_move (tactics + best-moves table)",
+        Some(size.best_bytes),
+    );
     g.bench("alt_phf_chd", || {
         for board in &positions {
             black_box(lookup(black_box(board), true, |k| chd.get(k)));
