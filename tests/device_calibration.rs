@@ -73,7 +73,7 @@ impl Rig {
     }
 
     fn head(&self) -> Point {
-        self.m.world.borrow().head_mm()
+        self.m.world.borrow().head_um()
     }
 
     /// Press and hold Done from Setup: calibration, the head over square 1 of the

@@ -88,7 +88,7 @@ fn frame(w: &World, state: State, record: &GameRecord) -> String {
             out += "   ---+---+---\n";
         }
     }
-    let head = w.head_mm();
+    let head = w.head_um();
     let lights: Vec<String> = Light::ALL
         .iter()
         .filter(|l| w.lights[l.index()])

@@ -247,8 +247,8 @@ impl World {
         }
     }
 
-    /// The head position (µm).
-    pub fn head_mm(&self) -> Point {
+    /// The head position, in µm (as every `Point`).
+    pub fn head_um(&self) -> Point {
         let um = |steps: i32| steps * 1000 / self.config.axis.steps_per_mm as i32;
         Point::new(um(self.head.steps[0]), um(self.head.steps[1]))
     }
@@ -256,7 +256,7 @@ impl World {
     /// Where piece `i` is now (on the magnet: at the head).
     pub fn piece_at(&self, i: usize) -> Point {
         if self.head.held == Some(i) {
-            self.head_mm()
+            self.head_um()
         } else {
             self.pieces[i].at
         }
@@ -406,7 +406,7 @@ impl World {
                 && self.now_ms.wrapping_sub(self.head.lift_changed_at)
                     >= self.config.timing.lift_ms;
             if down && self.head.held.is_none() {
-                if let Some(i) = self.piece_near(self.head_mm(), CATCH_MM) {
+                if let Some(i) = self.piece_near(self.head_um(), CATCH_MM) {
                     if self.rng.chance(self.config.missed_pickup_rate) {
                         self.stats.missed_pickups += 1;
                     } else {
@@ -415,7 +415,7 @@ impl World {
                 }
             }
         } else if let Some(i) = self.head.held.take() {
-            let mut at = self.head_mm();
+            let mut at = self.head_um();
             // Dropped onto another piece, it slides off beside it.
             let other = (0..self.pieces.len())
                 .filter(|&j| j != i && self.pieces[j].at.distance(at) < um(PIECE_MM))
