@@ -575,7 +575,7 @@ impl<S: NorFlash> Store<S> {
                 stamp(&mut frame, sequence);
                 let mut stored = [0; FRAME_BUF];
                 self.read(slot, &mut stored)?;
-                if stored == frame {
+                if stored.iter().zip(&frame).all(|(a, b)| a == b) {
                     return Ok(());
                 }
                 (1 - slot, sequence.wrapping_add(1))
