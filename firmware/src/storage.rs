@@ -12,7 +12,7 @@ use embedded_storage::nor_flash::{
     check_erase, check_read, check_write, ErrorType, NorFlash, NorFlashError, NorFlashErrorKind,
     ReadNorFlash,
 };
-use stm32f1xx_hal::flash::{Error, FlashWriter};
+use stm32f1xx_hal::flash::{Error, FlashSize, FlashWriter, Parts, SectorSize};
 
 /// Bytes per flash page on medium-density STM32F1 parts.
 const PAGE: u32 = 1024;
@@ -53,27 +53,33 @@ impl From<Error> for FlashError {
 }
 
 /// The snapshot flash: the last two 1 KiB pages.
-pub struct FlashStorage<'a> {
-    writer: FlashWriter<'a>,
+pub struct FlashStorage {
+    parts: Parts,
 }
 
-impl<'a> FlashStorage<'a> {
-    /// The storage over `writer` (configured for 1 KiB sectors and 64 KiB).
-    pub fn new(writer: FlashWriter<'a>) -> Self {
-        FlashStorage { writer }
+impl FlashStorage {
+    /// The storage over the flash peripheral.
+    pub fn new(parts: Parts) -> Self {
+        FlashStorage { parts }
+    }
+
+    /// The HAL's writer for 1 KiB pages and 64 KiB (made for each operation: a
+    /// few register handles, and the sizes stay constants the checks fold).
+    fn writer(&mut self) -> FlashWriter<'_> {
+        self.parts.writer(SectorSize::Sz1K, FlashSize::Sz64K)
     }
 }
 
-impl ErrorType for FlashStorage<'_> {
+impl ErrorType for FlashStorage {
     type Error = FlashError;
 }
 
-impl ReadNorFlash for FlashStorage<'_> {
+impl ReadNorFlash for FlashStorage {
     const READ_SIZE: usize = 2;
 
     fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), FlashError> {
         check_read(self, offset, bytes.len())?;
-        bytes.copy_from_slice(self.writer.read(FIRST_PAGE + offset, bytes.len())?);
+        bytes.copy_from_slice(self.writer().read(FIRST_PAGE + offset, bytes.len())?);
         Ok(())
     }
 
@@ -82,7 +88,7 @@ impl ReadNorFlash for FlashStorage<'_> {
     }
 }
 
-impl NorFlash for FlashStorage<'_> {
+impl NorFlash for FlashStorage {
     const WRITE_SIZE: usize = 2;
     const ERASE_SIZE: usize = PAGE as usize;
 
@@ -90,7 +96,7 @@ impl NorFlash for FlashStorage<'_> {
         check_erase(self, from, to)?;
         let mut page = from;
         while page < to {
-            self.writer.page_erase(FIRST_PAGE + page)?;
+            self.writer().page_erase(FIRST_PAGE + page)?;
             page += PAGE;
         }
         Ok(())
@@ -98,7 +104,7 @@ impl NorFlash for FlashStorage<'_> {
 
     fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), FlashError> {
         check_write(self, offset, bytes.len())?;
-        self.writer.write(FIRST_PAGE + offset, bytes)?;
+        self.writer().write(FIRST_PAGE + offset, bytes)?;
         Ok(())
     }
 }

@@ -11,7 +11,7 @@
 mod storage;
 
 use embedded_storage::nor_flash::{NorFlash, NorFlashErrorKind, ReadNorFlash};
-use stm32f1xx_hal::flash::{Error, FlashWriter, ERASES};
+use stm32f1xx_hal::flash::{Error, Parts, ERASES, MEM};
 use storage::{FlashError, FlashStorage};
 use tictable::device::classify::Calibration;
 use tictable::device::controller::{GameRecord, GameSetup, Mode};
@@ -42,11 +42,10 @@ fn main() {
         state ^= state << 17;
         (state % n as u64) as usize
     };
-    let mut mem = vec![0xFFu8; 64 * PAGE];
     let mut model = vec![0xFFu8; SIZE];
     let (mut reads, mut writes, mut erases, mut refused) = (0, 0, 0, 0);
     for round in 0..20_000 {
-        let mut s = FlashStorage::new(FlashWriter { mem: &mut mem });
+        let mut s = FlashStorage::new(Parts);
         assert_eq!(s.capacity(), SIZE);
         ERASES.lock().unwrap().clear();
         match below(3) {
@@ -152,6 +151,7 @@ fn main() {
                 }
             }
         }
+        let mem = MEM.lock().unwrap();
         assert_eq!(mem[FIRST_PAGE..], model[..], "round {round}");
         assert!(
             mem[..FIRST_PAGE].iter().all(|&b| b == 0xFF),
@@ -160,7 +160,7 @@ fn main() {
     }
 
     // The store on top: one slot per page, saves alternate, the newest wins.
-    let mut mem = vec![0xFFu8; 64 * PAGE];
+    MEM.lock().unwrap().fill(0xFF);
     assert_eq!(Store::<FlashStorage>::SLOT_STRIDE, PAGE);
     let mut record = GameRecord::new();
     let mut snap = Snapshot {
@@ -181,7 +181,7 @@ fn main() {
     for (k, square) in [4u8, 0, 8, 2].into_iter().enumerate() {
         record.push(Square::new(square).unwrap()).unwrap();
         snap.record = record;
-        let mut store = Store::new(FlashStorage::new(FlashWriter { mem: &mut mem }), 0).unwrap();
+        let mut store = Store::new(FlashStorage::new(Parts), 0).unwrap();
         ERASES.lock().unwrap().clear();
         store.save(&snap).unwrap();
         store.save(&snap).unwrap(); // unchanged: not written again
@@ -189,6 +189,7 @@ fn main() {
         assert_eq!(*ERASES.lock().unwrap(), [page as u32], "save {k}");
         let got = store.load().unwrap().unwrap();
         assert_eq!((got.sequence, got.record), (k as u32 + 1, record));
+        let mem = MEM.lock().unwrap();
         assert_eq!(mem[page], 5, "save {k}: the format version starts the page");
     }
     println!(
