@@ -120,11 +120,14 @@ fn put(b: &mut Frame, offset: usize, value: &[u8]) {
 
 /// A colour as stored: 0 black, 1 white.
 fn colour_of_code(code: u8) -> Option<Colour> {
-    match code {
-        0 => Some(Colour::Black),
-        1 => Some(Colour::White),
-        _ => None,
+    if code > 1 {
+        return None;
     }
+    Some(if code == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    })
 }
 
 /// Everything needed to carry on after a reset.
