@@ -21,7 +21,6 @@ use cortex_m_rt::{entry, exception};
 use defmt_rtt as _;
 use embedded_hal::digital::{InputPin, OutputPin};
 use panic_halt as _;
-use stm32f1xx_hal::flash::{FlashSize, SectorSize};
 use stm32f1xx_hal::gpio::{Input, Output, PartiallyErasedPin, PullUp, PushPull};
 use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
 use stm32f1xx_hal::{pac, prelude::*, rcc};
@@ -324,10 +323,7 @@ fn main() -> ! {
     let panel = Panel::new(buttons, lights, DEBOUNCE_MS);
 
     // Snapshots (calibration, game in progress) in the last two flash pages.
-    let Ok(mut store) = Store::new(
-        storage::FlashStorage::new(flash.writer(SectorSize::Sz1K, FlashSize::Sz64K)),
-        0,
-    ) else {
+    let Ok(mut store) = Store::new(storage::FlashStorage::new(flash), 0) else {
         halt()
     };
     // Borrowed, not moved: a snapshot is a few hundred bytes, and every move of it

@@ -1,69 +1,93 @@
-//! `embedded-storage` over the last two pages of the STM32F103C8's flash, for
-//! `tictable::device::persist::Store` (the HAL's `FlashWriter` does not implement
-//! the traits itself).
+//! `embedded-storage` NOR flash over the last two pages of the STM32F103C8's flash,
+//! for `tictable::device::persist::Store` (the HAL's `FlashWriter` does not
+//! implement the traits itself).
 //!
-//! The store keeps two snapshot slots of `SLOT_SIZE` bytes so that a power cut while
-//! one is written leaves the other intact. Each slot therefore gets its own 1 KiB
-//! flash page (the logical window `k` lives at the start of page `k`): erasing one
-//! slot's page never touches the other slot. A write goes window by window: it
-//! reads the window, changes the bytes that fall in it, and only if that changed
-//! anything erases the page and programs the window back.
+//! Offset 0 of this flash is the start of page 62 (0x0800_F800), 2 KiB in all:
+//! erase unit one 1 KiB page, write unit one half-word at an even address (the
+//! HAL programs half-words), read unit 2 (the HAL reads from even addresses).
+//! The store keeps one snapshot slot per page, so that erasing one never touches
+//! the other. `memory.x` keeps the program out of both pages.
+//!
+//! Every request is checked against these 2 KiB and units first
+//! (`embedded_storage::nor_flash::check_*`: a typed `FlashError::Check`, nothing
+//! touched). The HAL then verifies each erase and write by reading it back (its
+//! default; turning that off would save 64 B of flash, measured, but a cell that
+//! fails to program would then go unreported and the next save could erase the
+//! only good copy).
 
-use embedded_storage::{ReadStorage, Storage};
-use stm32f1xx_hal::flash::{Error, FlashWriter};
-use tictable::device::persist::SLOT_SIZE;
+use embedded_storage::nor_flash::{
+    check_erase, check_read, check_write, ErrorType, NorFlash, NorFlashError, NorFlashErrorKind,
+    ReadNorFlash,
+};
+use stm32f1xx_hal::flash::{Error, FlashSize, FlashWriter, Parts, SectorSize};
 
 /// Bytes per flash page on medium-density STM32F1 parts.
 const PAGE: u32 = 1024;
 /// Offset (from the start of flash) of the first storage page: the last two pages
 /// of 64 KiB. `memory.x` gives the program only the first 62 KiB.
 const FIRST_PAGE: u32 = 62 * 1024;
-/// Logical windows (one per page).
-const WINDOWS: usize = 2;
-/// Logical bytes.
-const CAPACITY: usize = WINDOWS * SLOT_SIZE;
+/// Bytes of this flash: two pages.
+const CAPACITY: usize = 2 * PAGE as usize;
 
-/// The snapshot storage: `2 * SLOT_SIZE` logical bytes in two flash pages.
-pub struct FlashStorage<'a> {
-    writer: FlashWriter<'a>,
+/// Why a flash operation failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlashError {
+    /// Misaligned or out of range (`embedded_storage::nor_flash::check_*`).
+    Check(NorFlashErrorKind),
+    /// The HAL reported an error (erase, programming, verification...).
+    Hal(Error),
 }
 
-impl<'a> FlashStorage<'a> {
-    /// The storage over `writer` (configured for 1 KiB sectors and 64 KiB).
-    pub fn new(writer: FlashWriter<'a>) -> Self {
-        FlashStorage { writer }
-    }
-
-    /// The flash offset of logical window `window`'s page.
-    const fn page(window: usize) -> u32 {
-        FIRST_PAGE + window as u32 * PAGE
-    }
-
-    /// The `len` logical bytes at `offset`, or `LengthTooLong` past the capacity.
-    fn check(offset: u32, len: usize) -> Result<usize, Error> {
-        match (offset as usize).checked_add(len) {
-            Some(end) if end <= CAPACITY => Ok(offset as usize),
-            _ => Err(Error::LengthTooLong),
+impl NorFlashError for FlashError {
+    fn kind(&self) -> NorFlashErrorKind {
+        match self {
+            FlashError::Check(kind) => *kind,
+            FlashError::Hal(_) => NorFlashErrorKind::Other,
         }
     }
 }
 
-impl ReadStorage for FlashStorage<'_> {
-    type Error = Error;
+impl From<NorFlashErrorKind> for FlashError {
+    fn from(kind: NorFlashErrorKind) -> FlashError {
+        FlashError::Check(kind)
+    }
+}
 
-    fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), Error> {
-        let start = Self::check(offset, bytes.len())?;
-        for window in 0..WINDOWS {
-            // One aligned read of the whole window (the HAL reads from even
-            // addresses only), then the bytes of the request that fall in it (a
-            // logical address below the window wraps past its end).
-            let page = self.writer.read(Self::page(window), SLOT_SIZE)?;
-            for (i, b) in bytes.iter_mut().enumerate() {
-                if let Some(v) = page.get((start + i).wrapping_sub(window * SLOT_SIZE)) {
-                    *b = *v;
-                }
-            }
-        }
+impl From<Error> for FlashError {
+    fn from(e: Error) -> FlashError {
+        FlashError::Hal(e)
+    }
+}
+
+/// The snapshot flash: the last two 1 KiB pages.
+pub struct FlashStorage {
+    parts: Parts,
+}
+
+impl FlashStorage {
+    /// The storage over the flash peripheral (after the clock setup, which only
+    /// needs its `acr` while configuring).
+    pub fn new(parts: Parts) -> Self {
+        FlashStorage { parts }
+    }
+
+    /// The HAL's writer for 1 KiB pages and 64 KiB (made for each operation: a
+    /// few register handles, and the sizes stay constants the checks fold).
+    fn writer(&mut self) -> FlashWriter<'_> {
+        self.parts.writer(SectorSize::Sz1K, FlashSize::Sz64K)
+    }
+}
+
+impl ErrorType for FlashStorage {
+    type Error = FlashError;
+}
+
+impl ReadNorFlash for FlashStorage {
+    const READ_SIZE: usize = 2;
+
+    fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), FlashError> {
+        check_read(self, offset, bytes.len())?;
+        bytes.copy_from_slice(self.writer().read(FIRST_PAGE + offset, bytes.len())?);
         Ok(())
     }
 
@@ -72,25 +96,22 @@ impl ReadStorage for FlashStorage<'_> {
     }
 }
 
-impl Storage for FlashStorage<'_> {
-    fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), Error> {
-        let start = Self::check(offset, bytes.len())?;
-        let mut page = [0u8; SLOT_SIZE];
-        for window in 0..WINDOWS {
-            page.copy_from_slice(self.writer.read(Self::page(window), SLOT_SIZE)?);
-            let mut changed = false;
-            for (i, &v) in bytes.iter().enumerate() {
-                // The page byte for the request's logical address `start + i`.
-                if let Some(b) = page.get_mut((start + i).wrapping_sub(window * SLOT_SIZE)) {
-                    changed |= *b != v;
-                    *b = v;
-                }
-            }
-            if changed {
-                self.writer.page_erase(Self::page(window))?;
-                self.writer.write(Self::page(window), &page)?;
-            }
+impl NorFlash for FlashStorage {
+    const WRITE_SIZE: usize = 2;
+    const ERASE_SIZE: usize = PAGE as usize;
+
+    fn erase(&mut self, from: u32, to: u32) -> Result<(), FlashError> {
+        check_erase(self, from, to)?;
+        // Page by page (a range of page numbers: the cheapest loop, measured).
+        for page in from / PAGE..to / PAGE {
+            self.writer().page_erase(FIRST_PAGE + page * PAGE)?;
         }
+        Ok(())
+    }
+
+    fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), FlashError> {
+        check_write(self, offset, bytes.len())?;
+        self.writer().write(FIRST_PAGE + offset, bytes)?;
         Ok(())
     }
 }

@@ -8,9 +8,8 @@
 use libfuzzer_sys::fuzz_target;
 use tictable::device::classify::{Calibration, Margins, Rgbc, SquareCalibration};
 use tictable::device::controller::{BestMove, GameRecord, GameSetup, Mode, Task};
-use tictable::device::persist::{Snapshot, Store, ENCODED_LEN, SLOT_SIZE};
-use tictable::device::sim::flash::MemStorage;
-use tictable::device::sim::run::{build_controller, FLASH_BYTES};
+use tictable::device::persist::{Snapshot, Store, ENCODED_LEN};
+use tictable::device::sim::run::{build_controller, SimFlash, FLASH_BYTES};
 use tictable::device::sim::world::{SimConfig, World};
 use tictable::device::Colour;
 use tictable::Square;
@@ -75,7 +74,7 @@ fuzz_target!(|input: (u16, Vec<u8>, Vec<u8>)| {
         check(s);
     }
     // The same patch as a whole slot image, and arbitrary flash.
-    let mut flash = MemStorage::<FLASH_BYTES>::new();
+    let mut flash = SimFlash::new();
     for (b, v) in flash.bytes.iter_mut().zip(image.iter().chain(patch.iter())) {
         *b = *v;
     }
@@ -84,5 +83,5 @@ fuzz_target!(|input: (u16, Vec<u8>, Vec<u8>)| {
             check(s);
         }
     }
-    assert!(2 * SLOT_SIZE <= FLASH_BYTES);
+    assert!(2 * Store::<SimFlash>::SLOT_STRIDE <= FLASH_BYTES);
 });

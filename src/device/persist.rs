@@ -1,6 +1,7 @@
 //! Persistence: the calibration and the game in progress, in a fixed little-endian
-//! layout plus a CRC-32, in two alternating slots of any `embedded-storage`
-//! [`Storage`] (flash through `RmwNorFlashStorage`, an EEPROM...).
+//! layout plus a CRC-32, in two alternating slots of a NOR flash (any
+//! `embedded-storage` [`NorFlash`]: erased bytes read 0xFF, erases by whole erase
+//! units, each word written once between erases).
 //!
 //! [`Snapshot`] holds the controller's own types (a [`GameRecord`] that is a legal
 //! game, a [`Task`] that passed its checks), so there is one representation of the
@@ -12,21 +13,34 @@
 //! array), every field at a constant offset, so the firmware reads and writes each
 //! field with one instruction and no bounds check.
 //!
-//! Each save goes to the slot not holding the newest copy, so a reset during a
-//! write leaves the previous copy intact; a torn or corrupted slot fails its CRC
-//! and is ignored. [`Store::load`] returns the newest valid snapshot. A slot holds
-//! the encoded snapshot followed by the CRC-32 of it (little-endian); an erased slot
-//! fails both the version and the CRC.
+//! # Flash layout
+//!
+//! [`Store`] uses two slot regions of [`Store::SLOT_STRIDE`] bytes each, back to
+//! back from `base` (a multiple of the flash's `ERASE_SIZE`): slot 0 at `base`,
+//! slot 1 at `base + SLOT_STRIDE`. `SLOT_STRIDE` is the slot's bytes rounded up to
+//! whole erase units, so erasing one slot never touches the other (on the
+//! STM32F103 firmware: 1 KiB pages, one page per slot, the last two pages of
+//! flash). A slot holds, from its start:
+//!
+//! | bytes | contents |
+//! |---|---|
+//! | [`ENCODED_LEN`] | the encoded snapshot ([`Snapshot::encode`]) |
+//! | 4 | CRC-32 of the encoding, little-endian ([`crc32`]) |
+//! | 0 or more | zeros, padding the frame to whole write and read units of the flash |
+//! | rest of the region | erased (0xFF), never written |
+//!
+//! Each save goes to the slot not holding the newest copy: its region is erased,
+//! then the frame is written in one `write`. A power cut during the erase or the
+//! write leaves the other slot intact; the torn slot fails its CRC and is ignored
+//! (an erased slot fails both the version and the CRC). [`Store::load`] returns
+//! the valid snapshot with the highest sequence number.
 
 use super::classify::{Calibration, Margins, Rgbc, SquareCalibration};
 use super::controller::{GameRecord, GameSetup, Mode, Task, FULL_STOCK};
 use super::motion::{Point, Pose, STORAGE_SLOTS};
 use super::Colour;
 use crate::Square;
-use embedded_storage::Storage;
-
-/// Bytes reserved per slot (two slots are used).
-pub const SLOT_SIZE: usize = 512;
+use embedded_storage::nor_flash::NorFlash;
 
 /// The CRC-32 of the slots (ISO-HDLC, as in zip and Ethernet), computed bit by bit
 /// by the `crc` crate: no lookup table in flash.
@@ -73,12 +87,14 @@ pub const ENCODED_LEN: usize = at::END;
 /// Bytes of a slot's frame: the encoded snapshot, then its CRC-32 (LE u32).
 const FRAME_LEN: usize = ENCODED_LEN + 4;
 
-const _: () = assert!(FRAME_LEN <= SLOT_SIZE);
+/// The frame buffer's length: [`FRAME_LEN`] rounded up to 32 bytes, room for the
+/// padding to any write or read unit of up to 32 bytes.
+const FRAME_BUF: usize = FRAME_LEN.div_ceil(32) * 32;
 
-/// The bytes of a slot: the encoded snapshot, then its CRC-32 (LE u32). The codec
-/// works on whole frames, so every field sits at a constant offset of a fixed-size
-/// array (no bounds checks).
-type Frame = [u8; FRAME_LEN];
+/// A slot's bytes: the encoded snapshot, its CRC-32 (LE u32), then room for the
+/// zero padding. The codec works on whole frames, so every field sits at a
+/// constant offset of a fixed-size array (no bounds checks).
+type Frame = [u8; FRAME_BUF];
 
 /// The format version written in every snapshot.
 pub const FORMAT_VERSION: u8 = 5;
@@ -104,11 +120,14 @@ fn put(b: &mut Frame, offset: usize, value: &[u8]) {
 
 /// A colour as stored: 0 black, 1 white.
 fn colour_of_code(code: u8) -> Option<Colour> {
-    match code {
-        0 => Some(Colour::Black),
-        1 => Some(Colour::White),
-        _ => None,
+    if code > 1 {
+        return None;
     }
+    Some(if code == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    })
 }
 
 /// Everything needed to carry on after a reset.
@@ -172,7 +191,7 @@ impl Snapshot {
     /// assert_eq!(Snapshot::decode(&bad), None);
     /// ```
     pub fn encode(&self) -> [u8; ENCODED_LEN] {
-        let mut frame = [0; FRAME_LEN];
+        let mut frame = [0; FRAME_BUF];
         self.encode_into(&mut frame);
         let mut bytes = [0; ENCODED_LEN];
         bytes.copy_from_slice(&frame[..ENCODED_LEN]);
@@ -246,7 +265,7 @@ impl Snapshot {
         if bytes.len() != ENCODED_LEN {
             return None;
         }
-        let mut frame = [0; FRAME_LEN];
+        let mut frame = [0; FRAME_BUF];
         frame[..ENCODED_LEN].copy_from_slice(bytes);
         Snapshot::decode_frame(&frame)
     }
@@ -338,14 +357,38 @@ impl Snapshot {
 }
 
 /// Why a save or a load failed.
+///
+/// ```
+/// use tictable::device::persist::{PersistError, Store};
+/// use tictable::device::sim::flash::MemFlash;
+///
+/// // 512-byte erase units, 2-byte writes: a slot takes one unit, so two slots need
+/// // 1 KiB from a base that is a multiple of 512.
+/// type Flash = MemFlash<2048, 512, 2>;
+/// assert!(Store::new(Flash::new(), 1024).is_ok());
+/// assert!(matches!(Store::new(Flash::new(), 1536), Err(PersistError::TooSmall)));
+/// assert!(matches!(Store::new(Flash::new(), 100), Err(PersistError::Misaligned)));
+/// // Writes of 128 bytes at once: the frame cannot be padded to that.
+/// assert!(matches!(
+///     Store::new(MemFlash::<2048, 512, 128>::new(), 0),
+///     Err(PersistError::Unsupported)
+/// ));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PersistError<E> {
-    /// The storage reported an error.
+    /// The flash reported an error (a power cut, a failed erase or write...).
     Storage(E),
-    /// The storage is smaller than two slots from the base offset.
+    /// The flash is smaller than two slot regions ([`Store::SLOT_STRIDE`] each)
+    /// from the base offset.
     TooSmall,
-    /// The snapshot did not fit in a slot.
-    Encode,
+    /// The base offset is not a multiple of the flash's `ERASE_SIZE`, so erasing
+    /// a slot could touch something else.
+    Misaligned,
+    /// The flash's read or write unit is not one the store can pad a slot to: one
+    /// of the two units must be a multiple of the other, the erase unit a multiple
+    /// of both, and the frame padded to them must fit the store's buffer (true of
+    /// units of up to 32 bytes that are powers of two, as on common NOR flash).
+    Unsupported,
 }
 
 /// Writes `sequence` into an encoded frame and seals it with the CRC of the encoding.
@@ -355,48 +398,133 @@ fn stamp(frame: &mut Frame, sequence: u32) {
     put_u32(frame, ENCODED_LEN, crc);
 }
 
-/// Two snapshot slots in a storage, from `base`.
+/// Two snapshot slots in a NOR flash, from `base` (see the module docs for the
+/// layout).
+///
+/// ```
+/// use tictable::device::controller::GameRecord;
+/// use tictable::device::persist::{Snapshot, Store};
+/// use tictable::device::sim::flash::MemFlash;
+/// use tictable::device::sim::run::SimMachine;
+/// use tictable::device::sim::world::SimConfig;
+/// use tictable::device::controller::BestMove;
+/// use tictable::Square;
+///
+/// let m = SimMachine::new(SimConfig::standard(0.0, 0.0, 1), BestMove).unwrap();
+/// let mut snap = m.controller.snapshot();
+/// let mut store = Store::new(MemFlash::<1024, 512, 2>::new(), 0).unwrap();
+/// assert_eq!(store.load().unwrap(), None); // erased flash: nothing saved yet
+/// store.save(&snap).unwrap(); // slot 0, sequence 1
+/// snap.record.push(Square::CENTRE).unwrap();
+/// store.save(&snap).unwrap(); // slot 1, sequence 2
+/// store.save(&snap).unwrap(); // unchanged: not written again
+/// let flash = store.destroy();
+/// assert_eq!((flash.erases, flash.writes), (2, 2));
+/// // After a reset: the newest snapshot.
+/// let got = Store::new(flash, 0).unwrap().load().unwrap().unwrap();
+/// assert_eq!((got.sequence, got.record), (2, snap.record));
+/// ```
 #[derive(Debug)]
 pub struct Store<S> {
-    storage: S,
+    flash: S,
     base: u32,
     /// The slot holding the newest snapshot and its sequence, if known.
     newest: Option<(usize, u32)>,
 }
 
-impl<S: Storage> Store<S> {
-    /// A store using `2 * SLOT_SIZE` bytes of `storage` from `base`.
-    pub fn new(storage: S, base: u32) -> Result<Store<S>, PersistError<S::Error>> {
-        if storage.capacity() < base as usize + 2 * SLOT_SIZE {
-            return Err(PersistError::TooSmall);
+impl<S: NorFlash> Store<S> {
+    /// The unit a slot's frame is padded to: the larger of the read and write
+    /// units (0 if one is not a multiple of the other).
+    const UNIT: usize = {
+        let (r, w) = (S::READ_SIZE, S::WRITE_SIZE);
+        let unit = if r > w { r } else { w };
+        if r == 0 || w == 0 || unit % r != 0 || unit % w != 0 {
+            0
+        } else {
+            unit
+        }
+    };
+
+    /// Bytes read and written per slot: the frame padded with zeros to a whole
+    /// number of read and write units (0 if the units are unsupported).
+    const IO_LEN: usize = match FRAME_LEN.checked_next_multiple_of(Self::UNIT) {
+        Some(len) if len <= FRAME_BUF => len,
+        _ => 0,
+    };
+
+    /// Bytes from the start of slot 0 to the start of slot 1: a slot's bytes
+    /// rounded up to whole erase units of the flash (0 if unsupported). Two slots
+    /// take `2 * SLOT_STRIDE` bytes from the base.
+    ///
+    /// ```
+    /// use tictable::device::persist::Store;
+    /// use tictable::device::sim::flash::MemFlash;
+    /// // 1 KiB pages (STM32F103): one page per slot. 128-byte pages: three per slot.
+    /// assert_eq!(Store::<MemFlash<4096, 1024, 2>>::SLOT_STRIDE, 1024);
+    /// assert_eq!(Store::<MemFlash<4096, 128, 8>>::SLOT_STRIDE, 384);
+    /// ```
+    pub const SLOT_STRIDE: usize = match Self::IO_LEN.checked_next_multiple_of(S::ERASE_SIZE) {
+        Some(stride) if Self::IO_LEN != 0 && stride % Self::UNIT == 0 => stride,
+        _ => 0,
+    };
+
+    /// A store using `2 * SLOT_STRIDE` bytes of `flash` from `base`, which must be
+    /// a multiple of the flash's `ERASE_SIZE`. Nothing is read or written yet.
+    ///
+    /// # Errors
+    ///
+    /// [`PersistError::Unsupported`] for read/write units the slots cannot be
+    /// padded to, [`PersistError::Misaligned`] for a `base` that is not a multiple
+    /// of `ERASE_SIZE`, [`PersistError::TooSmall`] when the two slots do not fit
+    /// (see [`PersistError`] for an example).
+    pub fn new(flash: S, base: u32) -> Result<Store<S>, PersistError<S::Error>> {
+        if Self::SLOT_STRIDE == 0 {
+            return Err(PersistError::Unsupported);
+        }
+        if base as usize % S::ERASE_SIZE != 0 {
+            return Err(PersistError::Misaligned);
+        }
+        match (base as usize).checked_add(2 * Self::SLOT_STRIDE) {
+            Some(end) if end <= flash.capacity() && end <= u32::MAX as usize => {}
+            _ => return Err(PersistError::TooSmall),
         }
         Ok(Store {
-            storage,
+            flash,
             base,
             newest: None,
         })
     }
 
-    /// Gives the storage back.
+    /// Gives the flash back.
+    ///
+    /// ```
+    /// use tictable::device::persist::Store;
+    /// use tictable::device::sim::flash::MemFlash;
+    /// let store = Store::new(MemFlash::<1024, 512, 2>::new(), 0).unwrap();
+    /// assert_eq!(store.destroy().writes, 0);
+    /// ```
     pub fn destroy(self) -> S {
-        self.storage
+        self.flash
     }
 
+    /// Where `slot` starts in the flash.
     fn offset(&self, slot: usize) -> u32 {
-        self.base + (slot * SLOT_SIZE) as u32
+        self.base + (slot * Self::SLOT_STRIDE) as u32
     }
 
-    /// The frame stored in `slot`.
+    /// The frame stored in `slot` (and its padding).
+    #[inline(never)]
     fn read(&mut self, slot: usize, frame: &mut Frame) -> Result<(), PersistError<S::Error>> {
-        self.storage
-            .read(self.offset(slot), frame)
+        let at = self.offset(slot);
+        self.flash
+            .read(at, &mut frame[..Self::IO_LEN])
             .map_err(PersistError::Storage)
     }
 
     /// The snapshot in `slot`, if its CRC matches and it decodes.
     #[inline(never)]
     fn read_slot(&mut self, slot: usize) -> Result<Option<Snapshot>, PersistError<S::Error>> {
-        let mut frame = [0; FRAME_LEN];
+        let mut frame = [0; FRAME_BUF];
         self.read(slot, &mut frame)?;
         if u32_at(&frame, ENCODED_LEN) != crc32(&frame[..ENCODED_LEN]) {
             return Ok(None);
@@ -404,7 +532,12 @@ impl<S: Storage> Store<S> {
         Ok(Snapshot::decode_frame(&frame))
     }
 
-    /// The newest valid snapshot, or `None` when neither slot holds one.
+    /// The newest valid snapshot, or `None` when neither slot holds one (erased,
+    /// torn or corrupted slots are skipped). See [`Store`] for an example.
+    ///
+    /// # Errors
+    ///
+    /// [`PersistError::Storage`] when the flash fails to read.
     pub fn load(&mut self) -> Result<Option<Snapshot>, PersistError<S::Error>> {
         // The newest slot is found first and decoded again at the end, which keeps
         // a single snapshot on the stack (boot time only).
@@ -423,21 +556,29 @@ impl<S: Storage> Store<S> {
         }
     }
 
-    /// Saves `snapshot` (its sequence is set past the newest) into the older slot.
+    /// Saves `snapshot` (its sequence is set past the newest) into the slot not
+    /// holding the newest one: erases that slot's region, then writes the frame.
     /// A snapshot equal to the newest one saved (apart from the sequence) is not
-    /// written again, which spares the flash: call it as often as you like.
+    /// written again, which spares the flash: call it as often as you like. See
+    /// [`Store`] for an example.
+    ///
+    /// # Errors
+    ///
+    /// [`PersistError::Storage`] when the flash fails (or the power is cut): the
+    /// newest snapshot saved before is still the one [`Store::load`] returns.
     pub fn save(&mut self, snapshot: &Snapshot) -> Result<(), PersistError<S::Error>> {
         if self.newest.is_none() {
             self.load()?;
         }
-        let mut frame = [0; FRAME_LEN];
+        // Zeros past the CRC: the padding (and the unused moves and task items).
+        let mut frame = [0; FRAME_BUF];
         snapshot.encode_into(&mut frame);
         let (slot, sequence) = match self.newest {
             Some((slot, sequence)) => {
                 stamp(&mut frame, sequence);
-                let mut stored = [0; FRAME_LEN];
+                let mut stored = [0; FRAME_BUF];
                 self.read(slot, &mut stored)?;
-                if stored == frame {
+                if stored.iter().zip(&frame).all(|(a, b)| a == b) {
                     return Ok(());
                 }
                 (1 - slot, sequence.wrapping_add(1))
@@ -445,8 +586,12 @@ impl<S: Storage> Store<S> {
             None => (0, 1),
         };
         stamp(&mut frame, sequence);
-        self.storage
-            .write(self.offset(slot), &frame)
+        let at = self.offset(slot);
+        self.flash
+            .erase(at, at + Self::SLOT_STRIDE as u32)
+            .map_err(PersistError::Storage)?;
+        self.flash
+            .write(at, &frame[..Self::IO_LEN])
             .map_err(PersistError::Storage)?;
         self.newest = Some((slot, sequence));
         Ok(())

@@ -17,8 +17,8 @@
 //!   missed pick-ups as injectable faults.
 //! - [`human::SimHuman`]: random, perfect or error-prone players, some of whom cheat
 //!   by moving one of the device's pieces.
-//! - [`flash::MemStorage`]: an `embedded-storage` memory for snapshots, with torn
-//!   writes on demand.
+//! - [`flash::MemFlash`]: an `embedded-storage` NOR flash in memory for snapshots,
+//!   with power cuts during erases and writes on demand.
 //! - [`run`]: builds a whole machine, calibrates it, plays games, cuts the power.
 
 pub mod bus;

@@ -5,7 +5,7 @@
 //! the games of `tictable simulate` and those of the on-target images under QEMU.
 
 use super::bus::SimBus;
-use super::flash::MemStorage;
+use super::flash::MemFlash;
 use super::human::{SimHuman, Style};
 use super::pins::{Role, SimPin};
 use super::world::{SimConfig, World, WorldHandle};
@@ -17,7 +17,7 @@ use crate::device::controller::{
 use crate::device::guided;
 use crate::device::motion::{Axis, AxisId, Machine, PinLift};
 use crate::device::panel::{Button, Panel};
-use crate::device::persist::{Store, SLOT_SIZE};
+use crate::device::persist::Store;
 use crate::device::scanner::{ScanSettings, Scanner};
 use crate::device::sensors::{SensorBank, SensorError, SensorSettings, Wiring};
 use crate::device::Colour;
@@ -111,8 +111,18 @@ pub fn calibrate<W: WorldHandle>(
     result
 }
 
+/// Erase unit of the simulated flash: 512-byte pages (the firmware's STM32F103 has
+/// 1 KiB pages; the store adapts to either), one page per snapshot slot.
+pub const FLASH_PAGE: usize = 512;
+
 /// Bytes of simulated flash for snapshots: the store's two slots.
-pub const FLASH_BYTES: usize = 2 * SLOT_SIZE;
+pub const FLASH_BYTES: usize = 2 * FLASH_PAGE;
+
+/// The simulated snapshot flash: [`FLASH_BYTES`] of NOR flash in [`FLASH_PAGE`]
+/// pages, written in half-words like the STM32F103's.
+pub type SimFlash = MemFlash<FLASH_BYTES, FLASH_PAGE, 2>;
+
+const _: () = assert!(2 * Store::<SimFlash>::SLOT_STRIDE == FLASH_BYTES);
 
 /// The real controller on the simulated hardware of `world`.
 pub fn build_controller<C: MoveChooser, W: WorldHandle>(
@@ -176,7 +186,7 @@ pub struct SimMachine<C, W> {
     /// The clock, ms.
     pub now: u32,
     /// Snapshots, saved whenever the controller changes.
-    pub store: Store<MemStorage<FLASH_BYTES>>,
+    pub store: Store<SimFlash>,
     saved_revision: Option<u32>,
 }
 
@@ -206,7 +216,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         );
         let calibration = calibrate(&world, &mut bank)?;
         let controller = build_controller(&world, calibration, chooser);
-        let store = Store::new(MemStorage::new(), 0).map_err(|_| SimError::FlashTooSmall)?;
+        let store = Store::new(SimFlash::new(), 0).map_err(|_| SimError::FlashTooSmall)?;
         Ok(SimMachine {
             world,
             controller,
@@ -224,7 +234,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         }
         self.saved_revision = Some(rev);
         // The store skips a snapshot equal to the one it holds; the in-memory flash
-        // cannot fail.
+        // fails only on a power cut a test asked for (then the previous copy stays).
         let _ = self.store.save(&self.controller.snapshot());
     }
 

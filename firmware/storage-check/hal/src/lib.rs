@@ -1,8 +1,9 @@
-//! A model of `stm32f1xx_hal::flash::FlashWriter` (0.11) on 64 KiB of 1 KiB pages,
-//! with the rules of the real one that matter to a caller: reads from even
-//! addresses only, writes of whole half-words to erased cells only, erases by page.
+//! A model of `stm32f1xx_hal::flash` (0.11: `Parts::writer`, `FlashWriter`) on
+//! 64 KiB of 1 KiB pages, with the rules of the real one that matter to a caller:
+//! reads from even addresses only, writes of whole half-words to erased cells
+//! only, erases by page. The flash contents are the global [`flash::MEM`].
 pub mod flash {
-    use std::sync::Mutex;
+    use std::sync::{Mutex, MutexGuard};
 
     /// The HAL's flash errors.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,9 +25,39 @@ pub mod flash {
 
     const SIZE: u32 = 64 * 1024;
 
+    /// The whole 64 KiB of flash (erased at start).
+    pub static MEM: Mutex<[u8; SIZE as usize]> = Mutex::new([0xFF; SIZE as usize]);
+
+    /// The HAL's page size choice (only 1 KiB is modelled).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum SectorSize {
+        Sz1K = 1,
+    }
+
+    /// The HAL's flash size choice (only 64 KiB is modelled).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum FlashSize {
+        Sz64K = 64,
+    }
+
+    /// The constrained FLASH peripheral.
+    pub struct Parts;
+
+    impl Parts {
+        /// A writer over [`MEM`] (held locked while the writer lives).
+        pub fn writer(&mut self, sector_sz: SectorSize, flash_sz: FlashSize) -> FlashWriter<'_> {
+            assert_eq!((sector_sz, flash_sz), (SectorSize::Sz1K, FlashSize::Sz64K));
+            FlashWriter {
+                mem: MEM.lock().unwrap(),
+                _parts: self,
+            }
+        }
+    }
+
     /// The flash: `mem` is the whole 64 KiB.
     pub struct FlashWriter<'a> {
-        pub mem: &'a mut Vec<u8>,
+        mem: MutexGuard<'static, [u8; SIZE as usize]>,
+        _parts: &'a mut Parts,
     }
 
     impl FlashWriter<'_> {
