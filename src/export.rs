@@ -3,7 +3,8 @@
 //! ([`json`]). The output is deterministic: the same bytes on every run and machine.
 //!
 //! All three hold the entries of the compiled table ([`crate::entry::entries`]), sorted
-//! by key; `tables/FORMAT.md` documents them byte by byte.
+//! by key; the C header also holds the best-moves table ([`best_entries`]) for programs
+//! that only play. `tables/FORMAT.md` documents them byte by byte.
 //!
 //! ```
 //! use tictable::{export::{self, Format}, portable::Table};
