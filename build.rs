@@ -68,17 +68,16 @@ fn main() {
     );
     // The table of best moves: the best set of every canonical decision position
     // whose best moves the next two plies do not decide (`tactics`).
-    let mut best = Vec::new();
     for (board, analysis) in &solution.decisions {
-        match tactics::immediate_best(*board) {
-            Some(set) => assert_eq!(
+        if let Some(set) = tactics::immediate_best(*board) {
+            assert_eq!(
                 set,
                 analysis.best(),
                 "tactics::immediate_best is wrong on {board}"
-            ),
-            None => best.push((entry::key(*board), analysis.best().bits())),
+            );
         }
     }
+    let best: Vec<(u16, u16)> = tactics::table_entries(&solution.decisions).collect();
     Compact::build(&best).write(
         &mut out,
         "BEST",

@@ -3,7 +3,8 @@
 //! ([`json`]). The output is deterministic: the same bytes on every run and machine.
 //!
 //! All three hold the entries of the compiled table ([`crate::entry::entries`]), sorted
-//! by key; `tables/FORMAT.md` documents them byte by byte.
+//! by key; the C header also holds the best-moves table ([`best_entries`]) for programs
+//! that only play. `tables/FORMAT.md` documents them byte by byte.
 //!
 //! ```
 //! use tictable::{export::{self, Format}, portable::Table};
@@ -17,6 +18,7 @@ use crate::board::Squares;
 use crate::entry;
 use crate::portable::{TableFile, RECORD_SIZE};
 use crate::solve::Solution;
+use crate::tactics;
 use core::fmt::Write as _;
 use serde::Serialize;
 use std::string::{String, ToString};
@@ -74,6 +76,23 @@ pub fn entries(solution: &Solution) -> Vec<(u16, u16)> {
     entries
 }
 
+/// The entries `(key, best)` of the best-moves table, sorted by key: the canonical
+/// decision positions whose best moves [`tactics::immediate_best`] does not decide,
+/// with their best moves ([`tactics::table_entries`], the entries `build.rs` compiles
+/// into the crate). The C header holds them.
+///
+/// ```
+/// let solution = tictable::solve::solve();
+/// let best = tictable::export::best_entries(&solution);
+/// assert_eq!(best.len(), 96);
+/// assert!(best.windows(2).all(|w| w[0].0 < w[1].0));
+/// ```
+pub fn best_entries(solution: &Solution) -> Vec<(u16, u16)> {
+    let mut entries: Vec<(u16, u16)> = tactics::table_entries(&solution.decisions).collect();
+    entries.sort_unstable();
+    entries
+}
+
 /// The postcard table file: magic, version, count, CRC-32 and the sorted records
 /// (layout in [`crate::portable`]).
 pub fn postcard(solution: &Solution) -> Vec<u8> {
@@ -87,14 +106,18 @@ pub fn postcard(solution: &Solution) -> Vec<u8> {
     postcard::to_extend(&file, Vec::new()).expect("a Vec grows as needed")
 }
 
-/// The C lookup code, with `@COUNT@`, `@DATA_BYTES@`, `@KEYS@` and `@VALUES@` to fill in.
+/// The C lookup code, with `@COUNT@`, `@DATA_BYTES@`, `@KEYS@` and `@VALUES@` (the
+/// analysis table) and `@BEST_COUNT@`, `@BEST_DATA_BYTES@`, `@BEST_KEYS@` and
+/// `@BEST_SETS@` (the best-moves table) to fill in.
 const C_TEMPLATE: &str = include_str!("export/tictactoe.h.in");
 
 /// The single-file C99 header: the API and documentation, and under
-/// `TICTABLE_IMPLEMENTATION` the sorted table and the lookup.
+/// `TICTABLE_IMPLEMENTATION` the two sorted tables ([`entries`], [`best_entries`]) and
+/// the lookups.
 pub fn c_header(solution: &Solution) -> String {
     let entries = entries(solution);
-    let array = |field: fn(&(u16, u16)) -> u16| {
+    let best = best_entries(solution);
+    let array = |entries: &[(u16, u16)], field: fn(&(u16, u16)) -> u16| {
         let mut text = String::new();
         for (i, line) in entries.chunks(12).enumerate() {
             if i > 0 {
@@ -110,8 +133,12 @@ pub fn c_header(solution: &Solution) -> String {
     C_TEMPLATE
         .replace("@COUNT@", &entries.len().to_string())
         .replace("@DATA_BYTES@", &(entries.len() * RECORD_SIZE).to_string())
-        .replace("@KEYS@", &array(|&(key, _)| key))
-        .replace("@VALUES@", &array(|&(_, value)| value))
+        .replace("@KEYS@", &array(&entries, |&(key, _)| key))
+        .replace("@VALUES@", &array(&entries, |&(_, value)| value))
+        .replace("@BEST_COUNT@", &best.len().to_string())
+        .replace("@BEST_DATA_BYTES@", &(best.len() * RECORD_SIZE).to_string())
+        .replace("@BEST_KEYS@", &array(&best, |&(key, _)| key))
+        .replace("@BEST_SETS@", &array(&best, |&(_, set)| set))
 }
 
 /// One canonical decision position in the JSON listing.

@@ -8,7 +8,9 @@
 //! decision position before it leaves those positions out, and the tests check it
 //! on every reachable one.
 
+use crate::analysis::Analysis;
 use crate::board::{Board, Squares};
+use crate::entry;
 
 /// The best moves of `board`, a valid position with a move to make, when the next
 /// two plies decide them; `None` when only a deeper search (or the table) can:
@@ -49,4 +51,25 @@ pub const fn immediate_best(board: Board) -> Option<Squares> {
         1 => Some(threats),
         _ => Some(empty),
     }
+}
+
+/// The entries of the table of best moves, `(key, best)`: for every position of
+/// `decisions` (the solver's canonical decision positions and their analyses) that
+/// [`immediate_best`] leaves undecided, its key ([`entry::key`]) and the bits of its
+/// best moves, in the order of `decisions`. `build.rs` compiles them into the crate
+/// and `src/export.rs` writes them into the C header: one source for both.
+///
+/// ```
+/// # #[cfg(feature = "std")] {
+/// let solution = tictable::solve::solve();
+/// let entries: Vec<(u16, u16)> = tictable::tactics::table_entries(&solution.decisions).collect();
+/// assert_eq!(entries.len(), 96);
+/// assert!(entries.iter().all(|&(_, best)| best != 0 && best < 1 << 9));
+/// # }
+/// ```
+pub fn table_entries(decisions: &[(Board, Analysis)]) -> impl Iterator<Item = (u16, u16)> + '_ {
+    decisions
+        .iter()
+        .filter(|(board, _)| immediate_best(*board).is_none())
+        .map(|(board, analysis)| (entry::key(*board), analysis.best().bits()))
 }

@@ -22,9 +22,23 @@
  * A position is two 9-bit masks, `x` and `o` (bit i set = square i holds that player's
  * piece). X moves first, so X is to move when both have as many pieces, O otherwise.
  *
- * Cost: no allocation, no recursion, no floating point, a few dozen bytes of stack;
- * 629 table entries of 4 bytes in read-only data (2516 bytes), looked up by
- * binary search after reducing the position by the 8 symmetries of the square.
+ * Two tables, both in read-only data, looked up by binary search after reducing the
+ * position by the 8 symmetries of the square:
+ *  - tictable_analyse (outcome, plies, best and safe moves) reads the analysis table:
+ *    629 entries of 4 bytes (2516 bytes);
+ *  - tictable_best_moves and tictable_best_move decide most positions by a rule (win
+ *    at once, else block the opponent's one threat, ...) and read only the small
+ *    best-moves table for the others: 96 entries of 4 bytes (384 bytes).
+ * A program that only plays can leave tictable_analyse and its table out: write
+ *
+ *     #define TICTABLE_BEST_MOVES_ONLY
+ *     #define TICTABLE_IMPLEMENTATION
+ *     #include "tictactoe.h"
+ *
+ * (or link with -ffunction-sections -fdata-sections -Wl,--gc-sections, which drops
+ * whatever the program does not call).
+ *
+ * Cost: no allocation, no recursion, no floating point, a few dozen bytes of stack.
  */
 #ifndef TICTABLE_H
 #define TICTABLE_H
@@ -50,8 +64,13 @@ int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out);
    move: 1 win, 0 draw, -1 loss; plies to the end; best/safe: bit i = square i);
    1 for a finished game (*out filled as described above: plies 0, best = safe = 0);
    -1 for an invalid or unreachable position (*out untouched). `out` may be NULL. */
+int tictable_best_moves(uint16_t x, uint16_t o);
+/* the best moves of a position with a move to make (bit i = square i; never 0, the same
+   set as tictable_analyse's `best`); 0 for a finished game; -1 for an invalid or
+   unreachable position. Reads only the best-moves table. */
 int tictable_best_move(uint16_t x, uint16_t o);
-/* the lowest-numbered best move, or -1 when there is none (finished or invalid). */
+/* the lowest-numbered best move, or -1 when there is none (finished or invalid).
+   Reads only the best-moves table. */
 
 #ifdef __cplusplus
 }
@@ -64,7 +83,8 @@ int tictable_best_move(uint16_t x, uint16_t o);
 
 #include <stddef.h>
 
-/* The table: canonical key -> packed entry, sorted by key (tables/FORMAT.md).
+#ifndef TICTABLE_BEST_MOVES_ONLY
+/* The analysis table: canonical key -> packed entry, sorted by key (tables/FORMAT.md).
  * Key: base-3 index of the canonical board (digit i: 0 empty, 1 X, 2 O); key | 0x8000
  * is an extra entry holding a stored `safe` set.
  * Value: bits 0-8 a square set S, 9-12 plies, 13-14 outcome (0 loss, 1 draw, 2 win),
@@ -180,6 +200,32 @@ static const uint16_t tictable__values[TICTABLE__COUNT] = {
     0x4208, 0x2410, 0x2210, 0x4210, 0x4210, 0x4210, 0x4210, 0x2208, 0x2204, 0x4202, 0x4201, 0x2208,
     0x2204, 0x4210, 0x4210, 0x01b0, 0x0168,
 };
+#endif
+
+/* The best-moves table: the canonical positions with a move to make whose best moves
+ * the rule of tictable__immediate_best does not decide, sorted by key (the keys of the
+ * analysis table), and their best moves (a square set of the canonical position). */
+#define TICTABLE__BEST_COUNT 96
+static const uint16_t tictable__best_keys[TICTABLE__BEST_COUNT] = {
+    0x0000, 0x0001, 0x0003, 0x0005, 0x0007, 0x000b, 0x000e, 0x0010, 0x0020, 0x0021, 0x0026, 0x002a,
+    0x002c, 0x0032, 0x0046, 0x004c, 0x0051, 0x0053, 0x0057, 0x00a3, 0x00a5, 0x00c0, 0x00c6, 0x00f5,
+    0x00f8, 0x0130, 0x013c, 0x013e, 0x013f, 0x0180, 0x018c, 0x01b0, 0x02df, 0x02f0, 0x030b, 0x0322,
+    0x0324, 0x0325, 0x0372, 0x0384, 0x03ce, 0x03d2, 0x03e3, 0x0408, 0x0409, 0x0414, 0x0415, 0x0417,
+    0x0419, 0x041b, 0x0465, 0x04b7, 0x04b9, 0x04ba, 0x07c1, 0x07c3, 0x080f, 0x0813, 0x0891, 0x0892,
+    0x089c, 0x08ac, 0x08b7, 0x08d4, 0x08e2, 0x0934, 0x093d, 0x094e, 0x0957, 0x0980, 0x09ba, 0x09bb,
+    0x09c6, 0x09c7, 0x09cd, 0x0a0b, 0x0a41, 0x0a5d, 0x1033, 0x1045, 0x1049, 0x104d, 0x104e, 0x1095,
+    0x109e, 0x19a3, 0x19a6, 0x19ec, 0x19f4, 0x1a48, 0x1a63, 0x1adc, 0x1adf, 0x215f, 0x2162, 0x21b0,
+};
+static const uint16_t tictable__best_sets[TICTABLE__BEST_COUNT] = {
+    0x01ff, 0x0010, 0x0095, 0x0158, 0x0058, 0x0160, 0x0048, 0x0010, 0x00b0, 0x0011, 0x0030, 0x0010,
+    0x0030, 0x0010, 0x0110, 0x0010, 0x0145, 0x01ee, 0x016d, 0x01ee, 0x016d, 0x0045, 0x00c3, 0x0004,
+    0x0040, 0x0100, 0x01d2, 0x00d1, 0x0190, 0x0104, 0x00c3, 0x01c7, 0x0111, 0x0080, 0x0100, 0x0100,
+    0x0080, 0x0020, 0x0180, 0x00aa, 0x0004, 0x0010, 0x0090, 0x0104, 0x0110, 0x0193, 0x0190, 0x0190,
+    0x0080, 0x0100, 0x0183, 0x0182, 0x0181, 0x0180, 0x0190, 0x0190, 0x0182, 0x0181, 0x017d, 0x0140,
+    0x0140, 0x0140, 0x0170, 0x0110, 0x0145, 0x0040, 0x0168, 0x0040, 0x0140, 0x0044, 0x0100, 0x0100,
+    0x0053, 0x0110, 0x0100, 0x0001, 0x0005, 0x0100, 0x0118, 0x0114, 0x0112, 0x0111, 0x0110, 0x0105,
+    0x0101, 0x0044, 0x00d0, 0x0090, 0x0044, 0x006c, 0x00e4, 0x0041, 0x0040, 0x0092, 0x0090, 0x0082,
+};
 
 #define TICTABLE__FULL 0x1ffu
 #define TICTABLE__EXTRA 0x8000u
@@ -266,29 +312,27 @@ static unsigned tictable__base3(unsigned bits)
     return row[bits & 7u] + 27u * row[bits >> 3 & 7u] + 729u * row[bits >> 6 & 7u];
 }
 
-/* Binary search (branch-free halving): 1 and *value when `key` is in the table, else 0. */
-static int tictable__find(unsigned key, unsigned *value)
+/* Binary search (branch-free halving) of `key` in the `count` (> 0) sorted `keys`: its
+ * index, or `count` when it is absent. */
+static size_t tictable__find(const uint16_t *keys, size_t count, unsigned key)
 {
-    size_t base = 0, size = TICTABLE__COUNT;
+    size_t base = 0, size = count;
     while (size > 1u) {
         size_t half = size / 2u;
-        base = tictable__keys[base + half] <= key ? base + half : base;
+        base = keys[base + half] <= key ? base + half : base;
         size -= half;
     }
-    if (tictable__keys[base] != key) {
-        return 0;
-    }
-    *value = tictable__values[base];
-    return 1;
+    return keys[base] == key ? base : count;
 }
 
-int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
+/* What x, o is, by the same rules as Board::validate: -1 invalid or unreachable; 0 a move
+ * to make; 1 finished, the side to move has lost (the opponent has a line); 2 finished,
+ * a draw (full board). Unless invalid, *mine and *theirs get the pieces of the side to
+ * move and of the other side. */
+static int tictable__status(uint16_t x, uint16_t o, unsigned *mine, unsigned *theirs)
 {
-    unsigned nx, no, empty, s, sym, back, key, value, extra, set, plies, best, safe, outcome;
+    unsigned nx, no;
     int x_line, o_line;
-    uint32_t images[8], canonical;
-
-    /* Validity: the same rules as Board::validate. */
     if ((((unsigned)x | o) & ~TICTABLE__FULL) != 0u || ((unsigned)x & o) != 0u) {
         return -1;
     }
@@ -302,19 +346,20 @@ int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
     if ((x_line && o_line) || (x_line && nx == no) || (o_line && nx != no)) {
         return -1;
     }
-    empty = ~((unsigned)x | o) & TICTABLE__FULL;
-    if (x_line || o_line || empty == 0u) {
-        if (out != NULL) {
-            out->outcome = (int8_t)((x_line || o_line) ? -1 : 0);
-            out->plies = 0;
-            out->best = 0;
-            out->safe = 0;
-        }
+    *mine = nx == no ? x : o;
+    *theirs = nx == no ? o : x;
+    if (x_line || o_line) {
         return 1;
     }
+    return ((unsigned)x | o) == TICTABLE__FULL ? 2 : 0;
+}
 
-    /* Canonical form: the smallest of the 8 images of x | o << 16, the first symmetry
-     * in index order on ties. */
+/* The key of the canonical form of x, o: the smallest of the 8 images of x | o << 16,
+ * the first symmetry in index order on ties; *sym gets that symmetry. */
+static unsigned tictable__canonical_key(uint16_t x, uint16_t o, unsigned *sym)
+{
+    unsigned s, best = 0;
+    uint32_t images[8];
     images[0] = (uint32_t)x | (uint32_t)o << 16;
     images[1] = tictable__mirror_columns(images[0]);
     images[2] = tictable__mirror_rows(images[0]);
@@ -322,16 +367,58 @@ int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
     for (s = 0; s < 4u; s++) {
         images[s + 4u] = tictable__transpose(images[s]);
     }
-    sym = 0;
     for (s = 1; s < 8u; s++) {
-        sym = images[s] < images[sym] ? s : sym;
+        best = images[s] < images[best] ? s : best;
     }
-    canonical = images[sym];
-    key = tictable__base3((unsigned)(canonical & TICTABLE__FULL)) +
-          2u * tictable__base3((unsigned)(canonical >> 16));
-    if (!tictable__find(key, &value)) {
+    *sym = best;
+    return tictable__base3((unsigned)(images[best] & TICTABLE__FULL)) +
+           2u * tictable__base3((unsigned)(images[best] >> 16));
+}
+
+/* The best moves when the next two plies decide them, the rule of the Rust crate's
+ * tactics::immediate_best; 0 when only the best-moves table knows them. `mine`,
+ * `theirs`: the pieces of the side to move and of the other; `empty` (not 0): the rest. */
+static unsigned tictable__immediate_best(unsigned mine, unsigned theirs, unsigned empty)
+{
+    unsigned wins = tictable__winning_moves(mine, empty), threats;
+    if (wins != 0u) { /* complete a line: a win in 1, nothing is faster */
+        return wins;
+    }
+    threats = tictable__winning_moves(theirs, empty);
+    if (threats == 0u) { /* the last square, else undecided */
+        return (empty & (empty - 1u)) == 0u ? empty : 0u;
+    }
+    /* One threat: block it (any other move loses at once). Two or more: one move blocks
+     * at most one, every move loses in 2 plies, so every empty square is best. */
+    return (threats & (threats - 1u)) == 0u ? threats : empty;
+}
+
+#ifndef TICTABLE_BEST_MOVES_ONLY
+int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
+{
+    unsigned mine, theirs, empty, sym, back, key, value, set, plies, best, safe, outcome;
+    size_t found;
+    int status = tictable__status(x, o, &mine, &theirs);
+
+    if (status < 0) {
         return -1;
     }
+    if (status > 0) {
+        if (out != NULL) {
+            out->outcome = (int8_t)(status == 1 ? -1 : 0);
+            out->plies = 0;
+            out->best = 0;
+            out->safe = 0;
+        }
+        return 1;
+    }
+    empty = ~(mine | theirs) & TICTABLE__FULL;
+    key = tictable__canonical_key(x, o, &sym);
+    found = tictable__find(tictable__keys, TICTABLE__COUNT, key);
+    if (found == TICTABLE__COUNT) {
+        return -1;
+    }
+    value = tictable__values[found];
 
     /* Decode: the same rules as entry::decode, move sets mapped back to `x, o`. */
     back = tictable__inverse(sym);
@@ -349,14 +436,15 @@ int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
         break;
     case 2:
         if (plies == 1u) { /* win in 1: S = safe, best = the squares that win at once */
-            best = tictable__winning_moves(nx == no ? x : o, empty);
+            best = tictable__winning_moves(mine, empty);
             safe = set;
         } else if (value & TICTABLE__EXTRA) { /* S = best, safe in the extra entry */
-            if (!tictable__find(key | TICTABLE__EXTRA, &extra)) {
+            found = tictable__find(tictable__keys, TICTABLE__COUNT, key | TICTABLE__EXTRA);
+            if (found == TICTABLE__COUNT) {
                 return -1;
             }
             best = set;
-            safe = (unsigned)tictable__apply(back, extra & TICTABLE__FULL);
+            safe = (unsigned)tictable__apply(back, tictable__values[found] & TICTABLE__FULL);
         } else { /* S = best = safe */
             best = set;
             safe = set;
@@ -376,20 +464,37 @@ int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
     }
     return 0;
 }
+#endif /* TICTABLE_BEST_MOVES_ONLY */
+
+int tictable_best_moves(uint16_t x, uint16_t o)
+{
+    unsigned mine, theirs, best, sym;
+    size_t found;
+    int status = tictable__status(x, o, &mine, &theirs);
+
+    if (status != 0) {
+        return status < 0 ? -1 : 0;
+    }
+    best = tictable__immediate_best(mine, theirs, ~(mine | theirs) & TICTABLE__FULL);
+    if (best != 0u) {
+        return (int)best;
+    }
+    found = tictable__find(tictable__best_keys, TICTABLE__BEST_COUNT,
+                           tictable__canonical_key(x, o, &sym));
+    if (found == TICTABLE__BEST_COUNT) {
+        return -1;
+    }
+    return (int)tictable__apply(tictable__inverse(sym), tictable__best_sets[found]);
+}
 
 int tictable_best_move(uint16_t x, uint16_t o)
 {
-    struct tictable_analysis a;
-    int square;
-    if (tictable_analyse(x, o, &a) != 0) {
+    int best = tictable_best_moves(x, o);
+    if (best <= 0) {
         return -1;
     }
-    for (square = 0; square < 9; square++) {
-        if ((a.best >> square & 1u) != 0u) {
-            return square;
-        }
-    }
-    return -1;
+    /* The lowest set bit's index: the number of bits below it. */
+    return (int)tictable__popcount(((unsigned)best & (0u - (unsigned)best)) - 1u);
 }
 
 #endif /* TICTABLE_IMPLEMENTATION */
