@@ -34,6 +34,22 @@ fn expected(offset: usize, len: usize, unit: usize) -> Result<(), NorFlashErrorK
     }
 }
 
+/// A random read or write request `(offset, len)`: mostly half-word aligned with up
+/// to `half_words` half-words, one time in four anything (misaligned, past the end).
+fn request(below: &mut impl FnMut(usize) -> usize, half_words: usize) -> (usize, usize) {
+    let offset = if below(4) == 0 {
+        below(2200)
+    } else {
+        2 * below(1024)
+    };
+    let len = if below(4) == 0 {
+        below(40)
+    } else {
+        2 * below(half_words)
+    };
+    (offset, len)
+}
+
 fn main() {
     let mut state = 0x1234_5678_9abc_def0u64;
     let mut below = |n: usize| {
@@ -86,16 +102,7 @@ fn main() {
                 }
             }
             1 => {
-                let offset = if below(4) == 0 {
-                    below(2200)
-                } else {
-                    2 * below(1024)
-                };
-                let len = if below(4) == 0 {
-                    below(40)
-                } else {
-                    2 * below(20)
-                };
+                let (offset, len) = request(&mut below, 20);
                 let data: Vec<u8> = (0..len).map(|_| below(256) as u8).collect();
                 let result = s.write(offset as u32, &data);
                 match expected(offset, len, 2) {
@@ -126,16 +133,7 @@ fn main() {
                 }
             }
             _ => {
-                let offset = if below(4) == 0 {
-                    below(2200)
-                } else {
-                    2 * below(1024)
-                };
-                let len = if below(4) == 0 {
-                    below(40)
-                } else {
-                    2 * below(300)
-                };
+                let (offset, len) = request(&mut below, 300);
                 let mut out = vec![0x5A; len];
                 let result = s.read(offset as u32, &mut out);
                 match expected(offset, len, 2) {
