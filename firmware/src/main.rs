@@ -1,8 +1,9 @@
 //! The tic-tac-toe playing machine on an STM32F103C8 ("blue pill").
 //!
 //! Board bring-up only: clocks, the millisecond clock, I2C1 for the sensor
-//! multiplexers, the GPIO of the gantry, lift, magnet, buttons and lights, and flash
-//! storage for snapshots. Every behaviour comes from `tictable::device`; this file
+//! multiplexers, the GPIO of the gantry, lift, magnet, buttons and lights (with the
+//! `servo-lift` feature, TIM3's PWM for a servo lift), and flash storage for
+//! snapshots. Every behaviour comes from `tictable::device`; this file
 //! builds the `Controller` and polls it from a super-loop. See README.md for the
 //! wiring.
 #![no_std]
@@ -29,8 +30,12 @@ use tictable::device::controller::RandomBestMove;
 #[cfg(feature = "levels")]
 use tictable::device::controller::StrategyChooser;
 use tictable::device::controller::{Controller, GameSetup, Hardware, Layout};
+#[cfg(not(feature = "servo-lift"))]
+use tictable::device::motion::PinLift;
+#[cfg(feature = "servo-lift")]
+use tictable::device::motion::ServoLift;
 use tictable::device::motion::{
-    Axis, AxisConfig, AxisId, HeadTiming, Machine, PinLift, Point, Pose, Storage,
+    Axis, AxisConfig, AxisId, HeadTiming, Machine, Point, Pose, Storage,
 };
 use tictable::device::panel::{Button, Panel};
 use tictable::device::persist::Store;
@@ -111,6 +116,13 @@ const STORAGE: Storage = Storage {
 const PARK: Point = Point::mm(160, 10);
 /// Button debounce, ms.
 const DEBOUNCE_MS: u32 = 50;
+/// With the `servo-lift` feature: the servo's pulse, in thousandths of the 20 ms
+/// period, with the head raised and lowered (1.0 ms and 2.0 ms: a hobby servo's
+/// two ends; set them to the arm's linkage).
+#[cfg(feature = "servo-lift")]
+const SERVO_UP_PERMILLE: u16 = 50;
+#[cfg(feature = "servo-lift")]
+const SERVO_DOWN_PERMILLE: u16 = 100;
 
 /// Core clock, MHz.
 const SYSCLK_MHZ: u32 = 72;
@@ -251,12 +263,35 @@ fn main() -> ! {
             .into_push_pull_output(&mut gpioa.crl)
             .erase_number(),
     );
-    let lift: Out = Out::A(
+    // The lift: a solenoid (or a small motor driver) on PA4, or with `servo-lift` a
+    // hobby servo on PA6 driven by TIM3 CH1 at 50 Hz.
+    #[cfg(not(feature = "servo-lift"))]
+    let lift = PinLift(Out::A(
         gpioa
             .pa4
             .into_push_pull_output(&mut gpioa.crl)
             .erase_number(),
-    );
+    ));
+    #[cfg(feature = "servo-lift")]
+    let lift = {
+        let mut afio = dp.AFIO.constrain(&mut rcc);
+        let pin = gpioa.pa6.into_alternate_push_pull(&mut gpioa.crl);
+        let mut pwm = dp
+            .TIM3
+            .pwm_hz::<stm32f1xx_hal::timer::Tim3NoRemap, _, _>(
+                pin,
+                &mut afio.mapr,
+                50.Hz(),
+                &mut rcc,
+            )
+            .split();
+        pwm.enable();
+        ServoLift {
+            pwm,
+            up_permille: SERVO_UP_PERMILLE,
+            down_permille: SERVO_DOWN_PERMILLE,
+        }
+    };
     let magnet: Out = Out::A(
         gpioa
             .pa5
@@ -274,13 +309,13 @@ fn main() -> ! {
         In::B(gpiob.pb8.into_pull_up_input(&mut gpiob.crh).erase_number()),
         In::B(gpiob.pb9.into_pull_up_input(&mut gpiob.crh).erase_number()),
     ];
+    // The Lamp LED: PA6, or PA4 with `servo-lift` (PA6 is then the servo's PWM).
+    #[cfg(not(feature = "servo-lift"))]
+    let lamp = gpioa.pa6.into_push_pull_output(&mut gpioa.crl);
+    #[cfg(feature = "servo-lift")]
+    let lamp = gpioa.pa4.into_push_pull_output(&mut gpioa.crl);
     let lights: [Out; 7] = [
-        Out::A(
-            gpioa
-                .pa6
-                .into_push_pull_output(&mut gpioa.crl)
-                .erase_number(),
-        ),
+        Out::A(lamp.erase_number()),
         Out::A(
             gpioa
                 .pa7
@@ -338,7 +373,7 @@ fn main() -> ! {
     let machine = Machine::new(
         axis(AxisId::X, x_step, x_dir, x_limit),
         axis(AxisId::Y, y_step, y_dir, y_limit),
-        PinLift(lift),
+        lift,
         magnet,
         HeadTiming::DEFAULT,
     );
