@@ -11,8 +11,7 @@
 #include "tictactoe.h"
 
 /* Defined in second_unit.c, which includes the header without the implementation. */
-int second_unit_best_move(uint16_t x, uint16_t o);
-int second_unit_best_moves(uint16_t x, uint16_t o);
+int second_unit_agrees(uint16_t x, uint16_t o, int move, int moves);
 
 int main(void)
 {
@@ -20,9 +19,7 @@ int main(void)
     while (scanf("%lu %lu", &x, &o) == 2) {
         int move = tictable_best_move((uint16_t)x, (uint16_t)o);
         int moves = tictable_best_moves((uint16_t)x, (uint16_t)o);
-        if (move != second_unit_best_move((uint16_t)x, (uint16_t)o) ||
-            moves != second_unit_best_moves((uint16_t)x, (uint16_t)o)) {
-            fprintf(stderr, "second unit disagrees at %lu %lu\n", x, o);
+        if (!second_unit_agrees((uint16_t)x, (uint16_t)o, move, moves)) {
             return 1;
         }
         printf("%lu %lu %d %d\n", x, o, move, moves);
