@@ -96,7 +96,6 @@ impl fmt::Display for Player {
 
 /// A square of the board, 0..=8 row-major from the top-left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Square(u8);
 
 impl Square {
@@ -175,7 +174,6 @@ impl fmt::Display for Square {
 /// assert_eq!(v, [0, 2, 6, 8]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Squares(u16);
 
 impl Squares {

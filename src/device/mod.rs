@@ -111,3 +111,20 @@ pub(crate) fn write_squares(
     }
     Ok(())
 }
+
+/// A square in defmt logs: numbered 1 to 9, as people do (the board module is
+/// shared with the build script, which has no defmt, so the impl lives here).
+#[cfg(feature = "defmt")]
+impl defmt::Format for crate::Square {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "square {=u8}", self.index() + 1)
+    }
+}
+
+/// A set of squares in defmt logs: bit `i` is square `i + 1`.
+#[cfg(feature = "defmt")]
+impl defmt::Format for crate::Squares {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "squares {=u16:#011b}", self.bits())
+    }
+}

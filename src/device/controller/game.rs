@@ -17,7 +17,7 @@ use crate::device::model::FULL_STOCK;
 use crate::device::motion::Lift;
 use crate::device::panel::{Button, Presses};
 use crate::device::scanner::BoardView;
-use crate::device::{elapsed_ms, Colour};
+use crate::device::Colour;
 use crate::{Board, Square, Squares};
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
@@ -314,7 +314,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
         stat!(
             self.stats.placements += 1;
-            let took = elapsed_ms(now_ms, self.placement_started);
+            let took = crate::device::elapsed_ms(now_ms, self.placement_started);
             self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
         );
         self.park(now_ms);
