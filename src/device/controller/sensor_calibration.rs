@@ -113,7 +113,7 @@ pub const STEP_LIGHTS: [Light; 5] = [
     STEPS[4].light,
 ];
 
-/// [`STEP_LIGHTS`] as a mask for [`Panel::show_mask`](super::panel::Panel::show_mask).
+/// [`STEP_LIGHTS`] as a mask for [`Panel::show_mask`](crate::device::panel::Panel::show_mask).
 ///
 /// ```
 /// use tictable::device::controller::sensor_calibration::{STEP_LIGHTS, STEP_LIGHT_MASK};
