@@ -27,12 +27,13 @@
 //! (`serialize`); `stats` adds exact and sampled self-play statistics (`selfplay`);
 //! `cli` (default) builds the `tictable` binary.
 //! `device` adds the playing machine's logic (`no_std`, embedded-hal 1.0, see
-//! `device`); `sim` adds its simulator at bus and pin level.
+//! `device`); `sim` adds its simulator at bus and pin level; `defmt` adds
+//! `defmt::Format` to the device layer's errors.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", test))]
 extern crate std;
 
 pub mod analysis;

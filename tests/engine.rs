@@ -316,7 +316,7 @@ fn fixed_positions() {
     // Empty board: a draw in 9 plies, every first move keeps it.
     let a = expect(".........", Outcome::Draw, 9, &[0, 1, 2, 3, 4, 5, 6, 7, 8]);
     assert_eq!(a.safe().len(), 9);
-    // DESIGN.md: X at 0,1 and O at 3,4, X to move: X wins at 2 in 1 ply.
+    // X at 0,1 and O at 3,4, X to move: X completes the top row at 2, a win in 1 ply.
     expect("XX.OO....", Outcome::Win, 1, &[2]);
     // Block: O must take 2 or lose.
     let a = expect("XX..O....", Outcome::Draw, 6, &[2]);

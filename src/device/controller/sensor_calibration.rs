@@ -1,0 +1,187 @@
+//! The guided sensor calibration ([`State::CalibratingSensors`]): the steps an
+//! operator follows at the machine to give every square its empty / black / white
+//! references, and the readings taken at each step. It runs through
+//! [`Controller::calibrate_sensors`]; each step is shown on one light (with Error)
+//! and confirmed with Start:
+//!
+//! 1. Device-turn light: the board empty;
+//! 2. Human-turn light: black pieces on squares 1–5;
+//! 3. Win light: black pieces on squares 6–9;
+//! 4. Draw light: white pieces on squares 1–5;
+//! 5. Loss light: white pieces on squares 6–9.
+//!
+//! [`SAMPLES`] readings per square and step are averaged by [`Calibrator`];
+//! references closer than [`MIN_SEPARATION`] fail the calibration. The result
+//! classifies with [`Margins::DEFAULT`].
+//!
+//! Invariants: the calibration in use changes only when all five steps are read and
+//! [`Calibrator::finish`] accepts them; Level cancels at any step. (Also at the old
+//! path `device::guided`.)
+
+use super::{Controller, MoveChooser, State};
+use crate::device::classify::{Calibrator, Margins, Reference};
+use crate::device::motion::Lift;
+use crate::device::panel::{Button, Light, Presses};
+use crate::device::sensors::SensorBank;
+use crate::Squares;
+use embedded_hal::digital::{InputPin, OutputPin};
+use embedded_hal::i2c::I2c;
+
+/// Readings averaged per square and step.
+pub const SAMPLES: usize = 8;
+
+/// Minimum L1 distance between the references of a square (raw sensor counts).
+pub const MIN_SEPARATION: u32 = 300;
+
+/// One step of the procedure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CalibrationStep {
+    /// The light that shows the step.
+    pub light: Light,
+    /// What lies on the step's squares.
+    pub reference: Reference,
+    /// The squares read at this step.
+    pub squares: Squares,
+}
+
+/// Squares 1–5 (indices 0..=4) and 6–9.
+const FIRST_FIVE: Squares = Squares::from_bits(0b0_0001_1111);
+const LAST_FOUR: Squares = Squares::from_bits(0b1_1110_0000);
+
+/// The five steps, in order.
+///
+/// ```
+/// use tictable::device::controller::sensor_calibration::STEPS;
+/// use tictable::device::classify::Reference;
+/// // Every square is read once with each reference.
+/// for r in Reference::ALL {
+///     let squares = STEPS.iter().filter(|s| s.reference == r).map(|s| s.squares.bits());
+///     assert_eq!(squares.fold(0, |a, b| { assert_eq!(a & b, 0); a | b }), 0x1FF);
+/// }
+/// ```
+pub const STEPS: [CalibrationStep; 5] = [
+    CalibrationStep {
+        light: Light::DeviceTurn,
+        reference: Reference::Empty,
+        squares: Squares::from_bits(0x1FF),
+    },
+    CalibrationStep {
+        light: Light::HumanTurn,
+        reference: Reference::Black,
+        squares: FIRST_FIVE,
+    },
+    CalibrationStep {
+        light: Light::Win,
+        reference: Reference::Black,
+        squares: LAST_FOUR,
+    },
+    CalibrationStep {
+        light: Light::Draw,
+        reference: Reference::White,
+        squares: FIRST_FIVE,
+    },
+    CalibrationStep {
+        light: Light::Loss,
+        reference: Reference::White,
+        squares: LAST_FOUR,
+    },
+];
+
+/// Takes [`SAMPLES`] readings of every square of `step` into `calibrator`. A failed
+/// read is skipped: a square with no reading at all fails the calibration when it
+/// is finished ([`Calibrator::finish`] names it).
+pub fn record_step<I2C: I2c>(
+    bank: &mut SensorBank<I2C>,
+    calibrator: &mut Calibrator,
+    step: &CalibrationStep,
+) {
+    for square in step.squares {
+        for _ in 0..SAMPLES {
+            if let Ok(reading) = bank.read(square) {
+                calibrator.record(step.reference, square, reading);
+            }
+        }
+    }
+}
+
+/// The step lights, for showing that a calibration failed.
+pub const STEP_LIGHTS: [Light; 5] = [
+    STEPS[0].light,
+    STEPS[1].light,
+    STEPS[2].light,
+    STEPS[3].light,
+    STEPS[4].light,
+];
+
+/// [`STEP_LIGHTS`] as a mask for [`Panel::show_mask`](crate::device::panel::Panel::show_mask).
+///
+/// ```
+/// use tictable::device::controller::sensor_calibration::{STEP_LIGHTS, STEP_LIGHT_MASK};
+/// let mask = STEP_LIGHTS.iter().fold(0, |m, l| m | l.bit());
+/// assert_eq!(STEP_LIGHT_MASK, mask);
+/// assert_eq!(mask.count_ones(), 5);
+/// ```
+pub const STEP_LIGHT_MASK: u8 = {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < STEP_LIGHTS.len() {
+        mask |= STEP_LIGHTS[i].bit();
+        i += 1;
+    }
+    mask
+};
+
+impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
+    /// Runs the guided sensor calibration (see [the module docs](self)) once the
+    /// machine is homed: call it before the first poll (the firmware does on the
+    /// first power-on, or with Level held), or in Setup, after a game or after a
+    /// task. The calibration in use changes only when the procedure succeeds; Level
+    /// cancels it. `false` (nothing changes) while a game or task runs.
+    pub fn calibrate_sensors(&mut self) -> bool {
+        match self.state {
+            State::Starting => self.calibrate_when_homed = true,
+            State::Setup | State::Over(_) | State::TaskDone => {
+                self.start_sensor_calibration();
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Starts the guided sensor calibration at its first step.
+    #[inline(always)]
+    pub(super) fn start_sensor_calibration(&mut self) {
+        self.calibrator = Calibrator::new();
+        self.enter(State::CalibratingSensors { step: 0 });
+    }
+
+    /// One poll of the guided sensor calibration: Start reads the step shown (or
+    /// begins again after a failure), Level cancels.
+    pub(super) fn calibration_step(&mut self, step: u8, presses: Presses) {
+        if presses.contains(Button::Level) {
+            self.ready();
+            return;
+        }
+        if !presses.contains(Button::Start) {
+            return;
+        }
+        let Some(shown) = STEPS.get(step as usize) else {
+            self.start_sensor_calibration();
+            return;
+        };
+        record_step(&mut self.hw.sensors, &mut self.calibrator, shown);
+        if (step as usize) + 1 < STEPS.len() {
+            self.enter(State::CalibratingSensors { step: step + 1 });
+            return;
+        }
+        match self.calibrator.finish(MIN_SEPARATION, Margins::DEFAULT) {
+            Ok(calibration) => {
+                self.hw.scanner.set_calibration(calibration);
+                self.ready();
+            }
+            Err(_) => self.enter(State::CalibratingSensors {
+                step: STEPS.len() as u8,
+            }),
+        }
+    }
+}
