@@ -1,0 +1,161 @@
+//! Host tests of the firmware's hardware-free parts: `src/pulse.rs`, the STEP/DIR
+//! outputs that keep the drivers' timing, against a fake cycle counter and a pin that
+//! records the count at each edge. Run (from `firmware/host-check`):
+//! `cargo test --target "$(rustc -vV | sed -n 's/^host: //p')"`.
+#[path = "../../src/pulse.rs"]
+pub mod pulse;
+
+#[cfg(test)]
+mod tests {
+    use super::pulse::{wait_since, CycleCounter, DirPin, StepPin, StepTiming};
+    use core::convert::Infallible;
+    use core::sync::atomic::AtomicU32;
+    use embedded_hal::digital::{ErrorType, OutputPin};
+    use std::cell::{Cell, RefCell};
+
+    thread_local! {
+        /// The fake counter's value and its increment per read.
+        static NOW: Cell<u32> = const { Cell::new(0) };
+        static STEP: Cell<u32> = const { Cell::new(1) };
+        /// Edges written: (pin name, level, count at the write).
+        static EDGES: RefCell<Vec<(&'static str, bool, u32)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// A counter that advances by `STEP` at every read (like a CPU polling it).
+    struct Fake;
+    impl CycleCounter for Fake {
+        fn cycles() -> u32 {
+            let now = NOW.get();
+            NOW.set(now.wrapping_add(STEP.get()));
+            now
+        }
+    }
+
+    fn start(at: u32, step: u32) {
+        NOW.set(at);
+        STEP.set(step);
+        EDGES.with_borrow_mut(Vec::clear);
+    }
+
+    /// Waits outside the pins: the time a caller spends between two pin calls.
+    fn idle(cycles: u32) {
+        NOW.set(NOW.get().wrapping_add(cycles));
+    }
+
+    struct Recorder(&'static str);
+    impl ErrorType for Recorder {
+        type Error = Infallible;
+    }
+    impl OutputPin for Recorder {
+        fn set_high(&mut self) -> Result<(), Infallible> {
+            EDGES.with_borrow_mut(|e| e.push((self.0, true, NOW.get())));
+            Ok(())
+        }
+        fn set_low(&mut self) -> Result<(), Infallible> {
+            EDGES.with_borrow_mut(|e| e.push((self.0, false, NOW.get())));
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn timing_from_the_clock() {
+        let t72 = StepTiming::at(72_000_000);
+        assert_eq!((t72.high, t72.low, t72.dir_setup), (144, 144, 72));
+        let t64 = StepTiming::at(64_000_000);
+        assert_eq!((t64.high, t64.low, t64.dir_setup), (128, 128, 64));
+        // A clock that is not whole MHz rounds up (never shorter).
+        let odd = StepTiming::at(8_000_001);
+        assert_eq!((odd.high, odd.dir_setup), (18, 9));
+    }
+
+    #[test]
+    fn wait_since_counts_across_the_wrap() {
+        for (at, since, cycles, step) in [
+            (100, 100, 50, 1),
+            (u32::MAX - 10, u32::MAX - 10, 50, 3),
+            (5, u32::MAX - 20, 10, 1), // already 26 past: no wait
+            (0, 0, 0, 7),
+        ] {
+            start(at, step);
+            let end = wait_since::<Fake>(since, cycles);
+            let waited = end.wrapping_sub(since);
+            assert!(waited >= cycles, "{at} {since} {cycles}: {waited}");
+            // Returns at the first read that is far enough (or the first read).
+            let first = at.wrapping_sub(since);
+            assert!(waited < cycles.max(first) + step, "{at} {since}: {waited}");
+        }
+    }
+
+    /// The widths seen on the pins: every STEP high ≥ high, every STEP low between
+    /// steps ≥ low, every rising STEP edge ≥ dir_setup after the last DIR write.
+    fn check_widths(t: StepTiming) -> usize {
+        let edges = EDGES.with_borrow(Vec::clone);
+        let (mut last_step, mut last_dir, mut rises) = (None::<(bool, u32)>, None, 0);
+        for &(pin, level, at) in &edges {
+            if pin == "dir" {
+                last_dir = Some(at);
+                continue;
+            }
+            if let Some((was, then)) = last_step {
+                let width = at.wrapping_sub(then);
+                let need = if was { t.high } else { t.low };
+                assert!(width >= need, "{edges:?}: {width} < {need}");
+            }
+            if level {
+                rises += 1;
+                if let Some(d) = last_dir {
+                    let setup = at.wrapping_sub(d);
+                    assert!(setup >= t.dir_setup, "{edges:?}: DIR setup {setup}");
+                }
+            }
+            last_step = Some((level, at));
+        }
+        rises
+    }
+
+    #[test]
+    fn step_edges_keep_the_widths() {
+        static DIR: AtomicU32 = AtomicU32::new(0);
+        let t = StepTiming::at(72_000_000);
+        // Across the counter's wrap, polled fast (1 cycle a read) and slow (13).
+        for (at, step) in [(u32::MAX - 300, 1), (1000, 13)] {
+            start(at, step);
+            let mut dir = DirPin::<_, Fake>::new(Recorder("dir"), &DIR);
+            let mut pin = StepPin::<_, Fake>::new(Recorder("step"), &DIR, t);
+            dir.set_high().unwrap();
+            for _ in 0..5 {
+                pin.set_high().unwrap();
+                pin.set_low().unwrap();
+            }
+            // A direction change right after a step, then steps with the caller
+            // slow between them (no extra wait needed).
+            dir.set_low().unwrap();
+            for _ in 0..3 {
+                pin.set_high().unwrap();
+                idle(500);
+                pin.set_low().unwrap();
+                idle(500);
+            }
+            // A direction change long after the last step: the step right after
+            // it waits for the DIR setup alone.
+            idle(10_000);
+            dir.set_high().unwrap();
+            pin.set_high().unwrap();
+            pin.set_low().unwrap();
+            assert_eq!(check_widths(t), 9);
+        }
+    }
+
+    #[test]
+    fn no_wait_once_the_time_has_passed() {
+        static DIR: AtomicU32 = AtomicU32::new(0);
+        let t = StepTiming::at(72_000_000);
+        start(0, 1);
+        let mut pin = StepPin::<_, Fake>::new(Recorder("step"), &DIR, t);
+        idle(10_000);
+        let before = NOW.get();
+        pin.set_high().unwrap();
+        // Three reads of the counter (two waits that end at once, the stamp).
+        assert_eq!(NOW.get() - before, 3);
+    }
+}
