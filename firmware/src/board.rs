@@ -3,11 +3,9 @@
 
 use crate::bus::SensorBus;
 use crate::clock::{self, MsClock};
-use crate::pins::{In, Out};
-use crate::pulse::{DirPin, StepPin, StepTiming};
+use crate::pins::{In, Out, LINES};
 use crate::safety::{self, ResetCause, Watchdog};
 use crate::storage::FlashStorage;
-use core::sync::atomic::AtomicU32;
 use embedded_hal::digital::{InputPin, OutputPin};
 use stm32f1xx_hal::gpio::PinState;
 use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
@@ -32,9 +30,6 @@ pub type Lift = PinLift<Out>;
 #[cfg(feature = "servo-lift")]
 pub type Lift = ServoLift<stm32f1xx_hal::timer::PwmChannel<pac::TIM3, 0>>;
 
-/// When each axis's DIR line was last written (cycle counter), for its STEP line.
-static X_DIR_WRITTEN: AtomicU32 = AtomicU32::new(0);
-static Y_DIR_WRITTEN: AtomicU32 = AtomicU32::new(0);
 
 /// Everything the device logic drives, configured.
 pub struct Board {
@@ -97,25 +92,13 @@ impl Board {
                 .into_push_pull_output_with_state(&mut gpioa.crh, PinState::High)
                 .erase_number(),
         );
-        let timing = StepTiming::at(sysclk);
-        let x_step = Out::Step(StepPin::new(
-            gpioa.pa0.into_push_pull_output(&mut gpioa.crl).erase_number(),
-            &X_DIR_WRITTEN,
-            timing,
-        ));
-        let x_dir = Out::Dir(DirPin::new(
-            gpioa.pa1.into_push_pull_output(&mut gpioa.crl).erase_number(),
-            &X_DIR_WRITTEN,
-        ));
-        let y_step = Out::Step(StepPin::new(
-            gpioa.pa2.into_push_pull_output(&mut gpioa.crl).erase_number(),
-            &Y_DIR_WRITTEN,
-            timing,
-        ));
-        let y_dir = Out::Dir(DirPin::new(
-            gpioa.pa3.into_push_pull_output(&mut gpioa.crl).erase_number(),
-            &Y_DIR_WRITTEN,
-        ));
+        for line in &LINES {
+            line.set_clock(sysclk);
+        }
+        let x_step = Out::Step(gpioa.pa0.into_push_pull_output(&mut gpioa.crl).erase_number(), 0);
+        let x_dir = Out::Dir(gpioa.pa1.into_push_pull_output(&mut gpioa.crl).erase_number(), 0);
+        let y_step = Out::Step(gpioa.pa2.into_push_pull_output(&mut gpioa.crl).erase_number(), 1);
+        let y_dir = Out::Dir(gpioa.pa3.into_push_pull_output(&mut gpioa.crl).erase_number(), 1);
         // The lift: a solenoid (or a small motor driver) on PA4, or with `servo-lift` a
         // hobby servo on PA6 driven by TIM3 CH1 at 50 Hz.
         #[cfg(not(feature = "servo-lift"))]

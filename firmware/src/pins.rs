@@ -3,7 +3,7 @@
 //! switches, buttons). The library takes one output type for all of them.
 
 use crate::clock::Dwt;
-use crate::pulse::{DirPin, StepPin};
+use crate::pulse::StepLine;
 use core::convert::Infallible;
 use embedded_hal::digital::{ErrorType, InputPin, OutputPin};
 use stm32f1xx_hal::gpio::{Input, Output, PartiallyErasedPin, PullUp, PushPull};
@@ -22,10 +22,26 @@ pub enum Out {
     A(PortA),
     /// A plain output on port B.
     B(PortB),
-    /// A driver's STEP input (port A).
-    Step(StepPin<PortA, Dwt>),
-    /// A driver's DIR input (port A).
-    Dir(DirPin<PortA, Dwt>),
+    /// A driver's STEP input (port A) and its axis's line in [`LINES`].
+    Step(PortA, u8),
+    /// A driver's DIR input (port A) and its axis's line in [`LINES`].
+    Dir(PortA, u8),
+}
+
+/// The STEP/DIR timing state of the X (0) and Y (1) axes.
+pub static LINES: [StepLine; 2] = [StepLine::new(), StepLine::new()];
+
+impl Out {
+    /// Sets the level (STEP and DIR through their axis's [`StepLine`]).
+    fn set(&mut self, high: bool) -> Result<(), Infallible> {
+        match self {
+            Out::A(pin) => pin.set_state(high.into()),
+            Out::B(pin) => pin.set_state(high.into()),
+            Out::Step(pin, axis) => return LINES[usize::from(*axis & 1)].set_step::<_, Dwt>(pin, high),
+            Out::Dir(pin, axis) => return LINES[usize::from(*axis & 1)].set_dir::<_, Dwt>(pin, high),
+        }
+        Ok(())
+    }
 }
 
 impl ErrorType for Out {
@@ -34,23 +50,11 @@ impl ErrorType for Out {
 
 impl OutputPin for Out {
     fn set_high(&mut self) -> Result<(), Infallible> {
-        match self {
-            Out::A(pin) => pin.set_high(),
-            Out::B(pin) => pin.set_high(),
-            Out::Step(pin) => return pin.set_high(),
-            Out::Dir(pin) => return pin.set_high(),
-        }
-        Ok(())
+        self.set(true)
     }
 
     fn set_low(&mut self) -> Result<(), Infallible> {
-        match self {
-            Out::A(pin) => pin.set_low(),
-            Out::B(pin) => pin.set_low(),
-            Out::Step(pin) => return pin.set_low(),
-            Out::Dir(pin) => return pin.set_low(),
-        }
-        Ok(())
+        self.set(false)
     }
 }
 
