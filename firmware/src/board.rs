@@ -30,7 +30,6 @@ pub type Lift = PinLift<Out>;
 #[cfg(feature = "servo-lift")]
 pub type Lift = ServoLift<stm32f1xx_hal::timer::PwmChannel<pac::TIM3, 0>>;
 
-
 /// Everything the device logic drives, configured.
 pub struct Board {
     /// I2C1 to the multiplexers, with bus recovery.
@@ -86,25 +85,22 @@ impl Board {
         // float for a few µs until configured (README: the pull-downs).
         let mut gpioa = dp.GPIOA.split(&mut rcc);
         let mut gpiob = dp.GPIOB.split(&mut rcc);
-        let enable = Out::A(
+        let enable = Out::a(
             gpioa
                 .pa12
-                .into_push_pull_output_with_state(&mut gpioa.crh, PinState::High)
-                .erase_number(),
+                .into_push_pull_output_with_state(&mut gpioa.crh, PinState::High),
         );
         for line in &LINES {
             line.set_clock(sysclk);
         }
-        let x_step = Out::Step(gpioa.pa0.into_push_pull_output(&mut gpioa.crl).erase_number(), 0);
-        let x_dir = Out::Dir(gpioa.pa1.into_push_pull_output(&mut gpioa.crl).erase_number(), 0);
-        let y_step = Out::Step(gpioa.pa2.into_push_pull_output(&mut gpioa.crl).erase_number(), 1);
-        let y_dir = Out::Dir(gpioa.pa3.into_push_pull_output(&mut gpioa.crl).erase_number(), 1);
+        let x_step = Out::step(gpioa.pa0.into_push_pull_output(&mut gpioa.crl), 0);
+        let x_dir = Out::dir(gpioa.pa1.into_push_pull_output(&mut gpioa.crl), 0);
+        let y_step = Out::step(gpioa.pa2.into_push_pull_output(&mut gpioa.crl), 1);
+        let y_dir = Out::dir(gpioa.pa3.into_push_pull_output(&mut gpioa.crl), 1);
         // The lift: a solenoid (or a small motor driver) on PA4, or with `servo-lift` a
         // hobby servo on PA6 driven by TIM3 CH1 at 50 Hz.
         #[cfg(not(feature = "servo-lift"))]
-        let lift = PinLift(Out::A(
-            gpioa.pa4.into_push_pull_output(&mut gpioa.crl).erase_number(),
-        ));
+        let lift = PinLift(Out::a(gpioa.pa4.into_push_pull_output(&mut gpioa.crl)));
         #[cfg(feature = "servo-lift")]
         let lift = {
             let mut afio = dp.AFIO.constrain(&mut rcc);
@@ -125,7 +121,7 @@ impl Board {
                 down_permille: SERVO_DOWN_PERMILLE,
             }
         };
-        let magnet = Out::A(gpioa.pa5.into_push_pull_output(&mut gpioa.crl).erase_number());
+        let magnet = Out::a(gpioa.pa5.into_push_pull_output(&mut gpioa.crl));
         let x_limit = In::B(gpiob.pb12.into_pull_up_input(&mut gpiob.crh).erase_number());
         let y_limit = In::B(gpiob.pb13.into_pull_up_input(&mut gpiob.crh).erase_number());
         let buttons = [
@@ -141,13 +137,13 @@ impl Board {
         #[cfg(feature = "servo-lift")]
         let lamp = gpioa.pa4.into_push_pull_output(&mut gpioa.crl);
         let lights = [
-            Out::A(lamp.erase_number()),
-            Out::A(gpioa.pa7.into_push_pull_output(&mut gpioa.crl).erase_number()),
-            Out::B(gpiob.pb0.into_push_pull_output(&mut gpiob.crl).erase_number()),
-            Out::B(gpiob.pb1.into_push_pull_output(&mut gpiob.crl).erase_number()),
-            Out::B(gpiob.pb10.into_push_pull_output(&mut gpiob.crh).erase_number()),
-            Out::B(gpiob.pb11.into_push_pull_output(&mut gpiob.crh).erase_number()),
-            Out::A(gpioa.pa8.into_push_pull_output(&mut gpioa.crh).erase_number()),
+            Out::a(lamp),
+            Out::a(gpioa.pa7.into_push_pull_output(&mut gpioa.crl)),
+            Out::b(gpiob.pb0.into_push_pull_output(&mut gpiob.crl)),
+            Out::b(gpiob.pb1.into_push_pull_output(&mut gpiob.crl)),
+            Out::b(gpiob.pb10.into_push_pull_output(&mut gpiob.crh)),
+            Out::b(gpiob.pb11.into_push_pull_output(&mut gpiob.crh)),
+            Out::a(gpioa.pa8.into_push_pull_output(&mut gpioa.crh)),
         ];
 
         // I2C1 on PB6 (SCL) / PB7 (SDA), 100 kHz, to the two TCA9548A multiplexers;
@@ -168,7 +164,11 @@ impl Board {
             "reset: {}, clock: {=u32} Hz from the {=str}",
             reset_cause,
             sysclk,
-            if crystal { "crystal" } else { "internal oscillator" }
+            if crystal {
+                "crystal"
+            } else {
+                "internal oscillator"
+            }
         );
         Board {
             i2c: SensorBus::new(i2c, sysclk),
@@ -203,7 +203,11 @@ impl Board {
         let long = if self.crystal { 0 } else { 1 };
         for blink in 0..self.reset_cause as u32 + long {
             let _ = self.lights[error].set_high();
-            self.pause(if blink < self.reset_cause as u32 { 200 } else { 2000 });
+            self.pause(if blink < self.reset_cause as u32 {
+                200
+            } else {
+                2000
+            });
             let _ = self.lights[error].set_low();
             self.pause(300);
         }

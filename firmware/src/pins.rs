@@ -4,43 +4,93 @@
 
 use crate::clock::Dwt;
 use crate::pulse::StepLine;
+use crate::regs;
 use core::convert::Infallible;
 use embedded_hal::digital::{ErrorType, InputPin, OutputPin};
-use stm32f1xx_hal::gpio::{Input, Output, PartiallyErasedPin, PullUp, PushPull};
+use stm32f1xx_hal::gpio::{Input, Output, PartiallyErasedPin, Pin, PullUp, PushPull};
 
-/// A push-pull output on port A.
-pub type PortA = PartiallyErasedPin<'A', Output<PushPull>>;
-/// A push-pull output on port B.
-pub type PortB = PartiallyErasedPin<'B', Output<PushPull>>;
+/// What an output drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// A plain output.
+    Plain,
+    /// A driver's STEP input; the axis's line in [`LINES`].
+    Step(u8),
+    /// A driver's DIR input; the axis's line in [`LINES`].
+    Dir(u8),
+}
 
-/// An output pin on port A or B (a port-A/B enum is 150 B smaller than the HAL's
-/// five-port `ErasedPin`, measured), or a STEP or DIR line of a stepper driver, whose
-/// edges keep the drivers' minimum times (`pulse`: STEP ≥ 2 µs high and low, DIR
-/// ≥ 1 µs before the next step).
-pub enum Out {
-    /// A plain output on port A.
-    A(PortA),
-    /// A plain output on port B.
-    B(PortB),
-    /// A driver's STEP input (port A) and its axis's line in [`LINES`].
-    Step(PortA, u8),
-    /// A driver's DIR input (port A) and its axis's line in [`LINES`].
-    Dir(PortA, u8),
+/// An output pin on port A or B, made from a push-pull output the HAL configured
+/// (and consumed, so each pin has one `Out`): it writes the port's set/reset register
+/// for its own bit (one store, atomic: no other pin changes). STEP and DIR outputs
+/// keep the drivers' minimum times through their axis's [`StepLine`] (`pulse`: STEP
+/// ≥ 2 µs high and low, DIR ≥ 1 µs before the next step).
+///
+/// Four bytes, one code path for every pin: the HAL's pin types cost more flash (its
+/// `set_high` on a run-time pin number checks the number and builds the bit at every
+/// call; a port-A/B enum of them was 400+ B larger with the STEP/DIR variants,
+/// measured).
+pub struct Out {
+    port_b: bool,
+    bit: u8,
+    role: Role,
 }
 
 /// The STEP/DIR timing state of the X (0) and Y (1) axes.
 pub static LINES: [StepLine; 2] = [StepLine::new(), StepLine::new()];
 
 impl Out {
+    /// A plain output on port A.
+    pub fn a<const N: u8>(_pin: Pin<'A', N, Output<PushPull>>) -> Out {
+        Out {
+            port_b: false,
+            bit: N,
+            role: Role::Plain,
+        }
+    }
+
+    /// A plain output on port B.
+    pub fn b<const N: u8>(_pin: Pin<'B', N, Output<PushPull>>) -> Out {
+        Out {
+            port_b: true,
+            bit: N,
+            role: Role::Plain,
+        }
+    }
+
+    /// The STEP output of axis `axis` (0 = X, 1 = Y) on port A.
+    pub fn step<const N: u8>(_pin: Pin<'A', N, Output<PushPull>>, axis: u8) -> Out {
+        Out {
+            port_b: false,
+            bit: N,
+            role: Role::Step(axis & 1),
+        }
+    }
+
+    /// The DIR output of axis `axis` (0 = X, 1 = Y) on port A.
+    pub fn dir<const N: u8>(_pin: Pin<'A', N, Output<PushPull>>, axis: u8) -> Out {
+        Out {
+            port_b: false,
+            bit: N,
+            role: Role::Dir(axis & 1),
+        }
+    }
+
     /// Sets the level (STEP and DIR through their axis's [`StepLine`]).
     fn set(&mut self, high: bool) -> Result<(), Infallible> {
-        match self {
-            Out::A(pin) => pin.set_state(high.into()),
-            Out::B(pin) => pin.set_state(high.into()),
-            Out::Step(pin, axis) => return LINES[usize::from(*axis & 1)].set_step::<_, Dwt>(pin, high),
-            Out::Dir(pin, axis) => return LINES[usize::from(*axis & 1)].set_dir::<_, Dwt>(pin, high),
+        let mut raw = RawPin {
+            port: if self.port_b {
+                regs::gpiob()
+            } else {
+                regs::gpioa()
+            },
+            mask: 1 << (self.bit & 15),
+        };
+        match self.role {
+            Role::Plain => raw.set_state(high.into()),
+            Role::Step(axis) => LINES[usize::from(axis)].set_step::<_, Dwt>(&mut raw, high),
+            Role::Dir(axis) => LINES[usize::from(axis)].set_dir::<_, Dwt>(&mut raw, high),
         }
-        Ok(())
     }
 }
 
@@ -55,6 +105,28 @@ impl OutputPin for Out {
 
     fn set_low(&mut self) -> Result<(), Infallible> {
         self.set(false)
+    }
+}
+
+/// One output bit of a port, written through BSRR.
+struct RawPin {
+    port: &'static stm32f1xx_hal::pac::gpioa::RegisterBlock,
+    mask: u32,
+}
+
+impl ErrorType for RawPin {
+    type Error = Infallible;
+}
+
+impl OutputPin for RawPin {
+    fn set_high(&mut self) -> Result<(), Infallible> {
+        regs::set_reset(self.port, self.mask);
+        Ok(())
+    }
+
+    fn set_low(&mut self) -> Result<(), Infallible> {
+        regs::set_reset(self.port, self.mask << 16);
+        Ok(())
     }
 }
 
