@@ -4,10 +4,10 @@
 use crate::bus::SensorBus;
 use crate::clock::{self, MsClock};
 use crate::pins::{In, Out, LINES};
+use crate::regs;
 use crate::safety::{self, ResetCause, Watchdog};
 use crate::storage::FlashStorage;
 use embedded_hal::digital::{InputPin, OutputPin};
-use stm32f1xx_hal::gpio::PinState;
 use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
 use stm32f1xx_hal::{pac, prelude::*};
 #[cfg(not(feature = "servo-lift"))]
@@ -29,6 +29,51 @@ pub type Lift = PinLift<Out>;
 /// The lift: a solenoid on a pin, or with `servo-lift` a hobby servo on TIM3 CH1.
 #[cfg(feature = "servo-lift")]
 pub type Lift = ServoLift<stm32f1xx_hal::timer::PwmChannel<pac::TIM3, 0>>;
+
+/// CNF/MODE of a pin (RM0008 §9.2.1, GPIOx_CRL/CRH): push-pull output at 2 MHz.
+const OUT: u32 = 0x2;
+/// Input with pull-up (with its output latch set) or pull-down.
+const PULL: u32 = 0x8;
+/// Floating input (the reset state).
+const FLOAT: u32 = 0x4;
+
+/// A configuration register's value from the eight pins' CNF/MODE fields.
+const fn cr(pins: [u32; 8]) -> u32 {
+    let mut value = 0;
+    let mut i = 0;
+    while i < 8 {
+        value |= pins[i] << (4 * i);
+        i += 1;
+    }
+    value
+}
+
+/// The pin table (README.md, "Wiring"). Port A, pins 0..7: X STEP, X DIR, Y STEP,
+/// Y DIR, lift (Lamp with `servo-lift`), magnet, Lamp (the servo's PWM with
+/// `servo-lift`: the HAL makes it TIM3's output after this), Device turn.
+const GPIOA_CRL: u32 = cr([OUT; 8]);
+/// Port A, pins 8..15: Error light, (PA9..PA11 free), ENABLE, (PA13/PA14 SWD, PA15).
+const GPIOA_CRH: u32 = cr([OUT, FLOAT, FLOAT, FLOAT, OUT, FLOAT, FLOAT, FLOAT]);
+/// Port B, pins 0..7: Human turn, Win, (PB2 BOOT1, PB3/PB4 JTAG), First square,
+/// (PB6/PB7: I2C1, configured by the HAL's I2C after this).
+const GPIOB_CRL: u32 = cr([OUT, OUT, FLOAT, FLOAT, FLOAT, PULL, FLOAT, FLOAT]);
+/// Port B, pins 8..15: Start, Level, Draw, Loss, X home, Y home, Done, Side.
+const GPIOB_CRH: u32 = cr([PULL, PULL, OUT, OUT, PULL, PULL, PULL, PULL]);
+/// Output latches set before the modes: ENABLE high (drivers off) on port A, the
+/// pull-ups of the inputs on port B (every other output starts low).
+const GPIOA_HIGH: u32 = 1 << 12;
+const GPIOB_PULL_UPS: u32 = 1 << 5 | 1 << 8 | 1 << 9 | 0xF << 12;
+
+/// Writes the pin table: latches first, so that each output comes up at its level.
+fn configure_pins() {
+    let (a, b) = (regs::gpioa(), regs::gpiob());
+    regs::set_reset(a, GPIOA_HIGH | !GPIOA_HIGH << 16);
+    regs::set_reset(b, GPIOB_PULL_UPS | !GPIOB_PULL_UPS << 16);
+    regs::set_crl(a, !0, GPIOA_CRL);
+    regs::set_crh(a, !0, GPIOA_CRH);
+    regs::set_crl(b, !0, GPIOB_CRL);
+    regs::set_crh(b, !0, GPIOB_CRH);
+}
 
 /// Everything the device logic drives, configured.
 pub struct Board {
@@ -81,30 +126,30 @@ impl Board {
         let sysclk = rcc.clocks.sysclk().raw();
         let clock = MsClock::start(&mut cp.SYST, sysclk);
 
-        // From here the HAL owns the pins; the port reset in `split` lets them
-        // float for a few µs until configured (README: the pull-downs).
-        let mut gpioa = dp.GPIOA.split(&mut rcc);
-        let mut gpiob = dp.GPIOB.split(&mut rcc);
-        let enable = Out::a(
-            gpioa
-                .pa12
-                .into_push_pull_output_with_state(&mut gpioa.crh, PinState::High),
-        );
+        // The HAL's port parts: each pin taken once, into an `Out` or `In`; their
+        // modes come from the pin table below in four register writes (the port
+        // reset in `split` lets the outputs float for a few µs until then: README,
+        // the pull-downs).
+        let gpioa = dp.GPIOA.split(&mut rcc);
+        let gpiob = dp.GPIOB.split(&mut rcc);
+        configure_pins();
         for line in &LINES {
             line.set_clock(sysclk);
         }
-        let x_step = Out::step(gpioa.pa0.into_push_pull_output(&mut gpioa.crl), 0);
-        let x_dir = Out::dir(gpioa.pa1.into_push_pull_output(&mut gpioa.crl), 0);
-        let y_step = Out::step(gpioa.pa2.into_push_pull_output(&mut gpioa.crl), 1);
-        let y_dir = Out::dir(gpioa.pa3.into_push_pull_output(&mut gpioa.crl), 1);
+        let enable = Out::a(gpioa.pa12);
+        let x_step = Out::step(gpioa.pa0, 0);
+        let x_dir = Out::dir(gpioa.pa1, 0);
+        let y_step = Out::step(gpioa.pa2, 1);
+        let y_dir = Out::dir(gpioa.pa3, 1);
         // The lift: a solenoid (or a small motor driver) on PA4, or with `servo-lift` a
         // hobby servo on PA6 driven by TIM3 CH1 at 50 Hz.
         #[cfg(not(feature = "servo-lift"))]
-        let lift = PinLift(Out::a(gpioa.pa4.into_push_pull_output(&mut gpioa.crl)));
+        let lift = PinLift(Out::a(gpioa.pa4));
         #[cfg(feature = "servo-lift")]
         let lift = {
+            let mut crl = gpioa.crl;
             let mut afio = dp.AFIO.constrain(&mut rcc);
-            let pin = gpioa.pa6.into_alternate_push_pull(&mut gpioa.crl);
+            let pin = gpioa.pa6.into_alternate_push_pull(&mut crl);
             let mut pwm = dp
                 .TIM3
                 .pwm_hz::<stm32f1xx_hal::timer::Tim3NoRemap, _, _>(
@@ -121,29 +166,29 @@ impl Board {
                 down_permille: SERVO_DOWN_PERMILLE,
             }
         };
-        let magnet = Out::a(gpioa.pa5.into_push_pull_output(&mut gpioa.crl));
-        let x_limit = In::B(gpiob.pb12.into_pull_up_input(&mut gpiob.crh).erase_number());
-        let y_limit = In::B(gpiob.pb13.into_pull_up_input(&mut gpiob.crh).erase_number());
+        let magnet = Out::a(gpioa.pa5);
+        let x_limit = In::b(gpiob.pb12);
+        let y_limit = In::b(gpiob.pb13);
         let buttons = [
-            In::B(gpiob.pb14.into_pull_up_input(&mut gpiob.crh).erase_number()),
-            In::B(gpiob.pb15.into_pull_up_input(&mut gpiob.crh).erase_number()),
-            In::B(gpiob.pb5.into_pull_up_input(&mut gpiob.crl).erase_number()),
-            In::B(gpiob.pb8.into_pull_up_input(&mut gpiob.crh).erase_number()),
-            In::B(gpiob.pb9.into_pull_up_input(&mut gpiob.crh).erase_number()),
+            In::b(gpiob.pb14),
+            In::b(gpiob.pb15),
+            In::b(gpiob.pb5),
+            In::b(gpiob.pb8),
+            In::b(gpiob.pb9),
         ];
         // The Lamp LED: PA6, or PA4 with `servo-lift` (PA6 is then the servo's PWM).
         #[cfg(not(feature = "servo-lift"))]
-        let lamp = gpioa.pa6.into_push_pull_output(&mut gpioa.crl);
+        let lamp = Out::a(gpioa.pa6);
         #[cfg(feature = "servo-lift")]
-        let lamp = gpioa.pa4.into_push_pull_output(&mut gpioa.crl);
+        let lamp = Out::a(gpioa.pa4);
         let lights = [
-            Out::a(lamp),
-            Out::a(gpioa.pa7.into_push_pull_output(&mut gpioa.crl)),
-            Out::b(gpiob.pb0.into_push_pull_output(&mut gpiob.crl)),
-            Out::b(gpiob.pb1.into_push_pull_output(&mut gpiob.crl)),
-            Out::b(gpiob.pb10.into_push_pull_output(&mut gpiob.crh)),
-            Out::b(gpiob.pb11.into_push_pull_output(&mut gpiob.crh)),
-            Out::a(gpioa.pa8.into_push_pull_output(&mut gpioa.crh)),
+            lamp,
+            Out::a(gpioa.pa7),
+            Out::b(gpiob.pb0),
+            Out::b(gpiob.pb1),
+            Out::b(gpiob.pb10),
+            Out::b(gpiob.pb11),
+            Out::a(gpioa.pa8),
         ];
 
         // I2C1 on PB6 (SCL) / PB7 (SDA), 100 kHz, to the two TCA9548A multiplexers;

@@ -7,7 +7,7 @@ use crate::pulse::StepLine;
 use crate::regs;
 use core::convert::Infallible;
 use embedded_hal::digital::{ErrorType, InputPin, OutputPin};
-use stm32f1xx_hal::gpio::{Input, Output, PartiallyErasedPin, Pin, PullUp, PushPull};
+use stm32f1xx_hal::gpio::Pin;
 
 /// What an output drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,8 +20,8 @@ enum Role {
     Dir(u8),
 }
 
-/// An output pin on port A or B, made from a push-pull output the HAL configured
-/// (and consumed, so each pin has one `Out`): it writes the port's set/reset register
+/// An output pin on port A or B, made from the HAL's pin (consumed, so each pin has
+/// one `Out`; `board`'s pin table makes it a push-pull output): it writes the port's set/reset register
 /// for its own bit (one store, atomic: no other pin changes). STEP and DIR outputs
 /// keep the drivers' minimum times through their axis's [`StepLine`] (`pulse`: STEP
 /// ≥ 2 µs high and low, DIR ≥ 1 µs before the next step).
@@ -41,7 +41,7 @@ pub static LINES: [StepLine; 2] = [StepLine::new(), StepLine::new()];
 
 impl Out {
     /// A plain output on port A.
-    pub fn a<const N: u8>(_pin: Pin<'A', N, Output<PushPull>>) -> Out {
+    pub fn a<const N: u8, M>(_pin: Pin<'A', N, M>) -> Out {
         Out {
             port_b: false,
             bit: N,
@@ -50,7 +50,7 @@ impl Out {
     }
 
     /// A plain output on port B.
-    pub fn b<const N: u8>(_pin: Pin<'B', N, Output<PushPull>>) -> Out {
+    pub fn b<const N: u8, M>(_pin: Pin<'B', N, M>) -> Out {
         Out {
             port_b: true,
             bit: N,
@@ -59,7 +59,7 @@ impl Out {
     }
 
     /// The STEP output of axis `axis` (0 = X, 1 = Y) on port A.
-    pub fn step<const N: u8>(_pin: Pin<'A', N, Output<PushPull>>, axis: u8) -> Out {
+    pub fn step<const N: u8, M>(_pin: Pin<'A', N, M>, axis: u8) -> Out {
         Out {
             port_b: false,
             bit: N,
@@ -68,7 +68,7 @@ impl Out {
     }
 
     /// The DIR output of axis `axis` (0 = X, 1 = Y) on port A.
-    pub fn dir<const N: u8>(_pin: Pin<'A', N, Output<PushPull>>, axis: u8) -> Out {
+    pub fn dir<const N: u8, M>(_pin: Pin<'A', N, M>, axis: u8) -> Out {
         Out {
             port_b: false,
             bit: N,
@@ -88,8 +88,8 @@ impl Out {
         };
         match self.role {
             Role::Plain => raw.set_state(high.into()),
-            Role::Step(axis) => LINES[usize::from(axis)].set_step::<_, Dwt>(&mut raw, high),
-            Role::Dir(axis) => LINES[usize::from(axis)].set_dir::<_, Dwt>(&mut raw, high),
+            Role::Step(axis) => LINES[usize::from(axis & 1)].set_step::<_, Dwt>(&mut raw, high),
+            Role::Dir(axis) => LINES[usize::from(axis & 1)].set_dir::<_, Dwt>(&mut raw, high),
         }
     }
 }
@@ -130,16 +130,30 @@ impl OutputPin for RawPin {
     }
 }
 
-/// An input pin (limit switches, buttons), pulled up, active low, on port A or B. This
-/// wiring has every input on port B; port A is there so that inputs can move without
-/// a type change (and, measured, the two-port enum is 60 B smaller than a wrapper of
-/// the port-B pin alone, and 300 B smaller than the HAL's pin type used directly).
-pub enum In {
+/// An input pin (limit switches, buttons), active low, on port A or B, made from the
+/// HAL's pin (consumed; `board`'s pin table makes it an input with pull-up): it reads
+/// the port's input data register.
+pub struct In {
+    port_b: bool,
+    bit: u8,
+}
+
+impl In {
     /// An input on port A.
-    #[allow(dead_code)]
-    A(PartiallyErasedPin<'A', Input<PullUp>>),
+    pub fn a<const N: u8, M>(_pin: Pin<'A', N, M>) -> In {
+        In {
+            port_b: false,
+            bit: N,
+        }
+    }
+
     /// An input on port B.
-    B(PartiallyErasedPin<'B', Input<PullUp>>),
+    pub fn b<const N: u8, M>(_pin: Pin<'B', N, M>) -> In {
+        In {
+            port_b: true,
+            bit: N,
+        }
+    }
 }
 
 impl ErrorType for In {
@@ -152,9 +166,11 @@ impl InputPin for In {
     }
 
     fn is_low(&mut self) -> Result<bool, Infallible> {
-        match self {
-            In::A(pin) => pin.is_low(),
-            In::B(pin) => pin.is_low(),
-        }
+        let port = if self.port_b {
+            regs::gpiob()
+        } else {
+            regs::gpioa()
+        };
+        Ok(port.idr().read().bits() & 1 << (self.bit & 15) == 0)
     }
 }

@@ -81,10 +81,10 @@ pub struct StepLine {
 }
 
 impl StepLine {
-    /// A line for a core clock of 1 MHz until [`StepLine::set_clock`].
+    /// A line that waits for nothing until [`StepLine::set_clock`].
     pub const fn new() -> StepLine {
         StepLine {
-            per_us: AtomicU32::new(1),
+            per_us: AtomicU32::new(0),
             dir_written: AtomicU32::new(0),
             edge: AtomicU32::new(0),
         }
