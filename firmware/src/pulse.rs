@@ -81,10 +81,10 @@ pub struct StepLine {
 }
 
 impl StepLine {
-    /// A line that waits for nothing until [`StepLine::set_clock`].
+    /// A line for a 1 MHz core clock until [`StepLine::set_clock`].
     pub const fn new() -> StepLine {
         StepLine {
-            per_us: AtomicU32::new(0),
+            per_us: AtomicU32::new(1),
             dir_written: AtomicU32::new(0),
             edge: AtomicU32::new(0),
         }
