@@ -7,7 +7,7 @@ pub mod pulse;
 
 #[cfg(test)]
 mod tests {
-    use super::pulse::{wait_since, CycleCounter, DirPin, StepPin, StepTiming};
+    use super::pulse::{wait_since, CycleCounter, StepLine, StepTiming};
     use core::convert::Infallible;
     use core::sync::atomic::AtomicU32;
     use embedded_hal::digital::{ErrorType, OutputPin};
