@@ -7,14 +7,19 @@ use crate::pins::{In, Out, LINES};
 use crate::regs;
 use crate::safety::{self, ResetCause, Watchdog};
 use crate::storage::FlashStorage;
-use embedded_hal::digital::{InputPin, OutputPin};
+use embedded_hal::digital::OutputPin;
 use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
 use stm32f1xx_hal::{pac, prelude::*};
 #[cfg(not(feature = "servo-lift"))]
 use tictable::device::motion::PinLift;
 #[cfg(feature = "servo-lift")]
 use tictable::device::motion::ServoLift;
-use tictable::device::panel::{Button, Light};
+use tictable::device::motion::{Axis, AxisConfig, AxisId, HeadTiming, Machine};
+use tictable::device::panel::Panel;
+use tictable::device::sensors::{SensorBank, SensorSettings, Wiring};
+
+/// Button debounce, ms.
+pub const DEBOUNCE_MS: u32 = 50;
 
 /// With the `servo-lift` feature: the servo's pulse, in thousandths of the 20 ms
 /// period, with the head raised and lowered (1.0 ms and 2.0 ms: a hobby servo's
@@ -75,23 +80,18 @@ fn configure_pins() {
     regs::set_crh(b, !0, GPIOB_CRH);
 }
 
-/// Everything the device logic drives, configured.
+/// The machine's moving parts on this board's pins.
+pub type BoardMachine = Machine<Out, In, Lift>;
+
+/// Everything the device logic drives, configured, and the board's own parts.
 pub struct Board {
-    /// I2C1 to the multiplexers, with bus recovery.
-    pub i2c: SensorBus,
-    /// X axis: STEP, DIR, home switch.
-    pub x: (Out, Out, In),
-    /// Y axis: STEP, DIR, home switch.
-    pub y: (Out, Out, In),
-    /// The Z lift.
-    pub lift: Lift,
-    /// The electromagnet.
-    pub magnet: Out,
-    /// Buttons in `Button::ALL` order.
-    pub buttons: [In; 5],
-    /// Lights in `Light::ALL` order.
-    pub lights: [Out; 7],
-    /// The drivers' shared ENABLE (active low): high until [`Board::enable_drivers`].
+    /// The colour sensors on I2C1 (with bus recovery).
+    pub sensors: SensorBank<SensorBus>,
+    /// Gantry (STEP/DIR with the drivers' timing, home switches), lift, magnet.
+    pub machine: BoardMachine,
+    /// Buttons and lights.
+    pub panel: Panel<In, Out>,
+    /// The drivers' shared ENABLE (active low), low (enabled) once the board is up.
     pub enable: Out,
     /// The snapshot flash.
     pub flash: FlashStorage,
@@ -103,6 +103,8 @@ pub struct Board {
     pub reset_cause: ResetCause,
     /// Whether the crystal started (else the internal oscillator runs the core).
     pub crystal: bool,
+    /// Whether the Level button was held at power-on (recalibrate the sensors).
+    pub level_held: bool,
 }
 
 impl Board {
@@ -215,66 +217,67 @@ impl Board {
                 "internal oscillator"
             }
         );
+        let mut watchdog = watchdog;
+        let level_held = show_boot(&mut watchdog, reset_cause, crystal);
+        let mut enable = enable;
+        let _ = enable.set_low();
+        let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
         Board {
-            i2c: SensorBus::new(i2c, sysclk),
-            x: (x_step, x_dir, x_limit),
-            y: (y_step, y_dir, y_limit),
-            lift,
-            magnet,
-            buttons,
-            lights,
+            sensors: SensorBank::new(
+                SensorBus::new(i2c, sysclk),
+                Wiring::DEFAULT,
+                SensorSettings::DEFAULT,
+            ),
+            machine: Machine::new(
+                axis(AxisId::X, x_step, x_dir, x_limit),
+                axis(AxisId::Y, y_step, y_dir, y_limit),
+                lift,
+                magnet,
+                HeadTiming::DEFAULT,
+            ),
+            panel: Panel::new(buttons, lights, DEBOUNCE_MS),
             enable,
             flash: FlashStorage::new(flash),
             clock,
             watchdog,
             reset_cause,
             crystal,
+            level_held,
         }
     }
+}
 
-    /// Waits `ms` milliseconds, feeding the watchdog.
-    pub fn pause(&mut self, ms: u32) {
-        let start = clock::now_ms();
-        while clock::now_ms().wrapping_sub(start) < ms {
-            self.watchdog.feed();
-        }
-    }
+/// The Error light (PA8) and the Level button (PB9), read and written directly
+/// during the boot signal, before the panel owns them.
+const ERROR_LIGHT: u32 = 1 << 8;
+const LEVEL_BUTTON: u32 = 1 << 9;
 
-    /// The boot signal on the Error light: the reset cause as that many short
-    /// blinks, then a long one if the crystal did not start (README: "Lights at
-    /// boot").
-    pub fn show_boot(&mut self) {
-        let error = Light::Error.index();
-        let long = if self.crystal { 0 } else { 1 };
-        for blink in 0..self.reset_cause as u32 + long {
-            let _ = self.lights[error].set_high();
-            self.pause(if blink < self.reset_cause as u32 {
-                200
-            } else {
-                2000
-            });
-            let _ = self.lights[error].set_low();
-            self.pause(300);
-        }
+/// Waits `ms` milliseconds, feeding the watchdog; whether the Level button read low
+/// (pressed) at every poll meanwhile.
+fn pause(watchdog: &mut Watchdog, ms: u32) -> bool {
+    let start = clock::now_ms();
+    let mut level_held = true;
+    while clock::now_ms().wrapping_sub(start) < ms {
+        watchdog.feed();
+        level_held &= regs::gpiob().idr().read().bits() & LEVEL_BUTTON == 0;
     }
+    level_held
+}
 
-    /// Whether the Level button is held (recalibrate at power-on): low at every
-    /// millisecond for 20 ms. Call it at least 1 ms after [`Board::take`] (the pull-up
-    /// charging the line; `show_boot` takes far longer).
-    pub fn level_held(&mut self) -> bool {
-        let level = Button::Level.index();
-        for _ in 0..20 {
-            if self.buttons[level].is_low() != Ok(true) {
-                return false;
-            }
-            self.pause(1);
-        }
-        true
+/// The boot signal on the Error light: the reset cause as that many short blinks
+/// (0.2 s), then a long one (2 s) if the crystal did not start (README: "Lights at
+/// boot"). Returns whether the Level button was held through the 0.3 s after the
+/// last blink (recalibrate at power-on): polled continuously, at least 0.5 s after
+/// its pull-up was switched on, so the line has settled (it needs well under 1 ms)
+/// and a bounce or a brief touch does not count.
+fn show_boot(watchdog: &mut Watchdog, cause: ResetCause, crystal: bool) -> bool {
+    let short = cause as u32;
+    let mut level_held = false;
+    for blink in 0..short + u32::from(!crystal) {
+        regs::set_reset(regs::gpioa(), ERROR_LIGHT);
+        pause(watchdog, if blink < short { 200 } else { 2000 });
+        regs::set_reset(regs::gpioa(), ERROR_LIGHT << 16);
+        level_held = pause(watchdog, 300);
     }
-
-    /// Enables the stepper drivers (ENABLE low): the motors hold their position
-    /// from here on.
-    pub fn enable_drivers(&mut self) {
-        let _ = self.enable.set_low();
-    }
+    level_held
 }

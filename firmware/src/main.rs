@@ -12,13 +12,9 @@ use tictable::device::controller::RandomBestMove;
 #[cfg(feature = "levels")]
 use tictable::device::controller::StrategyChooser;
 use tictable::device::controller::{Controller, GameSetup, Hardware, Layout};
-use tictable::device::motion::{
-    Axis, AxisConfig, AxisId, HeadTiming, Machine, Point, Pose, Storage,
-};
-use tictable::device::panel::Panel;
+use tictable::device::motion::{Point, Pose, Storage};
 use tictable::device::persist::Store;
 use tictable::device::scanner::{ScanSettings, Scanner};
-use tictable::device::sensors::{SensorBank, SensorSettings, Wiring};
 #[cfg(feature = "levels")]
 use tictable::strategy::{Level, Strategy};
 use tictable_firmware::board::Board;
@@ -38,33 +34,22 @@ const STORAGE: Storage = Storage {
 };
 /// Where the head waits, clear of the board.
 const PARK: Point = Point::mm(160, 10);
-/// Button debounce, ms.
-const DEBOUNCE_MS: u32 = 50;
 
 #[entry]
 fn main() -> ! {
-    // Safe state first, then reset cause, watchdog, clocks, pins, I2C.
-    let mut board = Board::take();
-    // The reset cause on the Error light (the Level button's pull-up settles
-    // meanwhile), then Level held at power-on: run the guided sensor calibration.
-    board.show_boot();
-    let recalibrate = board.level_held();
-    board.enable_drivers();
+    // Safe state first, then reset cause, watchdog, clocks, pins, I2C, the boot
+    // signal on the Error light (Level held meanwhile: recalibrate the sensors).
     let Board {
-        i2c,
-        x,
-        y,
-        lift,
-        magnet,
-        buttons,
-        lights,
+        sensors,
+        machine,
+        panel,
         enable: _enable,
         flash,
         clock,
         mut watchdog,
+        level_held: recalibrate,
         ..
-    } = board;
-    let panel = Panel::new(buttons, lights, DEBOUNCE_MS);
+    } = Board::take();
 
     // Snapshots (calibration, game in progress) in the last flash pages.
     let Ok(mut store) = Store::new(flash, 0) else {
@@ -75,17 +60,7 @@ fn main() -> ! {
     let loaded = store.load();
     let saved = loaded.as_ref().ok().and_then(Option::as_ref);
 
-    let sensors = SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT);
     let calibration = saved.map(|snap| snap.calibration).unwrap_or_default();
-
-    let axis = |id, (step, dir, limit)| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
-    let machine = Machine::new(
-        axis(AxisId::X, x),
-        axis(AxisId::Y, y),
-        lift,
-        magnet,
-        HeadTiming::DEFAULT,
-    );
     let Ok(pose) = Pose::from_corners(SQUARE_FIRST, SQUARE_LAST) else {
         safety::fatal()
     };

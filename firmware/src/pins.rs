@@ -78,19 +78,25 @@ impl Out {
 
     /// Sets the level (STEP and DIR through their axis's [`StepLine`]).
     fn set(&mut self, high: bool) -> Result<(), Infallible> {
-        let mut raw = RawPin {
-            port: if self.port_b {
-                regs::gpiob()
-            } else {
-                regs::gpioa()
-            },
-            mask: 1 << (self.bit & 15),
+        let port = if self.port_b {
+            regs::gpiob()
+        } else {
+            regs::gpioa()
         };
-        match self.role {
-            Role::Plain => raw.set_state(high.into()),
-            Role::Step(axis) => LINES[usize::from(axis & 1)].set_step::<_, Dwt>(&mut raw, high),
-            Role::Dir(axis) => LINES[usize::from(axis & 1)].set_dir::<_, Dwt>(&mut raw, high),
+        let mask = 1 << (self.bit & 15);
+        let line = match self.role {
+            Role::Plain => None,
+            Role::Step(axis) | Role::Dir(axis) => Some(&LINES[usize::from(axis & 1)]),
+        };
+        let step = matches!(self.role, Role::Step(_));
+        if let Some(line) = line {
+            line.wait_before::<Dwt>(step, high);
         }
+        regs::set_reset(port, if high { mask } else { mask << 16 });
+        if let Some(line) = line {
+            line.stamp::<Dwt>(step);
+        }
+        Ok(())
     }
 }
 
@@ -105,28 +111,6 @@ impl OutputPin for Out {
 
     fn set_low(&mut self) -> Result<(), Infallible> {
         self.set(false)
-    }
-}
-
-/// One output bit of a port, written through BSRR.
-struct RawPin {
-    port: &'static stm32f1xx_hal::pac::gpioa::RegisterBlock,
-    mask: u32,
-}
-
-impl ErrorType for RawPin {
-    type Error = Infallible;
-}
-
-impl OutputPin for RawPin {
-    fn set_high(&mut self) -> Result<(), Infallible> {
-        regs::set_reset(self.port, self.mask);
-        Ok(())
-    }
-
-    fn set_low(&mut self) -> Result<(), Infallible> {
-        regs::set_reset(self.port, self.mask << 16);
-        Ok(())
     }
 }
 

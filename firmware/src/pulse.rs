@@ -7,10 +7,10 @@
 //! - STEP low for ≥ 2 µs between two steps ([`StepTiming::low`]),
 //! - DIR set ≥ 1 µs before the next rising STEP edge ([`StepTiming::dir_setup`]).
 //!
-//! [`StepLine::set_step`] waits until these times have passed since the STEP line's
-//! last edge and since the last [`StepLine::set_dir`] of the same axis (a
-//! [`StepLine`] is a `static` per axis; the firmware's `Out::Step`/`Out::Dir` pins
-//! call these). The waits count core
+//! [`StepLine::set`] waits until these times have passed since the STEP line's last
+//! edge and since the last DIR write of the same axis (a [`StepLine`] is a `static`
+//! per axis; the firmware's STEP and DIR pins call its two halves,
+//! [`StepLine::wait_before`] and [`StepLine::stamp`], around their register write). The waits count core
 //! cycles ([`CycleCounter`]: the DWT cycle counter on the target), with the cycle
 //! counts derived from the core clock actually configured ([`StepTiming::at`]).
 //! Each time stamp is read *after* the pin write that made the edge, and each wait
@@ -106,26 +106,15 @@ impl StepLine {
         }
     }
 
-    /// Sets this axis's DIR `pin` high or low and stamps the time.
-    pub fn set_dir<P: OutputPin, C: CycleCounter>(
-        &self,
-        pin: &mut P,
-        high: bool,
-    ) -> Result<(), P::Error> {
-        pin.set_state(high.into())?;
-        self.dir_written.store(C::cycles(), Ordering::Relaxed);
-        Ok(())
-    }
-
-    /// Sets this axis's STEP `pin` high or low once the [`StepTiming`] allows: a
-    /// rising edge waits for the low time since the last edge and the DIR setup time
-    /// since the last DIR write, a falling edge for the high time since the last
-    /// edge.
-    pub fn set_step<P: OutputPin, C: CycleCounter>(
-        &self,
-        pin: &mut P,
-        high: bool,
-    ) -> Result<(), P::Error> {
+    /// Waits until an edge of the STEP line (`step`, rising if `high`) or a DIR
+    /// write (`!step`: no wait) keeps the [`StepTiming`]: a rising STEP edge waits for
+    /// the low time since the last edge and the DIR setup time since the last DIR
+    /// write, a falling edge for the high time since the last edge. Then write the
+    /// pin and call [`StepLine::stamp`].
+    pub fn wait_before<C: CycleCounter>(&self, step: bool, high: bool) {
+        if !step {
+            return;
+        }
         let t = self.timing();
         let edge = self.edge.load(Ordering::Relaxed);
         if high {
@@ -134,8 +123,25 @@ impl StepLine {
         } else {
             wait_since::<C>(edge, t.high);
         }
+    }
+
+    /// Records the time of a STEP edge (`step`) or DIR write just made.
+    pub fn stamp<C: CycleCounter>(&self, step: bool) {
+        let at = if step { &self.edge } else { &self.dir_written };
+        at.store(C::cycles(), Ordering::Relaxed);
+    }
+
+    /// Sets this axis's STEP (`step`) or DIR `pin` high or low, keeping the
+    /// [`StepTiming`]: [`StepLine::wait_before`], the write, [`StepLine::stamp`].
+    pub fn set<P: OutputPin, C: CycleCounter>(
+        &self,
+        pin: &mut P,
+        step: bool,
+        high: bool,
+    ) -> Result<(), P::Error> {
+        self.wait_before::<C>(step, high);
         pin.set_state(high.into())?;
-        self.edge.store(C::cycles(), Ordering::Relaxed);
+        self.stamp::<C>(step);
         Ok(())
     }
 }

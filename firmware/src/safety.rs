@@ -144,10 +144,10 @@ impl Watchdog {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(u8)]
 pub enum ResetCause {
-    /// Power-on or brown-out (PORRSTF; the pin flag is set too).
-    PowerOn = 1,
     /// The reset button (NRST low: PINRSTF alone).
-    Pin = 2,
+    Pin = 1,
+    /// Power-on or brown-out (PORRSTF; the pin flag is set too).
+    PowerOn = 2,
     /// A software reset (SFTRSTF): after a panic or a HardFault, or a debugger's.
     Software = 3,
     /// The independent watchdog (IWDGRSTF): the super-loop stalled, or a fatal fault.
@@ -163,26 +163,20 @@ pub enum ResetCause {
 
 impl ResetCause {
     /// Reads the cause from RCC_CSR and clears the flags (RMVF), so the next boot
-    /// sees only its own cause. The most specific flag wins: a power-on sets the pin
-    /// flag as well, and so do the other internal resets on the NRST pin.
+    /// sees only its own cause. The flags are bits 26 (PINRSTF) to 31 (LPWRRSTF), in
+    /// the order of the discriminants; the highest flag set wins: a power-on sets the
+    /// pin flag as well, and so do the internal resets, which drive NRST low.
     pub fn take(rcc: &pac::RCC) -> ResetCause {
-        let csr = rcc.csr().read();
-        let cause = if csr.lpwrrstf().bit_is_set() {
-            ResetCause::LowPower
-        } else if csr.iwdgrstf().bit_is_set() {
-            ResetCause::Watchdog
-        } else if csr.wwdgrstf().bit_is_set() {
-            ResetCause::WindowWatchdog
-        } else if csr.sftrstf().bit_is_set() {
-            ResetCause::Software
-        } else if csr.porrstf().bit_is_set() {
-            ResetCause::PowerOn
-        } else if csr.pinrstf().bit_is_set() {
-            ResetCause::Pin
-        } else {
-            ResetCause::Unknown
-        };
+        let flags = rcc.csr().read().bits() >> 26;
         rcc.csr().modify(|_, w| w.rmvf().set_bit());
-        cause
+        match 32 - flags.leading_zeros() {
+            1 => ResetCause::Pin,
+            2 => ResetCause::PowerOn,
+            3 => ResetCause::Software,
+            4 => ResetCause::Watchdog,
+            5 => ResetCause::WindowWatchdog,
+            6 => ResetCause::LowPower,
+            _ => ResetCause::Unknown,
+        }
     }
 }
