@@ -12,7 +12,7 @@ use cortex_m::peripheral::{DCB, DWT, SYST};
 use cortex_m_rt::exception;
 use stm32f1xx_hal::pac;
 use stm32f1xx_hal::prelude::*;
-use stm32f1xx_hal::rcc::{self, Rcc};
+use stm32f1xx_hal::rcc::{AdcPre, HPre, PPre, RawConfig, Rcc, UsbPre};
 
 /// The DWT cycle counter (`CYCCNT`), counting core clock cycles.
 pub struct Dwt;
@@ -40,6 +40,36 @@ pub fn start_cycle_counter(dcb: &mut DCB, dwt: &mut DWT) -> bool {
 /// start-up is 2 ms; ST's own HAL waits up to 100 ms).
 const HSE_WAIT_CYCLES: u32 = 800_000;
 
+/// 8 MHz crystal × 9 = 72 MHz core and AHB, APB1 / 2 = 36 MHz (I2C1, TIM3), APB2
+/// 72 MHz: what `rcc::Config::hse(8.MHz()).sysclk(72.MHz()).pclk1(36.MHz())` gives,
+/// written out as the HAL's register-level `RawConfig` (its `From<Config>` runs at
+/// run time here: the two configurations cost 152 B more that way, measured).
+const CRYSTAL_72MHZ: RawConfig = RawConfig {
+    hse: Some(8_000_000),
+    hse_bypass: false,
+    pllmul: Some(9 - 2),
+    hpre: HPre::Div1,
+    ppre1: PPre::Div2,
+    ppre2: PPre::Div1,
+    usbpre: UsbPre::Div1_5,
+    adcpre: AdcPre::Div8,
+    allow_overclock: false,
+};
+
+/// HSI / 2 × 16 = 64 MHz core and AHB, APB1 / 2 = 32 MHz, APB2 64 MHz: what
+/// `rcc::Config::hsi().sysclk(64.MHz()).pclk1(32.MHz())` gives (no USB clock).
+const INTERNAL_64MHZ: RawConfig = RawConfig {
+    hse: None,
+    hse_bypass: false,
+    pllmul: Some(16 - 2),
+    hpre: HPre::Div1,
+    ppre1: PPre::Div2,
+    ppre2: PPre::Div1,
+    usbpre: UsbPre::Div1,
+    adcpre: AdcPre::Div8,
+    allow_overclock: false,
+};
+
 /// Starts the core clock: the 8 MHz crystal (HSE) through the PLL to 72 MHz (APB1
 /// 36 MHz) if the crystal starts within 100 ms (measured on the cycle counter, so
 /// [`start_cycle_counter`] first); otherwise the internal oscillator, HSI / 2 × 16 =
@@ -62,11 +92,7 @@ pub fn start(rcc: pac::RCC, acr: &mut stm32f1xx_hal::flash::ACR) -> (Rcc, bool) 
             break false;
         }
     };
-    let config = if crystal {
-        rcc::Config::hse(8.MHz()).sysclk(72.MHz()).pclk1(36.MHz())
-    } else {
-        rcc::Config::hsi().sysclk(64.MHz()).pclk1(32.MHz())
-    };
+    let config = if crystal { CRYSTAL_72MHZ } else { INTERNAL_64MHZ };
     (rcc.freeze(config, acr), crystal)
 }
 
