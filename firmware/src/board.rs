@@ -74,10 +74,8 @@ fn configure_pins() {
     let (a, b) = (regs::gpioa(), regs::gpiob());
     regs::set_reset(a, GPIOA_HIGH | !GPIOA_HIGH << 16);
     regs::set_reset(b, GPIOB_PULL_UPS | !GPIOB_PULL_UPS << 16);
-    regs::set_crl(a, !0, GPIOA_CRL);
-    regs::set_crh(a, !0, GPIOA_CRH);
-    regs::set_crl(b, !0, GPIOB_CRL);
-    regs::set_crh(b, !0, GPIOB_CRH);
+    regs::write_cr(a, GPIOA_CRL, GPIOA_CRH);
+    regs::write_cr(b, GPIOB_CRL, GPIOB_CRH);
 }
 
 /// The machine's moving parts on this board's pins.

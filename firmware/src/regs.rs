@@ -48,6 +48,13 @@ pub fn set_crl(port: &pac::gpioa::RegisterBlock, mask: u32, value: u32) {
         .modify(|r, w| unsafe { w.bits(r.bits() & !mask | value) });
 }
 
+/// Writes both configuration registers of a port (pins 0..7, 8..15).
+pub fn write_cr(port: &pac::gpioa::RegisterBlock, low: u32, high: u32) {
+    // SAFETY: every 4-bit pattern is a valid pin configuration.
+    port.crl().write(|w| unsafe { w.bits(low) });
+    port.crh().write(|w| unsafe { w.bits(high) });
+}
+
 /// As [`set_crl`] for pins 8..15 (CRH).
 pub fn set_crh(port: &pac::gpioa::RegisterBlock, mask: u32, value: u32) {
     // SAFETY: every 4-bit pattern is a valid pin configuration.
