@@ -92,7 +92,11 @@ pub fn start(rcc: pac::RCC, acr: &mut stm32f1xx_hal::flash::ACR) -> (Rcc, bool) 
             break false;
         }
     };
-    let config = if crystal { CRYSTAL_72MHZ } else { INTERNAL_64MHZ };
+    let config = if crystal {
+        CRYSTAL_72MHZ
+    } else {
+        INTERNAL_64MHZ
+    };
     (rcc.freeze(config, acr), crystal)
 }
 
