@@ -1,5 +1,5 @@
 //! Host tests of the firmware's hardware-free parts: `src/pulse.rs`, the STEP/DIR
-//! outputs that keep the drivers' timing, against a fake cycle counter and a pin that
+//! timing the firmware's STEP and DIR pins keep (`StepLine`), against a fake cycle counter and a pin that
 //! records the count at each edge. Run (from `firmware/host-check`):
 //! `cargo test --target "$(rustc -vV | sed -n 's/^host: //p')"`.
 #[path = "../../src/pulse.rs"]
@@ -9,7 +9,6 @@ pub mod pulse;
 mod tests {
     use super::pulse::{wait_since, CycleCounter, StepLine, StepTiming};
     use core::convert::Infallible;
-    use core::sync::atomic::AtomicU32;
     use embedded_hal::digital::{ErrorType, OutputPin};
     use std::cell::{Cell, RefCell};
 
@@ -115,47 +114,55 @@ mod tests {
 
     #[test]
     fn step_edges_keep_the_widths() {
-        static DIR: AtomicU32 = AtomicU32::new(0);
+        static LINE: StepLine = StepLine::new();
+        LINE.set_clock(72_000_000);
         let t = StepTiming::at(72_000_000);
+        assert_eq!(LINE.timing(), t);
+        let (mut step, mut dir) = (Recorder("step"), Recorder("dir"));
         // Across the counter's wrap, polled fast (1 cycle a read) and slow (13).
-        for (at, step) in [(u32::MAX - 300, 1), (1000, 13)] {
-            start(at, step);
-            let mut dir = DirPin::<_, Fake>::new(Recorder("dir"), &DIR);
-            let mut pin = StepPin::<_, Fake>::new(Recorder("step"), &DIR, t);
-            dir.set_high().unwrap();
+        for (at, inc) in [(u32::MAX - 300, 1), (1000, 13)] {
+            start(at, inc);
+            let mut pulse = |high| LINE.set::<_, Fake>(&mut step, true, high).unwrap();
+            // (A fresh line's stamps are from another run: let them age.)
+            idle(10_000);
+            LINE.set::<_, Fake>(&mut dir, false, true).unwrap();
             for _ in 0..5 {
-                pin.set_high().unwrap();
-                pin.set_low().unwrap();
+                pulse(true);
+                pulse(false);
             }
             // A direction change right after a step, then steps with the caller
             // slow between them (no extra wait needed).
-            dir.set_low().unwrap();
+            LINE.set::<_, Fake>(&mut dir, false, false).unwrap();
             for _ in 0..3 {
-                pin.set_high().unwrap();
+                LINE.set::<_, Fake>(&mut step, true, true).unwrap();
                 idle(500);
-                pin.set_low().unwrap();
+                LINE.set::<_, Fake>(&mut step, true, false).unwrap();
                 idle(500);
             }
             // A direction change long after the last step: the step right after
             // it waits for the DIR setup alone.
             idle(10_000);
-            dir.set_high().unwrap();
-            pin.set_high().unwrap();
-            pin.set_low().unwrap();
+            LINE.set::<_, Fake>(&mut dir, false, true).unwrap();
+            LINE.set::<_, Fake>(&mut step, true, true).unwrap();
+            LINE.set::<_, Fake>(&mut step, true, false).unwrap();
             assert_eq!(check_widths(t), 9);
         }
     }
 
     #[test]
     fn no_wait_once_the_time_has_passed() {
-        static DIR: AtomicU32 = AtomicU32::new(0);
-        let t = StepTiming::at(72_000_000);
+        static LINE: StepLine = StepLine::new();
+        LINE.set_clock(64_000_000);
         start(0, 1);
-        let mut pin = StepPin::<_, Fake>::new(Recorder("step"), &DIR, t);
+        let mut step = Recorder("step");
         idle(10_000);
         let before = NOW.get();
-        pin.set_high().unwrap();
+        LINE.set::<_, Fake>(&mut step, true, true).unwrap();
         // Three reads of the counter (two waits that end at once, the stamp).
         assert_eq!(NOW.get() - before, 3);
+        // A DIR write never waits: one read (the stamp).
+        let before = NOW.get();
+        LINE.set::<_, Fake>(&mut Recorder("dir"), false, true).unwrap();
+        assert_eq!(NOW.get() - before, 1);
     }
 }
