@@ -35,8 +35,24 @@ pub type Lift = PinLift<Out>;
 #[cfg(feature = "servo-lift")]
 pub type Lift = ServoLift<stm32f1xx_hal::timer::PwmChannel<pac::TIM3, 0>>;
 
+/// Port A pin numbers that `safety::safe_state` drives and the boot signal uses
+/// (the pin table below has them all).
+pub(crate) const X_STEP: u32 = 0;
+pub(crate) const Y_STEP: u32 = 2;
+pub(crate) const LIFT: u32 = 4;
+pub(crate) const MAGNET: u32 = 5;
+pub(crate) const ERROR_LIGHT: u32 = 8;
+pub(crate) const ENABLE: u32 = 12;
+/// The Level button's pin number on port B.
+const LEVEL_BUTTON: u32 = 9;
+
+/// A pin's bit in its port's registers.
+pub(crate) const fn pin(n: u32) -> u32 {
+    1 << n
+}
+
 /// CNF/MODE of a pin (RM0008 §9.2.1, GPIOx_CRL/CRH): push-pull output at 2 MHz.
-const OUT: u32 = 0x2;
+pub(crate) const OUT: u32 = 0x2;
 /// Input with pull-up (with its output latch set) or pull-down.
 const PULL: u32 = 0x8;
 /// Floating input (the reset state).
@@ -66,7 +82,7 @@ const GPIOB_CRL: u32 = cr([OUT, OUT, FLOAT, FLOAT, FLOAT, PULL, FLOAT, FLOAT]);
 const GPIOB_CRH: u32 = cr([PULL, PULL, OUT, OUT, PULL, PULL, PULL, PULL]);
 /// Output latches set before the modes: ENABLE high (drivers off) on port A, the
 /// pull-ups of the inputs on port B (every other output starts low).
-const GPIOA_HIGH: u32 = 1 << 12;
+const GPIOA_HIGH: u32 = pin(ENABLE);
 const GPIOB_PULL_UPS: u32 = 1 << 5 | 1 << 8 | 1 << 9 | 0xF << 12;
 
 /// Writes the pin table: latches first, so that each output comes up at its level.
@@ -245,11 +261,6 @@ impl Board {
     }
 }
 
-/// The Error light (PA8) and the Level button (PB9), read and written directly
-/// during the boot signal, before the panel owns them.
-const ERROR_LIGHT: u32 = 1 << 8;
-const LEVEL_BUTTON: u32 = 1 << 9;
-
 /// Waits `ms` milliseconds, feeding the watchdog; whether the Level button read low
 /// (pressed) at every poll meanwhile.
 fn pause(watchdog: &mut Watchdog, ms: u32) -> bool {
@@ -257,7 +268,7 @@ fn pause(watchdog: &mut Watchdog, ms: u32) -> bool {
     let mut level_held = true;
     while clock::now_ms().wrapping_sub(start) < ms {
         watchdog.feed();
-        level_held &= regs::gpiob().idr().read().bits() & LEVEL_BUTTON == 0;
+        level_held &= regs::gpiob().idr().read().bits() & pin(LEVEL_BUTTON) == 0;
     }
     level_held
 }
@@ -265,16 +276,17 @@ fn pause(watchdog: &mut Watchdog, ms: u32) -> bool {
 /// The boot signal on the Error light: the reset cause as that many short blinks
 /// (0.2 s), then a long one (2 s) if the crystal did not start (README: "Lights at
 /// boot"). Returns whether the Level button was held through the 0.3 s after the
-/// last blink (recalibrate at power-on): polled continuously, at least 0.5 s after
+/// last blink (recalibrate at power-on): polled continuously, at least 0.2 s after
 /// its pull-up was switched on, so the line has settled (it needs well under 1 ms)
-/// and a bounce or a brief touch does not count.
+/// and a bounce or a brief touch does not count. The Error light (PA8) and the Level
+/// button (PB9) are written and read directly, before the panel owns them.
 fn show_boot(watchdog: &mut Watchdog, cause: ResetCause, crystal: bool) -> bool {
     let short = cause as u32;
     let mut level_held = false;
     for blink in 0..short + u32::from(!crystal) {
-        regs::set_reset(regs::gpioa(), ERROR_LIGHT);
+        regs::set_reset(regs::gpioa(), pin(ERROR_LIGHT));
         pause(watchdog, if blink < short { 200 } else { 2000 });
-        regs::set_reset(regs::gpioa(), ERROR_LIGHT << 16);
+        regs::set_reset(regs::gpioa(), pin(ERROR_LIGHT) << 16);
         level_held = pause(watchdog, 300);
     }
     level_held

@@ -7,24 +7,16 @@ use cortex_m::peripheral::SCB;
 use cortex_m_rt::exception;
 use stm32f1xx_hal::pac;
 
-/// Port A pins the safe state drives (board.rs wires them).
-const X_STEP: u32 = 0;
-const Y_STEP: u32 = 2;
-const LIFT: u32 = 4;
-const MAGNET: u32 = 5;
-const ERROR_LIGHT: u32 = 8;
-const ENABLE: u32 = 12;
-/// CNF/MODE of a general-purpose push-pull output at 2 MHz (RM0008 §9.2.1).
-const PUSH_PULL_2MHZ: u32 = 0b0010;
+use crate::board::{pin, ENABLE, ERROR_LIGHT, LIFT, MAGNET, OUT, X_STEP, Y_STEP};
 
 /// The CNF/MODE field mask of port pin `n` in CRL (0..7) or CRH (8..15).
 const fn field(n: u32) -> u32 {
     0xF << ((n % 8) * 4)
 }
 
-/// `PUSH_PULL_2MHZ` in pin `n`'s field.
+/// A push-pull output in pin `n`'s field.
 const fn output(n: u32) -> u32 {
-    PUSH_PULL_2MHZ << ((n % 8) * 4)
+    OUT << ((n % 8) * 4)
 }
 
 /// Drives the outputs that can hurt to their harmless level, from any state: the
@@ -41,8 +33,8 @@ const fn output(n: u32) -> u32 {
 pub fn safe_state() {
     regs::rcc().apb2enr().modify(|_, w| w.iopaen().set_bit());
     let port = regs::gpioa();
-    let low = 1 << X_STEP | 1 << Y_STEP | 1 << LIFT | 1 << MAGNET | 1 << ERROR_LIGHT;
-    regs::set_reset(port, 1 << ENABLE | low << 16);
+    let low = pin(X_STEP) | pin(Y_STEP) | pin(LIFT) | pin(MAGNET) | pin(ERROR_LIGHT);
+    regs::set_reset(port, pin(ENABLE) | low << 16);
     regs::set_crl(
         port,
         field(X_STEP) | field(Y_STEP) | field(LIFT) | field(MAGNET),
@@ -72,7 +64,7 @@ pub fn safe_state() {
 /// board after its timeout (boot code 4) and it tries again.
 pub fn fatal() -> ! {
     safe_state();
-    regs::set_reset(regs::gpioa(), 1 << ERROR_LIGHT);
+    regs::set_reset(regs::gpioa(), pin(ERROR_LIGHT));
     loop {
         cortex_m::asm::nop();
     }
