@@ -74,6 +74,9 @@ const fn cr(pins: [u32; 8]) -> u32 {
 /// `servo-lift`: the HAL makes it TIM3's output after this), Device turn.
 const GPIOA_CRL: u32 = cr([OUT; 8]);
 /// Port A, pins 8..15: Error light, (PA9..PA11 free), ENABLE, (PA13/PA14 SWD, PA15).
+/// Unused pins keep their reset configuration, floating input (RM0008: CRL/CRH reset
+/// to 0x4444_4444); the debug port keeps PA13/PA14 (and the JTAG pins PA15, PB3, PB4)
+/// whatever their field says.
 const GPIOA_CRH: u32 = cr([OUT, FLOAT, FLOAT, FLOAT, OUT, FLOAT, FLOAT, FLOAT]);
 /// Port B, pins 0..7: Human turn, Win, (PB2 BOOT1, PB3/PB4 JTAG), First square,
 /// (PB6/PB7: I2C1, configured by the HAL's I2C after this).

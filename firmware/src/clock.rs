@@ -73,8 +73,8 @@ const INTERNAL_64MHZ: RawConfig = RawConfig {
 /// Starts the core clock: the 8 MHz crystal (HSE) through the PLL to 72 MHz (APB1
 /// 36 MHz) if the crystal starts within 100 ms (measured on the cycle counter, so
 /// [`start_cycle_counter`] first); otherwise the internal oscillator, HSI / 2 × 16 =
-/// 64 MHz (APB1 32 MHz; ±1 % at 25 °C per the datasheet, enough for I2C and the
-/// steps). `true` with the crystal.
+/// 64 MHz (APB1 32 MHz; within about ±2 % over temperature per the datasheet's HSI
+/// table, enough for I2C and the steps). `true` with the crystal.
 ///
 /// The HAL's `freeze` waits for HSERDY without a bound, so the crystal is switched on
 /// and waited for here first (`freeze` then finds it ready). Its wait for the PLL to
