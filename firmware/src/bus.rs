@@ -116,11 +116,23 @@ impl I2c for SensorBus {
         self.i2c.write_read(address, write, read)
     }
 
+    /// HAL 0.11's `BlockingI2c::transaction` is `todo!()`, a panic (read in its
+    /// source): the three shapes its own methods do are mapped to them, any other
+    /// list of operations is refused with `Error::Bus` (which the HAL itself never
+    /// returns) instead of panicking. The library and the sensor drivers use only
+    /// `read`, `write` and `write_read`.
     fn transaction(
         &mut self,
         address: SevenBitAddress,
         operations: &mut [Operation<'_>],
     ) -> Result<(), Error> {
-        I2c::transaction(&mut self.i2c, address, operations)
+        match operations {
+            [Operation::Write(write)] => self.i2c.write(address, write),
+            [Operation::Read(read)] => self.i2c.read(address, read),
+            [Operation::Write(write), Operation::Read(read)] => {
+                self.i2c.write_read(address, write, read)
+            }
+            _ => Err(Error::Bus),
+        }
     }
 }
