@@ -136,7 +136,7 @@ impl Board {
             safety::fatal()
         };
         let reset_cause = ResetCause::take(&dp.RCC);
-        let watchdog = Watchdog::start(dp.IWDG, &dp.DBGMCU);
+        let mut watchdog = Watchdog::start(dp.IWDG, &dp.DBGMCU);
         if !clock::start_cycle_counter(&mut cp.DCB, &mut cp.DWT) {
             safety::fatal()
         }
@@ -155,7 +155,7 @@ impl Board {
         for line in &LINES {
             line.set_clock(sysclk);
         }
-        let enable = Out::a(gpioa.pa12);
+        let mut enable = Out::a(gpioa.pa12);
         let x_step = Out::step(gpioa.pa0, 0);
         let x_dir = Out::dir(gpioa.pa1, 0);
         let y_step = Out::step(gpioa.pa2, 1);
@@ -234,9 +234,7 @@ impl Board {
                 "internal oscillator"
             }
         );
-        let mut watchdog = watchdog;
         let level_held = show_boot(&mut watchdog, reset_cause, crystal);
-        let mut enable = enable;
         let _ = enable.set_low();
         let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
         Board {
