@@ -5,6 +5,7 @@
 
 use crate::clock::Dwt;
 use crate::pulse::{wait_since, CycleCounter};
+use crate::recovery::{free_bus, OpenDrainLines};
 use crate::regs;
 use embedded_hal::i2c::{ErrorType, I2c, Operation, SevenBitAddress};
 use stm32f1xx_hal::i2c::{BlockingI2c, Error};
@@ -41,18 +42,6 @@ impl SensorBus {
             per_us: sysclk_hz.div_ceil(1_000_000),
         }
     }
-
-    /// Waits half a period of a 100 kHz clock (5 µs).
-    fn half_period(&self) {
-        wait_since::<Dwt>(Dwt::cycles(), 5 * self.per_us);
-    }
-
-    /// Sets (`high`) or pulls low (open drain) the lines in `lines`, then waits half
-    /// a clock period.
-    fn drive(&self, lines: u32, high: bool) {
-        regs::set_reset(regs::gpiob(), if high { lines } else { lines << 16 });
-        self.half_period();
-    }
 }
 
 impl BusRecovery for SensorBus {
@@ -67,22 +56,12 @@ impl BusRecovery for SensorBus {
     fn recover_bus(&mut self) -> bool {
         let port = regs::gpiob();
         let saved = port.crl().read().bits() & FIELDS;
-        self.drive(SCL | SDA, true);
+        // Latches high (released) before the pins become open-drain outputs.
+        regs::set_reset(port, SCL | SDA);
         regs::set_crl(port, FIELDS, OPEN_DRAIN);
-        let sda_high = || port.idr().read().bits() & SDA != 0;
-        for _ in 0..9 {
-            if sda_high() {
-                break;
-            }
-            self.drive(SCL, false);
-            self.drive(SCL, true);
-        }
-        // STOP: SCL low, SDA low, SCL high, SDA high.
-        self.drive(SCL, false);
-        self.drive(SDA, false);
-        self.drive(SCL, true);
-        self.drive(SDA, true);
-        let free = sda_high();
+        let free = free_bus(&mut Pins {
+            per_us: self.per_us,
+        });
         regs::set_crl(port, FIELDS, saved);
         let rcc = regs::rcc();
         rcc.apb1rstr().modify(|_, w| w.i2c1rst().set_bit());
@@ -91,6 +70,35 @@ impl BusRecovery for SensorBus {
         #[cfg(feature = "defmt")]
         defmt::warn!("I2C bus recovery: SDA {=bool}", free);
         free
+    }
+}
+
+/// PB6 (SCL) and PB7 (SDA) as open-drain outputs, with 5 µs half periods (100 kHz).
+struct Pins {
+    /// Core cycles per µs.
+    per_us: u32,
+}
+
+impl Pins {
+    /// Releases or pulls low `line`, then waits 5 µs.
+    fn drive(&mut self, line: u32, released: bool) {
+        let port = regs::gpiob();
+        regs::set_reset(port, if released { line } else { line << 16 });
+        wait_since::<Dwt>(Dwt::cycles(), 5 * self.per_us);
+    }
+}
+
+impl OpenDrainLines for Pins {
+    fn set_scl(&mut self, released: bool) {
+        self.drive(SCL, released);
+    }
+
+    fn set_sda(&mut self, released: bool) {
+        self.drive(SDA, released);
+    }
+
+    fn sda_is_high(&mut self) -> bool {
+        regs::gpiob().idr().read().bits() & SDA != 0
     }
 }
 

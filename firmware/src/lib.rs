@@ -10,6 +10,7 @@
 //! | [`pins`] | the output and input pin types the library drives |
 //! | [`pulse`] | STEP/DIR timing for the stepper drivers (host-tested: `host-check/`) |
 //! | [`bus`] | I2C1 with bus recovery |
+//! | [`recovery`] | the bus-recovery sequence (host-tested: `host-check/`) |
 //! | [`storage`] | the snapshot flash (`embedded-storage` over the last flash pages) |
 //! | `mem` | small memory routines replacing compiler-builtins' (flash size) |
 #![no_std]
@@ -22,6 +23,7 @@ pub mod clock;
 mod mem;
 pub mod pins;
 pub mod pulse;
+pub mod recovery;
 mod regs;
 pub mod safety;
 pub mod storage;
