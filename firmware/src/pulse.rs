@@ -10,9 +10,12 @@
 //! [`StepLine::set`] waits until these times have passed since the STEP line's last
 //! edge and since the last DIR write of the same axis (a [`StepLine`] is a `static`
 //! per axis; the firmware's STEP and DIR pins call its two halves,
-//! [`StepLine::wait_before`] and [`StepLine::stamp`], around their register write). The waits count core
-//! cycles ([`CycleCounter`]: the DWT cycle counter on the target), with the cycle
-//! counts derived from the core clock actually configured ([`StepTiming::at`]).
+//! [`StepLine::wait_before`] and [`StepLine::stamp`], around their register write).
+//! The waits count core cycles ([`CycleCounter`]: the DWT cycle counter on the
+//! target), with the cycle counts derived from the core clock actually configured
+//! ([`StepTiming::at`]). The DIR hold time after a rising STEP edge (DRV8825: 650 ns)
+//! needs no wait: the library writes DIR only between moves, after a step's falling
+//! edge, which comes ≥ 2 µs after its rising one.
 //! Each time stamp is read *after* the pin write that made the edge, and each wait
 //! ends *before* the next write, so every width is at least the wait (both edges go
 //! through the same store to the same port).
