@@ -165,13 +165,15 @@ mod tests {
         assert_eq!(NOW.get() - before, 3);
         // A DIR write never waits: one read (the stamp).
         let before = NOW.get();
-        LINE.set::<_, Fake>(&mut Recorder("dir"), false, true).unwrap();
+        LINE.set::<_, Fake>(&mut Recorder("dir"), false, true)
+            .unwrap();
         assert_eq!(NOW.get() - before, 1);
         // A step right after that DIR write waits the DIR setup (64 cycles at
         // 64 MHz), not the longer low time.
         EDGES.with_borrow_mut(Vec::clear);
         idle(10_000);
-        LINE.set::<_, Fake>(&mut Recorder("dir"), false, false).unwrap();
+        LINE.set::<_, Fake>(&mut Recorder("dir"), false, false)
+            .unwrap();
         LINE.set::<_, Fake>(&mut step, true, true).unwrap();
         let edges = EDGES.with_borrow(Vec::clone);
         let setup = edges[1].2 - edges[0].2;
