@@ -424,6 +424,33 @@ impl Board {
         Ok(Board { x, o })
     }
 
+    /// The board with base-3 index `index` (digit `i`: 0 empty, 1 X, 2 O; the
+    /// inverse of [`Board::base3_index`]), `None` from 3^9 = 19683 on. Not checked
+    /// for reachability (see [`Board::validate`]).
+    ///
+    /// ```
+    /// use tictable::Board;
+    /// let b: Board = "XO.......".parse().unwrap();
+    /// assert_eq!(Board::from_base3_index(b.base3_index()), Some(b));
+    /// assert_eq!(Board::from_base3_index(19683), None);
+    /// ```
+    pub const fn from_base3_index(mut index: u16) -> Option<Board> {
+        if index >= 19683 {
+            return None;
+        }
+        let (mut x, mut o, mut square) = (0, 0, 0);
+        while square < 9 {
+            match index % 3 {
+                1 => x |= 1 << square,
+                2 => o |= 1 << square,
+                _ => {}
+            }
+            index /= 3;
+            square += 1;
+        }
+        Some(Board { x, o })
+    }
+
     /// A board from bitboards already known to be disjoint and within 0..=8
     /// (for internal tables; garbage in gives a board that fails validation).
     #[inline]

@@ -59,6 +59,6 @@ pub mod tactics;
 pub use analysis::{Analysis, MoveValue, Outcome};
 pub use board::{Board, MoveError, Player, PositionError, Square, Squares};
 pub use symmetry::{canonical, Symmetry};
-pub use table::{analyse, best_move, best_moves, move_values, random_best_move};
+pub use table::{analyse, best_move, best_moves, move_values, random_best_move, LookupError};
 #[cfg(feature = "device")]
 pub mod device;
