@@ -286,14 +286,15 @@ pub enum PositionError {
     },
     /// A character that is neither a cell (`X x O o . - _`) nor a row separator.
     BadCharacter {
-        /// Byte index in the input.
+        /// Character index in the input (from 0).
         index: usize,
         /// The offending character.
         found: char,
     },
     /// A `/` that does not split the cells into three rows of three.
     BadSeparator {
-        /// Byte index in the input.
+        /// Character index in the input (from 0; the input's length in characters
+        /// when a row separator is missing at the end).
         index: usize,
     },
     /// Bits set outside the nine squares.
@@ -745,7 +746,9 @@ impl FromStr for Board {
     fn from_str(s: &str) -> Result<Board, PositionError> {
         let (mut x, mut o, mut cells) = (0u16, 0u16, 0usize);
         let mut separators = 0usize;
-        for (index, found) in s.char_indices() {
+        let mut length = 0;
+        for (index, found) in s.chars().enumerate() {
+            length = index + 1;
             let bit = match found {
                 'X' | 'x' => &mut x,
                 'O' | 'o' => &mut o,
@@ -770,7 +773,7 @@ impl FromStr for Board {
             return Err(PositionError::WrongLength { cells });
         }
         if separators != 0 && separators != 2 {
-            return Err(PositionError::BadSeparator { index: s.len() });
+            return Err(PositionError::BadSeparator { index: length });
         }
         let board = Board { x, o };
         board.validate()?;

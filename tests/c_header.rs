@@ -1,5 +1,7 @@
 //! The C header `tables/tictactoe.h`, compiled by a real C compiler with
-//! `-std=c99 -Wall -Wextra -Werror -pedantic`, answers like the Rust crate on every
+//! `-std=c99 -Wall -Wextra -Werror -pedantic` (the full check also with
+//! `-Wconversion -Wsign-conversion` under `-fsanitize=address,undefined`), answers
+//! like the Rust crate on every
 //! pair of 9-bit masks (every reachable position, and every invalid one), in full and
 //! in the best-moves-only build (which must leave the analysis table out), and the C
 //! example game builds and plays. Skipped, loudly, only when no C compiler exists.
@@ -167,11 +169,19 @@ fn answers<'a>(
 fn c_header_answers_like_the_rust_table_on_every_position() {
     let Some(cc) = compiler() else { return };
     let tests = root().join("tests/c");
+    // With conversion warnings as errors and under AddressSanitizer and
+    // UndefinedBehaviorSanitizer (any report aborts the run).
     let exe = build(
         &cc,
         "check_header",
         &[tests.join("check_header.c"), tests.join("second_unit.c")],
-        &["-O2"],
+        &[
+            "-O1",
+            "-Wconversion",
+            "-Wsign-conversion",
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+        ],
     );
     let (queries, input) = queries();
     let output = run(&exe, &[], input.as_bytes());
