@@ -17,7 +17,7 @@
 //! let a = analyse(&board)?;
 //! assert_eq!((a.outcome(), a.plies()), (Outcome::Win, 1));
 //! assert_eq!(best_move(&board), Square::new(2));
-//! # Ok::<(), tictable::PositionError>(())
+//! # Ok::<(), tictable::LookupError>(())
 //! ```
 //!
 //! Players are probability distributions over moves ([`strategy`]); [`game`] keeps a

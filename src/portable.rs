@@ -19,7 +19,6 @@
 //! let board: Board = "XX./OO./...".parse().unwrap();
 //! let a = table.analyse(&board).unwrap();
 //! assert_eq!((a.outcome(), a.plies(), a.best().bits()), (Outcome::Win, 1, 1 << 2));
-//! assert_eq!(Some(a), table.probe(&board).unwrap());
 //! # Ok::<(), tictable::portable::DecodeError>(())
 //! ```
 
