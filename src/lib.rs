@@ -17,7 +17,7 @@
 //! let a = analyse(&board)?;
 //! assert_eq!((a.outcome(), a.plies()), (Outcome::Win, 1));
 //! assert_eq!(best_move(&board), Square::new(2));
-//! # Ok::<(), tictable::PositionError>(())
+//! # Ok::<(), tictable::LookupError>(())
 //! ```
 //!
 //! Players are probability distributions over moves ([`strategy`]); [`game`] keeps a
@@ -60,6 +60,6 @@ pub mod tactics;
 pub use analysis::{Analysis, MoveValue, Outcome};
 pub use board::{Board, MoveError, Player, PositionError, Square, Squares};
 pub use symmetry::{canonical, Symmetry};
-pub use table::{analyse, best_move, best_moves, move_values, random_best_move};
+pub use table::{analyse, best_move, best_moves, move_values, random_best_move, LookupError};
 #[cfg(feature = "device")]
 pub mod device;
