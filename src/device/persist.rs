@@ -465,7 +465,7 @@ struct Head {
 /// let got = Store::new(store.destroy(), 0).unwrap().load().unwrap().unwrap();
 /// assert_eq!((got.sequence, got.record), (2, snap.record));
 /// ```
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Store<S> {
     flash: S,
     base: u32,
@@ -574,6 +574,13 @@ impl<S: NorFlash> Store<S> {
     /// The flash (for its counters in the simulator).
     pub fn flash(&self) -> &S {
         &self.flash
+    }
+
+    /// The flash, to change under the store (a power cut the simulator asks
+    /// for, a test's corruption). The store still assumes that it alone writes
+    /// the flash: call [`Store::load`] after writing to it.
+    pub fn flash_mut(&mut self) -> &mut S {
+        &mut self.flash
     }
 
     /// Gives the flash back.

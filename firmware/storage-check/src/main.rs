@@ -163,7 +163,7 @@ fn main() {
     assert_eq!(Store::<FlashStorage>::PAGE_STRIDE, PAGE);
     let per_page = Store::<FlashStorage>::SAVES_PER_PAGE;
     assert_eq!(per_page, 16);
-    let squares = [4u8, 0, 8, 2, 6, 3, 5, 1, 7];
+    let squares = [4u8, 0, 2, 6, 3, 5, 7, 1, 8]; // a drawn game
     let mut snap = Snapshot {
         sequence: 0,
         calibration: Calibration::default(),

@@ -72,6 +72,8 @@ impl From<NorFlashErrorKind> for MemFlashError {
 pub struct MemFlash<const N: usize, const ERASE: usize, const WRITE: usize> {
     /// The contents.
     pub bytes: [u8; N],
+    /// Reads done.
+    pub reads: u32,
     /// Writes completed.
     pub writes: u32,
     /// Erases completed.
@@ -125,6 +127,7 @@ impl<const N: usize, const ERASE: usize, const WRITE: usize> MemFlash<N, ERASE, 
         const { assert!(ERASE > 0 && N / ERASE <= MAX_PAGES) };
         MemFlash {
             bytes: [0xFF; N],
+            reads: 0,
             writes: 0,
             erases: 0,
             page_erases: [0; MAX_PAGES],
@@ -165,6 +168,7 @@ impl<const N: usize, const ERASE: usize, const WRITE: usize> ReadNorFlash
 
     fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), MemFlashError> {
         check_read(self, offset, bytes.len())?;
+        self.reads = self.reads.wrapping_add(1);
         let o = offset as usize;
         bytes.copy_from_slice(&self.bytes[o..o + bytes.len()]);
         Ok(())
