@@ -357,7 +357,7 @@ fn main() -> ! {
     let recalibrate = buttons[Button::Level.index()].is_low() == Ok(true);
     let panel = Panel::new(buttons, lights, DEBOUNCE_MS);
 
-    // Snapshots (calibration, game in progress) in the last 8 flash pages.
+    // Snapshots (calibration, game in progress) in the last 12 flash pages.
     let Ok(mut store) = Store::new(storage::FlashStorage::new(flash), 0) else {
         halt()
     };

@@ -3,9 +3,9 @@
 //! 20,000 random erases, writes and reads (aligned or not, in range or past the
 //! end) compared with a plain NOR model of the pages (erase sets a page to 0xFF, a
 //! write programs erased half-words only); the physical layout (offset k at flash
-//! offset 56 KiB + k, all other flash untouched); which pages an erase touches
+//! offset 52 KiB + k, all other flash untouched); which pages an erase touches
 //! (exactly the addressed ones); and the persist::Store on top of it (two rounds
-//! over the 8 pages: each page erased once per 16 saves, round robin from page 56,
+//! over the 12 pages: each page erased once per 16 saves, round robin from page 52,
 //! the newest snapshot loaded back after every save). Run: scripts/storage-check.
 #[path = "../../src/storage.rs"]
 mod storage;
@@ -21,7 +21,7 @@ use tictable::Square;
 
 const PAGE: usize = 1024;
 const PAGES: usize = storage::PAGES as usize;
-const FIRST_PAGE: usize = 56 * PAGE;
+const FIRST_PAGE: usize = (64 - PAGES) * PAGE;
 const SIZE: usize = PAGES * PAGE;
 
 /// What the storage must do with a request: the NOR rules of `embedded-storage`.
