@@ -18,8 +18,8 @@ type Kib12 = MemFlash<12288, 1024, 2>;
 /// Small pages (5 saves each): many rounds of the pages in few saves.
 type Small = MemFlash<1536, 512, 2>;
 
-/// Saves per 1 KiB page: a whole snapshot (294 B) and 15 deltas of 48 B.
-const PER_KIB_PAGE: usize = 16;
+/// Saves per 1 KiB page: a whole snapshot (294 B) and 16 deltas of 44 B.
+const PER_KIB_PAGE: usize = 17;
 const _: () = assert!(Store::<Kib3>::SAVES_PER_PAGE == PER_KIB_PAGE);
 const _: () = assert!(Store::<Small>::SAVES_PER_PAGE == 5);
 
@@ -84,7 +84,7 @@ fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
         let erased = after.erases > before.erases;
         assert_eq!(after.writes, before.writes + 1, "save {k}: one record");
         let erase_cuts = if erased { E } else { 0 };
-        let write_len = if erased { 294 } else { 48 };
+        let write_len = if erased { 294 } else { 44 };
         for cut in 0..erase_cuts + write_len {
             // The running store (it knows where the next save goes), or a fresh
             // one after a reset (its save scans the flash first), in turn.
@@ -103,7 +103,7 @@ fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
             // Whole once its meaningful bytes are (the padding after a whole
             // snapshot's CRC does not count), or when the bytes the cut left
             // erased were to be 0xFF anyway.
-            let meaningful = if erased { ENCODED_LEN + 4 } else { 48 };
+            let meaningful = if erased { ENCODED_LEN + 4 } else { 44 };
             let complete = cut >= erase_cuts + meaningful || torn.bytes == after.bytes;
             let what = format!("save {k}, cut {cut} (erase unit {E})");
             if complete {
@@ -161,16 +161,16 @@ fn pages_wear_evenly_one_erase_per_page_of_saves() {
         store.save(&snapshot(k, &[])).unwrap();
         let flash = store.flash();
         assert_eq!(flash.writes as usize, k + 1);
-        // A page erased at the first save into it: every 16th save.
+        // A page erased at the first save into it: every 17th save.
         assert_eq!(flash.erases as usize, k / PER_KIB_PAGE + 1, "save {k}");
     }
     let flash = store.destroy();
     assert_eq!(flash.erases_per_page(), [5; 12]);
     assert_eq!(flash.max_page_erases(), 5);
-    // At 12.6 saves per game (the simulator's 2000-game goal run), 960 saves are
-    // 76 games, and the most worn page would reach 10,000 erases after
-    // 76 * 10,000 / 5 games.
-    assert_eq!(wear_games(76, 5), Some(152_000));
+    // At 12.6 saves per game (the simulator's 2000-game goal run), 1020 saves are
+    // 81 games, and the most worn page would reach 10,000 erases after
+    // 81 * 10,000 / 5 games.
+    assert_eq!(wear_games(81, 5), Some(162_000));
     // A recalibration mid-page starts the next page at once.
     let mut store = Store::new(flash, 0).unwrap();
     for k in saves..saves + 3 {
@@ -197,15 +197,15 @@ fn a_load_reads_each_page_start_and_one_page_of_deltas() {
     for k in 0..n {
         store.save(&snapshot(k, &[])).unwrap();
     }
-    // Boot: the 12 page starts, the newest page's start again, its 15 delta slots.
+    // Boot: the 12 page starts and the newest page's 16 delta slots.
     let mut flash = store.destroy();
     flash.reads = 0;
     let mut store = Store::new(flash, 0).unwrap();
     assert!(same(store.load().unwrap(), Some(&snapshot(n - 1, &[]))));
-    assert_eq!(store.flash().reads, 12 + 1 + 15);
+    assert_eq!(store.flash().reads, 12 + 16);
     // A save after a load reads nothing more: the store keeps the newest frame.
     store.save(&snapshot(n, &[])).unwrap();
-    assert_eq!(store.flash().reads, 12 + 1 + 15);
+    assert_eq!(store.flash().reads, 12 + 16);
 }
 
 #[test]
@@ -247,7 +247,7 @@ fn saved(n: usize, recalibrated: &[usize]) -> Kib3 {
 fn every_single_bit_flip_of_the_newest_record_falls_back_to_the_one_before() {
     // The newest record a delta (page 1, slot 2), then a whole snapshot (page 2).
     for (n, at, len) in [
-        (PER_KIB_PAGE + 4, 1024 + 294 + 2 * 48, 48),
+        (PER_KIB_PAGE + 4, 1024 + 294 + 2 * 44, 44),
         (2 * PER_KIB_PAGE + 1, 2048, ENCODED_LEN + 4),
     ] {
         let image = saved(n, &[]);
@@ -265,7 +265,7 @@ fn every_single_bit_flip_of_the_newest_record_falls_back_to_the_one_before() {
     }
     // Every record bad: nothing, never a wrong snapshot.
     let mut flash = saved(3, &[]);
-    for at in [10, 294 + 10, 294 + 48 + 10] {
+    for at in [10, 294 + 10, 294 + 44 + 10] {
         flash.bytes[at] ^= 1;
     }
     assert_eq!(boot(&flash), None);
@@ -357,7 +357,7 @@ fn pages_follow_the_flash_geometry_and_bad_bases_are_refused() {
     let got = Store::new(flash, 1024).unwrap().load().unwrap();
     assert!(same(got, Some(&snapshot(3 * PER_KIB_PAGE + 1, &[]))));
     // 128-byte erase units and 8-byte writes: pages of three units (384 B), the
-    // frame padded to 296 B, deltas to 48 B; the 256 B past the last whole page
+    // frame padded to 296 B, deltas (44 B) to 48 B; the 256 B past the last whole page
     // stay erased.
     type Small8 = MemFlash<4096, 128, 8>;
     assert_eq!(Store::<Small8>::PAGE_STRIDE, 384);
@@ -373,7 +373,7 @@ fn pages_follow_the_flash_geometry_and_bad_bases_are_refused() {
     assert!(same(boot(&flash), Some(&snapshot(24, &[]))));
     // Past the records, a page stays erased.
     let flash = saved(3, &[]);
-    assert!(flash.bytes[294 + 2 * 48..].iter().all(|&b| b == 0xFF));
+    assert!(flash.bytes[294 + 2 * 44..].iter().all(|&b| b == 0xFF));
 }
 
 #[test]

@@ -27,15 +27,15 @@
 //! | [`ENCODED_LEN`] | a whole snapshot ([`Snapshot::encode`]) |
 //! | 4 | CRC-32 of the encoding, little-endian ([`crc32`]) |
 //! | 0 or more | zeros, padding to whole write and read units of the flash |
-//! | `d` × delta slot | deltas, each: the sequence (LE u32), the encoding's bytes from the game setup on (44 B: setup, moves, task, flags, stock, pending), their CRC-32, zero padding |
+//! | `d` × delta slot | deltas, each: the encoding's 40 bytes from the game setup on (setup, moves, task, flags, stock, pending), their CRC-32, zero padding |
 //! | rest of the page | erased (0xFF), never written |
 //!
-//! A delta stands for the page's whole snapshot with its sequence and its game
-//! fields replaced: the calibration and the pose (the first 249 bytes of the
-//! encoding) change only when the machine is calibrated, the game fields with
-//! every move. On 1 KiB pages with half-word writes a whole snapshot takes 294 B
-//! and a delta slot 48 B: 15 deltas fit after it, 16 saves per erase
-//! ([`Store::SAVES_PER_PAGE`]).
+//! A delta stands for the page's whole snapshot with its game fields replaced
+//! and the sequence of the page plus its slot number plus one: the calibration
+//! and the pose (the first 249 bytes of the encoding) change only when the
+//! machine is calibrated, the game fields with every move. On 1 KiB pages with
+//! half-word writes a whole snapshot takes 294 B and a delta slot 44 B: 16 deltas
+//! fit after it, 17 saves per erase ([`Store::SAVES_PER_PAGE`]).
 //!
 //! A save appends a delta to the newest page when its calibration and pose are
 //! the page's and a slot is free; otherwise it erases the next page in turn (the
@@ -410,29 +410,32 @@ pub enum PersistError<E> {
 /// Where the fields a game changes start in the encoding: the setup, the moves,
 /// the task, the flags, the stock and the pending placement. Everything before
 /// (version, sequence, calibration, pose) changes only when the machine is
-/// calibrated, so a save between calibrations writes only this tail (a delta).
+/// calibrated, so a save between calibrations writes only these fields and their
+/// CRC-32 (a delta: 44 B).
 const DELTA_START: usize = at::DEVICE_FIRST;
 
-/// Bytes of a delta record before its CRC: the sequence (LE u32), then the
-/// encoding from [`DELTA_START`] to its end.
-const DELTA_LEN: usize = 4 + ENCODED_LEN - DELTA_START;
-
-/// Seals the first `len` bytes of `buf` with their CRC-32 (LE u32 at `len`).
-fn seal(buf: &mut Frame, len: usize) {
-    let crc = crc32(&buf[..len]);
-    put_u32(buf, len, crc);
+/// Seals the encoding's bytes from `from` (0: a whole snapshot, [`DELTA_START`]: a
+/// delta) with their CRC-32, LE at [`ENCODED_LEN`].
+fn seal(frame: &mut Frame, from: usize) {
+    let crc = crc32(&frame[from..ENCODED_LEN]);
+    put_u32(frame, ENCODED_LEN, crc);
 }
 
-/// Whether the first `len` bytes of `buf` are followed by their CRC-32.
-fn sealed(buf: &Frame, len: usize) -> bool {
-    u32_at(buf, len) == crc32(&buf[..len])
+/// Whether the encoding's bytes from `from` are followed by their CRC-32.
+fn sealed(frame: &Frame, from: usize) -> bool {
+    u32_at(frame, ENCODED_LEN) == crc32(&frame[from..ENCODED_LEN])
 }
 
 /// Where the next save goes: the newest frame (its CRC is not kept up to date),
-/// the page holding it and the next free delta slot there.
+/// the page holding it, that page's sequence and its next free delta slot.
 #[derive(Clone, Debug)]
 struct Head {
+    /// The fields below describe the flash (after a load or a save that worked).
+    known: bool,
     page: u32,
+    /// The sequence of the page's whole snapshot; its delta in slot `k` has
+    /// `sequence + k + 1`.
+    sequence: u32,
     next: usize,
     frame: Frame,
 }
@@ -451,9 +454,9 @@ struct Head {
 ///
 /// let m = SimMachine::new(SimConfig::standard(0.0, 0.0, 1), BestMove).unwrap();
 /// let mut snap = m.controller.snapshot();
-/// // Two pages of 1 KiB, as on the STM32F103: 16 saves each.
+/// // Two pages of 1 KiB, as on the STM32F103: 17 saves each.
 /// type Flash = MemFlash<2048, 1024, 2>;
-/// assert_eq!(Store::<Flash>::SAVES_PER_PAGE, 16);
+/// assert_eq!(Store::<Flash>::SAVES_PER_PAGE, 17);
 /// let mut store = Store::new(Flash::new(), 0).unwrap();
 /// assert_eq!(store.load().unwrap(), None); // erased flash: nothing saved yet
 /// store.save(&snap).unwrap(); // page 0 erased, the whole snapshot, sequence 1
@@ -471,8 +474,8 @@ pub struct Store<S> {
     base: u32,
     /// Pages of [`Store::PAGE_STRIDE`] bytes from `base`: at least 2.
     pages: u32,
-    /// Where the next save goes, once known (after a load or a save that worked).
-    head: Option<Head>,
+    /// Where the next save goes.
+    head: Head,
 }
 
 impl<S: NorFlash> Store<S> {
@@ -495,12 +498,13 @@ impl<S: NorFlash> Store<S> {
         _ => 0,
     };
 
-    /// Bytes read and written for a delta: the record and its CRC, padded the same
-    /// way (0 if unsupported).
-    const DELTA_IO: usize = match (DELTA_LEN + 4).checked_next_multiple_of(Self::UNIT) {
-        Some(len) if len <= FRAME_BUF => len,
-        _ => 0,
-    };
+    /// Bytes read and written for a delta: the game fields and their CRC, padded
+    /// the same way (0 if unsupported).
+    const DELTA_IO: usize =
+        match (ENCODED_LEN + 4 - DELTA_START).checked_next_multiple_of(Self::UNIT) {
+            Some(len) if DELTA_START + len <= FRAME_BUF => len,
+            _ => 0,
+        };
 
     /// Bytes of a page of the store: a whole snapshot rounded up to whole erase
     /// units of the flash (0 if unsupported). The store uses every whole page from
@@ -532,7 +536,7 @@ impl<S: NorFlash> Store<S> {
     /// ```
     /// use tictable::device::persist::Store;
     /// use tictable::device::sim::flash::MemFlash;
-    /// assert_eq!(Store::<MemFlash<8192, 1024, 2>>::SAVES_PER_PAGE, 16);
+    /// assert_eq!(Store::<MemFlash<8192, 1024, 2>>::SAVES_PER_PAGE, 17);
     /// assert_eq!(Store::<MemFlash<1024, 512, 2>>::SAVES_PER_PAGE, 5);
     /// ```
     pub const SAVES_PER_PAGE: usize = match Self::PAGE_STRIDE {
@@ -567,7 +571,13 @@ impl<S: NorFlash> Store<S> {
             flash,
             base,
             pages: pages as u32,
-            head: None,
+            head: Head {
+                known: false,
+                page: 0,
+                sequence: 0,
+                next: 0,
+                frame: [0; FRAME_BUF],
+            },
         })
     }
 
@@ -605,73 +615,57 @@ impl<S: NorFlash> Store<S> {
         self.base + page * Self::PAGE_STRIDE as u32
     }
 
-    /// Where delta slot `slot` of `page` starts.
-    fn delta_at(&self, page: u32, slot: usize) -> u32 {
-        self.page_at(page) + (Self::FULL_IO + slot * Self::DELTA_IO) as u32
-    }
-
-    /// Reads `len` bytes at `at` into the start of `buf`.
+    /// Reads into `buf` from `at`.
     #[inline(never)]
-    fn read(&mut self, at: u32, buf: &mut Frame, len: usize) -> Result<(), PersistError<S::Error>> {
-        self.flash
-            .read(at, &mut buf[..len])
-            .map_err(PersistError::Storage)
-    }
-
-    /// Writes the first `len` bytes of `buf` at `at`.
-    fn write(&mut self, at: u32, buf: &Frame, len: usize) -> Result<(), PersistError<S::Error>> {
-        self.flash
-            .write(at, &buf[..len])
-            .map_err(PersistError::Storage)
+    fn read(&mut self, at: u32, buf: &mut [u8]) -> Result<(), PersistError<S::Error>> {
+        self.flash.read(at, buf).map_err(PersistError::Storage)
     }
 
     /// Finds the newest snapshot: the page whose whole snapshot has the highest
     /// sequence (and decodes), then the last delta in it that is sealed and
     /// decodes. Reads each page's first frame and the newest page's delta slots:
-    /// bounded work. With nothing valid, a head whose next save starts page 0.
+    /// bounded work. With nothing valid, a head whose next save starts page 0
+    /// (its zero frame never decodes).
     #[inline(never)]
     fn scan(&mut self) -> Result<Head, PersistError<S::Error>> {
+        let mut head = Head {
+            known: false,
+            page: self.pages - 1,
+            sequence: 0,
+            next: Self::DELTAS,
+            frame: [0; FRAME_BUF],
+        };
         let mut frame = [0; FRAME_BUF];
-        let mut newest: Option<(u32, u32)> = None;
         for page in 0..self.pages {
-            self.read(self.page_at(page), &mut frame, Self::FULL_IO)?;
+            self.read(self.page_at(page), &mut frame[..Self::FULL_IO])?;
             let sequence = u32_at(&frame, at::SEQUENCE);
-            if sealed(&frame, ENCODED_LEN)
-                && newest.is_none_or(|(_, s)| sequence > s)
+            if sealed(&frame, 0)
+                && (!head.known || sequence > head.sequence)
                 && Snapshot::decode_frame(&frame).is_some()
             {
-                newest = Some((page, sequence));
+                (head.known, head.page, head.sequence, head.next) = (true, page, sequence, 0);
+                head.frame = frame;
             }
         }
-        let Some((page, _)) = newest else {
-            // The next save erases page 0 (the zero frame never decodes).
-            return Ok(Head {
-                page: self.pages - 1,
-                next: Self::DELTAS,
-                frame: [0; FRAME_BUF],
-            });
-        };
-        let mut head = Head {
-            page,
-            next: 0,
-            frame,
-        };
-        self.read(self.page_at(page), &mut head.frame, Self::FULL_IO)?;
-        for slot in 0..Self::DELTAS {
-            self.read(self.delta_at(page, slot), &mut frame, Self::DELTA_IO)?;
-            if frame[..Self::DELTA_IO].iter().any(|&b| b != 0xFF) {
-                // Written, whole or torn: the next delta goes after it.
-                head.next = slot + 1;
-            }
-            if sealed(&frame, DELTA_LEN) {
+        if head.known {
+            let mut at = self.page_at(head.page) + Self::FULL_IO as u32;
+            for slot in 0..Self::DELTAS {
                 let mut newer = head.frame;
-                newer[at::SEQUENCE..at::SEQUENCE + 4].copy_from_slice(&frame[..4]);
-                newer[DELTA_START..ENCODED_LEN].copy_from_slice(&frame[4..DELTA_LEN]);
-                if Snapshot::decode_frame(&newer).is_some() {
+                let record = &mut newer[DELTA_START..DELTA_START + Self::DELTA_IO];
+                self.read(at, record)?;
+                if record.iter().any(|&b| b != 0xFF) {
+                    // Written, whole or torn: the next delta goes after it.
+                    head.next = slot + 1;
+                }
+                let sequence = head.sequence.wrapping_add(slot as u32 + 1);
+                put_u32(&mut newer, at::SEQUENCE, sequence);
+                if sealed(&newer, DELTA_START) && Snapshot::decode_frame(&newer).is_some() {
                     head.frame = newer;
                 }
+                at += Self::DELTA_IO as u32;
             }
         }
+        head.known = true;
         Ok(head)
     }
 
@@ -682,11 +676,9 @@ impl<S: NorFlash> Store<S> {
     ///
     /// [`PersistError::Storage`] when the flash fails to read.
     pub fn load(&mut self) -> Result<Option<Snapshot>, PersistError<S::Error>> {
-        self.head = None;
-        let head = self.scan()?;
-        let snapshot = Snapshot::decode_frame(&head.frame);
-        self.head = Some(head);
-        Ok(snapshot)
+        self.head.known = false;
+        self.head = self.scan()?;
+        Ok(Snapshot::decode_frame(&self.head.frame))
     }
 
     /// Saves `snapshot` (its sequence is set past the newest): as a delta in the
@@ -702,39 +694,46 @@ impl<S: NorFlash> Store<S> {
     /// newest snapshot saved before is still the one [`Store::load`] returns, and
     /// the next save reads the flash again.
     pub fn save(&mut self, snapshot: &Snapshot) -> Result<(), PersistError<S::Error>> {
-        // Taken: after an error the next save scans the flash again.
-        let mut head = match self.head.take() {
-            Some(head) => head,
-            None => self.scan()?,
-        };
+        if !self.head.known {
+            self.head = self.scan()?;
+        }
         // Zeros past the encoding: the padding (and the unused moves and task items).
         let mut frame = [0; FRAME_BUF];
         snapshot.encode_into(&mut frame);
-        let sequence = u32_at(&head.frame, at::SEQUENCE);
-        put_u32(&mut frame, at::SEQUENCE, sequence);
-        if frame[..ENCODED_LEN] != head.frame[..ENCODED_LEN] {
-            put_u32(&mut frame, at::SEQUENCE, sequence.wrapping_add(1));
-            let stable = at::SEQUENCE + 4..DELTA_START;
+        let head = &mut self.head;
+        let newest = u32_at(&head.frame, at::SEQUENCE);
+        put_u32(&mut frame, at::SEQUENCE, newest);
+        if frame[..ENCODED_LEN] == head.frame[..ENCODED_LEN] {
+            return Ok(());
+        }
+        // Unknown again until the record is written.
+        head.known = false;
+        let stable = at::SEQUENCE + 4..DELTA_START;
+        let page_at = self.base + head.page * Self::PAGE_STRIDE as u32;
+        let (at, from, len) =
             if head.next < Self::DELTAS && frame[stable.clone()] == head.frame[stable] {
-                let mut delta = [0; FRAME_BUF];
-                delta[..4].copy_from_slice(&frame[at::SEQUENCE..at::SEQUENCE + 4]);
-                delta[4..DELTA_LEN].copy_from_slice(&frame[DELTA_START..ENCODED_LEN]);
-                seal(&mut delta, DELTA_LEN);
-                self.write(self.delta_at(head.page, head.next), &delta, Self::DELTA_IO)?;
+                let slot = head.next;
                 head.next += 1;
+                let sequence = head.sequence.wrapping_add(head.next as u32);
+                put_u32(&mut frame, at::SEQUENCE, sequence);
+                let at = page_at + (Self::FULL_IO + slot * Self::DELTA_IO) as u32;
+                (at, DELTA_START, Self::DELTA_IO)
             } else {
                 head.page = (head.page + 1) % self.pages;
-                let at = self.page_at(head.page);
+                (head.sequence, head.next) = (newest.wrapping_add(1), 0);
+                put_u32(&mut frame, at::SEQUENCE, head.sequence);
+                let at = self.base + head.page * Self::PAGE_STRIDE as u32;
                 self.flash
                     .erase(at, at + Self::PAGE_STRIDE as u32)
                     .map_err(PersistError::Storage)?;
-                seal(&mut frame, ENCODED_LEN);
-                self.write(at, &frame, Self::FULL_IO)?;
-                head.next = 0;
-            }
-            head.frame = frame;
-        }
-        self.head = Some(head);
+                (at, 0, Self::FULL_IO)
+            };
+        seal(&mut frame, from);
+        self.flash
+            .write(at, &frame[from..from + len])
+            .map_err(PersistError::Storage)?;
+        head.frame = frame;
+        head.known = true;
         Ok(())
     }
 }

@@ -5,7 +5,7 @@
 //! write programs erased half-words only); the physical layout (offset k at flash
 //! offset 52 KiB + k, all other flash untouched); which pages an erase touches
 //! (exactly the addressed ones); and the persist::Store on top of it (two rounds
-//! over the 12 pages: each page erased once per 16 saves, round robin from page 52,
+//! over the 12 pages: each page erased once per 17 saves, round robin from page 52,
 //! the newest snapshot loaded back after every save). Run: scripts/storage-check.
 #[path = "../../src/storage.rs"]
 mod storage;
@@ -158,11 +158,11 @@ fn main() {
         );
     }
 
-    // The store on top: 16 saves per page, the pages in turn, the newest wins.
+    // The store on top: 17 saves per page, the pages in turn, the newest wins.
     MEM.lock().unwrap().fill(0xFF);
     assert_eq!(Store::<FlashStorage>::PAGE_STRIDE, PAGE);
     let per_page = Store::<FlashStorage>::SAVES_PER_PAGE;
-    assert_eq!(per_page, 16);
+    assert_eq!(per_page, 17);
     let squares = [4u8, 0, 2, 6, 3, 5, 7, 1, 8]; // a drawn game
     let mut snap = Snapshot {
         sequence: 0,
