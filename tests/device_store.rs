@@ -143,7 +143,7 @@ fn a_power_cut_at_every_byte_of_every_erase_and_write_keeps_the_newest_snapshot(
 
 #[test]
 fn a_power_cut_in_every_save_of_a_firmware_sized_page_round_keeps_the_newest() {
-    // The firmware's 1 KiB pages: 16 saves each, 3 pages and then some.
+    // The firmware's 1 KiB pages: 17 saves each, 3 pages and then some.
     let run: Vec<Snapshot> = (0..3 * PER_KIB_PAGE + 5)
         .map(|k| snapshot(k, &[]))
         .collect();

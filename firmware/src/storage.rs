@@ -6,7 +6,7 @@
 //! erase unit one 1 KiB page, write unit one half-word at an even address (the
 //! HAL programs half-words), read unit 2 (the HAL reads from even addresses).
 //! The store appends snapshots to a log over the pages and erases one only when
-//! it is full, round robin (16 saves per erase, see `persist`'s module docs), so
+//! it is full, round robin (17 saves per erase, see `persist`'s module docs), so
 //! that each page wears a twelfth as fast. `memory.x` keeps the program out of
 //! these pages.
 //!
@@ -25,7 +25,7 @@ use stm32f1xx_hal::flash::{Error, FlashSize, FlashWriter, Parts, SectorSize};
 
 /// Bytes per flash page on medium-density STM32F1 parts.
 const PAGE: u32 = 1024;
-/// Pages for snapshots: 12 of the 64, for 150,000 games before the most-worn one
+/// Pages for snapshots: 12 of the 64, for 160,000 games before the most-worn one
 /// reaches the rated 10,000 erases (firmware README, "Persistence").
 pub const PAGES: u32 = 12;
 /// Offset (from the start of flash) of the first storage page: the last [`PAGES`]
