@@ -1,14 +1,16 @@
-//! `embedded-storage` NOR flash over the last two pages of the STM32F103C8's flash,
-//! for `tictable::device::persist::Store` (the HAL's `FlashWriter` does not
+//! `embedded-storage` NOR flash over the last [`PAGES`] pages of the STM32F103C8's
+//! flash, for `tictable::device::persist::Store` (the HAL's `FlashWriter` does not
 //! implement the traits itself).
 //!
-//! Offset 0 of this flash is the start of page 62 (0x0800_F800), 2 KiB in all:
+//! Offset 0 of this flash is the start of page 52 (0x0800_D000), 12 KiB in all:
 //! erase unit one 1 KiB page, write unit one half-word at an even address (the
 //! HAL programs half-words), read unit 2 (the HAL reads from even addresses).
-//! The store keeps one snapshot slot per page, so that erasing one never touches
-//! the other. `memory.x` keeps the program out of both pages.
+//! The store appends snapshots to a log over the pages and erases one only when
+//! it is full, round robin (17 saves per erase, see `persist`'s module docs), so
+//! that each page wears a twelfth as fast. `memory.x` keeps the program out of
+//! these pages.
 //!
-//! Every request is checked against these 2 KiB and units first
+//! Every request is checked against these 12 KiB and units first
 //! (`embedded_storage::nor_flash::check_*`: a typed `FlashError::Check`, nothing
 //! touched). The HAL then verifies each erase and write by reading it back (its
 //! default; turning that off would save 64 B of flash, measured, but a cell that
@@ -23,11 +25,14 @@ use stm32f1xx_hal::flash::{Error, FlashSize, FlashWriter, Parts, SectorSize};
 
 /// Bytes per flash page on medium-density STM32F1 parts.
 const PAGE: u32 = 1024;
-/// Offset (from the start of flash) of the first storage page: the last two pages
-/// of 64 KiB. `memory.x` gives the program only the first 62 KiB.
-const FIRST_PAGE: u32 = 62 * 1024;
-/// Bytes of this flash: two pages.
-const CAPACITY: usize = 2 * PAGE as usize;
+/// Pages for snapshots: 12 of the 64, for 160,000 games before the most-worn one
+/// reaches the rated 10,000 erases (firmware README, "Persistence").
+pub const PAGES: u32 = 12;
+/// Offset (from the start of flash) of the first storage page: the last [`PAGES`]
+/// pages of 64 KiB. `memory.x` gives the program only the first 52 KiB.
+const FIRST_PAGE: u32 = (64 - PAGES) * PAGE;
+/// Bytes of this flash: [`PAGES`] pages.
+const CAPACITY: usize = (PAGES * PAGE) as usize;
 
 /// Why a flash operation failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +64,7 @@ impl From<Error> for FlashError {
     }
 }
 
-/// The snapshot flash: the last two 1 KiB pages.
+/// The snapshot flash: the last [`PAGES`] 1 KiB pages.
 pub struct FlashStorage {
     parts: Parts,
 }

@@ -1,15 +1,17 @@
 //! What the machine reads back from flash at power-up, on arbitrary bytes: a
 //! snapshot patched anywhere (torn writes, worn cells, another format), and a whole
-//! flash image of two slots. Decoding never panics; a snapshot it accepts encodes and
-//! decodes back to itself, and a fresh controller resumes from it or refuses it with
-//! a typed error, without panicking.
+//! flash image of the store's pages. Decoding never panics; a snapshot it accepts
+//! encodes and decodes back to itself, and a fresh controller resumes from it or
+//! refuses it with a typed error, without panicking. Whatever the image, a save
+//! works (into erased flash only: the flash model refuses anything else) and the
+//! next load returns what it saved.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tictable::device::classify::{Calibration, Margins, Rgbc, SquareCalibration};
 use tictable::device::controller::{BestMove, GameRecord, GameSetup, Mode, Task};
 use tictable::device::persist::{Snapshot, Store, ENCODED_LEN};
-use tictable::device::sim::run::{build_controller, SimFlash, FLASH_BYTES};
+use tictable::device::sim::run::{build_controller, SimFlash, FLASH_BYTES, FLASH_PAGES};
 use tictable::device::sim::world::{SimConfig, World};
 use tictable::device::Colour;
 use tictable::Square;
@@ -79,9 +81,18 @@ fuzz_target!(|input: (u16, Vec<u8>, Vec<u8>)| {
         *b = *v;
     }
     if let Ok(mut store) = Store::new(flash, 0) {
-        if let Ok(Some(s)) = store.load() {
+        let loaded = store.load();
+        if let Ok(Some(s)) = loaded {
             check(s);
         }
+        let mut saved = valid();
+        saved.record = GameRecord::new();
+        assert_eq!(store.save(&saved), Ok(()));
+        // Unless the sequence wrapped (past u32::MAX: forged images only).
+        if !matches!(loaded, Ok(Some(s)) if s.sequence == u32::MAX) {
+            let got = Store::new(store.destroy(), 0).ok().map(|mut s| s.load());
+            assert!(matches!(got, Some(Ok(Some(g))) if g.record == saved.record));
+        }
     }
-    assert!(2 * Store::<SimFlash>::SLOT_STRIDE <= FLASH_BYTES);
+    assert!(FLASH_PAGES * Store::<SimFlash>::PAGE_STRIDE <= FLASH_BYTES);
 });

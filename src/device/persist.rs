@@ -1,5 +1,5 @@
 //! Persistence: the calibration and the game in progress, in a fixed little-endian
-//! layout plus a CRC-32, in two alternating slots of a NOR flash (any
+//! layout plus a CRC-32, appended to a log over the pages of a NOR flash (any
 //! `embedded-storage` [`NorFlash`]: erased bytes read 0xFF, erases by whole erase
 //! units, each word written once between erases).
 //!
@@ -17,25 +17,40 @@
 //!
 //! # Flash layout
 //!
-//! [`Store`] uses two slot regions of [`Store::SLOT_STRIDE`] bytes each, back to
-//! back from `base` (a multiple of the flash's `ERASE_SIZE`): slot 0 at `base`,
-//! slot 1 at `base + SLOT_STRIDE`. `SLOT_STRIDE` is the slot's bytes rounded up to
-//! whole erase units, so erasing one slot never touches the other (on the
-//! STM32F103 firmware: 1 KiB pages, one page per slot, the last two pages of
-//! flash). A slot holds, from its start:
+//! [`Store`] keeps an append-only log over every whole page of
+//! [`Store::PAGE_STRIDE`] bytes from `base` (a multiple of the flash's
+//! `ERASE_SIZE`) to the end of the flash: at least two pages; the firmware's flash
+//! reserves twelve 1 KiB pages of the STM32F103 (`firmware/src/storage.rs`). A page
+//! is the whole snapshot's bytes rounded up to whole erase units, so erasing one
+//! never touches another. A page holds, from its start:
 //!
 //! | bytes | contents |
 //! |---|---|
-//! | [`ENCODED_LEN`] | the encoded snapshot ([`Snapshot::encode`]) |
+//! | [`ENCODED_LEN`] | a whole snapshot ([`Snapshot::encode`]) |
 //! | 4 | CRC-32 of the encoding, little-endian ([`crc32`]) |
-//! | 0 or more | zeros, padding the frame to whole write and read units of the flash |
-//! | rest of the region | erased (0xFF), never written |
+//! | 0 or more | zeros, padding to whole write and read units of the flash |
+//! | `d` × delta slot | deltas, each: the encoding's 40 bytes from the game setup on (setup, moves, task, flags, stock, pending), their CRC-32, zero padding |
+//! | rest of the page | erased (0xFF), never written |
 //!
-//! Each save goes to the slot not holding the newest copy: its region is erased,
-//! then the frame is written in one `write`. A power cut during the erase or the
-//! write leaves the other slot intact; the torn slot fails its CRC and is ignored
-//! (an erased slot fails both the version and the CRC). [`Store::load`] returns
-//! the valid snapshot with the highest sequence number.
+//! A delta stands for the page's whole snapshot with its game fields replaced
+//! and the sequence of the page plus its slot number plus one: the calibration
+//! and the pose (the first 249 bytes of the encoding) change only when the
+//! machine is calibrated, the game fields with every move. On 1 KiB pages with
+//! half-word writes a whole snapshot takes 294 B and a delta slot 44 B: 16 deltas
+//! fit after it, 17 saves per erase ([`Store::SAVES_PER_PAGE`]).
+//!
+//! A save appends a delta to the newest page when its calibration and pose are
+//! the page's and a slot is free; otherwise it erases the next page in turn (the
+//! oldest: pages are used round robin, so they wear evenly) and writes the whole
+//! snapshot at its start. Each record is written once, in one `write`, into
+//! erased flash, and the newest completed snapshot is never erased: a power cut
+//! during an erase or a write leaves a torn record, which fails its CRC (or
+//! decoding) and is skipped; an erased record fails both. [`Store::load`] reads
+//! the whole snapshot at the start of each page, takes the valid one with the
+//! highest sequence, then the deltas of that page in order, keeping the last
+//! valid one: bounded work at boot (one frame per page and one page of deltas).
+//! A flash written by the earlier two-slot store (a whole snapshot at the start
+//! of a page, the rest erased) reads the same way.
 
 use super::classify::{Calibration, Margins, SquareCalibration};
 use super::hw::Rgbc;
@@ -344,8 +359,8 @@ impl Snapshot {
 /// use tictable::device::persist::{PersistError, Store};
 /// use tictable::device::sim::flash::MemFlash;
 ///
-/// // 512-byte erase units, 2-byte writes: a slot takes one unit, so two slots need
-/// // 1 KiB from a base that is a multiple of 512.
+/// // 512-byte erase units, 2-byte writes: a page of the store is one unit, and the
+/// // store needs at least two of them from a base that is a multiple of 512.
 /// type Flash = MemFlash<2048, 512, 2>;
 /// assert!(Store::new(Flash::new(), 1024).is_ok());
 /// assert!(matches!(Store::new(Flash::new(), 1536), Err(PersistError::TooSmall)));
@@ -363,16 +378,17 @@ impl Snapshot {
 pub enum PersistError<E> {
     /// The flash reported an error (a power cut, a failed erase or write...).
     Storage(E),
-    /// The flash is smaller than two slot regions ([`Store::SLOT_STRIDE`] each)
+    /// The flash holds fewer than two pages ([`Store::PAGE_STRIDE`] bytes each)
     /// from the base offset.
     TooSmall,
     /// The base offset is not a multiple of the flash's `ERASE_SIZE`, so erasing
-    /// a slot could touch something else.
+    /// a page could touch something else.
     Misaligned,
-    /// The flash's read or write unit is not one the store can pad a slot to: one
-    /// of the two units must be a multiple of the other, the erase unit a multiple
-    /// of both, and the frame padded to them must fit the store's buffer (true of
-    /// units of up to 32 bytes that are powers of two, as on common NOR flash).
+    /// The flash's read or write unit is not one the store can pad a record to:
+    /// one of the two units must be a multiple of the other, the erase unit a
+    /// multiple of both, and the frame padded to them must fit the store's buffer
+    /// (true of units of up to 32 bytes that are powers of two, as on common NOR
+    /// flash).
     Unsupported,
 }
 
@@ -380,7 +396,7 @@ impl<E: core::fmt::Debug> core::fmt::Display for PersistError<E> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             PersistError::Storage(e) => write!(f, "flash error: {e:?}"),
-            PersistError::TooSmall => f.write_str("the flash is too small for two slots"),
+            PersistError::TooSmall => f.write_str("the flash is too small for two pages"),
             PersistError::Misaligned => f.write_str("base offset not on an erase unit"),
             PersistError::Unsupported => f.write_str("unsupported flash read or write unit"),
         }
@@ -389,15 +405,41 @@ impl<E: core::fmt::Debug> core::fmt::Display for PersistError<E> {
 
 impl<E: core::fmt::Debug> core::error::Error for PersistError<E> {}
 
-/// Writes `sequence` into an encoded frame and seals it with the CRC of the encoding.
-fn stamp(frame: &mut Frame, sequence: u32) {
-    put_u32(frame, at::SEQUENCE, sequence);
-    let crc = crc32(&frame[..ENCODED_LEN]);
+/// Where the fields a game changes start in the encoding: the setup, the moves,
+/// the task, the flags, the stock and the pending placement. Everything before
+/// (version, sequence, calibration, pose) changes only when the machine is
+/// calibrated, so a save between calibrations writes only these fields and their
+/// CRC-32 (a delta: 44 B).
+const DELTA_START: usize = at::DEVICE_FIRST;
+
+/// Seals the encoding's bytes from `from` (0: a whole snapshot, [`DELTA_START`]: a
+/// delta) with their CRC-32, LE at [`ENCODED_LEN`].
+fn seal(frame: &mut Frame, from: usize) {
+    let crc = crc32(&frame[from..ENCODED_LEN]);
     put_u32(frame, ENCODED_LEN, crc);
 }
 
-/// Two snapshot slots in a NOR flash, from `base` (see the module docs for the
-/// layout).
+/// Whether the encoding's bytes from `from` are followed by their CRC-32.
+fn sealed(frame: &Frame, from: usize) -> bool {
+    u32_at(frame, ENCODED_LEN) == crc32(&frame[from..ENCODED_LEN])
+}
+
+/// Where the next save goes: the newest frame (its CRC is not kept up to date),
+/// the page holding it, that page's sequence and its next free delta slot.
+#[derive(Clone, Debug)]
+struct Head {
+    /// The fields below describe the flash (after a load or a save that worked).
+    known: bool,
+    page: u32,
+    /// The sequence of the page's whole snapshot; its delta in slot `k` has
+    /// `sequence + k + 1`.
+    sequence: u32,
+    next: usize,
+    frame: Frame,
+}
+
+/// Snapshots appended to a log over two or more pages of a NOR flash, from `base`
+/// (see the module docs for the layout): a page is erased only once it is full.
 ///
 /// ```
 /// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
@@ -411,30 +453,34 @@ fn stamp(frame: &mut Frame, sequence: u32) {
 ///
 /// let m = SimMachine::new(SimConfig::standard(0.0, 0.0, 1), BestMove).unwrap();
 /// let mut snap = m.controller.snapshot();
-/// let mut store = Store::new(MemFlash::<1024, 512, 2>::new(), 0).unwrap();
+/// // Two pages of 1 KiB, as on the STM32F103: 17 saves each.
+/// type Flash = MemFlash<2048, 1024, 2>;
+/// assert_eq!(Store::<Flash>::SAVES_PER_PAGE, 17);
+/// let mut store = Store::new(Flash::new(), 0).unwrap();
 /// assert_eq!(store.load().unwrap(), None); // erased flash: nothing saved yet
-/// store.save(&snap).unwrap(); // slot 0, sequence 1
+/// store.save(&snap).unwrap(); // page 0 erased, the whole snapshot, sequence 1
 /// snap.record.push(Square::CENTRE).unwrap();
-/// store.save(&snap).unwrap(); // slot 1, sequence 2
+/// store.save(&snap).unwrap(); // the same calibration: a delta, sequence 2
 /// store.save(&snap).unwrap(); // unchanged: not written again
-/// let flash = store.destroy();
-/// assert_eq!((flash.erases, flash.writes), (2, 2));
+/// assert_eq!((store.flash().erases, store.flash().writes), (1, 2));
 /// // After a reset: the newest snapshot.
-/// let got = Store::new(flash, 0).unwrap().load().unwrap().unwrap();
+/// let got = Store::new(store.destroy(), 0).unwrap().load().unwrap().unwrap();
 /// assert_eq!((got.sequence, got.record), (2, snap.record));
 /// # }
 /// ```
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Store<S> {
     flash: S,
     base: u32,
-    /// The slot holding the newest snapshot and its sequence, if known.
-    newest: Option<(usize, u32)>,
+    /// Pages of [`Store::PAGE_STRIDE`] bytes from `base`: at least 2.
+    pages: u32,
+    /// Where the next save goes.
+    head: Head,
 }
 
 impl<S: NorFlash> Store<S> {
-    /// The unit a slot's frame is padded to: the larger of the read and write
-    /// units (0 if one is not a multiple of the other).
+    /// The unit a record is padded to: the larger of the read and write units (0
+    /// if one is not a multiple of the other).
     const UNIT: usize = {
         let (r, w) = (S::READ_SIZE, S::WRITE_SIZE);
         let unit = if r > w { r } else { w };
@@ -445,56 +491,108 @@ impl<S: NorFlash> Store<S> {
         }
     };
 
-    /// Bytes read and written per slot: the frame padded with zeros to a whole
-    /// number of read and write units (0 if the units are unsupported).
-    const IO_LEN: usize = match FRAME_LEN.checked_next_multiple_of(Self::UNIT) {
+    /// Bytes read and written for a whole snapshot: the frame padded with zeros to
+    /// a whole number of read and write units (0 if the units are unsupported).
+    const FULL_IO: usize = match FRAME_LEN.checked_next_multiple_of(Self::UNIT) {
         Some(len) if len <= FRAME_BUF => len,
         _ => 0,
     };
 
-    /// Bytes from the start of slot 0 to the start of slot 1: a slot's bytes
-    /// rounded up to whole erase units of the flash (0 if unsupported). Two slots
-    /// take `2 * SLOT_STRIDE` bytes from the base.
+    /// Bytes read and written for a delta: the game fields and their CRC, padded
+    /// the same way (0 if unsupported).
+    const DELTA_IO: usize =
+        match (ENCODED_LEN + 4 - DELTA_START).checked_next_multiple_of(Self::UNIT) {
+            Some(len) if DELTA_START + len <= FRAME_BUF => len,
+            _ => 0,
+        };
+
+    /// Bytes of a page of the store: a whole snapshot rounded up to whole erase
+    /// units of the flash (0 if unsupported). The store uses every whole page from
+    /// the base to the end of the flash.
     ///
     /// ```
     /// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
     /// use tictable::device::persist::Store;
     /// use tictable::device::sim::flash::MemFlash;
-    /// // 1 KiB pages (STM32F103): one page per slot. 128-byte pages: three per slot.
-    /// assert_eq!(Store::<MemFlash<4096, 1024, 2>>::SLOT_STRIDE, 1024);
-    /// assert_eq!(Store::<MemFlash<4096, 128, 8>>::SLOT_STRIDE, 384);
+    /// // 1 KiB erase units (STM32F103): one per page. 128-byte units: three.
+    /// assert_eq!(Store::<MemFlash<4096, 1024, 2>>::PAGE_STRIDE, 1024);
+    /// assert_eq!(Store::<MemFlash<4096, 128, 8>>::PAGE_STRIDE, 384);
     /// # }
     /// ```
-    pub const SLOT_STRIDE: usize = match Self::IO_LEN.checked_next_multiple_of(S::ERASE_SIZE) {
-        Some(stride) if Self::IO_LEN != 0 && stride % Self::UNIT == 0 => stride,
+    pub const PAGE_STRIDE: usize = match Self::FULL_IO.checked_next_multiple_of(S::ERASE_SIZE) {
+        Some(stride) if Self::FULL_IO != 0 && Self::DELTA_IO != 0 && stride % Self::UNIT == 0 => {
+            stride
+        }
         _ => 0,
     };
 
-    /// A store using `2 * SLOT_STRIDE` bytes of `flash` from `base`, which must be
-    /// a multiple of the flash's `ERASE_SIZE`. Nothing is read or written yet.
+    /// Delta slots after a page's whole snapshot.
+    const DELTAS: usize = match Self::PAGE_STRIDE {
+        0 => 0,
+        stride => (stride - Self::FULL_IO) / Self::DELTA_IO,
+    };
+
+    /// Saves a page takes between two erases when the calibration does not change:
+    /// a whole snapshot, then as many deltas as fit (0 if unsupported).
+    ///
+    /// ```
+    /// use tictable::device::persist::Store;
+    /// use tictable::device::sim::flash::MemFlash;
+    /// assert_eq!(Store::<MemFlash<8192, 1024, 2>>::SAVES_PER_PAGE, 17);
+    /// assert_eq!(Store::<MemFlash<1024, 512, 2>>::SAVES_PER_PAGE, 5);
+    /// ```
+    pub const SAVES_PER_PAGE: usize = match Self::PAGE_STRIDE {
+        0 => 0,
+        _ => 1 + Self::DELTAS,
+    };
+
+    /// A store over every whole page ([`Store::PAGE_STRIDE`] bytes) of `flash`
+    /// from `base`, which must be a multiple of the flash's `ERASE_SIZE`: the
+    /// number of pages is the flash's capacity past `base` (the firmware's flash
+    /// exposes only the pages it reserves). Nothing is read or written yet.
     ///
     /// # Errors
     ///
-    /// [`PersistError::Unsupported`] for read/write units the slots cannot be
+    /// [`PersistError::Unsupported`] for read/write units the records cannot be
     /// padded to, [`PersistError::Misaligned`] for a `base` that is not a multiple
-    /// of `ERASE_SIZE`, [`PersistError::TooSmall`] when the two slots do not fit
-    /// (see [`PersistError`] for an example).
+    /// of `ERASE_SIZE`, [`PersistError::TooSmall`] for fewer than two pages (see
+    /// [`PersistError`] for an example).
     pub fn new(flash: S, base: u32) -> Result<Store<S>, PersistError<S::Error>> {
-        if Self::SLOT_STRIDE == 0 {
+        if Self::PAGE_STRIDE == 0 {
             return Err(PersistError::Unsupported);
         }
         if base as usize % S::ERASE_SIZE != 0 {
             return Err(PersistError::Misaligned);
         }
-        match (base as usize).checked_add(2 * Self::SLOT_STRIDE) {
-            Some(end) if end <= flash.capacity() && end <= u32::MAX as usize => {}
-            _ => return Err(PersistError::TooSmall),
+        let end = flash.capacity().min(u32::MAX as usize);
+        let pages = end.saturating_sub(base as usize) / Self::PAGE_STRIDE;
+        if pages < 2 {
+            return Err(PersistError::TooSmall);
         }
         Ok(Store {
             flash,
             base,
-            newest: None,
+            pages: pages as u32,
+            head: Head {
+                known: false,
+                page: 0,
+                sequence: 0,
+                next: 0,
+                frame: [0; FRAME_BUF],
+            },
         })
+    }
+
+    /// The flash (for its counters in the simulator).
+    pub fn flash(&self) -> &S {
+        &self.flash
+    }
+
+    /// The flash, to change under the store (a power cut the simulator asks
+    /// for, a test's corruption). The store still assumes that it alone writes
+    /// the flash: call [`Store::load`] after writing to it.
+    pub fn flash_mut(&mut self) -> &mut S {
+        &mut self.flash
     }
 
     /// Gives the flash back.
@@ -511,93 +609,135 @@ impl<S: NorFlash> Store<S> {
         self.flash
     }
 
-    /// Where `slot` starts in the flash.
-    fn offset(&self, slot: usize) -> u32 {
-        self.base + (slot * Self::SLOT_STRIDE) as u32
+    /// Pages the store uses.
+    pub fn pages(&self) -> u32 {
+        self.pages
     }
 
-    /// The frame stored in `slot` (and its padding).
-    #[inline(never)]
-    fn read(&mut self, slot: usize, frame: &mut Frame) -> Result<(), PersistError<S::Error>> {
-        let at = self.offset(slot);
-        self.flash
-            .read(at, &mut frame[..Self::IO_LEN])
-            .map_err(PersistError::Storage)
+    /// Where `page` starts in the flash.
+    fn page_at(&self, page: u32) -> u32 {
+        self.base + page * Self::PAGE_STRIDE as u32
     }
 
-    /// The snapshot in `slot`, if its CRC matches and it decodes.
+    /// Reads into `buf` from `at`.
     #[inline(never)]
-    fn read_slot(&mut self, slot: usize) -> Result<Option<Snapshot>, PersistError<S::Error>> {
+    fn read(&mut self, at: u32, buf: &mut [u8]) -> Result<(), PersistError<S::Error>> {
+        self.flash.read(at, buf).map_err(PersistError::Storage)
+    }
+
+    /// Finds the newest snapshot: the page whose whole snapshot has the highest
+    /// sequence (and decodes), then the last delta in it that is sealed and
+    /// decodes. Reads each page's first frame and the newest page's delta slots:
+    /// bounded work. With nothing valid, a head whose next save starts page 0
+    /// (its zero frame never decodes).
+    #[inline(never)]
+    fn scan(&mut self) -> Result<Head, PersistError<S::Error>> {
+        let mut head = Head {
+            known: false,
+            page: self.pages - 1,
+            sequence: 0,
+            next: Self::DELTAS,
+            frame: [0; FRAME_BUF],
+        };
         let mut frame = [0; FRAME_BUF];
-        self.read(slot, &mut frame)?;
-        if u32_at(&frame, ENCODED_LEN) != crc32(&frame[..ENCODED_LEN]) {
-            return Ok(None);
+        for page in 0..self.pages {
+            self.read(self.page_at(page), &mut frame[..Self::FULL_IO])?;
+            let sequence = u32_at(&frame, at::SEQUENCE);
+            if sealed(&frame, 0)
+                && (!head.known || sequence > head.sequence)
+                && Snapshot::decode_frame(&frame).is_some()
+            {
+                (head.known, head.page, head.sequence, head.next) = (true, page, sequence, 0);
+                head.frame = frame;
+            }
         }
-        Ok(Snapshot::decode_frame(&frame))
+        if head.known {
+            let mut at = self.page_at(head.page) + Self::FULL_IO as u32;
+            for slot in 0..Self::DELTAS {
+                let mut newer = head.frame;
+                let record = &mut newer[DELTA_START..DELTA_START + Self::DELTA_IO];
+                self.read(at, record)?;
+                if record.iter().any(|&b| b != 0xFF) {
+                    // Written, whole or torn: the next delta goes after it.
+                    head.next = slot + 1;
+                }
+                let sequence = head.sequence.wrapping_add(slot as u32 + 1);
+                put_u32(&mut newer, at::SEQUENCE, sequence);
+                if sealed(&newer, DELTA_START) && Snapshot::decode_frame(&newer).is_some() {
+                    head.frame = newer;
+                }
+                at += Self::DELTA_IO as u32;
+            }
+        }
+        head.known = true;
+        Ok(head)
     }
 
-    /// The newest valid snapshot, or `None` when neither slot holds one (erased,
-    /// torn or corrupted slots are skipped). See [`Store`] for an example.
+    /// The newest valid snapshot, or `None` when the flash holds none (erased,
+    /// torn or corrupted records are skipped). See [`Store`] for an example.
     ///
     /// # Errors
     ///
     /// [`PersistError::Storage`] when the flash fails to read.
     pub fn load(&mut self) -> Result<Option<Snapshot>, PersistError<S::Error>> {
-        // The newest slot is found first and decoded again at the end, which keeps
-        // a single snapshot on the stack (boot time only).
-        let mut found: Option<(usize, u32)> = None;
-        for slot in 0..2 {
-            if let Some(snap) = self.read_slot(slot)? {
-                if found.is_none_or(|(_, sequence)| snap.sequence > sequence) {
-                    found = Some((slot, snap.sequence));
-                }
-            }
-        }
-        self.newest = found;
-        match found {
-            Some((slot, _)) => self.read_slot(slot),
-            None => Ok(None),
-        }
+        self.head.known = false;
+        self.head = self.scan()?;
+        Ok(Snapshot::decode_frame(&self.head.frame))
     }
 
-    /// Saves `snapshot` (its sequence is set past the newest) into the slot not
-    /// holding the newest one: erases that slot's region, then writes the frame.
-    /// A snapshot equal to the newest one saved (apart from the sequence) is not
-    /// written again, which spares the flash: call it as often as you like. See
-    /// [`Store`] for an example.
+    /// Saves `snapshot` (its sequence is set past the newest): as a delta in the
+    /// newest page when the calibration and pose are those of the page's whole
+    /// snapshot and a delta slot is free, else as a whole snapshot at the start
+    /// of the next page (the oldest), erased first. A snapshot equal to the newest
+    /// one saved (apart from the sequence) is not written again, which spares the
+    /// flash: call it as often as you like. See [`Store`] for an example.
     ///
     /// # Errors
     ///
     /// [`PersistError::Storage`] when the flash fails (or the power is cut): the
-    /// newest snapshot saved before is still the one [`Store::load`] returns.
+    /// newest snapshot saved before is still the one [`Store::load`] returns, and
+    /// the next save reads the flash again.
     pub fn save(&mut self, snapshot: &Snapshot) -> Result<(), PersistError<S::Error>> {
-        if self.newest.is_none() {
-            self.load()?;
+        if !self.head.known {
+            self.head = self.scan()?;
         }
-        // Zeros past the CRC: the padding (and the unused moves and task items).
+        // Zeros past the encoding: the padding (and the unused moves and task items).
         let mut frame = [0; FRAME_BUF];
         snapshot.encode_into(&mut frame);
-        let (slot, sequence) = match self.newest {
-            Some((slot, sequence)) => {
-                stamp(&mut frame, sequence);
-                let mut stored = [0; FRAME_BUF];
-                self.read(slot, &mut stored)?;
-                if stored.iter().zip(&frame).all(|(a, b)| a == b) {
-                    return Ok(());
-                }
-                (1 - slot, sequence.wrapping_add(1))
-            }
-            None => (0, 1),
-        };
-        stamp(&mut frame, sequence);
-        let at = self.offset(slot);
+        let head = &mut self.head;
+        let newest = u32_at(&head.frame, at::SEQUENCE);
+        put_u32(&mut frame, at::SEQUENCE, newest);
+        if frame[..ENCODED_LEN] == head.frame[..ENCODED_LEN] {
+            return Ok(());
+        }
+        // Unknown again until the record is written.
+        head.known = false;
+        let stable = at::SEQUENCE + 4..DELTA_START;
+        let page_at = self.base + head.page * Self::PAGE_STRIDE as u32;
+        let (at, from, len) =
+            if head.next < Self::DELTAS && frame[stable.clone()] == head.frame[stable] {
+                let slot = head.next;
+                head.next += 1;
+                let sequence = head.sequence.wrapping_add(head.next as u32);
+                put_u32(&mut frame, at::SEQUENCE, sequence);
+                let at = page_at + (Self::FULL_IO + slot * Self::DELTA_IO) as u32;
+                (at, DELTA_START, Self::DELTA_IO)
+            } else {
+                head.page = (head.page + 1) % self.pages;
+                (head.sequence, head.next) = (newest.wrapping_add(1), 0);
+                put_u32(&mut frame, at::SEQUENCE, head.sequence);
+                let at = self.base + head.page * Self::PAGE_STRIDE as u32;
+                self.flash
+                    .erase(at, at + Self::PAGE_STRIDE as u32)
+                    .map_err(PersistError::Storage)?;
+                (at, 0, Self::FULL_IO)
+            };
+        seal(&mut frame, from);
         self.flash
-            .erase(at, at + Self::SLOT_STRIDE as u32)
+            .write(at, &frame[from..from + len])
             .map_err(PersistError::Storage)?;
-        self.flash
-            .write(at, &frame[..Self::IO_LEN])
-            .map_err(PersistError::Storage)?;
-        self.newest = Some((slot, sequence));
+        head.frame = frame;
+        head.known = true;
         Ok(())
     }
 }

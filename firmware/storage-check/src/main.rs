@@ -1,12 +1,12 @@
-//! Checks firmware/src/storage.rs (the snapshot NOR flash over the last two flash
-//! pages) on the host, against a model of the HAL's flash: 20,000 random erases,
-//! writes and reads (aligned or not, in range or past the end) compared with a
-//! plain NOR model of the 2 KiB (erase sets a page to 0xFF, a write programs
-//! erased half-words only); the physical layout (offset k at flash offset
-//! 62 KiB + k, all other flash untouched); which pages an erase touches (exactly
-//! the addressed ones); and the persist::Store on top of it (saves alternate
-//! between page 62 and page 63, the newest is loaded back). Run:
-//! scripts/storage-check.
+//! Checks firmware/src/storage.rs (the snapshot NOR flash over the last
+//! `storage::PAGES` flash pages) on the host, against a model of the HAL's flash:
+//! 20,000 random erases, writes and reads (aligned or not, in range or past the
+//! end) compared with a plain NOR model of the pages (erase sets a page to 0xFF, a
+//! write programs erased half-words only); the physical layout (offset k at flash
+//! offset 52 KiB + k, all other flash untouched); which pages an erase touches
+//! (exactly the addressed ones); and the persist::Store on top of it (two rounds
+//! over the 12 pages: each page erased once per 17 saves, round robin from page 52,
+//! the newest snapshot loaded back after every save). Run: scripts/storage-check.
 #[path = "../../src/storage.rs"]
 mod storage;
 
@@ -20,8 +20,9 @@ use tictable::device::persist::{Snapshot, Store};
 use tictable::Square;
 
 const PAGE: usize = 1024;
-const FIRST_PAGE: usize = 62 * PAGE;
-const SIZE: usize = 2 * PAGE;
+const PAGES: usize = storage::PAGES as usize;
+const FIRST_PAGE: usize = (64 - PAGES) * PAGE;
+const SIZE: usize = PAGES * PAGE;
 
 /// What the storage must do with a request: the NOR rules of `embedded-storage`.
 fn expected(offset: usize, len: usize, unit: usize) -> Result<(), NorFlashErrorKind> {
@@ -38,9 +39,9 @@ fn expected(offset: usize, len: usize, unit: usize) -> Result<(), NorFlashErrorK
 /// to `half_words` half-words, one time in four anything (misaligned, past the end).
 fn request(below: &mut impl FnMut(usize) -> usize, half_words: usize) -> (usize, usize) {
     let offset = if below(4) == 0 {
-        below(2200)
+        below(SIZE + 150)
     } else {
-        2 * below(1024)
+        2 * below(SIZE / 2)
     };
     let len = if below(4) == 0 {
         below(40)
@@ -68,10 +69,10 @@ fn main() {
             0 => {
                 // Mostly whole pages, sometimes anything.
                 let (from, to) = if below(4) == 0 {
-                    (below(2200), below(2200))
+                    (below(SIZE + 150), below(SIZE + 150))
                 } else {
-                    let a = below(3) * PAGE;
-                    (a, a + below(3 - a / PAGE) * PAGE)
+                    let a = below(PAGES + 1) * PAGE;
+                    (a, a + below(PAGES + 1 - a / PAGE) * PAGE)
                 };
                 let result = s.erase(from as u32, to as u32);
                 let want = if from > to {
@@ -153,14 +154,16 @@ fn main() {
         assert_eq!(mem[FIRST_PAGE..], model[..], "round {round}");
         assert!(
             mem[..FIRST_PAGE].iter().all(|&b| b == 0xFF),
-            "round {round}: flash outside the two pages changed"
+            "round {round}: flash outside the store's pages changed"
         );
     }
 
-    // The store on top: one slot per page, saves alternate, the newest wins.
+    // The store on top: 17 saves per page, the pages in turn, the newest wins.
     MEM.lock().unwrap().fill(0xFF);
-    assert_eq!(Store::<FlashStorage>::SLOT_STRIDE, PAGE);
-    let mut record = GameRecord::new();
+    assert_eq!(Store::<FlashStorage>::PAGE_STRIDE, PAGE);
+    let per_page = Store::<FlashStorage>::SAVES_PER_PAGE;
+    assert_eq!(per_page, 17);
+    let squares = [4u8, 0, 2, 6, 3, 5, 7, 1, 8]; // a drawn game
     let mut snap = Snapshot {
         sequence: 0,
         calibration: Calibration::default(),
@@ -169,22 +172,33 @@ fn main() {
             device_first: true,
             first_square: None,
         },
-        record,
+        record: GameRecord::new(),
         mode: Mode::Game,
         active: true,
         stock: [0b11111, 0b11111],
         suspect: [0, 0],
         pending: None,
     };
-    for (k, square) in [4u8, 0, 8, 2].into_iter().enumerate() {
-        record.push(Square::new(square).unwrap()).unwrap();
+    let saves = 2 * PAGES * per_page;
+    for k in 0..saves {
+        // Games of 1 to 9 moves, one save per move.
+        let mut record = GameRecord::new();
+        for &square in &squares[..k % 9 + 1] {
+            record.push(Square::new(square).unwrap()).unwrap();
+        }
         snap.record = record;
         let mut store = Store::new(FlashStorage::new(Parts), 0).unwrap();
+        assert_eq!(store.pages(), PAGES as u32);
         ERASES.lock().unwrap().clear();
         store.save(&snap).unwrap();
         store.save(&snap).unwrap(); // unchanged: not written again
-        let page = FIRST_PAGE + (k % 2) * PAGE;
-        assert_eq!(*ERASES.lock().unwrap(), [page as u32], "save {k}");
+        let page = FIRST_PAGE + (k / per_page % PAGES) * PAGE;
+        let erased: &[u32] = if k % per_page == 0 {
+            &[page as u32]
+        } else {
+            &[]
+        };
+        assert_eq!(*ERASES.lock().unwrap(), erased, "save {k}");
         let got = store.load().unwrap().unwrap();
         assert_eq!((got.sequence, got.record), (k as u32 + 1, record));
         let mem = MEM.lock().unwrap();
@@ -192,6 +206,7 @@ fn main() {
     }
     println!(
         "storage-check: PASS ({erases} erases, {writes} writes and {reads} reads checked \
-         against the model, {refused} refused as expected; 4 store saves)"
+         against the model, {refused} refused as expected; {saves} store saves over \
+         {PAGES} pages)"
     );
 }

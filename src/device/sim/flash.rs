@@ -65,15 +65,22 @@ impl From<NorFlashErrorKind> for MemFlashError {
 /// f.read(3, &mut b).unwrap();
 /// assert_eq!(b, [0xFF; 8]);
 /// assert_eq!((f.writes, f.erases), (1, 1));
+/// // Page 0 was erased once, the three others never.
+/// assert_eq!(f.erases_per_page(), [1, 0, 0, 0]);
 /// ```
 #[derive(Clone, Debug)]
 pub struct MemFlash<const N: usize, const ERASE: usize, const WRITE: usize> {
     /// The contents.
     pub bytes: [u8; N],
+    /// Reads done.
+    pub reads: u32,
     /// Writes completed.
     pub writes: u32,
     /// Erases completed.
     pub erases: u32,
+    /// Erases begun on each erase unit (a torn one too: it wore the cells), see
+    /// [`MemFlash::erases_per_page`]. Room for [`MAX_PAGES`] units.
+    page_erases: [u32; MAX_PAGES],
     /// If set (and shorter than the next write), the next write stops after this
     /// many bytes and fails with [`MemFlashError::PowerCut`]: the bytes before are
     /// written, the rest stay erased.
@@ -85,6 +92,30 @@ pub struct MemFlash<const N: usize, const ERASE: usize, const WRITE: usize> {
     pub tear_erase: Option<usize>,
 }
 
+/// The most erase units a [`MemFlash`] may have (`N / ERASE`), for its erase
+/// counters.
+pub const MAX_PAGES: usize = 32;
+
+/// Erase cycles each 1 KiB page of the STM32F103's flash is rated for (its
+/// datasheet: 10 kcycles).
+pub const ERASE_CYCLES: u32 = 10_000;
+
+/// Games until the most-worn page reaches [`ERASE_CYCLES`], at the rate of a run
+/// of `games` games that erased that page `max_page_erases` times (`None` when it
+/// erased no page: no wear measured).
+///
+/// ```
+/// use tictable::device::sim::flash::wear_games;
+/// // 2000 games erased the most-worn page 120 times: 60 erases per 1000 games.
+/// assert_eq!(wear_games(2000, 120), Some(166_666));
+/// assert_eq!(wear_games(2000, 0), None);
+/// ```
+pub fn wear_games(games: u32, max_page_erases: u32) -> Option<u64> {
+    u64::from(games)
+        .checked_mul(u64::from(ERASE_CYCLES))?
+        .checked_div(u64::from(max_page_erases))
+}
+
 impl<const N: usize, const ERASE: usize, const WRITE: usize> MemFlash<N, ERASE, WRITE> {
     /// `N` erased bytes.
     ///
@@ -93,13 +124,28 @@ impl<const N: usize, const ERASE: usize, const WRITE: usize> MemFlash<N, ERASE, 
     /// assert!(MemFlash::<1024, 512, 2>::new().bytes.iter().all(|&b| b == 0xFF));
     /// ```
     pub fn new() -> MemFlash<N, ERASE, WRITE> {
+        const { assert!(ERASE > 0 && N / ERASE <= MAX_PAGES) };
         MemFlash {
             bytes: [0xFF; N],
+            reads: 0,
             writes: 0,
             erases: 0,
+            page_erases: [0; MAX_PAGES],
             tear_write: None,
             tear_erase: None,
         }
+    }
+
+    /// Erases begun on each erase unit of `ERASE` bytes, in order (a torn erase
+    /// counts: it wore the cells). The wear of the store: its most-erased page
+    /// reaches the rated [`ERASE_CYCLES`] first.
+    pub fn erases_per_page(&self) -> &[u32] {
+        &self.page_erases[..N / ERASE]
+    }
+
+    /// The erases of the most-erased unit ([`MemFlash::erases_per_page`]).
+    pub fn max_page_erases(&self) -> u32 {
+        self.erases_per_page().iter().copied().max().unwrap_or(0)
     }
 }
 
@@ -122,6 +168,7 @@ impl<const N: usize, const ERASE: usize, const WRITE: usize> ReadNorFlash
 
     fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), MemFlashError> {
         check_read(self, offset, bytes.len())?;
+        self.reads = self.reads.wrapping_add(1);
         let o = offset as usize;
         bytes.copy_from_slice(&self.bytes[o..o + bytes.len()]);
         Ok(())
@@ -140,6 +187,9 @@ impl<const N: usize, const ERASE: usize, const WRITE: usize> NorFlash
 
     fn erase(&mut self, from: u32, to: u32) -> Result<(), MemFlashError> {
         check_erase(self, from, to)?;
+        for count in &mut self.page_erases[from as usize / ERASE..to as usize / ERASE] {
+            *count = count.saturating_add(1);
+        }
         let region = &mut self.bytes[from as usize..to as usize];
         match self.tear_erase.take() {
             Some(n) if n < region.len() => {

@@ -111,18 +111,34 @@ pub fn calibrate<W: WorldHandle>(
     result
 }
 
-/// Erase unit of the simulated flash: 512-byte pages (the firmware's STM32F103 has
-/// 1 KiB pages; the store adapts to either), one page per snapshot slot.
+/// Erase unit of the simulated flash: 1 KiB pages, as the firmware's STM32F103
+/// (512 B in the no_std core alone; the store adapts to either).
+#[cfg(feature = "std")]
+pub const FLASH_PAGE: usize = 1024;
+/// Erase unit of the simulated flash: 1 KiB pages, as the firmware's STM32F103
+/// (512 B in the no_std core alone; the store adapts to either).
+#[cfg(not(feature = "std"))]
 pub const FLASH_PAGE: usize = 512;
 
-/// Bytes of simulated flash for snapshots: the store's two slots.
-pub const FLASH_BYTES: usize = 2 * FLASH_PAGE;
+/// Pages of the snapshot store: the firmware's 12 in the host simulator, so its
+/// erase counts are the machine's; 2 in the no_std core alone (the QEMU images,
+/// whose micro:bit has 16 KiB of RAM for everything, the flash included).
+#[cfg(feature = "std")]
+pub const FLASH_PAGES: usize = 12;
+/// Pages of the snapshot store: the firmware's 12 in the host simulator, so its
+/// erase counts are the machine's; 2 in the no_std core alone (the QEMU images,
+/// whose micro:bit has 16 KiB of RAM for everything, the flash included).
+#[cfg(not(feature = "std"))]
+pub const FLASH_PAGES: usize = 2;
+
+/// Bytes of simulated flash for snapshots: the store's pages.
+pub const FLASH_BYTES: usize = FLASH_PAGES * FLASH_PAGE;
 
 /// The simulated snapshot flash: [`FLASH_BYTES`] of NOR flash in [`FLASH_PAGE`]
 /// pages, written in half-words like the STM32F103's.
 pub type SimFlash = MemFlash<FLASH_BYTES, FLASH_PAGE, 2>;
 
-const _: () = assert!(2 * Store::<SimFlash>::SLOT_STRIDE == FLASH_BYTES);
+const _: () = assert!(Store::<SimFlash>::PAGE_STRIDE == FLASH_PAGE);
 
 /// The real controller on the simulated hardware of `world`.
 pub fn build_controller<C: MoveChooser, W: WorldHandle>(
