@@ -1286,14 +1286,24 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.ready();
             return;
         }
-        if !presses.contains(Button::Start) {
+        if !presses.contains(Button::Start) && self.calibrator.recording().is_none() {
             return;
         }
         let Some(shown) = guided::STEPS.get(step as usize) else {
             self.start_sensor_calibration();
             return;
         };
-        guided::record_step(&mut self.hw.sensors, &mut self.calibrator, shown);
+        // The step's samples come over many polls (one per integration time).
+        if guided::record_step(
+            &mut self.hw.sensors,
+            &mut self.calibrator,
+            shown,
+            self.now_ms,
+        )
+        .is_err()
+        {
+            return;
+        }
         if (step as usize) + 1 < guided::STEPS.len() {
             self.enter(State::CalibratingSensors { step: step + 1 });
             return;

@@ -3,7 +3,8 @@
 //!
 //! - [`classify`]: per-square calibration and colour classification with margins.
 //! - [`sensors`]: nine TCS34725 colour sensors behind two TCA9548A multiplexers,
-//!   driven through the real `tcs3472` and `xca9548a` crates.
+//!   driven through the real `tcs3472` and `xca9548a` crates; [`bus_recovery`]:
+//!   freeing a bus a slave holds stuck.
 //! - [`scanner`]: a board reading trusted only when stable over several frames, with
 //!   retries and per-square sensor faults.
 //! - [`motion`]: the XY gantry (two STEP/DIR steppers), the Z lift, the electromagnet,
@@ -18,6 +19,7 @@
 //! Every part is a small state machine polled from one super-loop with the current
 //! time in milliseconds; nothing blocks except single I2C transfers.
 
+pub mod bus_recovery;
 pub mod classify;
 pub mod controller;
 pub mod guided;
