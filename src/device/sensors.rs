@@ -251,7 +251,14 @@ pub const SENSOR_IDS: [u8; 2] = [0x44, 0x4D];
 pub const WARMUP_MS: u32 = 4;
 
 /// Fresh samples with bit-identical counts in a row that make a sensor stuck.
-pub const STUCK_SAMPLES: u8 = 6;
+///
+/// At most [`ScanSettings::stable_frames`](super::scanner::ScanSettings::stable_frames)
+/// (4 by default): a frozen sensor then turns into a fault before its stale
+/// samples alone can make a stable view (a piece put on a frozen empty square is
+/// never read as a missed move). In the simulator (3 % noise) bit-identical
+/// samples of a live sensor come about once in 2 000 pairs under a black piece, so
+/// four in a row about once in 10^10 samples.
+pub const STUCK_SAMPLES: u8 = 4;
 
 /// Bus errors (`ErrorKind::Bus`, `ArbitrationLoss`) in a row before the bank frees
 /// the bus with [`BusRecovery::recover_bus`].
