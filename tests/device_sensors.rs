@@ -46,14 +46,14 @@ fn sel(i: u8) -> Vec<T> {
     vec![T::write(other, vec![0]), T::write(mux, vec![1 << ch])]
 }
 
-/// ID check, ATIME (10 cycles), gain 4x, PON: one initialisation of square `i`.
+/// ID check, then ENABLE = PON and ATIME (10 cycles) in one auto-increment write,
+/// then gain 4x: one initialisation of square `i`.
 fn init_tx(i: u8) -> Vec<T> {
     let mut v = sel(i);
     v.extend([
         T::write_read(TCS, vec![0x80 | 0x12], vec![0x44]),
-        T::write(TCS, vec![0x81, 256u16.wrapping_sub(10) as u8]),
+        T::write(TCS, vec![0xA0, 0x01, 256u16.wrapping_sub(10) as u8]),
         T::write(TCS, vec![0x8F, 1]),
-        T::write(TCS, vec![0x80, 0x01]),
     ]);
     v
 }
@@ -174,6 +174,20 @@ fn init_keeps_the_sensors_that_succeeded_and_goes_on_with_the_others() {
     let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, SensorSettings::DEFAULT);
     assert_eq!(bank.init(), Err((sq(3), SensorError::Bus(nack))));
     assert_eq!(bank.init(), Ok(()));
+    i2c.done();
+}
+
+#[test]
+fn impossible_settings_are_refused_not_written() {
+    let mut expected = sel(0);
+    expected.push(T::write_read(TCS, vec![0x92], vec![0x4D]));
+    let mut i2c = Mock::new(&expected);
+    let settings = SensorSettings {
+        integration_cycles: 257,
+        ..SensorSettings::DEFAULT
+    };
+    let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, settings);
+    assert_eq!(bank.init_square(sq(0)), Err(SensorError::InvalidSettings));
     i2c.done();
 }
 
@@ -512,6 +526,8 @@ fn a_dead_sensor_becomes_a_fault_never_a_wrong_board() {
         }
         v
     };
+    // Three frames at 40, 190, 340 ms: square 6 fails all along, each frame ends
+    // 150 ms after it began with the fault.
     let mut expected = Vec::new();
     for k in 0..3 {
         for i in ALL {
@@ -521,22 +537,20 @@ fn a_dead_sensor_becomes_a_fault_never_a_wrong_board() {
                 expected.extend(read_tx(i, jitter([EMPTY; 9], k)[i as usize]));
             }
         }
-        if k == 0 {
-            // Still failing 149 ms into the first frame, a fault at 150 ms.
-            expected.extend(fail());
-            expected.extend(fail());
-        }
+        expected.extend(fail());
+        expected.extend(fail());
     }
     let (mut i2c, mut bank, mut scan) = scanning(expected);
-    let mut results = vec![scan.poll(40, &mut bank).ok()];
-    results.push(scan.poll(40 + 149, &mut bank).ok());
-    results.push(scan.poll(40 + 150, &mut bank).ok());
-    // Later frames: the known fault is a fault at its first failed read.
-    results.push(scan.poll(220, &mut bank).ok());
-    results.push(scan.poll(250, &mut bank).ok());
+    let mut results = Vec::new();
+    for k in 0..3 {
+        let t = 40 + 150 * k;
+        results.push(scan.poll(t, &mut bank).ok());
+        results.push(scan.poll(t + 149, &mut bank).ok());
+        results.push(scan.poll(t + 150, &mut bank).ok());
+    }
     i2c.done();
-    assert_eq!(results[..4], [None; 4]);
-    let view = results[4].unwrap();
+    assert_eq!(results[..8], [None; 8]);
+    let view = results[8].unwrap();
     assert_eq!(view.get(sq(5)), Sensed::Fault);
     assert_eq!(view.faults().len(), 1);
 }

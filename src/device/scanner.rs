@@ -3,11 +3,11 @@
 //! A frame holds one new sample of each of the nine sensors. It is read over as
 //! many polls as it takes: a square whose sample is not due yet, or whose read
 //! failed (each read retried by the bank), is read again at the next poll, so a
-//! transient error costs a millisecond, not a frame. A square without a good read
-//! for [`ScanSettings::fault_frames`] frame periods is reported as
-//! [`Sensed::Fault`] (and in later frames as soon as its read fails, until it
-//! reads again). So a view is never a guess, and a dead or stuck sensor ends as a
-//! named fault rather than a wrong board or a machine that waits forever.
+//! transient error costs a millisecond, not a frame. A square still without a good
+//! read [`ScanSettings::fault_frames`] frame periods after its frame began is
+//! reported as [`Sensed::Fault`]. So a view is never a guess, and a dead or stuck
+//! sensor ends as a named fault rather than a wrong board or a machine that waits
+//! forever.
 
 use super::classify::{Calibration, Sensed};
 use super::sensors::SensorBank;
@@ -108,7 +108,8 @@ pub struct ScanSettings {
     pub frame_period_ms: u32,
     /// Identical complete frames in a row before a view is trusted.
     pub stable_frames: u8,
-    /// Frame periods without a good read before a square is reported as a fault.
+    /// Frame periods from the start of a frame without a good read of a square
+    /// before that square is reported as a fault.
     pub fault_frames: u8,
     /// Identical frames in a row before a view with an unknown square is reported
     /// (a flicker must not turn into an error; a piece off-square still does).
@@ -144,8 +145,6 @@ pub struct Scanner {
     /// The frame being read: what it shows so far, the squares still to read.
     frame: BoardView,
     pending: u16,
-    /// Squares reported as a fault in an earlier frame and not read since.
-    failing: u16,
     frames: u32,
 }
 
@@ -160,7 +159,6 @@ impl Scanner {
             streak: 0,
             frame: BoardView::EMPTY,
             pending: 0,
-            failing: 0,
             frames: 0,
         }
     }
@@ -209,27 +207,16 @@ impl Scanner {
             self.frame = BoardView::EMPTY;
             self.pending = crate::board::FULL;
         }
-        let started = self.last_frame_at.unwrap_or(now_ms);
+        let late = elapsed_ms(now_ms, self.last_frame_at.unwrap_or(now_ms)) >= fault_ms;
         for s in Squares::from_bits(self.pending) {
-            let bit = s.bit();
             let sensed = match bank.read(s, now_ms) {
-                Ok(reading) => {
-                    self.failing &= !bit;
-                    self.calibration.classify(s, reading)
-                }
-                // A square known to fail is a fault at its first failed read; any
-                // other square after the fault time (failing or never due).
-                Err(e)
-                    if elapsed_ms(now_ms, started) >= fault_ms
-                        || (self.failing & bit != 0 && matches!(e, nb::Error::Other(_))) =>
-                {
-                    self.failing |= bit;
-                    Sensed::Fault
-                }
+                Ok(reading) => self.calibration.classify(s, reading),
+                // Failing, or no new sample, all along.
+                Err(_) if late => Sensed::Fault,
                 Err(_) => continue,
             };
             self.frame.set(s, sensed);
-            self.pending &= !bit;
+            self.pending &= !s.bit();
         }
         (self.pending == 0).then_some(self.frame)
     }

@@ -10,7 +10,11 @@
 //! multiplexer. This bank therefore never relies on that cache: before each access
 //! it switches the *other* multiplexer off, then writes the wanted channel mask to
 //! the right one (a fresh driver each time, so the write always happens), and only
-//! then talks to the sensor through the real `tcs3472` driver.
+//! then talks to the sensor: its own register transactions after the TCS34725
+//! datasheet (the `tcs3472` driver has no single-transaction form of the two it
+//! needs most, ENABLE = PON | AEN and STATUS with the data in one block read, and
+//! fewer transactions mean fewer chances for a bus error), the driver's types for
+//! the settings.
 //!
 //! The chip as it behaves, and what the bank does about it:
 //!
@@ -41,7 +45,7 @@ use super::classify::Rgbc;
 use super::elapsed_ms;
 use crate::Square;
 use embedded_hal::i2c::{ErrorKind, I2c};
-use tcs3472::{RgbCGain, Tcs3472};
+use tcs3472::RgbCGain;
 use xca9548a::{SlaveAddr, Xca9548a};
 
 /// One of the two multiplexers.
@@ -208,7 +212,7 @@ pub enum SensorError {
     Bus(ErrorKind),
     /// The multiplexer driver was busy (cannot happen with one owner; kept typed).
     MuxBusy,
-    /// The configuration was refused by the driver.
+    /// The settings cannot be written (integration cycles outside 1..=256).
     InvalidSettings,
     /// The device at 0x29 is not a TCS34725/TCS34727 (its ID register).
     WrongId(u8),
@@ -236,13 +240,6 @@ fn mux_error<E: embedded_hal::i2c::Error>(e: xca9548a::Error<E>) -> SensorError 
     }
 }
 
-fn sensor_error<E: embedded_hal::i2c::Error>(e: tcs3472::Error<E>) -> SensorError {
-    match e {
-        tcs3472::Error::I2C(e) => SensorError::Bus(e.kind()),
-        tcs3472::Error::InvalidInputData => SensorError::InvalidSettings,
-    }
-}
-
 /// ID register values of the TCS34725 and TCS34727.
 pub const SENSOR_IDS: [u8; 2] = [0x44, 0x4D];
 
@@ -264,12 +261,17 @@ pub const STUCK_SAMPLES: u8 = 4;
 /// the bus with [`BusRecovery::recover_bus`].
 pub const RECOVER_AFTER: u8 = 2;
 
-/// Command byte: auto-increment from STATUS (0x13) over the data registers.
-const READ_STATUS_AND_DATA: u8 = 0x80 | 0x20 | 0x13;
-/// Command byte: ENABLE (0x00).
-const ENABLE: u8 = 0x80;
-/// ENABLE bits PON | AEN.
-const PON_AEN: u8 = 0x03;
+/// TCS34725 command byte: the command bit, the auto-increment protocol.
+const CMD: u8 = 0x80;
+const AUTO: u8 = 0x20;
+/// TCS34725 registers: ENABLE, CONTROL (gain), ID, STATUS (then the data).
+const REG_ENABLE: u8 = 0x00;
+const REG_CONTROL: u8 = 0x0F;
+const REG_ID: u8 = 0x12;
+const REG_STATUS: u8 = 0x13;
+/// ENABLE bits: power on, RGBC enable.
+const PON: u8 = 0x01;
+const AEN: u8 = 0x02;
 
 /// How far a sensor has come since the bank last configured it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -295,6 +297,16 @@ struct Track {
     last: Rgbc,
     /// Fresh samples in a row equal to `last` (saturating).
     same: u8,
+}
+
+/// Counts with feature `sim-core` only (the firmware saves the flash).
+macro_rules! stat {
+    ($($t:tt)*) => {
+        #[cfg(feature = "sim-core")]
+        {
+            $($t)*;
+        }
+    };
 }
 
 /// Recovery counters of a [`SensorBank`].
@@ -330,6 +342,7 @@ pub struct SensorBank<I2C> {
     bus_errors: u8,
     /// Frees the bus, when it can ([`SensorBank::with_recovery`]).
     recover: Option<fn(&mut I2C) -> bool>,
+    #[cfg(feature = "sim-core")]
     stats: BankStats,
 }
 
@@ -343,6 +356,7 @@ impl<I2C: I2c> SensorBank<I2C> {
             track: [Track::default(); 9],
             bus_errors: 0,
             recover: None,
+            #[cfg(feature = "sim-core")]
             stats: BankStats::default(),
         }
     }
@@ -369,6 +383,8 @@ impl<I2C: I2c> SensorBank<I2C> {
     }
 
     /// The recovery counters.
+    /// (Feature `sim-core`: the firmware does without.)
+    #[cfg(feature = "sim-core")]
     pub fn stats(&self) -> BankStats {
         self.stats
     }
@@ -403,28 +419,32 @@ impl<I2C: I2c> SensorBank<I2C> {
         let s = self.settings;
         let mut buf = [0; 9];
         self.select(square)?;
+        let i2c = &mut self.i2c;
         let bus = |e: I2C::Error| SensorError::Bus(embedded_hal::i2c::Error::kind(&e));
         match op {
             Op::Init => {
-                let mut t = Tcs3472::new(&mut self.i2c);
-                let id = t.read_device_id().map_err(sensor_error)?;
-                if !SENSOR_IDS.contains(&id) {
-                    return Err(SensorError::WrongId(id));
+                i2c.write_read(SENSOR_ADDRESS, &[CMD | REG_ID], &mut buf[..1])
+                    .map_err(bus)?;
+                if !SENSOR_IDS.contains(&buf[0]) {
+                    return Err(SensorError::WrongId(buf[0]));
                 }
-                t.set_integration_cycles(s.integration_cycles)
-                    .and_then(|()| t.set_rgbc_gain(s.gain))
-                    // PON alone (a fresh driver writes ENABLE = PON): AEN comes
-                    // after the warm-up.
-                    .and_then(|()| t.enable())
-                    .map_err(sensor_error)?;
+                if !(1..=256).contains(&s.integration_cycles) {
+                    return Err(SensorError::InvalidSettings);
+                }
+                // ENABLE = PON (AEN comes after the warm-up) and ATIME in one
+                // auto-increment write, then the gain (CONTROL's AGAIN field: 0 = 1x,
+                // 1 = 4x, 2 = 16x, 3 = 60x, the enum's order).
+                let atime = (256 - s.integration_cycles) as u8;
+                i2c.write(SENSOR_ADDRESS, &[CMD | AUTO | REG_ENABLE, PON, atime])
+                    .map_err(bus)?;
+                i2c.write(SENSOR_ADDRESS, &[CMD | REG_CONTROL, s.gain as u8])
+                    .map_err(bus)?;
             }
-            Op::Enable => self
-                .i2c
-                .write(SENSOR_ADDRESS, &[ENABLE, PON_AEN])
+            Op::Enable => i2c
+                .write(SENSOR_ADDRESS, &[CMD | REG_ENABLE, PON | AEN])
                 .map_err(bus)?,
-            Op::Read => self
-                .i2c
-                .write_read(SENSOR_ADDRESS, &[READ_STATUS_AND_DATA], &mut buf)
+            Op::Read => i2c
+                .write_read(SENSOR_ADDRESS, &[CMD | AUTO | REG_STATUS], &mut buf)
                 .map_err(bus)?,
         }
         Ok(buf)
@@ -449,7 +469,7 @@ impl<I2C: I2c> SensorBank<I2C> {
                 self.bus_errors += 1;
                 if let (Some(recover), true) = (self.recover, self.bus_errors >= RECOVER_AFTER) {
                     self.bus_errors = 0;
-                    self.stats.recoveries += 1;
+                    stat!(self.stats.recoveries += 1);
                     // Whether SDA came free shows in the next attempt.
                     recover(&mut self.i2c);
                 }
@@ -532,7 +552,7 @@ impl<I2C: I2c> SensorBank<I2C> {
                 // No sample in two integration times: the sensor lost its
                 // configuration (a brown-out puts ENABLE back to 0x00).
                 None if since >= 2 * sample_ms => {
-                    self.stats.reinits += 1;
+                    stat!(self.stats.reinits += 1);
                     Phase::Off
                 }
                 None => return Err(nb::Error::WouldBlock),
@@ -558,7 +578,7 @@ impl<I2C: I2c> SensorBank<I2C> {
             return Ok(r);
         }
         if t.same == STUCK_SAMPLES {
-            self.stats.stuck += 1;
+            stat!(self.stats.stuck += 1);
         }
         Err(nb::Error::Other(SensorError::Stuck))
     }
