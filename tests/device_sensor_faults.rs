@@ -291,3 +291,14 @@ fn a_piece_on_a_stuck_sensor_is_a_sensor_fault_not_a_missed_move() {
     assert_eq!(m.controller.record().board().x(), target.bit());
     assert_eq!(m.controller.record().board().o().count_ones(), 1);
 }
+
+/// The long form of the check above (2000 games, as the goal command): run with
+/// `cargo test --features sim --test device_sensor_faults -- --ignored`.
+#[test]
+#[ignore]
+fn two_thousand_games_and_no_false_stuck_sensor() {
+    let config = SimConfig::standard(0.0, 0.01, 11);
+    let (w, bank) = play(config, 2000);
+    eprintln!("{w:?}\n{bank:?}");
+    assert_eq!(bank.stuck, 0, "{bank:?}");
+}
