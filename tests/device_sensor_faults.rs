@@ -46,15 +46,19 @@ fn block<W: tictable::device::sim::world::WorldHandle>(bus: &mut SimBus<W>) -> [
     b
 }
 
+/// ATIME 0xF6 (10 cycles, 24 ms), PON at 0, AEN at 3 ms.
+fn start_chip(world: &RefCell<World>, bus: &mut SimBus<&RefCell<World>>) {
+    bus.write(TCS, &[0x81, 0xF6]).unwrap();
+    bus.write(TCS, &[0x80, 0x01]).unwrap();
+    set_time(world, 3);
+    bus.write(TCS, &[0x80, 0x03]).unwrap();
+}
+
 #[test]
 fn the_chip_samples_once_per_integration_time_after_aen() {
     let world = chip_world();
     let mut bus = SimBus::new(&world, Wiring::DEFAULT);
-    // ATIME 0xF6: 10 cycles, 24 ms. PON at 0, AEN at 3.
-    bus.write(TCS, &[0x81, 0xF6]).unwrap();
-    bus.write(TCS, &[0x80, 0x01]).unwrap();
-    set_time(&world, 3);
-    bus.write(TCS, &[0x80, 0x03]).unwrap();
+    start_chip(&world, &mut bus);
     assert_eq!(world.borrow().stats.warmup_violations, 0);
     // Nothing before one integration time: AVALID clear, data zero.
     set_time(&world, 26);
@@ -86,10 +90,7 @@ fn the_chip_samples_once_per_integration_time_after_aen() {
 fn a_data_high_byte_reads_the_shadow_latched_with_its_low_byte() {
     let world = chip_world();
     let mut bus = SimBus::new(&world, Wiring::DEFAULT);
-    bus.write(TCS, &[0x81, 0xF6]).unwrap();
-    bus.write(TCS, &[0x80, 0x01]).unwrap();
-    set_time(&world, 3);
-    bus.write(TCS, &[0x80, 0x03]).unwrap();
+    start_chip(&world, &mut bus);
     set_time(&world, 27);
     let lo = reg(&mut bus, 0x14);
     let hi = world.borrow().sensors[0].adc[0] >> 8;
