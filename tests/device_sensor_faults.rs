@@ -145,6 +145,32 @@ fn aen_together_with_pon_is_a_warm_up_violation_and_the_bank_never_makes_one() {
     assert!(centre.len() >= 11, "{}", centre.len());
 }
 
+#[test]
+fn a_sensor_that_browned_out_before_aen_runs_at_the_right_settings() {
+    // Initialised (PON, ATIME, gain), then reset (a brown-out while the gantry
+    // homes) before the bank's first read starts its conversions.
+    let world = chip_world();
+    let bus = SimBus::new(&world, Wiring::DEFAULT);
+    let mut bank = SensorBank::new(bus, Wiring::DEFAULT, SensorSettings::DEFAULT);
+    bank.init().unwrap();
+    world.borrow_mut().sensors[0] = tictable::device::sim::world::TcsRegs::default();
+    let mut reading = None;
+    for t in 1000..1100 {
+        set_time(&world, t);
+        if let Ok(r) = bank.read(sq(0), t) {
+            reading = Some(r);
+            break;
+        }
+    }
+    let r = reading.expect("a sample");
+    // 24 ms at gain 4x: the empty square's clear count is about 1200 (per-sensor
+    // gain 0.8 to 1.25); at the reset settings (2.4 ms, 1x) it would be about 30.
+    assert!(r.clear > 800, "{r:?}");
+    assert_eq!(world.borrow().sensors[0].regs[0x0F], 1);
+    // The reset chip got PON and AEN at once: the one warm-up the bank cannot keep.
+    assert_eq!(world.borrow().stats.warmup_violations, 1);
+}
+
 /// Plays `games` games (device first every other game) on a machine in `config`
 /// against erring humans who cheat now and then; a person replugs a stuck sensor
 /// when the error light shows. Checks every game: finished, not lost, the pieces as

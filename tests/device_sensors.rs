@@ -58,10 +58,14 @@ fn init_tx(i: u8) -> Vec<T> {
     v
 }
 
-/// AEN after the warm-up: ENABLE = PON | AEN.
+/// AEN after the warm-up: ENABLE = PON | AEN with ATIME, and the gain, again.
 fn enable_tx(i: u8) -> Vec<T> {
     let mut v = sel(i);
-    v.push(T::write(TCS, vec![0x80, 0x03]));
+    v.push(T::write(
+        TCS,
+        vec![0xA0, 0x03, 256u16.wrapping_sub(10) as u8],
+    ));
+    v.push(T::write(TCS, vec![0x8F, 1]));
     v
 }
 

@@ -325,7 +325,7 @@ pub struct BankStats {
 enum Op {
     /// Check the ID, configure, power on.
     Init,
-    /// Start the RGBC cycles (PON | AEN).
+    /// Start the RGBC cycles (PON | AEN), with the settings again.
     Enable,
     /// Read STATUS and the four channels in one block.
     Read,
@@ -421,32 +421,34 @@ impl<I2C: I2c> SensorBank<I2C> {
         self.select(square)?;
         let i2c = &mut self.i2c;
         let bus = |e: I2C::Error| SensorError::Bus(embedded_hal::i2c::Error::kind(&e));
-        match op {
-            Op::Init => {
-                i2c.write_read(SENSOR_ADDRESS, &[CMD | REG_ID], &mut buf[..1])
-                    .map_err(bus)?;
-                if !SENSOR_IDS.contains(&buf[0]) {
-                    return Err(SensorError::WrongId(buf[0]));
-                }
-                if !(1..=256).contains(&s.integration_cycles) {
-                    return Err(SensorError::InvalidSettings);
-                }
-                // ENABLE = PON (AEN comes after the warm-up) and ATIME in one
-                // auto-increment write, then the gain (CONTROL's AGAIN field: 0 = 1x,
-                // 1 = 4x, 2 = 16x, 3 = 60x, the enum's order).
-                let atime = (256 - s.integration_cycles) as u8;
-                i2c.write(SENSOR_ADDRESS, &[CMD | AUTO | REG_ENABLE, PON, atime])
-                    .map_err(bus)?;
-                i2c.write(SENSOR_ADDRESS, &[CMD | REG_CONTROL, s.gain as u8])
-                    .map_err(bus)?;
-            }
-            Op::Enable => i2c
-                .write(SENSOR_ADDRESS, &[CMD | REG_ENABLE, PON | AEN])
-                .map_err(bus)?,
-            Op::Read => i2c
-                .write_read(SENSOR_ADDRESS, &[CMD | AUTO | REG_STATUS], &mut buf)
-                .map_err(bus)?,
+        if let Op::Read = op {
+            i2c.write_read(SENSOR_ADDRESS, &[CMD | AUTO | REG_STATUS], &mut buf)
+                .map_err(bus)?;
+            return Ok(buf);
         }
+        let enable = if let Op::Init = op {
+            i2c.write_read(SENSOR_ADDRESS, &[CMD | REG_ID], &mut buf[..1])
+                .map_err(bus)?;
+            if !SENSOR_IDS.contains(&buf[0]) {
+                return Err(SensorError::WrongId(buf[0]));
+            }
+            PON
+        } else {
+            PON | AEN
+        };
+        if !(1..=256).contains(&s.integration_cycles) {
+            return Err(SensorError::InvalidSettings);
+        }
+        // ENABLE and ATIME in one auto-increment write, then the gain (CONTROL's
+        // AGAIN field: 0 = 1x, 1 = 4x, 2 = 16x, 3 = 60x, the enum's order). Init
+        // powers on (PON); AEN, after the warm-up, writes the settings again: a
+        // sensor that browned out since (during homing, say) would otherwise
+        // convert at its reset settings (2.4 ms, gain 1x) with AVALID set.
+        let atime = (256 - s.integration_cycles) as u8;
+        i2c.write(SENSOR_ADDRESS, &[CMD | AUTO | REG_ENABLE, enable, atime])
+            .map_err(bus)?;
+        i2c.write(SENSOR_ADDRESS, &[CMD | REG_CONTROL, s.gain as u8])
+            .map_err(bus)?;
         Ok(buf)
     }
 
