@@ -44,11 +44,15 @@ fn main() {
         println!("cargo:rerun-if-changed=src/{file}.rs");
     }
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed={CORRUPT_KEY}");
+    let corrupt = corrupt_key();
 
     let solution = solve::solve();
     let mut map = phf_codegen::Map::new();
     map.phf_path("phf");
-    let entries: Vec<(u16, u16)> = entry::entries(&solution.decisions).collect();
+    let entries: Vec<(u16, u16)> = entry::entries(&solution.decisions)
+        .map(|(key, value)| (key, corrupt_value(corrupt, key, value)))
+        .collect();
     for &(key, value) in &entries {
         map.entry(key, format!("{value:#06x}"));
     }
@@ -77,13 +81,41 @@ fn main() {
             );
         }
     }
-    let best: Vec<(u16, u16)> = tactics::table_entries(&solution.decisions).collect();
+    let best: Vec<(u16, u16)> = tactics::table_entries(&solution.decisions)
+        .map(|(key, value)| (key, corrupt_value(corrupt, key, value)))
+        .collect();
     Compact::build(&best).write(
         &mut out,
         "BEST",
         "The best moves (a square set) of each canonical decision position that \
          `tactics::immediate_best` does not decide, by slot (0 in unused slots).",
     );
+}
+
+/// The environment variable that makes a deliberately wrong table, for the tests
+/// that show the table checks fail on one: `TICTABLE_CORRUPT_KEY=0` flips square 0
+/// of the stored move set of key 0 (the empty board) in both compiled tables (a
+/// well-formed but wrong entry). Only `scripts/corrupt-table-check` sets it.
+const CORRUPT_KEY: &str = "TICTABLE_CORRUPT_KEY";
+
+/// The key to corrupt, if [`CORRUPT_KEY`] names one.
+fn corrupt_key() -> Option<u16> {
+    let text = std::env::var(CORRUPT_KEY).ok()?;
+    let key = text
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{CORRUPT_KEY}={text:?} is not a key (0..=65535)"));
+    println!("cargo:warning=building a deliberately corrupted table ({CORRUPT_KEY}={key})");
+    Some(key)
+}
+
+/// `value`, with square 0 of its move set flipped when `key` is the one to corrupt.
+fn corrupt_value(corrupt: Option<u16>, key: u16, value: u16) -> u16 {
+    if corrupt == Some(key) {
+        value ^ 1
+    } else {
+        value
+    }
 }
 
 /// The compact layout: values by slot under a perfect hash of the keys

@@ -286,14 +286,15 @@ pub enum PositionError {
     },
     /// A character that is neither a cell (`X x O o . - _`) nor a row separator.
     BadCharacter {
-        /// Byte index in the input.
+        /// Character index in the input (from 0).
         index: usize,
         /// The offending character.
         found: char,
     },
     /// A `/` that does not split the cells into three rows of three.
     BadSeparator {
-        /// Byte index in the input.
+        /// Character index in the input (from 0; the input's length in characters
+        /// when a row separator is missing at the end).
         index: usize,
     },
     /// Bits set outside the nine squares.
@@ -422,6 +423,33 @@ impl Board {
             });
         }
         Ok(Board { x, o })
+    }
+
+    /// The board with base-3 index `index` (digit `i`: 0 empty, 1 X, 2 O; the
+    /// inverse of [`Board::base3_index`]), `None` from 3^9 = 19683 on. Not checked
+    /// for reachability (see [`Board::validate`]).
+    ///
+    /// ```
+    /// use tictable::Board;
+    /// let b: Board = "XO.......".parse().unwrap();
+    /// assert_eq!(Board::from_base3_index(b.base3_index()), Some(b));
+    /// assert_eq!(Board::from_base3_index(19683), None);
+    /// ```
+    pub const fn from_base3_index(mut index: u16) -> Option<Board> {
+        if index >= 19683 {
+            return None;
+        }
+        let (mut x, mut o, mut square) = (0, 0, 0);
+        while square < 9 {
+            match index % 3 {
+                1 => x |= 1 << square,
+                2 => o |= 1 << square,
+                _ => {}
+            }
+            index /= 3;
+            square += 1;
+        }
+        Some(Board { x, o })
     }
 
     /// A board from bitboards already known to be disjoint and within 0..=8
@@ -718,7 +746,9 @@ impl FromStr for Board {
     fn from_str(s: &str) -> Result<Board, PositionError> {
         let (mut x, mut o, mut cells) = (0u16, 0u16, 0usize);
         let mut separators = 0usize;
-        for (index, found) in s.char_indices() {
+        let mut length = 0;
+        for (index, found) in s.chars().enumerate() {
+            length = index + 1;
             let bit = match found {
                 'X' | 'x' => &mut x,
                 'O' | 'o' => &mut o,
@@ -743,7 +773,7 @@ impl FromStr for Board {
             return Err(PositionError::WrongLength { cells });
         }
         if separators != 0 && separators != 2 {
-            return Err(PositionError::BadSeparator { index: s.len() });
+            return Err(PositionError::BadSeparator { index: length });
         }
         let board = Board { x, o };
         board.validate()?;

@@ -17,7 +17,7 @@
 //! let a = analyse(&board)?;
 //! assert_eq!((a.outcome(), a.plies()), (Outcome::Win, 1));
 //! assert_eq!(best_move(&board), Square::new(2));
-//! # Ok::<(), tictable::PositionError>(())
+//! # Ok::<(), tictable::LookupError>(())
 //! ```
 //!
 //! Players are probability distributions over moves ([`strategy`]); [`game`] keeps a
@@ -27,12 +27,13 @@
 //! (`serialize`); `stats` adds exact and sampled self-play statistics (`selfplay`);
 //! `cli` (default) builds the `tictable` binary.
 //! `device` adds the playing machine's logic (`no_std`, embedded-hal 1.0, see
-//! `device`); `sim` adds its simulator at bus and pin level.
+//! `device`); `sim` adds its simulator at bus and pin level; `defmt` adds
+//! `defmt::Format` to the device layer's errors.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", test))]
 extern crate std;
 
 pub mod analysis;
@@ -59,6 +60,6 @@ pub mod tactics;
 pub use analysis::{Analysis, MoveValue, Outcome};
 pub use board::{Board, MoveError, Player, PositionError, Square, Squares};
 pub use symmetry::{canonical, Symmetry};
-pub use table::{analyse, best_move, best_moves, move_values, random_best_move};
+pub use table::{analyse, best_move, best_moves, move_values, random_best_move, LookupError};
 #[cfg(feature = "device")]
 pub mod device;

@@ -19,13 +19,14 @@
 //! let board: Board = "XX./OO./...".parse().unwrap();
 //! let a = table.analyse(&board).unwrap();
 //! assert_eq!((a.outcome(), a.plies(), a.best().bits()), (Outcome::Win, 1, 1 << 2));
-//! assert_eq!(Some(a), table.probe(&board).unwrap());
 //! # Ok::<(), tictable::portable::DecodeError>(())
 //! ```
 
 use crate::analysis::Analysis;
-use crate::board::{Board, PositionError, Square};
-use crate::table::analyse_in;
+use crate::board::{Board, Square, Status};
+use crate::entry;
+use crate::symmetry::{canonical, Symmetry};
+use crate::table::{analyse_in, LookupError};
 use core::fmt;
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +35,10 @@ pub const MAGIC: [u8; 8] = *b"TICTABLE";
 
 /// The format version this crate reads and writes.
 pub const VERSION: u16 = 1;
+
+/// The number of canonical decision positions: a complete table has one entry each
+/// (and an extra entry for each of them whose `safe` set is stored).
+pub const DECISION_POSITIONS: usize = 627;
 
 /// Bytes per entry record: `key: u16` then `value: u16`, both little-endian.
 pub const RECORD_SIZE: usize = 4;
@@ -115,6 +120,7 @@ impl<'a> TableFile<'a> {
 
 /// Why bytes are not a table this crate can load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// The bytes do not start with [`MAGIC`]: not a table file.
     BadMagic,
@@ -151,6 +157,35 @@ pub enum DecodeError {
         /// How many.
         count: usize,
     },
+    /// A header integer is written with more varint bytes than it needs (postcard
+    /// writes the shortest form; another form means the file was not written by a
+    /// postcard encoder, so it is refused rather than guessed at).
+    NonCanonicalVarint,
+    /// The key of record `index` is not the key of a canonical decision position
+    /// (a position with a move to make, in its canonical orientation), nor the extra
+    /// key of one whose entry announces a stored `safe` set.
+    BadKey {
+        /// The record's index.
+        index: usize,
+        /// Its key.
+        key: u16,
+    },
+    /// The value of record `index` does not decode for its key's position: an outcome
+    /// out of range, no plies, an empty best set, moves on occupied squares, `best`
+    /// not within `safe`, or a stored `safe` set whose extra entry is missing.
+    BadValue {
+        /// The record's index.
+        index: usize,
+        /// Its key.
+        key: u16,
+        /// Its value.
+        value: u16,
+    },
+    /// The table does not hold every canonical decision position.
+    MissingPositions {
+        /// The positions it holds.
+        found: usize,
+    },
 }
 
 impl fmt::Display for DecodeError {
@@ -178,11 +213,36 @@ impl fmt::Display for DecodeError {
             DecodeError::TrailingBytes { count } => {
                 write!(f, "{count} unexpected bytes after the table")
             }
+            DecodeError::NonCanonicalVarint => {
+                write!(f, "a header integer is not in postcard's shortest varint form")
+            }
+            DecodeError::BadKey { index, key } => write!(
+                f,
+                "entry {index}: key {key:#06x} is not a canonical position with a move to make"
+            ),
+            DecodeError::BadValue { index, key, value } => write!(
+                f,
+                "entry {index}: value {value:#06x} is not a valid analysis of key {key:#06x}"
+            ),
+            DecodeError::MissingPositions { found } => write!(
+                f,
+                "{found} positions found, {DECISION_POSITIONS} expected (missing entries)"
+            ),
         }
     }
 }
 
 impl core::error::Error for DecodeError {}
+
+/// Bytes of the shortest (postcard) varint of `value`: 7 bits a byte.
+const fn varint_len(value: u32) -> usize {
+    let bits = 32 - value.leading_zeros() as usize;
+    if bits == 0 {
+        1
+    } else {
+        bits.div_ceil(7)
+    }
+}
 
 /// The decode error for a postcard error in the header.
 fn header_error(e: postcard::Error) -> DecodeError {
@@ -244,6 +304,17 @@ impl<'a> Table<'a> {
                 computed,
             });
         }
+        // Postcard writes the shortest varints: any other header length means a
+        // longer form of some integer.
+        let shortest = MAGIC.len()
+            + varint_len(u32::from(preamble.version))
+            + varint_len(u32::from(body.count))
+            + varint_len(body.checksum)
+            + varint_len(body.entries.len() as u32)
+            + body.entries.len();
+        if bytes.len() != shortest {
+            return Err(DecodeError::NonCanonicalVarint);
+        }
         let table = Table {
             records: body.entries,
         };
@@ -256,7 +327,39 @@ impl<'a> Table<'a> {
                 previous = key;
             }
         }
+        table.check_entries()?;
         Ok(table)
+    }
+
+    /// Checks every record: each key is a canonical decision position's (or the
+    /// extra key of one whose value says its `safe` set is stored), each value
+    /// decodes to a legal analysis of its position, and every canonical decision
+    /// position is there. Whether the analyses are *right* is what `tictable verify
+    /// --table` checks against the live search.
+    fn check_entries(&self) -> Result<(), DecodeError> {
+        let mut positions = 0;
+        for (index, (key, value)) in self.entries().enumerate() {
+            if key & entry::EXTRA_KEY != 0 {
+                // An extra entry belongs to a position that announces it.
+                let owner = self.get(key & !entry::EXTRA_KEY);
+                if owner.is_none_or(|v| v & entry::SAFE_STORED == 0) {
+                    return Err(DecodeError::BadKey { index, key });
+                }
+                continue;
+            }
+            let board = Board::from_base3_index(key)
+                .filter(|b| b.status() == Ok(Status::Ongoing) && canonical(*b).0 == *b)
+                .ok_or(DecodeError::BadKey { index, key })?;
+            let extra = || self.get(key | entry::EXTRA_KEY);
+            if entry::decode(board, Symmetry::IDENTITY, value, extra).is_none() {
+                return Err(DecodeError::BadValue { index, key, value });
+            }
+            positions += 1;
+        }
+        if positions != DECISION_POSITIONS {
+            return Err(DecodeError::MissingPositions { found: positions });
+        }
+        Ok(())
     }
 
     /// Number of entries (for the published table, 629: one per canonical decision
@@ -311,22 +414,11 @@ impl<'a> Table<'a> {
         (found == key).then_some(value)
     }
 
-    /// The analysis of `board` from this table alone: `Ok(None)` when the table lacks
-    /// the position (never for the published table), an error for a board no game
-    /// reaches.
-    pub fn probe(&self, board: &Board) -> Result<Option<Analysis>, PositionError> {
+    /// Analyses a position from this table alone: exactly what the file holds, or
+    /// the [`LookupError`] that says why it cannot answer (no fallback to the
+    /// search: [`crate::search::analyse`] is there for a program that wants one).
+    pub fn analyse(&self, board: &Board) -> Result<Analysis, LookupError> {
         analyse_in(board, |key| self.get(key))
-    }
-
-    /// Analyses a position by table lookup: exactly what [`crate::analyse`] answers.
-    /// Like the compiled table, it falls back to the live search
-    /// ([`crate::search::analyse`]) should the table lack the position; use
-    /// [`probe`](Table::probe) to tell.
-    pub fn analyse(&self, board: &Board) -> Result<Analysis, PositionError> {
-        match self.probe(board)? {
-            Some(analysis) => Ok(analysis),
-            None => crate::search::analyse(board),
-        }
     }
 
     /// The lowest-numbered best move, or `None` when the game is over or the board is

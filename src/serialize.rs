@@ -107,12 +107,88 @@ struct GameOut<'a> {
     cursor: u8,
 }
 
-/// The saved form of a game as read, before validation.
-#[derive(serde::Deserialize)]
-#[serde(rename = "Game", deny_unknown_fields)]
-struct GameIn {
-    moves: Moves,
-    cursor: u8,
+/// The fields of a saved game, in their order.
+const GAME_FIELDS: &[&str] = &["moves", "cursor"];
+
+/// Reads the saved form of a game, before validation: in a human-readable format
+/// (JSON) only the documented object `{"moves":[...],"cursor":N}` (serde's derive
+/// would also take the array form `[[...],N]`); in a binary one (postcard) the
+/// fields in order, which is how those formats write a struct.
+struct GameVisitor {
+    human_readable: bool,
+}
+
+impl<'de> Visitor<'de> for GameVisitor {
+    type Value = (Moves, u8);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(r#"a saved game {"moves": [squares 0..=8], "cursor": N}"#)
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<(Moves, u8), A::Error> {
+        let (mut moves, mut cursor) = (None, None);
+        while let Some(key) = map.next_key::<GameField>()? {
+            match key {
+                GameField::Moves if moves.is_none() => moves = Some(map.next_value()?),
+                GameField::Cursor if cursor.is_none() => cursor = Some(map.next_value()?),
+                GameField::Moves => return Err(de::Error::duplicate_field("moves")),
+                GameField::Cursor => return Err(de::Error::duplicate_field("cursor")),
+            }
+        }
+        Ok((
+            moves.ok_or_else(|| de::Error::missing_field("moves"))?,
+            cursor.ok_or_else(|| de::Error::missing_field("cursor"))?,
+        ))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(Moves, u8), A::Error> {
+        if self.human_readable {
+            return Err(de::Error::invalid_type(de::Unexpected::Seq, &self));
+        }
+        let moves = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let cursor = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        Ok((moves, cursor))
+    }
+}
+
+/// A field name of a saved game; any other name is an error.
+enum GameField {
+    Moves,
+    Cursor,
+}
+
+impl<'de> Deserialize<'de> for GameField {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<GameField, D::Error> {
+        deserializer.deserialize_identifier(GameFieldVisitor)
+    }
+}
+
+struct GameFieldVisitor;
+
+impl Visitor<'_> for GameFieldVisitor {
+    type Value = GameField;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("`moves` or `cursor`")
+    }
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<GameField, E> {
+        match name {
+            "moves" => Ok(GameField::Moves),
+            "cursor" => Ok(GameField::Cursor),
+            // The name is not echoed: it may be arbitrarily long.
+            _ => Err(E::custom(format_args!(
+                "unknown field ({} bytes), expected `moves` or `cursor`",
+                name.len()
+            ))),
+        }
+    }
+    fn visit_u64<E: de::Error>(self, index: u64) -> Result<GameField, E> {
+        match index {
+            0 => Ok(GameField::Moves),
+            1 => Ok(GameField::Cursor),
+            _ => Err(E::invalid_value(de::Unexpected::Unsigned(index), &self)),
+        }
+    }
 }
 
 /// Up to nine squares read from a sequence, without allocation.
@@ -162,8 +238,9 @@ impl Serialize for Game {
 
 impl<'de> Deserialize<'de> for Game {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Game, D::Error> {
-        let saved = GameIn::deserialize(deserializer)?;
-        Game::from_moves(&saved.moves.squares[..saved.moves.len], saved.cursor.into())
-            .map_err(de::Error::custom)
+        let human_readable = deserializer.is_human_readable();
+        let (moves, cursor) =
+            deserializer.deserialize_struct("Game", GAME_FIELDS, GameVisitor { human_readable })?;
+        Game::from_moves(&moves.squares[..moves.len], cursor.into()).map_err(de::Error::custom)
     }
 }

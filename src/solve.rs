@@ -88,16 +88,8 @@ pub fn solve() -> Solution {
     }
 }
 
-/// The board with this base-3 index (digit `i`: 0 empty, 1 X, 2 O).
-pub fn board_of_index(mut index: u16) -> Board {
-    let (mut x, mut o) = (0, 0);
-    for square in 0..9 {
-        match index % 3 {
-            1 => x |= 1 << square,
-            2 => o |= 1 << square,
-            _ => {}
-        }
-        index /= 3;
-    }
-    Board::from_bits_unchecked(x, o)
+/// The board with this base-3 index (digit `i`: 0 empty, 1 X, 2 O), taken modulo
+/// 3^9 ([`Board::from_base3_index`] for indices below 19683).
+pub fn board_of_index(index: u16) -> Board {
+    Board::from_base3_index(index % 19683).unwrap_or(Board::EMPTY)
 }

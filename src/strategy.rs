@@ -42,6 +42,7 @@
 
 use crate::analysis::Outcome;
 use crate::board::{Board, Player, PositionError, Square, Squares};
+use crate::table::LookupError;
 use crate::table::{analyse, move_values};
 use core::fmt;
 use core::str::FromStr;
@@ -360,6 +361,8 @@ pub enum ChooseError {
     Position(PositionError),
     /// The game is over: there is no legal move.
     GameOver,
+    /// The compiled table could not answer (a missing or malformed entry).
+    Table(LookupError),
 }
 
 impl fmt::Display for ChooseError {
@@ -367,6 +370,7 @@ impl fmt::Display for ChooseError {
         match self {
             ChooseError::Position(e) => write!(f, "invalid position: {e}"),
             ChooseError::GameOver => f.write_str("the game is over"),
+            ChooseError::Table(e) => write!(f, "{e}"),
         }
     }
 }
@@ -376,6 +380,15 @@ impl core::error::Error for ChooseError {}
 impl From<PositionError> for ChooseError {
     fn from(e: PositionError) -> ChooseError {
         ChooseError::Position(e)
+    }
+}
+
+impl From<LookupError> for ChooseError {
+    fn from(e: LookupError) -> ChooseError {
+        match e {
+            LookupError::Position(e) => ChooseError::Position(e),
+            e => ChooseError::Table(e),
+        }
     }
 }
 
@@ -594,7 +607,7 @@ pub fn rule_moves(board: &Board) -> Squares {
 /// let b: Board = "XX.OO....".parse().unwrap();
 /// assert_eq!(mistake_moves(&b).unwrap().bits(), 1 << 5);
 /// ```
-pub fn mistake_moves(board: &Board) -> Result<Squares, PositionError> {
+pub fn mistake_moves(board: &Board) -> Result<Squares, LookupError> {
     let analysis = analyse(board)?;
     let values = move_values(board)?;
     let worse = |outcome: Outcome| -> Squares {
@@ -650,7 +663,7 @@ pub const TRAP_SCALE: i64 = NODE * NODE * NODE * NODE;
 /// assert_eq!(scores[0], None);
 /// assert!(scores.iter().flatten().all(|&s| s.abs() <= TRAP_SCALE));
 /// ```
-pub fn trap_scores(board: &Board) -> Result<[Option<i64>; 9], PositionError> {
+pub fn trap_scores(board: &Board) -> Result<[Option<i64>; 9], LookupError> {
     board.validate()?;
     let me = board.to_move();
     let mut scores = [None; 9];
@@ -662,7 +675,7 @@ pub fn trap_scores(board: &Board) -> Result<[Option<i64>; 9], PositionError> {
 }
 
 /// The expected score of `board` for `me` under the trap model, times [`TRAP_SCALE`].
-fn expected_score(board: Board, me: Player) -> Result<i64, PositionError> {
+fn expected_score(board: Board, me: Player) -> Result<i64, LookupError> {
     if let Some(winner) = board.winner() {
         return Ok(if winner == me {
             TRAP_SCALE
@@ -704,7 +717,7 @@ fn expected_score(board: Board, me: Player) -> Result<i64, PositionError> {
 /// let trap = trap_moves(&b).unwrap();
 /// assert!(!trap.is_empty() && trap.is_subset(analyse(&b).unwrap().safe()));
 /// ```
-pub fn trap_moves(board: &Board) -> Result<Squares, PositionError> {
+pub fn trap_moves(board: &Board) -> Result<Squares, LookupError> {
     let analysis = analyse(board)?;
     let scores = trap_scores(board)?;
     let safe = analysis.safe();

@@ -269,19 +269,19 @@ static unsigned tictable__winning_moves(unsigned mine, unsigned empty)
  * left-right (H) if h, then top-bottom (V) if v, then transposes (T) if t. */
 static uint32_t tictable__mirror_columns(uint32_t m) /* H: swap columns 0 and 2 */
 {
-    return ((m & 0x00490049ul) << 2) | (m & 0x00920092ul) | ((m & 0x01240124ul) >> 2);
+    return ((m & UINT32_C(0x00490049)) << 2) | (m & UINT32_C(0x00920092)) | ((m & UINT32_C(0x01240124)) >> 2);
 }
 
 static uint32_t tictable__mirror_rows(uint32_t m) /* V: swap rows 0 and 2 */
 {
-    return ((m & 0x00070007ul) << 6) | (m & 0x00380038ul) | ((m & 0x01c001c0ul) >> 6);
+    return ((m & UINT32_C(0x00070007)) << 6) | (m & UINT32_C(0x00380038)) | ((m & UINT32_C(0x01c001c0)) >> 6);
 }
 
 static uint32_t tictable__transpose(uint32_t m) /* T: 1<->3, 5<->7, then 2<->6 */
 {
-    uint32_t t = (m ^ (m >> 2)) & 0x00220022ul;
+    uint32_t t = (m ^ (m >> 2)) & UINT32_C(0x00220022);
     m ^= t | (t << 2);
-    t = (m ^ (m >> 4)) & 0x00040004ul;
+    t = (m ^ (m >> 4)) & UINT32_C(0x00040004);
     return m ^ (t | (t << 4));
 }
 

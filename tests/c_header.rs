@@ -1,5 +1,7 @@
 //! The C header `tables/tictactoe.h`, compiled by a real C compiler with
-//! `-std=c99 -Wall -Wextra -Werror -pedantic`, answers like the Rust crate on every
+//! `-std=c99 -Wall -Wextra -Werror -pedantic` (the full check also with
+//! `-Wconversion -Wsign-conversion` under `-fsanitize=address,undefined`), answers
+//! like the Rust crate on every
 //! pair of 9-bit masks (every reachable position, and every invalid one), in full and
 //! in the best-moves-only build (which must leave the analysis table out), and the C
 //! example game builds and plays. Skipped, loudly, only when no C compiler exists.
@@ -8,7 +10,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use tictable::{analyse, best_move, best_moves, Board, Outcome};
+use tictable::{analyse, best_move, best_moves, Board, LookupError, Outcome};
 
 const FLAGS: [&str; 5] = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"];
 
@@ -91,7 +93,16 @@ fn run(exe: &Path, args: &[&str], input: &[u8]) -> String {
 /// (`ret outcome plies best safe best_move ret_without_out best_moves`).
 fn expected(x: u16, o: u16) -> [i64; 8] {
     const UNTOUCHED: [i64; 4] = [-86, 170, 0xaaaa, 0xaaaa];
-    let analysis = Board::from_bits(x, o).and_then(|board| Ok((board, analyse(&board)?)));
+    let analysis = Board::from_bits(x, o)
+        .map_err(LookupError::from)
+        .and_then(|board| Ok((board, analyse(&board)?)));
+    // Only an invalid position may leave the outputs untouched; the compiled table
+    // answers every valid one alone.
+    if let Err(e @ (LookupError::MissingEntry { .. } | LookupError::MalformedEntry { .. })) =
+        analysis
+    {
+        panic!("{x:#x} {o:#x}: {e}");
+    }
     let Ok((board, a)) = analysis else {
         let [outcome, plies, best, safe] = UNTOUCHED;
         return [-1, outcome, plies, best, safe, -1, -1, -1];
@@ -158,11 +169,19 @@ fn answers<'a>(
 fn c_header_answers_like_the_rust_table_on_every_position() {
     let Some(cc) = compiler() else { return };
     let tests = root().join("tests/c");
+    // With conversion warnings as errors and under AddressSanitizer and
+    // UndefinedBehaviorSanitizer (any report aborts the run).
     let exe = build(
         &cc,
         "check_header",
         &[tests.join("check_header.c"), tests.join("second_unit.c")],
-        &["-O2"],
+        &[
+            "-O1",
+            "-Wconversion",
+            "-Wsign-conversion",
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+        ],
     );
     let (queries, input) = queries();
     let output = run(&exe, &[], input.as_bytes());

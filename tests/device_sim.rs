@@ -188,6 +188,9 @@ fn item1_and_item4_device_first_on_a_chosen_square_wins_after_a_mistake() {
             assert_eq!(r, Some(true));
             assert!(s.light(Light::Win));
             assert_eq!(s.physical(), s.board());
+            // One game finished, and counted as such.
+            let st = s.m.controller.stats();
+            assert_eq!((st.games, st.wins, st.draws, st.losses), (1, 1, 0, 0));
             return;
         }
         // The human defends as well as it can.

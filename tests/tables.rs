@@ -90,14 +90,11 @@ fn loaded_table_answers_like_the_compiled_one_everywhere() {
         let expected = analyse(&board);
         assert_eq!(table.analyse(&board), expected, "{board}");
         assert_eq!(table.best_move(&board), best_move(&board), "{board}");
-        match expected {
-            Ok(analysis) => {
-                valid += 1;
-                // From the table itself, not the live-search fallback.
-                assert_eq!(table.probe(&board), Ok(Some(analysis)), "{board}");
-                decisions += usize::from(!analysis.is_terminal());
-            }
-            Err(e) => assert_eq!(table.probe(&board), Err(e)),
+        if let Ok(analysis) = expected {
+            valid += 1;
+            // The file alone answers what the live search does.
+            assert_eq!(Ok(analysis), tictable::search::analyse(&board), "{board}");
+            decisions += usize::from(!analysis.is_terminal());
         }
     }
     assert_eq!((valid, decisions), (5478, 4520));
@@ -220,21 +217,143 @@ fn typed_errors() {
         .contains("expected 8"));
 }
 
+/// The committed table's records as `(key, value)` pairs.
+fn records() -> Vec<(u16, u16)> {
+    Table::from_postcard(COMMITTED).unwrap().entries().collect()
+}
+
+/// A CRC-valid table file holding `records`, as `from_postcard` sees it.
+fn load(records: &[(u16, u16)]) -> Result<usize, DecodeError> {
+    let bytes: Vec<u8> = records
+        .iter()
+        .flat_map(|(k, v)| k.to_le_bytes().into_iter().chain(v.to_le_bytes()))
+        .collect();
+    Table::from_postcard(&encode(&TableFile::new(&bytes).unwrap())).map(|t| t.len())
+}
+
 #[test]
-fn a_table_lacking_positions_still_answers_through_the_search() {
-    // A well-formed table with only the empty board's entry.
-    let file = postcard::take_from_bytes::<TableFile>(COMMITTED).unwrap().0;
-    let first = TableFile::new(&file.body.entries[..4]).unwrap();
-    let bytes = encode(&first);
-    let table = Table::from_postcard(&bytes).unwrap();
-    assert_eq!(table.len(), 1);
-    let board: Board = "XX./OO./...".parse().unwrap();
-    assert_eq!(table.probe(&board), Ok(None));
-    assert_eq!(table.analyse(&board), analyse(&board));
+fn well_formed_tables_with_malformed_values_are_refused_at_load() {
+    let good = records();
+    assert_eq!(load(&good), Ok(629));
+    // The first ordinary record (the empty board, a draw in 9).
+    let (index, (key, value)) = (0, good[0]);
+    let with = |value: u16| {
+        let mut r = good.clone();
+        r[index] = (key, value);
+        load(&r)
+    };
+    let bad = |value| Err(DecodeError::BadValue { index, key, value });
+    // Outcome 3 (no such outcome), plies 0, an empty best set.
+    let outcome3 = value | 3 << 13;
+    assert_eq!(with(outcome3), bad(outcome3));
+    let no_plies = value & !(0xf << 9);
+    assert_eq!(with(no_plies), bad(no_plies));
+    let no_best = value & !0x1ff;
+    assert_eq!(with(no_best), bad(no_best));
+    // A best move on an occupied square: X on 0 in the canonical "X........".
+    let x0 = good.iter().position(|&(k, _)| k == 1).unwrap();
+    let (k, v) = good[x0];
+    let mut r = good.clone();
+    r[x0] = (k, v | 1);
     assert_eq!(
-        table.probe(&Board::EMPTY),
-        Ok(Some(analyse(&Board::EMPTY).unwrap()))
+        load(&r),
+        Err(DecodeError::BadValue {
+            index: x0,
+            key: k,
+            value: v | 1
+        })
     );
+}
+
+#[test]
+fn tables_missing_entries_or_with_foreign_keys_are_refused_at_load() {
+    let good = records();
+    // Only the empty board.
+    assert_eq!(
+        load(&good[..1]),
+        Err(DecodeError::MissingPositions { found: 1 })
+    );
+    // One position dropped.
+    let mut dropped = good.clone();
+    dropped.remove(10);
+    assert_eq!(
+        load(&dropped),
+        Err(DecodeError::MissingPositions { found: 626 })
+    );
+    // A key of a non-canonical position (X on square 2 is X on square 0 turned),
+    // of a finished game, and beyond 3^9, each put where key order keeps it sorted.
+    let keys: Vec<u16> = good.iter().map(|r| r.0).collect();
+    for foreign in [
+        "..X......".parse::<Board>().unwrap().base3_index(),
+        "XXXOO....".parse::<Board>().unwrap().base3_index(),
+    ] {
+        assert!(!keys.contains(&foreign));
+        let mut r = good.clone();
+        let at = keys.partition_point(|&k| k < foreign);
+        r.insert(at, (foreign, good[0].1));
+        assert_eq!(
+            load(&r),
+            Err(DecodeError::BadKey {
+                index: at,
+                key: foreign
+            })
+        );
+    }
+    // An extra entry whose position does not announce it.
+    let extra = good.iter().position(|&(k, _)| k & 0x8000 != 0).unwrap();
+    let owner = good
+        .iter()
+        .position(|&(k, _)| k == good[extra].0 & 0x7fff)
+        .unwrap();
+    let mut r = good.clone();
+    r[owner].1 &= 0x7fff;
+    assert_eq!(
+        load(&r),
+        Err(DecodeError::BadKey {
+            index: extra,
+            key: good[extra].0
+        })
+    );
+    // And the position announcing a missing extra entry.
+    let mut r = good.clone();
+    r.remove(extra);
+    assert_eq!(
+        load(&r),
+        Err(DecodeError::BadValue {
+            index: owner,
+            key: good[owner].0,
+            value: good[owner].1
+        })
+    );
+}
+
+#[test]
+fn overlong_varints_are_refused() {
+    // The version, 1, as the two-byte varint 0x81 0x00 (postcard writes 0x01).
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend([0x81, 0x00]);
+    bytes.extend(&COMMITTED[MAGIC.len() + 1..]);
+    assert_eq!(
+        Table::from_postcard(&bytes),
+        Err(DecodeError::NonCanonicalVarint)
+    );
+}
+
+#[test]
+fn a_wrong_but_well_formed_value_loads_and_answers_what_the_file_says() {
+    // The empty board is a draw with every move best: claim only the centre is.
+    let mut r = records();
+    r[0].1 = (r[0].1 & !0x1ff) | 1 << 4;
+    let bytes: Vec<u8> = r
+        .iter()
+        .flat_map(|(k, v)| k.to_le_bytes().into_iter().chain(v.to_le_bytes()))
+        .collect();
+    let file = encode(&TableFile::new(&bytes).unwrap());
+    let table = Table::from_postcard(&file).unwrap();
+    // The table answers alone: what it holds, not the search's answer.
+    let a = table.analyse(&Board::EMPTY).unwrap();
+    assert_eq!(a.best().bits(), 1 << 4);
+    assert_ne!(Ok(a), tictable::search::analyse(&Board::EMPTY));
 }
 
 #[test]

@@ -10,55 +10,8 @@
 use super::Colour;
 use crate::Squares;
 
-/// One raw reading of a TCS34725: clear, red, green and blue counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Rgbc {
-    /// Clear (unfiltered) channel.
-    pub clear: u16,
-    /// Red channel.
-    pub red: u16,
-    /// Green channel.
-    pub green: u16,
-    /// Blue channel.
-    pub blue: u16,
-}
-
-impl Rgbc {
-    /// A reading from its four channels.
-    pub const fn new(clear: u16, red: u16, green: u16, blue: u16) -> Rgbc {
-        Rgbc {
-            clear,
-            red,
-            green,
-            blue,
-        }
-    }
-
-    /// The L1 distance between two readings.
-    ///
-    /// ```
-    /// use tictable::device::classify::Rgbc;
-    /// assert_eq!(Rgbc::new(10, 0, 0, 0).distance(Rgbc::new(4, 1, 0, 0)), 7);
-    /// ```
-    pub const fn distance(self, other: Rgbc) -> u32 {
-        self.l1(&other)
-    }
-
-    /// [`Rgbc::distance`] by reference (one copy of the code, no copies of readings).
-    #[inline(never)]
-    const fn l1(&self, other: &Rgbc) -> u32 {
-        self.clear.abs_diff(other.clear) as u32
-            + self.red.abs_diff(other.red) as u32
-            + self.green.abs_diff(other.green) as u32
-            + self.blue.abs_diff(other.blue) as u32
-    }
-}
-
-impl From<tcs3472::AllChannelMeasurement> for Rgbc {
-    fn from(m: tcs3472::AllChannelMeasurement) -> Rgbc {
-        Rgbc::new(m.clear, m.red, m.green, m.blue)
-    }
-}
+/// Moved to [`super::hw::Rgbc`]; this path stays for one release.
+pub use super::hw::Rgbc;
 
 /// What a sensor reports about its square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,6 +28,7 @@ pub enum Sensed {
 
 /// The three kinds of reference reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Reference {
     /// The square without a piece.
     Empty,
@@ -249,6 +203,8 @@ impl SquareCalibration {
 
 /// A calibration that cannot be used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum CalibrationError {
     /// Two references of a square are too close to tell apart.
     TooClose(Reference, Reference),
@@ -265,14 +221,19 @@ impl core::fmt::Display for CalibrationError {
                 write!(f, "references {a:?} and {b:?} are too close to tell apart")
             }
             CalibrationError::Missing(r, s) => {
-                write!(f, "no {r:?} reading for squares {:#011b}", s.bits())
+                write!(f, "no {r:?} reading for square ")?;
+                super::write_squares(f, *s)
             }
-            CalibrationError::Square(s, a, b) => {
-                write!(f, "square {s}: references {a:?} and {b:?} are too close")
-            }
+            CalibrationError::Square(s, a, b) => write!(
+                f,
+                "square {}: references {a:?} and {b:?} are too close",
+                s.index() + 1
+            ),
         }
     }
 }
+
+impl core::error::Error for CalibrationError {}
 
 /// The calibration of all nine squares. The default (no references, zero margins)
 /// trusts no reading: every square is [`Sensed::Unknown`] until calibrated.
@@ -365,7 +326,7 @@ impl Calibrator {
 
     /// When the readings under way began, ms, if readings are under way: a guided
     /// step collects its samples over many polls (a sensor has a new sample only
-    /// once per integration time), see [`guided::record_step`](super::guided::record_step).
+    /// once per integration time), see [`record_step`](super::controller::sensor_calibration::record_step).
     pub const fn recording(&self) -> Option<u32> {
         self.recording
     }

@@ -1,6 +1,9 @@
 //! The playing machine's logic, hardware-agnostic (feature `device`): `no_std`, no
 //! allocation, over the embedded-hal 1.0 traits and `nb`.
 //!
+//! From the bottom up (each module imports only those above it in this list):
+//!
+//! - [`hw`]: the hardware types every driver shares ([`hw::Rgbc`], [`hw::HwError`]).
 //! - [`classify`]: per-square calibration and colour classification with margins.
 //! - [`sensors`]: nine TCS34725 colour sensors behind two TCA9548A multiplexers,
 //!   driven through the real `tcs3472` and `xca9548a` crates; [`bus_recovery`]:
@@ -10,19 +13,26 @@
 //! - [`motion`]: the XY gantry (two STEP/DIR steppers), the Z lift, the electromagnet,
 //!   the board pose and the storage columns.
 //! - [`panel`]: debounced buttons, the lamp and the LEDs.
-//! - [`controller`]: the state machine that plays games with a person.
-//! - [`guided`]: the guided sensor calibration (steps shown on the lights).
-//! - [`persist`]: calibration and game in progress saved (fixed layout + CRC-32) into
-//!   any `embedded-storage` storage, so a reset resumes the game.
-//! - `sim` (feature `sim`): the physical machine simulated at bus and pin level.
+//! - [`model`]: what is saved: the game record, tasks, the setup, the [`model::Snapshot`].
+//! - [`persist`]: the snapshot saved (fixed layout + CRC-32) into any
+//!   `embedded-storage` flash, so a reset resumes the game.
+//! - [`controller`]: the state machine that plays games with a person, split by
+//!   sub-machine (game, task entry, pose and sensor calibration, recovery, lights).
+//! - `sim` (feature `sim-core`, `no_std`; `sim` adds the std conveniences): the
+//!   physical machine simulated at bus and pin level.
 //!
 //! Every part is a small state machine polled from one super-loop with the current
 //! time in milliseconds; nothing blocks except single I2C transfers.
+//!
+//! Errors follow embedded-hal's convention: each is an enum of kinds with `Display`
+//! (squares numbered 1 to 9 for people), `core::error::Error`, `#[non_exhaustive]`,
+//! and `defmt::Format` with the crate feature `defmt`.
 
 pub mod bus_recovery;
 pub mod classify;
 pub mod controller;
-pub mod guided;
+pub mod hw;
+pub mod model;
 pub mod motion;
 pub mod panel;
 pub mod persist;
@@ -31,8 +41,13 @@ pub mod sensors;
 #[cfg(feature = "sim-core")]
 pub mod sim;
 
+/// The guided sensor calibration, moved to [`controller::sensor_calibration`]; this
+/// path stays for one release.
+pub use controller::sensor_calibration as guided;
+
 /// The colour of a piece. Black moves first, so black is [`crate::Player::X`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Colour {
     /// Black pieces: the first player (X).
     Black,
@@ -83,4 +98,35 @@ impl Colour {
 #[inline]
 pub const fn elapsed_ms(now: u32, since: u32) -> u32 {
     now.wrapping_sub(since)
+}
+
+/// Writes `squares` for people: numbered 1 to 9, separated by commas ("1, 5, 9").
+pub(crate) fn write_squares(
+    f: &mut core::fmt::Formatter<'_>,
+    squares: crate::Squares,
+) -> core::fmt::Result {
+    for (i, s) in squares.into_iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{}", s.index() + 1)?;
+    }
+    Ok(())
+}
+
+/// A square in defmt logs: numbered 1 to 9, as people do (the board module is
+/// shared with the build script, which has no defmt, so the impl lives here).
+#[cfg(feature = "defmt")]
+impl defmt::Format for crate::Square {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "square {=u8}", self.index() + 1)
+    }
+}
+
+/// A set of squares in defmt logs: bit `i` is square `i + 1`.
+#[cfg(feature = "defmt")]
+impl defmt::Format for crate::Squares {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "squares {=u16:#011b}", self.bits())
+    }
 }

@@ -5,7 +5,7 @@
 //! each press is reported once, on the debounced falling edge.
 
 use super::elapsed_ms;
-use super::motion::HwError;
+use super::hw::{pin_error, HwError};
 use embedded_hal::digital::{InputPin, OutputPin};
 
 /// The buttons, in the order of the pin array given to [`Panel::new`].
@@ -157,7 +157,7 @@ impl Presses {
     }
 }
 
-/// Four buttons and seven lights.
+/// Five buttons and seven lights.
 #[derive(Debug)]
 pub struct Panel<I, O> {
     buttons: [I; BUTTONS],
@@ -186,9 +186,7 @@ impl<I: InputPin, O: OutputPin> Panel<I, O> {
             .zip(&mut self.debouncers)
             .enumerate()
         {
-            let pressed = pin
-                .is_low()
-                .map_err(|e| HwError::Pin(embedded_hal::digital::Error::kind(&e)))?;
+            let pressed = pin.is_low().map_err(pin_error)?;
             if d.update(pressed, now_ms) == Some(true) {
                 presses |= 1 << i;
             }
@@ -235,8 +233,7 @@ impl<I: InputPin, O: OutputPin> Panel<I, O> {
 /// Drives one light's `pin` to `on` unless `lit` says it is there already.
 fn write<O: OutputPin>(pin: &mut O, lit: &mut Option<bool>, on: bool) -> Result<(), HwError> {
     if *lit != Some(on) {
-        if on { pin.set_high() } else { pin.set_low() }
-            .map_err(|e| HwError::Pin(embedded_hal::digital::Error::kind(&e)))?;
+        if on { pin.set_high() } else { pin.set_low() }.map_err(pin_error)?;
         *lit = Some(on);
     }
     Ok(())

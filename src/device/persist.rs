@@ -3,15 +3,17 @@
 //! `embedded-storage` [`NorFlash`]: erased bytes read 0xFF, erases by whole erase
 //! units, each word written once between erases).
 //!
-//! [`Snapshot`] holds the controller's own types (a [`GameRecord`] that is a legal
-//! game, a [`Task`] that passed its checks), so there is one representation of the
-//! state: [`Snapshot::encode`] writes it field by field and [`Snapshot::decode`]
-//! rebuilds it through the same constructors, refusing anything they refuse. The
-//! layout is written by hand rather than through serde + postcard: on the STM32F103
-//! firmware postcard's visitors cost about 3 KiB more flash (measured), a fifth of
-//! the 16 KiB budget. Both directions work on a whole slot frame (a fixed-size
-//! array), every field at a constant offset, so the firmware reads and writes each
-//! field with one instruction and no bounds check.
+//! [`Snapshot`] (a [`model`](super::model) type) holds only checked values, so
+//! there is one representation of the state: [`Snapshot::encode`] writes it field
+//! by field and [`Snapshot::decode`] rebuilds the game record move by move through
+//! [`GameRecord::push`], the task through [`Task::new`] and the pose through
+//! [`Pose::from_parts`], refusing anything they refuse. The calibration is the one
+//! exception: its references are restored as stored, not checked again (they were
+//! checked when the calibration was made, and the CRC guards the bytes). The
+//! layout is written by hand rather than through serde + postcard, whose visitors
+//! cost the firmware several KiB more flash. Both directions work on a whole slot
+//! frame (a fixed-size array), every field at a constant offset, so the firmware
+//! reads and writes each field with one instruction and no bounds check.
 //!
 //! # Flash layout
 //!
@@ -35,12 +37,16 @@
 //! (an erased slot fails both the version and the CRC). [`Store::load`] returns
 //! the valid snapshot with the highest sequence number.
 
-use super::classify::{Calibration, Margins, Rgbc, SquareCalibration};
-use super::controller::{GameRecord, GameSetup, Mode, Task, FULL_STOCK};
+use super::classify::{Calibration, Margins, SquareCalibration};
+use super::hw::Rgbc;
+use super::model::{GameRecord, GameSetup, Mode, Task, FULL_STOCK};
 use super::motion::{Point, Pose, STORAGE_SLOTS};
 use super::Colour;
 use crate::Square;
 use embedded_storage::nor_flash::NorFlash;
+
+/// The snapshot type, defined in [`model`](super::model); re-exported here.
+pub use super::model::Snapshot;
 
 /// The CRC-32 of the slots (ISO-HDLC, as in zip and Ethernet), computed bit by bit
 /// by the `crc` crate: no lookup table in flash.
@@ -128,31 +134,6 @@ fn colour_of_code(code: u8) -> Option<Colour> {
     } else {
         Colour::White
     })
-}
-
-/// Everything needed to carry on after a reset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Snapshot {
-    /// Increases with every save; the newest valid slot wins ([`Store::save`] sets it).
-    pub sequence: u32,
-    /// The sensor calibration.
-    pub calibration: Calibration,
-    /// The board pose (calibrated by jogging, or the configured one).
-    pub pose: Pose,
-    /// Side and first square for the next game.
-    pub setup: GameSetup,
-    /// The game's verified moves.
-    pub record: GameRecord,
-    /// A game, or a placement task with the placements done so far.
-    pub mode: Mode,
-    /// A game or task is running.
-    pub active: bool,
-    /// Storage slots believed full, per colour (bit `i` = slot `i`).
-    pub stock: [u8; 2],
-    /// Storage slots suspected empty, per colour.
-    pub suspect: [u8; 2],
-    /// A placement under way at the time of the save: colour, storage slot, square.
-    pub pending: Option<(Colour, u8, Square)>,
 }
 
 impl Snapshot {
@@ -359,6 +340,7 @@ impl Snapshot {
 /// Why a save or a load failed.
 ///
 /// ```
+/// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
 /// use tictable::device::persist::{PersistError, Store};
 /// use tictable::device::sim::flash::MemFlash;
 ///
@@ -373,8 +355,11 @@ impl Snapshot {
 ///     Store::new(MemFlash::<2048, 512, 128>::new(), 0),
 ///     Err(PersistError::Unsupported)
 /// ));
+/// # }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum PersistError<E> {
     /// The flash reported an error (a power cut, a failed erase or write...).
     Storage(E),
@@ -391,6 +376,19 @@ pub enum PersistError<E> {
     Unsupported,
 }
 
+impl<E: core::fmt::Debug> core::fmt::Display for PersistError<E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            PersistError::Storage(e) => write!(f, "flash error: {e:?}"),
+            PersistError::TooSmall => f.write_str("the flash is too small for two slots"),
+            PersistError::Misaligned => f.write_str("base offset not on an erase unit"),
+            PersistError::Unsupported => f.write_str("unsupported flash read or write unit"),
+        }
+    }
+}
+
+impl<E: core::fmt::Debug> core::error::Error for PersistError<E> {}
+
 /// Writes `sequence` into an encoded frame and seals it with the CRC of the encoding.
 fn stamp(frame: &mut Frame, sequence: u32) {
     put_u32(frame, at::SEQUENCE, sequence);
@@ -402,6 +400,7 @@ fn stamp(frame: &mut Frame, sequence: u32) {
 /// layout).
 ///
 /// ```
+/// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
 /// use tictable::device::controller::GameRecord;
 /// use tictable::device::persist::{Snapshot, Store};
 /// use tictable::device::sim::flash::MemFlash;
@@ -423,6 +422,7 @@ fn stamp(frame: &mut Frame, sequence: u32) {
 /// // After a reset: the newest snapshot.
 /// let got = Store::new(flash, 0).unwrap().load().unwrap().unwrap();
 /// assert_eq!((got.sequence, got.record), (2, snap.record));
+/// # }
 /// ```
 #[derive(Debug)]
 pub struct Store<S> {
@@ -457,11 +457,13 @@ impl<S: NorFlash> Store<S> {
     /// take `2 * SLOT_STRIDE` bytes from the base.
     ///
     /// ```
+    /// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
     /// use tictable::device::persist::Store;
     /// use tictable::device::sim::flash::MemFlash;
     /// // 1 KiB pages (STM32F103): one page per slot. 128-byte pages: three per slot.
     /// assert_eq!(Store::<MemFlash<4096, 1024, 2>>::SLOT_STRIDE, 1024);
     /// assert_eq!(Store::<MemFlash<4096, 128, 8>>::SLOT_STRIDE, 384);
+    /// # }
     /// ```
     pub const SLOT_STRIDE: usize = match Self::IO_LEN.checked_next_multiple_of(S::ERASE_SIZE) {
         Some(stride) if Self::IO_LEN != 0 && stride % Self::UNIT == 0 => stride,
@@ -498,10 +500,12 @@ impl<S: NorFlash> Store<S> {
     /// Gives the flash back.
     ///
     /// ```
+    /// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
     /// use tictable::device::persist::Store;
     /// use tictable::device::sim::flash::MemFlash;
     /// let store = Store::new(MemFlash::<1024, 512, 2>::new(), 0).unwrap();
     /// assert_eq!(store.destroy().writes, 0);
+    /// # }
     /// ```
     pub fn destroy(self) -> S {
         self.flash

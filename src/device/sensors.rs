@@ -41,8 +41,8 @@
 //!   ([`SensorBank::with_recovery`]).
 
 pub use super::bus_recovery::BusRecovery;
-use super::classify::Rgbc;
 use super::elapsed_ms;
+use super::hw::Rgbc;
 use crate::Square;
 use embedded_hal::i2c::{ErrorKind, I2c};
 use tcs3472::RgbCGain;
@@ -105,6 +105,8 @@ pub struct Wiring {
 
 /// A wiring that cannot work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum WiringError {
     /// A channel number above 7.
     NoSuchChannel(Square),
@@ -207,6 +209,8 @@ impl Default for SensorSettings {
 
 /// Why a sensor access failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum SensorError {
     /// The bus reported an error (NACK, arbitration loss, ...).
     Bus(ErrorKind),
@@ -232,6 +236,26 @@ impl core::fmt::Display for SensorError {
         }
     }
 }
+
+impl core::error::Error for SensorError {}
+
+impl core::fmt::Display for WiringError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            WiringError::NoSuchChannel(s) => {
+                write!(f, "square {}: no such multiplexer channel", s.index() + 1)
+            }
+            WiringError::Shared(a, b) => write!(
+                f,
+                "squares {} and {} on the same channel",
+                a.index() + 1,
+                b.index() + 1
+            ),
+        }
+    }
+}
+
+impl core::error::Error for WiringError {}
 
 fn mux_error<E: embedded_hal::i2c::Error>(e: xca9548a::Error<E>) -> SensorError {
     match e {
@@ -395,14 +419,6 @@ impl<I2C: I2c> SensorBank<I2C> {
         Xca9548a::new(&mut self.i2c, mux.slave_addr())
             .select_channels(mask)
             .map_err(mux_error)
-    }
-
-    /// Switches every channel of both multiplexers off.
-    pub fn deselect_all(&mut self) -> Result<(), SensorError> {
-        for mux in Mux::ALL {
-            self.select_channels(mux, 0)?;
-        }
-        Ok(())
     }
 
     /// Switches the other multiplexer off, then on the channel of `square`.

@@ -5,11 +5,20 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use tictable::{analyse, move_values, Analysis, Board, Square};
 
+/// The longest input line `analyse -` takes, in bytes; a longer one is answered with
+/// an error (quoting its start) and the next line is read, so memory stays bounded
+/// whatever comes in.
+pub const MAX_LINE: usize = 1024;
+
+/// At most this many characters of a rejected input are quoted back.
+const EXCERPT_CHARS: usize = 40;
+
 /// Analyse positions: the outcome, plies to the end, and the best and safe moves.
 ///
 /// A position is 9 cells (X, O, and '.', '-' or '_' for empty), optionally split into
 /// rows by '/': `XX.OO....` or `XX./OO./...`. Squares are numbered 0..=8 row-major
-/// from the top-left. Exit status: 0 when every position was valid, 2 otherwise.
+/// from the top-left. With `-`, lines longer than 1024 bytes are refused (each with
+/// its own error line). Exit status: 0 when every position was valid, 2 otherwise.
 #[derive(clap::Args)]
 pub struct Args {
     /// One JSON object per input line, in order (the stable format for scripts).
@@ -24,13 +33,17 @@ pub fn run(args: Args) -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut all_valid = true;
-    let mut answer = |input: &str, out: &mut dyn Write| -> io::Result<()> {
-        let result = input.trim().parse::<Board>();
+    let mut answer = |input: &str, too_long: Option<usize>, out: &mut dyn Write| {
+        let result = match too_long {
+            Some(bytes) => Err(Rejected::TooLong { bytes }),
+            None => parse(input),
+        };
         all_valid &= result.is_ok();
+        let input = excerpt(input);
         if args.json {
-            writeln!(out, "{}", json_line(input, result))
+            writeln!(out, "{}", json_line(&input, result))
         } else {
-            write!(out, "{}", text_report(input, result))
+            write!(out, "{}", text_report(&input, result))
         }
     };
     let result = (|| -> io::Result<()> {
@@ -38,18 +51,14 @@ pub fn run(args: Args) -> ExitCode {
             if position == "-" {
                 let mut stdin = io::stdin().lock();
                 let mut line = Vec::new();
-                loop {
-                    line.clear();
-                    if stdin.read_until(b'\n', &mut line)? == 0 {
-                        break;
-                    }
+                while let Some(length) = read_line(&mut stdin, &mut line, MAX_LINE)? {
                     let text = String::from_utf8_lossy(&line);
                     let text = text.strip_suffix('\n').unwrap_or(&text);
                     let text = text.strip_suffix('\r').unwrap_or(text);
-                    answer(text, &mut out)?;
+                    answer(text, (length > MAX_LINE).then_some(length), &mut out)?;
                 }
             } else {
-                answer(position, &mut out)?;
+                answer(position, None, &mut out)?;
             }
         }
         out.flush()
@@ -68,12 +77,98 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
+/// Reads one line into `line` (its newline included), keeping at most `limit + 1`
+/// bytes of it and skipping the rest: the line's whole length in bytes (without the
+/// newline), or `None` at the end of the input.
+fn read_line(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Option<usize>> {
+    line.clear();
+    let mut length = 0usize;
+    let mut any = false;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(any.then_some(length));
+        }
+        any = true;
+        let (chunk, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let keep = (limit + 1).saturating_sub(line.len()).min(chunk.len());
+        line.extend_from_slice(&chunk[..keep]);
+        let used = chunk.len();
+        length = length.saturating_add(used - usize::from(end));
+        input.consume(used);
+        if end {
+            return Ok(Some(length));
+        }
+    }
+}
+
+/// Why an input line has no analysis.
+#[derive(Debug)]
+pub enum Rejected {
+    /// Not a position (the index counts characters of the line as given).
+    Position(tictable::PositionError),
+    /// Longer than [`MAX_LINE`] bytes.
+    TooLong {
+        /// Its length in bytes.
+        bytes: usize,
+    },
+}
+
+impl std::fmt::Display for Rejected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rejected::Position(e) => write!(f, "{e}"),
+            Rejected::TooLong { bytes } => {
+                write!(
+                    f,
+                    "line of {bytes} bytes is longer than the limit of {MAX_LINE}"
+                )
+            }
+        }
+    }
+}
+
+/// Parses `input` with surrounding white space ignored; an error's index counts
+/// the characters of `input` itself.
+fn parse(input: &str) -> Result<Board, Rejected> {
+    use tictable::PositionError::{BadCharacter, BadSeparator};
+    let trimmed = input.trim_start();
+    let lead = input.chars().count() - trimmed.chars().count();
+    trimmed.trim_end().parse::<Board>().map_err(|e| {
+        Rejected::Position(match e {
+            BadCharacter { index, found } => BadCharacter {
+                index: index + lead,
+                found,
+            },
+            BadSeparator { index } => BadSeparator {
+                index: index + lead,
+            },
+            e => e,
+        })
+    })
+}
+
+/// `input`, or its first [`EXCERPT_CHARS`] characters and "..." when it is longer.
+fn excerpt(input: &str) -> std::borrow::Cow<'_, str> {
+    match input.char_indices().nth(EXCERPT_CHARS) {
+        Some((end, _)) => format!("{}...", &input[..end]).into(),
+        None => input.into(),
+    }
+}
+
 fn squares(set: tictable::Squares) -> Vec<u8> {
     set.iter().map(Square::index).collect()
 }
 
 /// The JSON object for one input line.
-pub fn json_line(input: &str, result: Result<Board, tictable::PositionError>) -> Value {
+pub fn json_line(input: &str, result: Result<Board, Rejected>) -> Value {
     let board = match result {
         Ok(board) => board,
         Err(e) => return json!({"position": input, "error": e.to_string()}),
@@ -99,7 +194,7 @@ pub fn json_line(input: &str, result: Result<Board, tictable::PositionError>) ->
 }
 
 /// The readable report for one input line.
-fn text_report(input: &str, result: Result<Board, tictable::PositionError>) -> String {
+fn text_report(input: &str, result: Result<Board, Rejected>) -> String {
     let board = match result {
         Ok(board) => board,
         Err(e) => return format!("{input}: invalid position: {e}\n\n"),

@@ -1,16 +1,61 @@
 //! `tictable verify`: re-solve every reachable position with the live search and
-//! compare with the compiled table.
+//! compare, position by position, with the compiled tables or with a postcard table
+//! file (`--table FILE`).
 
+use std::io::Read;
+use std::path::PathBuf;
 use std::process::ExitCode;
-use tictable::{analyse, search, solve::board_of_index};
+use tictable::portable::Table;
+use tictable::{analyse, best_moves, search, solve::board_of_index, Analysis, Board};
+
+/// The largest table file `--table` reads (the published one is under 3 KB).
+const MAX_TABLE_BYTES: u64 = 1 << 20;
 
 /// Re-solve every reachable position with the live alpha-beta search and compare it
-/// with the compiled table. Exit status 1 on any mismatch.
+/// with the table's answer, position by position: the compiled analysis and
+/// best-moves tables, or with `--table` a postcard table file (as written by
+/// `tictable export --format postcard`). Exit status 0 only when the table answers
+/// every position exactly as the search does; 1 on a mismatch, a missing or
+/// malformed entry, or a file that does not load.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A postcard table file to check instead of the compiled tables.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+}
 
-pub fn run(_: Args) -> ExitCode {
+/// Reads at most [`MAX_TABLE_BYTES`] of `path`.
+fn read_table(path: &PathBuf) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TABLE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_TABLE_BYTES {
+        return Err(format!(
+            "{}: larger than {MAX_TABLE_BYTES} bytes: not a table",
+            path.display()
+        ));
+    }
+    Ok(bytes)
+}
+
+pub fn run(args: Args) -> ExitCode {
     let start = std::time::Instant::now();
+    let bytes = match args.table.as_ref().map(read_table).transpose() {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("verify: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let file = match bytes.as_deref().map(Table::from_postcard).transpose() {
+        Ok(table) => table,
+        Err(e) => {
+            eprintln!("verify: the table does not load: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let (mut checked, mut mismatches) = (0usize, 0usize);
     for index in 0..19683 {
         let board = board_of_index(index);
@@ -18,14 +63,24 @@ pub fn run(_: Args) -> ExitCode {
             continue;
         }
         checked += 1;
-        let (table, live) = (analyse(&board), search::analyse(&board));
-        if table != live {
+        let live = search::analyse(&board).map_err(|e| e.to_string());
+        let answer = match &file {
+            Some(table) => table.analyse(&board).map_err(|e| e.to_string()),
+            None => compiled(&board),
+        };
+        if answer != live {
             mismatches += 1;
-            eprintln!("mismatch at {board}: table {table:?}, search {live:?}");
+            if mismatches <= 20 {
+                eprintln!("mismatch at {board}: table {answer:?}, search {live:?}");
+            }
         }
     }
+    let what = match &args.table {
+        Some(path) => format!("table {}", path.display()),
+        None => "compiled tables".to_string(),
+    };
     println!(
-        "verify: {checked} positions checked, {mismatches} mismatches ({:.0} ms)",
+        "verify: {what}: {checked} positions checked, {mismatches} mismatches ({:.0} ms)",
         start.elapsed().as_secs_f64() * 1e3
     );
     if mismatches == 0 {
@@ -33,4 +88,18 @@ pub fn run(_: Args) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// The compiled tables' answer for `board`: the analysis table's, provided the
+/// best-moves table (what firmware plays from) gives the same best moves.
+fn compiled(board: &Board) -> Result<Analysis, String> {
+    let analysis = analyse(board).map_err(|e| e.to_string())?;
+    let expected = (!analysis.is_terminal()).then(|| analysis.best());
+    let best = best_moves(board);
+    if best != expected {
+        return Err(format!(
+            "best-moves table gives {best:?}, analysis table {expected:?}"
+        ));
+    }
+    Ok(analysis)
 }

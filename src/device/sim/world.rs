@@ -1,7 +1,7 @@
 //! The physical state of the simulated machine: pieces, head, optics, panel.
 
 use super::SplitMix64;
-use crate::device::classify::Rgbc;
+use crate::device::hw::Rgbc;
 use crate::device::motion::{AxisConfig, HeadTiming, Point, Pose, Storage, STORAGE_SLOTS};
 use crate::device::Colour;
 use crate::{Board, Square};

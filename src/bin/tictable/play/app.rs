@@ -359,7 +359,14 @@ impl App {
     /// holds a valid game.
     pub fn loaded(&mut self, result: Result<String, String>) {
         let parsed = result.and_then(|text| {
-            serde_json::from_str::<Game>(&text).map_err(|e| format!("not a valid game: {e}"))
+            serde_json::from_str::<Game>(&text).map_err(|e| {
+                // serde quotes what it rejects: at most a short excerpt of it.
+                let e = e.to_string();
+                match e.char_indices().nth(120) {
+                    Some((end, _)) => format!("not a valid game: {}...", &e[..end]),
+                    None => format!("not a valid game: {e}"),
+                }
+            })
         });
         match parsed {
             Ok(game) => {

@@ -102,9 +102,28 @@ fn perform(app: &mut App, effect: Effect, file: &Path) {
                 .map(|()| file.display().to_string())
                 .map_err(|e| format!("{}: {e}", file.display())),
         ),
-        Effect::Load => app
-            .loaded(std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))),
+        Effect::Load => app.loaded(read_save(file)),
     }
+}
+
+/// The largest save file read, in bytes: a saved game is under 60 bytes, so anything
+/// near this is not one (and `/dev/zero` is refused without filling memory).
+pub const MAX_SAVE_BYTES: u64 = 4096;
+
+/// Reads a save file of at most [`MAX_SAVE_BYTES`].
+pub fn read_save(file: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let name = file.display();
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("{name}: {e}"))?;
+    if bytes.len() as u64 > MAX_SAVE_BYTES {
+        return Err(format!(
+            "{name}: larger than {MAX_SAVE_BYTES} bytes: not a saved game"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{name}: not text (UTF-8): not a saved game"))
 }
 
 /// The engine to move plays, if any; `false` when no engine is to move.

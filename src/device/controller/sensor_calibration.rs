@@ -1,7 +1,8 @@
-//! The guided sensor calibration: the steps an operator follows at the machine to
-//! give every square its empty / black / white references, and the readings taken at
-//! each step. The controller runs it (`Controller::calibrate_sensors`); each step is
-//! shown on one light and confirmed with Start:
+//! The guided sensor calibration ([`State::CalibratingSensors`]): the steps an
+//! operator follows at the machine to give every square its empty / black / white
+//! references, and the readings taken at each step. It runs through
+//! [`Controller::calibrate_sensors`]; each step is shown on one light (with Error)
+//! and confirmed with Start:
 //!
 //! 1. Device-turn light: the board empty;
 //! 2. Human-turn light: black pieces on squares 1–5;
@@ -13,12 +14,19 @@
 //! per integration time: a step takes a few hundred ms, collected over many polls
 //! of the super-loop), are averaged by [`Calibrator`];
 //! references closer than [`MIN_SEPARATION`] fail the calibration. The result
-//! classifies with [`Margins::DEFAULT`](super::classify::Margins::DEFAULT).
+//! classifies with [`Margins::DEFAULT`].
+//!
+//! Invariants: the calibration in use changes only when all five steps are read and
+//! [`Calibrator::finish`] accepts them; Level cancels at any step. (Also at the old
+//! path `device::guided`.)
 
-use super::classify::{Calibrator, Reference};
-use super::panel::Light;
-use super::sensors::SensorBank;
+use super::{Controller, MoveChooser, State};
+use crate::device::classify::{Calibrator, Margins, Reference};
+use crate::device::motion::Lift;
+use crate::device::panel::{Button, Light, Presses};
+use crate::device::sensors::SensorBank;
 use crate::Squares;
+use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
 
 /// Readings averaged per square and step.
@@ -50,7 +58,7 @@ const LAST_FOUR: Squares = Squares::from_bits(0b1_1110_0000);
 /// The five steps, in order.
 ///
 /// ```
-/// use tictable::device::guided::STEPS;
+/// use tictable::device::controller::sensor_calibration::STEPS;
 /// use tictable::device::classify::Reference;
 /// // Every square is read once with each reference.
 /// for r in Reference::ALL {
@@ -114,7 +122,7 @@ pub fn record_step<I2C: I2c>(
             done &= usize::from(calibrator.count(step.reference, square)) >= SAMPLES;
         }
     }
-    if done || super::elapsed_ms(now_ms, started) >= STEP_LIMIT_MS {
+    if done || crate::device::elapsed_ms(now_ms, started) >= STEP_LIMIT_MS {
         calibrator.set_recording(None);
         Ok(())
     } else {
@@ -131,10 +139,10 @@ pub const STEP_LIGHTS: [Light; 5] = [
     STEPS[4].light,
 ];
 
-/// [`STEP_LIGHTS`] as a mask for [`Panel::show_mask`](super::panel::Panel::show_mask).
+/// [`STEP_LIGHTS`] as a mask for [`Panel::show_mask`](crate::device::panel::Panel::show_mask).
 ///
 /// ```
-/// use tictable::device::guided::{STEP_LIGHTS, STEP_LIGHT_MASK};
+/// use tictable::device::controller::sensor_calibration::{STEP_LIGHTS, STEP_LIGHT_MASK};
 /// let mask = STEP_LIGHTS.iter().fold(0, |m, l| m | l.bit());
 /// assert_eq!(STEP_LIGHT_MASK, mask);
 /// assert_eq!(mask.count_ones(), 5);
@@ -148,3 +156,69 @@ pub const STEP_LIGHT_MASK: u8 = {
     }
     mask
 };
+
+impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
+    /// Runs the guided sensor calibration (see [the module docs](self)) once the
+    /// machine is homed: call it before the first poll (the firmware does on the
+    /// first power-on, or with Level held), or in Setup, after a game or after a
+    /// task. The calibration in use changes only when the procedure succeeds; Level
+    /// cancels it. `false` (nothing changes) while a game or task runs.
+    pub fn calibrate_sensors(&mut self) -> bool {
+        match self.state {
+            State::Starting => self.calibrate_when_homed = true,
+            State::Setup | State::Over(_) | State::TaskDone => {
+                self.start_sensor_calibration();
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Starts the guided sensor calibration at its first step.
+    #[inline(always)]
+    pub(super) fn start_sensor_calibration(&mut self) {
+        self.calibrator = Calibrator::new();
+        self.enter(State::CalibratingSensors { step: 0 });
+    }
+
+    /// One poll of the guided sensor calibration: Start reads the step shown (its
+    /// samples over the following polls) or begins again after a failure; Level
+    /// cancels.
+    pub(super) fn calibration_step(&mut self, step: u8, presses: Presses) {
+        if presses.contains(Button::Level) {
+            self.ready();
+            return;
+        }
+        if !presses.contains(Button::Start) && self.calibrator.recording().is_none() {
+            return;
+        }
+        let Some(shown) = STEPS.get(step as usize) else {
+            self.start_sensor_calibration();
+            return;
+        };
+        // The step's samples come over many polls (one per integration time).
+        if record_step(
+            &mut self.hw.sensors,
+            &mut self.calibrator,
+            shown,
+            self.now_ms,
+        )
+        .is_err()
+        {
+            return;
+        }
+        if (step as usize) + 1 < STEPS.len() {
+            self.enter(State::CalibratingSensors { step: step + 1 });
+            return;
+        }
+        match self.calibrator.finish(MIN_SEPARATION, Margins::DEFAULT) {
+            Ok(calibration) => {
+                self.hw.scanner.set_calibration(calibration);
+                self.ready();
+            }
+            Err(_) => self.enter(State::CalibratingSensors {
+                step: STEPS.len() as u8,
+            }),
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! Host tests of the firmware's hardware-free parts: `src/pulse.rs`, the STEP/DIR
+//! timing the firmware's STEP and DIR pins keep (`StepLine`), against a fake cycle counter and a pin that
+//! records the count at each edge; and `src/recovery.rs`, the I2C bus recovery,
+//! against a slave that holds SDA low. Run (from `firmware/host-check`):
+//! `cargo test --target "$(rustc -vV | sed -n 's/^host: //p')"`.
+#[path = "../../src/pulse.rs"]
+pub mod pulse;
+#[path = "../../src/recovery.rs"]
+pub mod recovery;
+
+#[cfg(test)]
+mod tests {
+    use super::pulse::{wait_since, CycleCounter, StepLine, StepTiming};
+    use core::convert::Infallible;
+    use embedded_hal::digital::{ErrorType, OutputPin};
+    use std::cell::{Cell, RefCell};
+
+    thread_local! {
+        /// The fake counter's value and its increment per read.
+        static NOW: Cell<u32> = const { Cell::new(0) };
+        static STEP: Cell<u32> = const { Cell::new(1) };
+        /// Edges written: (pin name, level, count at the write).
+        static EDGES: RefCell<Vec<(&'static str, bool, u32)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// A counter that advances by `STEP` at every read (like a CPU polling it).
+    struct Fake;
+    impl CycleCounter for Fake {
+        fn cycles() -> u32 {
+            let now = NOW.get();
+            NOW.set(now.wrapping_add(STEP.get()));
+            now
+        }
+    }
+
+    fn start(at: u32, step: u32) {
+        NOW.set(at);
+        STEP.set(step);
+        EDGES.with_borrow_mut(Vec::clear);
+    }
+
+    /// Waits outside the pins: the time a caller spends between two pin calls.
+    fn idle(cycles: u32) {
+        NOW.set(NOW.get().wrapping_add(cycles));
+    }
+
+    struct Recorder(&'static str);
+    impl ErrorType for Recorder {
+        type Error = Infallible;
+    }
+    impl OutputPin for Recorder {
+        fn set_high(&mut self) -> Result<(), Infallible> {
+            EDGES.with_borrow_mut(|e| e.push((self.0, true, NOW.get())));
+            Ok(())
+        }
+        fn set_low(&mut self) -> Result<(), Infallible> {
+            EDGES.with_borrow_mut(|e| e.push((self.0, false, NOW.get())));
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn timing_from_the_clock() {
+        let t72 = StepTiming::at(72_000_000);
+        assert_eq!((t72.high, t72.low, t72.dir_setup), (144, 144, 72));
+        let t64 = StepTiming::at(64_000_000);
+        assert_eq!((t64.high, t64.low, t64.dir_setup), (128, 128, 64));
+        // A clock that is not whole MHz rounds up (never shorter).
+        let odd = StepTiming::at(8_000_001);
+        assert_eq!((odd.high, odd.dir_setup), (18, 9));
+    }
+
+    #[test]
+    fn wait_since_counts_across_the_wrap() {
+        for (at, since, cycles, step) in [
+            (100, 100, 50, 1),
+            (u32::MAX - 10, u32::MAX - 10, 50, 3),
+            (5, u32::MAX - 20, 10, 1), // already 26 past: no wait
+            (0, 0, 0, 7),
+        ] {
+            start(at, step);
+            let end = wait_since::<Fake>(since, cycles);
+            let waited = end.wrapping_sub(since);
+            assert!(waited >= cycles, "{at} {since} {cycles}: {waited}");
+            // Returns at the first read that is far enough (or the first read).
+            let first = at.wrapping_sub(since);
+            assert!(waited < cycles.max(first) + step, "{at} {since}: {waited}");
+        }
+    }
+
+    /// The widths seen on the pins: every STEP high ≥ high, every STEP low between
+    /// steps ≥ low, every rising STEP edge ≥ dir_setup after the last DIR write.
+    fn check_widths(t: StepTiming) -> usize {
+        let edges = EDGES.with_borrow(Vec::clone);
+        let (mut last_step, mut last_dir, mut rises) = (None::<(bool, u32)>, None, 0);
+        for &(pin, level, at) in &edges {
+            if pin == "dir" {
+                last_dir = Some(at);
+                continue;
+            }
+            if let Some((was, then)) = last_step {
+                let width = at.wrapping_sub(then);
+                let need = if was { t.high } else { t.low };
+                assert!(width >= need, "{edges:?}: {width} < {need}");
+            }
+            if level {
+                rises += 1;
+                if let Some(d) = last_dir {
+                    let setup = at.wrapping_sub(d);
+                    assert!(setup >= t.dir_setup, "{edges:?}: DIR setup {setup}");
+                }
+            }
+            last_step = Some((level, at));
+        }
+        rises
+    }
+
+    #[test]
+    fn step_edges_keep_the_widths() {
+        static LINE: StepLine = StepLine::new();
+        LINE.set_clock(72_000_000);
+        let t = StepTiming::at(72_000_000);
+        assert_eq!(LINE.timing(), t);
+        let (mut step, mut dir) = (Recorder("step"), Recorder("dir"));
+        // Across the counter's wrap, polled fast (1 cycle a read) and slow (13).
+        for (at, inc) in [(u32::MAX - 300, 1), (1000, 13)] {
+            start(at, inc);
+            let mut pulse = |high| LINE.set::<_, Fake>(&mut step, true, high).unwrap();
+            // (A fresh line's stamps are from another run: let them age.)
+            idle(10_000);
+            LINE.set::<_, Fake>(&mut dir, false, true).unwrap();
+            for _ in 0..5 {
+                pulse(true);
+                pulse(false);
+            }
+            // A direction change right after a step, then steps with the caller
+            // slow between them (no extra wait needed).
+            LINE.set::<_, Fake>(&mut dir, false, false).unwrap();
+            for _ in 0..3 {
+                LINE.set::<_, Fake>(&mut step, true, true).unwrap();
+                idle(500);
+                LINE.set::<_, Fake>(&mut step, true, false).unwrap();
+                idle(500);
+            }
+            // A direction change long after the last step: the step right after
+            // it waits for the DIR setup alone.
+            idle(10_000);
+            LINE.set::<_, Fake>(&mut dir, false, true).unwrap();
+            LINE.set::<_, Fake>(&mut step, true, true).unwrap();
+            LINE.set::<_, Fake>(&mut step, true, false).unwrap();
+            assert_eq!(check_widths(t), 9);
+        }
+    }
+
+    #[test]
+    fn no_wait_once_the_time_has_passed() {
+        static LINE: StepLine = StepLine::new();
+        LINE.set_clock(64_000_000);
+        start(0, 1);
+        let mut step = Recorder("step");
+        idle(10_000);
+        let before = NOW.get();
+        LINE.set::<_, Fake>(&mut step, true, true).unwrap();
+        // Three reads of the counter (two waits that end at once, the stamp).
+        assert_eq!(NOW.get() - before, 3);
+        // A DIR write never waits: one read (the stamp).
+        let before = NOW.get();
+        LINE.set::<_, Fake>(&mut Recorder("dir"), false, true)
+            .unwrap();
+        assert_eq!(NOW.get() - before, 1);
+        // A step right after that DIR write waits the DIR setup (64 cycles at
+        // 64 MHz), not the longer low time.
+        EDGES.with_borrow_mut(Vec::clear);
+        idle(10_000);
+        LINE.set::<_, Fake>(&mut Recorder("dir"), false, false)
+            .unwrap();
+        LINE.set::<_, Fake>(&mut step, true, true).unwrap();
+        let edges = EDGES.with_borrow(Vec::clone);
+        let setup = edges[1].2 - edges[0].2;
+        assert!((64..64 + 8).contains(&setup), "{edges:?}");
+    }
+}
+
+#[cfg(test)]
+mod recovery_tests {
+    use super::recovery::{free_bus, OpenDrainLines};
+
+    /// Two wired-AND lines with a slave that holds SDA low until it has seen `hold`
+    /// falling SCL edges (`None`: for ever), and a log of the levels on the wire.
+    struct Bus {
+        scl: bool,
+        sda: bool,
+        hold: Option<u32>,
+        falls: u32,
+        /// (SCL, SDA) on the wire after each master action.
+        wire: Vec<(bool, bool)>,
+    }
+
+    impl Bus {
+        fn new(hold: Option<u32>) -> Bus {
+            // Idle before: both released (pulled up), SDA held low by the slave.
+            let mut bus = Bus {
+                scl: true,
+                sda: true,
+                hold,
+                falls: 0,
+                wire: Vec::new(),
+            };
+            bus.log();
+            bus
+        }
+
+        fn slave_holds(&self) -> bool {
+            self.hold.is_none_or(|n| self.falls < n)
+        }
+
+        fn levels(&self) -> (bool, bool) {
+            (self.scl, self.sda && !self.slave_holds())
+        }
+
+        fn log(&mut self) {
+            let levels = self.levels();
+            self.wire.push(levels);
+        }
+
+        /// Clock pulses the master gave (rising SCL edges after the first release).
+        fn pulses(&self) -> usize {
+            self.wire.windows(2).filter(|w| !w[0].0 && w[1].0).count()
+        }
+
+        /// A STOP: SDA rising while SCL stays high.
+        fn stops(&self) -> usize {
+            self.wire
+                .windows(2)
+                .filter(|w| w[0].0 && w[1].0 && !w[0].1 && w[1].1)
+                .count()
+        }
+
+        /// A START: SDA falling while SCL stays high (none may be sent).
+        fn starts(&self) -> usize {
+            self.wire
+                .windows(2)
+                .filter(|w| w[0].0 && w[1].0 && w[0].1 && !w[1].1)
+                .count()
+        }
+    }
+
+    impl OpenDrainLines for Bus {
+        fn set_scl(&mut self, released: bool) {
+            if self.scl && !released {
+                self.falls += 1;
+            }
+            self.scl = released;
+            self.log();
+        }
+
+        fn set_sda(&mut self, released: bool) {
+            self.sda = released;
+            self.log();
+        }
+
+        fn sda_is_high(&mut self) -> bool {
+            self.levels().1
+        }
+    }
+
+    #[test]
+    fn a_slave_holding_sda_is_clocked_free_and_stopped() {
+        for hold in 0..=9 {
+            let mut bus = Bus::new(Some(hold));
+            assert!(free_bus(&mut bus), "held for {hold} clocks");
+            // As many clocks as the slave needed (plus the STOP's), never more
+            // than nine before it.
+            assert_eq!(bus.pulses(), hold as usize + 1, "{hold}: {:?}", bus.wire);
+            assert_eq!(bus.stops(), 1, "{hold}: {:?}", bus.wire);
+            assert_eq!(bus.starts(), 0, "{hold}: {:?}", bus.wire);
+            assert_eq!(bus.wire.last(), Some(&(true, true)));
+        }
+    }
+
+    #[test]
+    fn a_slave_that_never_lets_go_is_reported() {
+        let mut bus = Bus::new(None);
+        assert!(!free_bus(&mut bus));
+        // Nine clocks, then the STOP's clock; no STOP could be seen on the wire.
+        assert_eq!(bus.pulses(), 10);
+        assert_eq!(bus.stops(), 0);
+        assert_eq!(bus.starts(), 0);
+    }
+}

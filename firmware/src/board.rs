@@ -1,0 +1,297 @@
+//! The blue pill's bring-up, in order, and its wiring (README.md, "Wiring"): every pin
+//! is assigned here and nowhere else.
+
+use crate::bus::SensorBus;
+use crate::clock::{self, MsClock};
+use crate::pins::{In, Out, LINES};
+use crate::regs;
+use crate::safety::{self, ResetCause, Watchdog};
+use crate::storage::FlashStorage;
+use embedded_hal::digital::OutputPin;
+use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
+use stm32f1xx_hal::{pac, prelude::*};
+#[cfg(not(feature = "servo-lift"))]
+use tictable::device::motion::PinLift;
+#[cfg(feature = "servo-lift")]
+use tictable::device::motion::ServoLift;
+use tictable::device::motion::{Axis, AxisConfig, AxisId, HeadTiming, Machine};
+use tictable::device::panel::Panel;
+use tictable::device::sensors::{SensorBank, SensorSettings, Wiring};
+
+/// Button debounce, ms.
+pub const DEBOUNCE_MS: u32 = 50;
+
+/// With the `servo-lift` feature: the servo's pulse, in thousandths of the 20 ms
+/// period, with the head raised and lowered (1.0 ms and 2.0 ms: a hobby servo's
+/// two ends; set them to the arm's linkage).
+pub const SERVO_UP_PERMILLE: u16 = 50;
+/// See [`SERVO_UP_PERMILLE`].
+pub const SERVO_DOWN_PERMILLE: u16 = 100;
+
+/// The lift: a solenoid on a pin, or with `servo-lift` a hobby servo on TIM3 CH1.
+#[cfg(not(feature = "servo-lift"))]
+pub type Lift = PinLift<Out>;
+/// The lift: a solenoid on a pin, or with `servo-lift` a hobby servo on TIM3 CH1.
+#[cfg(feature = "servo-lift")]
+pub type Lift = ServoLift<stm32f1xx_hal::timer::PwmChannel<pac::TIM3, 0>>;
+
+/// Port A pin numbers that `safety::safe_state` drives and the boot signal uses
+/// (the pin table below has them all).
+pub(crate) const X_STEP: u32 = 0;
+pub(crate) const Y_STEP: u32 = 2;
+pub(crate) const LIFT: u32 = 4;
+pub(crate) const MAGNET: u32 = 5;
+pub(crate) const ERROR_LIGHT: u32 = 8;
+pub(crate) const ENABLE: u32 = 12;
+/// The Level button's pin number on port B.
+const LEVEL_BUTTON: u32 = 9;
+
+/// A pin's bit in its port's registers.
+pub(crate) const fn pin(n: u32) -> u32 {
+    1 << n
+}
+
+/// CNF/MODE of a pin (RM0008 §9.2.1, GPIOx_CRL/CRH): push-pull output at 2 MHz.
+pub(crate) const OUT: u32 = 0x2;
+/// Input with pull-up (with its output latch set) or pull-down.
+const PULL: u32 = 0x8;
+/// Floating input (the reset state).
+const FLOAT: u32 = 0x4;
+
+/// A configuration register's value from the eight pins' CNF/MODE fields.
+const fn cr(pins: [u32; 8]) -> u32 {
+    let mut value = 0;
+    let mut i = 0;
+    while i < 8 {
+        value |= pins[i] << (4 * i);
+        i += 1;
+    }
+    value
+}
+
+/// The pin table (README.md, "Wiring"). Port A, pins 0..7: X STEP, X DIR, Y STEP,
+/// Y DIR, lift (Lamp with `servo-lift`), magnet, Lamp (the servo's PWM with
+/// `servo-lift`: the HAL makes it TIM3's output after this), Device turn.
+const GPIOA_CRL: u32 = cr([OUT; 8]);
+/// Port A, pins 8..15: Error light, (PA9..PA11 free), ENABLE, (PA13/PA14 SWD, PA15).
+/// Unused pins keep their reset configuration, floating input (RM0008: CRL/CRH reset
+/// to 0x4444_4444); the debug port keeps PA13/PA14 (and the JTAG pins PA15, PB3, PB4)
+/// whatever their field says.
+const GPIOA_CRH: u32 = cr([OUT, FLOAT, FLOAT, FLOAT, OUT, FLOAT, FLOAT, FLOAT]);
+/// Port B, pins 0..7: Human turn, Win, (PB2 BOOT1, PB3/PB4 JTAG), First square,
+/// (PB6/PB7: I2C1, configured by the HAL's I2C after this).
+const GPIOB_CRL: u32 = cr([OUT, OUT, FLOAT, FLOAT, FLOAT, PULL, FLOAT, FLOAT]);
+/// Port B, pins 8..15: Start, Level, Draw, Loss, X home, Y home, Done, Side.
+const GPIOB_CRH: u32 = cr([PULL, PULL, OUT, OUT, PULL, PULL, PULL, PULL]);
+/// Output latches set before the modes: ENABLE high (drivers off) on port A, the
+/// pull-ups of the inputs on port B (every other output starts low).
+const GPIOA_HIGH: u32 = pin(ENABLE);
+const GPIOB_PULL_UPS: u32 = 1 << 5 | 1 << 8 | 1 << 9 | 0xF << 12;
+
+/// Writes the pin table: latches first, so that each output comes up at its level.
+fn configure_pins() {
+    let (a, b) = (regs::gpioa(), regs::gpiob());
+    regs::set_reset(a, GPIOA_HIGH | !GPIOA_HIGH << 16);
+    regs::set_reset(b, GPIOB_PULL_UPS | !GPIOB_PULL_UPS << 16);
+    regs::write_cr(a, GPIOA_CRL, GPIOA_CRH);
+    regs::write_cr(b, GPIOB_CRL, GPIOB_CRH);
+}
+
+/// The machine's moving parts on this board's pins.
+pub type BoardMachine = Machine<Out, In, Lift>;
+
+/// Everything the device logic drives, configured, and the board's own parts.
+pub struct Board {
+    /// The colour sensors on I2C1 (with bus recovery).
+    pub sensors: SensorBank<SensorBus>,
+    /// Gantry (STEP/DIR with the drivers' timing, home switches), lift, magnet.
+    pub machine: BoardMachine,
+    /// Buttons and lights.
+    pub panel: Panel<In, Out>,
+    /// The drivers' shared ENABLE (active low), low (enabled) once the board is up.
+    pub enable: Out,
+    /// The snapshot flash.
+    pub flash: FlashStorage,
+    /// The millisecond clock.
+    pub clock: MsClock,
+    /// The independent watchdog, running.
+    pub watchdog: Watchdog,
+    /// Why the chip reset.
+    pub reset_cause: ResetCause,
+    /// Whether the crystal started (else the internal oscillator runs the core).
+    pub crystal: bool,
+    /// Whether the Level button was held at power-on (recalibrate the sensors).
+    pub level_held: bool,
+}
+
+impl Board {
+    /// Brings the board up: safe state, reset cause, watchdog, cycle counter check,
+    /// clocks, SysTick, pins, I2C. A fault that leaves the firmware unable to run
+    /// (peripherals taken twice, a cycle counter that does not count) is
+    /// [`safety::fatal`].
+    pub fn take() -> Board {
+        safety::safe_state();
+        let (Some(mut cp), Some(dp)) = (cortex_m::Peripherals::take(), pac::Peripherals::take())
+        else {
+            safety::fatal()
+        };
+        let reset_cause = ResetCause::take(&dp.RCC);
+        let mut watchdog = Watchdog::start(dp.IWDG, &dp.DBGMCU);
+        if !clock::start_cycle_counter(&mut cp.DCB, &mut cp.DWT) {
+            safety::fatal()
+        }
+        let mut flash = dp.FLASH.constrain();
+        let (mut rcc, crystal) = clock::start(dp.RCC, &mut flash.acr);
+        let sysclk = rcc.clocks.sysclk().raw();
+        let clock = MsClock::start(&mut cp.SYST, sysclk);
+
+        // The HAL's port parts: each pin taken once, into an `Out` or `In`; their
+        // modes come from the pin table below in four register writes (the port
+        // reset in `split` lets the outputs float for a few µs until then: README,
+        // the pull-downs).
+        let gpioa = dp.GPIOA.split(&mut rcc);
+        let gpiob = dp.GPIOB.split(&mut rcc);
+        configure_pins();
+        for line in &LINES {
+            line.set_clock(sysclk);
+        }
+        let mut enable = Out::a(gpioa.pa12);
+        let x_step = Out::step(gpioa.pa0, 0);
+        let x_dir = Out::dir(gpioa.pa1, 0);
+        let y_step = Out::step(gpioa.pa2, 1);
+        let y_dir = Out::dir(gpioa.pa3, 1);
+        // The lift: a solenoid (or a small motor driver) on PA4, or with `servo-lift` a
+        // hobby servo on PA6 driven by TIM3 CH1 at 50 Hz.
+        #[cfg(not(feature = "servo-lift"))]
+        let lift = PinLift(Out::a(gpioa.pa4));
+        #[cfg(feature = "servo-lift")]
+        let lift = {
+            let mut crl = gpioa.crl;
+            let mut afio = dp.AFIO.constrain(&mut rcc);
+            let pin = gpioa.pa6.into_alternate_push_pull(&mut crl);
+            let mut pwm = dp
+                .TIM3
+                .pwm_hz::<stm32f1xx_hal::timer::Tim3NoRemap, _, _>(
+                    pin,
+                    &mut afio.mapr,
+                    50.Hz(),
+                    &mut rcc,
+                )
+                .split();
+            pwm.enable();
+            ServoLift {
+                pwm,
+                up_permille: SERVO_UP_PERMILLE,
+                down_permille: SERVO_DOWN_PERMILLE,
+            }
+        };
+        let magnet = Out::a(gpioa.pa5);
+        let x_limit = In::b(gpiob.pb12);
+        let y_limit = In::b(gpiob.pb13);
+        let buttons = [
+            In::b(gpiob.pb14),
+            In::b(gpiob.pb15),
+            In::b(gpiob.pb5),
+            In::b(gpiob.pb8),
+            In::b(gpiob.pb9),
+        ];
+        // The Lamp LED: PA6, or PA4 with `servo-lift` (PA6 is then the servo's PWM).
+        #[cfg(not(feature = "servo-lift"))]
+        let lamp = Out::a(gpioa.pa6);
+        #[cfg(feature = "servo-lift")]
+        let lamp = Out::a(gpioa.pa4);
+        let lights = [
+            lamp,
+            Out::a(gpioa.pa7),
+            Out::b(gpiob.pb0),
+            Out::b(gpiob.pb1),
+            Out::b(gpiob.pb10),
+            Out::b(gpiob.pb11),
+            Out::a(gpioa.pa8),
+        ];
+
+        // I2C1 on PB6 (SCL) / PB7 (SDA), 100 kHz, to the two TCA9548A multiplexers;
+        // its timeouts (µs) are counted in cycles of the configured clock.
+        let i2c = BlockingI2c::new(
+            dp.I2C1,
+            (gpiob.pb6, gpiob.pb7),
+            Mode::standard(100.kHz()),
+            &mut rcc,
+            1000,
+            10,
+            1000,
+            1000,
+        );
+
+        #[cfg(feature = "defmt")]
+        defmt::info!(
+            "reset: {}, clock: {=u32} Hz from the {=str}",
+            reset_cause,
+            sysclk,
+            if crystal {
+                "crystal"
+            } else {
+                "internal oscillator"
+            }
+        );
+        let level_held = show_boot(&mut watchdog, reset_cause, crystal);
+        let _ = enable.set_low();
+        let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
+        Board {
+            // After two bus errors in a row the bank frees the bus (SensorBus's
+            // BusRecovery).
+            sensors: SensorBank::new(
+                SensorBus::new(i2c, sysclk),
+                Wiring::DEFAULT,
+                SensorSettings::DEFAULT,
+            )
+            .with_recovery(),
+            machine: Machine::new(
+                axis(AxisId::X, x_step, x_dir, x_limit),
+                axis(AxisId::Y, y_step, y_dir, y_limit),
+                lift,
+                magnet,
+                HeadTiming::DEFAULT,
+            ),
+            panel: Panel::new(buttons, lights, DEBOUNCE_MS),
+            enable,
+            flash: FlashStorage::new(flash),
+            clock,
+            watchdog,
+            reset_cause,
+            crystal,
+            level_held,
+        }
+    }
+}
+
+/// Waits `ms` milliseconds, feeding the watchdog; whether the Level button read low
+/// (pressed) at every poll meanwhile.
+fn pause(watchdog: &mut Watchdog, ms: u32) -> bool {
+    let start = clock::now_ms();
+    let mut level_held = true;
+    while clock::now_ms().wrapping_sub(start) < ms {
+        watchdog.feed();
+        level_held &= regs::gpiob().idr().read().bits() & pin(LEVEL_BUTTON) == 0;
+    }
+    level_held
+}
+
+/// The boot signal on the Error light: the reset cause as that many short blinks
+/// (0.2 s), then a long one (2 s) if the crystal did not start (README: "Lights at
+/// boot"). Returns whether the Level button was held through the 0.3 s after the
+/// last blink (recalibrate at power-on): polled continuously, at least 0.2 s after
+/// its pull-up was switched on, so the line has settled (it needs well under 1 ms)
+/// and a bounce or a brief touch does not count. The Error light (PA8) and the Level
+/// button (PB9) are written and read directly, before the panel owns them.
+fn show_boot(watchdog: &mut Watchdog, cause: ResetCause, crystal: bool) -> bool {
+    let short = cause as u32;
+    let mut level_held = false;
+    for blink in 0..short + u32::from(!crystal) {
+        regs::set_reset(regs::gpioa(), pin(ERROR_LIGHT));
+        pause(watchdog, if blink < short { 200 } else { 2000 });
+        regs::set_reset(regs::gpioa(), pin(ERROR_LIGHT) << 16);
+        level_held = pause(watchdog, 300);
+    }
+    level_held
+}

@@ -1,0 +1,32 @@
+//! Board support for the tic-tac-toe playing machine on an STM32F103C8 ("blue pill"):
+//! everything between the chip and `tictable::device`. `src/main.rs` builds the
+//! device logic's `Controller` from a [`board::Board`] and polls it.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`board`] | the wiring (every pin) and the bring-up in order; boot lights; Level at power-on |
+//! | [`safety`] | safe state, panic and HardFault handlers, watchdog, reset cause |
+//! | [`clock`] | clock start-up (crystal or internal), cycle counter, ms clock, random numbers |
+//! | [`pins`] | the output and input pin types the library drives |
+//! | [`pulse`] | STEP/DIR timing for the stepper drivers (host-tested: `host-check/`) |
+//! | [`bus`] | I2C1 with bus recovery |
+//! | [`recovery`] | the bus-recovery sequence (host-tested: `host-check/`) |
+//! | [`storage`] | the snapshot flash (`embedded-storage` over the last flash pages) |
+//! | `mem` | small memory routines replacing compiler-builtins' (flash size) |
+#![no_std]
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod bus;
+pub mod clock;
+mod mem;
+pub mod pins;
+pub mod pulse;
+pub mod recovery;
+mod regs;
+pub mod safety;
+pub mod storage;
+
+#[cfg(feature = "defmt")]
+use defmt_rtt as _;

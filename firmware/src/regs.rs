@@ -1,0 +1,69 @@
+//! The register blocks that code outside the HAL's ownership writes: the safe state
+//! (from reset, a panic or a HardFault, whatever the HAL owns at that moment) and the
+//! I2C bus recovery (on pins the HAL's I2C owns). The firmware's only `unsafe` besides
+//! `mem.rs` and the HardFault handler's signature.
+//!
+//! Why this is sound: a register block is a set of volatile cells at a fixed
+//! address, valid for the whole program; a shared reference to it only allows
+//! volatile reads and writes. What stealing it can break is another owner's view of
+//! a register, and each user here says why that cannot happen: the safe state runs
+//! before the HAL owns anything, or just before a reset (nothing reads the state
+//! again); the bus recovery changes only its own pins' bits, from the super-loop,
+//! where no interrupt touches GPIO or RCC (the only interrupt, SysTick, counts
+//! milliseconds).
+#![allow(unsafe_code)]
+
+use stm32f1xx_hal::pac;
+
+/// GPIO port A (STEP, DIR, lift, magnet, ENABLE, Error light).
+pub fn gpioa() -> &'static pac::gpioa::RegisterBlock {
+    // SAFETY: see the module documentation.
+    unsafe { &*pac::GPIOA::ptr() }
+}
+
+/// GPIO port B (I2C1 on PB6/PB7).
+pub fn gpiob() -> &'static pac::gpioa::RegisterBlock {
+    // SAFETY: see the module documentation.
+    unsafe { &*pac::GPIOB::ptr() }
+}
+
+/// The reset and clock controller (port clock enables, the I2C1 reset).
+pub fn rcc() -> &'static pac::rcc::RegisterBlock {
+    // SAFETY: see the module documentation.
+    unsafe { &*pac::RCC::ptr() }
+}
+
+/// TIM3, the servo's PWM (with `servo-lift`).
+#[cfg(feature = "servo-lift")]
+pub fn tim3() -> &'static pac::tim2::RegisterBlock {
+    // SAFETY: see the module documentation.
+    unsafe { &*pac::TIM3::ptr() }
+}
+
+/// Replaces the 4-bit CNF/MODE fields (RM0008 §9.2.1) of pins 0..7 of a port's CRL
+/// by `value` where `mask` has ones.
+pub fn set_crl(port: &pac::gpioa::RegisterBlock, mask: u32, value: u32) {
+    // SAFETY: every 4-bit pattern is a valid pin configuration.
+    port.crl()
+        .modify(|r, w| unsafe { w.bits(r.bits() & !mask | value) });
+}
+
+/// Writes both configuration registers of a port (pins 0..7, 8..15).
+pub fn write_cr(port: &pac::gpioa::RegisterBlock, low: u32, high: u32) {
+    // SAFETY: every 4-bit pattern is a valid pin configuration.
+    port.crl().write(|w| unsafe { w.bits(low) });
+    port.crh().write(|w| unsafe { w.bits(high) });
+}
+
+/// As [`set_crl`] for pins 8..15 (CRH).
+pub fn set_crh(port: &pac::gpioa::RegisterBlock, mask: u32, value: u32) {
+    // SAFETY: every 4-bit pattern is a valid pin configuration.
+    port.crh()
+        .modify(|r, w| unsafe { w.bits(r.bits() & !mask | value) });
+}
+
+/// Sets the pins in the low half of `bits` and clears those in the high half (BSRR).
+pub fn set_reset(port: &pac::gpioa::RegisterBlock, bits: u32) {
+    // SAFETY: BSRR is write-only, each bit sets or clears one output latch.
+    port.bsrr().write(|w| unsafe { w.bits(bits) });
+}

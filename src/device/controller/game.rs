@@ -1,0 +1,487 @@
+//! The game itself (and the placement tasks, which share its code): starting a
+//! round, the device's turn (choosing a move, carrying a piece from storage,
+//! verifying it), the human's turn (reading the board after Done, telling a move
+//! from a moved device piece) and putting a moved device piece back.
+//!
+//! Invariants: the record grows only through [`GameRecord::push`] of a move seen
+//! on the board (a verified placement, or exactly one new piece of the human's on
+//! an empty square); a placement is retried at most [`PLACE_ATTEMPTS`] times
+//! before a person is asked; the storage masks only lose slots during a round.
+
+use super::{
+    Controller, GameRecord, Mode, MoveChooser, Problem, State, Task, TaskEntry, TaskError,
+    PLACE_ATTEMPTS,
+};
+use crate::device::classify::Sensed;
+use crate::device::model::FULL_STOCK;
+use crate::device::motion::Lift;
+use crate::device::panel::{Button, Presses};
+use crate::device::scanner::BoardView;
+use crate::device::Colour;
+use crate::{Board, Square, Squares};
+use embedded_hal::digital::{InputPin, OutputPin};
+use embedded_hal::i2c::I2c;
+
+impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
+    /// Starts a placement task (contest items 1 to 3) from Setup, after a game or
+    /// task, or from task entry; the board must be empty first.
+    pub fn start_task(&mut self, task: Task) -> Result<(), TaskError> {
+        if !matches!(
+            self.state,
+            State::Setup | State::Over(_) | State::TaskDone | State::TaskEntry(_)
+        ) {
+            return Err(TaskError::Busy);
+        }
+        self.mode = Mode::Task { task, done: 0 };
+        self.new_round();
+        Ok(())
+    }
+
+    pub(super) fn new_round(&mut self) {
+        self.active = true;
+        self.pending = None;
+        self.record = GameRecord::new();
+        self.refill();
+        self.enter(State::WaitEmpty);
+    }
+
+    /// What the board shows when nothing is being placed: the game record, or the
+    /// task's placements so far.
+    pub(super) fn base_view(&self) -> BoardView {
+        match &self.mode {
+            Mode::Game => BoardView::of_board(self.record.board()),
+            Mode::Task { task, done } => task.view_after(*done as usize),
+        }
+    }
+
+    /// What the board should show now: the record (or the task so far), plus the
+    /// piece being placed.
+    pub fn expected_view(&self) -> BoardView {
+        let mut v = self.base_view();
+        // The placement under way (set before Placing, kept until it is verified).
+        let placing = matches!(
+            self.state,
+            State::Placing { .. }
+                | State::Verifying { .. }
+                | State::Error(Problem::PlacementFailed(_))
+        );
+        if let (true, Some((colour, _, square))) = (placing, self.pending) {
+            v.set(square, Sensed::Piece(colour));
+        }
+        v
+    }
+
+    pub(super) fn device_colour(&self) -> Colour {
+        self.setup.device_colour()
+    }
+
+    /// Whether the device is to move in the game: black (X) moves first, so after an
+    /// even number of moves exactly when the device plays black. (The record only
+    /// grows by legal moves from the empty board: no piece counting needed.)
+    pub(super) fn devices_turn(&self) -> bool {
+        (self.record.len % 2 == 0) == self.setup.device_first
+    }
+
+    /// Setup, or a finished game or task: Side, First square and Level change the
+    /// setup, Start begins a game, Done enters task entry.
+    pub(super) fn poll_setup(&mut self, presses: Presses) {
+        if presses.contains(Button::Done) {
+            // Task entry; other buttons pressed in the same poll are ignored.
+            self.enter(State::TaskEntry(TaskEntry::new()));
+            return;
+        }
+        if presses.contains(Button::Side) {
+            self.setup.device_first = !self.setup.device_first;
+        }
+        if presses.contains(Button::Level) {
+            self.chooser.next_level();
+        }
+        if presses.contains(Button::FirstSquare) {
+            self.setup.first_square = match self.setup.first_square {
+                None => Some(Square::ALL[0]),
+                Some(s) => Square::new(s.index() + 1),
+            };
+        }
+        if presses.contains(Button::Start) {
+            self.mode = Mode::Game;
+            self.new_round();
+        } else if !presses.is_empty() {
+            // Setup changes show at once (the lights of a finished game or
+            // task give way to the setup's).
+            self.enter(State::Setup);
+        }
+    }
+
+    /// Waiting for the board to be cleared before a game or task.
+    pub(super) fn poll_wait_empty(&mut self, now_ms: u32) {
+        if self.hw.machine.is_busy() {
+            return;
+        }
+        if let Some(view) = self.scan(now_ms) {
+            if view == BoardView::EMPTY {
+                self.next_turn(now_ms);
+            } else {
+                self.fail(Problem::BoardNotEmpty);
+            }
+        }
+    }
+
+    /// Checking the device's placement on `square` (attempt `attempt`, the piece
+    /// from storage slot `slot`).
+    pub(super) fn poll_verifying(
+        &mut self,
+        square: Square,
+        colour: Colour,
+        attempt: u8,
+        slot: u8,
+        now_ms: u32,
+    ) {
+        let Some(view) = self.scan(now_ms) else {
+            return;
+        };
+        if view == self.expected_view() {
+            self.placed(colour, slot, square, now_ms);
+        } else if view == self.base_view() && attempt < PLACE_ATTEMPTS {
+            // Nothing arrived: a missed grip leaves the piece in its slot, so
+            // the same slot is tried again; after a second miss the slot is
+            // suspected empty and the next one is used.
+            stat!(self.stats.retries += 1);
+            if attempt >= 2 {
+                self.slot_emptied(colour, slot, true);
+            }
+            self.start_placement(square, colour, attempt + 1);
+        } else {
+            self.fail(Problem::PlacementFailed(square));
+        }
+    }
+
+    /// Reading the board after the human's Done.
+    pub(super) fn poll_checking(&mut self, now_ms: u32) {
+        if self.hw.machine.is_busy() {
+            return;
+        }
+        if let Some(view) = self.scan(now_ms) {
+            self.check_human(view, now_ms);
+        }
+    }
+
+    /// Checking that the device piece moved to `from` is back on `to`.
+    pub(super) fn poll_verifying_restore(
+        &mut self,
+        from: Square,
+        to: Square,
+        attempt: u8,
+        now_ms: u32,
+    ) {
+        let Some(view) = self.scan(now_ms) else {
+            return;
+        };
+        let d = self.device_colour();
+        let expected = self.record.board().pieces(d.player()).bits();
+        let seen = view.pieces(d).bits();
+        if seen == expected && view.untrusted().is_empty() {
+            stat!(self.stats.restores += 1);
+            self.park(now_ms);
+            // Ask for the human's move again (a move made meanwhile is read then).
+            self.enter(State::HumanTurn);
+        } else if seen == (expected & !to.bit()) | from.bit() && attempt < PLACE_ATTEMPTS {
+            // The piece did not come along (a missed pick-up): try again.
+            stat!(self.stats.retries += 1);
+            self.start_restore(from, to, attempt + 1);
+        } else {
+            self.fail(Problem::Mismatch);
+        }
+    }
+
+    /// Polls the scanner; `Some` with a stable view.
+    pub(super) fn scan(&mut self, now_ms: u32) -> Option<BoardView> {
+        self.hw.scanner.poll(now_ms, &mut self.hw.sensors).ok()
+    }
+
+    pub(super) fn park(&mut self, _now_ms: u32) {
+        // Parking is best effort: a failure shows up on the next move.
+        let _ = self.hw.machine.start_move(self.layout.park);
+    }
+
+    pub(super) fn next_turn(&mut self, now_ms: u32) {
+        if let Mode::Task { task, done } = &self.mode {
+            match task.items().get(*done as usize) {
+                Some(&(colour, square)) => {
+                    stat!(self.placement_started = now_ms);
+                    self.start_placement(square, colour, 1);
+                }
+                None => {
+                    self.park(now_ms);
+                    self.enter(State::TaskDone);
+                }
+            }
+            return;
+        }
+        let board = self.record.board();
+        if board.is_over() {
+            let result = board.winner().map(|w| w == self.device_colour().player());
+            stat!(self.stats.games += 1);
+            match result {
+                Some(true) => stat!(self.stats.wins += 1),
+                Some(false) => stat!(self.stats.losses += 1),
+                None => stat!(self.stats.draws += 1),
+            }
+            self.park(now_ms);
+            self.enter(State::Over(result));
+            return;
+        }
+        if !self.devices_turn() {
+            self.enter(State::HumanTurn);
+            return;
+        }
+        let choice = match self.setup.first_square {
+            Some(s) if board.piece_count() == 0 => Some(s),
+            _ => self.chooser.choose(&board),
+        };
+        // A chooser returning an illegal square (an occupied one: the game goes on
+        // here) falls back to the table.
+        let square = choice
+            .filter(|s| (board.x() | board.o()) & s.bit() == 0)
+            .or_else(|| crate::best_move(&board));
+        match square {
+            Some(square) => {
+                stat!(self.placement_started = now_ms);
+                let colour = self.device_colour();
+                self.start_placement(square, colour, 1);
+            }
+            None => self.fail(Problem::Mismatch),
+        }
+    }
+
+    /// Starts carrying the device piece on `from` back to `to`.
+    pub(super) fn start_restore(&mut self, from: Square, to: Square, attempt: u8) {
+        let (a, b) = (
+            self.layout.pose.square_centre(from),
+            self.layout.pose.square_centre(to),
+        );
+        match self.hw.machine.start_transfer(a, b) {
+            Ok(()) => self.enter(State::Restoring { from, to, attempt }),
+            Err(e) => self.fail(Problem::Motion(e)),
+        }
+    }
+
+    /// The slot to take the next piece from: the lowest believed full, else the
+    /// lowest suspected empty.
+    pub(super) fn next_slot(&self, colour: Colour) -> Option<usize> {
+        [self.stock[colour.index()], self.suspect[colour.index()]]
+            .into_iter()
+            .find(|m| *m != 0)
+            .map(|m| m.trailing_zeros() as usize)
+    }
+
+    pub(super) fn start_placement(&mut self, square: Square, colour: Colour, attempt: u8) {
+        let Some(slot) = self.next_slot(colour) else {
+            self.fail(Problem::StorageEmpty);
+            return;
+        };
+        let Some(from) = self.layout.storage.slot(colour, slot) else {
+            self.fail(Problem::StorageEmpty);
+            return;
+        };
+        let to = self.layout.pose.square_centre(square);
+        stat!(
+            let model = self.hw.machine.transfer_ms(from, to);
+            self.stats.max_model_ms = self.stats.max_model_ms.max(model);
+        );
+        self.pending = Some((colour, slot as u8, square));
+        match self.hw.machine.start_transfer(from, to) {
+            Ok(()) => self.enter(State::Placing {
+                square,
+                colour,
+                attempt,
+                slot: slot as u8,
+            }),
+            Err(e) => self.fail(Problem::Motion(e)),
+        }
+    }
+
+    /// A verified placement: recorded in the game or the task.
+    pub(super) fn placement_done(&mut self, square: Square, now_ms: u32) {
+        self.pending = None;
+        match &mut self.mode {
+            Mode::Game => {
+                if self.record.push(square).is_err() {
+                    self.fail(Problem::Mismatch);
+                    return;
+                }
+            }
+            Mode::Task { done, .. } => *done += 1,
+        }
+        stat!(
+            self.stats.placements += 1;
+            let took = crate::device::elapsed_ms(now_ms, self.placement_started);
+            self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
+        );
+        self.park(now_ms);
+        self.next_turn(now_ms);
+    }
+
+    /// Compares the stable view after the button with the record.
+    pub(super) fn check_human(&mut self, view: BoardView, now_ms: u32) {
+        let untrusted = view.untrusted();
+        if !untrusted.is_empty() {
+            let faults = view.faults();
+            self.fail(if faults.is_empty() {
+                Problem::Unclear(untrusted)
+            } else {
+                Problem::SensorFault(faults)
+            });
+            return;
+        }
+        let board = self.record.board();
+        let d = self.device_colour();
+        let h = d.other();
+        let dev_expected = board.pieces(d.player()).bits();
+        let hum_expected = board.pieces(h.player()).bits();
+        let dev_seen = view.pieces(d).bits();
+        let hum_seen = view.pieces(h).bits();
+        let hum_new = hum_seen & !hum_expected;
+        // Every human piece still there, and at most one more (the sets of a view
+        // are disjoint: a new human piece is on a square the record has empty
+        // whenever the device's pieces are where they belong).
+        let humans_ok = hum_expected & !hum_seen == 0 && at_most_one(hum_new);
+        let missing = dev_expected & !dev_seen;
+        let extra = dev_seen & !dev_expected;
+        if humans_ok && missing | extra == 0 {
+            match Squares::from_bits(hum_new).first() {
+                // Button pressed without a move: keep waiting.
+                None => self.enter(State::HumanTurn),
+                Some(square) if self.record.push(square).is_ok() => self.next_turn(now_ms),
+                Some(_) => self.fail(Problem::Mismatch),
+            }
+            return;
+        }
+        // One device piece moved to a square no human piece is on.
+        let moved = humans_ok
+            && missing != 0
+            && extra != 0
+            && at_most_one(missing)
+            && at_most_one(extra)
+            && (extra & hum_expected) | (hum_new & (missing | extra)) == 0;
+        if let (true, Some(from), Some(to)) = (
+            moved,
+            Squares::from_bits(extra).first(),
+            Squares::from_bits(missing).first(),
+        ) {
+            self.start_restore(from, to, 1);
+        } else {
+            self.fail(Problem::Mismatch);
+        }
+    }
+
+    /// The storage slot `slot` of `colour` no longer counts as full; `suspect`: it
+    /// may still hold a piece (tried again once the others are used up).
+    pub(super) fn slot_emptied(&mut self, colour: Colour, slot: u8, suspect: bool) {
+        let (c, bit) = (colour.index(), 1 << slot);
+        self.stock[c] &= !bit;
+        if suspect {
+            self.suspect[c] |= bit;
+        } else {
+            self.suspect[c] &= !bit;
+        }
+    }
+
+    /// The piece from `slot` is verified on `square`.
+    #[inline(always)]
+    pub(super) fn placed(&mut self, colour: Colour, slot: u8, square: Square, now_ms: u32) {
+        self.slot_emptied(colour, slot, false);
+        self.placement_done(square, now_ms);
+    }
+
+    /// Every storage slot full again (a new round, or refilled by hand).
+    pub(super) fn refill(&mut self) {
+        self.stock = [FULL_STOCK; 2];
+        self.suspect = [0; 2];
+    }
+}
+
+/// Whether `view` shows `board` plus one piece of `human`'s on an empty square,
+/// the game not being over: a legal move when `human` is to move. (The same as
+/// comparing `view` with every position after a legal move, without playing them.)
+pub(super) fn one_move_of(board: Board, human: Colour, view: BoardView) -> bool {
+    // The human's one new piece, on a square the record has empty.
+    let new = view.pieces(human).bits() & !board.pieces(human.player()).bits();
+    let mut moved = BoardView::of_board(board);
+    if let Some(square) = Squares::from_bits(new).first() {
+        moved.set(square, Sensed::Piece(human));
+    }
+    new != 0
+        && at_most_one(new)
+        && new & (board.x() | board.o()) == 0
+        && view == moved
+        && !board.is_over()
+}
+
+/// Whether at most one bit of `bits` is set (no software popcount on Cortex-M).
+const fn at_most_one(bits: u16) -> bool {
+    bits & bits.wrapping_sub(1) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every reachable position (5478), by depth-first search from the empty board.
+    fn reachable() -> std::vec::Vec<Board> {
+        let (mut seen, mut stack, mut all) = (
+            std::collections::HashSet::new(),
+            std::vec![Board::EMPTY],
+            std::vec::Vec::new(),
+        );
+        while let Some(b) = stack.pop() {
+            if !seen.insert(b) {
+                continue;
+            }
+            all.push(b);
+            stack.extend(b.legal_moves().into_iter().filter_map(|s| b.play(s).ok()));
+        }
+        all
+    }
+
+    #[test]
+    fn one_move_of_is_a_legal_move_of_the_side_to_move() {
+        let all = reachable();
+        assert_eq!(all.len(), 5478);
+        let kinds = [
+            Sensed::Empty,
+            Sensed::Piece(Colour::Black),
+            Sensed::Piece(Colour::White),
+            Sensed::Unknown,
+        ];
+        let mut checked = 0;
+        for &board in &all {
+            let human = Colour::of(board.to_move());
+            let children: std::vec::Vec<BoardView> = board
+                .legal_moves()
+                .into_iter()
+                .filter_map(|s| board.play(s).ok())
+                .map(BoardView::of_board)
+                .collect();
+            // The views that differ from the board on at most two squares.
+            for a in Square::ALL {
+                for b in Square::ALL {
+                    for (ka, kb) in kinds
+                        .iter()
+                        .flat_map(|&ka| kinds.iter().map(move |&kb| (ka, kb)))
+                    {
+                        let mut view = BoardView::of_board(board);
+                        view.set(a, ka);
+                        view.set(b, kb);
+                        assert_eq!(
+                            one_move_of(board, human, view),
+                            children.contains(&view),
+                            "{board} {view:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 5478 * 81 * 16);
+    }
+}

@@ -1,0 +1,173 @@
+//! Recovery: the Error state ([`State::Error`]) and carrying on after a reset.
+//!
+//! In the Error state the machine waits until the board is fixed: put back as the
+//! record has it, a failed placement done by hand, or the record plus one move of
+//! the human's (who is to move). A motion or sensor fault waits for Start (a
+//! sensor initialisation is also retried every [`SENSOR_RETRY_MS`]); an empty
+//! storage column for Start after a refill. [`Controller::snapshot`] and
+//! [`Controller::resume`] carry a game or task across a reset: after homing it
+//! goes through the Error state until the board matches the snapshot.
+//!
+//! Invariants: nothing here adds to the record but a move seen on the board; a
+//! resumed snapshot's slot masks are cut to the slots that exist.
+
+use super::game::one_move_of;
+use super::{Controller, Mode, MoveChooser, Problem, Snapshot};
+use crate::device::classify::Sensed;
+use crate::device::elapsed_ms;
+use crate::device::model::FULL_STOCK;
+use crate::device::motion::{Lift, STORAGE_SLOTS};
+use crate::device::panel::{Button, Presses};
+use crate::device::scanner::BoardView;
+use embedded_hal::digital::{InputPin, OutputPin};
+use embedded_hal::i2c::I2c;
+
+/// A snapshot that cannot be resumed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ResumeError {
+    /// The controller already started.
+    Running,
+    /// The snapshot holds impossible values (more placements done than the task
+    /// has, a storage slot that does not exist).
+    Corrupt,
+}
+
+impl core::fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            ResumeError::Running => "the controller already started",
+            ResumeError::Corrupt => "the snapshot holds impossible values",
+        })
+    }
+}
+
+impl core::error::Error for ResumeError {}
+
+/// Time between automatic retries of a failed sensor initialisation, ms.
+pub const SENSOR_RETRY_MS: u32 = 1000;
+
+impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
+    /// The state to save so that [`Controller::resume`] can carry on after a reset.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            sequence: 0,
+            calibration: *self.hw.scanner.calibration(),
+            pose: self.layout.pose,
+            setup: self.setup,
+            record: self.record,
+            mode: self.mode,
+            active: self.active,
+            stock: self.stock,
+            suspect: self.suspect,
+            pending: self.pending,
+        }
+    }
+
+    /// Carries on from a saved snapshot; call once, before the first poll. After
+    /// homing, a game or task in progress resumes as soon as the board matches it
+    /// (a piece placed just before the reset is recognised).
+    pub fn resume(&mut self, snap: &Snapshot) -> Result<(), ResumeError> {
+        if self.started {
+            return Err(ResumeError::Running);
+        }
+        let task_overdone = matches!(&snap.mode, Mode::Task { task, done } if *done > task.len);
+        let bad_slot = matches!(snap.pending, Some((_, slot, _)) if slot as usize >= STORAGE_SLOTS);
+        if task_overdone || bad_slot {
+            return Err(ResumeError::Corrupt);
+        }
+        self.hw.scanner.set_calibration(snap.calibration);
+        self.layout.pose = snap.pose;
+        self.setup = snap.setup;
+        self.record = snap.record;
+        self.mode = snap.mode;
+        self.active = snap.active;
+        let ([s0, s1], [e0, e1]) = (snap.stock, snap.suspect);
+        self.stock = [s0 & FULL_STOCK, s1 & FULL_STOCK];
+        self.suspect = [e0 & FULL_STOCK, e1 & FULL_STOCK];
+        self.pending = snap.pending;
+        Ok(())
+    }
+
+    /// One poll in the error state (the machine is idle: errors wait for a park to
+    /// end, see [`Controller::poll_at`]).
+    pub(super) fn poll_error(&mut self, problem: Problem, presses: Presses, now_ms: u32) {
+        let start = presses.contains(Button::Start);
+        match problem {
+            Problem::SensorInit(..) | Problem::Motion(_) => {
+                // Start homes again (the record is kept); a sensor initialisation is
+                // also retried by itself every second (a sensor may come back).
+                if start
+                    || (matches!(problem, Problem::SensorInit(..))
+                        && elapsed_ms(now_ms, self.entered_ms) >= SENSOR_RETRY_MS)
+                {
+                    self.started = false;
+                }
+            }
+            Problem::StorageEmpty => {
+                if start {
+                    // Storage refilled by hand.
+                    self.refill();
+                    self.next_turn(now_ms);
+                }
+            }
+            _ => {
+                let Some(view) = self.scan(now_ms) else {
+                    return;
+                };
+                let base = self.base_view();
+                match (problem, self.pending) {
+                    (Problem::BoardNotEmpty, _) => {
+                        if view == BoardView::EMPTY {
+                            self.next_turn(now_ms);
+                        }
+                    }
+                    // Fixed when a person puts the piece there by hand.
+                    (Problem::PlacementFailed(square), _) => {
+                        if view == self.expected_view() {
+                            self.placement_done(square, now_ms);
+                        }
+                    }
+                    // Resuming after a reset during a placement.
+                    (_, Some((colour, slot, square))) if view != base => {
+                        let mut placed = base;
+                        placed.set(square, Sensed::Piece(colour));
+                        if view == placed {
+                            self.placed(colour, slot, square, now_ms);
+                        } else {
+                            self.fixed_by_human(view, now_ms);
+                        }
+                    }
+                    (_, Some((colour, slot, square))) => {
+                        // It never arrived: it may still be in its slot, or have
+                        // fallen where no sensor sees it (beside the board, or on
+                        // a line next to an occupied square). A person puts it on
+                        // its square (Error light; clearing a fallen piece away).
+                        self.slot_emptied(colour, slot, true);
+                        self.fail(Problem::PlacementFailed(square));
+                    }
+                    (_, None) => {
+                        if view == base {
+                            self.next_turn(now_ms);
+                        } else {
+                            self.fixed_by_human(view, now_ms);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Back to the game when `view` is the record plus one move of the human's, who
+    /// is to move: the human presses the button for a move made.
+    pub(super) fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
+        let human = self.device_colour().other();
+        if self.mode == Mode::Game
+            && !self.devices_turn()
+            && one_move_of(self.record.board(), human, view)
+        {
+            self.next_turn(now_ms);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! What the machine saves and restores: the value types of a game or task in
+//! progress and their [`Snapshot`]. They hold only checked values: a
+//! [`GameRecord`] is a legal game (it grows only through [`GameRecord::push`]), a
+//! [`Task`] passed [`Task::new`]'s checks (distinct squares, at most
+//! [`STORAGE_SLOTS`] pieces of a colour).
+//!
+//! This module sits below both the [`controller`](super::controller), which plays
+//! and fills a snapshot, and [`persist`](super::persist), which encodes it: neither
+//! of those imports the other's types through the other.
+
+use super::classify::{Calibration, Sensed};
+use super::motion::{Point, Pose, Storage, STORAGE_SLOTS};
+use super::scanner::BoardView;
+use super::Colour;
+use crate::{Board, Square};
+
+/// Every storage slot full (one bit per slot).
+pub(crate) const FULL_STOCK: u8 = (1 << STORAGE_SLOTS) - 1;
+
+/// The moves of one game, in order: only verified moves are ever added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GameRecord {
+    moves: [u8; 9],
+    pub(super) len: u8,
+    board: Board,
+}
+
+impl GameRecord {
+    /// An empty record.
+    pub const fn new() -> GameRecord {
+        GameRecord {
+            moves: [0; 9],
+            len: 0,
+            board: Board::EMPTY,
+        }
+    }
+
+    /// The position reached.
+    pub const fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> impl Iterator<Item = Square> + '_ {
+        self.moves[..self.len as usize]
+            .iter()
+            .filter_map(|&i| Square::new(i))
+    }
+
+    /// Appends a move (checked against the rules).
+    pub fn push(&mut self, square: Square) -> Result<(), crate::MoveError> {
+        self.board = self.board.play(square)?;
+        self.moves[self.len as usize] = square.index();
+        self.len += 1;
+        Ok(())
+    }
+}
+
+/// Where the machine is: board pose, storage columns and the parking spot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    /// The board.
+    pub pose: Pose,
+    /// The storage columns.
+    pub storage: Storage,
+    /// Where the head waits, clear of the board.
+    pub park: Point,
+}
+
+/// Who moves first and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    /// The device moves first (and plays black).
+    pub device_first: bool,
+    /// The device's first square when it moves first (`None`: the table's choice).
+    pub first_square: Option<Square>,
+}
+
+impl GameSetup {
+    /// The device's colour.
+    pub const fn device_colour(&self) -> Colour {
+        if self.device_first {
+            Colour::Black
+        } else {
+            Colour::White
+        }
+    }
+}
+
+/// A placement task (contest items 1 to 3): pieces of the given colours put on
+/// the given squares, in order, each verified with the sensors.
+///
+/// ```
+/// use tictable::device::controller::{Task, TaskError};
+/// use tictable::device::Colour::{Black, White};
+/// use tictable::Square;
+/// let s = |i| Square::new(i).unwrap();
+/// let t = Task::new(&[(Black, s(0)), (White, s(4)), (Black, s(8)), (White, s(2))]).unwrap();
+/// assert_eq!(t.items().len(), 4);
+/// assert_eq!(Task::new(&[(Black, s(4)), (White, s(4))]), Err(TaskError::SquareTwice(s(4))));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Task {
+    items: [(Colour, Square); 9],
+    pub(super) len: u8,
+}
+
+/// A task that cannot be done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum TaskError {
+    /// No placement at all.
+    Empty,
+    /// The same square twice.
+    SquareTwice(Square),
+    /// More pieces of a colour than its storage column holds.
+    TooManyOf(Colour),
+    /// The machine is busy (a game or task is running).
+    Busy,
+}
+
+impl core::fmt::Display for TaskError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            TaskError::Empty => f.write_str("no placement given"),
+            TaskError::SquareTwice(s) => write!(f, "square {} given twice", s.index() + 1),
+            TaskError::TooManyOf(c) => write!(f, "more than {STORAGE_SLOTS} {c:?} pieces"),
+            TaskError::Busy => f.write_str("the machine is busy"),
+        }
+    }
+}
+
+impl core::error::Error for TaskError {}
+
+impl Task {
+    /// No placement yet (not a valid task by itself).
+    pub(super) const NONE: Task = Task {
+        items: [(Colour::Black, Square::CENTRE); 9],
+        len: 0,
+    };
+
+    /// A task from (colour, square) pairs in placement order.
+    pub fn new(items: &[(Colour, Square)]) -> Result<Task, TaskError> {
+        if items.is_empty() {
+            return Err(TaskError::Empty);
+        }
+        let mut task = Task::NONE;
+        for &(colour, square) in items {
+            task.push(colour, square)?;
+        }
+        Ok(task)
+    }
+
+    /// Appends a placement, unless its square is taken already or its colour's
+    /// storage column would not hold the pieces.
+    pub(super) fn push(&mut self, colour: Colour, square: Square) -> Result<(), TaskError> {
+        let mut count = 0;
+        for &(c, s) in self.items() {
+            if s == square {
+                return Err(TaskError::SquareTwice(square));
+            }
+            count += usize::from(c == colour);
+        }
+        if count >= STORAGE_SLOTS {
+            return Err(TaskError::TooManyOf(colour));
+        }
+        // Nine distinct squares at most: with `len` 9 every square is taken.
+        if let Some(item) = self.items.get_mut(self.len as usize) {
+            *item = (colour, square);
+            self.len += 1;
+        }
+        Ok(())
+    }
+
+    /// The placements, in order.
+    pub fn items(&self) -> &[(Colour, Square)] {
+        &self.items[..self.len as usize]
+    }
+
+    /// The view once the first `done` placements are made.
+    pub fn view_after(&self, done: usize) -> BoardView {
+        let mut v = BoardView::EMPTY;
+        for &(c, s) in self.items().iter().take(done) {
+            v.set(s, Sensed::Piece(c));
+        }
+        v
+    }
+}
+
+/// What the controller is doing between Start presses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Mode {
+    /// Playing a game.
+    Game,
+    /// Running a placement task; `done` placements are verified.
+    Task {
+        /// The task.
+        task: Task,
+        /// Placements done.
+        done: u8,
+    },
+}
+
+/// Everything needed to carry on after a reset: what
+/// [`Controller::snapshot`](super::controller::Controller::snapshot) gives and
+/// [`Controller::resume`](super::controller::Controller::resume) takes; its byte
+/// layout is [`Snapshot::encode`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Increases with every save; the newest valid slot wins
+    /// ([`Store::save`](super::persist::Store::save) sets it).
+    pub sequence: u32,
+    /// The sensor calibration.
+    pub calibration: Calibration,
+    /// The board pose (calibrated by jogging, or the configured one).
+    pub pose: Pose,
+    /// Side and first square for the next game.
+    pub setup: GameSetup,
+    /// The game's verified moves.
+    pub record: GameRecord,
+    /// A game, or a placement task with the placements done so far.
+    pub mode: Mode,
+    /// A game or task is running.
+    pub active: bool,
+    /// Storage slots believed full, per colour (bit `i` = slot `i`).
+    pub stock: [u8; 2],
+    /// Storage slots suspected empty, per colour.
+    pub suspect: [u8; 2],
+    /// A placement under way at the time of the save: colour, storage slot, square.
+    pub pending: Option<(Colour, u8, Square)>,
+}

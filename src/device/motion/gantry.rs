@@ -1,0 +1,278 @@
+//! The whole head ([`Machine`]): two axes, the lift and the magnet, running jobs
+//! (homing, a move, a pick-and-place) as one polled state machine.
+//!
+//! Invariants: a job starts only when both axes are homed and both of its points are
+//! within the travel; on a failure the job ends with the magnet left on (a held
+//! piece is not dropped mid-air).
+
+use super::axis::{Axis, Mode, MotionError};
+use super::geometry::Point;
+use super::lift::Lift;
+use crate::device::elapsed_ms;
+use crate::device::hw::pin_error;
+use embedded_hal::digital::{InputPin, OutputPin};
+
+/// Timing of the lift and the magnet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeadTiming {
+    /// Time for the lift to go down or up, ms.
+    pub lift_ms: u32,
+    /// Time for the magnet to grip after switching on, ms.
+    pub grip_ms: u32,
+    /// Time for the piece to drop after switching off, ms.
+    pub release_ms: u32,
+}
+
+impl HeadTiming {
+    /// 250 ms lift, 100 ms grip, 150 ms release.
+    pub const DEFAULT: HeadTiming = HeadTiming {
+        lift_ms: 250,
+        grip_ms: 100,
+        release_ms: 150,
+    };
+}
+
+/// The steps of a job, three bits each, the first in the low bits (0: the end).
+const RAISE: u32 = 1;
+const LOWER: u32 = 2;
+const GRIP: u32 = 3;
+const RELEASE: u32 = 4;
+/// Go to the first point of the job (`| 1`: the second).
+const GO_FROM: u32 = 6;
+const GO_TO: u32 = GO_FROM | 1;
+
+/// A job's steps in the form a [`Machine`] runs them.
+const fn plan(steps: &[u32]) -> u32 {
+    let (mut i, mut plan) = (steps.len(), 0);
+    while i > 0 {
+        i -= 1;
+        plan = plan << 3 | steps[i];
+    }
+    plan
+}
+
+/// A pick-and-place.
+const TRANSFER: u32 = plan(&[
+    RAISE, GO_FROM, LOWER, GRIP, RAISE, GO_TO, LOWER, RELEASE, RAISE,
+]);
+
+/// A move of the raised head.
+const MOVE: u32 = plan(&[RAISE, GO_TO]);
+
+/// The whole head: gantry, lift, magnet; homes, moves, picks and places.
+#[derive(Debug)]
+pub struct Machine<O, I, L> {
+    x: Axis<O, I>,
+    y: Axis<O, I>,
+    lift: L,
+    magnet: O,
+    timing: HeadTiming,
+    /// Whether a job runs.
+    busy: bool,
+    /// The job's steps left (see [`plan`]) and its two points, in steps.
+    plan: u32,
+    targets: [(i32, i32); 2],
+    /// The last lift or magnet action: when it started and how long it lasts, ms.
+    since: u32,
+    wait: u32,
+    /// The lift position last commanded: 1 lowered, 0 raised, 2 before the first
+    /// command.
+    lowered: u8,
+}
+
+impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
+    /// A machine from its axes, lift, magnet pin and timing.
+    pub fn new(x: Axis<O, I>, y: Axis<O, I>, lift: L, magnet: O, timing: HeadTiming) -> Self {
+        Machine {
+            x,
+            y,
+            lift,
+            magnet,
+            timing,
+            busy: false,
+            plan: 0,
+            targets: [(0, 0); 2],
+            since: 0,
+            wait: 0,
+            lowered: 2,
+        }
+    }
+
+    /// Whether both axes are homed.
+    pub fn is_homed(&self) -> bool {
+        self.x.is_homed() && self.y.is_homed()
+    }
+
+    /// Whether a job is running.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// Ends the job (the axes stop where they are).
+    #[inline(never)] // one copy for its three callers
+    fn stop(&mut self) {
+        self.busy = false;
+        self.plan = 0;
+        self.wait = 0;
+        self.x.mode = Mode::Idle;
+        self.y.mode = Mode::Idle;
+    }
+
+    /// The head position (µm, to the nearest µm of the step reached).
+    pub fn position(&self) -> Point {
+        Point::new(
+            self.x.config().um(self.x.position()),
+            self.y.config().um(self.y.position()),
+        )
+    }
+
+    fn steps(&self, p: Point) -> (i32, i32) {
+        (self.x.config().steps(p.x), self.y.config().steps(p.y))
+    }
+
+    /// Whether the head can reach `p` (within the travel of both axes).
+    pub fn reachable(&self, p: Point) -> bool {
+        self.target(p).is_ok()
+    }
+
+    /// Raises the head, switches the magnet off and homes both axes.
+    pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
+        self.lift.set_lowered(false)?;
+        self.lowered = 0;
+        self.magnet.set_low().map_err(pin_error)?;
+        self.stop();
+        self.x.start_homing(now_ms)?;
+        self.y.start_homing(now_ms)?;
+        self.busy = true;
+        Ok(())
+    }
+
+    /// `p` in steps, checked within the travel of both axes.
+    fn target(&self, p: Point) -> Result<(i32, i32), MotionError> {
+        let (x, y) = self.steps(p);
+        self.x.check(x)?;
+        self.y.check(y)?;
+        Ok((x, y))
+    }
+
+    fn start_plan(&mut self, plan: u32, from: Point, to: Point) -> Result<(), MotionError> {
+        if !self.is_homed() {
+            return Err(MotionError::NotHomed);
+        }
+        let targets = [self.target(from)?, self.target(to)?];
+        self.stop();
+        self.busy = true;
+        self.plan = plan;
+        self.targets = targets;
+        Ok(())
+    }
+
+    /// Starts moving the (raised) head to `to`.
+    pub fn start_move(&mut self, to: Point) -> Result<(), MotionError> {
+        self.start_plan(MOVE, to, to)
+    }
+
+    /// Starts a pick-and-place: the piece at `from` is lifted and put down at `to`.
+    pub fn start_transfer(&mut self, from: Point, to: Point) -> Result<(), MotionError> {
+        self.start_plan(TRANSFER, from, to)
+    }
+
+    /// The time in ms a transfer from the current position takes, from the model.
+    pub fn transfer_ms(&self, from: Point, to: Point) -> u32 {
+        let here = (self.x.position(), self.y.position());
+        let from = self.steps(from);
+        4 * self.timing.lift_ms
+            + self.timing.grip_ms
+            + self.timing.release_ms
+            + self.travel(here, from)
+            + self.travel(from, self.steps(to))
+    }
+
+    /// The time in ms to travel between two points (both axes move at once).
+    pub fn travel_ms(&self, a: Point, b: Point) -> u32 {
+        self.travel(self.steps(a), self.steps(b))
+    }
+
+    /// The time in ms to travel between two positions in steps.
+    fn travel(&self, (ax, ay): (i32, i32), (bx, by): (i32, i32)) -> u32 {
+        let x = self.x.ramp.duration(ax.abs_diff(bx));
+        x.max(self.y.ramp.duration(ay.abs_diff(by))).div_ceil(16)
+    }
+
+    /// Advances the current job; `Ok` when idle. The same as [`Machine::poll_at`] at
+    /// the start of that millisecond.
+    pub fn poll(&mut self, now_ms: u32) -> nb::Result<(), MotionError> {
+        self.poll_at(now_ms, 0)
+    }
+
+    /// Advances the current job at `sub_ms_us` microseconds (0..=999) into
+    /// millisecond `now_ms`: the axes' steps come out at their due times (see
+    /// [`Axis::poll_at`]); `Ok` when idle.
+    pub fn poll_at(&mut self, now_ms: u32, sub_ms_us: u16) -> nb::Result<(), MotionError> {
+        if !self.busy {
+            return Ok(());
+        }
+        let r = self.advance(now_ms, sub_ms_us);
+        if !matches!(r, Err(nb::Error::WouldBlock)) {
+            // Done or failed. On a failure the magnet stays on: a held piece is not
+            // dropped mid-air.
+            self.stop();
+        }
+        r
+    }
+
+    fn advance(&mut self, now_ms: u32, sub_ms_us: u16) -> nb::Result<(), MotionError> {
+        loop {
+            // Idle axes answer `Ok` at once.
+            let x = self.x.poll_at(now_ms, sub_ms_us);
+            let y = self.y.poll_at(now_ms, sub_ms_us);
+            // A failure of either axis (x's first), then waiting on either.
+            if let Err(nb::Error::Other(e)) = x {
+                return Err(nb::Error::Other(e));
+            }
+            y?;
+            x?;
+            if elapsed_ms(now_ms, self.since) < self.wait {
+                return Err(nb::Error::WouldBlock);
+            }
+            let step = self.plan & 7;
+            self.plan >>= 3;
+            let t = &self.timing;
+            self.since = now_ms;
+            self.wait = match step {
+                0 => return Ok(()),
+                RAISE | LOWER => {
+                    let down = step == LOWER;
+                    self.lift.set_lowered(down).map_err(MotionError::Hw)?;
+                    // Waits only when the lift actually moves.
+                    let moved = self.lowered != u8::from(down);
+                    self.lowered = u8::from(down);
+                    if moved {
+                        t.lift_ms
+                    } else {
+                        0
+                    }
+                }
+                GRIP => {
+                    self.magnet
+                        .set_high()
+                        .map_err(|e| MotionError::Hw(pin_error(e)))?;
+                    t.grip_ms
+                }
+                RELEASE => {
+                    self.magnet
+                        .set_low()
+                        .map_err(|e| MotionError::Hw(pin_error(e)))?;
+                    t.release_ms
+                }
+                _ => {
+                    let (x, y) = self.targets[(step & 1) as usize];
+                    // Checked by `start_plan`; a failure since ended the job.
+                    self.x.go(x, now_ms)?;
+                    self.y.go(y, now_ms)?;
+                    0
+                }
+            };
+        }
+    }
+}
