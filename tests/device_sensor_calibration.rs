@@ -62,6 +62,9 @@ fn do_step(m: &mut HostMachine<BestMove>, h: &mut SimHuman, i: usize, wrong: boo
         }
     }
     m.press(h, Button::Start);
+    // The step collects its samples over a few hundred ms (one per integration time).
+    let step = State::CalibratingSensors { step: i as u8 };
+    assert!(m.run_until(h, 5_000, |m| m.controller.state() != step));
 }
 
 #[test]

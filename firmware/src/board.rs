@@ -238,11 +238,14 @@ impl Board {
         let _ = enable.set_low();
         let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
         Board {
+            // After two bus errors in a row the bank frees the bus (SensorBus's
+            // BusRecovery).
             sensors: SensorBank::new(
                 SensorBus::new(i2c, sysclk),
                 Wiring::DEFAULT,
                 SensorSettings::DEFAULT,
-            ),
+            )
+            .with_recovery(),
             machine: Machine::new(
                 axis(AxisId::X, x_step, x_dir, x_limit),
                 axis(AxisId::Y, y_step, y_dir, y_limit),

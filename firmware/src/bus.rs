@@ -11,13 +11,7 @@ use embedded_hal::i2c::{ErrorType, I2c, Operation, SevenBitAddress};
 use stm32f1xx_hal::i2c::{BlockingI2c, Error};
 use stm32f1xx_hal::pac::I2C1;
 
-/// An I2C bus that can free itself when a slave holds SDA low (9 SCL clocks, STOP, peripheral re-init).
-// TODO(lead): the same definition as the library's `tictable::device::sensors::BusRecovery`
-// (helper "sensors"); once it is merged, use that one and delete this copy.
-pub trait BusRecovery {
-    /// Frees the bus; `true` when SDA reads high afterwards (the bus is usable again).
-    fn recover_bus(&mut self) -> bool;
-}
+pub use tictable::device::sensors::BusRecovery;
 
 /// SCL is PB6, SDA PB7: their bits in GPIOB.
 const SCL: u32 = 1 << 6;

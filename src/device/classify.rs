@@ -304,6 +304,8 @@ pub struct Calibrator {
     sums: [u32; 9 * 3 * 4],
     /// Readings per square and reference: `3 * square + reference`.
     counts: [u16; 9 * 3],
+    /// When the readings under way began (see [`Calibrator::recording`]).
+    recording: Option<u32>,
 }
 
 impl Default for Calibrator {
@@ -318,7 +320,25 @@ impl Calibrator {
         Calibrator {
             sums: [0; 9 * 3 * 4],
             counts: [0; 9 * 3],
+            recording: None,
         }
+    }
+
+    /// When the readings under way began, ms, if readings are under way: a guided
+    /// step collects its samples over many polls (a sensor has a new sample only
+    /// once per integration time), see [`record_step`](super::controller::sensor_calibration::record_step).
+    pub const fn recording(&self) -> Option<u32> {
+        self.recording
+    }
+
+    /// Marks readings as under way since `since`, or (`None`) as finished.
+    pub fn set_recording(&mut self, since: Option<u32>) {
+        self.recording = since;
+    }
+
+    /// The readings of `square` showing `reference` recorded so far.
+    pub fn count(&self, reference: Reference, square: crate::Square) -> u16 {
+        self.counts[3 * square.index() as usize + reference.index()]
     }
 
     /// Adds one reading of `square` showing `reference`.

@@ -6,7 +6,8 @@
 //! - [`hw`]: the hardware types every driver shares ([`hw::Rgbc`], [`hw::HwError`]).
 //! - [`classify`]: per-square calibration and colour classification with margins.
 //! - [`sensors`]: nine TCS34725 colour sensors behind two TCA9548A multiplexers,
-//!   driven through the real `tcs3472` and `xca9548a` crates.
+//!   driven through the real `tcs3472` and `xca9548a` crates; [`bus_recovery`]:
+//!   freeing a bus a slave holds stuck.
 //! - [`scanner`]: a board reading trusted only when stable over several frames, with
 //!   retries and per-square sensor faults.
 //! - [`motion`]: the XY gantry (two STEP/DIR steppers), the Z lift, the electromagnet,
@@ -27,6 +28,7 @@
 //! (squares numbered 1 to 9 for people), `core::error::Error`, `#[non_exhaustive]`,
 //! and `defmt::Format` with the crate feature `defmt`.
 
+pub mod bus_recovery;
 pub mod classify;
 pub mod controller;
 pub mod hw;

@@ -1,11 +1,13 @@
 //! Board readings trusted only when stable over several frames.
 //!
-//! A frame reads all nine sensors once (each read retried by the bank). A square
-//! whose reads all fail makes the frame incomplete: it is dropped, the stable
-//! streak restarts, and after [`ScanSettings::fault_frames`] failed frames in a row
-//! that square is reported as [`Sensed::Fault`] instead. So a reading is never a
-//! mix of old and new data, and a flaky sensor ends as a named fault rather than a
-//! wrong board.
+//! A frame holds one new sample of each of the nine sensors. It is read over as
+//! many polls as it takes: a square whose sample is not due yet, or whose read
+//! failed (each read retried by the bank), is read again at the next poll, so a
+//! transient error costs a millisecond, not a frame. A square still without a good
+//! read [`ScanSettings::fault_frames`] frame periods after its frame began is
+//! reported as [`Sensed::Fault`]. So a view is never a guess, and a dead or stuck
+//! sensor ends as a named fault rather than a wrong board or a machine that waits
+//! forever.
 
 use super::classify::{Calibration, Sensed};
 use super::sensors::SensorBank;
@@ -106,7 +108,8 @@ pub struct ScanSettings {
     pub frame_period_ms: u32,
     /// Identical complete frames in a row before a view is trusted.
     pub stable_frames: u8,
-    /// Failed frames in a row before a square is reported as a fault.
+    /// Frame periods from the start of a frame without a good read of a square
+    /// before that square is reported as a fault.
     pub fault_frames: u8,
     /// Identical frames in a row before a view with an unknown square is reported
     /// (a flicker must not turn into an error; a piece off-square still does).
@@ -115,7 +118,7 @@ pub struct ScanSettings {
 
 impl ScanSettings {
     /// 30 ms frames, 4 identical frames (10 with an unknown square), a fault after
-    /// 5 failed frames.
+    /// 5 frame periods (150 ms) without a good read.
     pub const DEFAULT: ScanSettings = ScanSettings {
         frame_period_ms: 30,
         stable_frames: 4,
@@ -139,7 +142,9 @@ pub struct Scanner {
     /// The view of the current streak (meaningless while `streak` is 0).
     candidate: BoardView,
     streak: u8,
-    failed: [u8; 9],
+    /// The frame being read: what it shows so far, the squares still to read.
+    frame: BoardView,
+    pending: u16,
     frames: u32,
 }
 
@@ -152,7 +157,8 @@ impl Scanner {
             last_frame_at: None,
             candidate: BoardView::EMPTY,
             streak: 0,
-            failed: [0; 9],
+            frame: BoardView::EMPTY,
+            pending: 0,
             frames: 0,
         }
     }
@@ -169,80 +175,76 @@ impl Scanner {
         self.restart();
     }
 
-    /// Forgets the current streak: the next view reported comes from frames read
-    /// after this call (use it after the board was touched).
+    /// Forgets the current streak and the frame being read: the next view reported
+    /// comes from frames begun after this call (use it after the board was touched).
     pub fn restart(&mut self) {
         self.streak = 0;
+        self.pending = 0;
     }
 
-    /// Frames read so far.
+    /// Frames begun so far.
     pub fn frames(&self) -> u32 {
         self.frames
     }
 
-    /// Reads one frame now. `None` when the frame is incomplete (a transient failure).
-    pub fn read_frame<I2C: I2c>(&mut self, bank: &mut SensorBank<I2C>) -> Option<BoardView> {
-        self.frames = self.frames.wrapping_add(1);
-        let mut view = BoardView::EMPTY;
-        let mut complete = true;
-        for (&s, failed) in Square::ALL.iter().zip(&mut self.failed) {
-            let sensed = match bank.read(s) {
-                Ok(reading) => {
-                    *failed = 0;
-                    self.calibration.classify(s, reading)
+    /// Reads what is due of the current frame at `now_ms` (beginning one when the
+    /// frame period has passed); the frame once every square has a reading or is a
+    /// fault, `None` while squares remain.
+    pub fn read_frame<I2C: I2c>(
+        &mut self,
+        now_ms: u32,
+        bank: &mut SensorBank<I2C>,
+    ) -> Option<BoardView> {
+        let fault_ms = u32::from(self.settings.fault_frames) * self.settings.frame_period_ms;
+        if self.pending == 0 {
+            if let Some(at) = self.last_frame_at {
+                if elapsed_ms(now_ms, at) < self.settings.frame_period_ms {
+                    return None;
                 }
-                Err(_) => {
-                    *failed = failed.saturating_add(1);
-                    if *failed >= self.settings.fault_frames {
-                        Sensed::Fault
-                    } else {
-                        complete = false;
-                        Sensed::Unknown
-                    }
-                }
-            };
-            view.set(s, sensed);
+            }
+            self.last_frame_at = Some(now_ms);
+            self.frames = self.frames.wrapping_add(1);
+            self.frame = BoardView::EMPTY;
+            self.pending = crate::board::FULL;
         }
-        complete.then_some(view)
+        let late = elapsed_ms(now_ms, self.last_frame_at.unwrap_or(now_ms)) >= fault_ms;
+        for s in Squares::from_bits(self.pending) {
+            let sensed = match bank.read(s, now_ms) {
+                Ok(reading) => self.calibration.classify(s, reading),
+                // Failing, or no new sample, all along.
+                Err(_) if late => Sensed::Fault,
+                Err(_) => continue,
+            };
+            self.frame.set(s, sensed);
+            self.pending &= !s.bit();
+        }
+        (self.pending == 0).then_some(self.frame)
     }
 
-    /// Polls: reads a frame when one is due and returns the view once the same one
-    /// was seen in `stable_frames` complete frames in a row; `WouldBlock` until then.
+    /// Polls: reads what is due of a frame and returns the view once the same one
+    /// was seen in `stable_frames` frames in a row; `WouldBlock` until then.
     pub fn poll<I2C: I2c>(
         &mut self,
         now_ms: u32,
         bank: &mut SensorBank<I2C>,
     ) -> nb::Result<BoardView, core::convert::Infallible> {
-        if let Some(at) = self.last_frame_at {
-            if elapsed_ms(now_ms, at) < self.settings.frame_period_ms {
-                return Err(nb::Error::WouldBlock);
-            }
+        let view = self.read_frame(now_ms, bank).ok_or(nb::Error::WouldBlock)?;
+        if self.streak > 0 && self.candidate == view {
+            self.streak = self.streak.saturating_add(1);
+        } else {
+            self.candidate = view;
+            self.streak = 1;
         }
-        self.last_frame_at = Some(now_ms);
-        match self.read_frame(bank) {
-            None => {
-                self.restart();
-                Err(nb::Error::WouldBlock)
-            }
-            Some(view) => {
-                if self.streak > 0 && self.candidate == view {
-                    self.streak = self.streak.saturating_add(1);
-                } else {
-                    self.candidate = view;
-                    self.streak = 1;
-                }
-                let unknown = view.sets[2] != 0;
-                let needed = if unknown {
-                    self.settings.unknown_frames
-                } else {
-                    self.settings.stable_frames
-                };
-                if self.streak >= needed.max(1) {
-                    Ok(view)
-                } else {
-                    Err(nb::Error::WouldBlock)
-                }
-            }
+        let unknown = view.sets[2] != 0;
+        let needed = if unknown {
+            self.settings.unknown_frames
+        } else {
+            self.settings.stable_frames
+        };
+        if self.streak >= needed.max(1) {
+            Ok(view)
+        } else {
+            Err(nb::Error::WouldBlock)
         }
     }
 }

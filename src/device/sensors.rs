@@ -10,12 +10,42 @@
 //! multiplexer. This bank therefore never relies on that cache: before each access
 //! it switches the *other* multiplexer off, then writes the wanted channel mask to
 //! the right one (a fresh driver each time, so the write always happens), and only
-//! then talks to the sensor through the real `tcs3472` driver.
+//! then talks to the sensor: its own register transactions after the TCS34725
+//! datasheet (the `tcs3472` driver has no single-transaction form of the two it
+//! needs most, ENABLE = PON | AEN and STATUS with the data in one block read, and
+//! fewer transactions mean fewer chances for a bus error), the driver's types for
+//! the settings.
+//!
+//! The chip as it behaves, and what the bank does about it:
+//!
+//! - **Samples take time.** A TCS34725 completes a new RGBC sample once per
+//!   integration time (2.4 ms × cycles); reads in between return the same sample.
+//!   STATUS bit AVALID says a sample exists. [`SensorBank::read`] takes the current
+//!   time and returns a sample only when a new one is due (`WouldBlock` meanwhile),
+//!   reading STATUS and the data in one block read so the two belong together.
+//! - **Warm-up.** After PON the oscillator needs 2.4 ms before AEN may start the
+//!   RGBC cycles: [`SensorBank::init`] powers the sensors on, and the first read
+//!   at least [`WARMUP_MS`] later starts their conversions. The super-loop never waits.
+//! - **Brown-out.** A sensor that lost its supply for a moment is back at its reset
+//!   values (ENABLE 0x00: not integrating) and never sets AVALID: the bank notices,
+//!   re-initialises that sensor and counts it ([`BankStats::reinits`]).
+//! - **Stuck ADC.** A live sensor's noise makes bit-identical readings on
+//!   [`STUCK_SAMPLES`] fresh samples in a row practically impossible (under the
+//!   darkest piece the counts still spread over several values); a sensor that
+//!   reports them is [`SensorError::Stuck`] until a different sample comes (after
+//!   it is replugged): the scanner then reports its square as a sensor fault.
+//! - **Transient bus errors** are retried ([`SensorSettings::attempts`]).
+//! - **A hung bus** (a slave holding SDA low: every transaction fails with
+//!   `ErrorKind::Bus` or `ArbitrationLoss`) is freed with [`BusRecovery`] after
+//!   [`RECOVER_AFTER`] such errors in a row, when the bank has a bus that can
+//!   ([`SensorBank::with_recovery`]).
 
+pub use super::bus_recovery::BusRecovery;
+use super::elapsed_ms;
 use super::hw::Rgbc;
 use crate::Square;
 use embedded_hal::i2c::{ErrorKind, I2c};
-use tcs3472::{RgbCGain, Tcs3472};
+use tcs3472::RgbCGain;
 use xca9548a::{SlaveAddr, Xca9548a};
 
 /// One of the two multiplexers.
@@ -157,6 +187,20 @@ impl SensorSettings {
     };
 }
 
+impl SensorSettings {
+    /// One integration time in whole ms, rounded up (2.4 ms × cycles).
+    pub const fn sample_ms(&self) -> u32 {
+        (self.integration_cycles as u32 * 12).div_ceil(5)
+    }
+
+    /// The time after which a read is sure to see a new sample: an integration
+    /// time and a quarter (the chip's oscillator is not exact).
+    pub const fn fresh_ms(&self) -> u32 {
+        let t = self.sample_ms();
+        t + t / 4
+    }
+}
+
 impl Default for SensorSettings {
     fn default() -> SensorSettings {
         SensorSettings::DEFAULT
@@ -172,10 +216,13 @@ pub enum SensorError {
     Bus(ErrorKind),
     /// The multiplexer driver was busy (cannot happen with one owner; kept typed).
     MuxBusy,
-    /// The configuration was refused by the driver.
+    /// The settings cannot be written (integration cycles outside 1..=256).
     InvalidSettings,
     /// The device at 0x29 is not a TCS34725/TCS34727 (its ID register).
     WrongId(u8),
+    /// The sensor reported the same raw counts on [`STUCK_SAMPLES`] fresh samples in
+    /// a row: its ADC is frozen.
+    Stuck,
 }
 
 impl core::fmt::Display for SensorError {
@@ -185,6 +232,7 @@ impl core::fmt::Display for SensorError {
             SensorError::MuxBusy => f.write_str("multiplexer driver busy"),
             SensorError::InvalidSettings => f.write_str("invalid sensor settings"),
             SensorError::WrongId(id) => write!(f, "unexpected sensor ID {id:#04x}"),
+            SensorError::Stuck => f.write_str("sensor stuck (identical readings)"),
         }
     }
 }
@@ -216,15 +264,96 @@ fn mux_error<E: embedded_hal::i2c::Error>(e: xca9548a::Error<E>) -> SensorError 
     }
 }
 
-fn sensor_error<E: embedded_hal::i2c::Error>(e: tcs3472::Error<E>) -> SensorError {
-    match e {
-        tcs3472::Error::I2C(e) => SensorError::Bus(e.kind()),
-        tcs3472::Error::InvalidInputData => SensorError::InvalidSettings,
-    }
-}
-
 /// ID register values of the TCS34725 and TCS34727.
 pub const SENSOR_IDS: [u8; 2] = [0x44, 0x4D];
+
+/// Time from PON to AEN, ms: the datasheet wants at least 2.4 ms; with a
+/// millisecond clock 4 ticks are more than 3 ms.
+pub const WARMUP_MS: u32 = 4;
+
+/// Fresh samples with bit-identical counts in a row that make a sensor stuck.
+///
+/// At most [`ScanSettings::stable_frames`](super::scanner::ScanSettings::stable_frames)
+/// (4 by default): a frozen sensor then turns into a fault before its stale
+/// samples alone can make a stable view (a piece put on a frozen empty square is
+/// never read as a missed move). In the simulator (3 % noise) bit-identical
+/// samples of a live sensor come about once in 2 000 pairs under a black piece, so
+/// four in a row about once in 10^10 samples.
+pub const STUCK_SAMPLES: u8 = 4;
+
+/// Bus errors (`ErrorKind::Bus`, `ArbitrationLoss`) in a row before the bank frees
+/// the bus with [`BusRecovery::recover_bus`].
+pub const RECOVER_AFTER: u8 = 2;
+
+/// TCS34725 command byte: the command bit, the auto-increment protocol.
+const CMD: u8 = 0x80;
+const AUTO: u8 = 0x20;
+/// TCS34725 registers: ENABLE, CONTROL (gain), ID, STATUS (then the data).
+const REG_ENABLE: u8 = 0x00;
+const REG_CONTROL: u8 = 0x0F;
+const REG_ID: u8 = 0x12;
+const REG_STATUS: u8 = 0x13;
+/// ENABLE bits: power on, RGBC enable.
+const PON: u8 = 0x01;
+const AEN: u8 = 0x02;
+
+/// How far a sensor has come since the bank last configured it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Phase {
+    /// Not configured (or lost its configuration): needs an init.
+    #[default]
+    Off,
+    /// Configured and powered on (PON) at a time not yet known.
+    Waking,
+    /// Powered on (PON) at `at`: RGBC starts once the warm-up is over.
+    Powered,
+    /// Converting since `at` (AEN), or its last sample was taken at `at`.
+    Running,
+}
+
+/// What the bank knows about one sensor.
+#[derive(Clone, Copy, Debug, Default)]
+struct Track {
+    phase: Phase,
+    /// When the phase began, or the last sample was taken (see [`Phase`]).
+    at: u32,
+    /// The last sample.
+    last: Rgbc,
+    /// Fresh samples in a row equal to `last` (saturating).
+    same: u8,
+}
+
+/// Counts with feature `sim-core` only (the firmware saves the flash).
+macro_rules! stat {
+    ($($t:tt)*) => {
+        #[cfg(feature = "sim-core")]
+        {
+            $($t)*;
+        }
+    };
+}
+
+/// Recovery counters of a [`SensorBank`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BankStats {
+    /// Sensors re-initialised after losing their configuration (a brown-out).
+    pub reinits: u32,
+    /// Times a sensor became stuck (frozen readings).
+    pub stuck: u32,
+    /// Bus recoveries ([`BusRecovery::recover_bus`]) performed.
+    pub recoveries: u32,
+}
+
+/// One bus operation on a selected sensor (one retry loop for all of them).
+#[derive(Clone, Copy)]
+enum Op {
+    /// Check the ID, configure, power on.
+    Init,
+    /// Start the RGBC cycles (PON | AEN), with the settings again.
+    Enable,
+    /// Read STATUS and the four channels in one block.
+    Read,
+}
 
 /// The nine sensors: owns the bus, a wiring and the settings.
 #[derive(Debug)]
@@ -232,6 +361,13 @@ pub struct SensorBank<I2C> {
     i2c: I2C,
     wiring: Wiring,
     settings: SensorSettings,
+    track: [Track; 9],
+    /// Bus errors in a row (see [`RECOVER_AFTER`]).
+    bus_errors: u8,
+    /// Frees the bus, when it can ([`SensorBank::with_recovery`]).
+    recover: Option<fn(&mut I2C) -> bool>,
+    #[cfg(feature = "sim-core")]
+    stats: BankStats,
 }
 
 impl<I2C: I2c> SensorBank<I2C> {
@@ -241,7 +377,23 @@ impl<I2C: I2c> SensorBank<I2C> {
             i2c,
             wiring,
             settings,
+            track: [Track::default(); 9],
+            bus_errors: 0,
+            recover: None,
+            #[cfg(feature = "sim-core")]
+            stats: BankStats::default(),
         }
+    }
+
+    /// The same bank, freeing a hung bus with [`BusRecovery::recover_bus`] after
+    /// [`RECOVER_AFTER`] bus errors in a row (without it a hung bus stays hung and
+    /// every sensor ends as a fault).
+    pub fn with_recovery(mut self) -> SensorBank<I2C>
+    where
+        I2C: BusRecovery,
+    {
+        self.recover = Some(<I2C as BusRecovery>::recover_bus);
+        self
     }
 
     /// Gives the bus back.
@@ -252,6 +404,13 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// The settings.
     pub fn settings(&self) -> SensorSettings {
         self.settings
+    }
+
+    /// The recovery counters.
+    /// (Feature `sim-core`: the firmware does without.)
+    #[cfg(feature = "sim-core")]
+    pub fn stats(&self) -> BankStats {
+        self.stats
     }
 
     /// Writes the channel mask of `mux` through a fresh `xca9548a` driver (so the
@@ -269,76 +428,182 @@ impl<I2C: I2c> SensorBank<I2C> {
         self.select_channels(ch.mux, 1 << ch.channel)
     }
 
-    /// Runs `f` on the sensor of `square` with exactly one channel of one multiplexer
-    /// on: the other multiplexer is switched off first. The multiplexer passes the
-    /// sensor's transactions through unchanged, so the `tcs3472` driver talks on the
-    /// bus itself once the channel is on.
-    fn with_sensor<R>(
-        &mut self,
-        square: Square,
-        f: impl FnOnce(&mut Tcs3472<&mut I2C>) -> Result<R, tcs3472::Error<I2C::Error>>,
-    ) -> Result<R, SensorError> {
-        self.select(square)?;
-        f(&mut Tcs3472::new(&mut self.i2c)).map_err(sensor_error)
-    }
-
-    /// Checks the ID of the sensor of `square` and configures it: integration time,
-    /// gain, power on, RGBC on.
-    pub fn init_square(&mut self, square: Square) -> Result<(), SensorError> {
+    /// One attempt of `op` on the sensor of `square`, with exactly one channel of
+    /// one multiplexer on (the other multiplexer is switched off first); the block
+    /// read's bytes for [`Op::Read`].
+    fn attempt(&mut self, square: Square, op: Op) -> Result<[u8; 9], SensorError> {
         let s = self.settings;
-        let id = self.with_sensor(square, |t| t.read_device_id())?;
-        if !SENSOR_IDS.contains(&id) {
-            return Err(SensorError::WrongId(id));
+        let mut buf = [0; 9];
+        self.select(square)?;
+        let i2c = &mut self.i2c;
+        let bus = |e: I2C::Error| SensorError::Bus(embedded_hal::i2c::Error::kind(&e));
+        if let Op::Read = op {
+            i2c.write_read(SENSOR_ADDRESS, &[CMD | AUTO | REG_STATUS], &mut buf)
+                .map_err(bus)?;
+            return Ok(buf);
         }
-        self.with_sensor(square, |t| {
-            t.set_integration_cycles(s.integration_cycles)?;
-            t.set_rgbc_gain(s.gain)?;
-            t.enable()?;
-            t.enable_rgbc()
-        })
+        let enable = if let Op::Init = op {
+            i2c.write_read(SENSOR_ADDRESS, &[CMD | REG_ID], &mut buf[..1])
+                .map_err(bus)?;
+            if !SENSOR_IDS.contains(&buf[0]) {
+                return Err(SensorError::WrongId(buf[0]));
+            }
+            PON
+        } else {
+            PON | AEN
+        };
+        if !(1..=256).contains(&s.integration_cycles) {
+            return Err(SensorError::InvalidSettings);
+        }
+        // ENABLE and ATIME in one auto-increment write, then the gain (CONTROL's
+        // AGAIN field: 0 = 1x, 1 = 4x, 2 = 16x, 3 = 60x, the enum's order). Init
+        // powers on (PON); AEN, after the warm-up, writes the settings again: a
+        // sensor that browned out since (during homing, say) would otherwise
+        // convert at its reset settings (2.4 ms, gain 1x) with AVALID set.
+        let atime = (256 - s.integration_cycles) as u8;
+        i2c.write(SENSOR_ADDRESS, &[CMD | AUTO | REG_ENABLE, enable, atime])
+            .map_err(bus)?;
+        i2c.write(SENSOR_ADDRESS, &[CMD | REG_CONTROL, s.gain as u8])
+            .map_err(bus)?;
+        Ok(buf)
     }
 
-    /// Initialises all nine sensors, each retried up to the configured number of
-    /// attempts; the first square that still fails is named.
-    pub fn init(&mut self) -> Result<(), (Square, SensorError)> {
-        for &s in Square::ALL.iter() {
-            self.retry(s, true).map_err(|e| (s, e))?;
+    /// `op` on `square` up to `tries` times (at least once); the last error when
+    /// all fail. Bus errors in a row free the bus (see [`RECOVER_AFTER`]).
+    fn retry(&mut self, square: Square, op: Op, tries: u8) -> Result<[u8; 9], SensorError> {
+        let mut tries = tries.max(1);
+        loop {
+            let e = match self.attempt(square, op) {
+                Ok(buf) => {
+                    self.bus_errors = 0;
+                    return Ok(buf);
+                }
+                Err(e) => e,
+            };
+            if matches!(
+                e,
+                SensorError::Bus(ErrorKind::Bus | ErrorKind::ArbitrationLoss)
+            ) {
+                self.bus_errors += 1;
+                if let (Some(recover), true) = (self.recover, self.bus_errors >= RECOVER_AFTER) {
+                    self.bus_errors = 0;
+                    stat!(self.stats.recoveries += 1);
+                    // Whether SDA came free shows in the next attempt.
+                    recover(&mut self.i2c);
+                }
+            } else {
+                self.bus_errors = 0;
+            }
+            tries -= 1;
+            if tries == 0 {
+                return Err(e);
+            }
         }
+    }
+
+    /// Checks the ID of the sensor of `square`, configures it (integration time,
+    /// gain) and powers it on (PON), one attempt. Its RGBC cycles start with the
+    /// first [`SensorBank::read`] after the warm-up.
+    pub fn init_square(&mut self, square: Square) -> Result<(), SensorError> {
+        self.attempt(square, Op::Init)?;
+        self.track[square.index() as usize].phase = Phase::Waking;
         Ok(())
     }
 
-    /// One read of the four channels of `square`'s sensor, no retry.
-    pub fn read_once(&mut self, square: Square) -> Result<Rgbc, SensorError> {
-        self.with_sensor(square, |t| t.read_all_channels())
-            .map(Rgbc::from)
-    }
-
-    /// Reads `square`, retrying bus errors up to the configured number of attempts;
-    /// the last error when all fail.
-    pub fn read(&mut self, square: Square) -> Result<Rgbc, SensorError> {
-        self.retry(square, false)
-    }
-
-    /// [`SensorBank::init_square`] (`init`, giving a zero reading) or
-    /// [`SensorBank::read_once`], up to the configured number of attempts; the last
-    /// error when all fail. One retry loop for both.
-    fn retry(&mut self, square: Square, init: bool) -> Result<Rgbc, SensorError> {
-        let mut tries = self.settings.attempts.max(1);
-        loop {
-            let r = if init {
-                self.init_square(square).map(|()| Rgbc::default())
-            } else {
-                self.read_once(square)
-            };
+    /// Initialises every sensor not yet initialised (see [`SensorBank::init_square`]),
+    /// each tried up to three times the configured attempts; the first square that
+    /// still fails is named. Sensors that succeeded stay initialised: calling it
+    /// again goes on with the others (a start-up that waits for a sensor makes
+    /// progress on every call).
+    pub fn init(&mut self) -> Result<(), (Square, SensorError)> {
+        let mut first = Ok(());
+        for &s in Square::ALL.iter() {
+            if self.track[s.index() as usize].phase != Phase::Off {
+                continue;
+            }
+            let r = self.retry(s, Op::Init, self.settings.attempts.saturating_mul(3));
             match r {
-                Ok(r) => return Ok(r),
+                Ok(_) => self.track[s.index() as usize].phase = Phase::Waking,
                 Err(e) => {
-                    tries -= 1;
-                    if tries == 0 {
-                        return Err(e);
+                    if first.is_ok() {
+                        first = Err((s, e));
                     }
                 }
             }
         }
+        first
     }
+
+    /// One block read of STATUS and the four channels of `square`'s sensor, no
+    /// retry: `None` when AVALID is clear (no sample since RGBC started).
+    pub fn read_once(&mut self, square: Square) -> Result<Option<Rgbc>, SensorError> {
+        self.attempt(square, Op::Read).map(sample)
+    }
+
+    /// A new sample of `square` at `now_ms`: `WouldBlock` until one is due (the
+    /// sensor is warming up, starting, or no new sample completed since the last
+    /// read), an error when every attempt failed or the sensor is stuck. Drives the
+    /// sensor's start-up (init when needed, AEN after the warm-up) and re-initialises
+    /// a sensor that lost its configuration.
+    pub fn read(&mut self, square: Square, now_ms: u32) -> nb::Result<Rgbc, SensorError> {
+        let i = square.index() as usize;
+        let t = self.track[i];
+        let since = elapsed_ms(now_ms, t.at);
+        let attempts = self.settings.attempts;
+        let sample_ms = self.settings.sample_ms();
+        let next = match t.phase {
+            Phase::Off => {
+                self.retry(square, Op::Init, attempts)?;
+                Phase::Powered
+            }
+            Phase::Waking => Phase::Powered,
+            Phase::Powered if since < WARMUP_MS => return Err(nb::Error::WouldBlock),
+            Phase::Powered => {
+                self.retry(square, Op::Enable, attempts)?;
+                Phase::Running
+            }
+            Phase::Running if since < self.settings.fresh_ms() => {
+                return Err(nb::Error::WouldBlock)
+            }
+            Phase::Running => match sample(self.retry(square, Op::Read, attempts)?) {
+                Some(r) => return self.fresh(i, r, now_ms),
+                // No sample in two integration times: the sensor lost its
+                // configuration (a brown-out puts ENABLE back to 0x00).
+                None if since >= 2 * sample_ms => {
+                    stat!(self.stats.reinits += 1);
+                    Phase::Off
+                }
+                None => return Err(nb::Error::WouldBlock),
+            },
+        };
+        self.track[i].phase = next;
+        self.track[i].at = now_ms;
+        Err(nb::Error::WouldBlock)
+    }
+
+    /// Takes a fresh sample `r` of sensor `i`: stuck after [`STUCK_SAMPLES`]
+    /// identical ones.
+    fn fresh(&mut self, i: usize, r: Rgbc, now_ms: u32) -> nb::Result<Rgbc, SensorError> {
+        let t = &mut self.track[i];
+        t.at = now_ms;
+        if r == t.last {
+            t.same = t.same.saturating_add(1);
+        } else {
+            t.same = 1;
+            t.last = r;
+        }
+        if t.same < STUCK_SAMPLES {
+            return Ok(r);
+        }
+        if t.same == STUCK_SAMPLES {
+            stat!(self.stats.stuck += 1);
+        }
+        Err(nb::Error::Other(SensorError::Stuck))
+    }
+}
+
+/// The sample in a STATUS + data block, if AVALID is set.
+fn sample(buf: [u8; 9]) -> Option<Rgbc> {
+    let v = |k: usize| u16::from_le_bytes([buf[1 + 2 * k], buf[2 + 2 * k]]);
+    (buf[0] & 0x01 != 0).then(|| Rgbc::new(v(0), v(1), v(2), v(3)))
 }

@@ -10,7 +10,9 @@
 //! 4. Draw light: white pieces on squares 1–5;
 //! 5. Loss light: white pieces on squares 6–9.
 //!
-//! [`SAMPLES`] readings per square and step are averaged by [`Calibrator`];
+//! [`SAMPLES`] readings per square and step, each a new sample of the sensor (one
+//! per integration time: a step takes a few hundred ms, collected over many polls
+//! of the super-loop), are averaged by [`Calibrator`];
 //! references closer than [`MIN_SEPARATION`] fail the calibration. The result
 //! classifies with [`Margins::DEFAULT`].
 //!
@@ -32,6 +34,11 @@ pub const SAMPLES: usize = 8;
 
 /// Minimum L1 distance between the references of a square (raw sensor counts).
 pub const MIN_SEPARATION: u32 = 300;
+
+/// The longest a step collects its samples, ms ([`SAMPLES`] new samples take
+/// about `SAMPLES` × 30 ms); a square whose sensor fails all along is left with
+/// fewer (none: [`Calibrator::finish`] names it).
+pub const STEP_LIMIT_MS: u32 = 3000;
 
 /// One step of the procedure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,20 +94,39 @@ pub const STEPS: [CalibrationStep; 5] = [
     },
 ];
 
-/// Takes [`SAMPLES`] readings of every square of `step` into `calibrator`. A failed
-/// read is skipped: a square with no reading at all fails the calibration when it
-/// is finished ([`Calibrator::finish`] names it).
+/// Collects [`SAMPLES`] new samples of every square of `step` into `calibrator`,
+/// polled at `now_ms`: each call reads the squares whose sensor has a new sample
+/// due; `WouldBlock` until every square has its samples or [`STEP_LIMIT_MS`]
+/// passed. [`Calibrator::recording`] says a step is under way. A failed read is
+/// skipped: a square with no reading at all fails the calibration when it is
+/// finished ([`Calibrator::finish`] names it).
 pub fn record_step<I2C: I2c>(
     bank: &mut SensorBank<I2C>,
     calibrator: &mut Calibrator,
     step: &CalibrationStep,
-) {
+    now_ms: u32,
+) -> nb::Result<(), core::convert::Infallible> {
+    let started = match calibrator.recording() {
+        Some(t) => t,
+        None => {
+            calibrator.set_recording(Some(now_ms));
+            now_ms
+        }
+    };
+    let mut done = true;
     for square in step.squares {
-        for _ in 0..SAMPLES {
-            if let Ok(reading) = bank.read(square) {
+        if usize::from(calibrator.count(step.reference, square)) < SAMPLES {
+            if let Ok(reading) = bank.read(square, now_ms) {
                 calibrator.record(step.reference, square, reading);
             }
+            done &= usize::from(calibrator.count(step.reference, square)) >= SAMPLES;
         }
+    }
+    if done || crate::device::elapsed_ms(now_ms, started) >= STEP_LIMIT_MS {
+        calibrator.set_recording(None);
+        Ok(())
+    } else {
+        Err(nb::Error::WouldBlock)
     }
 }
 
@@ -155,21 +181,32 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.enter(State::CalibratingSensors { step: 0 });
     }
 
-    /// One poll of the guided sensor calibration: Start reads the step shown (or
-    /// begins again after a failure), Level cancels.
+    /// One poll of the guided sensor calibration: Start reads the step shown (its
+    /// samples over the following polls) or begins again after a failure; Level
+    /// cancels.
     pub(super) fn calibration_step(&mut self, step: u8, presses: Presses) {
         if presses.contains(Button::Level) {
             self.ready();
             return;
         }
-        if !presses.contains(Button::Start) {
+        if !presses.contains(Button::Start) && self.calibrator.recording().is_none() {
             return;
         }
         let Some(shown) = STEPS.get(step as usize) else {
             self.start_sensor_calibration();
             return;
         };
-        record_step(&mut self.hw.sensors, &mut self.calibrator, shown);
+        // The step's samples come over many polls (one per integration time).
+        if record_step(
+            &mut self.hw.sensors,
+            &mut self.calibrator,
+            shown,
+            self.now_ms,
+        )
+        .is_err()
+        {
+            return;
+        }
         if (step as usize) + 1 < STEPS.len() {
             self.enter(State::CalibratingSensors { step: step + 1 });
             return;

@@ -1,7 +1,7 @@
 //! The simulated I2C bus: two TCA9548A multiplexers and nine TCS34725 sensors.
 
 use super::world::{World, WorldHandle};
-use crate::device::sensors::{Mux, Wiring, SENSOR_ADDRESS};
+use crate::device::sensors::{BusRecovery, Mux, Wiring, SENSOR_ADDRESS};
 use crate::Square;
 use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
 
@@ -58,6 +58,17 @@ impl<W: WorldHandle> I2c for SimBus<W> {
     ) -> Result<(), Self::Error> {
         let mut w = self.world.borrow_mut();
         w.stats.transactions += 1;
+        if w.bus_hung {
+            w.stats.hung_transactions += 1;
+            return Err(ErrorKind::Bus);
+        }
+        let hang_rate = w.config.bus_hang_rate;
+        if w.rng.chance(hang_rate) {
+            // A slave holds SDA low from now on (a glitch mid-byte, say).
+            w.stats.bus_hangs += 1;
+            w.bus_hung = true;
+            return Err(ErrorKind::Bus);
+        }
         let nack_rate = w.config.nack_rate;
         if w.rng.chance(nack_rate) {
             w.stats.nacks += 1;
@@ -95,6 +106,8 @@ impl<W: WorldHandle> I2c for SimBus<W> {
             w.stats.collisions += 1;
             return Err(ErrorKind::ArbitrationLoss);
         };
+        let reads = operations.iter().any(|op| matches!(op, Operation::Read(_)));
+        w.sensor_access(square, reads);
         let s = square.index() as usize;
         for op in operations.iter_mut() {
             match op {
@@ -110,30 +123,19 @@ impl<W: WorldHandle> I2c for SimBus<W> {
                     t.pointer = cmd & 0x1F;
                     t.auto_increment = (cmd >> 5) & 0x03 == 0x01;
                     for &b in data {
-                        let p = t.pointer as usize;
-                        // Read-only registers keep their value.
-                        if !matches!(p, 0x12..=0x1B) {
-                            t.regs[p] = b;
-                        }
+                        let p = w.sensors[s].pointer as usize;
+                        w.sensor_write(square, p, b);
+                        let t = &mut w.sensors[s];
                         if t.auto_increment {
                             t.pointer = (t.pointer + 1) & 0x1F;
                         }
                     }
                 }
                 Operation::Read(buf) => {
-                    let p = w.sensors[s].pointer;
-                    if (0x13..=0x1B).contains(&p) {
-                        let r = w.measure(square);
-                        let t = &mut w.sensors[s];
-                        let valid = t.regs[0] & 0x03 == 0x03;
-                        t.regs[0x13] = valid as u8;
-                        for (k, v) in [r.clear, r.red, r.green, r.blue].into_iter().enumerate() {
-                            t.regs[0x14 + 2 * k..0x16 + 2 * k].copy_from_slice(&v.to_le_bytes());
-                        }
-                    }
-                    let t = &mut w.sensors[s];
                     for b in buf.iter_mut() {
-                        *b = t.regs[t.pointer as usize];
+                        let p = w.sensors[s].pointer as usize;
+                        *b = w.sensor_read(square, p);
+                        let t = &mut w.sensors[s];
                         if t.auto_increment {
                             t.pointer = (t.pointer + 1) & 0x1F;
                         }
@@ -142,5 +144,16 @@ impl<W: WorldHandle> I2c for SimBus<W> {
             }
         }
         Ok(())
+    }
+}
+
+/// The simulated master frees a hung bus the way the firmware does (9 SCL clocks,
+/// STOP, peripheral re-init): the slave lets SDA go.
+impl<W: WorldHandle> BusRecovery for SimBus<W> {
+    fn recover_bus(&mut self) -> bool {
+        let mut w = self.world.borrow_mut();
+        w.stats.bus_recoveries += 1;
+        w.bus_hung = false;
+        true
     }
 }

@@ -8,13 +8,16 @@
 //! `&RefCell<World>` or `Rc<RefCell<World>>`.
 //!
 //! - [`bus::SimBus`]: an embedded-hal 1.0 `I2c` bus with two TCA9548A multiplexers
-//!   and nine TCS34725 register models; it counts collisions (two sensors selected
-//!   at once) and injects NACKs and bus timeouts.
+//!   and nine TCS34725 models ([`world::TcsRegs`]: warm-up, one sample per
+//!   integration time of simulated time, AVALID, shadowed data registers); it counts
+//!   collisions (two sensors selected at once) and injects NACKs, bus timeouts and
+//!   bus hangs (SDA held low until the master recovers the bus).
 //! - [`pins::SimPin`]: STEP/DIR pins counting pulses, limit switches, the lift, the
 //!   magnet, buttons and lights.
 //! - [`world::World`]: pieces in storage, on squares or on the magnet; the optics
-//!   under each square with per-sensor gain and noise; flickering readings and
-//!   missed pick-ups as injectable faults.
+//!   under each square with per-sensor gain and noise (drawn once per sample);
+//!   flickering samples, sensor brown-outs, frozen ADCs (stuck sensors, until
+//!   [`world::World::replug`]) and missed pick-ups as injectable faults.
 //! - [`human::SimHuman`]: random, perfect or error-prone players, some of whom cheat
 //!   by moving one of the device's pieces.
 //! - [`flash::MemFlash`]: an `embedded-storage` NOR flash in memory for snapshots,

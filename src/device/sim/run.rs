@@ -28,10 +28,13 @@ use core::cell::RefCell;
 /// The controller type of the simulated machine whose world is shared through `W`.
 pub type SimController<C, W> = Controller<SimBus<W>, SimPin<W>, SimPin<W>, PinLift<SimPin<W>>, C>;
 
+/// Tries of the technician's sensor initialisation (1 ms apart) before giving up.
+pub const INIT_TRIES: u32 = 10_000;
+
 /// Why a simulated machine could not be built or restarted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SimError {
-    /// A sensor did not initialise (20 attempts).
+    /// A sensor did not initialise ([`INIT_TRIES`] tries).
     Sensor(Square, SensorError),
     /// Storage ran out of pieces of a colour during calibration.
     NoPiece(Colour),
@@ -74,12 +77,19 @@ pub fn calibrate<W: WorldHandle>(
     let flicker = world.borrow().config.flicker_rate;
     world.borrow_mut().config.flicker_rate = 0.0;
     let result = (|| {
-        let mut init = Err((Square::CENTRE, crate::device::sensors::SensorError::MuxBusy));
-        for _ in 0..20 {
-            init = bank.init();
+        // Simulated time runs on (1 ms per try): sensors sample in time.
+        let tick = || {
+            let mut w = world.borrow_mut();
+            w.now_ms += 1;
+            w.now_ms
+        };
+        let mut init = bank.init();
+        for _ in 0..INIT_TRIES {
             if init.is_ok() {
                 break;
             }
+            tick();
+            init = bank.init();
         }
         init.map_err(|(s, e)| SimError::Sensor(s, e))?;
         // The guided procedure's steps, laid out by hand.
@@ -101,7 +111,10 @@ pub fn calibrate<W: WorldHandle>(
                     }
                 }
             }
-            guided::record_step(bank, &mut cal, step);
+            let mut now = world.borrow().now_ms;
+            while guided::record_step(bank, &mut cal, step, now).is_err() {
+                now = tick();
+            }
         }
         world.borrow_mut().reset_pieces();
         cal.finish(guided::MIN_SEPARATION, Margins::DEFAULT)
@@ -157,7 +170,8 @@ pub fn build_controller<C: MoveChooser, W: WorldHandle>(
         SimBus::new(world.clone(), Wiring::DEFAULT),
         Wiring::DEFAULT,
         SensorSettings::DEFAULT,
-    );
+    )
+    .with_recovery();
     let axis = |id, a| {
         Axis::new(
             id,
@@ -229,14 +243,17 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             SimBus::new(world.clone(), Wiring::DEFAULT),
             Wiring::DEFAULT,
             SensorSettings::DEFAULT,
-        );
+        )
+        .with_recovery();
         let calibration = calibrate(&world, &mut bank)?;
+        // The machine's clock goes on from the calibration's.
+        let now = world.borrow().now_ms;
         let controller = build_controller(&world, calibration, chooser);
         let store = Store::new(SimFlash::new(), 0).map_err(|_| SimError::FlashTooSmall)?;
         Ok(SimMachine {
             world,
             controller,
-            now: 0,
+            now,
             store,
             saved_revision: None,
         })

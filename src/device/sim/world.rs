@@ -1,7 +1,7 @@
 //! The physical state of the simulated machine: pieces, head, optics, panel.
 
 use super::SplitMix64;
-use crate::device::classify::Rgbc;
+use crate::device::hw::Rgbc;
 use crate::device::motion::{AxisConfig, HeadTiming, Point, Pose, Storage, STORAGE_SLOTS};
 use crate::device::Colour;
 use crate::{Board, Square};
@@ -26,8 +26,19 @@ pub struct SimConfig {
     /// Probability that an I2C transaction times out (a device holds the bus; the
     /// HAL gives up and reports `ErrorKind::Other`).
     pub timeout_rate: f64,
-    /// Probability that a sensor reading is garbage (a flicker).
+    /// Probability that a sensor sample is garbage (a flicker).
     pub flicker_rate: f64,
+    /// Probability per sensor read that the sensor browns out first: its registers
+    /// go back to their reset values (ENABLE 0x00, ATIME 0xFF, gain 1x, no sample).
+    pub brownout_rate: f64,
+    /// Probability per sensor read that the sensor's ADC freezes: from then on it
+    /// reports the same raw counts, bit for bit, whatever lies on its square, until
+    /// a person replugs it ([`World::replug`]).
+    pub stuck_rate: f64,
+    /// Probability per I2C transaction that a slave starts holding SDA low: every
+    /// transaction fails with `ErrorKind::Bus` until the master frees the bus
+    /// ([`BusRecovery`](crate::device::sensors::BusRecovery)).
+    pub bus_hang_rate: f64,
     /// Probability that the magnet fails to pick a piece up.
     pub missed_pickup_rate: f64,
     /// Relative sensor noise (uniform, +-).
@@ -55,6 +66,9 @@ impl SimConfig {
             nack_rate: fault_rate,
             timeout_rate: fault_rate,
             flicker_rate: fault_rate,
+            brownout_rate: 0.0,
+            stuck_rate: 0.0,
+            bus_hang_rate: 0.0,
             missed_pickup_rate: fault_rate,
             noise: 0.03,
             seed,
@@ -101,26 +115,118 @@ pub struct Head {
     pub held: Option<usize>,
 }
 
-/// Register file of one TCS34725.
+/// One TCS34725 as the chip behaves: its register file, its RGBC cycle in
+/// simulated time, the data registers' shadowing.
+///
+/// - ENABLE (0x00): PON powers the oscillator; AEN starts RGBC cycles. The datasheet
+///   wants at least 2.4 ms between PON and AEN (counted in
+///   [`WorldStats::warmup_violations`] when not respected).
+/// - A new sample completes once per integration time, 2.4 ms × (256 − ATIME), of
+///   simulated time after AEN; noise is drawn once per sample. Between samples every
+///   read returns the same sample.
+/// - STATUS (0x13) bit 0, AVALID: set when the first sample after AEN completes,
+///   then stays set; cleared when AEN is cleared and at reset.
+/// - Data registers (0x14..=0x1B): reading a channel's low byte returns the latest
+///   sample's low byte and latches its high byte into a shadow register, which the
+///   read of the high byte returns (so a pair read together is never torn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TcsRegs {
-    /// Registers 0x00..0x20.
+    /// Registers 0x00..0x20 (the data registers hold the latched high bytes).
     pub regs: [u8; 32],
     /// The register pointer.
     pub pointer: u8,
     /// Auto-increment protocol selected by the last command.
     pub auto_increment: bool,
+    /// When PON was last set, ms.
+    pub pon_at: u32,
+    /// When AEN was last set (the RGBC cycles began), ms.
+    pub aen_at: u32,
+    /// Samples completed since AEN was set.
+    pub samples: u64,
+    /// The latest sample: clear, red, green, blue.
+    pub adc: [u16; 4],
+    /// The ADC is frozen: `adc` never changes again (until a replug).
+    pub frozen: bool,
 }
+
+/// ENABLE bits: power on, RGBC enable.
+const PON: u8 = 0x01;
+const AEN: u8 = 0x02;
+/// STATUS bit: a sample is valid.
+const AVALID: u8 = 0x01;
 
 impl Default for TcsRegs {
     fn default() -> TcsRegs {
         let mut regs = [0; 32];
         regs[0x01] = 0xFF; // ATIME reset value
+        regs[0x03] = 0xFF; // WTIME reset value
         regs[0x12] = 0x44; // ID of the TCS34725
         TcsRegs {
             regs,
             pointer: 0,
             auto_increment: false,
+            pon_at: 0,
+            aen_at: 0,
+            samples: 0,
+            adc: [0; 4],
+            frozen: false,
+        }
+    }
+}
+
+impl TcsRegs {
+    /// The integration time, µs: 2.4 ms × (256 − ATIME).
+    pub fn integration_us(&self) -> u64 {
+        2400 * (256 - u64::from(self.regs[0x01]))
+    }
+
+    /// Whether the chip is running RGBC cycles (PON and AEN set).
+    pub fn integrating(&self) -> bool {
+        self.regs[0x00] & (PON | AEN) == PON | AEN
+    }
+
+    /// The samples that should have completed by `now_ms`.
+    fn due_samples(&self, now_ms: u32) -> u64 {
+        u64::from(now_ms.wrapping_sub(self.aen_at)) * 1000 / self.integration_us()
+    }
+
+    /// Writes register `p` at `now_ms` (read-only registers keep their value).
+    fn write(&mut self, p: usize, b: u8, now_ms: u32, stats: &mut WorldStats) {
+        if matches!(p, 0x12..=0x1B) {
+            return;
+        }
+        let was = self.regs[p];
+        self.regs[p] = b;
+        if p != 0x00 {
+            return;
+        }
+        let rising = b & !was;
+        if rising & PON != 0 {
+            self.pon_at = now_ms;
+        }
+        if b & PON == 0 || b & AEN == 0 {
+            // RGBC stops: no valid sample until the next cycle after AEN.
+            self.regs[0x13] &= !AVALID;
+        }
+        if rising & AEN != 0 && b & PON != 0 {
+            // Integer ms: a gap of 2 ms or less may be shorter than 2.4 ms.
+            if now_ms.wrapping_sub(self.pon_at) < 3 {
+                stats.warmup_violations += 1;
+            }
+            self.aen_at = now_ms;
+            self.samples = 0;
+        }
+    }
+
+    /// Reads register `p`: a data low byte comes from the latest sample and latches
+    /// its high byte; a high byte reads the latch.
+    fn read(&mut self, p: usize) -> u8 {
+        if matches!(p, 0x14..=0x1B) && p % 2 == 0 {
+            let [lo, hi] = self.adc[(p - 0x14) / 2].to_le_bytes();
+            self.regs[p + 1] = hi;
+            lo
+        } else {
+            self.regs[p]
         }
     }
 }
@@ -142,12 +248,34 @@ pub struct WorldStats {
     pub transactions: u64,
     /// Pieces dropped onto another piece.
     pub stacked: u64,
+    /// Sensor brown-outs injected (registers back at reset values).
+    pub brownouts: u64,
+    /// Sensor ADCs frozen on purpose (stuck sensors).
+    pub stuck_sensors: u64,
+    /// Sensors replugged by a person (a stuck one comes back).
+    pub replugs: u64,
+    /// Bus hangs injected (a slave holding SDA low).
+    pub bus_hangs: u64,
+    /// Transactions that failed because the bus was hung.
+    pub hung_transactions: u64,
+    /// Bus recoveries (9 SCL clocks, STOP) performed by the master.
+    pub bus_recoveries: u64,
+    /// AEN set less than 2.4 ms after PON (must stay 0).
+    pub warmup_violations: u64,
+    /// RGBC samples completed (each with its own noise).
+    pub samples: u64,
 }
 
 impl WorldStats {
     /// All injected faults.
     pub fn faults(&self) -> u64 {
-        self.nacks + self.timeouts + self.flickers + self.missed_pickups
+        self.nacks
+            + self.timeouts
+            + self.flickers
+            + self.missed_pickups
+            + self.brownouts
+            + self.stuck_sensors
+            + self.bus_hangs
     }
 }
 
@@ -210,6 +338,8 @@ pub struct World {
     pub rng: SplitMix64,
     /// Counters.
     pub stats: WorldStats,
+    /// A slave holds SDA low: every transaction fails until the bus is recovered.
+    pub bus_hung: bool,
 }
 
 impl World {
@@ -244,6 +374,7 @@ impl World {
             lights: [false; 7],
             rng,
             stats: WorldStats::default(),
+            bus_hung: false,
         }
     }
 
@@ -450,7 +581,75 @@ impl World {
         self.head.steps[a] <= 0
     }
 
-    /// What sensor `s` measures now, as raw counts under its register settings.
+    /// A person unplugs the sensor of `square` and plugs it back in: it restarts
+    /// with its registers at their reset values and a working ADC.
+    pub fn replug(&mut self, square: Square) {
+        self.sensors[square.index() as usize] = TcsRegs::default();
+        self.stats.replugs += 1;
+    }
+
+    /// The squares whose sensor's ADC is frozen.
+    pub fn stuck_squares(&self) -> crate::Squares {
+        let mut bits = 0;
+        for (i, t) in self.sensors.iter().enumerate() {
+            if t.frozen {
+                bits |= 1 << i;
+            }
+        }
+        crate::Squares::from_bits(bits)
+    }
+
+    /// One transaction reaches the sensor of `square` at `now_ms` (`reads`: it reads
+    /// registers): the faults per read strike first (a brown-out, a freezing ADC),
+    /// then the samples due by now complete (only the latest is measured: it is
+    /// the one the data registers hold).
+    pub(super) fn sensor_access(&mut self, square: Square, reads: bool) {
+        let s = square.index() as usize;
+        if reads && self.rng.chance(self.config.brownout_rate) {
+            self.stats.brownouts += 1;
+            let frozen = self.sensors[s].frozen;
+            let adc = self.sensors[s].adc;
+            self.sensors[s] = TcsRegs {
+                frozen,
+                adc: if frozen { adc } else { [0; 4] },
+                ..TcsRegs::default()
+            };
+        }
+        if reads && !self.sensors[s].frozen && self.rng.chance(self.config.stuck_rate) {
+            self.stats.stuck_sensors += 1;
+            self.sensors[s].frozen = true;
+        }
+        let t = &self.sensors[s];
+        if !t.integrating() {
+            return;
+        }
+        let due = t.due_samples(self.now_ms);
+        if due <= t.samples {
+            return;
+        }
+        self.stats.samples += 1;
+        if !t.frozen {
+            let r = self.measure(square);
+            self.sensors[s].adc = [r.clear, r.red, r.green, r.blue];
+        }
+        let t = &mut self.sensors[s];
+        t.samples = due;
+        t.regs[0x13] |= AVALID;
+    }
+
+    /// Writes byte `b` to register `p` of the sensor of `square`.
+    pub(super) fn sensor_write(&mut self, square: Square, p: usize, b: u8) {
+        let now = self.now_ms;
+        self.sensors[square.index() as usize].write(p, b, now, &mut self.stats);
+    }
+
+    /// Reads register `p` of the sensor of `square`.
+    pub(super) fn sensor_read(&mut self, square: Square, p: usize) -> u8 {
+        self.sensors[square.index() as usize].read(p)
+    }
+
+    /// What sensor `s` sees now (one sample, with its noise), as raw counts under
+    /// its register settings (gain, integration time).
     pub fn measure(&mut self, square: Square) -> Rgbc {
         let s = square.index() as usize;
         let regs = self.sensors[s].regs;
