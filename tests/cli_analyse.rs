@@ -258,7 +258,12 @@ fn invalid_lines_get_an_error_object_and_exit_2() {
     assert!(lines[5]["error"].as_str().unwrap().contains("after X won"));
     assert_eq!(lines[6]["position"], "ÄÖÜ");
     assert_eq!(lines[8]["position"], "XO\u{0}......");
-    assert_eq!(lines[10]["position"].as_str().unwrap().len(), 1 << 20);
+    // A line over the 1024-byte limit: its start quoted, its length said.
+    assert_eq!(lines[10]["position"], format!("{}...", "X".repeat(40)));
+    assert_eq!(
+        lines[10]["error"],
+        "line of 1048576 bytes is longer than the limit of 1024"
+    );
 }
 
 #[test]
