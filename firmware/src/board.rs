@@ -1,14 +1,13 @@
 //! The blue pill's bring-up, in order, and its wiring (README.md, "Wiring"): every pin
 //! is assigned here and nowhere else.
 
-use crate::bus::SensorBus;
+use crate::bus::{I2c1, SensorBus, I2C_PINS, I2C_PINS_AF};
 use crate::clock::{self, MsClock};
 use crate::pins::{In, Out, LINES};
 use crate::regs;
 use crate::safety::{self, ResetCause, Watchdog};
 use crate::storage::FlashStorage;
 use embedded_hal::digital::OutputPin;
-use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
 use stm32f1xx_hal::{pac, prelude::*};
 #[cfg(not(feature = "servo-lift"))]
 use tictable::device::motion::PinLift;
@@ -79,8 +78,8 @@ const GPIOA_CRL: u32 = cr([OUT; 8]);
 /// whatever their field says.
 const GPIOA_CRH: u32 = cr([OUT, FLOAT, FLOAT, FLOAT, OUT, FLOAT, FLOAT, FLOAT]);
 /// Port B, pins 0..7: Human turn, Win, (PB2 BOOT1, PB3/PB4 JTAG), First square,
-/// (PB6/PB7: I2C1, configured by the HAL's I2C after this).
-const GPIOB_CRL: u32 = cr([OUT, OUT, FLOAT, FLOAT, FLOAT, PULL, FLOAT, FLOAT]);
+/// PB6/PB7: I2C1's SCL and SDA (alternate-function open-drain).
+const GPIOB_CRL: u32 = cr([OUT, OUT, FLOAT, FLOAT, FLOAT, PULL, 0, 0]) & !I2C_PINS | I2C_PINS_AF;
 /// Port B, pins 8..15: Start, Level, Draw, Loss, X home, Y home, Done, Side.
 const GPIOB_CRH: u32 = cr([PULL, PULL, OUT, OUT, PULL, PULL, PULL, PULL]);
 /// Output latches set before the modes: ENABLE high (drivers off) on port A, the
@@ -210,17 +209,12 @@ impl Board {
             Out::a(gpioa.pa8),
         ];
 
-        // I2C1 on PB6 (SCL) / PB7 (SDA), 100 kHz, to the two TCA9548A multiplexers;
-        // its timeouts (µs) are counted in cycles of the configured clock.
-        let i2c = BlockingI2c::new(
-            dp.I2C1,
-            (gpiob.pb6, gpiob.pb7),
-            Mode::standard(100.kHz()),
-            &mut rcc,
-            1000,
-            10,
-            1000,
-            1000,
+        // I2C1 on PB6 (SCL) / PB7 (SDA, both set by the pin table), 100 kHz, to the
+        // two TCA9548A multiplexers; each flag is waited for at most 1 ms (a byte
+        // takes 90 µs), counted in cycles of the configured clock.
+        let i2c = SensorBus::new(
+            I2c1::new(dp.I2C1, rcc.clocks.pclk1().raw(), sysclk),
+            sysclk / 1000,
         );
 
         #[cfg(feature = "defmt")]
@@ -239,7 +233,7 @@ impl Board {
         let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
         Board {
             sensors: SensorBank::new(
-                SensorBus::new(i2c, sysclk),
+                i2c,
                 Wiring::DEFAULT,
                 SensorSettings::DEFAULT,
             ),
