@@ -1,7 +1,7 @@
 //! The blue pill's bring-up, in order, and its wiring (README.md, "Wiring"): every pin
 //! is assigned here and nowhere else.
 
-use crate::bus::{I2c1, SensorBus, I2C_PINS, I2C_PINS_AF};
+use crate::bus::{BusRecovery, I2c1, SensorBus, I2C_PINS, I2C_PINS_AF};
 use crate::clock::{self, MsClock};
 use crate::pins::{In, Out, LINES};
 use crate::regs;
@@ -212,10 +212,13 @@ impl Board {
         // I2C1 on PB6 (SCL) / PB7 (SDA, both set by the pin table), 100 kHz, to the
         // two TCA9548A multiplexers; each flag is waited for at most 1 ms (a byte
         // takes 90 µs), counted in cycles of the configured clock.
-        let i2c = SensorBus::new(
+        // Then the bus recovery once: a reset in the middle of a sensor read (the
+        // reset button, the watchdog, a panic) can leave a slave holding SDA low.
+        let mut i2c = SensorBus::new(
             I2c1::new(dp.I2C1, rcc.clocks.pclk1().raw(), sysclk),
             sysclk / 1000,
         );
+        i2c.recover_bus();
 
         #[cfg(feature = "defmt")]
         defmt::info!(
