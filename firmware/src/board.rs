@@ -1,7 +1,7 @@
 //! The blue pill's bring-up, in order, and its wiring (README.md, "Wiring"): every pin
 //! is assigned here and nowhere else.
 
-use crate::bus::{BusRecovery, I2c1, SensorBus, I2C_PINS, I2C_PINS_AF};
+use crate::bus::{BusRecovery, I2c1, SensorBus, AF_OPEN_DRAIN};
 use crate::clock::{self, MsClock};
 use crate::pins::{In, Out, LINES};
 use crate::regs;
@@ -79,7 +79,16 @@ const GPIOA_CRL: u32 = cr([OUT; 8]);
 const GPIOA_CRH: u32 = cr([OUT, FLOAT, FLOAT, FLOAT, OUT, FLOAT, FLOAT, FLOAT]);
 /// Port B, pins 0..7: Human turn, Win, (PB2 BOOT1, PB3/PB4 JTAG), First square,
 /// PB6/PB7: I2C1's SCL and SDA (alternate-function open-drain).
-const GPIOB_CRL: u32 = cr([OUT, OUT, FLOAT, FLOAT, FLOAT, PULL, 0, 0]) & !I2C_PINS | I2C_PINS_AF;
+const GPIOB_CRL: u32 = cr([
+    OUT,
+    OUT,
+    FLOAT,
+    FLOAT,
+    FLOAT,
+    PULL,
+    AF_OPEN_DRAIN,
+    AF_OPEN_DRAIN,
+]);
 /// Port B, pins 8..15: Start, Level, Draw, Loss, X home, Y home, Done, Side.
 const GPIOB_CRH: u32 = cr([PULL, PULL, OUT, OUT, PULL, PULL, PULL, PULL]);
 /// Output latches set before the modes: ENABLE high (drivers off) on port A, the
@@ -235,11 +244,7 @@ impl Board {
         let _ = enable.set_low();
         let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
         Board {
-            sensors: SensorBank::new(
-                i2c,
-                Wiring::DEFAULT,
-                SensorSettings::DEFAULT,
-            ),
+            sensors: SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT),
             machine: Machine::new(
                 axis(AxisId::X, x_step, x_dir, x_limit),
                 axis(AxisId::Y, y_step, y_dir, y_limit),

@@ -25,12 +25,15 @@ pub type SensorBus = Master<I2c1>;
 /// SCL is PB6, SDA PB7: their bits in GPIOB.
 const SCL: u32 = 1 << 6;
 const SDA: u32 = 1 << 7;
-/// Their CNF/MODE fields in GPIOB_CRL (RM0008 §9.2.1), both pins alike: the I2C's
-/// alternate-function open-drain output at 2 MHz (CNF 11, MODE 10; the pin table in
-/// `board.rs` sets it), and for the recovery general-purpose open-drain (CNF 01).
-pub(crate) const I2C_PINS: u32 = 0xFF << 24;
-pub(crate) const I2C_PINS_AF: u32 = 0xEE << 24;
-const I2C_PINS_GPIO: u32 = 0x66 << 24;
+/// CNF/MODE of a pin (RM0008 §9.2.1): the I2C's alternate-function open-drain output
+/// at 2 MHz (CNF 11, MODE 10; the pin table in `board.rs` sets PB6/PB7 to it), and the
+/// recovery's general-purpose open-drain output (CNF 01, MODE 10).
+pub(crate) const AF_OPEN_DRAIN: u32 = 0xE;
+const GPIO_OPEN_DRAIN: u32 = 0x6;
+/// PB6/PB7's fields in GPIOB_CRL, and their values in either mode.
+const I2C_PINS: u32 = 0xFF << 24;
+const I2C_PINS_AF: u32 = (AF_OPEN_DRAIN * 0x11) << 24;
+const I2C_PINS_GPIO: u32 = (GPIO_OPEN_DRAIN * 0x11) << 24;
 
 /// I2C1's registers, its clock (APB1) and the core clock's cycles per µs.
 pub struct I2c1 {
@@ -101,7 +104,9 @@ impl Registers for I2c1 {
         rcc.apb1rstr().modify(|_, w| w.i2c1rst().clear_bit());
         let mhz = self.pclk1_mhz;
         // SAFETY: FREQ is 32 or 36 (2..=36 allowed), CCR 160 or 180 (≥ 4), TRISE 33 or 37.
-        self.i2c.cr2().write(|w| unsafe { w.freq().bits(mhz as u8) });
+        self.i2c
+            .cr2()
+            .write(|w| unsafe { w.freq().bits(mhz as u8) });
         self.i2c.ccr().write(|w| unsafe { w.ccr().bits(mhz * 5) });
         self.i2c.trise().write(|w| w.trise().set(mhz as u8 + 1));
         self.i2c.cr1().write(|w| w.pe().set_bit());

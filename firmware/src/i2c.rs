@@ -234,8 +234,14 @@ impl<R: Registers> Master<R> {
         for i in 0..operations.len() {
             // What follows this operation: STOP at the end, else a repeated START at
             // a change of direction.
-            let next = operations.get(i + 1).map(|op| matches!(op, Operation::Read(_)));
-            let end = if next.is_none() { cr1::STOP } else { cr1::START };
+            let next = operations
+                .get(i + 1)
+                .map(|op| matches!(op, Operation::Read(_)));
+            let end = if next.is_none() {
+                cr1::STOP
+            } else {
+                cr1::START
+            };
             match &mut operations[i] {
                 Operation::Write(bytes) => {
                     if !writing {

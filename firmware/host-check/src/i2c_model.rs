@@ -363,7 +363,11 @@ impl Model {
             self.sr1 &= !sr1::SB;
             self.shift = Some(byte);
             // A slave stretching for ever holds SCL from its address on.
-            let ticks = if self.stretch_forever { u64::MAX - self.now } else { BYTE_TICKS };
+            let ticks = if self.stretch_forever {
+                u64::MAX - self.now
+            } else {
+                BYTE_TICKS
+            };
             self.phase = Phase::Address(self.now + ticks);
             return;
         }

@@ -4,14 +4,14 @@
 //! against a slave that holds SDA low; and `src/i2c.rs`, the polled I2C master's
 //! register sequences, against a model of the peripheral's flags (`i2c_model.rs`). Run (from `firmware/host-check`):
 //! `cargo test --target "$(rustc -vV | sed -n 's/^host: //p')"`.
-#[path = "../../src/pulse.rs"]
-pub mod pulse;
-#[path = "../../src/recovery.rs"]
-pub mod recovery;
 #[path = "../../src/i2c.rs"]
 pub mod i2c;
 #[cfg(test)]
 mod i2c_model;
+#[path = "../../src/pulse.rs"]
+pub mod pulse;
+#[path = "../../src/recovery.rs"]
+pub mod recovery;
 
 #[cfg(test)]
 mod tests {
@@ -349,7 +349,13 @@ mod i2c_tests {
         let m = bus.registers();
         assert_eq!(
             m.bus(),
-            [Start, Address(0x52, true), Sent(0x80, true), Sent(0x03, true), Stop]
+            [
+                Start,
+                Address(0x52, true),
+                Sent(0x80, true),
+                Sent(0x03, true),
+                Stop
+            ]
         );
         assert_eq!(m.received, [0x80, 0x03]);
         assert_eq!(m.resets, 1, "only the reset of `new`");
@@ -409,7 +415,10 @@ mod i2c_tests {
                 }
             }
             if n <= 2 {
-                assert!(broken_without_masking > 0, "{n} bytes: the model misses the errata");
+                assert!(
+                    broken_without_masking > 0,
+                    "{n} bytes: the model misses the errata"
+                );
             }
         }
     }
@@ -435,9 +444,15 @@ mod i2c_tests {
         let mut bus = master();
         bus.registers().nack_data_at = Some(1);
         let result = bus.write(SLAVE, &[1, 2, 3]);
-        assert_eq!(result, Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Data)));
+        assert_eq!(
+            result,
+            Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Data))
+        );
         let wire = bus.registers().bus();
-        assert_eq!(wire[..4], [Start, Address(0x52, true), Sent(1, true), Sent(2, false)]);
+        assert_eq!(
+            wire[..4],
+            [Start, Address(0x52, true), Sent(1, true), Sent(2, false)]
+        );
         assert_eq!(wire.last(), Some(&Stop), "{wire:?}");
         assert!(bus.registers().faults().is_empty(), "{wire:?}");
     }
@@ -455,7 +470,10 @@ mod i2c_tests {
             }
             let before = m.now;
             let mut buf = [0; 8];
-            assert_eq!(bus.write_read(SLAVE, &[0x94], &mut buf), Err(ErrorKind::Other));
+            assert_eq!(
+                bus.write_read(SLAVE, &[0x94], &mut buf),
+                Err(ErrorKind::Other)
+            );
             let m = bus.registers();
             let waited = m.now - before;
             assert!(waited > u64::from(TIMEOUT), "{hang}: {waited}");
