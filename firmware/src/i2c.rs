@@ -126,6 +126,12 @@ impl<R: Registers> Master<R> {
         self.regs.write(Reg::Cr1, value);
     }
 
+    /// Clears ADDR the way RM0008 says: SR1 read, then SR2 read (nothing between).
+    fn clear_addr(regs: &mut R) {
+        regs.read(Reg::Sr1);
+        regs.read(Reg::Sr2);
+    }
+
     /// Waits until `flag` is set in SR1 (`0`: until CR1's STOP bit is clear), bounded
     /// by the timeout. A NACK, an arbitration loss are errors (their flags cleared); a
     /// bus error is cleared and ignored (errata: spurious in master mode).
@@ -163,7 +169,7 @@ impl<R: Registers> Master<R> {
     }
 
     /// START (unless the previous read already asked for it), the address byte,
-    /// ADDR. ADDR is left set (SR1 read last): the caller clears it by reading SR2.
+    /// ADDR. ADDR is left set: the caller clears it ([`Master::clear_addr`]).
     fn address(&mut self, byte: u8, start_requested: bool) -> Result<(), ErrorKind> {
         if !start_requested {
             self.cr1(cr1::START, 0);
@@ -180,7 +186,7 @@ impl<R: Registers> Master<R> {
         if n == 1 {
             self.cr1(0, cr1::ACK | cr1::POS);
             self.regs.critical(|regs| {
-                regs.read(Reg::Sr2);
+                Self::clear_addr(regs);
                 let value = regs.read(Reg::Cr1) | end;
                 regs.write(Reg::Cr1, value);
             });
@@ -189,7 +195,7 @@ impl<R: Registers> Master<R> {
         } else if n == 2 {
             self.cr1(cr1::POS | cr1::ACK, 0);
             self.regs.critical(|regs| {
-                regs.read(Reg::Sr2);
+                Self::clear_addr(regs);
                 let value = regs.read(Reg::Cr1) & !cr1::ACK;
                 regs.write(Reg::Cr1, value);
             });
@@ -202,7 +208,7 @@ impl<R: Registers> Master<R> {
             buf[1] = self.regs.read(Reg::Dr) as u8;
         } else {
             self.cr1(cr1::ACK, cr1::POS);
-            self.regs.read(Reg::Sr2);
+            Self::clear_addr(&mut self.regs);
             let (first, last) = buf.split_at_mut(n - 3);
             for byte in first {
                 self.wait(sr1::RXNE)?;
@@ -246,7 +252,7 @@ impl<R: Registers> Master<R> {
                 Operation::Write(bytes) => {
                     if !writing {
                         self.address(address << 1, start_requested)?;
-                        self.regs.read(Reg::Sr2);
+                        Self::clear_addr(&mut self.regs);
                         writing = true;
                         wrote = false;
                     }

@@ -355,9 +355,9 @@ impl Model {
         u16::from(byte)
     }
 
-    fn dr_write(&mut self, byte: u8) {
+    fn dr_write(&mut self, byte: u8, seen: u16) {
         if self.phase == Phase::AwaitAddress {
-            if self.seen & sr1::SB == 0 {
+            if seen & sr1::SB == 0 {
                 self.wrong("address written without SR1 read with SB");
             }
             self.sr1 &= !sr1::SB;
@@ -393,6 +393,8 @@ impl Model {
 impl Registers for Model {
     fn read(&mut self, reg: Reg) -> u16 {
         self.tick();
+        // "Read SR1, then ...": the very next access (strict: the chip may be kinder).
+        let seen = std::mem::take(&mut self.seen);
         match reg {
             Reg::Cr1 => self.cr1,
             Reg::Sr1 => {
@@ -400,7 +402,7 @@ impl Registers for Model {
                 self.sr1
             }
             Reg::Sr2 => {
-                if self.sr1 & sr1::ADDR != 0 && self.seen & sr1::ADDR != 0 {
+                if self.sr1 & sr1::ADDR != 0 && seen & sr1::ADDR != 0 {
                     self.sr1 &= !sr1::ADDR;
                     if self.transmitter {
                         self.sr1 |= sr1::TXE;
@@ -417,6 +419,7 @@ impl Registers for Model {
 
     fn write(&mut self, reg: Reg, value: u16) {
         self.tick();
+        let seen = std::mem::take(&mut self.seen);
         match reg {
             Reg::Cr1 => {
                 self.cr1 = value;
@@ -427,7 +430,7 @@ impl Registers for Model {
                 self.sr1 &= value | !errors;
             }
             Reg::Sr2 => self.wrong("SR2 written"),
-            Reg::Dr => self.dr_write(value as u8),
+            Reg::Dr => self.dr_write(value as u8, seen),
         }
     }
 
