@@ -147,18 +147,19 @@ impl<R: Registers> Master<R> {
                 let errors = status & (sr1::BERR | sr1::ARLO | sr1::AF);
                 if errors != 0 {
                     self.regs.write(Reg::Sr1, !errors);
-                }
-                if status & sr1::AF != 0 {
-                    return Err(ErrorKind::NoAcknowledge(if flag == sr1::ADDR {
-                        NoAcknowledgeSource::Address
-                    } else {
-                        NoAcknowledgeSource::Data
-                    }));
-                }
-                if status & sr1::ARLO != 0 {
-                    return Err(ErrorKind::ArbitrationLoss);
-                }
-                if status & flag != 0 {
+                    if status & sr1::AF != 0 {
+                        return Err(ErrorKind::NoAcknowledge(if flag == sr1::ADDR {
+                            NoAcknowledgeSource::Address
+                        } else {
+                            NoAcknowledgeSource::Data
+                        }));
+                    }
+                    if status & sr1::ARLO != 0 {
+                        return Err(ErrorKind::ArbitrationLoss);
+                    }
+                    // A bus error alone: SR1 is read again, so that the flag's
+                    // clearing sequence (SR1 read, then DR or SR2) stays unbroken.
+                } else if status & flag != 0 {
                     return Ok(());
                 }
             }

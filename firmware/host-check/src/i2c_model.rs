@@ -112,6 +112,8 @@ pub struct Model {
     pub stretch_forever: bool,
     /// Another master wins the address phase.
     pub lose_arbitration: bool,
+    /// A spurious bus error (errata) flagged at this access.
+    pub spurious_berr_at: Option<usize>,
 }
 
 impl Model {
@@ -143,6 +145,7 @@ impl Model {
             bus_busy: false,
             stretch_forever: false,
             lose_arbitration: false,
+            spurious_berr_at: None,
         }
     }
 
@@ -182,6 +185,9 @@ impl Model {
             self.now += std::mem::take(&mut self.pending_delay);
         }
         self.now += 1;
+        if self.spurious_berr_at == Some(self.accesses) {
+            self.sr1 |= sr1::BERR;
+        }
         self.advance();
     }
 

@@ -423,6 +423,21 @@ mod i2c_tests {
         }
     }
 
+    /// The errata's spurious bus error in master mode: cleared, the transfer goes on.
+    #[test]
+    fn a_spurious_bus_error_is_cleared_and_ignored() {
+        let (_, clean) = run_write_read(8, &[], true);
+        for at in 1..=clean.accesses {
+            let mut bus = master();
+            bus.registers().accesses = 0;
+            bus.registers().spurious_berr_at = Some(at);
+            let mut buf = [0; 8];
+            assert_eq!(bus.write_read(SLAVE, &[0x94], &mut buf), Ok(()), "at {at}");
+            assert_eq!(buf, DATA);
+            assert_eq!(bus.registers().bus(), write_read_wire(8), "at {at}");
+        }
+    }
+
     #[test]
     fn nack_on_the_address_ends_with_a_stop() {
         let mut bus = master();
