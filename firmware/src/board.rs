@@ -223,10 +223,7 @@ impl Board {
         // takes 90 µs), counted in cycles of the configured clock.
         // Then the bus recovery once: a reset in the middle of a sensor read (the
         // reset button, the watchdog, a panic) can leave a slave holding SDA low.
-        let mut i2c = SensorBus::new(
-            I2c1::new(dp.I2C1, rcc.clocks.pclk1().raw(), sysclk),
-            sysclk / 1000,
-        );
+        let mut i2c = SensorBus::new(I2c1::new(dp.I2C1, &rcc), sysclk / 1000);
         i2c.recover_bus();
 
         #[cfg(feature = "defmt")]
