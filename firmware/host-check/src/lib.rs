@@ -414,6 +414,9 @@ mod i2c_tests {
                     }
                 }
             }
+            // For more bytes the model holds byte N in the shift register (BTF) when
+            // STOP comes late and sends STOP then, so it shows no failure there; the
+            // critical section stays, as in ST's HAL (the errata lists EV7_2 too).
             if n <= 2 {
                 assert!(
                     broken_without_masking > 0,
