@@ -1,14 +1,13 @@
 //! The blue pill's bring-up, in order, and its wiring (README.md, "Wiring"): every pin
 //! is assigned here and nowhere else.
 
-use crate::bus::SensorBus;
+use crate::bus::{BusRecovery, I2c1, SensorBus, AF_OPEN_DRAIN};
 use crate::clock::{self, MsClock};
 use crate::pins::{In, Out, LINES};
 use crate::regs;
 use crate::safety::{self, ResetCause, Watchdog};
 use crate::storage::FlashStorage;
 use embedded_hal::digital::OutputPin;
-use stm32f1xx_hal::i2c::{BlockingI2c, Mode};
 use stm32f1xx_hal::{pac, prelude::*};
 #[cfg(not(feature = "servo-lift"))]
 use tictable::device::motion::PinLift;
@@ -79,8 +78,17 @@ const GPIOA_CRL: u32 = cr([OUT; 8]);
 /// whatever their field says.
 const GPIOA_CRH: u32 = cr([OUT, FLOAT, FLOAT, FLOAT, OUT, FLOAT, FLOAT, FLOAT]);
 /// Port B, pins 0..7: Human turn, Win, (PB2 BOOT1, PB3/PB4 JTAG), First square,
-/// (PB6/PB7: I2C1, configured by the HAL's I2C after this).
-const GPIOB_CRL: u32 = cr([OUT, OUT, FLOAT, FLOAT, FLOAT, PULL, FLOAT, FLOAT]);
+/// PB6/PB7: I2C1's SCL and SDA (alternate-function open-drain).
+const GPIOB_CRL: u32 = cr([
+    OUT,
+    OUT,
+    FLOAT,
+    FLOAT,
+    FLOAT,
+    PULL,
+    AF_OPEN_DRAIN,
+    AF_OPEN_DRAIN,
+]);
 /// Port B, pins 8..15: Start, Level, Draw, Loss, X home, Y home, Done, Side.
 const GPIOB_CRH: u32 = cr([PULL, PULL, OUT, OUT, PULL, PULL, PULL, PULL]);
 /// Output latches set before the modes: ENABLE high (drivers off) on port A, the
@@ -210,18 +218,13 @@ impl Board {
             Out::a(gpioa.pa8),
         ];
 
-        // I2C1 on PB6 (SCL) / PB7 (SDA), 100 kHz, to the two TCA9548A multiplexers;
-        // its timeouts (µs) are counted in cycles of the configured clock.
-        let i2c = BlockingI2c::new(
-            dp.I2C1,
-            (gpiob.pb6, gpiob.pb7),
-            Mode::standard(100.kHz()),
-            &mut rcc,
-            1000,
-            10,
-            1000,
-            1000,
-        );
+        // I2C1 on PB6 (SCL) / PB7 (SDA, both set by the pin table), 100 kHz, to the
+        // two TCA9548A multiplexers; each flag is waited for at most 1 ms (a byte
+        // takes 90 µs), counted in cycles of the configured clock.
+        // Then the bus recovery once: a reset in the middle of a sensor read (the
+        // reset button, the watchdog, a panic) can leave a slave holding SDA low.
+        let mut i2c = SensorBus::new(I2c1::new(dp.I2C1, &rcc), sysclk / 1000);
+        i2c.recover_bus();
 
         #[cfg(feature = "defmt")]
         defmt::info!(
@@ -240,12 +243,8 @@ impl Board {
         Board {
             // After two bus errors in a row the bank frees the bus (SensorBus's
             // BusRecovery).
-            sensors: SensorBank::new(
-                SensorBus::new(i2c, sysclk),
-                Wiring::DEFAULT,
-                SensorSettings::DEFAULT,
-            )
-            .with_recovery(),
+            sensors: SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT)
+                .with_recovery(),
             machine: Machine::new(
                 axis(AxisId::X, x_step, x_dir, x_limit),
                 axis(AxisId::Y, y_step, y_dir, y_limit),

@@ -1,40 +1,110 @@
-//! I2C1 (PB6 SCL, PB7 SDA) to the sensor multiplexers, with bus recovery: a slave
-//! reset mid-transfer (a brown-out, a loose wire) can hold SDA low for ever, and the
-//! STM32F1's I2C can lock its BUSY flag (errata ES096 2.13.7). [`SensorBus`] frees the
-//! bus on request ([`BusRecovery`]).
+//! I2C1 (PB6 SCL, PB7 SDA, 100 kHz) to the sensor multiplexers: the register-level
+//! master of `i2c.rs` on the chip's peripheral, with bus recovery. A slave reset
+//! mid-transfer (a brown-out, a loose wire) can hold SDA low for ever, and the STM32F1's
+//! I2C can lock its BUSY flag (errata ES096 §2.13.7). [`SensorBus`] frees the bus on
+//! request ([`BusRecovery`]).
 
-use crate::clock::Dwt;
-use crate::pulse::{wait_since, CycleCounter};
+use crate::i2c::{Master, Reg, Registers};
+use crate::pulse::wait_since;
 use crate::recovery::{free_bus, OpenDrainLines};
-use crate::regs;
-use embedded_hal::i2c::{ErrorType, I2c, Operation, SevenBitAddress};
-use stm32f1xx_hal::i2c::{BlockingI2c, Error};
+use crate::{clock::Dwt, pulse::CycleCounter, regs};
 use stm32f1xx_hal::pac::I2C1;
+use stm32f1xx_hal::rcc::Rcc;
 
 pub use tictable::device::sensors::BusRecovery;
+
+/// The sensors' bus: the polled master on I2C1.
+pub type SensorBus = Master<I2c1>;
 
 /// SCL is PB6, SDA PB7: their bits in GPIOB.
 const SCL: u32 = 1 << 6;
 const SDA: u32 = 1 << 7;
-/// Their CNF/MODE fields in GPIOB_CRL, and the general-purpose open-drain output at
-/// 50 MHz (CNF 01, MODE 11; RM0008 §9.2.1) for both.
-const FIELDS: u32 = 0xFF << 24;
-const OPEN_DRAIN: u32 = 0x77 << 24;
+/// CNF/MODE of a pin (RM0008 §9.2.1): the I2C's alternate-function open-drain output
+/// at 2 MHz (CNF 11, MODE 10; the pin table in `board.rs` sets PB6/PB7 to it), and the
+/// recovery's general-purpose open-drain output (CNF 01, MODE 10).
+pub(crate) const AF_OPEN_DRAIN: u32 = 0xE;
+const GPIO_OPEN_DRAIN: u32 = 0x6;
+/// PB6/PB7's fields in GPIOB_CRL, and their values in either mode.
+const I2C_PINS: u32 = 0xFF << 24;
+const I2C_PINS_AF: u32 = (AF_OPEN_DRAIN * 0x11) << 24;
+const I2C_PINS_GPIO: u32 = (GPIO_OPEN_DRAIN * 0x11) << 24;
 
-/// I2C1 as the HAL's `BlockingI2c`, plus bus recovery.
-pub struct SensorBus {
-    i2c: BlockingI2c<I2C1>,
-    /// Core cycles per µs (the bit-banged clock's timing).
+/// I2C1's registers, its clock (APB1) and the core clock's cycles per µs.
+pub struct I2c1 {
+    i2c: I2C1,
+    /// APB1 clock, MHz (the peripheral's FREQ).
+    pclk1_mhz: u16,
+    /// Core cycles per µs (the recovery's bit-banged clock).
     per_us: u32,
 }
 
-impl SensorBus {
-    /// Wraps the configured I2C1 (on PB6/PB7); `sysclk_hz`: the core clock.
-    pub fn new(i2c: BlockingI2c<I2C1>, sysclk_hz: u32) -> SensorBus {
-        SensorBus {
+impl I2c1 {
+    /// I2C1 with its clock switched on, at the configured clocks; the [`Master`]
+    /// resets and configures it. (The clock enable goes through `regs`, as the
+    /// reset does: the HAL's `Enable` costs 16 B more, measured.)
+    pub fn new(i2c: I2C1, rcc: &Rcc) -> I2c1 {
+        regs::rcc().apb1enr().modify(|_, w| w.i2c1en().set_bit());
+        I2c1 {
             i2c,
-            per_us: sysclk_hz.div_ceil(1_000_000),
+            pclk1_mhz: (rcc.clocks.pclk1().raw() / 1_000_000) as u16,
+            per_us: rcc.clocks.sysclk().raw().div_ceil(1_000_000),
         }
+    }
+}
+
+/// The raw register writes: every value written is one RM0008 allows (CR1: PE with
+/// START, STOP, ACK, POS; SR1: zeros to clear error flags; DR: a byte; the timing
+/// registers from the clock).
+#[allow(unsafe_code)]
+impl Registers for I2c1 {
+    fn read(&mut self, reg: Reg) -> u16 {
+        match reg {
+            Reg::Cr1 => self.i2c.cr1().read().bits(),
+            Reg::Sr1 => self.i2c.sr1().read().bits(),
+            Reg::Sr2 => self.i2c.sr2().read().bits(),
+            Reg::Dr => self.i2c.dr().read().bits(),
+        }
+    }
+
+    fn write(&mut self, reg: Reg, value: u16) {
+        // SAFETY: see the impl's documentation.
+        match reg {
+            Reg::Cr1 => {
+                self.i2c.cr1().write(|w| unsafe { w.bits(value) });
+            }
+            Reg::Sr1 => {
+                self.i2c.sr1().write(|w| unsafe { w.bits(value) });
+            }
+            Reg::Sr2 => {}
+            Reg::Dr => {
+                self.i2c.dr().write(|w| w.dr().set(value as u8));
+            }
+        }
+    }
+
+    fn cycles(&mut self) -> u32 {
+        Dwt::cycles()
+    }
+
+    fn critical<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        cortex_m::interrupt::free(|_| f(self))
+    }
+
+    /// Resets I2C1 through RCC_APB1RSTR and configures standard mode at 100 kHz
+    /// (RM0008 §26.6: FREQ = APB1 in MHz, CCR = APB1 / 200 kHz, TRISE = 1000 ns of
+    /// APB1 + 1), then enables it.
+    fn reset(&mut self) {
+        let rcc = regs::rcc();
+        rcc.apb1rstr().modify(|_, w| w.i2c1rst().set_bit());
+        rcc.apb1rstr().modify(|_, w| w.i2c1rst().clear_bit());
+        let mhz = self.pclk1_mhz;
+        // SAFETY: FREQ is 32 or 36 (2..=36 allowed), CCR 160 or 180 (≥ 4), TRISE 33 or 37.
+        self.i2c
+            .cr2()
+            .write(|w| unsafe { w.freq().bits(mhz as u8) });
+        self.i2c.ccr().write(|w| unsafe { w.ccr().bits(mhz * 5) });
+        self.i2c.trise().write(|w| w.trise().set(mhz as u8 + 1));
+        self.i2c.cr1().write(|w| w.pe().set_bit());
     }
 }
 
@@ -43,24 +113,19 @@ impl BusRecovery for SensorBus {
     /// workaround: PB6/PB7 become open-drain outputs (released high), SCL is clocked
     /// up to 9 times until the slave lets SDA go, then a STOP (SDA rising while SCL
     /// is high); the pins go back to the peripheral, which is reset through
-    /// RCC_APB1RSTR and configured again (the HAL's `reset`: the same speed and
-    /// timeouts). HAL 0.11's `BlockingI2c` has no `release`, so instead of taking the
-    /// pins back this switches their mode bits: `SensorBus` owns the I2C and its pins,
-    /// and only PB6/PB7's fields of CRL change (see `regs`).
+    /// RCC_APB1RSTR and configured again. Only PB6/PB7's fields of GPIOB_CRL change
+    /// (see `regs`).
     fn recover_bus(&mut self) -> bool {
         let port = regs::gpiob();
-        let saved = port.crl().read().bits() & FIELDS;
         // Latches high (released) before the pins become open-drain outputs.
         regs::set_reset(port, SCL | SDA);
-        regs::set_crl(port, FIELDS, OPEN_DRAIN);
+        regs::set_crl(port, I2C_PINS, I2C_PINS_GPIO);
+        let i2c1 = self.registers();
         let free = free_bus(&mut Pins {
-            per_us: self.per_us,
+            per_us: i2c1.per_us,
         });
-        regs::set_crl(port, FIELDS, saved);
-        let rcc = regs::rcc();
-        rcc.apb1rstr().modify(|_, w| w.i2c1rst().set_bit());
-        rcc.apb1rstr().modify(|_, w| w.i2c1rst().clear_bit());
-        self.i2c.reset();
+        regs::set_crl(port, I2C_PINS, I2C_PINS_AF);
+        i2c1.reset();
         #[cfg(feature = "defmt")]
         defmt::warn!("I2C bus recovery: SDA {=bool}", free);
         free
@@ -93,48 +158,5 @@ impl OpenDrainLines for Pins {
 
     fn sda_is_high(&mut self) -> bool {
         regs::gpiob().idr().read().bits() & SDA != 0
-    }
-}
-
-impl ErrorType for SensorBus {
-    type Error = Error;
-}
-
-impl I2c for SensorBus {
-    fn read(&mut self, address: SevenBitAddress, read: &mut [u8]) -> Result<(), Error> {
-        self.i2c.read(address, read)
-    }
-
-    fn write(&mut self, address: SevenBitAddress, write: &[u8]) -> Result<(), Error> {
-        self.i2c.write(address, write)
-    }
-
-    fn write_read(
-        &mut self,
-        address: SevenBitAddress,
-        write: &[u8],
-        read: &mut [u8],
-    ) -> Result<(), Error> {
-        self.i2c.write_read(address, write, read)
-    }
-
-    /// HAL 0.11's `BlockingI2c::transaction` is `todo!()`, a panic (read in its
-    /// source): the three shapes its own methods do are mapped to them, any other
-    /// list of operations is refused with `Error::Bus` (which the HAL itself never
-    /// returns) instead of panicking. The library and the sensor drivers use only
-    /// `read`, `write` and `write_read`.
-    fn transaction(
-        &mut self,
-        address: SevenBitAddress,
-        operations: &mut [Operation<'_>],
-    ) -> Result<(), Error> {
-        match operations {
-            [Operation::Write(write)] => self.i2c.write(address, write),
-            [Operation::Read(read)] => self.i2c.read(address, read),
-            [Operation::Write(write), Operation::Read(read)] => {
-                self.i2c.write_read(address, write, read)
-            }
-            _ => Err(Error::Bus),
-        }
     }
 }

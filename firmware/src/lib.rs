@@ -10,6 +10,7 @@
 //! | [`pins`] | the output and input pin types the library drives |
 //! | [`pulse`] | STEP/DIR timing for the stepper drivers (host-tested: `host-check/`) |
 //! | [`bus`] | I2C1 with bus recovery |
+//! | [`i2c`] | the polled I2C master's register sequences (host-tested: `host-check/`) |
 //! | [`recovery`] | the bus-recovery sequence (host-tested: `host-check/`) |
 //! | [`storage`] | the snapshot flash (`embedded-storage` over the last flash pages) |
 //! | `mem` | small memory routines replacing compiler-builtins' (flash size) |
@@ -20,6 +21,7 @@
 pub mod board;
 pub mod bus;
 pub mod clock;
+pub mod i2c;
 mod mem;
 pub mod pins;
 pub mod pulse;

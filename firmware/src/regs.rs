@@ -1,7 +1,8 @@
 //! The register blocks that code outside the HAL's ownership writes: the safe state
 //! (from reset, a panic or a HardFault, whatever the HAL owns at that moment) and the
-//! I2C bus recovery (on pins the HAL's I2C owns). The firmware's only `unsafe` besides
-//! `mem.rs` and the HardFault handler's signature.
+//! I2C bus recovery and I2C1's clock and reset (on pins and a peripheral `bus::SensorBus`
+//! owns). The firmware's only `unsafe` besides `mem.rs`, the raw I2C1 register writes
+//! in `bus.rs` and the HardFault handler's signature.
 //!
 //! Why this is sound: a register block is a set of volatile cells at a fixed
 //! address, valid for the whole program; a shared reference to it only allows
@@ -27,7 +28,7 @@ pub fn gpiob() -> &'static pac::gpioa::RegisterBlock {
     unsafe { &*pac::GPIOB::ptr() }
 }
 
-/// The reset and clock controller (port clock enables, the I2C1 reset).
+/// The reset and clock controller (port clock enables, I2C1's clock and reset).
 pub fn rcc() -> &'static pac::rcc::RegisterBlock {
     // SAFETY: see the module documentation.
     unsafe { &*pac::RCC::ptr() }

@@ -1,8 +1,13 @@
 //! Host tests of the firmware's hardware-free parts: `src/pulse.rs`, the STEP/DIR
 //! timing the firmware's STEP and DIR pins keep (`StepLine`), against a fake cycle counter and a pin that
 //! records the count at each edge; and `src/recovery.rs`, the I2C bus recovery,
-//! against a slave that holds SDA low. Run (from `firmware/host-check`):
+//! against a slave that holds SDA low; and `src/i2c.rs`, the polled I2C master's
+//! register sequences, against a model of the peripheral's flags (`i2c_model.rs`). Run (from `firmware/host-check`):
 //! `cargo test --target "$(rustc -vV | sed -n 's/^host: //p')"`.
+#[path = "../../src/i2c.rs"]
+pub mod i2c;
+#[cfg(test)]
+mod i2c_model;
 #[path = "../../src/pulse.rs"]
 pub mod pulse;
 #[path = "../../src/recovery.rs"]
@@ -286,5 +291,278 @@ mod recovery_tests {
         assert_eq!(bus.pulses(), 10);
         assert_eq!(bus.stops(), 0);
         assert_eq!(bus.starts(), 0);
+    }
+}
+
+#[cfg(test)]
+mod i2c_tests {
+    use super::i2c::Master;
+    use super::i2c_model::{Model, Wire, BYTE_TICKS};
+    use embedded_hal::i2c::{ErrorKind, I2c, NoAcknowledgeSource, Operation};
+    use Wire::{Address, Received, Sent, Start, Stop};
+
+    /// The TCS34725's address and the bytes it answers with.
+    const SLAVE: u8 = 0x29;
+    const DATA: [u8; 8] = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
+    /// The master's wait bound, ticks.
+    const TIMEOUT: u32 = 1000;
+
+    fn master() -> Master<Model> {
+        Master::new(Model::new(SLAVE, &DATA), TIMEOUT)
+    }
+
+    /// The wire for receiving `n` bytes of `DATA`: every one acknowledged but the last.
+    fn received(n: usize) -> Vec<Wire> {
+        (0..n).map(|i| Received(DATA[i], i + 1 < n)).collect()
+    }
+
+    /// The wire of `write_read(SLAVE, [0x94], n bytes)`.
+    fn write_read_wire(n: usize) -> Vec<Wire> {
+        let mut wire = vec![Start, Address(0x52, true), Sent(0x94, true)];
+        wire.extend([Start, Address(0x53, true)]);
+        wire.extend(received(n));
+        wire.push(Stop);
+        wire
+    }
+
+    /// Runs write_read of `n` bytes with optional delays; the buffer, the model.
+    fn run_write_read(n: usize, delays: &[(usize, u64)], masks: bool) -> (Vec<u8>, Model) {
+        let mut bus = master();
+        let m = bus.registers();
+        m.delays = delays.iter().copied().collect();
+        m.critical_masks = masks;
+        m.accesses = 0;
+        let mut buf = vec![0; n];
+        let result = bus.write_read(SLAVE, &[0x94], &mut buf);
+        let m = bus.registers();
+        m.now += 10 * BYTE_TICKS;
+        m.advance();
+        assert_eq!(result, Ok(()), "{n} bytes, delays {delays:?}: {:?}", m.wire);
+        let model = std::mem::replace(bus.registers(), Model::new(0, &[]));
+        (buf, model)
+    }
+
+    #[test]
+    fn write_sends_the_bytes_and_a_stop() {
+        let mut bus = master();
+        assert_eq!(bus.write(SLAVE, &[0x80, 0x03]), Ok(()));
+        let m = bus.registers();
+        assert_eq!(
+            m.bus(),
+            [
+                Start,
+                Address(0x52, true),
+                Sent(0x80, true),
+                Sent(0x03, true),
+                Stop
+            ]
+        );
+        assert_eq!(m.received, [0x80, 0x03]);
+        assert_eq!(m.resets, 1, "only the reset of `new`");
+    }
+
+    #[test]
+    fn write_read_of_1_2_3_4_and_8_bytes() {
+        for n in [1, 2, 3, 4, 8] {
+            let (buf, m) = run_write_read(n, &[], true);
+            assert_eq!(buf, DATA[..n], "{n}: {:?}", m.wire);
+            assert_eq!(m.bus(), write_read_wire(n), "{n}");
+            assert_eq!(m.received, [0x94]);
+        }
+    }
+
+    #[test]
+    fn read_alone_and_back_to_back_transfers() {
+        let mut bus = master();
+        let mut one = [0];
+        assert_eq!(bus.read(SLAVE, &mut one), Ok(()));
+        let mut two = [0; 2];
+        // The next transfer right after the STOP was asked for.
+        assert_eq!(bus.read(SLAVE, &mut two), Ok(()));
+        assert_eq!((one, two), ([0x11], [0x22, 0x33]));
+        let mut wire = vec![Start, Address(0x53, true), Received(0x11, false), Stop];
+        wire.extend([Start, Address(0x53, true), Received(0x22, true)]);
+        wire.extend([Received(0x33, false), Stop]);
+        assert_eq!(bus.registers().bus(), wire);
+    }
+
+    /// A delay (an interrupt) before any register access outside the critical
+    /// sections changes nothing on the wire; with the critical sections masking
+    /// nothing (the errata workaround removed), some delay in the 1- and 2-byte
+    /// sequences makes the master acknowledge the last byte or clock in an extra one.
+    #[test]
+    fn interrupts_outside_the_critical_sections_are_harmless() {
+        for n in [1, 2, 3, 4, 8] {
+            let (_, clean) = run_write_read(n, &[], true);
+            let accesses = clean.accesses;
+            let mut broken_without_masking = 0;
+            for at in 1..=accesses {
+                for delay in [BYTE_TICKS / 2, 3 * BYTE_TICKS] {
+                    let (buf, m) = run_write_read(n, &[(at, delay)], true);
+                    assert_eq!(buf, DATA[..n], "{n} bytes, delay {delay} at access {at}");
+                    assert_eq!(m.bus(), write_read_wire(n), "{n}, delay at {at}");
+                    let mut bus = master();
+                    bus.registers().delays = [(at, delay)].into();
+                    bus.registers().critical_masks = false;
+                    let mut buf = vec![0; n];
+                    let result = bus.write_read(SLAVE, &[0x94], &mut buf);
+                    let m = bus.registers();
+                    m.now += 10 * BYTE_TICKS;
+                    m.advance();
+                    if result.is_err() || m.bus() != write_read_wire(n) {
+                        broken_without_masking += 1;
+                    }
+                }
+            }
+            // For more bytes the model holds byte N in the shift register (BTF) when
+            // STOP comes late and sends STOP then, so it shows no failure there; the
+            // critical section stays, as in ST's HAL (the errata lists EV7_2 too).
+            if n <= 2 {
+                assert!(
+                    broken_without_masking > 0,
+                    "{n} bytes: the model misses the errata"
+                );
+            }
+        }
+    }
+
+    /// The errata's spurious bus error in master mode: cleared, the transfer goes on.
+    #[test]
+    fn a_spurious_bus_error_is_cleared_and_ignored() {
+        let (_, clean) = run_write_read(8, &[], true);
+        for at in 1..=clean.accesses {
+            let mut bus = master();
+            bus.registers().accesses = 0;
+            bus.registers().spurious_berr_at = Some(at);
+            let mut buf = [0; 8];
+            assert_eq!(bus.write_read(SLAVE, &[0x94], &mut buf), Ok(()), "at {at}");
+            assert_eq!(buf, DATA);
+            assert_eq!(bus.registers().bus(), write_read_wire(8), "at {at}");
+        }
+    }
+
+    #[test]
+    fn nack_on_the_address_ends_with_a_stop() {
+        let mut bus = master();
+        let result = bus.write(0x70, &[0x01]);
+        assert_eq!(
+            result,
+            Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address))
+        );
+        assert_eq!(bus.registers().bus(), [Start, Address(0xE0, false), Stop]);
+        assert!(bus.registers().faults().is_empty());
+        // The bus works on.
+        let mut byte = [0];
+        assert_eq!(bus.write_read(SLAVE, &[0x92], &mut byte), Ok(()));
+        assert_eq!(byte, [0x11]);
+    }
+
+    #[test]
+    fn nack_on_data_ends_with_a_stop() {
+        let mut bus = master();
+        bus.registers().nack_data_at = Some(1);
+        let result = bus.write(SLAVE, &[1, 2, 3]);
+        assert_eq!(
+            result,
+            Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Data))
+        );
+        let wire = bus.registers().bus();
+        assert_eq!(
+            wire[..4],
+            [Start, Address(0x52, true), Sent(1, true), Sent(2, false)]
+        );
+        assert_eq!(wire.last(), Some(&Stop), "{wire:?}");
+        assert!(bus.registers().faults().is_empty(), "{wire:?}");
+    }
+
+    #[test]
+    fn a_flag_that_never_comes_times_out_and_resets() {
+        // The bus never free (START pending for ever), a slave stretching SCL for ever.
+        for hang in 0..2 {
+            let mut bus = master();
+            let m = bus.registers();
+            if hang == 0 {
+                m.bus_busy = true;
+            } else {
+                m.stretch_forever = true;
+            }
+            let before = m.now;
+            let mut buf = [0; 8];
+            assert_eq!(
+                bus.write_read(SLAVE, &[0x94], &mut buf),
+                Err(ErrorKind::Other)
+            );
+            let m = bus.registers();
+            let waited = m.now - before;
+            assert!(waited > u64::from(TIMEOUT), "{hang}: {waited}");
+            assert!(waited < u64::from(TIMEOUT) + 200, "{hang}: {waited}");
+            assert_eq!(m.resets, 2, "{hang}: reset after the timeout");
+            // Once the fault is gone, the next transfer works.
+            m.bus_busy = false;
+            m.stretch_forever = false;
+            assert_eq!(bus.write(SLAVE, &[0x80]), Ok(()));
+        }
+    }
+
+    #[test]
+    fn arbitration_loss_is_reported_and_resets() {
+        let mut bus = master();
+        bus.registers().lose_arbitration = true;
+        assert_eq!(bus.write(SLAVE, &[1]), Err(ErrorKind::ArbitrationLoss));
+        assert_eq!(bus.registers().resets, 2);
+        assert_eq!(bus.registers().bus(), [Start]);
+    }
+
+    #[test]
+    fn transaction_shapes() {
+        // Adjacent writes go out as one; a change of direction is a repeated START.
+        let mut bus = master();
+        let (mut a, mut b) = ([0u8; 2], [0u8; 1]);
+        let mut ops = [
+            Operation::Write(&[1]),
+            Operation::Write(&[2, 3]),
+            Operation::Read(&mut a),
+            Operation::Write(&[4]),
+            Operation::Read(&mut b),
+        ];
+        assert_eq!(bus.transaction(SLAVE, &mut ops), Ok(()));
+        assert_eq!((a, b), ([0x11, 0x22], [0x33]));
+        let wire = vec![
+            Start,
+            Address(0x52, true),
+            Sent(1, true),
+            Sent(2, true),
+            Sent(3, true),
+            Start,
+            Address(0x53, true),
+            Received(0x11, true),
+            Received(0x22, false),
+            Start,
+            Address(0x52, true),
+            Sent(4, true),
+            Start,
+            Address(0x53, true),
+            Received(0x33, false),
+            Stop,
+        ];
+        assert_eq!(bus.registers().bus(), wire);
+
+        // An empty write: the address alone (a probe).
+        let mut bus = master();
+        assert_eq!(bus.write(SLAVE, &[]), Ok(()));
+        assert_eq!(bus.registers().bus(), [Start, Address(0x52, true), Stop]);
+        // No operations: nothing on the bus.
+        assert_eq!(bus.transaction(SLAVE, &mut []), Ok(()));
+        assert_eq!(bus.registers().bus().len(), 3);
+
+        // Refused before the bus is touched: two reads in a row, an empty read.
+        let mut bus = master();
+        let (mut c, mut d) = ([0u8; 1], [0u8; 1]);
+        let mut reads = [Operation::Read(&mut c), Operation::Read(&mut d)];
+        assert_eq!(bus.transaction(SLAVE, &mut reads), Err(ErrorKind::Other));
+        assert_eq!(bus.read(SLAVE, &mut []), Err(ErrorKind::Other));
+        assert_eq!(bus.write_read(SLAVE, &[1], &mut []), Err(ErrorKind::Other));
+        assert!(bus.registers().wire.iter().all(|w| *w == Wire::Reset));
+        assert_eq!(bus.registers().resets, 1);
     }
 }

@@ -1,0 +1,314 @@
+//! A small polled I2C master for the STM32F1's I2C peripheral (RM0008 §26), without
+//! hardware: the register sequences run on a [`Registers`] implementation, the chip's
+//! I2C1 in the firmware (`bus::I2c1`), a model of the peripheral's status flags in
+//! `firmware/host-check`.
+//!
+//! It replaces the HAL's `BlockingI2c` (stm32f1xx-hal 0.11): about 1 KiB of flash there,
+//! and its `transaction` is `todo!()`. The order of register accesses is the HAL's
+//! (`src/i2c/blocking.rs`), which is RM0008's "method 2" for a polled master receiver,
+//! with the workarounds of the STM32F10xx errata (ES096 §2.13.2, "some software events
+//! must be managed before the current byte is being transferred") that ST's own
+//! `stm32f1xx_hal_i2c.c` applies: interrupts are masked ([`Registers::critical`]) where
+//! a step must follow another within one byte time on the bus:
+//!
+//! - 1 byte (EV6_3): ACK off before ADDR is cleared; clearing ADDR and setting STOP
+//!   together, then wait RXNE and read.
+//! - 2 bytes (EV6_1): POS and ACK on before ADDR is cleared; clearing ADDR and ACK off
+//!   together (the NACK then goes to the second byte); wait BTF (both bytes in), STOP
+//!   and the first read together, then the second read.
+//! - N > 2 bytes (EV7_2): read until three bytes are left; wait BTF (N-2 in DR, N-1
+//!   in the shift register), ACK off, the read of N-2 and STOP together (byte N is
+//!   being received: STOP must be set before it ends), read N-1, wait RXNE, read N.
+//!
+//! The errata's spurious bus error in master mode is cleared and ignored (its
+//! workaround); a transfer it really broke ends in a timeout. Every wait is bounded
+//! by the cycle counter ([`Registers::cycles`]). Errors: a NACK is
+//! `NoAcknowledge(Address | Data)` and ends the transfer with a STOP (RM0008: a master
+//! that sees a NACK must send STOP or a repeated START); arbitration loss
+//! `ArbitrationLoss`; a flag that never comes `Other` (a timeout). After an arbitration
+//! loss or a timeout the peripheral is reset and configured again
+//! ([`Registers::reset`]); a slave still holding SDA low needs the bus recovery
+//! (`BusRecovery`), which the library calls after repeated bus errors.
+//!
+//! `transaction` takes any list of operations except two reads in a row (the STM32F1's
+//! end-of-read sequences need the total length; refused with `Other` before the bus is
+//! touched) and an empty read (the peripheral cannot receive zero bytes; refused as
+//! well). Adjacent writes are sent as one, without a repeated START, as embedded-hal
+//! asks; a change of direction sends a repeated START; the end a STOP.
+
+use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
+
+/// The peripheral's registers the master uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reg {
+    /// I2C_CR1: PE, START, STOP, ACK, POS.
+    Cr1,
+    /// I2C_SR1: the event and error flags.
+    Sr1,
+    /// I2C_SR2: read to clear ADDR.
+    Sr2,
+    /// I2C_DR: the data register (8 bits).
+    Dr,
+}
+
+/// CR1 bits (RM0008 §26.6.1).
+pub mod cr1 {
+    /// START generation.
+    pub const START: u16 = 1 << 8;
+    /// STOP generation.
+    pub const STOP: u16 = 1 << 9;
+    /// Acknowledge the received bytes.
+    pub const ACK: u16 = 1 << 10;
+    /// ACK applies to the next byte (2-byte reception).
+    pub const POS: u16 = 1 << 11;
+}
+
+/// SR1 bits (RM0008 §26.6.6).
+pub mod sr1 {
+    /// START sent.
+    pub const SB: u16 = 1 << 0;
+    /// Address sent and acknowledged.
+    pub const ADDR: u16 = 1 << 1;
+    /// Byte transfer finished (data register and shift register both full / empty).
+    pub const BTF: u16 = 1 << 2;
+    /// Data register not empty (receiver).
+    pub const RXNE: u16 = 1 << 6;
+    /// Data register empty (transmitter).
+    pub const TXE: u16 = 1 << 7;
+    /// Bus error (misplaced START or STOP).
+    pub const BERR: u16 = 1 << 8;
+    /// Arbitration lost.
+    pub const ARLO: u16 = 1 << 9;
+    /// Acknowledge failure (NACK).
+    pub const AF: u16 = 1 << 10;
+}
+
+/// Register access for [`Master`]: the chip's I2C1 or a model of it.
+pub trait Registers {
+    /// Reads a register (SR1 then SR2, or SR1 then DR, clear flags as RM0008 says).
+    fn read(&mut self, reg: Reg) -> u16;
+    /// Writes a register (SR1: writing 0 clears an error flag, 1 leaves it).
+    fn write(&mut self, reg: Reg, value: u16);
+    /// The free-running cycle counter the waits are bounded by.
+    fn cycles(&mut self) -> u32;
+    /// Runs `f` with interrupts masked (the errata's steps that must not be delayed).
+    fn critical<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T;
+    /// Resets the peripheral and configures it again (clock, speed, enable).
+    fn reset(&mut self);
+}
+
+/// A polled I2C master over [`Registers`] (see the module documentation).
+pub struct Master<R> {
+    regs: R,
+    /// The longest wait for one flag, in cycles.
+    timeout: u32,
+}
+
+impl<R: Registers> Master<R> {
+    /// Resets and configures the peripheral; each flag is waited for at most
+    /// `timeout_cycles` of [`Registers::cycles`].
+    pub fn new(mut regs: R, timeout_cycles: u32) -> Master<R> {
+        regs.reset();
+        Master {
+            regs,
+            timeout: timeout_cycles,
+        }
+    }
+
+    /// The registers (the firmware's bus recovery switches the pins through them).
+    pub fn registers(&mut self) -> &mut R {
+        &mut self.regs
+    }
+
+    /// Sets and clears CR1 bits (`set` wins).
+    fn cr1(&mut self, set: u16, clear: u16) {
+        let value = self.regs.read(Reg::Cr1) & !clear | set;
+        self.regs.write(Reg::Cr1, value);
+    }
+
+    /// Clears ADDR the way RM0008 says: SR1 read, then SR2 read (nothing between).
+    fn clear_addr(regs: &mut R) {
+        regs.read(Reg::Sr1);
+        regs.read(Reg::Sr2);
+    }
+
+    /// Waits until `flag` is set in SR1 (`0`: until CR1's STOP bit is clear), bounded
+    /// by the timeout. A NACK, an arbitration loss are errors (their flags cleared); a
+    /// bus error is cleared and ignored (errata: spurious in master mode).
+    fn wait(&mut self, flag: u16) -> Result<(), ErrorKind> {
+        let started = self.regs.cycles();
+        loop {
+            if flag == 0 {
+                if self.regs.read(Reg::Cr1) & cr1::STOP == 0 {
+                    return Ok(());
+                }
+            } else {
+                let status = self.regs.read(Reg::Sr1);
+                let errors = status & (sr1::BERR | sr1::ARLO | sr1::AF);
+                if errors != 0 {
+                    self.regs.write(Reg::Sr1, !errors);
+                    if status & sr1::AF != 0 {
+                        return Err(ErrorKind::NoAcknowledge(if flag == sr1::ADDR {
+                            NoAcknowledgeSource::Address
+                        } else {
+                            NoAcknowledgeSource::Data
+                        }));
+                    }
+                    if status & sr1::ARLO != 0 {
+                        return Err(ErrorKind::ArbitrationLoss);
+                    }
+                    // A bus error alone: SR1 is read again, so that the flag's
+                    // clearing sequence (SR1 read, then DR or SR2) stays unbroken.
+                } else if status & flag != 0 {
+                    return Ok(());
+                }
+            }
+            if self.regs.cycles().wrapping_sub(started) > self.timeout {
+                return Err(ErrorKind::Other);
+            }
+        }
+    }
+
+    /// START (unless the previous read already asked for it), the address byte,
+    /// ADDR. ADDR is left set: the caller clears it ([`Master::clear_addr`]).
+    fn address(&mut self, byte: u8, start_requested: bool) -> Result<(), ErrorKind> {
+        if !start_requested {
+            self.cr1(cr1::START, 0);
+        }
+        self.wait(sr1::SB)?;
+        self.regs.write(Reg::Dr, u16::from(byte));
+        self.wait(sr1::ADDR)
+    }
+
+    /// Receives `buf` (not empty) after ADDR, ending with `end` (STOP, or START for a
+    /// repeated start), in RM0008's sequences for 1, 2 and more bytes.
+    fn receive(&mut self, buf: &mut [u8], end: u16) -> Result<(), ErrorKind> {
+        let n = buf.len();
+        if n == 1 {
+            self.cr1(0, cr1::ACK | cr1::POS);
+            self.regs.critical(|regs| {
+                Self::clear_addr(regs);
+                let value = regs.read(Reg::Cr1) | end;
+                regs.write(Reg::Cr1, value);
+            });
+            self.wait(sr1::RXNE)?;
+            buf[0] = self.regs.read(Reg::Dr) as u8;
+        } else if n == 2 {
+            self.cr1(cr1::POS | cr1::ACK, 0);
+            self.regs.critical(|regs| {
+                Self::clear_addr(regs);
+                let value = regs.read(Reg::Cr1) & !cr1::ACK;
+                regs.write(Reg::Cr1, value);
+            });
+            self.wait(sr1::BTF)?;
+            buf[0] = self.regs.critical(|regs| {
+                let value = regs.read(Reg::Cr1) | end;
+                regs.write(Reg::Cr1, value);
+                regs.read(Reg::Dr) as u8
+            });
+            buf[1] = self.regs.read(Reg::Dr) as u8;
+        } else {
+            self.cr1(cr1::ACK, cr1::POS);
+            Self::clear_addr(&mut self.regs);
+            let (first, last) = buf.split_at_mut(n - 3);
+            for byte in first {
+                self.wait(sr1::RXNE)?;
+                *byte = self.regs.read(Reg::Dr) as u8;
+            }
+            self.wait(sr1::BTF)?;
+            self.cr1(0, cr1::ACK);
+            last[0] = self.regs.critical(|regs| {
+                let byte = regs.read(Reg::Dr) as u8;
+                let value = regs.read(Reg::Cr1) | end;
+                regs.write(Reg::Cr1, value);
+                byte
+            });
+            last[1] = self.regs.read(Reg::Dr) as u8;
+            self.wait(sr1::RXNE)?;
+            last[2] = self.regs.read(Reg::Dr) as u8;
+        }
+        Ok(())
+    }
+
+    /// The operations on the bus (see the module documentation); on an error the
+    /// caller ends the transfer.
+    fn run(&mut self, address: u8, operations: &mut [Operation<'_>]) -> Result<(), ErrorKind> {
+        // A STOP still being sent (the previous transfer's) must end first.
+        self.wait(0)?;
+        let mut start_requested = false;
+        let mut writing = false;
+        let mut wrote = false;
+        for i in 0..operations.len() {
+            // What follows this operation: STOP at the end, else a repeated START at
+            // a change of direction.
+            let next = operations
+                .get(i + 1)
+                .map(|op| matches!(op, Operation::Read(_)));
+            let end = if next.is_none() {
+                cr1::STOP
+            } else {
+                cr1::START
+            };
+            match &mut operations[i] {
+                Operation::Write(bytes) => {
+                    if !writing {
+                        self.address(address << 1, start_requested)?;
+                        Self::clear_addr(&mut self.regs);
+                        writing = true;
+                        wrote = false;
+                    }
+                    for &byte in bytes.iter() {
+                        self.wait(sr1::TXE)?;
+                        self.regs.write(Reg::Dr, u16::from(byte));
+                        wrote = true;
+                    }
+                    if next != Some(false) {
+                        if wrote {
+                            self.wait(sr1::BTF)?;
+                        }
+                        self.cr1(end, 0);
+                        writing = false;
+                    }
+                }
+                Operation::Read(buf) => {
+                    self.address(address << 1 | 1, start_requested)?;
+                    self.receive(buf, end)?;
+                }
+            }
+            start_requested = next.is_some();
+        }
+        Ok(())
+    }
+}
+
+impl<R: Registers> ErrorType for Master<R> {
+    type Error = ErrorKind;
+}
+
+impl<R: Registers> I2c for Master<R> {
+    /// Runs the operations (see the module documentation). After a NACK the transfer
+    /// ends with a STOP; after another error the peripheral is reset.
+    fn transaction(
+        &mut self,
+        address: u8,
+        operations: &mut [Operation<'_>],
+    ) -> Result<(), ErrorKind> {
+        // Refused before the bus is touched: two reads in a row, an empty read.
+        let mut previous_read = false;
+        for op in operations.iter() {
+            if let Operation::Read(buf) = op {
+                if previous_read || buf.is_empty() {
+                    return Err(ErrorKind::Other);
+                }
+            }
+            previous_read = matches!(op, Operation::Read(_));
+        }
+        let result = self.run(address, operations);
+        match result {
+            Err(ErrorKind::NoAcknowledge(_)) => self.cr1(cr1::STOP, 0),
+            Err(_) => self.regs.reset(),
+            Ok(()) => {}
+        }
+        result
+    }
+}
