@@ -30,7 +30,8 @@ impl Rig {
     /// A machine configured with the standard unrotated pose at (160, 130) mm,
     /// whose real board lies at `truth`; homed and in Setup.
     fn new(truth: Pose, seed: u64) -> Rig {
-        let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, seed), BestMove).unwrap();
+        let mut m =
+            SimMachine::new(SimConfig::standard(0.0, 0.0, seed).unwrap(), BestMove).unwrap();
         m.world.borrow_mut().config.pose = truth;
         let mut h = SimHuman::passive(seed);
         assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));

@@ -4,9 +4,11 @@
 use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, TaskError};
 use tictable::device::motion::Point;
 use tictable::device::panel::{Button, Light};
+use tictable::device::sim::faults::FaultSet;
 use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
-use tictable::device::sim::run::{run_batch, Batch, SimMachine, Summary};
+use tictable::device::sim::run::SimMachine;
+use tictable::device::sim::scenario::{run_batch, Batch, Scenario, Summary};
 use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
 use tictable::strategy::Level;
@@ -33,6 +35,7 @@ fn many_games_with_cheats_and_faults() {
             games: 600,
             seed: 11,
             cheat_rate: 0.2,
+            faults: FaultSet::I2C_AND_MAGNET,
             fault_rate: 0.01,
             angle_deg: 0.0,
             level: Level::Trap,
@@ -54,6 +57,7 @@ fn rotated_boards_both_ways() {
                 games: 120,
                 seed,
                 cheat_rate: 0.3,
+                faults: FaultSet::I2C_AND_MAGNET,
                 fault_rate: 0.01,
                 angle_deg: angle,
                 level: Level::Perfect,
@@ -72,6 +76,7 @@ fn heavy_faults_still_never_lose_or_lose_pieces() {
             games: 150,
             seed: 5,
             cheat_rate: 0.5,
+            faults: FaultSet::I2C_AND_MAGNET,
             fault_rate: 0.05,
             angle_deg: 0.0,
             level: Level::Trap,
@@ -93,7 +98,7 @@ struct Script {
 
 impl Script {
     fn new(device_first: bool, first_square: Option<Square>) -> Script {
-        let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, 9), BestMove).unwrap();
+        let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, 9).unwrap(), BestMove).unwrap();
         let mut h = SimHuman::passive(4);
         let setup = GameSetup {
             device_first,
@@ -420,13 +425,16 @@ fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (HostMachine<BestM
 
 #[test]
 fn item1_a_black_piece_on_the_centre() {
-    run_task(SimConfig::standard(0.0, 0.0, 21), &[(Colour::Black, sq(4))]);
+    run_task(
+        SimConfig::standard(0.0, 0.0, 21).unwrap(),
+        &[(Colour::Black, sq(4))],
+    );
 }
 
 #[test]
 fn item2_two_black_and_two_white_in_turn_on_set_squares() {
     let (m, _) = run_task(
-        SimConfig::standard(0.0, 0.0, 22),
+        SimConfig::standard(0.0, 0.0, 22).unwrap(),
         &[
             (Colour::Black, sq(0)),
             (Colour::White, sq(5)),
@@ -441,7 +449,7 @@ fn item2_two_black_and_two_white_in_turn_on_set_squares() {
 fn item3_the_same_on_a_board_rotated_by_45_degrees_either_way() {
     for angle in [45.0, -45.0, 30.0] {
         run_task(
-            SimConfig::standard(angle, 0.0, 23),
+            SimConfig::standard(angle, 0.0, 23).unwrap(),
             &[
                 (Colour::Black, sq(1)),
                 (Colour::White, sq(3)),
@@ -454,7 +462,7 @@ fn item3_the_same_on_a_board_rotated_by_45_degrees_either_way() {
 
 #[test]
 fn tasks_survive_missed_grips_and_bus_faults() {
-    let mut config = SimConfig::standard(10.0, 0.02, 24);
+    let mut config = SimConfig::standard(10.0, 0.02, 24).unwrap();
     config.missed_pickup_rate = 0.3;
     let (m, _) = run_task(
         config,
@@ -475,21 +483,23 @@ fn the_level_button_cycles_the_strategy_and_trap_still_never_loses() {
     use tictable::device::controller::StrategyChooser;
     use tictable::device::sim::SplitMix64;
     use tictable::strategy::Strategy;
-    let chooser = StrategyChooser {
-        strategy: Strategy::new(Level::Perfect),
-        rng: SplitMix64::new(1),
+    let chooser = |level, seed| StrategyChooser {
+        strategy: Strategy::new(level),
+        rng: SplitMix64::new(seed),
     };
-    let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, 31), chooser).unwrap();
+    let mut m = SimMachine::new(
+        SimConfig::standard(0.0, 0.0, 31).unwrap(),
+        chooser(Level::Perfect, 1),
+    )
+    .unwrap();
     let mut h = SimHuman::new(Style::Erring(0.3), 0.0, 5);
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
     m.press(&mut h, Button::Level);
     assert_eq!(m.controller.chooser().strategy.level(), Level::Trap);
     for g in 0..30 {
-        let setup = GameSetup {
-            device_first: g % 2 == 0,
-            first_square: None,
-        };
-        let r = m.play_game(setup, &mut h, Style::Erring(0.3), None);
+        let game = Scenario::game(g % 2 == 0, None, Style::Erring(0.3));
+        // No power cut here: a restart is never asked for.
+        let r = m.play_scenario(&game, &mut h, &mut || chooser(Level::Trap, 2), None);
         assert!(r.finished);
         assert_ne!(r.device_won, Some(false));
     }
@@ -504,7 +514,7 @@ fn the_world_shared_by_reference_plays_exactly_as_the_world_shared_by_rc() {
     // `Rc<RefCell<World>>` are the same machine: same seed, same games, same world.
     use core::cell::RefCell;
     use tictable::device::sim::world::World;
-    let config = || SimConfig::standard(12.0, 0.02, 41);
+    let config = || SimConfig::standard(12.0, 0.02, 41).unwrap();
     let local = RefCell::new(World::new(config()));
     let mut by_ref = SimMachine::with_world(&local, BestMove).unwrap();
     let mut by_rc = HostMachine::new(config(), BestMove).unwrap();
@@ -514,12 +524,14 @@ fn the_world_shared_by_reference_plays_exactly_as_the_world_shared_by_rc() {
     );
     let mut cheats = 0;
     for g in 0..4 {
-        let setup = GameSetup {
-            device_first: g % 2 == 0,
-            first_square: None,
+        let game = Scenario {
+            cheat_rate: 0.5,
+            faults: FaultSet::I2C_AND_MAGNET,
+            fault_rate: 0.02,
+            ..Scenario::game(g % 2 == 0, None, Style::Erring(0.3))
         };
-        let a = by_ref.play_game(setup, &mut h1, Style::Erring(0.3), None);
-        let b = by_rc.play_game(setup, &mut h2, Style::Erring(0.3), None);
+        let a = by_ref.play_scenario(&game, &mut h1, &mut || BestMove, None);
+        let b = by_rc.play_scenario(&game, &mut h2, &mut || BestMove, None);
         assert_eq!(a, b, "game {g}");
         assert!(a.finished && a.device_won != Some(false) && a.pieces_lost == 0);
         assert_eq!(a.restores, a.cheats);
@@ -536,7 +548,7 @@ fn the_world_shared_by_reference_plays_exactly_as_the_world_shared_by_rc() {
 
 #[test]
 fn bus_timeouts_are_retried_and_never_become_a_wrong_board() {
-    let mut config = SimConfig::standard(0.0, 0.0, 17);
+    let mut config = SimConfig::standard(0.0, 0.0, 17).unwrap();
     config.timeout_rate = 0.05;
     let mut m = SimMachine::new(config, BestMove).unwrap();
     let mut h = SimHuman::new(Style::Erring(0.3), 0.0, 8);

@@ -1535,7 +1535,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     (_, Some((colour, slot, square))) if view != base => {
                         let mut placed = base;
                         placed.set(square, super::classify::Sensed::Piece(colour));
-                        if view == placed {
+                        // Placed, and maybe the person has played since (a change
+                        // made while the gantry parked is saved once it stops).
+                        let then_played = self.mode == Mode::Game
+                            && self.record.board().play(square).is_ok_and(|b| {
+                                one_move_of(b, self.device_colour().other(), view)
+                            });
+                        if view == placed || then_played {
                             self.placed(colour, slot, square, now_ms);
                         } else {
                             self.fixed_by_human(view, now_ms);
@@ -1543,11 +1549,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     }
                     (_, Some((colour, slot, square))) => {
                         // It never arrived: it may still be in its slot, or have
-                        // fallen where no sensor sees it (beside the board, or on
-                        // a line next to an occupied square). A person puts it on
-                        // its square (Error light; clearing a fallen piece away).
+                        // fallen where no sensor sees it. The board is as the game
+                        // left it, so the placement starts again (its slot only
+                        // suspected empty); a person could not know which square
+                        // the piece was meant for.
                         self.slot_emptied(colour, slot, true);
-                        self.fail(Problem::PlacementFailed(square));
+                        self.start_placement(square, colour, 1);
                     }
                     (_, None) => {
                         if view == base {

@@ -13,6 +13,7 @@
 //! - [`guided`]: the guided sensor calibration (steps shown on the lights).
 //! - [`persist`]: calibration and game in progress saved (fixed layout + CRC-32) into
 //!   any `embedded-storage` storage, so a reset resumes the game.
+//! - [`save_policy`]: when to save a snapshot (the firmware and the simulator alike).
 //! - `sim` (feature `sim`): the physical machine simulated at bus and pin level.
 //!
 //! Every part is a small state machine polled from one super-loop with the current
@@ -24,6 +25,7 @@ pub mod guided;
 pub mod motion;
 pub mod panel;
 pub mod persist;
+pub mod save_policy;
 pub mod scanner;
 pub mod sensors;
 #[cfg(feature = "sim-core")]

@@ -410,7 +410,7 @@ fn stamp(frame: &mut Frame, sequence: u32) {
 /// use tictable::device::controller::BestMove;
 /// use tictable::Square;
 ///
-/// let m = SimMachine::new(SimConfig::standard(0.0, 0.0, 1), BestMove).unwrap();
+/// let m = SimMachine::new(SimConfig::standard(0.0, 0.0, 1).unwrap(), BestMove).unwrap();
 /// let mut snap = m.controller.snapshot();
 /// let mut store = Store::new(MemFlash::<1024, 512, 2>::new(), 0).unwrap();
 /// assert_eq!(store.load().unwrap(), None); // erased flash: nothing saved yet

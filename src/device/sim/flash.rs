@@ -74,6 +74,11 @@ pub struct MemFlash<const N: usize, const ERASE: usize, const WRITE: usize> {
     pub writes: u32,
     /// Erases completed.
     pub erases: u32,
+    /// Erases completed per erase unit (page), for the first [`PAGE_COUNTERS`]
+    /// pages.
+    pub page_erases: [u32; PAGE_COUNTERS],
+    /// Page erases past the first [`PAGE_COUNTERS`] pages (not counted per page).
+    pub untracked_erases: u32,
     /// If set (and shorter than the next write), the next write stops after this
     /// many bytes and fails with [`MemFlashError::PowerCut`]: the bytes before are
     /// written, the rest stay erased.
@@ -97,9 +102,35 @@ impl<const N: usize, const ERASE: usize, const WRITE: usize> MemFlash<N, ERASE, 
             bytes: [0xFF; N],
             writes: 0,
             erases: 0,
+            page_erases: [0; PAGE_COUNTERS],
+            untracked_erases: 0,
             tear_write: None,
             tear_erase: None,
         }
+    }
+}
+
+/// How many pages [`MemFlash::page_erases`] counts one by one.
+pub const PAGE_COUNTERS: usize = 32;
+
+impl<const N: usize, const ERASE: usize, const WRITE: usize> MemFlash<N, ERASE, WRITE> {
+    /// Erases of the most erased page (the one that wears out first); `u32::MAX`
+    /// when pages past the first [`PAGE_COUNTERS`] were erased (not counted).
+    ///
+    /// ```
+    /// use embedded_storage::nor_flash::NorFlash;
+    /// use tictable::device::sim::flash::MemFlash;
+    /// let mut f = MemFlash::<64, 16, 2>::new();
+    /// f.erase(0, 32).unwrap();
+    /// f.erase(16, 32).unwrap();
+    /// assert_eq!(f.page_erases[..4], [1, 2, 0, 0]);
+    /// assert_eq!(f.max_page_erases(), 2);
+    /// ```
+    pub fn max_page_erases(&self) -> u32 {
+        if self.untracked_erases > 0 {
+            return u32::MAX;
+        }
+        self.page_erases.iter().copied().max().unwrap_or(0)
     }
 }
 
@@ -149,6 +180,12 @@ impl<const N: usize, const ERASE: usize, const WRITE: usize> NorFlash
             _ => {
                 region.fill(0xFF);
                 self.erases += 1;
+                for page in from as usize / ERASE..to as usize / ERASE {
+                    match self.page_erases.get_mut(page) {
+                        Some(n) => *n += 1,
+                        None => self.untracked_erases += 1,
+                    }
+                }
                 Ok(())
             }
         }
