@@ -390,12 +390,16 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             }
         }
         for _ in 0..10 {
-            if self.controller.setup().first_square == setup.first_square {
+            if !setup.device_first || self.controller.setup().first_square == setup.first_square {
                 break;
             }
             self.press(human, Button::FirstSquare);
         }
-        if self.controller.setup() != setup || !ready(self) {
+        // The first square matters only when the device moves first.
+        let taken = self.controller.setup();
+        let same = taken.device_first == setup.device_first
+            && (!setup.device_first || taken.first_square == setup.first_square);
+        if !same || !ready(self) {
             return false;
         }
         self.press(human, Button::Start);
