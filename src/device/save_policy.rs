@@ -3,67 +3,103 @@
 //!
 //! A snapshot is due when the controller changed since the last save (its
 //! [`Controller::revision`](super::controller::Controller::revision) moved) and
-//! either
 //!
-//! - the gantry is idle: erasing a flash page stalls the CPU for 20–40 ms, and the
-//!   steps that fall due meanwhile would come out in one burst a real stepper does
-//!   not follow, so changes made while the gantry moves wait for it to stop; or
-//! - a placement has just started ([`State::Placing`]): the piece is about to leave
-//!   its storage slot, and the flash must say so (the snapshot's pending placement)
-//!   *before* it does. The head is then at rest or just accelerating from rest, so
-//!   the few steps due during the erase are slow ones.
+//! - the gantry is idle; or
+//! - the gantry started moving in this very pass (the head is still at rest: a
+//!   placement, a restore or a park has just begun, and the change that started
+//!   it, such as the end of a game, is saved with it); or
+//! - a placement is under way ([`State::Placing`]) and not saved yet: the piece
+//!   leaves its storage slot, and the flash must say so (the snapshot's pending
+//!   placement) before it can fall anywhere.
 //!
-//! Why the second case: saved only when idle, the snapshot on flash during a
-//! transfer still described the turn before it (no pending placement, the storage
-//! slot still believed full). A power cut drops the carried piece where the head
-//! is, often between squares or beside the board where no sensor sees it fully;
-//! after the restart the controller saw the board equal to the game, chose its move
-//! again and played it with the next piece, and the dropped piece stayed on the
-//! board, off its square. With the pending placement on flash the restarted
-//! controller knows a piece went missing, shows the error until a person has put it
-//! on its square and clears its slot from the stock.
+//! Other changes while the gantry moves wait for it to stop: erasing a flash page
+//! stalls the CPU for 20–40 ms, and the steps that fall due meanwhile would come
+//! out in one burst that a real stepper does not follow. Right after a move starts
+//! the head is at rest or just accelerating, so the few steps due are slow ones.
+//!
+//! Why not "only when idle" (the firmware's rule before): the snapshot on flash
+//! during a transfer then still described the turn before it (no pending
+//! placement, the storage slot still believed full). A power cut drops the carried
+//! piece where the head is; after the restart the controller either saw its own
+//! piece on a square the game has empty (Mismatch, and no person can tell it
+//! otherwise) or saw the board equal to the game, played its move again with the
+//! next piece and left the dropped one off its square (`a_power_cut_at_every_step_
+//! of_a_game_resumes_it`, seed 4). Likewise the end of a game, entered as the head
+//! starts to park, was never saved when the next game started before the park
+//! ended: a cut then resumed the previous game on an empty board.
 //!
 //! ```
 //! use tictable::device::controller::State;
-//! use tictable::device::save_policy::save_due;
+//! use tictable::device::save_policy::SavePolicy;
 //!
-//! // Nothing saved yet: save as soon as the gantry is idle.
-//! assert!(save_due(1, None, false, State::Setup));
+//! let mut policy = SavePolicy::new();
+//! // Nothing saved yet, gantry idle: save.
+//! assert!(policy.due(1, false, State::Setup));
 //! // Saved already: nothing to do.
-//! assert!(!save_due(1, Some(1), false, State::Setup));
-//! // A change while the gantry moves waits for it to stop...
-//! assert!(!save_due(2, Some(1), true, State::HumanTurn));
+//! assert!(!policy.due(1, false, State::Setup));
+//! // A move starts with a change: saved at once (the head is at rest)...
+//! assert!(policy.due(2, true, State::HumanTurn));
+//! // ...a later change while it moves waits for it to stop.
+//! assert!(!policy.due(3, true, State::Checking));
+//! assert!(policy.due(3, false, State::Checking));
 //! ```
 //!
-//! The firmware's super-loop, in outline (the simulator's runner does the same):
+//! The firmware's super-loop and the simulator's runner, in outline:
 //!
 //! ```text
 //! controller.poll_at(ms, us);
 //! let busy = controller.hardware().machine.is_busy();
-//! if save_due(controller.revision(), saved, busy, controller.state()) {
-//!     saved = Some(controller.revision());
+//! if policy.due(controller.revision(), busy, controller.state()) {
 //!     let _ = store.save(&controller.snapshot());   // a failed save is retried at the next change
 //! }
 //! ```
 
 use super::controller::State;
 
-/// Whether to save a snapshot now: the controller's `revision` differs from the
-/// `last_saved` one, and the gantry is idle (`busy` false) or a placement has just
-/// started (`state` is [`State::Placing`]). See the [module docs](self) for why.
-///
-/// ```
-/// use tictable::device::controller::State;
-/// use tictable::device::save_policy::save_due;
-/// use tictable::device::Colour;
-/// use tictable::Square;
-///
-/// let placing = State::Placing { square: Square::CENTRE, colour: Colour::Black, attempt: 1, slot: 0 };
-/// // The placement starts the gantry: saved at once, with the pending placement.
-/// assert!(save_due(7, Some(6), true, placing));
-/// // Once saved, not again while it moves.
-/// assert!(!save_due(7, Some(7), true, placing));
-/// ```
-pub fn save_due(revision: u32, last_saved: Option<u32>, busy: bool, state: State) -> bool {
-    last_saved != Some(revision) && (!busy || matches!(state, State::Placing { .. }))
+/// The snapshot rule ([module docs](self)): remembers the revision saved last
+/// and whether the gantry was moving at the last pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SavePolicy {
+    saved: Option<u32>,
+    was_busy: bool,
+}
+
+impl SavePolicy {
+    /// Nothing saved yet (after a reset: save once the machine allows).
+    pub const fn new() -> SavePolicy {
+        SavePolicy {
+            saved: None,
+            was_busy: false,
+        }
+    }
+
+    /// Call once per pass after the controller's poll: whether to save a snapshot
+    /// of `revision` now (then counted as saved: a failed save is not retried
+    /// until the next change). `busy`: the gantry is moving; `state`: the
+    /// controller's state.
+    ///
+    /// ```
+    /// use tictable::device::controller::State;
+    /// use tictable::device::save_policy::SavePolicy;
+    /// use tictable::device::Colour;
+    /// use tictable::Square;
+    ///
+    /// let placing = State::Placing { square: Square::CENTRE, colour: Colour::Black, attempt: 1, slot: 0 };
+    /// let mut policy = SavePolicy::new();
+    /// assert!(policy.due(0, true, State::Starting)); // homing starts: saved at once
+    /// assert!(!policy.due(1, true, State::Checking)); // a change while moving waits
+    /// // A placement started while the gantry still parked: saved at once.
+    /// assert!(policy.due(2, true, placing));
+    /// assert!(!policy.due(2, true, placing));
+    /// ```
+    pub fn due(&mut self, revision: u32, busy: bool, state: State) -> bool {
+        let started = busy && !self.was_busy;
+        self.was_busy = busy;
+        let due = self.saved != Some(revision)
+            && (!busy || started || matches!(state, State::Placing { .. }));
+        if due {
+            self.saved = Some(revision);
+        }
+        due
+    }
 }

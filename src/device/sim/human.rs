@@ -289,12 +289,17 @@ impl SimHuman {
                 }
             }
             1 if device.len() >= 2 && empty.len() >= 2 => {
-                for _ in 0..2 {
-                    let from = self.any(Self::seen(w, self.colour.other()));
-                    let to = self.any(self.free_squares(w));
-                    if let (Some(from), Some(to)) = (from, to) {
-                        done += u32::from(Self::shift(w, from, to));
-                    }
+                // Two device pieces to two squares that were free before: a
+                // second piece never goes where the first one was (that would be
+                // one piece moved, a cheat).
+                let free = self.free_squares(w).bits();
+                let on = Self::seen(w, self.colour.other()).bits();
+                let a = self.any(crate::Squares::from_bits(on));
+                let b = a.and_then(|a| self.any(crate::Squares::from_bits(on & !a.bit())));
+                let x = self.any(crate::Squares::from_bits(free));
+                let y = x.and_then(|x| self.any(crate::Squares::from_bits(free & !x.bit())));
+                if let (Some(a), Some(b), Some(x), Some(y)) = (a, b, x, y) {
+                    done += u32::from(Self::shift(w, a, x)) + u32::from(Self::shift(w, b, y));
                 }
             }
             _ => {

@@ -1,5 +1,5 @@
 //! A whole simulated machine: build, calibrate, tick, save snapshots by the
-//! library's [`save_due`] rule, cut the power and resume. Games are played from
+//! library's [`SavePolicy`], cut the power and resume. Games are played from
 //! [`Scenario`](super::scenario::Scenario)s by the one runner in
 //! [`super::scenario`].
 //!
@@ -14,14 +14,14 @@ use super::pins::{Role, SimPin};
 use super::world::{World, WorldHandle};
 use crate::device::classify::{Calibration, CalibrationError, Calibrator, Margins, Reference};
 use crate::device::controller::{
-    Controller, GameSetup, Hardware, Layout, MoveChooser, ResumeError, State,
+    Controller, GameSetup, Hardware, Layout, MoveChooser, ResumeError, State, Stats,
 };
 use crate::device::guided;
 use crate::device::motion::PoseError;
 use crate::device::motion::{Axis, AxisId, Machine, PinLift};
 use crate::device::panel::{Button, Panel};
 use crate::device::persist::Store;
-use crate::device::save_policy::save_due;
+use crate::device::save_policy::SavePolicy;
 use crate::device::scanner::{ScanSettings, Scanner};
 use crate::device::sensors::{SensorBank, SensorError, SensorSettings, Wiring};
 use crate::device::Colour;
@@ -191,15 +191,17 @@ pub struct SimMachine<C, W> {
     pub controller: SimController<C, W>,
     /// The clock, ms.
     pub now: u32,
-    /// Snapshots, saved by the library's [`save_due`] rule.
+    /// Snapshots, saved by the library's [`SavePolicy`].
     pub store: Store<SimFlash>,
-    saved_revision: Option<u32>,
+    policy: SavePolicy,
     /// A power cut during the next snapshot save: `(erase, bytes)` cuts the erase
     /// (`true`) or the write after that many bytes ([`MemFlash`]'s torn writes).
     pub tear_next_save: Option<(bool, usize)>,
     /// A save was cut by [`SimMachine::tear_next_save`]: the power is off, call
     /// [`SimMachine::power_cycle`].
     pub power_lost: bool,
+    /// What the controllers replaced by power cuts counted.
+    past: Stats,
 }
 
 impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
@@ -235,21 +237,21 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             controller,
             now: 0,
             store,
-            saved_revision: None,
+            policy: SavePolicy::new(),
             tear_next_save: None,
             power_lost: false,
+            past: Stats::default(),
         })
     }
 
-    /// Saves a snapshot when the library's rule ([`save_due`]) says so, as the
+    /// Saves a snapshot when the library's [`SavePolicy`] says so, as the
     /// firmware's loop does.
     fn persist(&mut self) {
         let rev = self.controller.revision();
         let busy = self.controller.hardware().machine.is_busy();
-        if self.power_lost || !save_due(rev, self.saved_revision, busy, self.controller.state()) {
+        if self.power_lost || !self.policy.due(rev, busy, self.controller.state()) {
             return;
         }
-        self.saved_revision = Some(rev);
         if let Some((erase, bytes)) = self.tear_next_save.take() {
             self.with_flash(|f| {
                 if erase {
@@ -282,6 +284,24 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         }
     }
 
+    /// The controller's running totals since the machine was built, power cuts
+    /// included (a restarted controller counts from 0).
+    pub fn stats(&self) -> Stats {
+        let (a, b) = (self.past, self.controller.stats());
+        Stats {
+            games: a.games + b.games,
+            wins: a.wins + b.wins,
+            draws: a.draws + b.draws,
+            losses: a.losses + b.losses,
+            placements: a.placements + b.placements,
+            retries: a.retries + b.retries,
+            restores: a.restores + b.restores,
+            errors: a.errors + b.errors,
+            max_placement_ms: a.max_placement_ms.max(b.max_placement_ms),
+            max_model_ms: a.max_model_ms.max(b.max_model_ms),
+        }
+    }
+
     /// The flash's erases: all of them, and those of the most erased page.
     pub fn flash_erases(&mut self) -> (u32, u32) {
         let mut wear = (0, 0);
@@ -302,8 +322,9 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             .ok_or(SimError::NothingSaved)?;
         let mut controller = build_controller(&self.world, snap.calibration, chooser);
         controller.resume(&snap).map_err(SimError::Resume)?;
+        self.past = self.stats();
         self.controller = controller;
-        self.saved_revision = None;
+        self.policy = SavePolicy::new();
         Ok(())
     }
 

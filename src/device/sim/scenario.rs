@@ -185,7 +185,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         human.cheat_rate = scenario.cheat_rate;
         human.extra_rate = kind_rate(FaultKind::HumanExtra);
         human.slip_rate = scenario.slip_rate;
-        let before = self.controller.stats();
+        let before = self.stats();
         let faults0 = world_faults(&self.world.borrow());
         let (cheats0, fixes0, extras0) = (human.cheats, human.fixes, human.extras);
         let start = self.now;
@@ -268,7 +268,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             }
             self.tick(human);
         }
-        let after = self.controller.stats();
+        let after = self.stats();
         let record = self.controller.record().board();
         let w = self.world.borrow();
         // A piece a power cut dropped where no sensor sees it is not in the game.
@@ -286,7 +286,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             _ => None,
         };
         r.cheats = human.cheats - cheats0;
-        r.restores = after.restores.saturating_sub(before.restores);
+        r.restores = after.restores - before.restores;
         r.duration_ms = self.now - start;
         r.fixes = human.fixes - fixes0;
         let mut faults = world_faults(&w);
@@ -422,7 +422,7 @@ impl Summary {
     /// the end): bus collisions, errors, retries, model times, flash erases.
     pub fn add_machine<C: MoveChooser, W: WorldHandle>(&mut self, m: &mut SimMachine<C, W>) {
         self.collisions += m.world.borrow().stats.collisions;
-        let st = m.controller.stats();
+        let st = m.stats();
         self.max_model_ms = self.max_model_ms.max(st.max_model_ms);
         self.errors += st.errors;
         self.retries += st.retries;
