@@ -1537,10 +1537,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         placed.set(square, super::classify::Sensed::Piece(colour));
                         // Placed, and maybe the person has played since (a change
                         // made while the gantry parked is saved once it stops).
-                        let then_played = self.mode == Mode::Game
-                            && self.record.board().play(square).is_ok_and(|b| {
-                                one_move_of(b, self.device_colour().other(), view)
-                            });
+                        let then_played =
+                            self.mode == Mode::Game
+                                && self.record.board().play(square).is_ok_and(|b| {
+                                    one_move_of(b, self.device_colour().other(), view)
+                                });
                         if view == placed || then_played {
                             self.placed(colour, slot, square, now_ms);
                         } else {

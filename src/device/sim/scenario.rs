@@ -204,6 +204,22 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let end = self.now + GAME_LIMIT_MS;
         while ready && self.now < end {
             let state = self.controller.state();
+            // The power fails (also inside a snapshot save, even the one of the
+            // game's end): a fresh controller resumes from the flash.
+            if cut_at == Some(self.now) || self.power_lost {
+                if r.power_cuts == 0 {
+                    r.cut_in = Some(state);
+                }
+                r.power_cuts += 1;
+                scripted_cut_done |= cut_at.is_some();
+                cut_at = None;
+                self.tear_next_save = None;
+                if self.power_cycle(restart()).is_err() {
+                    r.abandoned = true;
+                    break;
+                }
+                continue;
+            }
             if last != Some(state) {
                 last = Some(state);
                 changes += 1;
@@ -251,23 +267,10 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 }
                 _ => {}
             }
-            if cut_at == Some(self.now) || self.power_lost {
-                if r.power_cuts == 0 {
-                    r.cut_in = Some(state);
-                }
-                r.power_cuts += 1;
-                scripted_cut_done |= cut_at.is_some();
-                cut_at = None;
-                self.tear_next_save = None;
-                if self.power_cycle(restart()).is_err() {
-                    r.abandoned = true;
-                    break;
-                }
-                last = None;
-                continue;
-            }
             self.tick(human);
         }
+        // A cut planned inside a save that did not come is not carried over.
+        self.tear_next_save = None;
         let after = self.stats();
         let record = self.controller.record().board();
         let w = self.world.borrow();
