@@ -19,8 +19,8 @@ use tictable::Square;
 
 /// The games: perfect play both ways, a cheater whose moved pieces the device must
 /// put back, an erring person on a machine with bus and sensor faults and missed
-/// grips, and a power cut during the device's first placement (1.5 s after Start).
-const SCENARIOS: [Scenario; 5] = [
+/// grips, a magnet that misses 30 % of its grips, and a power cut during the device's first placement (1.5 s after Start).
+const SCENARIOS: [Scenario; 6] = [
     Scenario::game(true, None, Style::Perfect),
     Scenario::game(false, None, Style::Perfect),
     Scenario {
@@ -31,6 +31,11 @@ const SCENARIOS: [Scenario; 5] = [
         faults: FaultSet::I2C_AND_MAGNET,
         fault_rate: 0.02,
         ..Scenario::game(false, None, Style::Erring(0.3))
+    },
+    Scenario {
+        faults: FaultSet::EMPTY.with(FaultKind::Magnet),
+        fault_rate: 0.3,
+        ..Scenario::game(true, Some(8), Style::Perfect)
     },
     Scenario {
         power_cut: Some(PowerCut::AtMs(1_500)),

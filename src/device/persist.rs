@@ -507,6 +507,13 @@ impl<S: NorFlash> Store<S> {
         self.flash
     }
 
+    /// The storage under the store, in place (the simulator cuts the power
+    /// inside a save this way and reads the erase counters). Writing to it behind
+    /// the store's back leaves the store's idea of the newest slot stale.
+    pub fn storage_mut(&mut self) -> &mut S {
+        &mut self.flash
+    }
+
     /// Where `slot` starts in the flash.
     fn offset(&self, slot: usize) -> u32 {
         self.base + (slot * Self::SLOT_STRIDE) as u32

@@ -253,35 +253,20 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             return;
         }
         if let Some((erase, bytes)) = self.tear_next_save.take() {
-            self.with_flash(|f| {
-                if erase {
-                    f.tear_erase = Some(bytes);
-                } else {
-                    f.tear_write = Some(bytes);
-                }
-            });
+            let f = self.store.storage_mut();
+            if erase {
+                f.tear_erase = Some(bytes);
+            } else {
+                f.tear_write = Some(bytes);
+            }
         }
         // The store skips a snapshot equal to the one it holds; the in-memory flash
         // fails only on a power cut asked for (then the previous copy stays).
         let saved = self.store.save(&self.controller.snapshot());
         self.power_lost = saved.is_err();
         // A cut that did not fall inside this save (nothing was written) is dropped.
-        self.with_flash(|f| (f.tear_erase, f.tear_write) = (None, None));
-    }
-
-    /// Runs `f` on the flash under the store, then opens the store again (as a
-    /// restart does: the store keeps nothing but what the flash holds).
-    fn with_flash(&mut self, f: impl FnOnce(&mut SimFlash)) {
-        let placeholder = Store::new(SimFlash::new(), 0).ok();
-        let Some(placeholder) = placeholder else {
-            return;
-        };
-        let mut flash = core::mem::replace(&mut self.store, placeholder).destroy();
-        f(&mut flash);
-        // The same geometry as before: this cannot fail.
-        if let Ok(store) = Store::new(flash, 0) {
-            self.store = store;
-        }
+        let f = self.store.storage_mut();
+        (f.tear_erase, f.tear_write) = (None, None);
     }
 
     /// The controller's running totals since the machine was built, power cuts
@@ -304,9 +289,8 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
 
     /// The flash's erases: all of them, and those of the most erased page.
     pub fn flash_erases(&mut self) -> (u32, u32) {
-        let mut wear = (0, 0);
-        self.with_flash(|f| wear = (f.erases, f.max_page_erases()));
-        wear
+        let f = self.store.storage_mut();
+        (f.erases, f.max_page_erases())
     }
 
     /// Cuts the power and restarts: the world loses what power holds (the magnet
@@ -314,7 +298,6 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     pub fn power_cycle(&mut self, chooser: C) -> Result<(), SimError> {
         self.world.borrow_mut().power_cut();
         self.power_lost = false;
-        self.with_flash(|_| ());
         let snap = self
             .store
             .load()
