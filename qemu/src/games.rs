@@ -19,7 +19,7 @@ use tictable::Square;
 
 /// The games: perfect play both ways, a cheater whose moved pieces the device must
 /// put back, an erring person on a machine with bus and sensor faults and missed
-/// grips, a magnet that misses 30 % of its grips, and a power cut during the device's first placement (1.5 s after Start).
+/// grips, a magnet that misses half of its grips, and a power cut during the device's first placement (1.5 s after Start).
 const SCENARIOS: [Scenario; 6] = [
     Scenario::game(true, None, Style::Perfect),
     Scenario::game(false, None, Style::Perfect),
@@ -34,7 +34,7 @@ const SCENARIOS: [Scenario; 6] = [
     },
     Scenario {
         faults: FaultSet::EMPTY.with(FaultKind::Magnet),
-        fault_rate: 0.3,
+        fault_rate: 0.5,
         ..Scenario::game(true, Some(8), Style::Perfect)
     },
     Scenario {
