@@ -4,6 +4,9 @@
 //! and 9 and pressing Done, pieces land on the true square centres, a reset keeps
 //! the calibrated pose, and bad pairs of points change nothing.
 
+mod common;
+use common::sq;
+
 use tictable::device::controller::{
     BestMove, Jog, State, Task, CALIBRATE_HOLD_MS, JOG_REPEAT_MS, JOG_UM,
 };
@@ -16,10 +19,6 @@ use tictable::device::sim::run::SimMachine;
 use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
 use tictable::Square;
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 struct Rig {
     m: HostMachine<BestMove>,

@@ -1,6 +1,9 @@
 //! Driver-level tests of the sensor bank: the exact I2C transactions the real
 //! `xca9548a` and `tcs3472` drivers send, checked with embedded-hal-mock.
 
+mod common;
+use common::sq;
+
 use embedded_hal::i2c::ErrorKind;
 use embedded_hal_mock::eh1::i2c::{Mock, Transaction as T};
 use tictable::device::classify::{Calibrator, Margins, Reference, Rgbc, Sensed};
@@ -12,10 +15,6 @@ use tictable::Square;
 const A: u8 = 0x70;
 const B: u8 = 0x71;
 const TCS: u8 = 0x29;
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 /// The transactions of one successful read of the sensor of square `i`.
 fn read_tx(i: u8, r: Rgbc) -> Vec<T> {

@@ -1,6 +1,9 @@
 //! End-to-end: the real controller and drivers (tcs3472, xca9548a, steppers, panel)
 //! against the simulated machine at bus and pin level.
 
+mod common;
+use common::sq;
+
 use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, TaskError};
 use tictable::device::motion::Point;
 use tictable::device::panel::{Button, Light};
@@ -13,10 +16,6 @@ use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
 use tictable::strategy::Level;
 use tictable::{Board, Square};
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 fn check_summary(s: &Summary) {
     assert_eq!(s.device_losses, 0, "{s:?}");

@@ -1,6 +1,9 @@
 //! Entering placement tasks (contest items 1 to 3) with the machine's buttons only,
 //! on the simulated machine: the real controller, panel debouncing and drivers.
 
+mod common;
+use common::sq;
+
 use tictable::device::controller::{BestMove, State, TaskEntry, TaskError};
 use tictable::device::motion::STORAGE_SLOTS;
 use tictable::device::panel::{Button, Light};
@@ -10,10 +13,6 @@ use tictable::device::sim::run::SimMachine;
 use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
 use tictable::Square;
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 /// The four lights that show the selected square, in binary (Lamp = 1 ... Loss = 8).
 const SQUARE_LIGHTS: [Light; 4] = [Light::Lamp, Light::Win, Light::Draw, Light::Loss];

@@ -1,33 +1,14 @@
 //! Exhaustive tests of the engine core: positions, symmetry, search and table.
 
+mod common;
+use common::{reachable, sq};
+
 use std::collections::HashSet;
 use tictable::solve::{board_of_index, solve};
 use tictable::{
     analyse, best_move, canonical, move_values, search, Analysis, Board, MoveError, Outcome,
     Player, PositionError, Square, Squares, Symmetry,
 };
-
-/// Every board reachable from the empty board by legal play, by graph search.
-fn reachable() -> Vec<Board> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![Board::EMPTY];
-    let mut out = Vec::new();
-    while let Some(board) = stack.pop() {
-        if !seen.insert(board) {
-            continue;
-        }
-        out.push(board);
-        for square in board.legal_moves() {
-            stack.push(board.play(square).unwrap());
-        }
-    }
-    out.sort();
-    out
-}
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 fn board(s: &str) -> Board {
     s.parse().unwrap()
@@ -101,7 +82,7 @@ fn games_up_to_symmetry() {
 
 #[test]
 fn validity_is_exactly_reachability() {
-    let reachable: HashSet<Board> = reachable().into_iter().collect();
+    let reachable: HashSet<Board> = reachable().iter().copied().collect();
     let mut valid = 0;
     for index in 0..19683 {
         let board = board_of_index(index);
@@ -125,14 +106,14 @@ fn validity_is_exactly_reachability() {
 
 #[test]
 fn table_equals_live_search_on_every_reachable_position() {
-    for board in reachable() {
+    for &board in reachable() {
         assert_eq!(analyse(&board), search::analyse(&board), "{board}");
     }
 }
 
 #[test]
 fn analysis_is_internally_consistent() {
-    for board in reachable() {
+    for &board in reachable() {
         let a = analyse(&board).unwrap();
         assert_eq!(a.to_move(), board.to_move());
         if board.is_over() {
@@ -160,7 +141,7 @@ fn analysis_is_internally_consistent() {
 #[test]
 fn safe_differs_from_best_only_in_736_wins() {
     let (mut wins, mut differ) = (0, 0);
-    for board in reachable().into_iter().filter(|b| !b.is_over()) {
+    for board in reachable().iter().copied().filter(|b| !b.is_over()) {
         let a = analyse(&board).unwrap();
         if a.outcome() == Outcome::Win {
             wins += 1;
@@ -174,7 +155,7 @@ fn safe_differs_from_best_only_in_736_wins() {
 
 #[test]
 fn best_and_safe_moves_keep_the_outcome() {
-    for board in reachable().into_iter().filter(|b| !b.is_over()) {
+    for board in reachable().iter().copied().filter(|b| !b.is_over()) {
         let a = analyse(&board).unwrap();
         let values = move_values(&board).unwrap();
         for square in board.legal_moves() {
@@ -254,7 +235,7 @@ fn symmetries_are_bijections_with_inverses() {
                 .iter()
                 .any(|s| (0..512).all(|b| s.apply_bits(b) == composed(b))));
         }
-        for &board in &positions {
+        for &board in positions {
             assert_eq!(sym.inverse().apply(sym.apply(board)), board);
             assert_eq!(canonical(sym.apply(board)).0, canonical(board).0);
         }
@@ -288,7 +269,7 @@ fn symmetry_names_match_their_geometry() {
 
 #[test]
 fn analysis_commutes_with_every_symmetry() {
-    for board in reachable() {
+    for &board in reachable() {
         let a = analyse(&board).unwrap();
         for sym in Symmetry::ALL {
             let b = analyse(&sym.apply(board)).unwrap();
@@ -360,7 +341,7 @@ fn finished_games() {
 
 #[test]
 fn best_move_is_the_lowest_best_square() {
-    for board in reachable() {
+    for &board in reachable() {
         let a = analyse(&board).unwrap();
         assert_eq!(best_move(&board), a.best().first());
     }
@@ -379,7 +360,7 @@ fn parser_accepts_the_documented_forms() {
         assert_eq!(board(text), board("XX.OO...."), "{text}");
         assert_eq!(board(text).to_string(), "XX.OO....");
     }
-    for board in reachable() {
+    for &board in reachable() {
         assert_eq!(board.to_string().parse::<Board>(), Ok(board));
     }
 }
@@ -486,7 +467,7 @@ fn line_bit_tricks_match_the_eight_lines() {
         }
         assert_eq!(has_line(bits), expected, "{bits:09b}");
     }
-    for board in reachable().into_iter().filter(|b| !b.is_over()) {
+    for board in reachable().iter().copied().filter(|b| !b.is_over()) {
         for player in [Player::X, Player::O] {
             let expected: Squares = board
                 .empty_squares()
@@ -501,7 +482,7 @@ fn line_bit_tricks_match_the_eight_lines() {
 #[test]
 fn status_agrees_with_winner_and_fullness() {
     use tictable::board::Status;
-    for board in reachable() {
+    for &board in reachable() {
         let expected = match board.winner() {
             Some(p) => Status::Won(p),
             None if board.is_full() => Status::Drawn,
