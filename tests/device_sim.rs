@@ -151,6 +151,14 @@ impl Script {
         self.m.press(&mut self.h, Button::Done);
     }
 
+    /// Waits for the device to start its reply; the record then reads `record`.
+    fn device_replies(&mut self, record: &str) {
+        self.wait("the device's reply", |st| {
+            matches!(st, State::Placing { .. })
+        });
+        assert_eq!(self.board(), record.parse().unwrap());
+    }
+
     fn play(&mut self, square: Square) {
         let c = self.human_colour();
         self.put(c, square, 0.0);
@@ -285,10 +293,7 @@ fn a_cheat_together_with_a_move_is_restored_and_the_move_then_accepted() {
     s.wait_human_turn();
     assert_eq!(s.board(), "X........".parse().unwrap());
     s.press_done();
-    s.wait("the device's reply", |st| {
-        matches!(st, State::Placing { .. })
-    });
-    assert_eq!(s.board(), "X...O....".parse().unwrap());
+    s.device_replies("X...O....");
 }
 
 #[test]
@@ -309,10 +314,7 @@ fn a_removed_device_piece_shows_the_error_until_put_back() {
     s.wait_human_turn();
     assert!(!s.light(Light::Error));
     s.play(sq(4));
-    s.wait("the device's reply", |st| {
-        matches!(st, State::Placing { .. })
-    });
-    assert_eq!(s.board(), "X...O....".parse().unwrap());
+    s.device_replies("X...O....");
 }
 
 #[test]
@@ -329,10 +331,7 @@ fn two_added_pieces_and_a_wrong_colour_are_errors() {
     s.wait_human_turn();
     assert_eq!(s.board(), "X........".parse().unwrap());
     s.press_done();
-    s.wait("the device's reply", |st| {
-        matches!(st, State::Placing { .. })
-    });
-    assert_eq!(s.board(), "X...O....".parse().unwrap());
+    s.device_replies("X...O....");
     s.wait_human_turn();
     // Now a black piece (the device's colour) appears: an error, not a move.
     let before = s.board();
@@ -366,10 +365,7 @@ fn an_off_square_piece_is_unclear_not_guessed() {
     s.m.world.borrow_mut().hand_move(i, c, 0.0);
     s.wait_human_turn();
     s.press_done();
-    s.wait("the device's reply", |st| {
-        matches!(st, State::Placing { .. })
-    });
-    assert_eq!(s.board(), "X...O....".parse().unwrap());
+    s.device_replies("X...O....");
 }
 
 #[test]
