@@ -256,6 +256,14 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 r.finished = true;
                 break;
             }
+            if state == State::Setup && r.power_cuts > 0 {
+                // The power failed before the game was on flash: the machine is
+                // back in Setup, and the operator starts the game again.
+                if !self.start_game(scenario.setup(), human, scenario.style) {
+                    break;
+                }
+                continue;
+            }
             // Placement times, measured from outside.
             match (placing(state), placement_start) {
                 (true, None) => placement_start = Some(self.now),
