@@ -89,7 +89,8 @@ type Machine<'w> = SimMachine<BestMove, &'w RefCell<World>>;
 /// last, so the caller can time the passes that emit the steps; the warm-up game
 /// then plays out.
 pub fn play(time_passes: impl FnOnce(&mut dyn FnMut())) -> Result<Outcome, Failure> {
-    let config = SimConfig::standard(0.0, 0.0, 0x2545_F491).map_err(|e| Failure::Setup(SimError::Config(e)))?;
+    let config = SimConfig::standard(0.0, 0.0, 0x2545_F491)
+        .map_err(|e| Failure::Setup(SimError::Config(e)))?;
     let world = RefCell::new(World::new(config));
     let mut machine = SimMachine::with_world(&world, BestMove).map_err(Failure::Setup)?;
     let mut person = SimHuman::new(Style::Perfect, 0.0, 0x5EED);
