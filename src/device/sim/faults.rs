@@ -3,11 +3,11 @@
 //!
 //! Who injects what: `i2c` (NACKs, bus timeouts, garbage readings) and `magnet`
 //! (missed pick-ups) are the world's models ([`super::world`]); `power-cut` and
-//! `human-extra` are injected by the runner ([`super::run`]) and the simulated
+//! `human-extra` are injected by the runner ([`super::scenario`]) and the simulated
 //! person ([`super::human`]). The other kinds are carried in
 //! [`SimConfig::faults`](super::world::SimConfig::faults) for the models that
 //! will inject them; until one does, its count stays 0 and a run that asked for it
-//! fails its contract ([`super::run::Summary::check`]) instead of pretending.
+//! fails its contract ([`super::scenario::Summary::check`]) instead of pretending.
 
 use super::world::SimConfig;
 use core::fmt;
