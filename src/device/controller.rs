@@ -1533,29 +1533,23 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     }
                     // Resuming after a reset during a placement.
                     (_, Some((colour, slot, square))) if view != base => {
-                        let mut placed = base;
-                        placed.set(square, super::classify::Sensed::Piece(colour));
-                        // Placed, and maybe the person has played since (a change
-                        // made while the gantry parked is saved once it stops).
-                        let then_played =
-                            self.mode == Mode::Game
-                                && self.record.board().play(square).is_ok_and(|b| {
-                                    one_move_of(b, self.device_colour().other(), view)
-                                });
-                        if view == placed || then_played {
+                        // The piece is on its square: placed (the person may have
+                        // played since: a change made while the gantry parked is
+                        // saved once it stops; their turn checks the rest).
+                        if view.get(square) == super::classify::Sensed::Piece(colour) {
                             self.placed(colour, slot, square, now_ms);
                         } else {
                             self.fixed_by_human(view, now_ms);
                         }
                     }
-                    (_, Some((colour, slot, square))) => {
+                    (_, Some((colour, slot, _))) => {
                         // It never arrived: it may still be in its slot, or have
                         // fallen where no sensor sees it. The board is as the game
-                        // left it, so the placement starts again (its slot only
+                        // left it, so the turn starts again (the slot only
                         // suspected empty); a person could not know which square
                         // the piece was meant for.
                         self.slot_emptied(colour, slot, true);
-                        self.start_placement(square, colour, 1);
+                        self.next_turn(now_ms);
                     }
                     (_, None) => {
                         if view == base {
