@@ -1533,10 +1533,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     }
                     // Resuming after a reset during a placement.
                     (_, Some((colour, slot, square))) if view != base => {
-                        // The piece is on its square: placed (the person may have
-                        // played since: a change made while the gantry parked is
-                        // saved once it stops; their turn checks the rest).
-                        if view.get(square) == super::classify::Sensed::Piece(colour) {
+                        let mut placed = base;
+                        placed.set(square, super::classify::Sensed::Piece(colour));
+                        if view == placed {
                             self.placed(colour, slot, square, now_ms);
                         } else {
                             self.fixed_by_human(view, now_ms);
