@@ -4,6 +4,9 @@
 //! and 9 and pressing Done, pieces land on the true square centres, a reset keeps
 //! the calibrated pose, and bad pairs of points change nothing.
 
+mod common;
+use common::sq;
+
 use tictable::device::controller::{
     BestMove, Jog, State, Task, CALIBRATE_HOLD_MS, JOG_REPEAT_MS, JOG_UM,
 };
@@ -17,10 +20,6 @@ use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
 use tictable::Square;
 
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
-
 struct Rig {
     m: HostMachine<BestMove>,
     h: SimHuman,
@@ -30,7 +29,8 @@ impl Rig {
     /// A machine configured with the standard unrotated pose at (160, 130) mm,
     /// whose real board lies at `truth`; homed and in Setup.
     fn new(truth: Pose, seed: u64) -> Rig {
-        let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, seed), BestMove).unwrap();
+        let mut m =
+            SimMachine::new(SimConfig::standard(0.0, 0.0, seed).unwrap(), BestMove).unwrap();
         m.world.borrow_mut().config.pose = truth;
         let mut h = SimHuman::passive(seed);
         assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));

@@ -300,7 +300,7 @@ type Pin = SimPin<Rc<RefCell<World>>>;
 type SimMachine = Machine<Pin, Pin, PinLift<Pin>>;
 
 fn machine(limit_x: Role) -> (Rc<RefCell<World>>, SimMachine) {
-    let config = SimConfig::standard(0.0, 0.0, 3);
+    let config = SimConfig::standard(0.0, 0.0, 3).unwrap();
     let axis = config.axis;
     let world = Rc::new(RefCell::new(World::new(config)));
     let pin = |r| SimPin::new(world.clone(), r);
@@ -448,7 +448,7 @@ fn worst_case_placement_time_from_the_model_is_under_15_s() {
     m.start_homing(0).unwrap();
     run(&world, &mut m, 0).unwrap();
     for angle in [-45.0, 0.0, 45.0] {
-        let c = SimConfig::standard(angle, 0.0, 1);
+        let c = SimConfig::standard(angle, 0.0, 1).unwrap();
         let mut worst = 0;
         for colour in [Colour::Black, Colour::White] {
             for k in 0..STORAGE_SLOTS {

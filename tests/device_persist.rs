@@ -2,19 +2,20 @@
 //! simulator (the store itself: `tests/device_store.rs`).
 
 use tictable::device::controller::{
-    BestMove, GameRecord, GameSetup, Mode, RandomBestMove, ResumeError, State, Task,
+    BestMove, GameRecord, Mode, RandomBestMove, ResumeError, State, Task,
 };
 use tictable::device::persist::{Snapshot, ENCODED_LEN};
 use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::SimMachine;
+use tictable::device::sim::scenario::{PowerCut, Scenario};
 use tictable::device::sim::world::SimConfig;
 use tictable::device::sim::SplitMix64;
 use tictable::device::Colour;
 use tictable::Square;
 
 fn machine(seed: u64) -> HostMachine<BestMove> {
-    SimMachine::new(SimConfig::standard(0.0, 0.0, seed), BestMove).unwrap()
+    SimMachine::new(SimConfig::standard(0.0, 0.0, seed).unwrap(), BestMove).unwrap()
 }
 
 /// A game record of `moves` (squares 0..=8).
@@ -111,67 +112,36 @@ fn corrupt_snapshots_are_refused() {
 
 /// Plays a game with a power cut `cut_after` ms after the `k`-th state change;
 /// checks the game still ends correctly. Returns whether the cut happened.
-fn game_with_power_cut(seed: u64, device_first: bool, k: usize, cut_after: u32) -> bool {
+fn game_with_power_cut(seed: u64, device_first: bool, k: u32, cut_after: u32) -> bool {
     let chooser = |s: u64| RandomBestMove(SplitMix64::new(s));
-    let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, seed), chooser(seed)).unwrap();
+    let config = SimConfig::standard(0.0, 0.0, seed).unwrap();
+    let mut m = SimMachine::new(config, chooser(seed)).unwrap();
     let mut h = SimHuman::new(Style::Erring(0.3), 0.2, seed ^ 77);
-    let setup = GameSetup {
-        device_first,
-        first_square: if device_first {
-            Square::new((seed % 9) as u8)
-        } else {
-            None
-        },
+    let first_square = device_first.then_some((seed % 9) as u8);
+    let game = Scenario {
+        cheat_rate: 0.2,
+        power_cut: Some(PowerCut::AfterChange {
+            change: k,
+            after_ms: cut_after,
+        }),
+        ..Scenario::game(device_first, first_square, Style::Erring(0.3))
     };
-    assert!(m.start_game(setup, &mut h, Style::Erring(0.3)));
-    let mut changes = 0;
-    let mut last = m.controller.state();
-    let mut cut = false;
-    let mut cut_at = None;
-    let end = m.now + 20 * 60 * 1000;
-    while m.now < end {
-        m.tick(&mut h);
-        let st = m.controller.state();
-        if st != last {
-            last = st;
-            changes += 1;
-            if changes == k && !cut {
-                cut_at = Some(m.now + cut_after);
-            }
-        }
-        if cut_at == Some(m.now) {
-            m.power_cycle(chooser(seed + 1)).unwrap();
-
-            cut = true;
-            last = m.controller.state();
-        }
-        if matches!(st, State::Over(_)) && cut_at.is_none_or(|_| cut) {
-            break;
-        }
-        if matches!(st, State::Over(_)) && !cut {
-            break;
-        }
-    }
-    let st = m.controller.state();
-    assert!(
-        matches!(st, State::Over(_)),
-        "seed {seed} k {k} +{cut_after}: stuck in {st:?}, record {}",
-        m.controller.record().board()
-    );
-    assert_ne!(st, State::Over(Some(false)), "the device lost");
-    let record = m.controller.record().board();
+    let r = m.play_scenario(&game, &mut h, &mut || chooser(seed + 1), None);
+    let what = format!("seed {seed} k {k} +{cut_after}");
     let w = m.world.borrow();
+    assert!(
+        r.finished,
+        "{what}: stuck in {:?}, record {}, pieces {:?}",
+        m.controller.state(),
+        m.controller.record().board(),
+        w.pieces
+    );
+    assert_ne!(r.device_won, Some(false), "{what}: the device lost");
     // A piece inside its square (22 mm piece, 32 mm square: within 5 mm); a piece
     // the power cut dropped where no sensor sees it is not part of the game.
-    let ((x, o), _strays) = w.board_ignoring_strays(5.0).unwrap_or_else(|| {
-        panic!(
-            "seed {seed} k {k} +{cut_after}: a piece off-square: {:?}",
-            w.pieces
-        )
-    });
-    assert_eq!((x, o), (record.x(), record.o()), "board and record differ");
+    assert_eq!(r.pieces_lost, 0, "{what}: pieces {:?}", w.pieces);
     assert!(w.head.held.is_none());
-    cut
+    r.power_cuts > 0
 }
 
 #[test]

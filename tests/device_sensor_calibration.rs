@@ -15,7 +15,7 @@ use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
 
 fn machine(seed: u64) -> (HostMachine<BestMove>, SimHuman) {
-    let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, seed), BestMove).unwrap();
+    let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, seed).unwrap(), BestMove).unwrap();
     let mut h = SimHuman::passive(seed);
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
     (m, h)

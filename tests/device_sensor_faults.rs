@@ -24,7 +24,7 @@ fn sq(i: u8) -> Square {
 
 /// A world with no faults and a bus on it with square 1's channel on.
 fn chip_world() -> RefCell<World> {
-    let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 3)));
+    let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 3).unwrap()));
     world.borrow_mut().mux = [0x01, 0];
     world
 }
@@ -216,7 +216,7 @@ fn play(config: SimConfig, games: u32) -> (WorldStats, BankStats) {
 
 #[test]
 fn i2c_errors_at_0_3_per_transaction_start_the_machine_and_every_game_plays() {
-    let mut config = SimConfig::standard(0.0, 0.0, 31);
+    let mut config = SimConfig::standard(0.0, 0.0, 31).unwrap();
     config.nack_rate = 0.3;
     let (w, bank) = play(config, 4);
     assert!(w.nacks > 1000, "{w:?}");
@@ -225,7 +225,7 @@ fn i2c_errors_at_0_3_per_transaction_start_the_machine_and_every_game_plays() {
 
 #[test]
 fn nacks_and_timeouts_both_at_0_3_still_play() {
-    let mut config = SimConfig::standard(0.0, 0.0, 32);
+    let mut config = SimConfig::standard(0.0, 0.0, 32).unwrap();
     config.nack_rate = 0.3;
     config.timeout_rate = 0.3;
     let (w, _) = play(config, 2);
@@ -234,7 +234,7 @@ fn nacks_and_timeouts_both_at_0_3_still_play() {
 
 #[test]
 fn browned_out_sensors_are_reinitialised_and_games_play() {
-    let mut config = SimConfig::standard(0.0, 0.0, 33);
+    let mut config = SimConfig::standard(0.0, 0.0, 33).unwrap();
     config.brownout_rate = 0.01;
     let (w, bank) = play(config, 6);
     assert!(w.brownouts > 20, "{w:?}");
@@ -246,7 +246,7 @@ fn browned_out_sensors_are_reinitialised_and_games_play() {
 
 #[test]
 fn stuck_sensors_are_faults_until_replugged_and_games_play() {
-    let mut config = SimConfig::standard(0.0, 0.0, 34);
+    let mut config = SimConfig::standard(0.0, 0.0, 34).unwrap();
     config.stuck_rate = 0.002;
     let (w, bank) = play(config, 6);
     assert!(w.stuck_sensors > 0, "{w:?}");
@@ -256,7 +256,7 @@ fn stuck_sensors_are_faults_until_replugged_and_games_play() {
 
 #[test]
 fn a_hung_bus_is_freed_and_games_play() {
-    let mut config = SimConfig::standard(0.0, 0.0, 35);
+    let mut config = SimConfig::standard(0.0, 0.0, 35).unwrap();
     config.bus_hang_rate = 0.002;
     let (w, bank) = play(config, 4);
     assert!(w.bus_hangs > 5, "{w:?}");
@@ -268,7 +268,7 @@ fn a_hung_bus_is_freed_and_games_play() {
 #[test]
 fn no_stuck_sensor_is_seen_where_none_is() {
     // Ordinary faults, no frozen ADC: bit-identical samples never make a stuck one.
-    let config = SimConfig::standard(0.0, 0.01, 36);
+    let config = SimConfig::standard(0.0, 0.01, 36).unwrap();
     let (w, bank) = play(config, 30);
     assert_eq!(w.stuck_sensors, 0);
     assert_eq!(bank.stuck, 0, "{bank:?}");
@@ -279,7 +279,7 @@ fn a_piece_on_a_stuck_sensor_is_a_sensor_fault_not_a_missed_move() {
     // The human's move lands on a square whose ADC froze while it was empty: a
     // frozen sensor would show it empty forever. The machine names the sensor.
     let mut m: HostMachine<BestMove> =
-        SimMachine::new(SimConfig::standard(0.0, 0.0, 37), BestMove).unwrap();
+        SimMachine::new(SimConfig::standard(0.0, 0.0, 37).unwrap(), BestMove).unwrap();
     let mut h = SimHuman::passive(5);
     let setup = GameSetup {
         device_first: false,
@@ -324,7 +324,7 @@ fn a_piece_on_a_stuck_sensor_is_a_sensor_fault_not_a_missed_move() {
 #[test]
 #[ignore]
 fn two_thousand_games_and_no_false_stuck_sensor() {
-    let config = SimConfig::standard(0.0, 0.01, 11);
+    let config = SimConfig::standard(0.0, 0.01, 11).unwrap();
     let (w, bank) = play(config, 2000);
     eprintln!("{w:?}\n{bank:?}");
     assert_eq!(bank.stuck, 0, "{bank:?}");

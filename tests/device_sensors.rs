@@ -3,6 +3,9 @@
 //! embedded-hal-mock; the chip's timing (warm-up, one sample per integration time,
 //! AVALID), brown-outs, stuck sensors and a hung bus.
 
+mod common;
+use common::sq;
+
 use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
 use embedded_hal_mock::eh1::i2c::{Mock, Transaction as T};
 use std::cell::Cell;
@@ -22,10 +25,6 @@ const TCS: u8 = 0x29;
 const BLOCK: u8 = 0x80 | 0x20 | 0x13;
 /// Fresh-sample spacing of the default settings (24 ms integration, +25 %).
 const FRESH: u32 = 30;
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 fn wb<T: core::fmt::Debug>(r: nb::Result<T, SensorError>) {
     assert!(matches!(r, Err(nb::Error::WouldBlock)), "{r:?}");

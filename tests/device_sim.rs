@@ -1,20 +1,21 @@
 //! End-to-end: the real controller and drivers (tcs3472, xca9548a, steppers, panel)
 //! against the simulated machine at bus and pin level.
 
+mod common;
+use common::sq;
+
 use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, TaskError};
 use tictable::device::motion::Point;
 use tictable::device::panel::{Button, Light};
+use tictable::device::sim::faults::FaultSet;
 use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
-use tictable::device::sim::run::{run_batch, Batch, SimMachine, Summary};
+use tictable::device::sim::run::SimMachine;
+use tictable::device::sim::scenario::{run_batch, Batch, Scenario, Summary};
 use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
 use tictable::strategy::Level;
 use tictable::{Board, Square};
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 fn check_summary(s: &Summary) {
     assert_eq!(s.device_losses, 0, "{s:?}");
@@ -33,6 +34,7 @@ fn many_games_with_cheats_and_faults() {
             games: 600,
             seed: 11,
             cheat_rate: 0.2,
+            faults: FaultSet::I2C_AND_MAGNET,
             fault_rate: 0.01,
             angle_deg: 0.0,
             level: Level::Trap,
@@ -54,6 +56,7 @@ fn rotated_boards_both_ways() {
                 games: 120,
                 seed,
                 cheat_rate: 0.3,
+                faults: FaultSet::I2C_AND_MAGNET,
                 fault_rate: 0.01,
                 angle_deg: angle,
                 level: Level::Perfect,
@@ -72,6 +75,7 @@ fn heavy_faults_still_never_lose_or_lose_pieces() {
             games: 150,
             seed: 5,
             cheat_rate: 0.5,
+            faults: FaultSet::I2C_AND_MAGNET,
             fault_rate: 0.05,
             angle_deg: 0.0,
             level: Level::Trap,
@@ -93,7 +97,7 @@ struct Script {
 
 impl Script {
     fn new(device_first: bool, first_square: Option<Square>) -> Script {
-        let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, 9), BestMove).unwrap();
+        let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, 9).unwrap(), BestMove).unwrap();
         let mut h = SimHuman::passive(4);
         let setup = GameSetup {
             device_first,
@@ -145,6 +149,14 @@ impl Script {
 
     fn press_done(&mut self) {
         self.m.press(&mut self.h, Button::Done);
+    }
+
+    /// Waits for the device to start its reply; the record then reads `record`.
+    fn device_replies(&mut self, record: &str) {
+        self.wait("the device's reply", |st| {
+            matches!(st, State::Placing { .. })
+        });
+        assert_eq!(self.board(), record.parse().unwrap());
     }
 
     fn play(&mut self, square: Square) {
@@ -284,10 +296,7 @@ fn a_cheat_together_with_a_move_is_restored_and_the_move_then_accepted() {
     s.wait_human_turn();
     assert_eq!(s.board(), "X........".parse().unwrap());
     s.press_done();
-    s.wait("the device's reply", |st| {
-        matches!(st, State::Placing { .. })
-    });
-    assert_eq!(s.board(), "X...O....".parse().unwrap());
+    s.device_replies("X...O....");
 }
 
 #[test]
@@ -308,10 +317,7 @@ fn a_removed_device_piece_shows_the_error_until_put_back() {
     s.wait_human_turn();
     assert!(!s.light(Light::Error));
     s.play(sq(4));
-    s.wait("the device's reply", |st| {
-        matches!(st, State::Placing { .. })
-    });
-    assert_eq!(s.board(), "X...O....".parse().unwrap());
+    s.device_replies("X...O....");
 }
 
 #[test]
@@ -328,10 +334,7 @@ fn two_added_pieces_and_a_wrong_colour_are_errors() {
     s.wait_human_turn();
     assert_eq!(s.board(), "X........".parse().unwrap());
     s.press_done();
-    s.wait("the device's reply", |st| {
-        matches!(st, State::Placing { .. })
-    });
-    assert_eq!(s.board(), "X...O....".parse().unwrap());
+    s.device_replies("X...O....");
     s.wait_human_turn();
     // Now a black piece (the device's colour) appears: an error, not a move.
     let before = s.board();
@@ -365,10 +368,7 @@ fn an_off_square_piece_is_unclear_not_guessed() {
     s.m.world.borrow_mut().hand_move(i, c, 0.0);
     s.wait_human_turn();
     s.press_done();
-    s.wait("the device's reply", |st| {
-        matches!(st, State::Placing { .. })
-    });
-    assert_eq!(s.board(), "X...O....".parse().unwrap());
+    s.device_replies("X...O....");
 }
 
 #[test]
@@ -423,13 +423,16 @@ fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (HostMachine<BestM
 
 #[test]
 fn item1_a_black_piece_on_the_centre() {
-    run_task(SimConfig::standard(0.0, 0.0, 21), &[(Colour::Black, sq(4))]);
+    run_task(
+        SimConfig::standard(0.0, 0.0, 21).unwrap(),
+        &[(Colour::Black, sq(4))],
+    );
 }
 
 #[test]
 fn item2_two_black_and_two_white_in_turn_on_set_squares() {
     let (m, _) = run_task(
-        SimConfig::standard(0.0, 0.0, 22),
+        SimConfig::standard(0.0, 0.0, 22).unwrap(),
         &[
             (Colour::Black, sq(0)),
             (Colour::White, sq(5)),
@@ -444,7 +447,7 @@ fn item2_two_black_and_two_white_in_turn_on_set_squares() {
 fn item3_the_same_on_a_board_rotated_by_45_degrees_either_way() {
     for angle in [45.0, -45.0, 30.0] {
         run_task(
-            SimConfig::standard(angle, 0.0, 23),
+            SimConfig::standard(angle, 0.0, 23).unwrap(),
             &[
                 (Colour::Black, sq(1)),
                 (Colour::White, sq(3)),
@@ -457,7 +460,7 @@ fn item3_the_same_on_a_board_rotated_by_45_degrees_either_way() {
 
 #[test]
 fn tasks_survive_missed_grips_and_bus_faults() {
-    let mut config = SimConfig::standard(10.0, 0.02, 24);
+    let mut config = SimConfig::standard(10.0, 0.02, 24).unwrap();
     config.missed_pickup_rate = 0.3;
     let (m, _) = run_task(
         config,
@@ -478,21 +481,23 @@ fn the_level_button_cycles_the_strategy_and_trap_still_never_loses() {
     use tictable::device::controller::StrategyChooser;
     use tictable::device::sim::SplitMix64;
     use tictable::strategy::Strategy;
-    let chooser = StrategyChooser {
-        strategy: Strategy::new(Level::Perfect),
-        rng: SplitMix64::new(1),
+    let chooser = |level, seed| StrategyChooser {
+        strategy: Strategy::new(level),
+        rng: SplitMix64::new(seed),
     };
-    let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, 31), chooser).unwrap();
+    let mut m = SimMachine::new(
+        SimConfig::standard(0.0, 0.0, 31).unwrap(),
+        chooser(Level::Perfect, 1),
+    )
+    .unwrap();
     let mut h = SimHuman::new(Style::Erring(0.3), 0.0, 5);
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
     m.press(&mut h, Button::Level);
     assert_eq!(m.controller.chooser().strategy.level(), Level::Trap);
     for g in 0..30 {
-        let setup = GameSetup {
-            device_first: g % 2 == 0,
-            first_square: None,
-        };
-        let r = m.play_game(setup, &mut h, Style::Erring(0.3), None);
+        let game = Scenario::game(g % 2 == 0, None, Style::Erring(0.3));
+        // No power cut here: a restart is never asked for.
+        let r = m.play_scenario(&game, &mut h, &mut || chooser(Level::Trap, 2), None);
         assert!(r.finished);
         assert_ne!(r.device_won, Some(false));
     }
@@ -507,7 +512,7 @@ fn the_world_shared_by_reference_plays_exactly_as_the_world_shared_by_rc() {
     // `Rc<RefCell<World>>` are the same machine: same seed, same games, same world.
     use core::cell::RefCell;
     use tictable::device::sim::world::World;
-    let config = || SimConfig::standard(12.0, 0.02, 41);
+    let config = || SimConfig::standard(12.0, 0.02, 41).unwrap();
     let local = RefCell::new(World::new(config()));
     let mut by_ref = SimMachine::with_world(&local, BestMove).unwrap();
     let mut by_rc = HostMachine::new(config(), BestMove).unwrap();
@@ -517,12 +522,14 @@ fn the_world_shared_by_reference_plays_exactly_as_the_world_shared_by_rc() {
     );
     let mut cheats = 0;
     for g in 0..4 {
-        let setup = GameSetup {
-            device_first: g % 2 == 0,
-            first_square: None,
+        let game = Scenario {
+            cheat_rate: 0.5,
+            faults: FaultSet::I2C_AND_MAGNET,
+            fault_rate: 0.02,
+            ..Scenario::game(g % 2 == 0, None, Style::Erring(0.3))
         };
-        let a = by_ref.play_game(setup, &mut h1, Style::Erring(0.3), None);
-        let b = by_rc.play_game(setup, &mut h2, Style::Erring(0.3), None);
+        let a = by_ref.play_scenario(&game, &mut h1, &mut || BestMove, None);
+        let b = by_rc.play_scenario(&game, &mut h2, &mut || BestMove, None);
         assert_eq!(a, b, "game {g}");
         assert!(a.finished && a.device_won != Some(false) && a.pieces_lost == 0);
         assert_eq!(a.restores, a.cheats);
@@ -539,7 +546,7 @@ fn the_world_shared_by_reference_plays_exactly_as_the_world_shared_by_rc() {
 
 #[test]
 fn bus_timeouts_are_retried_and_never_become_a_wrong_board() {
-    let mut config = SimConfig::standard(0.0, 0.0, 17);
+    let mut config = SimConfig::standard(0.0, 0.0, 17).unwrap();
     config.timeout_rate = 0.05;
     let mut m = SimMachine::new(config, BestMove).unwrap();
     let mut h = SimHuman::new(Style::Erring(0.3), 0.0, 8);

@@ -1,6 +1,9 @@
 //! Entering placement tasks (contest items 1 to 3) with the machine's buttons only,
 //! on the simulated machine: the real controller, panel debouncing and drivers.
 
+mod common;
+use common::sq;
+
 use tictable::device::controller::{BestMove, State, TaskEntry, TaskError};
 use tictable::device::motion::STORAGE_SLOTS;
 use tictable::device::panel::{Button, Light};
@@ -10,10 +13,6 @@ use tictable::device::sim::run::SimMachine;
 use tictable::device::sim::world::SimConfig;
 use tictable::device::Colour;
 use tictable::Square;
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 /// The four lights that show the selected square, in binary (Lamp = 1 ... Loss = 8).
 const SQUARE_LIGHTS: [Light; 4] = [Light::Lamp, Light::Win, Light::Draw, Light::Loss];
@@ -132,13 +131,13 @@ impl Panel {
 
 #[test]
 fn item1_one_black_piece_on_square_5_entered_with_the_buttons() {
-    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 31));
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 31).unwrap());
     p.enter_and_run(&[(Colour::Black, sq(4))]);
 }
 
 #[test]
 fn item2_two_black_and_two_white_entered_with_the_buttons() {
-    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 32));
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 32).unwrap());
     p.enter_and_run(&[
         (Colour::Black, sq(0)),
         (Colour::White, sq(8)),
@@ -150,7 +149,7 @@ fn item2_two_black_and_two_white_entered_with_the_buttons() {
 #[test]
 fn item3_the_same_on_a_board_rotated_either_way() {
     for (angle, seed) in [(45.0, 33), (-45.0, 34), (20.0, 35)] {
-        let mut p = Panel::new(SimConfig::standard(angle, 0.0, seed));
+        let mut p = Panel::new(SimConfig::standard(angle, 0.0, seed).unwrap());
         p.enter_and_run(&[
             (Colour::White, sq(3)),
             (Colour::Black, sq(1)),
@@ -162,7 +161,7 @@ fn item3_the_same_on_a_board_rotated_either_way() {
 
 #[test]
 fn a_second_task_can_be_entered_after_the_first() {
-    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 36));
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 36).unwrap());
     p.enter_and_run(&[(Colour::Black, sq(4))]);
     // The board is cleared by hand; Done after the task starts the next entry.
     p.m.world.borrow_mut().reset_pieces();
@@ -179,7 +178,7 @@ fn a_second_task_can_be_entered_after_the_first() {
 
 #[test]
 fn a_square_given_twice_lights_the_error_and_is_not_added() {
-    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 37));
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 37).unwrap());
     p.begin();
     p.add(Colour::Black, sq(4));
     // The same square again, in the other colour.
@@ -199,7 +198,7 @@ fn a_square_given_twice_lights_the_error_and_is_not_added() {
 
 #[test]
 fn more_pieces_of_a_colour_than_storage_holds_are_refused() {
-    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 38));
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 38).unwrap());
     p.begin();
     for i in 0..STORAGE_SLOTS as u8 {
         p.add(Colour::Black, sq(i));
@@ -221,7 +220,7 @@ fn more_pieces_of_a_colour_than_storage_holds_are_refused() {
 
 #[test]
 fn done_without_a_square_and_start_without_entries_are_errors() {
-    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 39));
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 39).unwrap());
     p.begin();
     p.press(Button::Done);
     assert_eq!(p.entry().rejected, Some(TaskError::Empty));
@@ -240,7 +239,7 @@ fn done_without_a_square_and_start_without_entries_are_errors() {
 
 #[test]
 fn first_square_wraps_from_9_to_1() {
-    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 40));
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 40).unwrap());
     p.begin();
     for i in 0..9u8 {
         p.press(Button::FirstSquare);
@@ -253,7 +252,7 @@ fn first_square_wraps_from_9_to_1() {
 
 #[test]
 fn level_cancels_back_to_setup_and_drops_the_entries() {
-    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 41));
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 41).unwrap());
     let level = p.m.controller.setup();
     p.begin();
     p.add(Colour::Black, sq(4));
@@ -273,7 +272,7 @@ fn level_cancels_back_to_setup_and_drops_the_entries() {
 
 #[test]
 fn setup_shows_who_moves_first_and_the_first_square() {
-    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 43));
+    let mut p = Panel::new(SimConfig::standard(0.0, 0.0, 43).unwrap());
     assert!(p.light(Light::DeviceTurn) && !p.light(Light::HumanTurn));
     for i in 0..9u8 {
         p.press(Button::FirstSquare);

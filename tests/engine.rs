@@ -1,33 +1,14 @@
 //! Exhaustive tests of the engine core: positions, symmetry, search and table.
 
+mod common;
+use common::{reachable, sq};
+
 use std::collections::HashSet;
 use tictable::solve::{board_of_index, solve};
 use tictable::{
     analyse, best_move, canonical, move_values, search, Analysis, Board, MoveError, Outcome,
     Player, PositionError, Square, Squares, Symmetry,
 };
-
-/// Every board reachable from the empty board by legal play, by graph search.
-fn reachable() -> Vec<Board> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![Board::EMPTY];
-    let mut out = Vec::new();
-    while let Some(board) = stack.pop() {
-        if !seen.insert(board) {
-            continue;
-        }
-        out.push(board);
-        for square in board.legal_moves() {
-            stack.push(board.play(square).unwrap());
-        }
-    }
-    out.sort();
-    out
-}
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 fn board(s: &str) -> Board {
     s.parse().unwrap()
@@ -101,7 +82,7 @@ fn games_up_to_symmetry() {
 
 #[test]
 fn validity_is_exactly_reachability() {
-    let reachable: HashSet<Board> = reachable().into_iter().collect();
+    let reachable: HashSet<Board> = reachable().iter().copied().collect();
     let mut valid = 0;
     for index in 0..19683 {
         let board = board_of_index(index);
@@ -125,7 +106,7 @@ fn validity_is_exactly_reachability() {
 
 #[test]
 fn table_equals_live_search_on_every_reachable_position() {
-    for board in reachable() {
+    for &board in reachable() {
         // The table alone: a missing or malformed entry is an error, not the search.
         let table = analyse(&board).unwrap_or_else(|e| panic!("{board}: {e}"));
         assert_eq!(Ok(table), search::analyse(&board), "{board}");
@@ -134,7 +115,7 @@ fn table_equals_live_search_on_every_reachable_position() {
 
 #[test]
 fn best_moves_table_equals_live_search_on_every_reachable_position() {
-    for board in reachable() {
+    for &board in reachable() {
         let live = search::analyse(&board).unwrap();
         let expected = (!live.is_terminal()).then(|| live.best());
         assert_eq!(tictable::best_moves(&board), expected, "{board}");
@@ -143,7 +124,7 @@ fn best_moves_table_equals_live_search_on_every_reachable_position() {
 
 #[test]
 fn analysis_is_internally_consistent() {
-    for board in reachable() {
+    for &board in reachable() {
         let a = analyse(&board).unwrap();
         assert_eq!(a.to_move(), board.to_move());
         if board.is_over() {
@@ -171,7 +152,7 @@ fn analysis_is_internally_consistent() {
 #[test]
 fn safe_differs_from_best_only_in_736_wins() {
     let (mut wins, mut differ) = (0, 0);
-    for board in reachable().into_iter().filter(|b| !b.is_over()) {
+    for board in reachable().iter().copied().filter(|b| !b.is_over()) {
         let a = analyse(&board).unwrap();
         if a.outcome() == Outcome::Win {
             wins += 1;
@@ -185,7 +166,7 @@ fn safe_differs_from_best_only_in_736_wins() {
 
 #[test]
 fn best_and_safe_moves_keep_the_outcome() {
-    for board in reachable().into_iter().filter(|b| !b.is_over()) {
+    for board in reachable().iter().copied().filter(|b| !b.is_over()) {
         let a = analyse(&board).unwrap();
         let values = move_values(&board).unwrap();
         for square in board.legal_moves() {
@@ -265,7 +246,7 @@ fn symmetries_are_bijections_with_inverses() {
                 .iter()
                 .any(|s| (0..512).all(|b| s.apply_bits(b) == composed(b))));
         }
-        for &board in &positions {
+        for &board in positions {
             assert_eq!(sym.inverse().apply(sym.apply(board)), board);
             assert_eq!(canonical(sym.apply(board)).0, canonical(board).0);
         }
@@ -299,7 +280,7 @@ fn symmetry_names_match_their_geometry() {
 
 #[test]
 fn analysis_commutes_with_every_symmetry() {
-    for board in reachable() {
+    for &board in reachable() {
         let a = analyse(&board).unwrap();
         for sym in Symmetry::ALL {
             let b = analyse(&sym.apply(board)).unwrap();
@@ -371,7 +352,7 @@ fn finished_games() {
 
 #[test]
 fn best_move_is_the_lowest_best_square() {
-    for board in reachable() {
+    for &board in reachable() {
         let a = analyse(&board).unwrap();
         assert_eq!(best_move(&board), a.best().first());
     }
@@ -390,7 +371,7 @@ fn parser_accepts_the_documented_forms() {
         assert_eq!(board(text), board("XX.OO...."), "{text}");
         assert_eq!(board(text).to_string(), "XX.OO....");
     }
-    for board in reachable() {
+    for &board in reachable() {
         assert_eq!(board.to_string().parse::<Board>(), Ok(board));
     }
 }
@@ -497,7 +478,7 @@ fn line_bit_tricks_match_the_eight_lines() {
         }
         assert_eq!(has_line(bits), expected, "{bits:09b}");
     }
-    for board in reachable().into_iter().filter(|b| !b.is_over()) {
+    for board in reachable().iter().copied().filter(|b| !b.is_over()) {
         for player in [Player::X, Player::O] {
             let expected: Squares = board
                 .empty_squares()
@@ -512,7 +493,7 @@ fn line_bit_tricks_match_the_eight_lines() {
 #[test]
 fn status_agrees_with_winner_and_fullness() {
     use tictable::board::Status;
-    for board in reachable() {
+    for &board in reachable() {
         let expected = match board.winner() {
             Some(p) => Status::Won(p),
             None if board.is_full() => Status::Drawn,

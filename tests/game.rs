@@ -1,11 +1,10 @@
 //! Game history, undo/redo, and validating save/load (JSON and postcard).
 
+mod common;
+use common::sq;
+
 use tictable::game::{Game, GameError, GameResult};
 use tictable::{Board, MoveError, Player, Square};
-
-fn sq(i: u8) -> Square {
-    Square::new(i).unwrap()
-}
 
 fn game_of(moves: &[u8]) -> Game {
     let mut game = Game::new();

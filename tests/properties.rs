@@ -3,35 +3,15 @@
 //! never panics. (`tests/engine.rs` pins the same facts exhaustively over the reachable
 //! positions; these check them on random inputs, including invalid ones.)
 
+mod common;
+use common::reachable;
+
 use proptest::prelude::*;
 use proptest::sample::select;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 use tictable::game::Game;
 use tictable::{analyse, canonical, Board, MoveError, Player, PositionError, Square, Symmetry};
-
-/// Every position a game reaches, found by playing from the empty board (so without
-/// `Board::validate`), in a fixed order.
-fn reachable() -> &'static [Board] {
-    static REACHABLE: OnceLock<Vec<Board>> = OnceLock::new();
-    REACHABLE.get_or_init(|| {
-        let mut seen = HashSet::from([Board::EMPTY]);
-        let mut order = vec![Board::EMPTY];
-        let mut next = 0;
-        while next < order.len() {
-            let board = order[next];
-            next += 1;
-            for square in board.legal_moves() {
-                let child = board.play(square).expect("legal move");
-                if seen.insert(child) {
-                    order.push(child);
-                }
-            }
-        }
-        assert_eq!(order.len(), 5478);
-        order
-    })
-}
 
 fn reachable_set() -> &'static HashSet<Board> {
     static SET: OnceLock<HashSet<Board>> = OnceLock::new();

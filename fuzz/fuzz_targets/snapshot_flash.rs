@@ -38,7 +38,7 @@ fn valid() -> Snapshot {
         Ok(task) => Mode::Task { task, done: 1 },
         Err(_) => Mode::Game,
     };
-    let config = SimConfig::standard(20.0, 0.0, 1);
+    let config = SimConfig::standard(20.0, 0.0, 1).unwrap();
     Snapshot {
         sequence: 9,
         calibration: Calibration::new([square; 9], Margins::DEFAULT),
@@ -58,7 +58,7 @@ fn valid() -> Snapshot {
 
 fn check(snapshot: Snapshot) {
     assert_eq!(Snapshot::decode(&snapshot.encode()), Some(snapshot));
-    let world = core::cell::RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1)));
+    let world = core::cell::RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1).unwrap()));
     let mut controller = build_controller(&&world, snapshot.calibration, BestMove);
     let _ = controller.resume(&snapshot);
 }

@@ -208,14 +208,14 @@ fn main() -> ! {
         u64::from(2 * (DELAY + 1)) / calibration.max(1)
     );
     hprintln!(
-        "detail: games={} through the device controller on the shared sim core: {} won, {} drawn, none lost, boards match records; {} cheats, {} restored; {} faults injected; {} resumed after a power cut (in {:?})",
+        "detail: games={} through the device controller on the shared sim core: {} won, {} drawn, none lost, boards match records; {} cheats, {} restored; {} faults injected; {} power cuts resumed (in {:?})",
         games::GAMES,
-        outcome.wins,
-        outcome.draws,
-        outcome.cheats,
-        outcome.restores,
-        outcome.faults,
-        outcome.resumed,
+        outcome.summary.device_wins,
+        outcome.summary.device_draws,
+        outcome.summary.cheats_injected,
+        outcome.summary.cheats_restored,
+        outcome.summary.faults_injected,
+        outcome.summary.recovered_by_kind[tictable::device::sim::faults::FaultKind::PowerCut],
         outcome.cut_in
     );
     let (peak, size) = stack::peak();

@@ -16,6 +16,7 @@
 //! - [`model`]: what is saved: the game record, tasks, the setup, the [`model::Snapshot`].
 //! - [`persist`]: the snapshot saved (fixed layout + CRC-32) into any
 //!   `embedded-storage` flash, so a reset resumes the game.
+//! - [`save_policy`]: when to save a snapshot (the firmware and the simulator alike).
 //! - [`controller`]: the state machine that plays games with a person, split by
 //!   sub-machine (game, task entry, pose and sensor calibration, recovery, lights).
 //! - `sim` (feature `sim-core`, `no_std`; `sim` adds the std conveniences): the
@@ -36,6 +37,7 @@ pub mod model;
 pub mod motion;
 pub mod panel;
 pub mod persist;
+pub mod save_policy;
 pub mod scanner;
 pub mod sensors;
 #[cfg(feature = "sim-core")]

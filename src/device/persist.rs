@@ -451,7 +451,7 @@ struct Head {
 /// use tictable::device::controller::BestMove;
 /// use tictable::Square;
 ///
-/// let m = SimMachine::new(SimConfig::standard(0.0, 0.0, 1), BestMove).unwrap();
+/// let m = SimMachine::new(SimConfig::standard(0.0, 0.0, 1).unwrap(), BestMove).unwrap();
 /// let mut snap = m.controller.snapshot();
 /// // Two pages of 1 KiB, as on the STM32F103: 17 saves each.
 /// type Flash = MemFlash<2048, 1024, 2>;

@@ -6,35 +6,46 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use tictable::device::controller::{GameRecord, State};
 use tictable::device::panel::Light;
-use tictable::device::sim::run::{run_batch, Batch, Summary};
+use tictable::device::sim::faults::{ByKind, FaultSet};
+use tictable::device::sim::scenario::{run_batch, Batch, PLACEMENT_LIMIT_MS};
 use tictable::device::sim::world::World;
 use tictable::device::Colour;
 use tictable::strategy::Level;
 use tictable::Square;
 
-/// The longest a placement may take (contest rule), ms.
-const PLACEMENT_LIMIT_MS: u32 = 15_000;
+/// The fewest games the snapshot flash must last (erase cycles of its most erased
+/// page).
+const MIN_WEAR_GAMES: u64 = 100_000;
 
 /// Play whole games on the simulated machine and report what happened.
 ///
 /// Games alternate device first (black, optionally from a random first square) and
 /// device second; humans are random, perfect or err 20 % of the time. Exit status 0
 /// when the device never lost, every cheat was restored, no piece was lost, no game
-/// got stuck, no bus collision happened and every placement took at most 15 s.
+/// got stuck or was abandoned, no bus collision happened, every placement took at
+/// most 15 s, every fault kind asked for was injected and recovered from, and the
+/// snapshot flash lasts at least 100,000 games; 1 otherwise (the first broken rule
+/// on stderr); 2 for bad arguments.
 #[derive(clap::Args)]
 pub struct Args {
     /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, allow_hyphen_values = true, value_parser = count)]
     games: u32,
     /// Seed of everything random (world, humans, faults, device choices).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
     seed: u64,
     /// Probability per human turn that the human moves a device piece instead.
-    #[arg(long, default_value_t = 0.0, value_parser = probability)]
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = probability)]
     cheat_rate: f64,
-    /// Probability of each fault: I2C NACK and I2C timeout per transaction, garbage
-    /// reading per sensor read, missed pick-up per grip.
-    #[arg(long, default_value_t = 0.0, value_parser = probability)]
+    /// The fault kinds to inject, separated by commas, or `all`: i2c, brownout,
+    /// stuck-sensor, bus-hang, lost-steps, magnet, drop, bump, human-extra,
+    /// power-cut. Default: i2c,magnet when --fault-rate is above 0.
+    #[arg(long, value_parser = faults)]
+    faults: Option<FaultSet>,
+    /// Probability of each fault kind: per I2C transaction and sensor reading
+    /// (i2c), per grip (magnet), per human turn (human-extra), per state change of
+    /// the machine (power-cut).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = probability)]
     fault_rate: f64,
     /// Board rotation in degrees (-45..=45).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = angle)]
@@ -49,6 +60,20 @@ pub struct Args {
     /// Show the first game state by state: board, head, lights.
     #[arg(long)]
     watch: bool,
+}
+
+fn count(s: &str) -> Result<u32, String> {
+    s.parse()
+        .map_err(|_| format!("{s} is not a number of games (0..={})", u32::MAX))
+}
+
+fn seed(s: &str) -> Result<u64, String> {
+    s.parse()
+        .map_err(|_| format!("{s} is not a seed (0..={})", u64::MAX))
+}
+
+fn faults(s: &str) -> Result<FaultSet, String> {
+    s.parse().map_err(|e| format!("{s}: {e}"))
 }
 
 fn probability(s: &str) -> Result<f64, String> {
@@ -115,16 +140,19 @@ fn frame(w: &World, state: State, record: &GameRecord) -> String {
     out
 }
 
-fn ok(s: &Summary) -> bool {
-    s.device_losses == 0
-        && s.cheats_restored == s.cheats_injected
-        && s.pieces_lost == 0
-        && s.stuck_games == 0
-        && s.collisions == 0
-        && s.max_placement_ms <= PLACEMENT_LIMIT_MS
+/// A count per kind as a JSON object (`{"i2c": 3, ...}`).
+fn by_kind(n: &ByKind) -> serde_json::Value {
+    n.iter()
+        .map(|(k, v)| (k.name().to_string(), json!(v)))
+        .collect()
 }
 
 pub fn run(args: Args) -> ExitCode {
+    let requested = args.faults.unwrap_or(if args.fault_rate > 0.0 {
+        FaultSet::I2C_AND_MAGNET
+    } else {
+        FaultSet::EMPTY
+    });
     let batch = Batch {
         games: if args.watch {
             args.games.max(1)
@@ -133,6 +161,7 @@ pub fn run(args: Args) -> ExitCode {
         },
         seed: args.seed,
         cheat_rate: args.cheat_rate,
+        faults: requested,
         fault_rate: args.fault_rate,
         angle_deg: args.angle,
         level: args.level,
@@ -162,6 +191,7 @@ pub fn run(args: Args) -> ExitCode {
                 "device_losses": s.device_losses,
                 "cheats_injected": s.cheats_injected,
                 "cheats_restored": s.cheats_restored,
+                "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
                 "faults_injected": s.faults_injected,
                 "pieces_lost": s.pieces_lost,
                 "stuck_games": s.stuck_games,
@@ -171,6 +201,14 @@ pub fn run(args: Args) -> ExitCode {
                 "errors": s.errors,
                 "human_fixes": s.human_fixes,
                 "bus_collisions": s.collisions,
+                "faults_by_kind": by_kind(&s.faults_by_kind),
+                "recovered_by_kind": by_kind(&s.recovered_by_kind),
+                "placements_over_15s": s.placements_over_15s,
+                "abandoned_games": s.abandoned_games,
+                "watchdog_resets": s.watchdog_resets,
+                "flash_erases_per_game": s.flash_erases_per_game(),
+                "wear_games": s.wear_games(),
+                "faults": requested.iter().map(|k| k.name()).collect::<Vec<_>>(),
                 "seed": args.seed,
                 "cheat_rate": args.cheat_rate,
                 "fault_rate": args.fault_rate,
@@ -192,13 +230,28 @@ pub fn run(args: Args) -> ExitCode {
         );
         let _ = writeln!(
             out,
-            "device: {} wins, {} draws, {} losses; stuck games: {}",
-            s.device_wins, s.device_draws, s.device_losses, s.stuck_games
+            "device: {} wins, {} draws, {} losses; stuck games: {}, abandoned: {}",
+            s.device_wins, s.device_draws, s.device_losses, s.stuck_games, s.abandoned_games
+        );
+        let kinds: Vec<String> = s
+            .faults_by_kind
+            .iter()
+            .filter(|(k, n)| *n > 0 || requested.contains(*k))
+            .map(|(k, n)| format!("{k} {n} ({} recovered)", s.recovered_by_kind[k]))
+            .collect();
+        let _ = writeln!(
+            out,
+            "faults by kind: {}",
+            if kinds.is_empty() {
+                "none".into()
+            } else {
+                kinds.join(", ")
+            }
         );
         let _ = writeln!(
             out,
-            "cheats: {} injected, {} restored; faults injected: {}; retries: {}",
-            s.cheats_injected, s.cheats_restored, s.faults_injected, s.retries
+            "cheats: {} injected, {} restored, {} put back by hand after a power cut; faults injected: {}; retries: {}",
+            s.cheats_injected, s.cheats_restored, s.cheats_fixed_after_cut, s.faults_injected, s.retries
         );
         let _ = writeln!(
             out,
@@ -207,13 +260,22 @@ pub fn run(args: Args) -> ExitCode {
         );
         let _ = writeln!(
             out,
-            "longest placement: {} ms measured, {} ms predicted by the motion model (limit {} ms)",
-            s.max_placement_ms, s.max_model_ms, PLACEMENT_LIMIT_MS
+            "longest placement: {} ms measured, {} ms predicted by the motion model (limit {} ms, {} over)",
+            s.max_placement_ms, s.max_model_ms, PLACEMENT_LIMIT_MS, s.placements_over_15s
+        );
+        let _ = writeln!(
+            out,
+            "flash: {:.1} erases per game, lasts {} games",
+            s.flash_erases_per_game(),
+            s.wear_games()
+                .map_or("forever (nothing erased)".into(), |g| g.to_string())
         );
     }
-    if ok(&summary) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    match summary.check(requested, MIN_WEAR_GAMES) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(v) => {
+            eprintln!("tictable: simulate: contract broken: {v}");
+            ExitCode::FAILURE
+        }
     }
 }

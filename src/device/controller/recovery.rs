@@ -139,13 +139,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                             self.fixed_by_human(view, now_ms);
                         }
                     }
-                    (_, Some((colour, slot, square))) => {
+                    (_, Some((colour, slot, _))) => {
                         // It never arrived: it may still be in its slot, or have
-                        // fallen where no sensor sees it (beside the board, or on
-                        // a line next to an occupied square). A person puts it on
-                        // its square (Error light; clearing a fallen piece away).
+                        // fallen where no sensor sees it. The board is as the game
+                        // left it, so the turn starts again (the slot only
+                        // suspected empty); a person could not know which square
+                        // the piece was meant for.
                         self.slot_emptied(colour, slot, true);
-                        self.fail(Problem::PlacementFailed(square));
+                        self.next_turn(now_ms);
                     }
                     (_, None) => {
                         if view == base {

@@ -15,7 +15,7 @@ use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operatio
 /// use tictable::device::sim::bus::SimBus;
 /// use tictable::device::sim::world::{SimConfig, World};
 ///
-/// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1)));
+/// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1).unwrap()));
 /// let mut bus = SimBus::new(&world, Wiring::DEFAULT);
 /// bus.write(Mux::A.address(), &[0b100]).unwrap();
 /// assert_eq!(world.borrow().mux, [0b100, 0]);

@@ -21,7 +21,7 @@ impl<C: MoveChooser> SimMachine<C, Shared> {
     /// use tictable::device::sim::host::HostMachine;
     /// use tictable::device::sim::world::SimConfig;
     ///
-    /// let m: HostMachine<BestMove> = HostMachine::new(SimConfig::standard(0.0, 0.0, 1), BestMove).unwrap();
+    /// let m: HostMachine<BestMove> = HostMachine::new(SimConfig::standard(0.0, 0.0, 1).unwrap(), BestMove).unwrap();
     /// assert_eq!(m.world.borrow().stats.collisions, 0);
     /// ```
     pub fn new(config: SimConfig, chooser: C) -> Result<HostMachine<C>, SimError> {

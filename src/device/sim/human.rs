@@ -1,14 +1,20 @@
-//! Simulated people: they watch the lights, play moves with their hands, press the
-//! button (with contact bounce), sometimes cheat, and fix the board when the error
-//! light stays on.
+//! Simulated people: they watch the lights and the gantry, play moves with their
+//! hands, press the button (with contact bounce), sometimes cheat or mess the board
+//! up, and fix the board when the error light comes on.
+//!
+//! A person knows only what a person at the table knows: the board as the pieces
+//! lie, the lights, where the head went down, and the game as they remember it
+//! (their own moves, and the device's as they saw them appear). Nobody hands them
+//! the controller's record or its expected view: when the error light comes on,
+//! they put the board back the way they remember the game, after a few seconds,
+//! and sometimes put a piece on the wrong square (then fix that later). A machine
+//! that a person with this knowledge cannot bring back shows up as a stuck game.
 
 use super::world::{World, PIECES};
 use super::SplitMix64;
-use crate::device::classify::Sensed;
 use crate::device::panel::{Button, Light};
-use crate::device::scanner::BoardView;
 use crate::device::Colour;
-use crate::{Board, Square};
+use crate::{Board, Player, Square};
 
 /// How a simulated human chooses moves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,6 +37,14 @@ struct Press {
 /// Max jitter (mm) of a hand-placed piece from the square centre.
 pub const HAND_JITTER_MM: f32 = 2.5;
 
+/// How long a person takes to notice the error light and fix the board: uniform
+/// in this range, ms.
+pub const FIX_DELAY_MS: (u32, u32) = (2_000, 9_000);
+
+/// How long the error light must stay on, with the board as the person remembers
+/// the game, before they press Start for the machine to try again, ms.
+pub const START_AFTER_MS: u32 = 10_000;
+
 /// A simulated human (also the operator who presses Start and clears the board).
 #[derive(Clone, Debug)]
 pub struct SimHuman {
@@ -38,20 +52,40 @@ pub struct SimHuman {
     pub style: Style,
     /// Probability of moving a device piece instead of playing, once per turn.
     pub cheat_rate: f64,
+    /// Probability per turn of messing up the board instead of playing (the
+    /// `human-extra` fault): two pieces added, removed or moved.
+    pub extra_rate: f64,
+    /// Probability that a fix puts one piece on a wrong square.
+    pub slip_rate: f64,
     /// The human's colour in the current game.
     pub colour: Colour,
     rng: SplitMix64,
     act_at: Option<u32>,
     turn_light: bool,
     cheated_this_turn: bool,
+    /// Where this turn's cheat put a device piece.
+    cheat_to: Option<Square>,
     press: Option<Press>,
-    error_since: Option<u32>,
+    /// When the person will fix the board (the error light is on).
+    fix_at: Option<u32>,
+    /// Since when the error light has been on with the board as remembered.
+    stuck_since: Option<u32>,
+    /// The game as the person remembers it.
+    memory: Board,
+    /// The empty square the head last went down on in the device's turn.
+    device_target: Option<Square>,
     /// A passive human only presses buttons when told (for scripted tests).
     pub passive: bool,
     /// Cheats done.
     pub cheats: u32,
+    /// Times the board was messed up on purpose (`human-extra`).
+    pub extras: u32,
     /// Times the board was fixed by hand after the error light.
     pub fixes: u32,
+    /// Fixes that put a piece on a wrong square.
+    pub slips: u32,
+    /// Times Start was pressed to let the machine try again.
+    pub restarts: u32,
 }
 
 impl SimHuman {
@@ -60,16 +94,25 @@ impl SimHuman {
         SimHuman {
             style,
             cheat_rate,
+            extra_rate: 0.0,
+            slip_rate: 0.0,
             colour: Colour::White,
             rng: SplitMix64::new(seed),
             act_at: None,
             turn_light: false,
             cheated_this_turn: false,
+            cheat_to: None,
             press: None,
-            error_since: None,
+            fix_at: None,
+            stuck_since: None,
+            memory: Board::EMPTY,
+            device_target: None,
             passive: false,
             cheats: 0,
+            extras: 0,
             fixes: 0,
+            slips: 0,
+            restarts: 0,
         }
     }
 
@@ -89,7 +132,16 @@ impl SimHuman {
         self.act_at = None;
         self.turn_light = false;
         self.cheated_this_turn = false;
-        self.error_since = None;
+        self.cheat_to = None;
+        self.fix_at = None;
+        self.stuck_since = None;
+        self.memory = Board::EMPTY;
+        self.device_target = None;
+    }
+
+    /// The game as the person remembers it.
+    pub fn memory(&self) -> Board {
+        self.memory
     }
 
     /// Starts pressing `button` (held 80..150 ms, bouncing for the first 6 ms).
@@ -142,9 +194,33 @@ impl SimHuman {
         }
     }
 
-    /// Plays a move by hand: a piece from storage to the square.
-    fn play(&mut self, w: &mut World, board: &Board) -> bool {
-        let (Some(square), Some(piece)) = (self.choose(board), w.stored_piece(self.colour)) else {
+    fn device(&self) -> Player {
+        self.colour.other().player()
+    }
+
+    /// A random square of `squares`.
+    fn any(&mut self, squares: crate::Squares) -> Option<Square> {
+        if squares.is_empty() {
+            return None;
+        }
+        squares.nth(self.rng.below(squares.len() as usize))
+    }
+
+    /// The squares where a piece of `colour` lies, as the person sees them.
+    fn seen(w: &World, colour: Colour) -> crate::Squares {
+        let bits = Square::ALL
+            .iter()
+            .filter(|s| {
+                w.piece_on(**s)
+                    .is_some_and(|i| w.pieces[i].colour == colour)
+            })
+            .fold(0, |b, s| b | s.bit());
+        crate::Squares::from_bits(bits)
+    }
+
+    /// Puts a piece of `colour` from storage on `square` by hand.
+    fn place(w: &mut World, colour: Colour, square: Square) -> bool {
+        let Some(piece) = w.stored_piece(colour) else {
             return false;
         };
         let to = w.config.pose.square_centre(square);
@@ -152,31 +228,121 @@ impl SimHuman {
         true
     }
 
-    /// Moves one of the device's pieces to an empty square.
-    fn cheat(&mut self, w: &mut World, board: &Board) -> bool {
-        let device = board.pieces(self.colour.other().player());
-        let empty = board.empty_squares();
-        if device.is_empty() || empty.is_empty() {
-            return false;
-        }
-        let from = device.nth(self.rng.below(device.len() as usize));
-        let to = empty.nth(self.rng.below(empty.len() as usize));
-        let (Some(from), Some(to)) = (from, to) else {
-            return false;
-        };
+    /// Moves the piece on `from` to `to` by hand.
+    fn shift(w: &mut World, from: Square, to: Square) -> bool {
         let Some(piece) = w.piece_on(from) else {
             return false;
         };
         let to = w.config.pose.square_centre(to);
         w.hand_move(piece, to, HAND_JITTER_MM);
+        true
+    }
+
+    /// Plays a move by hand: a piece from storage to the square, remembered.
+    fn play(&mut self, w: &mut World) -> bool {
+        let Some(square) = self.choose(&self.memory.clone()) else {
+            return false;
+        };
+        if !Self::place(w, self.colour, square) {
+            return false;
+        }
+        if let Ok(b) = self.memory.play(square) {
+            self.memory = b;
+        }
+        true
+    }
+
+    /// Moves one of the device's pieces to an empty square.
+    fn cheat(&mut self, w: &mut World) -> bool {
+        let (Some(from), Some(to)) = (
+            self.any(self.memory.pieces(self.device())),
+            self.any(self.memory.empty_squares()),
+        ) else {
+            return false;
+        };
+        if !Self::shift(w, from, to) {
+            return false;
+        }
+        self.cheat_to = Some(to);
         self.cheats += 1;
         true
     }
 
-    /// Rearranges the pieces by hand to show `expected`, as a person would: pieces
-    /// in the wrong place are picked up first and reused where a piece of their
-    /// colour is missing; only then are pieces taken from or returned to storage.
-    pub fn fix(&mut self, w: &mut World, expected: BoardView) {
+    /// Messes the board up (`human-extra`): two pieces of their own added, two
+    /// pieces taken off, or two device pieces moved to empty squares.
+    fn mess_up(&mut self, w: &mut World) -> bool {
+        let empty = self.memory.empty_squares();
+        let device = self.memory.pieces(self.device());
+        let mut done = 0;
+        match self.rng.below(3) {
+            0 if device.len() >= 2 => {
+                // Two pieces off the board, back into storage.
+                for _ in 0..2 {
+                    let on = Self::seen(w, self.colour.other());
+                    let Some(s) = self.any(on) else { break };
+                    let (Some(i), Some(slot)) = (w.piece_on(s), w.free_slot(self.colour.other()))
+                    else {
+                        break;
+                    };
+                    w.hand_move(i, slot, 0.0);
+                    done += 1;
+                }
+            }
+            1 if device.len() >= 2 && empty.len() >= 2 => {
+                // Two device pieces to two squares that were free before: a
+                // second piece never goes where the first one was (that would be
+                // one piece moved, a cheat).
+                let free = self.free_squares(w).bits();
+                let on = Self::seen(w, self.colour.other()).bits();
+                let a = self.any(crate::Squares::from_bits(on));
+                let b = a.and_then(|a| self.any(crate::Squares::from_bits(on & !a.bit())));
+                let x = self.any(crate::Squares::from_bits(free));
+                let y = x.and_then(|x| self.any(crate::Squares::from_bits(free & !x.bit())));
+                if let (Some(a), Some(b), Some(x), Some(y)) = (a, b, x, y) {
+                    done += u32::from(Self::shift(w, a, x)) + u32::from(Self::shift(w, b, y));
+                }
+            }
+            _ => {
+                // Two pieces of their own at once.
+                for _ in 0..2 {
+                    if let Some(s) = self.any(self.free_squares(w)) {
+                        done += u32::from(Self::place(w, self.colour, s));
+                    }
+                }
+            }
+        }
+        if done > 0 {
+            self.extras += 1;
+        }
+        done > 0
+    }
+
+    /// The squares no piece lies on.
+    fn free_squares(&self, w: &World) -> crate::Squares {
+        let taken = Self::seen(w, Colour::Black).bits() | Self::seen(w, Colour::White).bits();
+        crate::Squares::from_bits(0x1FF & !taken)
+    }
+
+    /// What the person believes the board should show: the game as remembered,
+    /// and the device's piece where they saw the head go down on an empty square
+    /// in the device's turn.
+    fn belief(&self) -> Board {
+        match self.device_target {
+            Some(s) if self.memory.to_move() == self.device() => {
+                self.memory.play(s).unwrap_or(self.memory)
+            }
+            _ => self.memory,
+        }
+    }
+
+    /// Rearranges the pieces by hand to show what the person believes the board
+    /// should show ([`SimHuman::belief`]): pieces in the wrong place are picked up
+    /// first and reused where a piece of their colour is missing; only then are
+    /// pieces taken from or returned to storage. Sometimes ([`SimHuman::slip_rate`])
+    /// one piece lands on a wrong square.
+    fn fix(&mut self, w: &mut World) {
+        let target = self.belief();
+        let want = |s: Square| target.get(s).map(Colour::of);
         // The pieces picked up, in the order they were (at most all of them).
         let (mut hand, mut held) = ([0usize; PIECES], 0usize);
         let mut placed = 0u16;
@@ -187,7 +353,7 @@ impl SimHuman {
             }
             let square = w.config.pose.square_at(p.at, 2_000);
             match square {
-                Some(s) if expected.get(s) == Sensed::Piece(p.colour) && placed & s.bit() == 0 => {
+                Some(s) if want(s) == Some(p.colour) && placed & s.bit() == 0 => {
                     placed |= s.bit();
                 }
                 _ => {
@@ -198,8 +364,10 @@ impl SimHuman {
                 }
             }
         }
+        let slip = self.rng.chance(self.slip_rate);
+        let mut slipped = false;
         for s in Square::ALL {
-            let Sensed::Piece(colour) = expected.get(s) else {
+            let Some(colour) = want(s) else {
                 continue;
             };
             if placed & s.bit() != 0 {
@@ -219,9 +387,17 @@ impl SimHuman {
                 None => w.stored_piece(colour),
             };
             if let Some(i) = piece {
-                let to = w.config.pose.square_centre(s);
-                w.hand_move(i, to, 0.0);
-                placed |= s.bit();
+                // A slip: the piece goes on an empty square it does not belong on.
+                let wrong = target.empty_squares().bits() & !placed;
+                let to = match self.any(crate::Squares::from_bits(wrong)) {
+                    Some(t) if slip && !slipped => {
+                        slipped = true;
+                        t
+                    }
+                    _ => s,
+                };
+                w.hand_move(i, w.config.pose.square_centre(to), 0.0);
+                placed |= to.bit();
             }
         }
         for &i in &hand[..held] {
@@ -230,59 +406,106 @@ impl SimHuman {
             }
         }
         self.fixes += 1;
+        self.slips += u32::from(slipped);
     }
 
-    /// One millisecond of the human: watches the lights, acts, presses.
-    /// `record` is the game so far, `expected` what the board should show.
-    pub fn step(&mut self, w: &mut World, record: Board, expected: BoardView, now: u32) {
+    /// The device's move, learnt when the turn light comes on: the one piece of
+    /// its colour on a square the person remembers empty.
+    fn learn_device_move(&mut self, w: &World) {
+        if self.memory.to_move() != self.device() {
+            return;
+        }
+        let new = Self::seen(w, self.colour.other()).bits() & self.memory.empty_squares().bits();
+        if let (1, Some(s)) = (new.count_ones(), crate::Squares::from_bits(new).first()) {
+            if let Ok(b) = self.memory.play(s) {
+                self.memory = b;
+            }
+        }
+    }
+
+    /// One millisecond of the human: watches the lights and the head, acts,
+    /// presses.
+    pub fn step(&mut self, w: &mut World, now: u32) {
         self.drive_button(w, now);
         if self.passive {
             return;
         }
         let turn = w.lights[Light::HumanTurn.index()];
         if turn && !self.turn_light {
+            self.learn_device_move(w);
+            self.device_target = None;
             self.act_at = Some(now + 200 + self.rng.below(1300) as u32);
         }
         if !turn {
             self.act_at = None;
         }
         self.turn_light = turn;
-        if w.lights[Light::Error.index()] {
-            let since = *self.error_since.get_or_insert(now);
-            if now.wrapping_sub(since) > 1500 && !self.pressing() {
-                self.fix(w, expected);
-                self.error_since = None;
+        // Where the head goes down on the board in the device's turn.
+        if w.lights[Light::DeviceTurn.index()] && w.head.lowered {
+            if let Some(s) = w.config.pose.square_at(w.head_um(), 3_000) {
+                if self.memory.get(s).is_none() && self.cheat_to != Some(s) {
+                    self.device_target = Some(s);
+                }
             }
+        }
+        if w.lights[Light::Error.index()] {
+            self.on_error(w, now);
         } else {
-            self.error_since = None;
+            self.fix_at = None;
+            self.stuck_since = None;
         }
         if self.act_at.is_some_and(|t| now >= t) && !self.pressing() {
             self.act_at = None;
             // Asked again with the move already made (after an error was cleared):
             // just press the button again.
-            let made = w.game_board().is_some_and(|b| {
-                b.pieces(self.colour.player()).len()
-                    == record.pieces(self.colour.player()).len() + 1
-                    && b.pieces(self.colour.other().player())
-                        == record.pieces(self.colour.other().player())
-                    && (b.pieces(self.colour.player()).bits()
-                        & record.pieces(self.colour.player()).bits())
-                        == record.pieces(self.colour.player()).bits()
-            });
-            if made {
+            if self.memory.to_move() != self.colour.player() {
                 self.press(Button::Done, now);
                 return;
             }
-            let acted = if !self.cheated_this_turn && self.rng.chance(self.cheat_rate) {
-                self.cheated_this_turn = self.cheat(w, &record);
-                self.cheated_this_turn || self.play(w, &record)
+            let acted = if self.rng.chance(self.extra_rate) {
+                self.mess_up(w)
+            } else if !self.cheated_this_turn && self.rng.chance(self.cheat_rate) {
+                self.cheated_this_turn = self.cheat(w);
+                self.cheated_this_turn || self.play(w)
             } else {
                 self.cheated_this_turn = false;
-                self.play(w, &record)
+                self.cheat_to = None;
+                self.play(w)
             };
             if acted {
                 self.press(Button::Done, now);
             }
+        }
+    }
+
+    /// The error light is on: after a few seconds the person puts the board the
+    /// way they believe it should be; if it already is and the light stays on,
+    /// they press Start for the machine to try again.
+    fn on_error(&mut self, w: &mut World, now: u32) {
+        if self.pressing() {
+            return;
+        }
+        let (lo, hi) = FIX_DELAY_MS;
+        let at = *self
+            .fix_at
+            .get_or_insert_with(|| now + lo + self.rng.below((hi - lo) as usize) as u32);
+        if now < at {
+            return;
+        }
+        let belief = self.belief();
+        let as_believed = w.game_board() == Some(belief);
+        if !as_believed {
+            self.fix(w);
+            self.fix_at = None;
+            self.stuck_since = None;
+            return;
+        }
+        let since = *self.stuck_since.get_or_insert(now);
+        if now.wrapping_sub(since) >= START_AFTER_MS {
+            self.press(Button::Start, now);
+            self.restarts += 1;
+            self.stuck_since = None;
+            self.fix_at = None;
         }
     }
 }

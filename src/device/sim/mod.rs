@@ -22,15 +22,21 @@
 //!   by moving one of the device's pieces.
 //! - [`flash::MemFlash`]: an `embedded-storage` NOR flash in memory for snapshots,
 //!   with power cuts during erases and writes on demand.
-//! - [`run`]: builds a whole machine, calibrates it, plays games, cuts the power.
+//! - [`faults`]: the fault kinds, as a set, and counts by kind.
+//! - [`run`]: builds a whole machine, calibrates it, ticks it, saves snapshots,
+//!   cuts the power.
+//! - [`scenario`]: games as data ([`scenario::Scenario`]) and the one runner that
+//!   plays them and totals what happened.
 
 pub mod bus;
+pub mod faults;
 pub mod flash;
 #[cfg(feature = "std")]
 pub mod host;
 pub mod human;
 pub mod pins;
 pub mod run;
+pub mod scenario;
 pub mod world;
 
 /// SplitMix64: a small, fast, seedable generator for the simulation.

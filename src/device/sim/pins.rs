@@ -32,7 +32,7 @@ pub enum Role {
 /// use tictable::device::sim::pins::{Role, SimPin};
 /// use tictable::device::sim::world::{SimConfig, World};
 ///
-/// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1)));
+/// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1).unwrap()));
 /// world.borrow_mut().head.steps = [0, 0];
 /// let mut limit = SimPin::new(&world, Role::Limit(0));
 /// assert!(limit.is_low().unwrap()); // at the switch: closed, active low

@@ -1,27 +1,30 @@
-//! A whole simulated machine: build, calibrate, play games, count what happened.
+//! A whole simulated machine: build, calibrate, tick, save snapshots by the
+//! library's [`SavePolicy`], cut the power and resume. Games are played from
+//! [`Scenario`](super::scenario::Scenario)s by the one runner in
+//! [`super::scenario`].
 //!
 //! No allocation: the world is shared through any [`WorldHandle`] (`&RefCell<World>`
 //! on a microcontroller, `Rc<RefCell<World>>` on the host), so the same runner plays
-//! the games of `tictable simulate` and those of the on-target images under QEMU.
+//! the games of `tictable simulate`, the tests and the on-target images under QEMU.
 
 use super::bus::SimBus;
 use super::flash::MemFlash;
 use super::human::{SimHuman, Style};
 use super::pins::{Role, SimPin};
-use super::world::{SimConfig, World, WorldHandle};
-use super::SplitMix64;
+use super::world::{World, WorldHandle};
 use crate::device::classify::{Calibration, CalibrationError, Calibrator, Margins, Reference};
 use crate::device::controller::{
-    Controller, GameSetup, Hardware, Layout, MoveChooser, ResumeError, State, StrategyChooser,
+    Controller, GameSetup, Hardware, Layout, MoveChooser, ResumeError, State, Stats,
 };
 use crate::device::guided;
+use crate::device::motion::PoseError;
 use crate::device::motion::{Axis, AxisId, Machine, PinLift};
 use crate::device::panel::{Button, Panel};
 use crate::device::persist::Store;
+use crate::device::save_policy::SavePolicy;
 use crate::device::scanner::{ScanSettings, Scanner};
 use crate::device::sensors::{SensorBank, SensorError, SensorSettings, Wiring};
 use crate::device::Colour;
-use crate::strategy::{Level, Strategy};
 use crate::Square;
 use core::cell::RefCell;
 
@@ -48,6 +51,8 @@ pub enum SimError {
     NothingSaved,
     /// The controller refused the saved snapshot.
     Resume(ResumeError),
+    /// The simulated board cannot be built (a rotation beyond 45 degrees).
+    Config(PoseError),
 }
 
 impl core::fmt::Display for SimError {
@@ -60,6 +65,7 @@ impl core::fmt::Display for SimError {
             SimError::FlashRead => f.write_str("flash read failed"),
             SimError::NothingSaved => f.write_str("nothing saved"),
             SimError::Resume(e) => write!(f, "resume: {e:?}"),
+            SimError::Config(e) => write!(f, "board: {e}"),
         }
     }
 }
@@ -215,9 +221,17 @@ pub struct SimMachine<C, W> {
     pub controller: SimController<C, W>,
     /// The clock, ms.
     pub now: u32,
-    /// Snapshots, saved whenever the controller changes.
+    /// Snapshots, saved by the library's [`SavePolicy`].
     pub store: Store<SimFlash>,
-    saved_revision: Option<u32>,
+    policy: SavePolicy,
+    /// A power cut during the next snapshot save: `(erase, bytes)` cuts the erase
+    /// (`true`) or the write after that many bytes ([`MemFlash`]'s torn writes).
+    pub tear_next_save: Option<(bool, usize)>,
+    /// A save was cut by [`SimMachine::tear_next_save`]: the power is off, call
+    /// [`SimMachine::power_cycle`].
+    pub power_lost: bool,
+    /// What the controllers replaced by power cuts counted.
+    past: Stats,
 }
 
 impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
@@ -230,11 +244,12 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     /// use tictable::device::sim::run::SimMachine;
     /// use tictable::device::sim::world::{SimConfig, World};
     ///
-    /// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 3)));
+    /// use tictable::device::sim::scenario::Scenario;
+    ///
+    /// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 3).unwrap()));
     /// let mut m = SimMachine::with_world(&world, BestMove).unwrap();
     /// let mut human = SimHuman::new(Style::Perfect, 0.0, 4);
-    /// let setup = GameSetup { device_first: true, first_square: None };
-    /// let report = m.play_game(setup, &mut human, Style::Perfect, None);
+    /// let report = m.play_scenario(&Scenario::game(true, None, Style::Perfect), &mut human, &mut || BestMove, None);
     /// assert!(report.finished && report.device_won != Some(false));
     /// assert_eq!(report.pieces_lost, 0);
     /// ```
@@ -255,26 +270,67 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             controller,
             now,
             store,
-            saved_revision: None,
+            policy: SavePolicy::new(),
+            tear_next_save: None,
+            power_lost: false,
+            past: Stats::default(),
         })
     }
 
-    /// Saves a snapshot when the controller changed (as the firmware's loop does).
+    /// Saves a snapshot when the library's [`SavePolicy`] says so, as the
+    /// firmware's loop does.
     fn persist(&mut self) {
         let rev = self.controller.revision();
-        if self.saved_revision == Some(rev) {
+        let busy = self.controller.hardware().machine.is_busy();
+        if self.power_lost || !self.policy.due(rev, busy, self.controller.state()) {
             return;
         }
-        self.saved_revision = Some(rev);
+        if let Some((erase, bytes)) = self.tear_next_save.take() {
+            let f = self.store.flash_mut();
+            if erase {
+                f.tear_erase = Some(bytes);
+            } else {
+                f.tear_write = Some(bytes);
+            }
+        }
         // The store skips a snapshot equal to the one it holds; the in-memory flash
-        // fails only on a power cut a test asked for (then the previous copy stays).
-        let _ = self.store.save(&self.controller.snapshot());
+        // fails only on a power cut asked for (then the previous copy stays).
+        let saved = self.store.save(&self.controller.snapshot());
+        self.power_lost = saved.is_err();
+        // A cut that did not fall inside this save (nothing was written) is dropped.
+        let f = self.store.flash_mut();
+        (f.tear_erase, f.tear_write) = (None, None);
+    }
+
+    /// The controller's running totals since the machine was built, power cuts
+    /// included (a restarted controller counts from 0).
+    pub fn stats(&self) -> Stats {
+        let (a, b) = (self.past, self.controller.stats());
+        Stats {
+            games: a.games + b.games,
+            wins: a.wins + b.wins,
+            draws: a.draws + b.draws,
+            losses: a.losses + b.losses,
+            placements: a.placements + b.placements,
+            retries: a.retries + b.retries,
+            restores: a.restores + b.restores,
+            errors: a.errors + b.errors,
+            max_placement_ms: a.max_placement_ms.max(b.max_placement_ms),
+            max_model_ms: a.max_model_ms.max(b.max_model_ms),
+        }
+    }
+
+    /// The flash's erases: all of them, and those of the most erased page.
+    pub fn flash_erases(&mut self) -> (u32, u32) {
+        let f = self.store.flash_mut();
+        (f.erases, f.max_page_erases())
     }
 
     /// Cuts the power and restarts: the world loses what power holds (the magnet
     /// drops its piece), a fresh controller is built and resumed from the flash.
     pub fn power_cycle(&mut self, chooser: C) -> Result<(), SimError> {
         self.world.borrow_mut().power_cut();
+        self.power_lost = false;
         let snap = self
             .store
             .load()
@@ -282,20 +338,20 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             .ok_or(SimError::NothingSaved)?;
         let mut controller = build_controller(&self.world, snap.calibration, chooser);
         controller.resume(&snap).map_err(SimError::Resume)?;
+        self.past = self.stats();
         self.controller = controller;
-        self.saved_revision = None;
+        self.policy = SavePolicy::new();
         Ok(())
     }
 
-    /// One millisecond: the human acts, then the controller polls.
+    /// One millisecond: the human acts, then the controller polls and a snapshot
+    /// is saved when due.
     pub fn tick(&mut self, human: &mut SimHuman) {
         self.now += 1;
-        let record = self.controller.record().board();
-        let expected = self.controller.expected_view();
         {
             let mut w = self.world.borrow_mut();
             w.now_ms = self.now;
-            human.step(&mut w, record, expected, self.now);
+            human.step(&mut w, self.now);
         }
         self.controller.poll(self.now);
         self.persist();
@@ -341,15 +397,28 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
 /// An observer of state changes: the world, the new state, the game record.
 pub type Watch<'a> = dyn FnMut(&World, State, &crate::device::controller::GameRecord) + 'a;
 
+/// How long a game may take before it counts as stuck, ms of virtual time.
+pub const GAME_LIMIT_MS: u32 = 20 * 60 * 1000;
+
+/// How long the machine may take to become ready (sensors up, homed), ms.
+pub const READY_LIMIT_MS: u32 = 60_000;
+
 impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
-    /// Gets a game going: waits until the machine is ready, clears the board (all
-    /// pieces back to storage), selects the setup with the buttons and presses
-    /// Start. Whether the machine was ready.
+    /// Gets a game going: waits until the machine is ready (in Setup, or a game
+    /// or task over), clears the board (all pieces back to storage), selects the
+    /// setup with the buttons and presses Start. `false` when the machine did not
+    /// become ready within [`READY_LIMIT_MS`] (nothing is pressed then) or did
+    /// not take the setup.
     pub fn start_game(&mut self, setup: GameSetup, human: &mut SimHuman, style: Style) -> bool {
-        // Wait for the machine to be ready (homing after power-on).
-        let ready = self.run_until(human, 60_000, |m| {
-            matches!(m.controller.state(), State::Setup | State::Over(_))
-        });
+        let ready = |m: &Self| {
+            matches!(
+                m.controller.state(),
+                State::Setup | State::Over(_) | State::TaskDone
+            )
+        };
+        if !self.run_until(human, READY_LIMIT_MS, ready) {
+            return false;
+        }
         self.world.borrow_mut().reset_pieces();
         human.new_game(setup.device_colour().other(), style);
         for _ in 0..2 {
@@ -358,217 +427,19 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             }
         }
         for _ in 0..10 {
-            if self.controller.setup().first_square == setup.first_square {
+            if !setup.device_first || self.controller.setup().first_square == setup.first_square {
                 break;
             }
             self.press(human, Button::FirstSquare);
         }
+        // The first square matters only when the device moves first.
+        let taken = self.controller.setup();
+        let same = taken.device_first == setup.device_first
+            && (!setup.device_first || taken.first_square == setup.first_square);
+        if !same || !ready(self) {
+            return false;
+        }
         self.press(human, Button::Start);
-        ready
+        true
     }
-}
-
-/// What happened in one game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GameReport {
-    /// `Some(true)`: the device won; `Some(false)`: it lost; `None`: draw or stuck.
-    pub device_won: Option<bool>,
-    /// The game ended.
-    pub finished: bool,
-    /// Cheats the human made.
-    pub cheats: u32,
-    /// Moved pieces the device put back.
-    pub restores: u32,
-    /// Squares where the pieces at the end differ from the game record.
-    pub pieces_lost: u32,
-    /// Longest placement, ms.
-    pub max_placement_ms: u32,
-    /// Game duration, ms.
-    pub duration_ms: u32,
-    /// Times the human fixed the board after the error light.
-    pub fixes: u32,
-}
-
-/// Totals over many games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
-    /// Games played.
-    pub games: u32,
-    /// Device wins.
-    pub device_wins: u32,
-    /// Draws.
-    pub device_draws: u32,
-    /// Device losses.
-    pub device_losses: u32,
-    /// Cheats made.
-    pub cheats_injected: u32,
-    /// Moved pieces put back.
-    pub cheats_restored: u32,
-    /// Faults injected (NACKs, flickers, missed pick-ups).
-    pub faults_injected: u64,
-    /// Squares wrong at the end of a game.
-    pub pieces_lost: u32,
-    /// Games that did not end in time.
-    pub stuck_games: u32,
-    /// Longest placement, ms.
-    pub max_placement_ms: u32,
-    /// Longest placement predicted by the motion model, ms.
-    pub max_model_ms: u32,
-    /// Times the error light came on.
-    pub errors: u32,
-    /// Times a human fixed the board by hand.
-    pub human_fixes: u32,
-    /// Bus collisions (two sensors selected at once): must be 0.
-    pub collisions: u64,
-    /// Placement retries after a missed pick-up.
-    pub retries: u32,
-}
-
-/// How long a game may take before it counts as stuck, ms of virtual time.
-pub const GAME_LIMIT_MS: u32 = 20 * 60 * 1000;
-
-impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
-    /// Plays one game with `setup` against `human`; `watch` sees every state change.
-    pub fn play_game(
-        &mut self,
-        setup: GameSetup,
-        human: &mut SimHuman,
-        style: Style,
-        mut watch: Option<&mut Watch<'_>>,
-    ) -> GameReport {
-        let before = self.controller.stats();
-        let (cheats0, fixes0) = (human.cheats, human.fixes);
-        let start = self.now;
-        self.start_game(setup, human, style);
-        let mut last = None;
-        let finished = self.run_until(human, GAME_LIMIT_MS, |m| {
-            let state = m.controller.state();
-            if last != Some(state) {
-                last = Some(state);
-                if let Some(w) = watch.as_mut() {
-                    w(&m.world.borrow(), state, m.controller.record());
-                }
-            }
-            matches!(state, State::Over(_))
-        });
-        let after = self.controller.stats();
-        let record = self.controller.record().board();
-        let w = self.world.borrow();
-        let pieces_lost = match w.board() {
-            Some((x, o)) => ((x ^ record.x()) | (o ^ record.o())).count_ones(),
-            None => 1,
-        };
-        GameReport {
-            device_won: match self.controller.state() {
-                State::Over(r) => r,
-                _ => None,
-            },
-            finished,
-            cheats: human.cheats - cheats0,
-            restores: after.restores - before.restores,
-            pieces_lost,
-            max_placement_ms: after.max_placement_ms,
-            duration_ms: self.now - start,
-            fixes: human.fixes - fixes0,
-        }
-    }
-}
-
-/// Options of a batch of simulated games.
-#[derive(Clone, Copy, Debug)]
-pub struct Batch {
-    /// Number of games.
-    pub games: u32,
-    /// Seed of everything.
-    pub seed: u64,
-    /// Probability per human turn of moving a device piece.
-    pub cheat_rate: f64,
-    /// Probability of each injected fault (per I2C transaction, reading, pick-up).
-    pub fault_rate: f64,
-    /// Board rotation, degrees.
-    pub angle_deg: f32,
-    /// The device's playing level.
-    pub level: Level,
-}
-
-/// Plays a batch (the device at `batch.level`): alternating device first and second, a random first square half
-/// the time, humans random, perfect or erring (20 %). `watch` sees every state change of
-/// every game (the CLI's `--watch` stops after the first). No allocation: the world
-/// lives on the stack.
-///
-/// ```
-/// use tictable::device::sim::run::{run_batch, Batch};
-/// use tictable::strategy::Level;
-///
-/// let batch = Batch {
-///     games: 2, seed: 5, cheat_rate: 0.5, fault_rate: 0.01, angle_deg: 10.0, level: Level::Trap,
-/// };
-/// let s = run_batch(batch, None).unwrap();
-/// assert_eq!((s.games, s.device_losses, s.stuck_games, s.pieces_lost), (2, 0, 0, 0));
-/// assert_eq!(s.cheats_restored, s.cheats_injected);
-/// ```
-pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summary, SimError> {
-    let config = SimConfig::standard(batch.angle_deg, batch.fault_rate, batch.seed);
-    let chooser = |seed| StrategyChooser {
-        strategy: Strategy::new(batch.level),
-        rng: SplitMix64::new(seed),
-    };
-    let chooser0 = chooser(batch.seed ^ 0x5EED);
-    let world = RefCell::new(World::new(config));
-    let mut m = SimMachine::with_world(&world, chooser0)?;
-    let mut human = SimHuman::new(Style::Random, batch.cheat_rate, batch.seed ^ 0xC0FFEE);
-    let mut rng = SplitMix64::new(batch.seed.wrapping_mul(31).wrapping_add(7));
-    let mut s = Summary::default();
-    for g in 0..batch.games {
-        let setup = GameSetup {
-            device_first: g % 2 == 0,
-            first_square: if g % 2 == 0 && rng.chance(0.5) {
-                Square::new(rng.below(9) as u8)
-            } else {
-                None
-            },
-        };
-        let style = match rng.below(3) {
-            0 => Style::Random,
-            1 => Style::Perfect,
-            _ => Style::Erring(0.2),
-        };
-        let r = m.play_game(setup, &mut human, style, watch.as_deref_mut());
-        s.games += 1;
-        match (r.finished, r.device_won) {
-            (false, _) => s.stuck_games += 1,
-            (true, Some(true)) => s.device_wins += 1,
-            (true, Some(false)) => s.device_losses += 1,
-            (true, None) => s.device_draws += 1,
-        }
-        s.cheats_injected += r.cheats;
-        s.cheats_restored += r.restores;
-        s.pieces_lost += r.pieces_lost;
-        s.human_fixes += r.fixes;
-        if !r.finished {
-            // A stuck game leaves the machine in an unknown state: start afresh.
-            let config = SimConfig::standard(batch.angle_deg, batch.fault_rate, rng.next());
-            let faults = m.world.borrow().stats.faults();
-            let collisions = m.world.borrow().stats.collisions;
-            s.faults_injected += faults;
-            s.collisions += collisions;
-            let st = m.controller.stats();
-            s.max_placement_ms = s.max_placement_ms.max(st.max_placement_ms);
-            s.max_model_ms = s.max_model_ms.max(st.max_model_ms);
-            s.errors += st.errors;
-            s.retries += st.retries;
-            let chooser = chooser(rng.next());
-            *world.borrow_mut() = World::new(config);
-            m = SimMachine::with_world(&world, chooser)?;
-        }
-    }
-    let w = m.world.borrow();
-    s.faults_injected += w.stats.faults();
-    s.collisions += w.stats.collisions;
-    let st = m.controller.stats();
-    s.max_placement_ms = s.max_placement_ms.max(st.max_placement_ms);
-    s.max_model_ms = s.max_model_ms.max(st.max_model_ms);
-    s.errors += st.errors;
-    s.retries += st.retries;
-    Ok(s)
 }

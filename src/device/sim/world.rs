@@ -1,8 +1,11 @@
 //! The physical state of the simulated machine: pieces, head, optics, panel.
 
+use super::faults::FaultSet;
 use super::SplitMix64;
 use crate::device::hw::Rgbc;
-use crate::device::motion::{AxisConfig, HeadTiming, Point, Pose, Storage, STORAGE_SLOTS};
+use crate::device::motion::{
+    AxisConfig, HeadTiming, Point, Pose, PoseError, Storage, STORAGE_SLOTS,
+};
 use crate::device::Colour;
 use crate::{Board, Square};
 use core::cell::RefCell;
@@ -45,17 +48,32 @@ pub struct SimConfig {
     pub noise: f64,
     /// The seed of everything random in the world.
     pub seed: u64,
+    /// The fault kinds asked for ([`SimConfig::set_faults`]); models outside the
+    /// world read it with [`SimConfig::fault_rate`].
+    pub faults: FaultSet,
+    /// The probability of each fault kind in [`SimConfig::faults`].
+    pub fault_rate: f64,
 }
 
 impl SimConfig {
     /// A 32 mm board centred at (160, 130) with the given rotation, storage columns
-    /// left and right of it, and the given fault rate for all fault kinds. A
-    /// rotation the pose refuses (beyond 45 degrees, NaN) gives an unrotated board;
-    /// check angles first (the CLI does).
-    pub fn standard(angle_deg: f32, fault_rate: f64, seed: u64) -> SimConfig {
-        SimConfig {
-            pose: Pose::new(Point::mm(160, 130), round(angle_deg * 10.0), 32_000)
-                .unwrap_or_else(|_| Pose::new(Point::mm(160, 130), 0, 32_000).unwrap()),
+    /// left and right of it, and the given fault rate for the world's fault models
+    /// (NACK, timeout, flicker, missed pick-up). A rotation beyond 45 degrees (or
+    /// NaN) is refused.
+    ///
+    /// ```
+    /// use tictable::device::motion::PoseError;
+    /// use tictable::device::sim::world::SimConfig;
+    /// assert!(SimConfig::standard(45.0, 0.0, 1).is_ok());
+    /// assert_eq!(SimConfig::standard(60.0, 0.0, 1).err(), Some(PoseError::Rotation));
+    /// assert_eq!(SimConfig::standard(f32::NAN, 0.0, 1).err(), Some(PoseError::Rotation));
+    /// ```
+    pub fn standard(angle_deg: f32, fault_rate: f64, seed: u64) -> Result<SimConfig, PoseError> {
+        if !(-45.0..=45.0).contains(&angle_deg) {
+            return Err(PoseError::Rotation);
+        }
+        Ok(SimConfig {
+            pose: Pose::new(Point::mm(160, 130), round(angle_deg * 10.0), 32_000)?,
             storage: Storage {
                 first: [Point::mm(20, 70), Point::mm(300, 70)],
                 step: Point::mm(0, 30),
@@ -72,7 +90,9 @@ impl SimConfig {
             missed_pickup_rate: fault_rate,
             noise: 0.03,
             seed,
-        }
+            faults: FaultSet::I2C_AND_MAGNET,
+            fault_rate,
+        })
     }
 
     /// Sets the probability of every fault kind (NACK, timeout, flicker, missed

@@ -1,0 +1,609 @@
+//! The one game runner: a [`Scenario`] (plain data: who moves first, the first
+//! square, how the person plays and cheats, which faults at which rate, when the
+//! power fails) played on a [`SimMachine`], reported as a [`GameReport`] and
+//! totalled in a [`Summary`] that checks the contract ([`Summary::check`]).
+//!
+//! `tictable simulate` ([`run_batch`]: random scenarios), the tests (scripted
+//! ones) and the on-target images under QEMU (a `const` table) all play through
+//! [`SimMachine::play_scenario`]. No allocation.
+
+use super::faults::{ByKind, FaultKind, FaultSet};
+use super::flash::MAX_PAGES;
+use super::human::{SimHuman, Style};
+use super::run::{SimError, SimMachine, Watch, GAME_LIMIT_MS};
+use super::world::{SimConfig, World, WorldHandle};
+use super::SplitMix64;
+use crate::device::controller::{GameSetup, MoveChooser, Problem, State, StrategyChooser};
+use crate::strategy::{Level, Strategy};
+use crate::Square;
+use core::cell::RefCell;
+
+/// When a scripted power cut happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PowerCut {
+    /// This many ms after Start.
+    AtMs(u32),
+    /// `after_ms` after the controller's `change`-th state change (from 1) in the
+    /// game.
+    AfterChange {
+        /// Which state change.
+        change: u32,
+        /// How long after it, ms (at least 1).
+        after_ms: u32,
+    },
+}
+
+/// One game as data.
+///
+/// ```
+/// use tictable::device::sim::human::Style;
+/// use tictable::device::sim::scenario::{PowerCut, Scenario};
+///
+/// // The device first on the centre, a perfect person, the power failing 1.5 s
+/// // after Start.
+/// const CUT: Scenario = Scenario {
+///     power_cut: Some(PowerCut::AtMs(1_500)),
+///     ..Scenario::game(true, Some(4), Style::Perfect)
+/// };
+/// assert_eq!(CUT.setup().first_square.map(|s| s.index()), Some(4));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scenario {
+    /// The device moves first (black).
+    pub device_first: bool,
+    /// The device's first square (0..=8) when it moves first; `None`: its choice.
+    pub first_square: Option<u8>,
+    /// How the person plays.
+    pub style: Style,
+    /// Probability per turn that the person moves one of the device's pieces.
+    pub cheat_rate: f64,
+    /// The person cheats in this turn of theirs (from 1), whatever the rate.
+    pub cheat_turn: Option<u8>,
+    /// Probability that the person's fix of the board puts a piece on a wrong
+    /// square.
+    pub slip_rate: f64,
+    /// The fault kinds injected, each at [`Scenario::fault_rate`].
+    pub faults: FaultSet,
+    /// The probability of each fault kind (per I2C transaction, sensor reading,
+    /// grip; per human turn for `human-extra`; per state change for `power-cut`).
+    pub fault_rate: f64,
+    /// A scripted power cut.
+    pub power_cut: Option<PowerCut>,
+}
+
+impl Scenario {
+    /// A game with the person playing `style`, nothing going wrong.
+    pub const fn game(device_first: bool, first_square: Option<u8>, style: Style) -> Scenario {
+        Scenario {
+            device_first,
+            first_square,
+            style,
+            cheat_rate: 0.0,
+            cheat_turn: None,
+            slip_rate: 0.0,
+            faults: FaultSet::EMPTY,
+            fault_rate: 0.0,
+            power_cut: None,
+        }
+    }
+
+    /// The machine's setup for this game.
+    pub fn setup(&self) -> GameSetup {
+        GameSetup {
+            device_first: self.device_first,
+            first_square: self
+                .first_square
+                .filter(|_| self.device_first)
+                .and_then(Square::new),
+        }
+    }
+}
+
+/// What happened in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GameReport {
+    /// `Some(true)`: the device won; `Some(false)`: it lost; `None`: draw or stuck.
+    pub device_won: Option<bool>,
+    /// The game ended.
+    pub finished: bool,
+    /// The machine could not be restarted after a power cut (nothing saved, the
+    /// snapshot refused): the game was given up.
+    pub abandoned: bool,
+    /// Cheats the human made.
+    pub cheats: u32,
+    /// Moved pieces the device put back.
+    pub restores: u32,
+    /// Squares where the pieces at the end differ from the game record (after a
+    /// power cut, pieces it dropped where no sensor sees them are not counted).
+    pub pieces_lost: u32,
+    /// Longest placement, ms (from the start of the first attempt until the piece
+    /// is verified, power cuts and repairs by hand included).
+    pub max_placement_ms: u32,
+    /// Placements that took more than [`PLACEMENT_LIMIT_MS`].
+    pub placements_over_limit: u32,
+    /// Game duration, ms.
+    pub duration_ms: u32,
+    /// Times the human fixed the board after the error light.
+    pub fixes: u32,
+    /// Power cuts (scripted and injected).
+    pub power_cuts: u32,
+    /// The controller's state at the first power cut.
+    pub cut_in: Option<State>,
+    /// Faults injected, by kind.
+    pub faults: ByKind,
+}
+
+impl GameReport {
+    /// The game ended with the pieces where the record says: every fault in it
+    /// was recovered from.
+    pub fn recovered(&self) -> bool {
+        self.finished && !self.abandoned && self.pieces_lost == 0
+    }
+}
+
+/// The longest a placement may take (contest rule), ms.
+pub const PLACEMENT_LIMIT_MS: u32 = 15_000;
+
+/// The faults the world counted so far, by kind.
+fn world_faults(w: &World) -> ByKind {
+    let mut k = ByKind::default();
+    k[FaultKind::I2c] = w.stats.nacks + w.stats.timeouts + w.stats.flickers;
+    k[FaultKind::Magnet] = w.stats.missed_pickups;
+    k
+}
+
+/// Whether a placement is under way in `state` (from the first attempt until the
+/// piece is verified or a person put it there).
+fn placing(state: State) -> bool {
+    matches!(
+        state,
+        State::Placing { .. } | State::Verifying { .. } | State::Error(Problem::PlacementFailed(_))
+    )
+}
+
+impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
+    /// Plays `scenario` with `human`: sets the world's faults and the person's
+    /// habits, starts the game with the buttons and runs it until it is over or
+    /// [`GAME_LIMIT_MS`] pass, cutting the power when the scenario says (a fresh
+    /// controller from `restart` resumes from the flash). `watch` sees every
+    /// state change.
+    pub fn play_scenario(
+        &mut self,
+        scenario: &Scenario,
+        human: &mut SimHuman,
+        restart: &mut dyn FnMut() -> C,
+        mut watch: Option<&mut Watch<'_>>,
+    ) -> GameReport {
+        let Scenario {
+            faults, fault_rate, ..
+        } = *scenario;
+        self.world
+            .borrow_mut()
+            .config
+            .set_faults(faults, fault_rate);
+        let kind_rate = |k| if faults.contains(k) { fault_rate } else { 0.0 };
+        human.cheat_rate = scenario.cheat_rate;
+        human.extra_rate = kind_rate(FaultKind::HumanExtra);
+        human.slip_rate = scenario.slip_rate;
+        let before = self.stats();
+        let faults0 = world_faults(&self.world.borrow());
+        let (cheats0, fixes0, extras0) = (human.cheats, human.fixes, human.extras);
+        let start = self.now;
+        let mut r = GameReport::default();
+        // The cuts to come: the scripted one, and those the power-cut fault draws.
+        let mut rng = SplitMix64::new(self.world.borrow().config.seed ^ u64::from(start));
+        let mut cut_at = match scenario.power_cut {
+            Some(PowerCut::AtMs(t)) => Some(start + t),
+            _ => None,
+        };
+        let mut scripted_cut_done = false;
+        let ready = self.start_game(scenario.setup(), human, scenario.style);
+        let cheat_turn = scenario.cheat_turn.unwrap_or(0);
+        let (mut changes, mut last, mut turns) = (0u32, None, 0u8);
+        let mut placement_start = None;
+        let end = self.now + GAME_LIMIT_MS;
+        while ready && self.now < end {
+            let state = self.controller.state();
+            // The power fails (also inside a snapshot save, even the one of the
+            // game's end): a fresh controller resumes from the flash.
+            if cut_at == Some(self.now) || self.power_lost {
+                if r.power_cuts == 0 {
+                    r.cut_in = Some(state);
+                }
+                r.power_cuts += 1;
+                scripted_cut_done |= cut_at.is_some();
+                cut_at = None;
+                self.tear_next_save = None;
+                if self.power_cycle(restart()).is_err() {
+                    r.abandoned = true;
+                    break;
+                }
+                continue;
+            }
+            if last != Some(state) {
+                last = Some(state);
+                changes += 1;
+                if let Some(w) = watch.as_mut() {
+                    w(&self.world.borrow(), state, self.controller.record());
+                }
+                if state == State::HumanTurn {
+                    turns = turns.saturating_add(1);
+                    // A scripted cheat: this turn, the person moves a device piece.
+                    human.cheat_rate = if turns == cheat_turn {
+                        1.0
+                    } else {
+                        scenario.cheat_rate
+                    };
+                }
+                match scenario.power_cut {
+                    Some(PowerCut::AfterChange { change, after_ms })
+                        if change == changes && !scripted_cut_done =>
+                    {
+                        cut_at = Some(self.now + after_ms.max(1));
+                    }
+                    _ => {}
+                }
+                if cut_at.is_none() && rng.chance(kind_rate(FaultKind::PowerCut)) {
+                    // Within the next 3 s; half the time inside the next snapshot save.
+                    if rng.chance(0.5) {
+                        self.tear_next_save = Some((rng.chance(0.5), rng.below(64)));
+                    } else {
+                        cut_at = Some(self.now + 1 + rng.below(3_000) as u32);
+                    }
+                }
+            }
+            if matches!(state, State::Over(_)) {
+                r.finished = true;
+                break;
+            }
+            if state == State::Setup && r.power_cuts > 0 {
+                // The power failed before the game was on flash: the machine is
+                // back in Setup, and the operator starts the game again.
+                if !self.start_game(scenario.setup(), human, scenario.style) {
+                    break;
+                }
+                continue;
+            }
+            // Placement times, measured from outside.
+            match (placing(state), placement_start) {
+                (true, None) => placement_start = Some(self.now),
+                (false, Some(t0)) => {
+                    let took = self.now - t0;
+                    r.max_placement_ms = r.max_placement_ms.max(took);
+                    r.placements_over_limit += u32::from(took > PLACEMENT_LIMIT_MS);
+                    placement_start = None;
+                }
+                _ => {}
+            }
+            self.tick(human);
+        }
+        // A cut planned inside a save that did not come is not carried over.
+        self.tear_next_save = None;
+        let after = self.stats();
+        let record = self.controller.record().board();
+        let w = self.world.borrow();
+        // A piece a power cut dropped where no sensor sees it is not in the game.
+        let lying = if r.power_cuts > 0 {
+            w.board_ignoring_strays(5.0).map(|(b, _)| b)
+        } else {
+            w.board()
+        };
+        r.pieces_lost = match lying {
+            Some((x, o)) => ((x ^ record.x()) | (o ^ record.o())).count_ones(),
+            None => 1,
+        };
+        r.device_won = match self.controller.state() {
+            State::Over(result) if r.finished => result,
+            _ => None,
+        };
+        r.cheats = human.cheats - cheats0;
+        r.restores = after.restores - before.restores;
+        r.duration_ms = self.now - start;
+        r.fixes = human.fixes - fixes0;
+        let mut faults = world_faults(&w);
+        for (k, n) in faults0.iter() {
+            faults[k] -= n;
+        }
+        faults[FaultKind::HumanExtra] = u64::from(human.extras - extras0);
+        faults[FaultKind::PowerCut] = u64::from(r.power_cuts);
+        r.faults = faults;
+        r
+    }
+}
+
+/// Totals over many games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games played.
+    pub games: u32,
+    /// Device wins.
+    pub device_wins: u32,
+    /// Draws.
+    pub device_draws: u32,
+    /// Device losses.
+    pub device_losses: u32,
+    /// Cheats made.
+    pub cheats_injected: u32,
+    /// Moved pieces put back.
+    pub cheats_restored: u32,
+    /// Moved pieces a person put back by hand, in games where a power cut came
+    /// between the cheat and the device's restore (the restarted controller
+    /// shows the error instead; the board at the end is checked all the same).
+    pub cheats_fixed_after_cut: u32,
+    /// Faults injected (every kind).
+    pub faults_injected: u64,
+    /// Faults injected, by kind.
+    pub faults_by_kind: ByKind,
+    /// Faults injected in games that ended with the board right, by kind.
+    pub recovered_by_kind: ByKind,
+    /// Squares wrong at the end of a game.
+    pub pieces_lost: u32,
+    /// Games that did not end in time.
+    pub stuck_games: u32,
+    /// Games given up: the machine could not restart after a power cut.
+    pub abandoned_games: u32,
+    /// Watchdog resets (no watchdog is modelled yet: 0).
+    pub watchdog_resets: u32,
+    /// Longest placement, ms.
+    pub max_placement_ms: u32,
+    /// Placements that took more than [`PLACEMENT_LIMIT_MS`].
+    pub placements_over_15s: u32,
+    /// Longest placement predicted by the motion model, ms.
+    pub max_model_ms: u32,
+    /// Times the error light came on.
+    pub errors: u32,
+    /// Times a human fixed the board by hand.
+    pub human_fixes: u32,
+    /// Bus collisions (two sensors selected at once): must be 0.
+    pub collisions: u64,
+    /// Placement retries after a missed pick-up.
+    pub retries: u32,
+    /// Flash erases (every page).
+    pub flash_erases: u64,
+    /// Erases of the most erased flash page.
+    pub max_page_erases: u32,
+}
+
+/// Erase cycles a flash page of the STM32F103 is rated for.
+pub const ERASE_CYCLES: u64 = 10_000;
+
+/// What a run broke of the contract ([`Summary::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// The device lost games.
+    DeviceLost(u32),
+    /// Pieces were not where the record says at the end of games.
+    PiecesLost(u32),
+    /// Games did not end in time.
+    Stuck(u32),
+    /// Games were given up after a power cut.
+    Abandoned(u32),
+    /// Placements took longer than 15 s.
+    SlowPlacements(u32),
+    /// Moved device pieces were not put back (injected, restored).
+    NotRestored(u32, u32),
+    /// Two sensors answered at once on the bus.
+    Collisions(u64),
+    /// A kind asked for was never injected.
+    NotInjected(FaultKind),
+    /// A kind was injected but no game with it ended with the board right.
+    NotRecovered(FaultKind),
+    /// The flash would wear out after fewer games than asked (games it lasts).
+    Wear(u64),
+}
+
+impl core::fmt::Display for Violation {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Violation::DeviceLost(n) => write!(f, "the device lost {n} games"),
+            Violation::PiecesLost(n) => write!(f, "{n} pieces lost"),
+            Violation::Stuck(n) => write!(f, "{n} games stuck"),
+            Violation::Abandoned(n) => write!(f, "{n} games abandoned after a power cut"),
+            Violation::SlowPlacements(n) => write!(f, "{n} placements over 15 s"),
+            Violation::NotRestored(i, r) => write!(f, "{i} cheats, only {r} restored"),
+            Violation::Collisions(n) => write!(f, "{n} bus collisions"),
+            Violation::NotInjected(k) => write!(f, "fault kind {k} was never injected"),
+            Violation::NotRecovered(k) => write!(f, "fault kind {k} was never recovered from"),
+            Violation::Wear(g) => write!(f, "the flash wears out after {g} games"),
+        }
+    }
+}
+
+impl Summary {
+    /// Adds one game.
+    pub fn add_game(&mut self, r: &GameReport) {
+        self.games += 1;
+        match (r.finished, r.device_won) {
+            _ if r.abandoned => self.abandoned_games += 1,
+            (false, _) => self.stuck_games += 1,
+            (true, Some(true)) => self.device_wins += 1,
+            (true, Some(false)) => self.device_losses += 1,
+            (true, None) => self.device_draws += 1,
+        }
+        self.cheats_injected += r.cheats;
+        self.cheats_restored += r.restores;
+        if r.power_cuts > 0 && r.recovered() {
+            self.cheats_fixed_after_cut += r.cheats.saturating_sub(r.restores);
+        }
+        self.pieces_lost += r.pieces_lost;
+        self.human_fixes += r.fixes;
+        self.max_placement_ms = self.max_placement_ms.max(r.max_placement_ms);
+        self.placements_over_15s += r.placements_over_limit;
+        self.faults_by_kind.add(&r.faults);
+        self.faults_injected = self.faults_by_kind.total();
+        if r.recovered() {
+            self.recovered_by_kind.add(&r.faults);
+        }
+    }
+
+    /// Adds what a machine counted over its life (before it is replaced, and at
+    /// the end): bus collisions, errors, retries, model times, flash erases.
+    pub fn add_machine<C: MoveChooser, W: WorldHandle>(&mut self, m: &mut SimMachine<C, W>) {
+        self.collisions += m.world.borrow().stats.collisions;
+        let st = m.stats();
+        self.max_model_ms = self.max_model_ms.max(st.max_model_ms);
+        self.errors += st.errors;
+        self.retries += st.retries;
+        let flash = m.flash_erases();
+        self.flash_erases += u64::from(flash.0);
+        self.max_page_erases = self.max_page_erases.max(flash.1);
+    }
+
+    /// Flash erases per game.
+    pub fn flash_erases_per_game(&self) -> f64 {
+        self.flash_erases as f64 / f64::from(self.games.max(1))
+    }
+
+    /// Games the flash lasts at this rate: games / erases of the most erased page
+    /// × [`ERASE_CYCLES`]; `None` when no page was erased.
+    pub fn wear_games(&self) -> Option<u64> {
+        (self.max_page_erases > 0)
+            .then(|| u64::from(self.games) * ERASE_CYCLES / u64::from(self.max_page_erases))
+    }
+
+    /// The contract of a run: the device never lost, no piece lost, no game stuck
+    /// or abandoned, no placement over 15 s, every cheat restored (by the device,
+    /// or by a person after a power cut in a game that ended right), no collision,
+    /// every kind in `requested` injected and recovered from at least once, and
+    /// the flash lasting at least `min_wear_games` games. The first violation.
+    ///
+    /// ```
+    /// use tictable::device::sim::faults::{FaultKind, FaultSet};
+    /// use tictable::device::sim::scenario::{Summary, Violation};
+    /// let s = Summary { games: 1, device_draws: 1, ..Summary::default() };
+    /// assert_eq!(s.check(FaultSet::EMPTY, 0), Ok(()));
+    /// // A kind asked for and never injected fails the run.
+    /// let lost_steps = FaultSet::EMPTY.with(FaultKind::LostSteps);
+    /// assert_eq!(s.check(lost_steps, 0), Err(Violation::NotInjected(FaultKind::LostSteps)));
+    /// ```
+    pub fn check(&self, requested: FaultSet, min_wear_games: u64) -> Result<(), Violation> {
+        let counts = [
+            (
+                self.device_losses,
+                Violation::DeviceLost as fn(u32) -> Violation,
+            ),
+            (self.pieces_lost, Violation::PiecesLost),
+            (self.stuck_games, Violation::Stuck),
+            (self.abandoned_games, Violation::Abandoned),
+            (self.placements_over_15s, Violation::SlowPlacements),
+        ];
+        if let Some((n, v)) = counts.into_iter().find(|(n, _)| *n > 0) {
+            return Err(v(n));
+        }
+        if self.cheats_restored + self.cheats_fixed_after_cut != self.cheats_injected {
+            return Err(Violation::NotRestored(
+                self.cheats_injected,
+                self.cheats_restored,
+            ));
+        }
+        if self.collisions > 0 {
+            return Err(Violation::Collisions(self.collisions));
+        }
+        for k in requested.iter() {
+            if self.faults_by_kind[k] == 0 {
+                return Err(Violation::NotInjected(k));
+            }
+            if self.recovered_by_kind[k] == 0 {
+                return Err(Violation::NotRecovered(k));
+            }
+        }
+        match self.wear_games() {
+            Some(g) if g < min_wear_games => Err(Violation::Wear(g)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Options of a batch of simulated games.
+#[derive(Clone, Copy, Debug)]
+pub struct Batch {
+    /// Number of games.
+    pub games: u32,
+    /// Seed of everything.
+    pub seed: u64,
+    /// Probability per human turn of moving a device piece.
+    pub cheat_rate: f64,
+    /// The fault kinds injected.
+    pub faults: FaultSet,
+    /// Probability of each injected fault kind (see [`Scenario::fault_rate`]).
+    pub fault_rate: f64,
+    /// Board rotation, degrees (-45..=45).
+    pub angle_deg: f32,
+    /// The device's playing level.
+    pub level: Level,
+}
+
+impl Batch {
+    /// The `g`-th game's scenario: alternating device first and second, a random
+    /// first square half the time when first, people random, perfect or erring
+    /// (20 %), each equally often.
+    fn scenario(&self, g: u32, rng: &mut SplitMix64) -> Scenario {
+        let device_first = g % 2 == 0;
+        let first_square = (device_first && rng.chance(0.5)).then(|| rng.below(9) as u8);
+        let (style, slip_rate) = match rng.below(3) {
+            0 => (Style::Random, 0.1),
+            1 => (Style::Perfect, 0.0),
+            _ => (Style::Erring(0.2), 0.2),
+        };
+        Scenario {
+            cheat_rate: self.cheat_rate,
+            slip_rate,
+            faults: self.faults,
+            fault_rate: self.fault_rate,
+            ..Scenario::game(device_first, first_square, style)
+        }
+    }
+}
+
+/// Plays a batch (the device at `batch.level`) of [`Batch`]'s scenarios on one
+/// machine (a fresh one after a stuck or abandoned game). `watch` sees every state
+/// change of every game (the CLI's `--watch` stops after the first). No
+/// allocation: the world lives on the stack.
+///
+/// ```
+/// use tictable::device::sim::faults::FaultSet;
+/// use tictable::device::sim::scenario::{run_batch, Batch};
+/// use tictable::strategy::Level;
+///
+/// let batch = Batch {
+///     games: 2, seed: 5, cheat_rate: 0.5, faults: FaultSet::I2C_AND_MAGNET,
+///     fault_rate: 0.01, angle_deg: 10.0, level: Level::Trap,
+/// };
+/// let s = run_batch(batch, None).unwrap();
+/// assert_eq!((s.games, s.device_losses, s.stuck_games, s.pieces_lost), (2, 0, 0, 0));
+/// assert_eq!(s.cheats_restored, s.cheats_injected);
+/// ```
+pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summary, SimError> {
+    let config = |seed| {
+        let mut c = SimConfig::standard(batch.angle_deg, 0.0, seed).map_err(SimError::Config)?;
+        c.set_faults(batch.faults, batch.fault_rate);
+        Ok::<_, SimError>(c)
+    };
+    let chooser = |seed| StrategyChooser {
+        strategy: Strategy::new(batch.level),
+        rng: SplitMix64::new(seed),
+    };
+    let world = RefCell::new(World::new(config(batch.seed)?));
+    let mut m = SimMachine::with_world(&world, chooser(batch.seed ^ 0x5EED))?;
+    let mut human = SimHuman::new(Style::Random, batch.cheat_rate, batch.seed ^ 0xC0FFEE);
+    let mut rng = SplitMix64::new(batch.seed.wrapping_mul(31).wrapping_add(7));
+    let mut restarts = SplitMix64::new(batch.seed ^ 0x00C0_FFEE_0000);
+    let mut s = Summary::default();
+    for g in 0..batch.games {
+        let scenario = batch.scenario(g, &mut rng);
+        let mut restart = || chooser(restarts.next());
+        let r = m.play_scenario(&scenario, &mut human, &mut restart, watch.as_deref_mut());
+        s.add_game(&r);
+        if !r.finished || r.abandoned {
+            // The machine is in an unknown state: start afresh.
+            s.add_machine(&mut m);
+            *world.borrow_mut() = World::new(config(rng.next())?);
+            m = SimMachine::with_world(&world, chooser(rng.next()))?;
+        }
+    }
+    s.add_machine(&mut m);
+    Ok(s)
+}
+
+/// The page counters the summary reads, kept in step with the flash model.
+const _: () = assert!(MAX_PAGES >= super::run::FLASH_BYTES / super::run::FLASH_PAGE);
