@@ -243,8 +243,7 @@ impl Board {
         Board {
             // After two bus errors in a row the bank frees the bus (SensorBus's
             // BusRecovery).
-            sensors: SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT)
-                .with_recovery(),
+            sensors: SensorBank::new(i2c, Wiring::DEFAULT, SensorSettings::DEFAULT).with_recovery(),
             machine: Machine::new(
                 axis(AxisId::X, x_step, x_dir, x_limit),
                 axis(AxisId::Y, y_step, y_dir, y_limit),

@@ -1,8 +1,9 @@
 //! The kinds of faults the simulator can inject, as a small set (no_std, no
 //! allocation), and counters by kind.
 //!
-//! Who injects what: `i2c` (NACKs, bus timeouts, garbage readings) and `magnet`
-//! (missed pick-ups) are the world's models ([`super::world`]); `power-cut` and
+//! Who injects what: `i2c` (NACKs, bus timeouts, garbage readings), `magnet`
+//! (missed pick-ups), `brownout`, `stuck-sensor` and `bus-hang` are the world's
+//! models ([`super::world`], [`super::bus`]); `power-cut` and
 //! `human-extra` are injected by the runner ([`super::scenario`]) and the simulated
 //! person ([`super::human`]). The other kinds are carried in
 //! [`SimConfig::faults`](super::world::SimConfig::faults) for the models that
@@ -18,11 +19,14 @@ use core::str::FromStr;
 pub enum FaultKind {
     /// I2C NACKs and bus timeouts per transaction, garbage readings per sensor read.
     I2c,
-    /// A supply dip that resets sensors (not modelled yet).
+    /// A supply dip that resets a sensor's registers (per sensor read, scaled by
+    /// [`SENSOR_FAULT_SCALE`]).
     Brownout,
-    /// A sensor that keeps answering the same reading (not modelled yet).
+    /// A sensor whose ADC freezes on one reading until a person replugs it (per
+    /// sensor read, scaled by [`SENSOR_FAULT_SCALE`]).
     StuckSensor,
-    /// A device holding SDA low (not modelled yet).
+    /// A slave holding SDA low until the bus is freed (per transaction, scaled by
+    /// [`SENSOR_FAULT_SCALE`]).
     BusHang,
     /// A stepper missing steps (not modelled yet).
     LostSteps,
@@ -210,6 +214,14 @@ impl core::ops::IndexMut<FaultKind> for ByKind {
     }
 }
 
+/// Garbage readings per sample, as a share of the `i2c` rate per transaction.
+pub const GARBAGE_PER_I2C_FAULT: f64 = 0.1;
+
+/// Brown-outs and frozen ADCs per sensor read, and hung buses per transaction, as a
+/// share of their kind's rate: a rate of 0.3 gives a brown-out about every 10 s of
+/// simulated play (9 sensors sampled every 24 ms, plus retries).
+pub const SENSOR_FAULT_SCALE: f64 = 1e-3;
+
 impl SimConfig {
     /// Asks for the fault kinds `faults`, each at probability `rate`: the world's
     /// own models (`i2c`: NACK, timeout and garbage reading; `magnet`: missed
@@ -227,8 +239,14 @@ impl SimConfig {
         let of = |k| if faults.contains(k) { rate } else { 0.0 };
         self.nack_rate = of(FaultKind::I2c);
         self.timeout_rate = of(FaultKind::I2c);
-        self.flicker_rate = of(FaultKind::I2c);
+        // A garbage sample that still ACKs is much rarer than a failed transfer.
+        self.flicker_rate = of(FaultKind::I2c) * GARBAGE_PER_I2C_FAULT;
         self.missed_pickup_rate = of(FaultKind::Magnet);
+        // The sensor faults happen per sensor sample or bus transaction, hundreds a
+        // second: scaled so that `rate` 1 is about one every few seconds of play.
+        self.brownout_rate = of(FaultKind::Brownout) * SENSOR_FAULT_SCALE;
+        self.stuck_rate = of(FaultKind::StuckSensor) * SENSOR_FAULT_SCALE;
+        self.bus_hang_rate = of(FaultKind::BusHang) * SENSOR_FAULT_SCALE;
         self.faults = faults;
         self.fault_rate = rate;
     }

@@ -149,6 +149,9 @@ fn world_faults(w: &World) -> ByKind {
     let mut k = ByKind::default();
     k[FaultKind::I2c] = w.stats.nacks + w.stats.timeouts + w.stats.flickers;
     k[FaultKind::Magnet] = w.stats.missed_pickups;
+    k[FaultKind::Brownout] = w.stats.brownouts;
+    k[FaultKind::StuckSensor] = w.stats.stuck_sensors;
+    k[FaultKind::BusHang] = w.stats.bus_hangs;
     k
 }
 
