@@ -10,14 +10,14 @@
 
 use super::{
     Controller, GameRecord, Mode, MoveChooser, Problem, State, Task, TaskEntry, TaskError,
-    PLACE_ATTEMPTS,
+    MISSES, PLACEMENT_BUDGET_MS, PLACE_ATTEMPTS, VERIFY_MS,
 };
 use crate::device::classify::Sensed;
 use crate::device::model::FULL_STOCK;
 use crate::device::motion::Lift;
 use crate::device::panel::{Button, Presses};
 use crate::device::scanner::BoardView;
-use crate::device::Colour;
+use crate::device::{elapsed_ms, Colour};
 use crate::{Board, Square, Squares};
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
@@ -63,7 +63,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.state,
             State::Placing { .. }
                 | State::Verifying { .. }
-                | State::Error(Problem::PlacementFailed(_))
+                | State::Error(
+                    Problem::PlacementFailed(_) | Problem::StrayPiece(_) | Problem::Recalibrate(_)
+                )
         );
         if let (true, Some((colour, _, square))) = (placing, self.pending) {
             v.set(square, Sensed::Piece(colour));
@@ -136,22 +138,56 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         slot: u8,
         now_ms: u32,
     ) {
+        let elapsed = elapsed_ms(now_ms, self.placement_started);
         let Some(view) = self.scan(now_ms) else {
+            // Still no stable reading: the budget ends it with the error light
+            // (a piece that arrived is recognised there once the reading settles).
+            if elapsed > PLACEMENT_BUDGET_MS {
+                stat!(self.stats.budget_stops += 1);
+                self.fail(Problem::PlacementFailed(square));
+            }
             return;
         };
+        let base = self.base_view();
         if view == self.expected_view() {
+            self.misses = 0;
             self.placed(colour, slot, square, now_ms);
-        } else if view == self.base_view() && attempt < PLACE_ATTEMPTS {
-            // Nothing arrived: a missed grip leaves the piece in its slot, so
-            // the same slot is tried again; after a second miss the slot is
-            // suspected empty and the next one is used.
-            stat!(self.stats.retries += 1);
-            if attempt >= 2 {
-                self.slot_emptied(colour, slot, true);
+        } else if view == base {
+            // Nothing arrived: a missed grip leaves the piece in its slot, a piece
+            // stuck on the magnet stays there, so the same slot is tried again;
+            // after a second miss the slot is suspected empty and the next one is
+            // used. A retry starts only if it can end within the budget.
+            let next = self.next_slot(colour).and_then(|k| self.layout.storage.slot(colour, k));
+            let fits = next.is_some_and(|from| {
+                let to = self.layout.pose.square_centre(square);
+                elapsed + self.hw.machine.transfer_ms(from, to) + VERIFY_MS <= PLACEMENT_BUDGET_MS
+            });
+            if attempt < PLACE_ATTEMPTS && fits {
+                stat!(self.stats.retries += 1);
+                if attempt >= 2 {
+                    self.slot_emptied(colour, slot, true);
+                }
+                self.start_placement(square, colour, attempt + 1);
+            } else {
+                stat!(self.stats.budget_stops += u32::from(!fits));
+                self.fail(Problem::PlacementFailed(square));
             }
-            self.start_placement(square, colour, attempt + 1);
         } else {
-            self.fail(Problem::PlacementFailed(square));
+            // The piece is somewhere else: it fell in transit, or landed off its
+            // square. It left its slot either way.
+            stat!(self.stats.strays += 1);
+            self.slot_emptied(colour, slot, false);
+            let mut without = view;
+            without.set(square, base.get(square));
+            // Off target only (an unclear reading on the square itself, nothing
+            // else changed): a miss; misses in a row mean the board moved.
+            let missed = without == base && view.untrusted().bits() == square.bit();
+            self.misses = if missed { self.misses + 1 } else { 0 };
+            self.fail(if self.misses >= MISSES {
+                Problem::Recalibrate(square)
+            } else {
+                Problem::StrayPiece(square)
+            });
         }
     }
 
@@ -198,17 +234,18 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.hw.scanner.poll(now_ms, &mut self.hw.sensors).ok()
     }
 
+    /// Parks the head, checking both axes against their switches on the way
+    /// (lost steps are corrected there, see `Machine::start_park`).
     pub(super) fn park(&mut self, _now_ms: u32) {
         // Parking is best effort: a failure shows up on the next move.
-        let _ = self.hw.machine.start_move(self.layout.park);
+        let _ = self.hw.machine.start_park(self.layout.park);
     }
 
     pub(super) fn next_turn(&mut self, now_ms: u32) {
         if let Mode::Task { task, done } = &self.mode {
             match task.items().get(*done as usize) {
                 Some(&(colour, square)) => {
-                    stat!(self.placement_started = now_ms);
-                    self.start_placement(square, colour, 1);
+                    self.begin_placement(square, colour, now_ms);
                 }
                 None => {
                     self.park(now_ms);
@@ -244,11 +281,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             .filter(|s| (board.x() | board.o()) & s.bit() == 0)
             .or_else(|| crate::best_move(&board));
         match square {
-            Some(square) => {
-                stat!(self.placement_started = now_ms);
-                let colour = self.device_colour();
-                self.start_placement(square, colour, 1);
-            }
+            Some(square) => self.begin_placement(square, self.device_colour(), now_ms),
             None => self.fail(Problem::Mismatch),
         }
     }
@@ -272,6 +305,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             .into_iter()
             .find(|m| *m != 0)
             .map(|m| m.trailing_zeros() as usize)
+    }
+
+    /// A new placement (its time budget starts now).
+    pub(super) fn begin_placement(&mut self, square: Square, colour: Colour, now_ms: u32) {
+        self.placement_started = now_ms;
+        stat!(self.placement_errored = false);
+        self.start_placement(square, colour, 1);
     }
 
     pub(super) fn start_placement(&mut self, square: Square, colour: Colour, attempt: u8) {
@@ -314,8 +354,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
         stat!(
             self.stats.placements += 1;
-            let took = crate::device::elapsed_ms(now_ms, self.placement_started);
-            self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
+            let took = elapsed_ms(now_ms, self.placement_started);
+            if !self.placement_errored {
+                self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
+                self.stats.late_placements += u32::from(took > PLACEMENT_BUDGET_MS);
+            }
         );
         self.park(now_ms);
         self.next_turn(now_ms);

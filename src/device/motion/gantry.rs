@@ -37,6 +37,8 @@ const RAISE: u32 = 1;
 const LOWER: u32 = 2;
 const GRIP: u32 = 3;
 const RELEASE: u32 = 4;
+/// Probe both axes against their switches (see [`Axis::start_probe`]).
+const PROBE: u32 = 5;
 /// Go to the first point of the job (`| 1`: the second).
 const GO_FROM: u32 = 6;
 const GO_TO: u32 = GO_FROM | 1;
@@ -58,6 +60,12 @@ const TRANSFER: u32 = plan(&[
 
 /// A move of the raised head.
 const MOVE: u32 = plan(&[RAISE, GO_TO]);
+
+/// Parking with a check of both axes against their switches.
+const PARK: u32 = plan(&[RAISE, GO_FROM, PROBE, GO_TO]);
+
+/// Where a park's probe starts: 2 mm from both switches.
+const PROBE_FROM: Point = Point::mm(2, 2);
 
 /// The whole head: gantry, lift, magnet; homes, moves, picks and places.
 #[derive(Debug)]
@@ -137,9 +145,15 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// Raises the head, switches the magnet off and homes both axes.
     pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
+        self.magnet.set_low().map_err(pin_error)?;
+        self.start_rehoming(now_ms)
+    }
+
+    /// Raises the head and homes both axes, the magnet left as it is (a piece
+    /// held when steps were lost stays on it).
+    pub fn start_rehoming(&mut self, now_ms: u32) -> Result<(), MotionError> {
         self.lift.set_lowered(false)?;
         self.lowered = 0;
-        self.magnet.set_low().map_err(pin_error)?;
         self.stop();
         self.x.start_homing(now_ms)?;
         self.y.start_homing(now_ms)?;
@@ -170,6 +184,19 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// Starts moving the (raised) head to `to`.
     pub fn start_move(&mut self, to: Point) -> Result<(), MotionError> {
         self.start_plan(MOVE, to, to)
+    }
+
+    /// Starts parking at `to` by way of a check of both axes against their
+    /// switches, 2 mm from them: lost steps are measured and corrected there
+    /// (see [`Machine::corrections`]). A job started meanwhile cancels the rest
+    /// (the position stays right).
+    pub fn start_park(&mut self, to: Point) -> Result<(), MotionError> {
+        self.start_plan(PARK, PROBE_FROM, to)
+    }
+
+    /// Probes that found an axis off by more than a step (and corrected it).
+    pub fn corrections(&self) -> u32 {
+        self.x.corrections + self.y.corrections
     }
 
     /// Starts a pick-and-place: the piece at `from` is lifted and put down at `to`.
@@ -258,6 +285,11 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                         .set_high()
                         .map_err(|e| MotionError::Hw(pin_error(e)))?;
                     t.grip_ms
+                }
+                PROBE => {
+                    self.x.start_probe(now_ms)?;
+                    self.y.start_probe(now_ms)?;
+                    0
                 }
                 RELEASE => {
                     self.magnet
