@@ -170,6 +170,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 self.start_placement(square, colour, attempt + 1);
             } else {
                 stat!(self.stats.budget_stops += u32::from(!fits));
+                // Out of the way, checking the axes (lost steps) meanwhile.
+                self.park(now_ms);
                 self.fail(Problem::PlacementFailed(square));
             }
         } else {
@@ -183,6 +185,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             // else changed): a miss; misses in a row mean the board moved.
             let missed = without == base && view.untrusted().bits() == square.bit();
             self.misses = if missed { self.misses + 1 } else { 0 };
+            // Out of the way, checking the axes (lost steps) before the next try.
+            self.park(now_ms);
             self.fail(if self.misses >= MISSES {
                 Problem::Recalibrate(square)
             } else {

@@ -38,7 +38,8 @@ pub struct SimConfig {
     /// Probability that switching the magnet off does not release the piece
     /// (it stays stuck on the magnet until the next release).
     pub release_fail_rate: f64,
-    /// Probability per grip that the piece falls off the magnet in transit.
+    /// Probability per grip that the piece falls off the magnet in transit (after
+    /// 100 to 1300 STEP pulses, if it has not arrived by then).
     pub drop_rate: f64,
     /// Probability per grip that the board is bumped by [`BUMP_MM`] (with the
     /// pieces on it) along X or Y, either way.
@@ -169,7 +170,7 @@ pub struct WorldStats {
     pub slips: u64,
     /// Releases that failed on purpose.
     pub release_fails: u64,
-    /// Pieces dropped in transit on purpose.
+    /// Pieces that fell off the magnet in transit.
     pub drops: u64,
     /// Board bumps injected.
     pub bumps: u64,
@@ -195,7 +196,7 @@ impl WorldStats {
 /// The pulses one motor slip loses: 6 mm at the default 10 steps/mm.
 pub const SLIP_STEPS: u32 = 60;
 /// How far a bump moves the board, mm.
-pub const BUMP_MM: f32 = 5.0;
+pub const BUMP_MM: f32 = 8.0;
 
 /// Base optics: what a sensor sees for empty, black, white at gain 1.
 const EMPTY_RGBC: [f64; 4] = [1200.0, 420.0, 400.0, 380.0];
@@ -458,8 +459,7 @@ impl World {
                     } else {
                         self.head.held = Some(i);
                         if self.rng.chance(self.config.drop_rate) {
-                            self.stats.drops += 1;
-                            self.head.drop_in = Some(200 + self.rng.below(2000) as u32);
+                            self.head.drop_in = Some(100 + self.rng.below(1200) as u32);
                         }
                         if self.rng.chance(self.config.bump_rate) {
                             self.stats.bumps += 1;
@@ -523,6 +523,7 @@ impl World {
             }
             if let Some(n) = self.head.drop_in {
                 if n == 0 {
+                    self.stats.drops += 1;
                     self.let_go();
                 } else {
                     self.head.drop_in = Some(n - 1);
