@@ -429,7 +429,7 @@ fn a_transfer_picks_and_places_the_piece_within_the_time_model() {
             sq,
         )
     };
-    let predicted = m.transfer_ms(from, to);
+    let predicted = m.transfer_ms(from, to, false);
     m.start_transfer(from, to).unwrap();
     let took = run(&world, &mut m, t0).unwrap();
     assert!(

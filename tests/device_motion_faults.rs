@@ -3,11 +3,13 @@
 //! magnet releases that fail, pieces dropped in transit, a bumped board, noise on
 //! the homing switches, and the 15 s budget of a placement.
 //!
-//! Each game is played by a simulated human; a technician reacts to the error
-//! light's pattern by doing what `firmware/README.md`'s table says (remove the
-//! stray piece, take a stuck piece off the magnet and put one on the square, push
-//! the board back). The technician never looks at the controller's state: only
-//! at the lights and the world.
+//! Each game is played by a person who watches the lights: plays a random legal
+//! move when the HumanTurn light comes on (knowing the game, not reading the
+//! board to the millimetre), and reacts to the error light's pattern by doing
+//! what `firmware/README.md`'s table says (remove the stray piece, take a stuck
+//! piece off the magnet and put one on the square, push the board back, refill
+//! the storage). The person never looks at the controller's state: only at the
+//! lights, the world and the game as played.
 #![cfg(feature = "sim")]
 
 use std::cell::RefCell;
@@ -43,8 +45,13 @@ struct Technician {
     home: tictable::device::motion::Pose,
     since: Option<(u8, u32)>,
     fixes: u32,
-    /// Releases Start at this time.
-    release_at: Option<u32>,
+    /// Releases this button at this time.
+    release_at: Option<(Button, u32)>,
+    /// Since when the HumanTurn light is on.
+    turn_since: Option<u32>,
+    /// The move played: the game's length before it, and the square.
+    played: Option<(u8, Square)>,
+    rng: u64,
 }
 
 impl Technician {
@@ -54,7 +61,42 @@ impl Technician {
             since: None,
             fixes: 0,
             release_at: None,
+            turn_since: None,
+            played: None,
+            rng: 0x9E37_79B9_7F4A_7C15,
         }
+    }
+
+    fn press(&mut self, w: &mut World, b: Button) {
+        w.buttons[b.index()] = true;
+        self.release_at = Some((b, w.now_ms + 150));
+    }
+
+    /// The human's turn: a random legal move, then Done (again, with the move
+    /// already on the board, when asked again after an error was fixed).
+    fn play(&mut self, w: &mut World, record: Board, len: u8) {
+        if !w.lights[Light::HumanTurn.index()] || w.lights[Light::Error.index()] {
+            self.turn_since = None;
+            return;
+        }
+        let since = *self.turn_since.get_or_insert(w.now_ms);
+        if w.now_ms.wrapping_sub(since) != 500 || self.release_at.is_some() {
+            return;
+        }
+        if self.played.is_some_and(|(l, _)| l == len) {
+            self.press(w, Button::Done);
+            return;
+        }
+        let moves: Vec<Square> = record.legal_moves().into_iter().collect();
+        self.rng = self.rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let square = moves[(self.rng >> 33) as usize % moves.len()];
+        let colour = Colour::of(record.to_move());
+        if let Some(i) = w.stored_piece(colour) {
+            let to = w.config.pose.square_centre(square);
+            w.hand_move(i, to, 1.0);
+        }
+        self.played = Some((len, square));
+        self.press(w, Button::Done);
     }
 
     /// Pieces lying neither in storage nor where the game has one of their
@@ -80,11 +122,14 @@ impl Technician {
         }
     }
 
-    fn act(&mut self, w: &mut World, colour: Colour, record: Board) {
-        if self.release_at == Some(w.now_ms) {
-            w.buttons[Button::Start.index()] = false;
-            self.release_at = None;
+    fn act(&mut self, w: &mut World, colour: Colour, record: Board, len: u8) {
+        if let Some((b, at)) = self.release_at {
+            if at == w.now_ms {
+                w.buttons[b.index()] = false;
+                self.release_at = None;
+            }
         }
+        self.play(w, record, len);
         // A piece lying beside the board (no sensor sees it) is put away.
         for i in Technician::strays(w, record) {
             let p = w.pieces[i].at;
@@ -119,8 +164,7 @@ impl Technician {
             for i in Technician::strays(w, record) {
                 Technician::put_away(w, i);
             }
-            w.buttons[Button::Start.index()] = true;
-            self.release_at = Some(w.now_ms + 150);
+            self.press(w, Button::Start);
             return;
         }
         let Some(&square) = square else {
@@ -177,7 +221,7 @@ struct Outcome {
 fn play(config: SimConfig, games: u32, seed: u64) -> (Outcome, M) {
     let world = Rc::new(RefCell::new(World::new(config)));
     let mut m = SimMachine::with_world(world.clone(), BestMove).unwrap();
-    let mut human = SimHuman::new(Style::Random, 0.0, seed);
+    let mut human = SimHuman::passive(seed);
     let mut tech = Technician::new(&world.borrow());
     let mut out = Outcome::default();
     for g in 0..games {
@@ -207,8 +251,9 @@ fn play(config: SimConfig, games: u32, seed: u64) -> (Outcome, M) {
                 }
                 _ => {}
             }
-            let record = m.controller.record().board();
-            tech.act(&mut m.world.borrow_mut(), colour, record);
+            let record = m.controller.record();
+            let b = record.board();
+            tech.act(&mut m.world.borrow_mut(), colour, b, b.piece_count() as u8);
             matches!(state, State::Over(_))
         });
         out.games += 1;
@@ -231,8 +276,9 @@ fn play(config: SimConfig, games: u32, seed: u64) -> (Outcome, M) {
         out.losses += u32::from(m.controller.state() == State::Over(Some(false)));
         let record = m.controller.record().board();
         // Pieces fallen beside the board (out of every sensor's sight) are not
-        // part of the game; every square must match the record.
-        out.pieces_lost += match m.world.borrow().board_ignoring_strays(4.0) {
+        // part of the game; every square must match the record (a piece within
+        // 8 mm of a centre is on that square for a person and for the sensors).
+        out.pieces_lost += match m.world.borrow().board_ignoring_strays(8.0) {
             Some(((x, o), _)) => ((x ^ record.x()) | (o ^ record.o())).count_ones(),
             None => 1,
         };
@@ -258,11 +304,11 @@ fn quiet(seed: u64) -> SimConfig {
 fn lost_steps_are_found_at_the_switches_and_homed_away() {
     let mut c = quiet(21);
     c.lost_step_rate = 2e-5;
-    let (out, m) = play(c, 12, 1);
+    let (out, m) = play(c, 16, 1);
     check(&out);
     let (w, st) = (m.world.borrow(), m.controller.stats());
     let found = st.rehomes + m.controller.hardware().machine.corrections();
-    assert!(w.stats.slips >= 5, "{:?}", w.stats);
+    assert!(w.stats.slips >= 3, "{:?}", w.stats);
     // Every slip is found: by a switch closing early (re-homed at once) or by the
     // park's check (corrected there), a slip during the last park aside.
     assert!(2 * found >= w.stats.slips as u32, "{st:?} {:?}", w.stats);

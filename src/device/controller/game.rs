@@ -160,7 +160,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             let next = self.next_slot(colour).and_then(|k| self.layout.storage.slot(colour, k));
             let fits = next.is_some_and(|from| {
                 let to = self.layout.pose.square_centre(square);
-                elapsed + self.hw.machine.transfer_ms(from, to) + VERIFY_MS <= PLACEMENT_BUDGET_MS
+                elapsed + self.hw.machine.transfer_ms(from, to, true) + VERIFY_MS
+                    <= PLACEMENT_BUDGET_MS
             });
             if attempt < PLACE_ATTEMPTS && fits {
                 stat!(self.stats.retries += 1);
@@ -329,11 +330,18 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         };
         let to = self.layout.pose.square_centre(square);
         stat!(
-            let model = self.hw.machine.transfer_ms(from, to);
+            let model = self.hw.machine.transfer_ms(from, to, attempt > 1);
             self.stats.max_model_ms = self.stats.max_model_ms.max(model);
         );
         self.pending = Some((colour, slot as u8, square));
-        match self.hw.machine.start_transfer(from, to) {
+        // A retry checks the axes at the switches first: lost steps may have
+        // caused the miss.
+        let started = if attempt > 1 {
+            self.hw.machine.start_checked_transfer(from, to)
+        } else {
+            self.hw.machine.start_transfer(from, to)
+        };
+        match started {
             Ok(()) => self.enter(State::Placing {
                 square,
                 colour,

@@ -215,6 +215,11 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         self.start(Mode::Probing, false, distance, now_ms)
     }
 
+    /// The time in ms a probe from `from` steps takes when no step was lost.
+    pub(super) fn probe_ms(&self, from: i32) -> u32 {
+        self.homing.duration(from.unsigned_abs()).div_ceil(16) + u32::from(SWITCH_SAMPLES)
+    }
+
     /// Where the last probe found the switch, steps as counted: 0 when no step
     /// was lost, positive when the head was nearer the switch than counted.
     pub fn probe_error(&self) -> i32 {

@@ -37,7 +37,8 @@ const RAISE: u32 = 1;
 const LOWER: u32 = 2;
 const GRIP: u32 = 3;
 const RELEASE: u32 = 4;
-/// Probe both axes against their switches (see [`Axis::start_probe`]).
+/// Go to [`PROBE_FROM`], then probe both axes against their switches (see
+/// [`Axis::start_probe`]).
 const PROBE: u32 = 5;
 /// Go to the first point of the job (`| 1`: the second).
 const GO_FROM: u32 = 6;
@@ -62,7 +63,12 @@ const TRANSFER: u32 = plan(&[
 const MOVE: u32 = plan(&[RAISE, GO_TO]);
 
 /// Parking with a check of both axes against their switches.
-const PARK: u32 = plan(&[RAISE, GO_FROM, PROBE, GO_TO]);
+const PARK: u32 = plan(&[RAISE, PROBE, GO_TO]);
+
+/// A pick-and-place after a check of both axes against their switches.
+const CHECKED_TRANSFER: u32 = plan(&[
+    RAISE, PROBE, GO_FROM, LOWER, GRIP, RAISE, GO_TO, LOWER, RELEASE, RAISE,
+]);
 
 /// Where a park's probe starts: 2 mm from both switches.
 const PROBE_FROM: Point = Point::mm(2, 2);
@@ -191,7 +197,14 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// (see [`Machine::corrections`]). A job started meanwhile cancels the rest
     /// (the position stays right).
     pub fn start_park(&mut self, to: Point) -> Result<(), MotionError> {
-        self.start_plan(PARK, PROBE_FROM, to)
+        self.start_plan(PARK, to, to)
+    }
+
+    /// Starts a pick-and-place by way of a check of both axes against their
+    /// switches (as [`Machine::start_park`]): a retry after a miss that lost
+    /// steps may have caused.
+    pub fn start_checked_transfer(&mut self, from: Point, to: Point) -> Result<(), MotionError> {
+        self.start_plan(CHECKED_TRANSFER, from, to)
     }
 
     /// Probes that found an axis off by more than a step (and corrected it).
@@ -204,13 +217,22 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
         self.start_plan(TRANSFER, from, to)
     }
 
-    /// The time in ms a transfer from the current position takes, from the model.
-    pub fn transfer_ms(&self, from: Point, to: Point) -> u32 {
-        let here = (self.x.position(), self.y.position());
+    /// The time in ms a transfer from the current position takes, from the model
+    /// (`checked`: by way of the switches, see [`Machine::start_checked_transfer`]).
+    pub fn transfer_ms(&self, from: Point, to: Point, checked: bool) -> u32 {
+        let mut here = (self.x.position(), self.y.position());
         let from = self.steps(from);
+        let mut check = 0;
+        if checked {
+            let p = self.steps(PROBE_FROM);
+            // There, the probe back to the switches, and on from 0.
+            check = self.travel(here, p) + self.x.probe_ms(p.0).max(self.y.probe_ms(p.1));
+            here = (0, 0);
+        }
         4 * self.timing.lift_ms
             + self.timing.grip_ms
             + self.timing.release_ms
+            + check
             + self.travel(here, from)
             + self.travel(from, self.steps(to))
     }
@@ -287,8 +309,16 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                     t.grip_ms
                 }
                 PROBE => {
-                    self.x.start_probe(now_ms)?;
-                    self.y.start_probe(now_ms)?;
+                    let (x, y) = self.steps(PROBE_FROM);
+                    if (self.x.position(), self.y.position()) == (x, y) {
+                        self.x.start_probe(now_ms)?;
+                        self.y.start_probe(now_ms)?;
+                    } else {
+                        // There first, then the probe.
+                        self.plan = self.plan << 3 | PROBE;
+                        self.x.go(x, now_ms)?;
+                        self.y.go(y, now_ms)?;
+                    }
                     0
                 }
                 RELEASE => {

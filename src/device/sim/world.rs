@@ -39,7 +39,7 @@ pub struct SimConfig {
     /// (it stays stuck on the magnet until the next release).
     pub release_fail_rate: f64,
     /// Probability per grip that the piece falls off the magnet in transit (after
-    /// 100 to 1300 STEP pulses, if it has not arrived by then).
+    /// 100 to 2500 STEP pulses, if it has not arrived by then).
     pub drop_rate: f64,
     /// Probability per grip that the board is bumped by [`BUMP_MM`] (with the
     /// pieces on it) along X or Y, either way.
@@ -459,7 +459,7 @@ impl World {
                     } else {
                         self.head.held = Some(i);
                         if self.rng.chance(self.config.drop_rate) {
-                            self.head.drop_in = Some(100 + self.rng.below(1200) as u32);
+                            self.head.drop_in = Some(100 + self.rng.below(2400) as u32);
                         }
                         if self.rng.chance(self.config.bump_rate) {
                             self.stats.bumps += 1;
