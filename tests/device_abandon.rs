@@ -96,11 +96,14 @@ fn after_a_power_cut_and_a_swept_board_holding_start_is_the_way_out() {
     // Start pressed briefly is not enough in the mismatch.
     hold_start(&mut m, &mut h, 200);
     assert_eq!(m.controller.state(), State::Error(Problem::Mismatch));
-    // Held, even before homing has ended after another power cut.
+    // Held, even before homing has ended after another power cut (the head
+    // far from the switches: homing takes 5 s).
+    m.world.borrow_mut().head.steps = [3000, 3000];
     m.power_cycle(BestMove).unwrap();
     m.tick(&mut h);
     assert_eq!(m.controller.state(), State::Starting);
     hold_start(&mut m, &mut h, ABANDON_HOLD_MS + 100);
+    assert_eq!(m.controller.state(), State::Error(Problem::Abandoned));
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
     let snap = m.store.load().unwrap().unwrap();
     assert!(!snap.active && snap.record.board().piece_count() == 0);

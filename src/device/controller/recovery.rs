@@ -105,7 +105,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.started = false;
                 }
             }
-            Problem::Abandoned if start => self.started = false,
             Problem::StorageEmpty => {
                 if start {
                     // Storage refilled by hand.
