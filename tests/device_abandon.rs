@@ -5,9 +5,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use tictable::device::controller::{
-    BestMove, GameSetup, Problem, State, Task, ABANDON_HOLD_MS,
-};
+use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, ABANDON_HOLD_MS};
 use tictable::device::motion::MotionError;
 use tictable::device::panel::{Button, Light};
 use tictable::device::sensors::SensorError;
@@ -20,7 +18,9 @@ use tictable::{Square, Squares};
 type M = SimMachine<BestMove, Rc<RefCell<World>>>;
 
 fn machine(seed: u64) -> (M, SimHuman) {
-    let world = Rc::new(RefCell::new(World::new(SimConfig::standard(0.0, 0.0, seed))));
+    let world = Rc::new(RefCell::new(World::new(SimConfig::standard(
+        0.0, 0.0, seed,
+    ))));
     (
         SimMachine::with_world(world, BestMove).unwrap(),
         SimHuman::passive(seed),
@@ -114,7 +114,11 @@ fn holding_start_abandons_a_task_while_the_head_moves() {
     let (mut m, mut h) = machine(33);
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
     m.world.borrow_mut().reset_pieces();
-    let task = Task::new(&[(Colour::Black, Square::CENTRE), (Colour::White, Square::ALL[0])]).unwrap();
+    let task = Task::new(&[
+        (Colour::Black, Square::CENTRE),
+        (Colour::White, Square::ALL[0]),
+    ])
+    .unwrap();
     m.controller.start_task(task).unwrap();
     assert!(m.run_until(&mut h, 30_000, |m| matches!(
         m.controller.state(),
@@ -123,7 +127,11 @@ fn holding_start_abandons_a_task_while_the_head_moves() {
     hold_start(&mut m, &mut h, ABANDON_HOLD_MS + 100);
     assert_eq!(m.controller.state(), State::Error(Problem::Abandoned));
     // The magnet let go; the head homes. A person clears the board.
-    assert!(m.run_until(&mut h, 30_000, |m| !m.controller.hardware().machine.is_busy()));
+    assert!(m.run_until(&mut h, 30_000, |m| !m
+        .controller
+        .hardware()
+        .machine
+        .is_busy()));
     assert!(!m.world.borrow().head.magnet);
     m.world.borrow_mut().reset_pieces();
     assert!(m.run_until(&mut h, 5_000, |m| m.controller.state() == State::Setup));
@@ -196,8 +204,9 @@ fn parse_lights(cell: &str) -> Option<u8> {
 
 #[test]
 fn the_readme_table_matches_the_lights_of_every_problem() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/firmware/README.md"))
-        .unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/firmware/README.md"))
+            .unwrap();
     let start = readme
         .find("### Error light patterns")
         .expect("the table's section");

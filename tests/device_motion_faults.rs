@@ -14,12 +14,8 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use tictable::device::controller::{
-    BestMove, GameSetup, Problem, State, PLACEMENT_BUDGET_MS,
-};
-use tictable::device::motion::{
-    Axis, AxisId, HeadTiming, Machine, MotionError, PinLift, Point,
-};
+use tictable::device::controller::{BestMove, GameSetup, Problem, State, PLACEMENT_BUDGET_MS};
+use tictable::device::motion::{Axis, AxisId, HeadTiming, Machine, MotionError, PinLift, Point};
 use tictable::device::panel::{Button, Light};
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::pins::{Role, SimPin};
@@ -88,7 +84,10 @@ impl Technician {
             return;
         }
         let moves: Vec<Square> = record.legal_moves().into_iter().collect();
-        self.rng = self.rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.rng = self
+            .rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let square = moves[(self.rng >> 33) as usize % moves.len()];
         let colour = Colour::of(record.to_move());
         if let Some(i) = w.stored_piece(colour) {
@@ -109,9 +108,7 @@ impl Technician {
                     return false;
                 }
                 let on = w.config.pose.square_at(p.at, 2_000);
-                !on.is_some_and(|s| {
-                    record.pieces(p.colour.player()).bits() & s.bit() != 0
-                })
+                !on.is_some_and(|s| record.pieces(p.colour.player()).bits() & s.bit() != 0)
             })
             .collect()
     }
@@ -268,7 +265,12 @@ fn play(config: SimConfig, games: u32, seed: u64) -> (Outcome, M) {
             );
             for p in &w.pieces {
                 let sq = w.config.pose.square_at(p.at, 14_000);
-                eprintln!("  {:?} at {:?} storage {} square {sq:?}", p.colour, p.at, w.in_storage(p));
+                eprintln!(
+                    "  {:?} at {:?} storage {} square {sq:?}",
+                    p.colour,
+                    p.at,
+                    w.in_storage(p)
+                );
             }
             eprintln!("  stats {:?}", m.controller.stats());
         }
@@ -421,7 +423,10 @@ fn a_slow_machine_stops_with_the_error_light_within_the_budget() {
     assert!(ended);
     let took = m.now - t0.unwrap();
     assert!(
-        matches!(m.controller.state(), State::Error(Problem::PlacementFailed(_))),
+        matches!(
+            m.controller.state(),
+            State::Error(Problem::PlacementFailed(_))
+        ),
         "{:?}",
         m.controller.state()
     );
@@ -480,7 +485,11 @@ fn switch_noise_neither_stops_homing_nor_a_move_back() {
         m.start_park(Point::mm(160, 10)).unwrap();
         run(&mut m).unwrap();
     }
-    assert!(world.borrow().stats.switch_noise >= 50, "{:?}", world.borrow().stats);
+    assert!(
+        world.borrow().stats.switch_noise >= 50,
+        "{:?}",
+        world.borrow().stats
+    );
     assert_eq!(m.corrections(), 0);
     assert_eq!(world.borrow().head.steps, [1600, 100]);
 }

@@ -9,8 +9,8 @@
 //! before a person is asked; the storage masks only lose slots during a round.
 
 use super::{
-    Controller, GameRecord, Mode, MoveChooser, Problem, State, Task, TaskEntry, TaskError,
-    MISSES, PLACEMENT_BUDGET_MS, PLACE_ATTEMPTS, VERIFY_MS,
+    Controller, GameRecord, Mode, MoveChooser, Problem, State, Task, TaskEntry, TaskError, MISSES,
+    PLACEMENT_BUDGET_MS, PLACE_ATTEMPTS, VERIFY_MS,
 };
 use crate::device::classify::Sensed;
 use crate::device::model::FULL_STOCK;
@@ -157,7 +157,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             // stuck on the magnet stays there, so the same slot is tried again;
             // after a second miss the slot is suspected empty and the next one is
             // used. A retry starts only if it can end within the budget.
-            let next = self.next_slot(colour).and_then(|k| self.layout.storage.slot(colour, k));
+            let next = self
+                .next_slot(colour)
+                .and_then(|k| self.layout.storage.slot(colour, k));
             let fits = next.is_some_and(|from| {
                 let to = self.layout.pose.square_centre(square);
                 elapsed + self.hw.machine.transfer_ms(from, to, true) + VERIFY_MS
