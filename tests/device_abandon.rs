@@ -163,7 +163,7 @@ fn problems() -> Vec<Problem> {
 /// that ask for the same action (a stray piece on any square...).
 fn kind(p: &Problem) -> (u8, Option<u8>) {
     let square = |s: Square| Some(s.index() + 1);
-    let first = |s: &Squares| s.first().and_then(|s| square(s));
+    let first = |s: &Squares| s.first().and_then(square);
     match p {
         Problem::SensorFault(s) => (1, first(s)),
         Problem::Unclear(s) => (2, first(s)),

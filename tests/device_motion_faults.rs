@@ -108,7 +108,7 @@ impl Technician {
                     return false;
                 }
                 let on = w.config.pose.square_at(p.at, 2_000);
-                !on.is_some_and(|s| record.pieces(p.colour.player()).bits() & s.bit() != 0)
+                on.is_none_or(|s| record.pieces(p.colour.player()).bits() & s.bit() == 0)
             })
             .collect()
     }
