@@ -16,6 +16,16 @@
 //! rotated board) run through [`Controller::start_task`] with the same placement
 //! and verification code.
 //!
+//! The mechanism's faults: a placement is retried (a missed grip, a piece stuck on
+//! the magnet) only while the motion model says the retry ends within
+//! [`PLACEMENT_BUDGET_MS`] (a retry first checks the axes against the switches);
+//! a piece that lands elsewhere (dropped in transit) asks a person to remove it
+//! and is placed again; [`MISSES`] misses in a row ask for the board pose; a
+//! switch that closes during a move (lost steps) re-homes and play goes on.
+//! Holding Start for [`ABANDON_HOLD_MS`] abandons the game or task in any state.
+//! The error light's patterns ([`Problem::lights`]) are documented for people in
+//! `firmware/README.md`, "Error light patterns".
+//!
 //! Invariants:
 //!
 //! - the game record only ever grows by verified moves: nothing is lost from it;
