@@ -437,107 +437,112 @@ fn a_slow_machine_stops_with_the_error_light_within_the_budget() {
 }
 
 type Pin = SimPin<Rc<RefCell<World>>>;
+type Head = Machine<Pin, Pin, PinLift<Pin>>;
+
+/// The head alone on the simulated pins of a world built by `c`, and a clock
+/// that runs it: `run(&mut head)` polls every ms until the job ends.
+struct Bench {
+    world: Rc<RefCell<World>>,
+    head: Head,
+    t: u32,
+}
+
+impl Bench {
+    fn new(c: SimConfig) -> Bench {
+        let axis = c.axis;
+        let world = Rc::new(RefCell::new(World::new(c)));
+        let pin = |r| SimPin::new(world.clone(), r);
+        let ax = |id, a| {
+            Axis::new(
+                id,
+                pin(Role::Step(a)),
+                pin(Role::Dir(a)),
+                pin(Role::Limit(a)),
+                axis,
+            )
+        };
+        let head = Machine::new(
+            ax(AxisId::X, 0),
+            ax(AxisId::Y, 1),
+            PinLift(pin(Role::Lift)),
+            pin(Role::Magnet),
+            HeadTiming::DEFAULT,
+        );
+        let mut b = Bench { world, head, t: 0 };
+        b.head.start_homing(0).unwrap();
+        b.run().unwrap();
+        b
+    }
+
+    fn run(&mut self) -> Result<u32, MotionError> {
+        let t0 = self.t;
+        loop {
+            self.t += 1;
+            self.world.borrow_mut().now_ms = self.t;
+            match self.head.poll(self.t) {
+                Ok(()) => return Ok(self.t - t0),
+                Err(nb::Error::WouldBlock) => {}
+                Err(nb::Error::Other(e)) => return Err(e),
+            }
+        }
+    }
+}
 
 #[test]
 fn switch_noise_neither_stops_homing_nor_a_move_back() {
     let mut c = SimConfig::standard(0.0, 0.0, 3);
     c.switch_noise_rate = 0.01;
-    let axis = c.axis;
-    let world = Rc::new(RefCell::new(World::new(c)));
-    let pin = |r| SimPin::new(world.clone(), r);
-    let ax = |id, a| {
-        Axis::new(
-            id,
-            pin(Role::Step(a)),
-            pin(Role::Dir(a)),
-            pin(Role::Limit(a)),
-            axis,
-        )
-    };
-    let mut m: Machine<Pin, Pin, PinLift<Pin>> = Machine::new(
-        ax(AxisId::X, 0),
-        ax(AxisId::Y, 1),
-        PinLift(pin(Role::Lift)),
-        pin(Role::Magnet),
-        HeadTiming::DEFAULT,
-    );
-    let mut t = 0;
-    let mut run = |m: &mut Machine<Pin, Pin, PinLift<Pin>>| -> Result<(), MotionError> {
-        loop {
-            t += 1;
-            world.borrow_mut().now_ms = t;
-            match m.poll(t) {
-                Ok(()) => return Ok(()),
-                Err(nb::Error::WouldBlock) => {}
-                Err(nb::Error::Other(e)) => return Err(e),
-            }
-        }
-    };
-    m.start_homing(0).unwrap();
-    run(&mut m).unwrap();
-    assert_eq!(world.borrow().head.steps, [0, 0]);
+    let mut b = Bench::new(c);
+    assert_eq!(b.world.borrow().head.steps, [0, 0]);
     for k in 0..6 {
         let far = Point::mm(250 - 20 * k, 200 - 20 * k);
-        m.start_move(far).unwrap();
-        run(&mut m).unwrap();
-        m.start_move(Point::mm(1, 1)).unwrap();
-        assert_eq!(run(&mut m), Ok(()), "move back {k}");
-        m.start_park(Point::mm(160, 10)).unwrap();
-        run(&mut m).unwrap();
+        b.head.start_move(far).unwrap();
+        b.run().unwrap();
+        b.head.start_move(Point::mm(1, 1)).unwrap();
+        assert!(b.run().is_ok(), "move back {k}");
+        b.head.start_park(Point::mm(160, 10)).unwrap();
+        b.run().unwrap();
     }
-    assert!(
-        world.borrow().stats.switch_noise >= 50,
-        "{:?}",
-        world.borrow().stats
-    );
-    assert_eq!(m.corrections(), 0);
-    assert_eq!(world.borrow().head.steps, [1600, 100]);
+    let w = b.world.borrow();
+    assert!(w.stats.switch_noise >= 50, "{:?}", w.stats);
+    assert_eq!(b.head.corrections(), 0);
+    assert_eq!(w.head.steps, [1600, 100]);
 }
 
 #[test]
 fn the_park_check_measures_and_corrects_a_slip_either_way() {
-    let c = SimConfig::standard(0.0, 0.0, 3);
-    let axis = c.axis;
-    let world = Rc::new(RefCell::new(World::new(c)));
-    let pin = |r| SimPin::new(world.clone(), r);
-    let ax = |id, a| {
-        Axis::new(
-            id,
-            pin(Role::Step(a)),
-            pin(Role::Dir(a)),
-            pin(Role::Limit(a)),
-            axis,
-        )
-    };
-    let mut m: Machine<Pin, Pin, PinLift<Pin>> = Machine::new(
-        ax(AxisId::X, 0),
-        ax(AxisId::Y, 1),
-        PinLift(pin(Role::Lift)),
-        pin(Role::Magnet),
-        HeadTiming::DEFAULT,
-    );
-    let mut t = 0;
-    let mut run = |m: &mut Machine<Pin, Pin, PinLift<Pin>>| -> Result<(), MotionError> {
-        loop {
-            t += 1;
-            world.borrow_mut().now_ms = t;
-            match m.poll(t) {
-                Ok(()) => return Ok(()),
-                Err(nb::Error::WouldBlock) => {}
-                Err(nb::Error::Other(e)) => return Err(e),
-            }
-        }
-    };
-    m.start_homing(0).unwrap();
-    run(&mut m).unwrap();
-    m.start_move(Point::mm(100, 100)).unwrap();
-    run(&mut m).unwrap();
+    let mut b = Bench::new(SimConfig::standard(0.0, 0.0, 3));
+    b.head.start_move(Point::mm(100, 100)).unwrap();
+    b.run().unwrap();
     // The head slipped: X is 1.5 mm nearer the switch than counted (more would
     // close the switch on the way, see the re-homing), Y 4 mm farther.
-    world.borrow_mut().head.steps = [985, 1040];
-    m.start_park(Point::mm(160, 10)).unwrap();
-    run(&mut m).unwrap();
-    assert_eq!(m.corrections(), 2);
+    b.world.borrow_mut().head.steps = [985, 1040];
+    b.head.start_park(Point::mm(160, 10)).unwrap();
+    b.run().unwrap();
+    assert_eq!(b.head.corrections(), 2);
     // Corrected: the head is where it was sent.
-    assert_eq!(world.borrow().head.steps, [1600, 100]);
+    assert_eq!(b.world.borrow().head.steps, [1600, 100]);
+}
+
+#[test]
+fn a_checked_transfer_takes_the_model_time() {
+    let mut b = Bench::new(SimConfig::standard(0.0, 0.0, 3));
+    b.head.start_move(Point::mm(160, 10)).unwrap();
+    b.run().unwrap();
+    let (from, to) = {
+        let w = b.world.borrow();
+        (
+            w.config.storage.slot(Colour::White, 2).unwrap(),
+            w.config.pose.square_centre(Square::ALL[8]),
+        )
+    };
+    let predicted = b.head.transfer_ms(from, to, true);
+    assert!(predicted > b.head.transfer_ms(from, to, false));
+    b.head.start_checked_transfer(from, to).unwrap();
+    let took = b.run().unwrap();
+    assert!(
+        took.abs_diff(predicted) <= 5,
+        "took {took}, model {predicted}"
+    );
+    assert!(b.world.borrow().piece_on(Square::ALL[8]).is_some());
 }
