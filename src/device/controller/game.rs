@@ -157,6 +157,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             // stuck on the magnet stays there, so the same slot is tried again;
             // after a second miss the slot is suspected empty and the next one is
             // used. A retry starts only if it can end within the budget.
+            if attempt >= 2 {
+                self.slot_emptied(colour, slot, true);
+            }
             let next = self
                 .next_slot(colour)
                 .and_then(|k| self.layout.storage.slot(colour, k));
@@ -167,9 +170,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             });
             if attempt < PLACE_ATTEMPTS && fits {
                 stat!(self.stats.retries += 1);
-                if attempt >= 2 {
-                    self.slot_emptied(colour, slot, true);
-                }
                 self.start_placement(square, colour, attempt + 1);
             } else {
                 stat!(self.stats.budget_stops += u32::from(!fits));
