@@ -150,11 +150,12 @@ impl Technician {
         if w.now_ms.wrapping_sub(at) != 300 {
             return;
         }
-        let square = Square::ALL.iter().find(|s| {
-            mask == Problem::PlacementFailed(**s).lights()
-                || mask == Problem::Recalibrate(**s).lights()
-                || mask == Problem::StrayPiece(**s).lights()
-        });
+        // (Only a failed placement shows its square: the others ask for
+        // the stray piece to be removed.)
+        let any = Square::CENTRE;
+        let square = Square::ALL
+            .iter()
+            .find(|s| mask == Problem::PlacementFailed(**s).lights());
         if mask == Problem::StorageEmpty.lights() {
             // Refill: the fallen pieces back into storage, then Start.
             self.fixes += 1;
@@ -164,25 +165,27 @@ impl Technician {
             self.press(w, Button::Start);
             return;
         }
-        let Some(&square) = square else {
-            return; // not a placement problem: the human's fix (cheats, flicker)
-        };
-        self.fixes += 1;
-        if mask == Problem::StrayPiece(square).lights() {
-            // Remove the stray piece(s).
+        let recalibrate = mask == Problem::Recalibrate(any).lights();
+        if recalibrate || mask == Problem::StrayPiece(any).lights() {
+            self.fixes += 1;
+            if recalibrate {
+                // Push the board back against its stops (the pieces move with it).
+                let (now, home) = (w.config.pose.centre(), self.home.centre());
+                w.bump(
+                    (home.x - now.x) as f32 / 1000.0,
+                    (home.y - now.y) as f32 / 1000.0,
+                );
+            }
+            // Remove the stray piece(s): the device places again.
             for i in Technician::strays(w, record) {
                 Technician::put_away(w, i);
             }
             return;
         }
-        if mask == Problem::Recalibrate(square).lights() {
-            // Push the board back against its stops (the pieces move with it).
-            let (now, home) = (w.config.pose.centre(), self.home.centre());
-            w.bump(
-                (home.x - now.x) as f32 / 1000.0,
-                (home.y - now.y) as f32 / 1000.0,
-            );
-        }
+        let Some(&square) = square else {
+            return; // not a placement problem: the human's fix (cheats, flicker)
+        };
+        self.fixes += 1;
         // Take a piece stuck on the magnet off, clear the stray pieces, and put
         // a piece of the colour on the square.
         if let Some(i) = w.head.held {
@@ -545,4 +548,19 @@ fn a_checked_transfer_takes_the_model_time() {
         "took {took}, model {predicted}"
     );
     assert!(b.world.borrow().piece_on(Square::ALL[8]).is_some());
+}
+
+#[test]
+fn every_mechanism_fault_at_once_with_bus_faults() {
+    let mut c = SimConfig::standard(-20.0, 0.005, 27);
+    c.lost_step_rate = 1e-5;
+    c.release_fail_rate = 0.05;
+    c.drop_rate = 0.05;
+    c.bump_rate = 0.02;
+    c.switch_noise_rate = 0.005;
+    let (out, m) = play(c, 16, 7);
+    check(&out);
+    let w = m.world.borrow();
+    assert!(w.stats.faults() > 0, "{:?}", w.stats);
+    println!("{out:?} {:?} {:?}", w.stats, m.controller.stats());
 }

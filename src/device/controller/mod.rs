@@ -216,8 +216,8 @@ pub enum Problem {
     /// removes the stray piece; the device then places again from storage.
     StrayPiece(Square),
     /// Placements missed their square repeatedly (the board was bumped): a person
-    /// pushes the board back into place or recalibrates the pose, and puts the
-    /// piece on its square.
+    /// pushes the board back into place or recalibrates the pose, and removes the
+    /// piece that missed; the device then places again.
     Recalibrate(Square),
     /// The game or task was abandoned (Start held): a person clears the board.
     Abandoned,
@@ -255,7 +255,7 @@ impl fmt::Display for Problem {
             Problem::Recalibrate(s) => write!(
                 f,
                 "placements miss their squares: push the board back or recalibrate \
-                 the pose, then put the piece on square {}",
+                 the pose, then remove the piece near square {}",
                 s.index() + 1
             ),
             Problem::Abandoned => f.write_str("abandoned: clear the board"),

@@ -127,7 +127,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         }
                     }
                     // Fixed when a person puts the piece there by hand; for a
-                    // stray piece also when it is removed: placed again.
+                    // stray or missed piece also when it is removed (the board
+                    // pushed back or the pose recalibrated): placed again.
                     (
                         Problem::PlacementFailed(square)
                         | Problem::StrayPiece(square)
@@ -136,7 +137,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     ) => {
                         if view == self.expected_view() {
                             self.placement_done(square, now_ms);
-                        } else if view == base && matches!(problem, Problem::StrayPiece(_)) {
+                        } else if view == base && !matches!(problem, Problem::PlacementFailed(_)) {
                             self.begin_placement(square, colour, now_ms);
                         }
                     }
