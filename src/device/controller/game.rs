@@ -38,11 +38,18 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     pub(super) fn new_round(&mut self) {
-        self.active = true;
+        self.clear_round(true);
+        self.enter(State::WaitEmpty);
+    }
+
+    /// An empty record, full storage, nothing under way; `active`: a round runs.
+    #[inline(never)]
+    pub(super) fn clear_round(&mut self, active: bool) {
+        self.active = active;
         self.pending = None;
+        self.misses = 0;
         self.record = GameRecord::new();
         self.refill();
-        self.enter(State::WaitEmpty);
     }
 
     /// What the board shows when nothing is being placed: the game record, or the

@@ -731,12 +731,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     #[inline(never)]
     fn abandon(&mut self, now_ms: u32) {
         stat!(self.stats.abandons += 1);
-        self.active = false;
-        self.pending = None;
-        self.record = GameRecord::new();
         self.mode = Mode::Game;
-        self.misses = 0;
-        self.refill();
+        self.clear_round(false);
         match self.hw.machine.start_homing(now_ms) {
             Ok(()) => self.fail(Problem::Abandoned),
             Err(e) => self.fail(Problem::Motion(e)),
