@@ -429,7 +429,7 @@ fn a_transfer_picks_and_places_the_piece_within_the_time_model() {
             sq,
         )
     };
-    let predicted = m.transfer_ms(from, to);
+    let predicted = m.transfer_ms(from, to, false);
     m.start_transfer(from, to).unwrap();
     let took = run(&world, &mut m, t0).unwrap();
     assert!(
@@ -549,7 +549,13 @@ fn step_gaps(period_us: u64, fine: bool) -> Vec<u64> {
         AxisConfig::DEFAULT,
     );
     axis.start_homing(0).unwrap();
-    assert_eq!(axis.poll(100), Ok(()));
+    // The switch is closed from the start: homed once it has been read closed
+    // SWITCH_SAMPLES polls in a row, without a step.
+    let polls = (100..110).position(|t| axis.poll(t) == Ok(())).unwrap();
+    assert_eq!(
+        polls + 1,
+        usize::from(tictable::device::motion::SWITCH_SAMPLES)
+    );
     assert!(axis.is_homed() && axis.position() == 0 && edges.borrow().is_empty());
     now.set(100_000);
     axis.start_move(3000, 100).unwrap();

@@ -9,15 +9,15 @@
 //! before a person is asked; the storage masks only lose slots during a round.
 
 use super::{
-    Controller, GameRecord, Mode, MoveChooser, Problem, State, Task, TaskEntry, TaskError,
-    PLACE_ATTEMPTS,
+    Controller, GameRecord, Mode, MoveChooser, Problem, State, Task, TaskEntry, TaskError, MISSES,
+    PLACEMENT_BUDGET_MS, PLACE_ATTEMPTS, VERIFY_MS,
 };
 use crate::device::classify::Sensed;
 use crate::device::model::FULL_STOCK;
 use crate::device::motion::Lift;
 use crate::device::panel::{Button, Presses};
 use crate::device::scanner::BoardView;
-use crate::device::Colour;
+use crate::device::{elapsed_ms, Colour};
 use crate::{Board, Square, Squares};
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
@@ -38,11 +38,18 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     pub(super) fn new_round(&mut self) {
-        self.active = true;
+        self.clear_round(true);
+        self.enter(State::WaitEmpty);
+    }
+
+    /// An empty record, full storage, nothing under way; `active`: a round runs.
+    #[inline(never)]
+    pub(super) fn clear_round(&mut self, active: bool) {
+        self.active = active;
         self.pending = None;
+        self.misses = 0;
         self.record = GameRecord::new();
         self.refill();
-        self.enter(State::WaitEmpty);
     }
 
     /// What the board shows when nothing is being placed: the game record, or the
@@ -63,7 +70,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.state,
             State::Placing { .. }
                 | State::Verifying { .. }
-                | State::Error(Problem::PlacementFailed(_))
+                | State::Error(
+                    Problem::PlacementFailed(_) | Problem::StrayPiece(_) | Problem::Recalibrate(_)
+                )
         );
         if let (true, Some((colour, _, square))) = (placing, self.pending) {
             v.set(square, Sensed::Piece(colour));
@@ -136,22 +145,63 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         slot: u8,
         now_ms: u32,
     ) {
+        let elapsed = elapsed_ms(now_ms, self.placement_started);
         let Some(view) = self.scan(now_ms) else {
+            // Still no stable reading: the budget ends it with the error light
+            // (a piece that arrived is recognised there once the reading settles).
+            if elapsed > PLACEMENT_BUDGET_MS {
+                stat!(self.stats.budget_stops += 1);
+                self.fail(Problem::PlacementFailed(square));
+            }
             return;
         };
+        let base = self.base_view();
         if view == self.expected_view() {
+            self.misses = 0;
             self.placed(colour, slot, square, now_ms);
-        } else if view == self.base_view() && attempt < PLACE_ATTEMPTS {
-            // Nothing arrived: a missed grip leaves the piece in its slot, so
-            // the same slot is tried again; after a second miss the slot is
-            // suspected empty and the next one is used.
-            stat!(self.stats.retries += 1);
+        } else if view == base {
+            // Nothing arrived: a missed grip leaves the piece in its slot, a piece
+            // stuck on the magnet stays there, so the same slot is tried again;
+            // after a second miss the slot is suspected empty and the next one is
+            // used. A retry starts only if it can end within the budget.
             if attempt >= 2 {
                 self.slot_emptied(colour, slot, true);
             }
-            self.start_placement(square, colour, attempt + 1);
+            let next = self
+                .next_slot(colour)
+                .and_then(|k| self.layout.storage.slot(colour, k));
+            let fits = next.is_some_and(|from| {
+                let to = self.layout.pose.square_centre(square);
+                elapsed + self.hw.machine.transfer_ms(from, to, true) + VERIFY_MS
+                    <= PLACEMENT_BUDGET_MS
+            });
+            if attempt < PLACE_ATTEMPTS && fits {
+                stat!(self.stats.retries += 1);
+                self.start_placement(square, colour, attempt + 1);
+            } else {
+                stat!(self.stats.budget_stops += u32::from(!fits));
+                // Out of the way, checking the axes (lost steps) meanwhile.
+                self.park(now_ms);
+                self.fail(Problem::PlacementFailed(square));
+            }
         } else {
-            self.fail(Problem::PlacementFailed(square));
+            // The piece is somewhere else: it fell in transit, or landed off its
+            // square. It left its slot either way.
+            stat!(self.stats.strays += 1);
+            self.slot_emptied(colour, slot, false);
+            let mut without = view;
+            without.set(square, base.get(square));
+            // Off target only (an unclear reading on the square itself, nothing
+            // else changed): a miss; misses in a row mean the board moved.
+            let missed = without == base && view.untrusted().bits() == square.bit();
+            self.misses = if missed { self.misses + 1 } else { 0 };
+            // Out of the way, checking the axes (lost steps) before the next try.
+            self.park(now_ms);
+            self.fail(if self.misses >= MISSES {
+                Problem::Recalibrate(square)
+            } else {
+                Problem::StrayPiece(square)
+            });
         }
     }
 
@@ -198,17 +248,18 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.hw.scanner.poll(now_ms, &mut self.hw.sensors).ok()
     }
 
+    /// Parks the head, checking both axes against their switches on the way
+    /// (lost steps are corrected there, see `Machine::start_park`).
     pub(super) fn park(&mut self, _now_ms: u32) {
         // Parking is best effort: a failure shows up on the next move.
-        let _ = self.hw.machine.start_move(self.layout.park);
+        let _ = self.hw.machine.start_park(self.layout.park);
     }
 
     pub(super) fn next_turn(&mut self, now_ms: u32) {
         if let Mode::Task { task, done } = &self.mode {
             match task.items().get(*done as usize) {
                 Some(&(colour, square)) => {
-                    stat!(self.placement_started = now_ms);
-                    self.start_placement(square, colour, 1);
+                    self.begin_placement(square, colour, now_ms);
                 }
                 None => {
                     self.park(now_ms);
@@ -244,11 +295,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             .filter(|s| (board.x() | board.o()) & s.bit() == 0)
             .or_else(|| crate::best_move(&board));
         match square {
-            Some(square) => {
-                stat!(self.placement_started = now_ms);
-                let colour = self.device_colour();
-                self.start_placement(square, colour, 1);
-            }
+            Some(square) => self.begin_placement(square, self.device_colour(), now_ms),
             None => self.fail(Problem::Mismatch),
         }
     }
@@ -274,6 +321,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             .map(|m| m.trailing_zeros() as usize)
     }
 
+    /// A new placement (its time budget starts now).
+    pub(super) fn begin_placement(&mut self, square: Square, colour: Colour, now_ms: u32) {
+        self.placement_started = now_ms;
+        stat!(self.placement_errored = false);
+        self.start_placement(square, colour, 1);
+    }
+
     pub(super) fn start_placement(&mut self, square: Square, colour: Colour, attempt: u8) {
         let Some(slot) = self.next_slot(colour) else {
             self.fail(Problem::StorageEmpty);
@@ -285,11 +339,18 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         };
         let to = self.layout.pose.square_centre(square);
         stat!(
-            let model = self.hw.machine.transfer_ms(from, to);
+            let model = self.hw.machine.transfer_ms(from, to, attempt > 1);
             self.stats.max_model_ms = self.stats.max_model_ms.max(model);
         );
         self.pending = Some((colour, slot as u8, square));
-        match self.hw.machine.start_transfer(from, to) {
+        // A retry checks the axes at the switches first: lost steps may have
+        // caused the miss.
+        let started = if attempt > 1 {
+            self.hw.machine.start_checked_transfer(from, to)
+        } else {
+            self.hw.machine.start_transfer(from, to)
+        };
+        match started {
             Ok(()) => self.enter(State::Placing {
                 square,
                 colour,
@@ -314,8 +375,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
         stat!(
             self.stats.placements += 1;
-            let took = crate::device::elapsed_ms(now_ms, self.placement_started);
-            self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
+            let took = elapsed_ms(now_ms, self.placement_started);
+            if !self.placement_errored {
+                self.stats.max_placement_ms = self.stats.max_placement_ms.max(took);
+                self.stats.late_placements += u32::from(took > PLACEMENT_BUDGET_MS);
+            }
         );
         self.park(now_ms);
         self.next_turn(now_ms);

@@ -48,7 +48,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             // In the human's turn, any piece on the board means the device moved last.
             State::HumanTurn => Light::HumanTurn.bit() | lit(self.record.len > 0, Light::Lamp),
-            State::Error(_) => Light::Error.bit(),
+            State::Error(problem) => problem.lights(),
             State::TaskDone => Light::Lamp.bit(),
             State::TaskEntry(entry) => {
                 turn(entry.colour == Colour::White)
@@ -83,12 +83,16 @@ fn lit(on: bool, light: Light) -> u8 {
 /// Shows a square number 1..=9 in binary on Lamp (1), Win (2), Draw (4) and Loss (8);
 /// nothing for `None`.
 fn square_lights(square: Option<Square>) -> u8 {
+    number_lights(square.map_or(0, |s| s.index() + 1))
+}
+
+/// Shows `n` (0..=15) in binary on Lamp (1), Win (2), Draw (4) and Loss (8).
+pub(super) fn number_lights(n: u8) -> u8 {
     const _: () = assert!(
         Light::Lamp.bit() == 1
             && Light::Win.bit() == 1 << 3
             && Light::Draw.bit() == 1 << 4
             && Light::Loss.bit() == 1 << 5
     );
-    let n = square.map_or(0, |s| s.index() + 1);
     (n & 1) | ((n & 0b1110) << 2)
 }

@@ -16,6 +16,16 @@
 //! rotated board) run through [`Controller::start_task`] with the same placement
 //! and verification code.
 //!
+//! The mechanism's faults: a placement is retried (a missed grip, a piece stuck on
+//! the magnet) only while the motion model says the retry ends within
+//! [`PLACEMENT_BUDGET_MS`] (a retry first checks the axes against the switches);
+//! a piece that lands elsewhere (dropped in transit) asks a person to remove it
+//! and is placed again; [`MISSES`] misses in a row ask for the board pose; a
+//! switch that closes during a move (lost steps) re-homes and play goes on.
+//! Holding Start for [`ABANDON_HOLD_MS`] abandons the game or task in any state.
+//! The error light's patterns ([`Problem::lights`]) are documented for people in
+//! `firmware/README.md`, "Error light patterns".
+//!
 //! Invariants:
 //!
 //! - the game record only ever grows by verified moves: nothing is lost from it;
@@ -198,9 +208,19 @@ pub enum Problem {
     BoardNotEmpty,
     /// The board differs from the game record in a way that is not one move.
     Mismatch,
-    /// The device's piece did not arrive after every attempt (or a power cut came
-    /// while it was carried): a person puts it on its square by hand.
+    /// The device's piece did not arrive after every attempt the time budget
+    /// allowed (or a power cut came while it was carried): a person takes a piece
+    /// stuck on the magnet off and puts one on its square by hand.
     PlacementFailed(Square),
+    /// The piece for the square fell somewhere else (dropped in transit): a person
+    /// removes the stray piece; the device then places again from storage.
+    StrayPiece(Square),
+    /// Placements missed their square repeatedly (the board was bumped): a person
+    /// pushes the board back into place or recalibrates the pose, and removes the
+    /// piece that missed; the device then places again.
+    Recalibrate(Square),
+    /// The game or task was abandoned (Start held): a person clears the board.
+    Abandoned,
     /// The device has no piece left in storage.
     StorageEmpty,
     /// The mechanism failed (press Start to home again).
@@ -227,11 +247,66 @@ impl fmt::Display for Problem {
                 "the piece for square {} did not arrive: put it there by hand",
                 s.index() + 1
             ),
+            Problem::StrayPiece(s) => write!(
+                f,
+                "the piece for square {} fell elsewhere: remove the stray piece",
+                s.index() + 1
+            ),
+            Problem::Recalibrate(s) => write!(
+                f,
+                "placements miss their squares: push the board back or recalibrate \
+                 the pose, then remove the piece near square {}",
+                s.index() + 1
+            ),
+            Problem::Abandoned => f.write_str("abandoned: clear the board"),
             Problem::StorageEmpty => f.write_str("no piece left in storage"),
             Problem::Motion(e) => write!(f, "mechanism: {e}"),
             Problem::SensorInit(s, e) => write!(f, "sensor of square {}: {e}", s.index() + 1),
         }
     }
+}
+
+impl Problem {
+    /// The lights that show the problem (a mask for
+    /// [`Panel::show_mask`](super::panel::Panel::show_mask)): always Error, plus
+    /// a pattern telling which problem it is (the table in `firmware/README.md`).
+    /// A problem on a square shows its number 1..=9 in binary on Lamp (1), Win
+    /// (2), Draw (4) and Loss (8), and which problem by the turn lights:
+    /// DeviceTurn for a sensor fault, HumanTurn for an unclear reading, both for
+    /// a failed placement, neither for a sensor that did not initialise. The
+    /// problems without a square light neither turn light and a number 10..=15
+    /// (or none, 0, for a mismatch). Every problem has its own pattern.
+    ///
+    /// ```
+    /// use tictable::device::controller::Problem;
+    /// use tictable::device::panel::Light;
+    /// assert_eq!(Problem::Mismatch.lights(), Light::Error.bit());
+    /// // Clear the board: Error with all three result lights.
+    /// assert_eq!(Problem::Abandoned.lights(),
+    ///            Light::Error.bit() | Light::Win.bit() | Light::Draw.bit() | Light::Loss.bit());
+    /// ```
+    pub fn lights(&self) -> u8 {
+        use super::panel::Light::{DeviceTurn, Error, HumanTurn};
+        let (turn, number) = match self {
+            Problem::SensorFault(s) => (DeviceTurn.bit(), first_number(*s)),
+            Problem::Unclear(s) => (HumanTurn.bit(), first_number(*s)),
+            Problem::PlacementFailed(s) => (DeviceTurn.bit() | HumanTurn.bit(), s.index() + 1),
+            Problem::SensorInit(s, _) => (0, s.index() + 1),
+            Problem::Mismatch => (0, 0),
+            Problem::StrayPiece(_) => (0, 10),
+            Problem::Motion(_) => (0, 11),
+            Problem::Recalibrate(_) => (0, 12),
+            Problem::StorageEmpty => (0, 13),
+            Problem::Abandoned => (0, 14),
+            Problem::BoardNotEmpty => (0, 15),
+        };
+        Error.bit() | turn | lights::number_lights(number)
+    }
+}
+
+/// The number (1..=9) of the first square of `squares`, 0 for none.
+fn first_number(squares: Squares) -> u8 {
+    squares.first().map_or(0, |s| s.index() + 1)
 }
 
 /// The controller's state, for displays and tests.
@@ -309,6 +384,22 @@ pub enum State {
 /// Placement attempts before giving up and asking for help.
 pub const PLACE_ATTEMPTS: u8 = 3;
 
+/// Every device placement, from the decision to the verified piece, ends within
+/// this time or with the error light, ms (the contest's rule).
+pub const PLACEMENT_BUDGET_MS: u32 = 15_000;
+
+/// The time kept for the verifying scan of an attempt, ms: a retry starts only
+/// when the motion model's transfer time plus this fits in what is left of
+/// [`PLACEMENT_BUDGET_MS`].
+pub const VERIFY_MS: u32 = 1_500;
+
+/// Placements in a row that miss their square before the error light asks for
+/// the board pose to be checked ([`Problem::Recalibrate`]).
+pub const MISSES: u8 = 2;
+
+/// Holding Start this long abandons the game or task in any state, ms.
+pub const ABANDON_HOLD_MS: u32 = 2_000;
+
 /// Running totals, for tests and the simulator's reports (kept only with the
 /// `sim-core` feature, see [`Controller::stats`]). `games` is always the sum of
 /// `wins`, `draws` and `losses`.
@@ -330,10 +421,48 @@ pub struct Stats {
     pub restores: u32,
     /// Times the error light came on.
     pub errors: u32,
-    /// Longest placement, from the decision to the verified piece, ms.
+    /// Longest placement without the error light, from the decision to the
+    /// verified piece, ms (a placement that went through the error light waited
+    /// for a person).
     pub max_placement_ms: u32,
+    /// Placements that took longer than [`PLACEMENT_BUDGET_MS`] without the error
+    /// light (must stay 0).
+    pub late_placements: u32,
+    /// Retries refused because the time budget left was too short.
+    pub budget_stops: u32,
+    /// Games or tasks abandoned with Start held.
+    pub abandons: u32,
+    /// Re-homings after a limit switch closed during a move (lost steps).
+    pub rehomes: u32,
+    /// Pieces found off their square after a placement (dropped or missed).
+    pub strays: u32,
     /// Longest placement predicted by the motion model, ms.
     pub max_model_ms: u32,
+}
+
+#[cfg(feature = "sim-core")]
+impl Stats {
+    /// The totals of two runs one after the other (counts added, longest times the
+    /// larger): a controller restarted after a power cut counts from 0.
+    pub fn then(self, b: Stats) -> Stats {
+        Stats {
+            games: self.games + b.games,
+            wins: self.wins + b.wins,
+            draws: self.draws + b.draws,
+            losses: self.losses + b.losses,
+            placements: self.placements + b.placements,
+            retries: self.retries + b.retries,
+            restores: self.restores + b.restores,
+            errors: self.errors + b.errors,
+            max_placement_ms: self.max_placement_ms.max(b.max_placement_ms),
+            late_placements: self.late_placements + b.late_placements,
+            budget_stops: self.budget_stops + b.budget_stops,
+            abandons: self.abandons + b.abandons,
+            rehomes: self.rehomes + b.rehomes,
+            strays: self.strays + b.strays,
+            max_model_ms: self.max_model_ms.max(b.max_model_ms),
+        }
+    }
 }
 
 /// The hardware the controller drives.
@@ -367,8 +496,17 @@ pub struct Controller<I2C, O, I, L, C> {
     pending: Option<(Colour, u8, Square)>,
     /// Bumped on every change worth saving.
     revision: u32,
-    #[cfg(feature = "sim-core")]
+    /// When the placement under way started (the decision), ms.
     placement_started: u32,
+    /// The placement under way went through the error light (`sim-core` only).
+    #[cfg(feature = "sim-core")]
+    placement_errored: bool,
+    /// Placements in a row that missed their square.
+    misses: u8,
+    /// Since when Start is held, ms; `None` when released or once it abandoned.
+    start_held: Option<u32>,
+    /// Start is still held after abandoning (no second abandon).
+    hold_used: bool,
     started: bool,
     now_ms: u32,
     entered_ms: u32,
@@ -396,8 +534,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             active: false,
             pending: None,
             revision: 0,
-            #[cfg(feature = "sim-core")]
             placement_started: 0,
+            #[cfg(feature = "sim-core")]
+            placement_errored: false,
+            misses: 0,
+            start_held: None,
+            hold_used: false,
             started: false,
             now_ms: 0,
             entered_ms: 0,
@@ -463,7 +605,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     fn enter(&mut self, state: State) {
         if matches!(state, State::Error(_)) && !matches!(self.state, State::Error(_)) {
-            stat!(self.stats.errors += 1);
+            stat!(
+                self.stats.errors += 1;
+                self.placement_errored |= self.pending.is_some();
+            );
         }
         self.state = state;
         self.revision = self.revision.wrapping_add(1);
@@ -494,10 +639,24 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.start(now_ms);
             return;
         }
+        if self.start_hold(now_ms) {
+            self.abandon(now_ms);
+            return;
+        }
         // The motion under way (homing, a placement, a restore, parking) advances
         // first. Homing, placing and restoring wait for it; the other states go on
         // meanwhile (Error waits for parking to end), a park only being best effort.
         match self.hw.machine.poll_at(now_ms, sub_ms_us) {
+            // A switch closed during a move: steps were lost. Home again (a held
+            // piece stays on the magnet) and carry on: a placement or restore
+            // then finds its piece missing and tries again.
+            Err(nb::Error::Other(MotionError::LimitHit(_))) => {
+                stat!(self.stats.rehomes += 1);
+                if let Err(e) = self.hw.machine.start_rehoming(now_ms) {
+                    self.fail(Problem::Motion(e));
+                }
+                return;
+            }
             Err(nb::Error::Other(e)) => {
                 self.fail(Problem::Motion(e));
                 return;
@@ -573,6 +732,34 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
         match self.hw.machine.start_homing(now_ms) {
             Ok(()) => self.enter(State::Starting),
+            Err(e) => self.fail(Problem::Motion(e)),
+        }
+    }
+
+    /// Whether Start has just been held for [`ABANDON_HOLD_MS`] (once per hold).
+    fn start_hold(&mut self, now_ms: u32) -> bool {
+        if !self.hw.panel.is_held(Button::Start) {
+            self.start_held = None;
+            self.hold_used = false;
+            return false;
+        }
+        let since = *self.start_held.get_or_insert(now_ms);
+        let due = !self.hold_used && crate::device::elapsed_ms(now_ms, since) >= ABANDON_HOLD_MS;
+        self.hold_used |= due;
+        due
+    }
+
+    /// Abandons the game or task: the record is cleared (and saved, through the
+    /// revision), the head raised, the magnet off and the axes homed again, and
+    /// the lights ask for the board to be cleared ([`Problem::Abandoned`]); once
+    /// it is empty, Setup.
+    #[inline(never)]
+    fn abandon(&mut self, now_ms: u32) {
+        stat!(self.stats.abandons += 1);
+        self.mode = Mode::Game;
+        self.clear_round(false);
+        match self.hw.machine.start_homing(now_ms) {
+            Ok(()) => self.fail(Problem::Abandoned),
             Err(e) => self.fail(Problem::Motion(e)),
         }
     }

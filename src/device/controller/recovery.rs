@@ -12,7 +12,7 @@
 //! resumed snapshot's slot masks are cut to the slots that exist.
 
 use super::game::one_move_of;
-use super::{Controller, Mode, MoveChooser, Problem, Snapshot};
+use super::{Controller, Mode, MoveChooser, Problem, Snapshot, State};
 use crate::device::classify::Sensed;
 use crate::device::elapsed_ms;
 use crate::device::model::FULL_STOCK;
@@ -118,15 +118,27 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 };
                 let base = self.base_view();
                 match (problem, self.pending) {
-                    (Problem::BoardNotEmpty, _) => {
-                        if view == BoardView::EMPTY {
+                    (Problem::BoardNotEmpty | Problem::Abandoned, _) => {
+                        if view != BoardView::EMPTY {
+                        } else if self.active {
                             self.next_turn(now_ms);
+                        } else {
+                            self.enter(State::Setup);
                         }
                     }
-                    // Fixed when a person puts the piece there by hand.
-                    (Problem::PlacementFailed(square), _) => {
+                    // Fixed when a person puts the piece there by hand; for a
+                    // stray or missed piece also when it is removed (the board
+                    // pushed back or the pose recalibrated): placed again.
+                    (
+                        Problem::PlacementFailed(square)
+                        | Problem::StrayPiece(square)
+                        | Problem::Recalibrate(square),
+                        Some((colour, ..)),
+                    ) => {
                         if view == self.expected_view() {
                             self.placement_done(square, now_ms);
+                        } else if view == base && !matches!(problem, Problem::PlacementFailed(_)) {
+                            self.begin_placement(square, colour, now_ms);
                         }
                     }
                     // Resuming after a reset during a placement.

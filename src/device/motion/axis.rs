@@ -4,7 +4,11 @@
 //! Invariants: a move starts only when the axis is homed and its target lies within
 //! the travel; [`Axis::poll_at`] emits only the steps due and never waits; the
 //! switch is watched on every step towards it, so a lost step shows as
-//! [`MotionError::LimitHit`] rather than a wrong position.
+//! [`MotionError::LimitHit`] rather than a wrong position. The switch counts as
+//! closed only after [`SWITCH_SAMPLES`] closed readings in a row, one per poll
+//! (a bounce or a noise spike on the long switch wire does not stop the axis).
+//! [`Axis::start_probe`] checks the position against the switch (lost steps
+//! in either direction) and corrects it.
 
 use super::profile::{AxisConfig, Profile, Ramp};
 use crate::device::elapsed_ms;
@@ -65,12 +69,22 @@ impl core::error::Error for MotionError {
     }
 }
 
+/// Closed readings of a homing switch in a row (one per poll) before it counts as
+/// closed.
+pub const SWITCH_SAMPLES: u8 = 3;
+
+/// How far past the expected switch position a probe goes, steps (and so the
+/// largest loss it can measure towards the switch).
+pub const PROBE_MARGIN_STEPS: u32 = 200;
+
 /// What an axis is doing.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Mode {
     Idle,
     Homing,
     Moving,
+    /// Towards the switch, expecting it at 0 (homed and counting steps).
+    Probing,
 }
 
 /// One stepper axis: STEP and DIR outputs and an active-low homing switch at 0.
@@ -95,6 +109,12 @@ pub struct Axis<O, I> {
     /// The steps emitted since.
     done: u32,
     profile: Profile,
+    /// Closed switch readings in a row.
+    closed: u8,
+    /// Where the last probe found the switch, in steps as counted (0: no loss).
+    probe_error: i32,
+    /// Probes that found the axis off by more than a step.
+    pub(super) corrections: u32,
 }
 
 impl<O: OutputPin, I: InputPin> Axis<O, I> {
@@ -116,6 +136,9 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             started: 0,
             done: 0,
             profile: Profile::default(),
+            closed: 0,
+            probe_error: 0,
+            corrections: 0,
         }
     }
 
@@ -146,7 +169,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// Sets the direction and starts a move of `distance` steps (or homing).
     fn start(
         &mut self,
-        homing: bool,
+        mode: Mode,
         forward: bool,
         distance: u32,
         now_ms: u32,
@@ -157,16 +180,17 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             self.dir.set_low()
         }
         .map_err(pin_error)?;
-        let (mode, ramp) = if homing {
-            (Mode::Homing, self.homing)
+        let ramp = if matches!(mode, Mode::Moving) {
+            self.ramp
         } else {
-            (Mode::Moving, self.ramp)
+            self.homing
         };
         self.mode = mode;
         self.forward = forward;
         self.profile = Profile::new(distance, ramp);
         self.started = now_ms;
         self.done = 0;
+        self.closed = 0;
         Ok(())
     }
 
@@ -174,9 +198,32 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// of the travel.
     pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
         let max = self.max_steps as u32;
-        self.start(true, false, max + max / 10 + 1, now_ms)?;
+        self.start(Mode::Homing, false, max + max / 10 + 1, now_ms)?;
         self.homed = false;
         Ok(())
+    }
+
+    /// Starts a probe of a homed axis: towards the switch at the homing speed,
+    /// expecting it to close at 0. Where it closes becomes 0 (the axis is homed
+    /// again) and the difference is kept ([`MotionError::HomingFailed`] when it
+    /// does not close within [`PROBE_MARGIN_STEPS`] past 0).
+    pub fn start_probe(&mut self, now_ms: u32) -> Result<(), MotionError> {
+        if !self.homed {
+            return Err(MotionError::NotHomed);
+        }
+        let distance = self.position.unsigned_abs() + PROBE_MARGIN_STEPS;
+        self.start(Mode::Probing, false, distance, now_ms)
+    }
+
+    /// The time in ms a probe from `from` steps takes when no step was lost.
+    pub(super) fn probe_ms(&self, from: i32) -> u32 {
+        self.homing.duration(from.unsigned_abs()).div_ceil(16) + u32::from(SWITCH_SAMPLES)
+    }
+
+    /// Where the last probe found the switch, steps as counted: 0 when no step
+    /// was lost, positive when the head was nearer the switch than counted.
+    pub fn probe_error(&self) -> i32 {
+        self.probe_error
     }
 
     /// Starts a move to `target` steps.
@@ -191,7 +238,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// Starts a move to `target` steps, already checked (homed, within the travel).
     pub(super) fn go(&mut self, target: i32, now_ms: u32) -> Result<(), MotionError> {
         let distance = target.abs_diff(self.position);
-        self.start(false, target >= self.position, distance, now_ms)
+        self.start(Mode::Moving, target >= self.position, distance, now_ms)
     }
 
     /// Emits the steps due at `now_ms`; `Ok` once idle. The same as
@@ -209,7 +256,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         if matches!(self.mode, Mode::Idle) {
             return Ok(());
         }
-        let homing = matches!(self.mode, Mode::Homing);
+        let mode = self.mode;
         let t16 = elapsed_ms(now_ms, self.started)
             .saturating_mul(16)
             .saturating_add(u32::from(sub_ms_us.min(999)) * 16 / 1000);
@@ -219,28 +266,46 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
                 if self.done < self.profile.distance {
                     return Err(nb::Error::WouldBlock);
                 }
-                // Homing: the switch never closed.
-                break if homing {
-                    Err(MotionError::HomingFailed(self.id))
-                } else {
-                    Ok(())
-                };
+                // Homing or probing: the switch never closed.
+                if matches!(mode, Mode::Moving) {
+                    break Ok(());
+                }
+                self.homed = false;
+                break Err(MotionError::HomingFailed(self.id));
             }
             // The switch is watched on the way back to it (homing too): every step
-            // of a move back starts above 0.
+            // of a move back starts above 0. A closed reading holds the axis until
+            // it has been read closed SWITCH_SAMPLES polls in a row.
             if !self.forward
                 && self
                     .limit
                     .is_low()
                     .map_err(|e| MotionError::Hw(pin_error(e)))?
             {
-                self.homed = homing;
-                if homing {
-                    self.position = 0;
-                    break Ok(());
+                self.closed += 1;
+                if self.closed < SWITCH_SAMPLES {
+                    return Err(nb::Error::WouldBlock);
                 }
-                break Err(MotionError::LimitHit(self.id));
+                match mode {
+                    Mode::Moving => {
+                        // The position is wrong: home again before the next move.
+                        self.homed = false;
+                        break Err(MotionError::LimitHit(self.id));
+                    }
+                    _ => {
+                        if matches!(mode, Mode::Probing) {
+                            self.probe_error = self.position;
+                            if self.position.unsigned_abs() > 1 {
+                                self.corrections += 1;
+                            }
+                        }
+                        self.homed = true;
+                        self.position = 0;
+                        break Ok(());
+                    }
+                }
             }
+            self.closed = 0;
             self.step
                 .set_high()
                 .map_err(|e| MotionError::Hw(pin_error(e)))?;

@@ -37,6 +37,9 @@ const RAISE: u32 = 1;
 const LOWER: u32 = 2;
 const GRIP: u32 = 3;
 const RELEASE: u32 = 4;
+/// Go to [`PROBE_FROM`], then probe both axes against their switches (see
+/// [`Axis::start_probe`]).
+const PROBE: u32 = 5;
 /// Go to the first point of the job (`| 1`: the second).
 const GO_FROM: u32 = 6;
 const GO_TO: u32 = GO_FROM | 1;
@@ -58,6 +61,17 @@ const TRANSFER: u32 = plan(&[
 
 /// A move of the raised head.
 const MOVE: u32 = plan(&[RAISE, GO_TO]);
+
+/// Parking with a check of both axes against their switches.
+const PARK: u32 = plan(&[RAISE, PROBE, GO_TO]);
+
+/// A pick-and-place after a check of both axes against their switches.
+const CHECKED_TRANSFER: u32 = plan(&[
+    RAISE, PROBE, GO_FROM, LOWER, GRIP, RAISE, GO_TO, LOWER, RELEASE, RAISE,
+]);
+
+/// Where a park's probe starts: 2 mm from both switches.
+const PROBE_FROM: Point = Point::mm(2, 2);
 
 /// The whole head: gantry, lift, magnet; homes, moves, picks and places.
 #[derive(Debug)]
@@ -137,9 +151,15 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// Raises the head, switches the magnet off and homes both axes.
     pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
+        self.magnet.set_low().map_err(pin_error)?;
+        self.start_rehoming(now_ms)
+    }
+
+    /// Raises the head and homes both axes, the magnet left as it is (a piece
+    /// held when steps were lost stays on it).
+    pub fn start_rehoming(&mut self, now_ms: u32) -> Result<(), MotionError> {
         self.lift.set_lowered(false)?;
         self.lowered = 0;
-        self.magnet.set_low().map_err(pin_error)?;
         self.stop();
         self.x.start_homing(now_ms)?;
         self.y.start_homing(now_ms)?;
@@ -172,18 +192,47 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
         self.start_plan(MOVE, to, to)
     }
 
+    /// Starts parking at `to` by way of a check of both axes against their
+    /// switches, 2 mm from them: lost steps are measured and corrected there
+    /// (see [`Machine::corrections`]). A job started meanwhile cancels the rest
+    /// (the position stays right).
+    pub fn start_park(&mut self, to: Point) -> Result<(), MotionError> {
+        self.start_plan(PARK, to, to)
+    }
+
+    /// Starts a pick-and-place by way of a check of both axes against their
+    /// switches (as [`Machine::start_park`]): a retry after a miss that lost
+    /// steps may have caused.
+    pub fn start_checked_transfer(&mut self, from: Point, to: Point) -> Result<(), MotionError> {
+        self.start_plan(CHECKED_TRANSFER, from, to)
+    }
+
+    /// Probes that found an axis off by more than a step (and corrected it).
+    pub fn corrections(&self) -> u32 {
+        self.x.corrections + self.y.corrections
+    }
+
     /// Starts a pick-and-place: the piece at `from` is lifted and put down at `to`.
     pub fn start_transfer(&mut self, from: Point, to: Point) -> Result<(), MotionError> {
         self.start_plan(TRANSFER, from, to)
     }
 
-    /// The time in ms a transfer from the current position takes, from the model.
-    pub fn transfer_ms(&self, from: Point, to: Point) -> u32 {
-        let here = (self.x.position(), self.y.position());
+    /// The time in ms a transfer from the current position takes, from the model
+    /// (`checked`: by way of the switches, see [`Machine::start_checked_transfer`]).
+    pub fn transfer_ms(&self, from: Point, to: Point, checked: bool) -> u32 {
+        let mut here = (self.x.position(), self.y.position());
         let from = self.steps(from);
+        let mut check = 0;
+        if checked {
+            let p = self.steps(PROBE_FROM);
+            // There, the probe back to the switches, and on from 0.
+            check = self.travel(here, p) + self.x.probe_ms(p.0).max(self.y.probe_ms(p.1));
+            here = (0, 0);
+        }
         4 * self.timing.lift_ms
             + self.timing.grip_ms
             + self.timing.release_ms
+            + check
             + self.travel(here, from)
             + self.travel(from, self.steps(to))
     }
@@ -258,6 +307,19 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                         .set_high()
                         .map_err(|e| MotionError::Hw(pin_error(e)))?;
                     t.grip_ms
+                }
+                PROBE => {
+                    let (x, y) = self.steps(PROBE_FROM);
+                    if (self.x.position(), self.y.position()) == (x, y) {
+                        self.x.start_probe(now_ms)?;
+                        self.y.start_probe(now_ms)?;
+                    } else {
+                        // There first, then the probe.
+                        self.plan = self.plan << 3 | PROBE;
+                        self.x.go(x, now_ms)?;
+                        self.y.go(y, now_ms)?;
+                    }
+                    0
                 }
                 RELEASE => {
                     self.magnet

@@ -33,7 +33,7 @@ mod profile;
 
 /// Moved to [`crate::device::hw::HwError`]; this path stays for one release.
 pub use crate::device::hw::HwError;
-pub use axis::{Axis, AxisId, MotionError};
+pub use axis::{Axis, AxisId, MotionError, PROBE_MARGIN_STEPS, SWITCH_SAMPLES};
 pub use gantry::{HeadTiming, Machine};
 pub use geometry::{Point, Pose, PoseError, Storage, PITCH_UM, ROT_ONE, STORAGE_SLOTS};
 pub use lift::{Lift, PinLift, ServoLift};

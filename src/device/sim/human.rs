@@ -430,7 +430,8 @@ impl SimHuman {
         if self.passive {
             return;
         }
-        let turn = w.lights[Light::HumanTurn.index()];
+        // With the Error light on, the other lights are the problem's pattern.
+        let turn = w.lights[Light::HumanTurn.index()] && !w.lights[Light::Error.index()];
         if turn && !self.turn_light {
             self.learn_device_move(w);
             self.device_target = None;

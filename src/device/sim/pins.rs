@@ -66,9 +66,9 @@ impl<W: WorldHandle> SimPin<W> {
     }
 
     fn level(&self) -> bool {
-        let w = self.world.borrow();
+        let mut w = self.world.borrow_mut();
         match self.role {
-            Role::Limit(a) => !w.limit_closed(a),
+            Role::Limit(a) => !w.read_limit(a),
             Role::Button(i) => !w.buttons[i],
             Role::Step(a) => w.head.step_level[a],
             Role::Dir(a) => w.head.dir[a],

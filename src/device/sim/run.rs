@@ -305,19 +305,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     /// The controller's running totals since the machine was built, power cuts
     /// included (a restarted controller counts from 0).
     pub fn stats(&self) -> Stats {
-        let (a, b) = (self.past, self.controller.stats());
-        Stats {
-            games: a.games + b.games,
-            wins: a.wins + b.wins,
-            draws: a.draws + b.draws,
-            losses: a.losses + b.losses,
-            placements: a.placements + b.placements,
-            retries: a.retries + b.retries,
-            restores: a.restores + b.restores,
-            errors: a.errors + b.errors,
-            max_placement_ms: a.max_placement_ms.max(b.max_placement_ms),
-            max_model_ms: a.max_model_ms.max(b.max_model_ms),
-        }
+        self.past.then(self.controller.stats())
     }
 
     /// The flash's erases: all of them, and those of the most erased page.

@@ -46,6 +46,21 @@ pub struct SimConfig {
     pub missed_pickup_rate: f64,
     /// Relative sensor noise (uniform, +-).
     pub noise: f64,
+    /// Probability per STEP pulse that the motor slips: that pulse and the next
+    /// [`SLIP_STEPS`]` - 1` of the axis do not move the head.
+    pub lost_step_rate: f64,
+    /// Probability that switching the magnet off does not release the piece
+    /// (it stays stuck on the magnet until the next release).
+    pub release_fail_rate: f64,
+    /// Probability per grip that the piece falls off the magnet in transit (after
+    /// 100 to 2500 STEP pulses, if it has not arrived by then).
+    pub drop_rate: f64,
+    /// Probability per grip that the board is bumped by [`BUMP_MM`] (with the
+    /// pieces on it) along X or Y, either way.
+    pub bump_rate: f64,
+    /// Probability that one reading of a homing switch is closed when it is
+    /// open (a noise spike on the wire).
+    pub switch_noise_rate: f64,
     /// The seed of everything random in the world.
     pub seed: u64,
     /// The fault kinds asked for ([`SimConfig::set_faults`]); models outside the
@@ -89,6 +104,11 @@ impl SimConfig {
             bus_hang_rate: 0.0,
             missed_pickup_rate: fault_rate,
             noise: 0.03,
+            lost_step_rate: 0.0,
+            release_fail_rate: 0.0,
+            drop_rate: 0.0,
+            bump_rate: 0.0,
+            switch_noise_rate: 0.0,
             seed,
             faults: FaultSet::I2C_AND_MAGNET,
             fault_rate,
@@ -133,6 +153,10 @@ pub struct Head {
     pub magnet: bool,
     /// The index of the piece on the magnet.
     pub held: Option<usize>,
+    /// Pulses still to be lost by a slipping motor, X and Y.
+    pub slipping: [u32; 2],
+    /// STEP pulses until the held piece falls off (a drop in transit).
+    pub drop_in: Option<u32>,
 }
 
 /// One TCS34725 as the chip behaves: its register file, its RGBC cycle in
@@ -284,6 +308,16 @@ pub struct WorldStats {
     pub warmup_violations: u64,
     /// RGBC samples completed (each with its own noise).
     pub samples: u64,
+    /// Motor slips injected (each [`SLIP_STEPS`] pulses lost).
+    pub slips: u64,
+    /// Releases that failed on purpose.
+    pub release_fails: u64,
+    /// Pieces that fell off the magnet in transit.
+    pub drops: u64,
+    /// Board bumps injected.
+    pub bumps: u64,
+    /// Spurious closed readings of a homing switch injected.
+    pub switch_noise: u64,
 }
 
 impl WorldStats {
@@ -296,8 +330,18 @@ impl WorldStats {
             + self.brownouts
             + self.stuck_sensors
             + self.bus_hangs
+            + self.slips
+            + self.release_fails
+            + self.drops
+            + self.bumps
+            + self.switch_noise
     }
 }
+
+/// The pulses one motor slip loses: 6 mm at the default 10 steps/mm.
+pub const SLIP_STEPS: u32 = 60;
+/// How far a bump moves the board, mm.
+pub const BUMP_MM: f32 = 8.0;
 
 /// Base optics: what a sensor sees for empty, black, white at gain 1.
 const EMPTY_RGBC: [f64; 4] = [1200.0, 420.0, 400.0, 380.0];
@@ -562,10 +606,34 @@ impl World {
                         self.stats.missed_pickups += 1;
                     } else {
                         self.head.held = Some(i);
+                        if self.rng.chance(self.config.drop_rate) {
+                            self.head.drop_in = Some(100 + self.rng.below(2400) as u32);
+                        }
+                        if self.rng.chance(self.config.bump_rate) {
+                            self.stats.bumps += 1;
+                            let (dx, dy) = match self.rng.below(4) {
+                                0 => (BUMP_MM, 0.0),
+                                1 => (-BUMP_MM, 0.0),
+                                2 => (0.0, BUMP_MM),
+                                _ => (0.0, -BUMP_MM),
+                            };
+                            self.bump(dx, dy);
+                        }
                     }
                 }
             }
-        } else if let Some(i) = self.head.held.take() {
+        } else if self.head.held.is_some() && self.rng.chance(self.config.release_fail_rate) {
+            // Residual magnetism: the piece stays on.
+            self.stats.release_fails += 1;
+        } else {
+            self.let_go();
+        }
+    }
+
+    /// The held piece (if any) drops where the head is.
+    fn let_go(&mut self) {
+        self.head.drop_in = None;
+        if let Some(i) = self.head.held.take() {
             let mut at = self.head_um();
             // Dropped onto another piece, it slides off beside it.
             let other = (0..self.pieces.len())
@@ -587,11 +655,28 @@ impl World {
         }
     }
 
-    /// One STEP pin level for axis `a` (0 = X, 1 = Y): a rising edge moves one step.
+    /// One STEP pin level for axis `a` (0 = X, 1 = Y): a rising edge moves one step
+    /// (unless the motor slips, see [`SimConfig::lost_step_rate`]).
     pub fn set_step(&mut self, a: usize, level: bool) {
         if level && !self.head.step_level[a] {
-            self.head.steps[a] += if self.head.dir[a] { 1 } else { -1 };
             self.head.pulses[a] += 1;
+            if self.head.slipping[a] == 0 && self.rng.chance(self.config.lost_step_rate) {
+                self.stats.slips += 1;
+                self.head.slipping[a] = SLIP_STEPS;
+            }
+            if self.head.slipping[a] > 0 {
+                self.head.slipping[a] -= 1;
+            } else {
+                self.head.steps[a] += if self.head.dir[a] { 1 } else { -1 };
+            }
+            if let Some(n) = self.head.drop_in {
+                if n == 0 {
+                    self.stats.drops += 1;
+                    self.let_go();
+                } else {
+                    self.head.drop_in = Some(n - 1);
+                }
+            }
         }
         self.head.step_level[a] = level;
     }
@@ -600,6 +685,41 @@ impl World {
     pub fn limit_closed(&self, a: usize) -> bool {
         self.head.steps[a] <= 0
     }
+
+    /// One reading of the homing switch of axis `a`: closed, or a spike of
+    /// noise (see [`SimConfig::switch_noise_rate`]).
+    pub fn read_limit(&mut self, a: usize) -> bool {
+        if self.limit_closed(a) {
+            return true;
+        }
+        let spike = self.rng.chance(self.config.switch_noise_rate);
+        self.stats.switch_noise += u64::from(spike);
+        spike
+    }
+
+    /// The board is bumped by (`dx_mm`, `dy_mm`): its pose moves, and every piece
+    /// lying on it (not in storage, not held) with it.
+    pub fn bump(&mut self, dx_mm: f32, dy_mm: f32) {
+        let d = Point::new(round(dx_mm * 1000.0), round(dy_mm * 1000.0));
+        let pose = self.config.pose;
+        let (cos, sin) = pose.rotation();
+        let c = pose.centre();
+        if let Ok(moved) =
+            Pose::from_parts(Point::new(c.x + d.x, c.y + d.y), cos, sin, pose.pitch_um())
+        {
+            for i in 0..self.pieces.len() {
+                let p = self.pieces[i];
+                let on_board = Square::ALL
+                    .iter()
+                    .any(|s| pose.square_centre(*s).distance(p.at) < um(NO_COVER_MM));
+                if self.head.held != Some(i) && !self.in_storage(&p) && on_board {
+                    self.pieces[i].at = Point::new(p.at.x + d.x, p.at.y + d.y);
+                }
+            }
+            self.config.pose = moved;
+        }
+    }
+
 
     /// A person unplugs the sensor of `square` and plugs it back in: it restarts
     /// with its registers at their reset values and a working ADC.
