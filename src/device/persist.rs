@@ -327,7 +327,6 @@ impl Snapshot {
             }
             Mode::Task { task, done }
         };
-        let [s0, s1, e0, e1] = masks.to_le_bytes();
         Some(Snapshot {
             sequence: u32_at(b, at::SEQUENCE),
             calibration: Calibration::new(
@@ -345,8 +344,8 @@ impl Snapshot {
             record,
             mode,
             active: b[at::ACTIVE] != 0,
-            stock: [s0, s1],
-            suspect: [e0, e1],
+            stock: [b[at::STOCK], b[at::STOCK + 1]],
+            suspect: [b[at::STOCK + 2], b[at::STOCK + 3]],
             pending,
         })
     }
