@@ -527,7 +527,7 @@ fn a_read_error_in_any_read_of_a_scan_leaves_the_store_to_scan_again() {
             .unwrap()
             .load()
             .unwrap();
-        assert!(same(got.clone(), Some(&next)), "read {fail_from}");
+        assert!(same(got, Some(&next)), "read {fail_from}");
         assert_eq!(got.map(|s| s.sequence), Some(5), "read {fail_from}");
     }
 }
