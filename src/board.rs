@@ -29,6 +29,14 @@ pub const LINES: [u16; 8] = [
     0b001_010_100,
 ];
 
+/// The squares set in a bitboard (`count_ones`), out of line on Arm: the Cortex-M
+/// has no population-count instruction, so each inlined copy is some 30 bytes of
+/// shifts and masks (firmware flash).
+#[cfg_attr(target_arch = "arm", inline(never))]
+const fn popcount(bits: u16) -> u32 {
+    bits.count_ones()
+}
+
 /// Whether the bitboard `bits` contains a complete line: rows and columns by shifting
 /// each cell onto the first of its line, the diagonals by mask (no loop).
 ///
@@ -195,7 +203,7 @@ impl Squares {
     /// Number of squares in the set.
     #[inline]
     pub const fn len(self) -> u32 {
-        self.0.count_ones()
+        popcount(self.0)
     }
 
     /// Whether the set is empty.
@@ -269,7 +277,7 @@ impl Iterator for SquaresIter {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = popcount(self.0) as usize;
         (n, Some(n))
     }
 }
@@ -504,13 +512,13 @@ impl Board {
     /// Number of pieces on the board.
     #[inline]
     pub const fn piece_count(self) -> u32 {
-        (self.x | self.o).count_ones()
+        popcount(self.x | self.o)
     }
 
     /// The side to move: X when the counts are equal, else O.
     #[inline]
     pub const fn to_move(self) -> Player {
-        if self.x.count_ones() > self.o.count_ones() {
+        if popcount(self.x) > popcount(self.o) {
             Player::O
         } else {
             Player::X
@@ -652,8 +660,8 @@ impl Board {
     /// assert_eq!(Board::EMPTY.status(), Ok(Status::Ongoing));
     /// ```
     pub const fn status(self) -> Result<Status, PositionError> {
-        let x = self.x.count_ones() as u8;
-        let o = self.o.count_ones() as u8;
+        let x = popcount(self.x) as u8;
+        let o = popcount(self.o) as u8;
         if x != o && x != o + 1 {
             return Err(PositionError::ImpossibleCounts { x, o });
         }

@@ -456,3 +456,78 @@ fn a_save_works_on_any_flash_image_and_loads_back() {
         }
     }
 }
+
+/// A flash whose reads fail from the `fail_from`-th on (counting from 1), until
+/// `fail_from` is cleared: a read error in the middle of a store's scan.
+#[derive(Clone)]
+struct FailingReads {
+    flash: Kib3,
+    reads: u32,
+    fail_from: Option<u32>,
+}
+
+impl embedded_storage::nor_flash::ErrorType for FailingReads {
+    type Error = MemFlashError;
+}
+
+impl ReadNorFlash for FailingReads {
+    const READ_SIZE: usize = Kib3::READ_SIZE;
+
+    fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), MemFlashError> {
+        self.reads += 1;
+        if self.fail_from.is_some_and(|k| self.reads >= k) {
+            return Err(MemFlashError::PowerCut);
+        }
+        self.flash.read(offset, bytes)
+    }
+
+    fn capacity(&self) -> usize {
+        self.flash.capacity()
+    }
+}
+
+impl NorFlash for FailingReads {
+    const WRITE_SIZE: usize = Kib3::WRITE_SIZE;
+    const ERASE_SIZE: usize = Kib3::ERASE_SIZE;
+
+    fn erase(&mut self, from: u32, to: u32) -> Result<(), MemFlashError> {
+        self.flash.erase(from, to)
+    }
+
+    fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), MemFlashError> {
+        self.flash.write(offset, bytes)
+    }
+}
+
+#[test]
+fn a_read_error_in_any_read_of_a_scan_leaves_the_store_to_scan_again() {
+    // Page 0: snapshot 1 whole, 2 and 3 as deltas; page 1: snapshot 4 whole (the
+    // pose changed), page 2 erased. A scan reads the 3 page starts and page 1's
+    // 16 delta slots.
+    let run: Vec<Snapshot> = (1..5).map(|k| snapshot(k, &[4])).collect();
+    let mut store = Store::new(Kib3::new(), 0).unwrap();
+    for s in &run {
+        store.save(s).unwrap();
+    }
+    let flash = store.destroy();
+    for fail_from in 1..=3 + 16 {
+        let failing = FailingReads {
+            flash: flash.clone(),
+            reads: 0,
+            fail_from: Some(fail_from),
+        };
+        let mut store = Store::new(failing, 0).unwrap();
+        assert!(store.load().is_err(), "read {fail_from}");
+        // The flash reads again: the next save scans it first and appends to the
+        // newest page, whatever the failed scan had seen.
+        store.flash_mut().fail_from = None;
+        let next = snapshot(5, &[4]);
+        store.save(&next).unwrap();
+        let got = Store::new(store.destroy().flash, 0)
+            .unwrap()
+            .load()
+            .unwrap();
+        assert!(same(got, Some(&next)), "read {fail_from}");
+        assert_eq!(got.map(|s| s.sequence), Some(5), "read {fail_from}");
+    }
+}

@@ -327,7 +327,6 @@ impl Snapshot {
             }
             Mode::Task { task, done }
         };
-        let [s0, s1, e0, e1] = masks.to_le_bytes();
         Some(Snapshot {
             sequence: u32_at(b, at::SEQUENCE),
             calibration: Calibration::new(
@@ -345,8 +344,8 @@ impl Snapshot {
             record,
             mode,
             active: b[at::ACTIVE] != 0,
-            stock: [s0, s1],
-            suspect: [e0, e1],
+            stock: [b[at::STOCK], b[at::STOCK + 1]],
+            suspect: [b[at::STOCK + 2], b[at::STOCK + 3]],
             pending,
         })
     }
@@ -614,49 +613,45 @@ impl<S: NorFlash> Store<S> {
         self.pages
     }
 
-    /// Where `page` starts in the flash.
-    fn page_at(&self, page: u32) -> u32 {
-        self.base + page * Self::PAGE_STRIDE as u32
-    }
-
-    /// Reads into `buf` from `at`.
+    /// Finds the newest snapshot and makes it the head: the page whose whole
+    /// snapshot has the highest sequence (and decodes), then the last delta in it
+    /// that is sealed and decodes. Reads each page's first frame and the newest
+    /// page's delta slots: bounded work. With nothing valid, a head whose next save
+    /// starts page 0 (its zero frame never decodes). Works on the head in place (no
+    /// copy of it): the head is known only once the scan has read everything.
     #[inline(never)]
-    fn read(&mut self, at: u32, buf: &mut [u8]) -> Result<(), PersistError<S::Error>> {
-        self.flash.read(at, buf).map_err(PersistError::Storage)
-    }
-
-    /// Finds the newest snapshot: the page whose whole snapshot has the highest
-    /// sequence (and decodes), then the last delta in it that is sealed and
-    /// decodes. Reads each page's first frame and the newest page's delta slots:
-    /// bounded work. With nothing valid, a head whose next save starts page 0
-    /// (its zero frame never decodes).
-    #[inline(never)]
-    fn scan(&mut self) -> Result<Head, PersistError<S::Error>> {
-        let mut head = Head {
-            known: false,
-            page: self.pages - 1,
-            sequence: 0,
-            next: Self::DELTAS,
-            frame: [0; FRAME_BUF],
-        };
+    fn scan(&mut self) -> Result<(), PersistError<S::Error>> {
+        let Store {
+            flash,
+            base,
+            pages,
+            head,
+        } = self;
+        let page_at = |page: u32| *base + page * Self::PAGE_STRIDE as u32;
+        let mut read = |at: u32, buf: &mut [u8]| flash.read(at, buf).map_err(PersistError::Storage);
+        head.known = false;
+        (head.page, head.sequence, head.next) = (*pages - 1, 0, Self::DELTAS);
+        head.frame = [0; FRAME_BUF];
+        let mut found = false;
         let mut frame = [0; FRAME_BUF];
-        for page in 0..self.pages {
-            self.read(self.page_at(page), &mut frame[..Self::FULL_IO])?;
+        for page in 0..*pages {
+            read(page_at(page), &mut frame[..Self::FULL_IO])?;
             let sequence = u32_at(&frame, at::SEQUENCE);
             if sealed(&frame, 0)
-                && (!head.known || sequence > head.sequence)
+                && (!found || sequence > head.sequence)
                 && Snapshot::decode_frame(&frame).is_some()
             {
-                (head.known, head.page, head.sequence, head.next) = (true, page, sequence, 0);
+                found = true;
+                (head.page, head.sequence, head.next) = (page, sequence, 0);
                 head.frame = frame;
             }
         }
-        if head.known {
-            let mut at = self.page_at(head.page) + Self::FULL_IO as u32;
+        if found {
+            let mut at = page_at(head.page) + Self::FULL_IO as u32;
             for slot in 0..Self::DELTAS {
                 let mut newer = head.frame;
                 let record = &mut newer[DELTA_START..DELTA_START + Self::DELTA_IO];
-                self.read(at, record)?;
+                read(at, record)?;
                 if record.iter().any(|&b| b != 0xFF) {
                     // Written, whole or torn: the next delta goes after it.
                     head.next = slot + 1;
@@ -670,7 +665,7 @@ impl<S: NorFlash> Store<S> {
             }
         }
         head.known = true;
-        Ok(head)
+        Ok(())
     }
 
     /// The newest valid snapshot, or `None` when the flash holds none (erased,
@@ -680,8 +675,7 @@ impl<S: NorFlash> Store<S> {
     ///
     /// [`PersistError::Storage`] when the flash fails to read.
     pub fn load(&mut self) -> Result<Option<Snapshot>, PersistError<S::Error>> {
-        self.head.known = false;
-        self.head = self.scan()?;
+        self.scan()?;
         Ok(Snapshot::decode_frame(&self.head.frame))
     }
 
@@ -699,7 +693,7 @@ impl<S: NorFlash> Store<S> {
     /// the next save reads the flash again.
     pub fn save(&mut self, snapshot: &Snapshot) -> Result<(), PersistError<S::Error>> {
         if !self.head.known {
-            self.head = self.scan()?;
+            self.scan()?;
         }
         // Zeros past the encoding: the padding (and the unused moves and task items).
         let mut frame = [0; FRAME_BUF];
