@@ -18,9 +18,9 @@ use tictable::{Square, Squares};
 type M = SimMachine<BestMove, Rc<RefCell<World>>>;
 
 fn machine(seed: u64) -> (M, SimHuman) {
-    let world = Rc::new(RefCell::new(World::new(SimConfig::standard(
-        0.0, 0.0, seed,
-    ).unwrap())));
+    let world = Rc::new(RefCell::new(World::new(
+        SimConfig::standard(0.0, 0.0, seed).unwrap(),
+    )));
     (
         SimMachine::with_world(world, BestMove).unwrap(),
         SimHuman::passive(seed),

@@ -2,12 +2,11 @@
 //! allocation), and counters by kind.
 //!
 //! Who injects what: `i2c` (NACKs, bus timeouts, garbage readings), `magnet`
-//! (missed pick-ups), `brownout`, `stuck-sensor` and `bus-hang` are the world's
-//! models ([`super::world`], [`super::bus`]); `power-cut` and
-//! `human-extra` are injected by the runner ([`super::scenario`]) and the simulated
-//! person ([`super::human`]). The other kinds are carried in
-//! [`SimConfig::faults`](super::world::SimConfig::faults) for the models that
-//! will inject them; until one does, its count stays 0 and a run that asked for it
+//! (missed pick-ups and releases), `brownout`, `stuck-sensor`, `bus-hang`,
+//! `lost-steps`, `drop` and `bump` are the world's models ([`super::world`],
+//! [`super::bus`]); `power-cut` and `human-extra` are injected by the runner
+//! ([`super::scenario`]) and the simulated person ([`super::human`]). Every kind
+//! is counted where it is injected: a run that asked for a kind and never got one
 //! fails its contract ([`super::scenario::Summary::check`]) instead of pretending.
 
 use super::world::SimConfig;
@@ -28,13 +27,16 @@ pub enum FaultKind {
     /// A slave holding SDA low until the bus is freed (per transaction, scaled by
     /// [`SENSOR_FAULT_SCALE`]).
     BusHang,
-    /// A stepper missing steps (not modelled yet).
+    /// A stepper slipping (per STEP pulse, scaled by [`STEP_FAULT_SCALE`]).
     LostSteps,
-    /// The magnet failing to pick a piece up.
+    /// The magnet failing to pick a piece up (per grip) or to release it (per
+    /// release).
     Magnet,
-    /// A carried piece dropped on the way (not modelled yet).
+    /// A carried piece dropped on the way (per grip, scaled by
+    /// [`GRIP_FAULT_SCALE`]).
     Drop,
-    /// Someone bumping the board (not modelled yet).
+    /// Someone bumping the board a few mm (per grip, scaled by
+    /// [`GRIP_FAULT_SCALE`]).
     Bump,
     /// The person adds, removes or moves two pieces instead of playing.
     HumanExtra,
@@ -222,6 +224,14 @@ pub const GARBAGE_PER_I2C_FAULT: f64 = 0.1;
 /// simulated play (9 sensors sampled every 24 ms, plus retries).
 pub const SENSOR_FAULT_SCALE: f64 = 1e-3;
 
+/// Motor slips per STEP pulse, as a share of the `lost-steps` rate: a rate of 0.3
+/// slips about once in 15 placements (a transfer is a few thousand pulses).
+pub const STEP_FAULT_SCALE: f64 = 2e-5;
+
+/// Drops and bumps per grip, as a share of their kind's rate: each needs a person
+/// (remove the stray piece, push the board back), so at 0.3 one placement in 30.
+pub const GRIP_FAULT_SCALE: f64 = 0.1;
+
 impl SimConfig {
     /// Asks for the fault kinds `faults`, each at probability `rate`: the world's
     /// own models (`i2c`: NACK, timeout and garbage reading; `magnet`: missed
@@ -247,6 +257,12 @@ impl SimConfig {
         self.brownout_rate = of(FaultKind::Brownout) * SENSOR_FAULT_SCALE;
         self.stuck_rate = of(FaultKind::StuckSensor) * SENSOR_FAULT_SCALE;
         self.bus_hang_rate = of(FaultKind::BusHang) * SENSOR_FAULT_SCALE;
+        // The mechanism: a slip per STEP pulse (thousands a placement), a stuck
+        // release per release, a drop and a bump per grip.
+        self.lost_step_rate = of(FaultKind::LostSteps) * STEP_FAULT_SCALE;
+        self.release_fail_rate = of(FaultKind::Magnet);
+        self.drop_rate = of(FaultKind::Drop) * GRIP_FAULT_SCALE;
+        self.bump_rate = of(FaultKind::Bump) * GRIP_FAULT_SCALE;
         self.faults = faults;
         self.fault_rate = rate;
     }

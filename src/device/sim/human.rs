@@ -479,6 +479,29 @@ impl SimHuman {
         }
     }
 
+    /// What the error pattern asks of a person beyond putting the board right
+    /// (README's table of light patterns): Error with Device turn and a square
+    /// number 1-9 on Lamp/Win/Draw/Loss is that square's sensor (replug it);
+    /// number 12 without turn lights is "recalibrate the board" (push it back to its
+    /// marks). The person reads the lights, nothing else.
+    fn follow_error_pattern(&mut self, w: &mut World) {
+        let lit = |l: Light| w.lights[l.index()];
+        let number = u8::from(lit(Light::Lamp))
+            | u8::from(lit(Light::Win)) << 1
+            | u8::from(lit(Light::Draw)) << 2
+            | u8::from(lit(Light::Loss)) << 3;
+        let (device, human) = (lit(Light::DeviceTurn), lit(Light::HumanTurn));
+        match (device, human, number) {
+            (true, false, 1..=9) => {
+                if let Some(square) = Square::new(number - 1) {
+                    w.replug(square);
+                }
+            }
+            (false, false, 12) => w.push_board_back(),
+            _ => {}
+        }
+    }
+
     /// The error light is on: after a few seconds the person puts the board the
     /// way they believe it should be; if it already is and the light stays on,
     /// they press Start for the machine to try again.
@@ -493,6 +516,7 @@ impl SimHuman {
         if now < at {
             return;
         }
+        self.follow_error_pattern(w);
         let belief = self.belief();
         let as_believed = w.game_board() == Some(belief);
         if !as_believed {

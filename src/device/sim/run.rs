@@ -80,8 +80,17 @@ pub fn calibrate<W: WorldHandle>(
     world: &RefCell<World>,
     bank: &mut SensorBank<SimBus<W>>,
 ) -> Result<Calibration, SimError> {
-    let flicker = world.borrow().config.flicker_rate;
-    world.borrow_mut().config.flicker_rate = 0.0;
+    // A technician repeats a calibration spoilt by a garbage reading or a sensor
+    // frozen meanwhile: those two are suspended here (bus faults and brown-outs are
+    // not: the bank rides them out).
+    let (flicker, stuck) = {
+        let c = &world.borrow().config;
+        (c.flicker_rate, c.stuck_rate)
+    };
+    (
+        world.borrow_mut().config.flicker_rate,
+        world.borrow_mut().config.stuck_rate,
+    ) = (0.0, 0.0);
     let result = (|| {
         // Simulated time runs on (1 ms per try): sensors sample in time.
         let tick = || {
@@ -126,7 +135,10 @@ pub fn calibrate<W: WorldHandle>(
         cal.finish(guided::MIN_SEPARATION, Margins::DEFAULT)
             .map_err(SimError::Calibration)
     })();
-    world.borrow_mut().config.flicker_rate = flicker;
+    (
+        world.borrow_mut().config.flicker_rate,
+        world.borrow_mut().config.stuck_rate,
+    ) = (flicker, stuck);
     result
 }
 

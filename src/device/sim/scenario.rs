@@ -152,6 +152,10 @@ fn world_faults(w: &World) -> ByKind {
     k[FaultKind::Brownout] = w.stats.brownouts;
     k[FaultKind::StuckSensor] = w.stats.stuck_sensors;
     k[FaultKind::BusHang] = w.stats.bus_hangs;
+    k[FaultKind::LostSteps] = w.stats.slips;
+    k[FaultKind::Magnet] += w.stats.release_fails;
+    k[FaultKind::Drop] = w.stats.drops;
+    k[FaultKind::Bump] = w.stats.bumps;
     k
 }
 

@@ -404,11 +404,15 @@ pub struct World {
     pub stats: WorldStats,
     /// A slave holds SDA low: every transaction fails until the bus is recovered.
     pub bus_hung: bool,
+    /// Where the board belongs: its pose when the world was built (the marks on
+    /// the table a person pushes it back to after a bump).
+    pub marks: Pose,
 }
 
 impl World {
     /// A world with every piece in storage and the head somewhere on the frame.
     pub fn new(config: SimConfig) -> World {
+        let marks = config.pose;
         let mut rng = SplitMix64::new(config.seed);
         let gain = core::array::from_fn(|_| rng.range(0.8, 1.25));
         let spm = config.axis.steps_per_mm;
@@ -439,6 +443,7 @@ impl World {
             rng,
             stats: WorldStats::default(),
             bus_hung: false,
+            marks,
         }
     }
 
@@ -697,6 +702,14 @@ impl World {
         spike
     }
 
+    /// A person pushes the board back against its marks ([`World::marks`]), the
+    /// pieces on it with it.
+    pub fn push_board_back(&mut self) {
+        let (now, home) = (self.config.pose.centre(), self.marks.centre());
+        let mm = |a: i32, b: i32| (a - b) as f32 / 1000.0;
+        self.bump(mm(home.x, now.x), mm(home.y, now.y));
+    }
+
     /// The board is bumped by (`dx_mm`, `dy_mm`): its pose moves, and every piece
     /// lying on it (not in storage, not held) with it.
     pub fn bump(&mut self, dx_mm: f32, dy_mm: f32) {
@@ -719,7 +732,6 @@ impl World {
             self.config.pose = moved;
         }
     }
-
 
     /// A person unplugs the sensor of `square` and plugs it back in: it restarts
     /// with its registers at their reset values and a working ADC.
