@@ -119,25 +119,57 @@ fn bad_arguments_are_refused_with_status_2() {
 }
 
 #[test]
-fn a_fault_kind_nobody_injects_fails_the_run_honestly() {
+fn a_fault_kind_asked_for_but_never_injected_fails_the_run_honestly() {
+    // A bump per grip at 0.001 x 0.1: none in one game.
     let out = tictable(&[
         "simulate",
         "--games",
-        "2",
+        "1",
         "--faults",
-        "lost-steps",
+        "bump",
         "--fault-rate",
-        "0.1",
+        "0.001",
         "--json",
     ]);
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
-    assert_eq!(v["faults_by_kind"]["lost-steps"], 0, "{v}");
-    assert_eq!(v["faults"], serde_json::json!(["lost-steps"]));
+    assert_eq!(v["faults_by_kind"]["bump"], 0, "{v}");
+    assert_eq!(v["faults"], serde_json::json!(["bump"]));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("fault kind lost-steps was never injected"),
+        stderr.contains("fault kind bump was never injected"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_piece_stuck_on_the_magnet_during_a_restore_is_let_go_on_its_square() {
+    // Magnet faults (missed grips, releases that do not let go) with a person who
+    // cheats half the time: every moved piece comes back, none is lost.
+    let out = tictable(&[
+        "simulate",
+        "--games",
+        "200",
+        "--seed",
+        "1",
+        "--cheat-rate",
+        "0.5",
+        "--faults",
+        "magnet",
+        "--fault-rate",
+        "0.03",
+        "--json",
+    ]);
+    let v: Value =
+        serde_json::from_str(String::from_utf8(out.stdout.clone()).unwrap().trim()).unwrap();
+    assert!(v["faults_by_kind"]["magnet"].as_u64().unwrap() > 20, "{v}");
+    assert_eq!(v["cheats_restored"], v["cheats_injected"], "{v}");
+    assert_eq!(v["pieces_lost"], 0, "{v}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }
 

@@ -238,6 +238,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             // The piece did not come along (a missed pick-up): try again.
             stat!(self.stats.retries += 1);
             self.start_restore(from, to, attempt + 1);
+        } else if seen == expected & !to.bit() && attempt < PLACE_ATTEMPTS {
+            // The piece left `from` but is not on `to`: still on the magnet (a
+            // release that did not let go). Grip again over `to` and let go there.
+            stat!(self.stats.retries += 1);
+            self.start_restore(to, to, attempt + 1);
         } else {
             self.fail(Problem::Mismatch);
         }
