@@ -52,12 +52,12 @@
 //! ```text
 //! let mut store = Store::new(flash, BASE)?;             // persist::Store
 //! if let Ok(Some(snap)) = store.load() { controller.resume(&snap)?; }
-//! let mut saved = None;
+//! let mut policy = SavePolicy::new();                  // device::save_policy
 //! loop {
 //!     controller.poll(millis());                         // never blocks
-//!     if saved != Some(controller.revision()) {          // something changed
-//!         saved = Some(controller.revision());
-//!         store.save(&controller.snapshot())?;           // fixed layout + CRC-32
+//!     let busy = controller.hardware().machine.is_busy();
+//!     if policy.due(controller.revision(), busy, controller.state()) {
+//!         store.save(&controller.snapshot())?;           // appended to the log
 //!     }
 //! }
 //! ```
