@@ -441,7 +441,7 @@ struct Head {
 /// (see the module docs for the layout): a page is erased only once it is full.
 ///
 /// ```
-/// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
+/// # #[cfg(feature = "sim")] { // the example machine and flash are the simulator's
 /// use tictable::device::controller::GameRecord;
 /// use tictable::device::persist::{Snapshot, Store};
 /// use tictable::device::sim::flash::MemFlash;
@@ -535,10 +535,12 @@ impl<S: NorFlash> Store<S> {
     /// a whole snapshot, then as many deltas as fit (0 if unsupported).
     ///
     /// ```
+    /// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
     /// use tictable::device::persist::Store;
     /// use tictable::device::sim::flash::MemFlash;
     /// assert_eq!(Store::<MemFlash<8192, 1024, 2>>::SAVES_PER_PAGE, 17);
     /// assert_eq!(Store::<MemFlash<1024, 512, 2>>::SAVES_PER_PAGE, 5);
+    /// # }
     /// ```
     pub const SAVES_PER_PAGE: usize = match Self::PAGE_STRIDE {
         0 => 0,
