@@ -12,13 +12,23 @@ use tictable::game::Game;
 fn check(game: &Game, moves: &[u8], cursor: usize) {
     let history: Vec<u8> = game.history().iter().map(|s| s.index()).collect();
     assert_eq!(history, moves, "loaded moves differ from the input");
-    assert_eq!(game.moves().len(), cursor, "loaded cursor differs from the input");
+    assert_eq!(
+        game.moves().len(),
+        cursor,
+        "loaded cursor differs from the input"
+    );
     assert_eq!(game.board().validate(), Ok(()));
     let json = serde_json::to_vec(game).expect("a game serializes");
-    assert_eq!(serde_json::from_slice::<Game>(&json).ok().as_ref(), Some(game));
+    assert_eq!(
+        serde_json::from_slice::<Game>(&json).ok().as_ref(),
+        Some(game)
+    );
     let mut buffer = [0u8; 64];
     let bytes = postcard::to_slice(game, &mut buffer).expect("a game fits 64 bytes");
-    assert_eq!(postcard::from_bytes::<Game>(bytes).ok().as_ref(), Some(game));
+    assert_eq!(
+        postcard::from_bytes::<Game>(bytes).ok().as_ref(),
+        Some(game)
+    );
 }
 
 /// The moves and cursor of a JSON save, read as a generic value: only the object
@@ -34,7 +44,10 @@ fn json_fields(data: &[u8]) -> Option<(Vec<u8>, usize)> {
         .iter()
         .map(|m| m.as_u64().and_then(|m| u8::try_from(m).ok()))
         .collect();
-    Some((moves?, usize::try_from(object.get("cursor")?.as_u64()?).ok()?))
+    Some((
+        moves?,
+        usize::try_from(object.get("cursor")?.as_u64()?).ok()?,
+    ))
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -43,9 +56,16 @@ fuzz_target!(|data: &[u8]| {
         check(&game, &moves, cursor);
     }
     if let Ok(game) = postcard::from_bytes::<Game>(data) {
-        // Postcard: a varint count (< 128 here: one byte), the squares as bytes,
-        // then the cursor byte.
-        let n = usize::from(data[0]);
-        check(&game, &data[1..1 + n], usize::from(data[1 + n]));
+        // Postcard: a LEB128 varint count (postcard also takes an overlong one,
+        // e.g. 0x80 0x00 for 0), the squares as bytes, then the cursor byte.
+        let (mut n, mut at) = (0usize, 0usize);
+        while let Some(&b) = data.get(at) {
+            n |= usize::from(b & 0x7f) << (7 * at);
+            at += 1;
+            if b < 0x80 {
+                break;
+            }
+        }
+        check(&game, &data[at..at + n], usize::from(data[at + n]));
     }
 });

@@ -51,7 +51,11 @@ fn reference(text: &str) -> Option<(u16, u16)> {
     if !counts_ok || (xl && ol) || (xl && xs != os + 1) || (ol && xs != os) {
         return None;
     }
-    let mask = |p| (0..9).filter(|&i| grid[i] == p).fold(0u16, |m, i| m | 1 << i);
+    let mask = |p| {
+        (0..9)
+            .filter(|&i| grid[i] == p)
+            .fold(0u16, |m, i| m | 1 << i)
+    };
     Some((mask(1), mask(2)))
 }
 
@@ -65,6 +69,10 @@ fuzz_target!(|text: &str| {
     );
     if let Ok(board) = parsed {
         let printed = board.to_string();
-        assert_eq!(printed.parse::<Board>(), Ok(board), "{text:?} does not round-trip");
+        assert_eq!(
+            printed.parse::<Board>(),
+            Ok(board),
+            "{text:?} does not round-trip"
+        );
     }
 });
