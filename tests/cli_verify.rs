@@ -35,6 +35,17 @@ fn with_value(index: usize, value: u16) -> Vec<u8> {
     postcard::to_extend(&TableFile::new(&bytes).unwrap(), Vec::new()).unwrap()
 }
 
+/// The committed table's value for record 0: the empty board.
+fn empty_board_value() -> u16 {
+    let (key, value) = Table::from_postcard(COMMITTED)
+        .unwrap()
+        .entries()
+        .next()
+        .unwrap();
+    assert_eq!(key, 0, "record 0 is the empty board");
+    value
+}
+
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -65,12 +76,7 @@ fn the_committed_table_file_verifies() {
 #[test]
 fn a_well_formed_but_wrong_table_fails_position_by_position() {
     // The empty board (record 0, a draw with every move best) claims only the centre.
-    let value = Table::from_postcard(COMMITTED)
-        .unwrap()
-        .entries()
-        .next()
-        .unwrap()
-        .1;
+    let value = empty_board_value();
     let path = file("wrong.postcard", &with_value(0, (value & !0x1ff) | 1 << 4));
     let out = tictable(&["verify", "--table", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
@@ -84,12 +90,7 @@ fn a_well_formed_but_wrong_table_fails_position_by_position() {
 
 #[test]
 fn a_table_that_does_not_load_fails_with_the_reason() {
-    let value = Table::from_postcard(COMMITTED)
-        .unwrap()
-        .entries()
-        .next()
-        .unwrap()
-        .1;
+    let value = empty_board_value();
     for (name, bytes, reason) in [
         (
             "malformed.postcard",
