@@ -83,14 +83,14 @@ pub fn calibrate<W: WorldHandle>(
     // A technician repeats a calibration spoilt by a garbage reading or a sensor
     // frozen meanwhile: those two are suspended here (bus faults and brown-outs are
     // not: the bank rides them out).
-    let (flicker, stuck) = {
-        let c = &world.borrow().config;
-        (c.flicker_rate, c.stuck_rate)
+    // Sets the two rates, returning the ones they replace (one borrow at a time).
+    let set_rates = |rates: (f64, f64)| {
+        let c = &mut world.borrow_mut().config;
+        let before = (c.flicker_rate, c.stuck_rate);
+        (c.flicker_rate, c.stuck_rate) = rates;
+        before
     };
-    (
-        world.borrow_mut().config.flicker_rate,
-        world.borrow_mut().config.stuck_rate,
-    ) = (0.0, 0.0);
+    let before = set_rates((0.0, 0.0));
     let result = (|| {
         // Simulated time runs on (1 ms per try): sensors sample in time.
         let tick = || {
@@ -135,10 +135,7 @@ pub fn calibrate<W: WorldHandle>(
         cal.finish(guided::MIN_SEPARATION, Margins::DEFAULT)
             .map_err(SimError::Calibration)
     })();
-    (
-        world.borrow_mut().config.flicker_rate,
-        world.borrow_mut().config.stuck_rate,
-    ) = (flicker, stuck);
+    set_rates(before);
     result
 }
 
