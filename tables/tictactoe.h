@@ -88,10 +88,13 @@ int tictable_best_move(uint16_t x, uint16_t o);
 #include <stddef.h>
 
 /* Read-only tables: in flash on AVR, whose flash is not in the data address space (read
- * by pgm_read_*), plain constants elsewhere. */
+ * by pgm_read_*), plain constants elsewhere. The section attribute (the tables still go to
+ * .progmem.data) keeps avr-gcc's identical code folding (-fipa-icf, on at -Os) from
+ * merging one with an identical table of the program in RAM, which avr-gcc 5.4 does with
+ * PROGMEM alone (the lookups would then read RAM addresses from flash). */
 #if defined(__AVR__)
 #include <avr/pgmspace.h>
-#define TICTABLE__ROM PROGMEM
+#define TICTABLE__ROM PROGMEM __attribute__((__section__(".progmem.tictable")))
 #define TICTABLE__READ16(p) ((uint16_t)pgm_read_word(p))
 #define TICTABLE__READ8(p) ((uint8_t)pgm_read_byte(p))
 #else
