@@ -9,11 +9,12 @@
  *    finding the lowest changed byte at the end;
  *  - copies GPIOR1 writes (characters) and UART0 output to standard output;
  *  - ends when GPIOR2 gets the verdict (0x50 pass, 0xfa fail), when the program sleeps
- *    with interrupts off, crashes, or after a cycle budget; -i TEXT feeds TEXT to UART0.
- * Exit status 0 only for a 0x50 verdict; with -u, for any run that did not crash (the
- * caller checks the output).
+ *    with interrupts off, crashes, after a cycle budget (-c), or with -e TEXT at the
+ *    N-th (-n, default 1) TEXT in the UART0 output; -i TEXT feeds TEXT to UART0.
+ * Exit status 0 only for a 0x50 verdict, or with -e for a run that reached the N-th TEXT
+ * without crashing.
  *
- *     harness [-u] [-i TEXT] [-c MAX_CYCLES] image.elf */
+ *     harness [-e TEXT [-n N]] [-i TEXT] [-c MAX_CYCLES] image.elf */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,11 +109,26 @@ static void on_verdict(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
     avr->state = cpu_Done;
 }
 
+/* -e TEXT -n N: the run ends at the N-th TEXT in the UART output. */
+static const char *stop_text;
+static unsigned stop_after = 1, stops_seen;
+static char tail[64];
+
 static void on_uart(struct avr_irq_t *irq, uint32_t value, void *param)
 {
+    avr_t *avr = param;
+    size_t n;
     (void)irq;
-    (void)param;
     putchar((int)value);
+    if (stop_text == NULL) {
+        return;
+    }
+    n = strlen(stop_text);
+    memmove(tail, tail + 1, sizeof tail - 1);
+    tail[sizeof tail - 1] = (char)value;
+    if (memcmp(tail + sizeof tail - n, stop_text, n) == 0 && ++stops_seen == stop_after) {
+        avr->state = cpu_Done;
+    }
 }
 
 /* UART0 input: one byte of -i TEXT each time the receiver has room. */
@@ -133,20 +149,22 @@ int main(int argc, char **argv)
     elf_firmware_t firmware;
     avr_t *avr;
     unsigned long long budget = 2000000000ull;
-    int opt, state, until_stop = 0;
+    int opt, state;
     unsigned k;
     uint64_t calibration;
 
-    while ((opt = getopt(argc, argv, "ui:c:")) != -1) {
+    while ((opt = getopt(argc, argv, "e:n:i:c:")) != -1) {
         switch (opt) {
-        case 'u': until_stop = 1; break;
+        case 'e': stop_text = optarg; break;
+        case 'n': stop_after = (unsigned)strtoul(optarg, NULL, 10); break;
         case 'i': input = optarg; break;
         case 'c': budget = strtoull(optarg, NULL, 10); break;
         default: return 2;
         }
     }
-    if (optind + 1 != argc) {
-        fprintf(stderr, "usage: harness [-u] [-i TEXT] [-c MAX_CYCLES] image.elf\n");
+    if (optind + 1 != argc || (stop_text != NULL && (strlen(stop_text) == 0u ||
+                                                     strlen(stop_text) > sizeof tail))) {
+        fprintf(stderr, "usage: harness [-e TEXT [-n N]] [-i TEXT] [-c MAX_CYCLES] image.elf\n");
         return 2;
     }
     memset(&firmware, 0, sizeof firmware);
@@ -174,7 +192,7 @@ int main(int argc, char **argv)
         flags &= ~(uint32_t)(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
         avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
         avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT),
-                                on_uart, NULL);
+                                on_uart, avr);
         uart_input = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
         avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON),
                                 on_room, NULL);
@@ -182,6 +200,9 @@ int main(int argc, char **argv)
     do {
         state = avr_run(avr);
     } while (state != cpu_Done && state != cpu_Crashed && avr->cycle < budget);
+    if (stop_text != NULL) {
+        putchar('\n');
+    }
     fflush(stdout);
 
     calibration = kinds[CALIBRATE].calls ? kinds[CALIBRATE].total / kinds[CALIBRATE].calls : 0;
@@ -199,7 +220,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "harness: the program crashed\n");
         return 1;
     }
-    if (until_stop) {
+    if (stop_text != NULL) {
+        if (stops_seen < stop_after) {
+            fprintf(stderr, "harness: \"%s\" seen %u times of %u\n", stop_text, stops_seen, stop_after);
+            return 1;
+        }
         return 0;
     }
     if (verdict != 0x50) {
