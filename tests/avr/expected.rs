@@ -49,7 +49,9 @@ fn rows<T: std::fmt::LowerHex>(values: &[T], width: usize) -> String {
 fn main() {
     let corrupt = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
         [] => None,
-        [flag, k] if flag == "--corrupt" => Some(k.parse::<usize>().expect("--corrupt K: K a number")),
+        [flag, k] if flag == "--corrupt" => {
+            Some(k.parse::<usize>().expect("--corrupt K: K a number"))
+        }
         _ => {
             eprintln!("usage: avr_expected [--corrupt K]");
             std::process::exit(2);
@@ -88,7 +90,11 @@ fn main() {
         analysis.extend_from_slice(&word.to_le_bytes()[..3]);
     }
     if let Some(k) = corrupt {
-        assert!(k < best.len(), "--corrupt {k}: only {} valid boards", best.len());
+        assert!(
+            k < best.len(),
+            "--corrupt {k}: only {} valid boards",
+            best.len()
+        );
     }
     let mut text = String::new();
     writeln!(
