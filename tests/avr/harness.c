@@ -206,6 +206,10 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     calibration = kinds[CALIBRATE].calls ? kinds[CALIBRATE].total / kinds[CALIBRATE].calls : 0;
+    if (kinds[CALIBRATE].calls != 0u) {
+        printf("calibration: an empty timed pair takes %llu cycles (subtracted)\n",
+               (unsigned long long)calibration);
+    }
     for (k = 1; k < CALIBRATE; k++) {
         if (kinds[k].calls != 0u) {
             printf("timed %s calls %llu mean %llu max %llu stack %u\n",
