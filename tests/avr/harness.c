@@ -2,8 +2,10 @@
  * or the Arduino example's test build) in libsimavr at 16 MHz and
  *  - times calls from simavr's cycle counter: a write of a kind k (1..0x0f) to GPIOR0
  *    starts a call, TIMED_END (0xff) ends it; the cycles between, less those of an empty
- *    pair (CALIBRATE 0x10 then TIMED_END), count for kind k. For each kind it prints
- *    "timed KIND calls N mean C max C stack S": S the deepest stack (bytes below the
+ *    pair (CALIBRATE 0x10 then TIMED_END), count for kind k (bits 0-1: 1 a position with
+ *    a move to make, 2 a finished game, 3 an invalid board; bit 2: the second timed
+ *    function, -f names them). For each kind it prints
+ *    "timed FUNCTION.POSITION calls N mean C max C stack S": S the deepest stack (bytes below the
  *    stack pointer at the start, return address included) that any call used, found by
  *    filling STACK_WINDOW bytes below the stack pointer with a pattern at the start and
  *    finding the lowest changed byte at the end;
@@ -14,7 +16,7 @@
  * Exit status 0 only for a 0x50 verdict, or with -e for a run that reached the N-th TEXT
  * without crashing.
  *
- *     harness [-e TEXT [-n N]] [-i TEXT] [-c MAX_CYCLES] image.elf */
+ *     harness [-f NAME[,NAME]] [-e TEXT [-n N]] [-i TEXT] [-c MAX_CYCLES] image.elf */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,10 +45,9 @@ static unsigned open_kind;
 static avr_cycle_count_t started;
 static uint16_t start_sp;
 static int verdict = -1;
-static const char *names[17] = {
-    [1] = "a.move", [2] = "a.finished", [3] = "a.invalid",
-    [5] = "b.move", [6] = "b.finished", [7] = "b.invalid", [16] = "calibration",
-};
+/* -f FIRST[,SECOND]: the names of the timed functions (kinds 1-3 and 5-7). */
+static const char *functions[2] = {"first", "second"};
+static const char *const positions[4] = {"?", "move", "finished", "invalid"};
 
 static uint16_t stack_pointer(avr_t *avr)
 {
@@ -153,8 +154,17 @@ int main(int argc, char **argv)
     unsigned k;
     uint64_t calibration;
 
-    while ((opt = getopt(argc, argv, "e:n:i:c:")) != -1) {
+    while ((opt = getopt(argc, argv, "f:e:n:i:c:")) != -1) {
+        char *comma;
         switch (opt) {
+        case 'f':
+            functions[0] = optarg;
+            comma = strchr(optarg, ',');
+            if (comma != NULL) {
+                *comma = '\0';
+                functions[1] = comma + 1;
+            }
+            break;
         case 'e': stop_text = optarg; break;
         case 'n': stop_after = (unsigned)strtoul(optarg, NULL, 10); break;
         case 'i': input = optarg; break;
@@ -164,7 +174,7 @@ int main(int argc, char **argv)
     }
     if (optind + 1 != argc || (stop_text != NULL && (strlen(stop_text) == 0u ||
                                                      strlen(stop_text) > sizeof tail))) {
-        fprintf(stderr, "usage: harness [-e TEXT [-n N]] [-i TEXT] [-c MAX_CYCLES] image.elf\n");
+        fprintf(stderr, "usage: harness [-f NAME[,NAME]] [-e TEXT [-n N]] [-i TEXT] [-c MAX_CYCLES] image.elf\n");
         return 2;
     }
     memset(&firmware, 0, sizeof firmware);
@@ -212,8 +222,8 @@ int main(int argc, char **argv)
     }
     for (k = 1; k < CALIBRATE; k++) {
         if (kinds[k].calls != 0u) {
-            printf("timed %s calls %llu mean %llu max %llu stack %u\n",
-                   names[k] ? names[k] : "?", (unsigned long long)kinds[k].calls,
+            printf("timed %s.%s calls %llu mean %llu max %llu stack %u\n",
+                   functions[k >> 2 & 1u], positions[k & 3u], (unsigned long long)kinds[k].calls,
                    (unsigned long long)((kinds[k].total + kinds[k].calls / 2u) / kinds[k].calls - calibration),
                    (unsigned long long)(kinds[k].max - calibration), kinds[k].stack);
         }
