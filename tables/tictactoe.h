@@ -39,6 +39,10 @@
  * whatever the program does not call).
  *
  * Cost: no allocation, no recursion, no floating point, a few dozen bytes of stack.
+ *
+ * Portable to 16-bit `int` (8-bit AVR: Arduino Uno, Nano): every value that needs more
+ * than 16 bits is a uint32_t. Under avr-gcc (`__AVR__`) the tables stay in flash
+ * (PROGMEM, read with pgm_read_word/pgm_read_byte) and take no RAM.
  */
 #ifndef TICTABLE_H
 #define TICTABLE_H
@@ -83,6 +87,22 @@ int tictable_best_move(uint16_t x, uint16_t o);
 
 #include <stddef.h>
 
+/* Read-only tables: in flash on AVR, whose flash is not in the data address space (read
+ * by pgm_read_*), plain constants elsewhere. The section attribute (the tables still go to
+ * .progmem.data) keeps avr-gcc's identical code folding (-fipa-icf, on at -Os) from
+ * merging one with an identical table of the program in RAM, which avr-gcc 5.4 does with
+ * PROGMEM alone (the lookups would then read RAM addresses from flash). */
+#if defined(__AVR__)
+#include <avr/pgmspace.h>
+#define TICTABLE__ROM PROGMEM __attribute__((__section__(".progmem.tictable")))
+#define TICTABLE__READ16(p) ((uint16_t)pgm_read_word(p))
+#define TICTABLE__READ8(p) ((uint8_t)pgm_read_byte(p))
+#else
+#define TICTABLE__ROM
+#define TICTABLE__READ16(p) (*(p))
+#define TICTABLE__READ8(p) (*(p))
+#endif
+
 #ifndef TICTABLE_BEST_MOVES_ONLY
 /* The analysis table: canonical key -> packed entry, sorted by key (tables/FORMAT.md).
  * Key: base-3 index of the canonical board (digit i: 0 empty, 1 X, 2 O); key | 0x8000
@@ -90,7 +110,7 @@ int tictable_best_move(uint16_t x, uint16_t o);
  * Value: bits 0-8 a square set S, 9-12 plies, 13-14 outcome (0 loss, 1 draw, 2 win),
  * 15 `safe` stored in the extra entry. */
 #define TICTABLE__COUNT 629
-static const uint16_t tictable__keys[TICTABLE__COUNT] = {
+static const uint16_t tictable__keys[TICTABLE__COUNT] TICTABLE__ROM = {
     0x0000, 0x0001, 0x0003, 0x0005, 0x0007, 0x000b, 0x000e, 0x0010, 0x0020, 0x0021, 0x0022, 0x0026,
     0x002a, 0x002c, 0x0032, 0x0046, 0x004c, 0x0051, 0x0053, 0x0056, 0x0057, 0x0058, 0x005c, 0x0062,
     0x0068, 0x0072, 0x0074, 0x007d, 0x0080, 0x0083, 0x008e, 0x0096, 0x0097, 0x009a, 0x009c, 0x009d,
@@ -145,7 +165,7 @@ static const uint16_t tictable__keys[TICTABLE__COUNT] = {
     0x29d2, 0x29e6, 0x29f0, 0x29f6, 0x29f8, 0x2a0a, 0x2a10, 0x2a26, 0x2a38, 0x2a44, 0x2a5a, 0x2a74,
     0x2a88, 0x2fbc, 0x42a4, 0x802c, 0x889c,
 };
-static const uint16_t tictable__values[TICTABLE__COUNT] = {
+static const uint16_t tictable__values[TICTABLE__COUNT] TICTABLE__ROM = {
     0x33ff, 0x3010, 0x3095, 0x2f58, 0x4a58, 0x4b60, 0x4a48, 0x2c10, 0x2cb0, 0x4a11, 0x0840, 0x2c30,
     0x2c10, 0xc630, 0x4610, 0x4710, 0x4610, 0x3145, 0x2fee, 0x2c80, 0x4b6d, 0x0900, 0x2c40, 0x4368,
     0x42a8, 0x0820, 0x4224, 0x05e0, 0x4222, 0x05e0, 0x4344, 0x4361, 0x05e0, 0x4382, 0x4381, 0x05e0,
@@ -206,7 +226,7 @@ static const uint16_t tictable__values[TICTABLE__COUNT] = {
  * the rule of tictable__immediate_best does not decide, sorted by key (the keys of the
  * analysis table), and their best moves (a square set of the canonical position). */
 #define TICTABLE__BEST_COUNT 96
-static const uint16_t tictable__best_keys[TICTABLE__BEST_COUNT] = {
+static const uint16_t tictable__best_keys[TICTABLE__BEST_COUNT] TICTABLE__ROM = {
     0x0000, 0x0001, 0x0003, 0x0005, 0x0007, 0x000b, 0x000e, 0x0010, 0x0020, 0x0021, 0x0026, 0x002a,
     0x002c, 0x0032, 0x0046, 0x004c, 0x0051, 0x0053, 0x0057, 0x00a3, 0x00a5, 0x00c0, 0x00c6, 0x00f5,
     0x00f8, 0x0130, 0x013c, 0x013e, 0x013f, 0x0180, 0x018c, 0x01b0, 0x02df, 0x02f0, 0x030b, 0x0322,
@@ -216,7 +236,7 @@ static const uint16_t tictable__best_keys[TICTABLE__BEST_COUNT] = {
     0x09c6, 0x09c7, 0x09cd, 0x0a0b, 0x0a41, 0x0a5d, 0x1033, 0x1045, 0x1049, 0x104d, 0x104e, 0x1095,
     0x109e, 0x19a3, 0x19a6, 0x19ec, 0x19f4, 0x1a48, 0x1a63, 0x1adc, 0x1adf, 0x215f, 0x2162, 0x21b0,
 };
-static const uint16_t tictable__best_sets[TICTABLE__BEST_COUNT] = {
+static const uint16_t tictable__best_sets[TICTABLE__BEST_COUNT] TICTABLE__ROM = {
     0x01ff, 0x0010, 0x0095, 0x0158, 0x0058, 0x0160, 0x0048, 0x0010, 0x00b0, 0x0011, 0x0030, 0x0010,
     0x0030, 0x0010, 0x0110, 0x0010, 0x0145, 0x01ee, 0x016d, 0x01ee, 0x016d, 0x0045, 0x00c3, 0x0004,
     0x0040, 0x0100, 0x01d2, 0x00d1, 0x0190, 0x0104, 0x00c3, 0x01c7, 0x0111, 0x0080, 0x0100, 0x0100,
@@ -231,7 +251,8 @@ static const uint16_t tictable__best_sets[TICTABLE__BEST_COUNT] = {
 #define TICTABLE__EXTRA 0x8000u
 
 /* Rows, columns, diagonals. */
-static const uint16_t tictable__lines[8] = {0x007, 0x038, 0x1c0, 0x049, 0x092, 0x124, 0x111, 0x054};
+static const uint16_t tictable__lines[8] TICTABLE__ROM = {
+    0x007, 0x038, 0x1c0, 0x049, 0x092, 0x124, 0x111, 0x054};
 
 /* Number of set bits of a 9-bit mask (SWAR, no loop). */
 static unsigned tictable__popcount(unsigned m)
@@ -255,7 +276,7 @@ static unsigned tictable__winning_moves(unsigned mine, unsigned empty)
 {
     unsigned i, bits = 0;
     for (i = 0; i < 8u; i++) {
-        unsigned line = tictable__lines[i], held = mine & line;
+        unsigned line = TICTABLE__READ16(&tictable__lines[i]), held = mine & line;
         /* Two of the three: not zero, not a single bit, not the whole line. */
         if ((held & (held - 1u)) != 0u && held != line) {
             bits |= line & empty;
@@ -264,24 +285,30 @@ static unsigned tictable__winning_moves(unsigned mine, unsigned empty)
     return bits;
 }
 
+/* A 32-bit constant (not UINT32_C, which C++ before C++11 hides without
+ * __STDC_CONSTANT_MACROS: avr-g++ 5.4 defaults to C++98). */
+#define TICTABLE__U32(c) ((uint32_t)c##ul)
+
 /* The 8 symmetries act on m = x | o << 16 (both boards at once), by the same bit
  * tricks as the Rust crate. Symmetry s, with s = h | v << 1 | t << 2, mirrors
  * left-right (H) if h, then top-bottom (V) if v, then transposes (T) if t. */
 static uint32_t tictable__mirror_columns(uint32_t m) /* H: swap columns 0 and 2 */
 {
-    return ((m & UINT32_C(0x00490049)) << 2) | (m & UINT32_C(0x00920092)) | ((m & UINT32_C(0x01240124)) >> 2);
+    return ((m & TICTABLE__U32(0x00490049)) << 2) | (m & TICTABLE__U32(0x00920092)) |
+           ((m & TICTABLE__U32(0x01240124)) >> 2);
 }
 
 static uint32_t tictable__mirror_rows(uint32_t m) /* V: swap rows 0 and 2 */
 {
-    return ((m & UINT32_C(0x00070007)) << 6) | (m & UINT32_C(0x00380038)) | ((m & UINT32_C(0x01c001c0)) >> 6);
+    return ((m & TICTABLE__U32(0x00070007)) << 6) | (m & TICTABLE__U32(0x00380038)) |
+           ((m & TICTABLE__U32(0x01c001c0)) >> 6);
 }
 
 static uint32_t tictable__transpose(uint32_t m) /* T: 1<->3, 5<->7, then 2<->6 */
 {
-    uint32_t t = (m ^ (m >> 2)) & UINT32_C(0x00220022);
+    uint32_t t = (m ^ (m >> 2)) & TICTABLE__U32(0x00220022);
     m ^= t | (t << 2);
-    t = (m ^ (m >> 4)) & UINT32_C(0x00040004);
+    t = (m ^ (m >> 4)) & TICTABLE__U32(0x00040004);
     return m ^ (t | (t << 4));
 }
 
@@ -308,21 +335,22 @@ static unsigned tictable__inverse(unsigned s)
 /* A 9-bit mask read as base-3 digits (bit i -> 3^i), one row at a time. */
 static unsigned tictable__base3(unsigned bits)
 {
-    static const uint8_t row[8] = {0, 1, 3, 4, 9, 10, 12, 13};
-    return row[bits & 7u] + 27u * row[bits >> 3 & 7u] + 729u * row[bits >> 6 & 7u];
+    static const uint8_t row[8] TICTABLE__ROM = {0, 1, 3, 4, 9, 10, 12, 13};
+    return TICTABLE__READ8(&row[bits & 7u]) + 27u * TICTABLE__READ8(&row[bits >> 3 & 7u]) +
+           729u * TICTABLE__READ8(&row[bits >> 6 & 7u]);
 }
 
-/* Binary search (branch-free halving) of `key` in the `count` (> 0) sorted `keys`: its
- * index, or `count` when it is absent. */
+/* Binary search (branch-free halving) of `key` in the `count` (> 0) sorted `keys` (a
+ * table of read-only data, see TICTABLE__ROM): its index, or `count` when it is absent. */
 static size_t tictable__find(const uint16_t *keys, size_t count, unsigned key)
 {
     size_t base = 0, size = count;
     while (size > 1u) {
         size_t half = size / 2u;
-        base = keys[base + half] <= key ? base + half : base;
+        base = TICTABLE__READ16(&keys[base + half]) <= key ? base + half : base;
         size -= half;
     }
-    return keys[base] == key ? base : count;
+    return TICTABLE__READ16(&keys[base]) == key ? base : count;
 }
 
 /* What x, o is, by the same rules as Board::validate: -1 invalid or unreachable; 0 a move
@@ -418,7 +446,7 @@ int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
     if (found == TICTABLE__COUNT) {
         return -1;
     }
-    value = tictable__values[found];
+    value = TICTABLE__READ16(&tictable__values[found]);
 
     /* Decode: the same rules as entry::decode, move sets mapped back to `x, o`. */
     back = tictable__inverse(sym);
@@ -444,7 +472,8 @@ int tictable_analyse(uint16_t x, uint16_t o, struct tictable_analysis *out)
                 return -1;
             }
             best = set;
-            safe = (unsigned)tictable__apply(back, tictable__values[found] & TICTABLE__FULL);
+            safe = TICTABLE__READ16(&tictable__values[found]) & TICTABLE__FULL;
+            safe = (unsigned)tictable__apply(back, safe);
         } else { /* S = best = safe */
             best = set;
             safe = set;
@@ -484,7 +513,8 @@ int tictable_best_moves(uint16_t x, uint16_t o)
     if (found == TICTABLE__BEST_COUNT) {
         return -1;
     }
-    return (int)tictable__apply(tictable__inverse(sym), tictable__best_sets[found]);
+    best = TICTABLE__READ16(&tictable__best_sets[found]);
+    return (int)tictable__apply(tictable__inverse(sym), best);
 }
 
 int tictable_best_move(uint16_t x, uint16_t o)
