@@ -80,7 +80,7 @@ pub fn run(args: Args) -> ExitCode {
 /// Reads one line into `line` (its newline included), keeping at most `limit + 1`
 /// bytes of it and skipping the rest: the line's whole length in bytes (without the
 /// newline), or `None` at the end of the input.
-fn read_line(
+pub fn read_line(
     input: &mut impl BufRead,
     line: &mut Vec<u8>,
     limit: usize,

@@ -1,6 +1,8 @@
 //! `tictable selfplay`: two levels play each other, sampled or exactly.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::play::parse_seed;
+use crate::player::{self, Named};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use num_traits::ToPrimitive;
 use rand_core::SeedableRng;
 use serde_json::json;
@@ -15,32 +17,41 @@ use tictable::strategy::Strategy;
 /// tree is walked once per position, weighted by both players' move distributions, in
 /// exact rational arithmetic.
 ///
-/// A LEVEL is random, easy, medium, perfect or trap; perfect and trap take a mistake
-/// rate (`perfect:0.15`: 15% of the moves come from the next worse outcome class),
-/// and any level a forced first move (`perfect@4`, squares 0-8 row-major from the
-/// top-left).
+/// A LEVEL is random, easy, medium, perfect (or hard) or trap; perfect and trap take
+/// a mistake rate (`perfect:0.15`: 15% of the moves come from the next worse outcome
+/// class), and any level a forced first move (`perfect@5`, squares 1-9 left to
+/// right, top to bottom: 5 is the centre).
 ///
-/// JSON (one line): {"x":..,"o":..,"games":N,"x_win":..,"o_win":..,"draw":..}; with
-/// --exact "games" is null and "x_win_exact", "o_win_exact", "draw_exact" hold the
-/// fractions as strings.
+/// JSON (one line): {"x":..,"o":..,"games":N,"x_win":..,"o_win":..,"draw":..}, "x"
+/// and "o" written as on the command line; with --exact "games" is null and
+/// "x_win_exact", "o_win_exact", "draw_exact" hold the fractions as strings.
 #[derive(clap::Args)]
 pub struct Args {
     /// The player of X (moves first).
-    #[arg(long, value_name = "LEVEL")]
+    #[arg(long, value_name = "LEVEL", value_parser = player::parse)]
     x: Strategy,
     /// The player of O.
-    #[arg(long, value_name = "LEVEL")]
+    #[arg(long, value_name = "LEVEL", value_parser = player::parse)]
     o: Strategy,
-    /// Number of sampled games.
+    /// Number of sampled games (at least 1).
     #[arg(
         long,
         value_name = "N",
         default_value_t = 10_000,
-        conflicts_with = "exact"
+        conflicts_with = "exact",
+        allow_hyphen_values = true,
+        value_parser = parse_games
     )]
     games: u64,
     /// Seed of the random generator (PCG-64 MCG); the same seed replays the same games.
-    #[arg(long, value_name = "S", default_value_t = 0, conflicts_with = "exact")]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 0,
+        conflicts_with = "exact",
+        allow_hyphen_values = true,
+        value_parser = parse_seed
+    )]
     seed: u64,
     /// Exact probabilities instead of sampled games.
     #[arg(long)]
@@ -50,11 +61,31 @@ pub struct Args {
     json: bool,
 }
 
+/// A number of games: a whole number from 1 (no games say nothing).
+fn parse_games(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "`{text}` is not a number of games: a whole number from 1 to {}",
+            u64::MAX
+        )),
+    }
+}
+
+/// `n` and `word`, with an `s` unless `n` is 1 ("1 game", "2 games").
+pub fn count(n: u64, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        n => format!("{n} {word}s"),
+    }
+}
+
 pub fn run(args: Args) -> ExitCode {
-    let (x, o) = (args.x, args.o);
+    let (x, o) = (Named(args.x), Named(args.o));
+    let (strategy_x, strategy_o) = (args.x, args.o);
     let bold = anstyle::Style::new().bold();
     if args.exact {
-        let p = match exact(&x, &o) {
+        let p = match exact(&strategy_x, &strategy_o) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("tictable: {e}");
@@ -89,7 +120,15 @@ pub fn run(args: Args) -> ExitCode {
         // Drawn on stderr, and only when stderr is a terminal.
         let bar = ProgressBar::new(args.games);
         bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games · {per_sec} · ETA {eta}")
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games · {rate} · ETA {eta}")
+                .map(|style| {
+                    style.with_key(
+                        "rate",
+                        |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.0} games/s", state.per_sec());
+                        },
+                    )
+                })
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar
@@ -98,7 +137,9 @@ pub fn run(args: Args) -> ExitCode {
     };
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(args.seed);
     let start = Instant::now();
-    let counts = match Sampler::new(x, o).run(args.games, &mut rng, |n| progress.set_position(n)) {
+    let counts = match Sampler::new(strategy_x, strategy_o)
+        .run(args.games, &mut rng, |n| progress.set_position(n))
+    {
         Ok(counts) => counts,
         Err(e) => {
             progress.abandon();
@@ -108,6 +149,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     progress.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
+    // At least one game was played (`--games` starts at 1).
     let games = counts.games().max(1) as f64;
     let share = |n: u64| n as f64 / games;
     if args.json {
@@ -121,8 +163,8 @@ pub fn run(args: Args) -> ExitCode {
         );
     } else {
         anstream::println!(
-            "{bold}X {x} vs O {o}: {} games, seed {}{bold:#}",
-            counts.games(),
+            "{bold}X {x} vs O {o}: {}, seed {}{bold:#}",
+            count(counts.games(), "game"),
             args.seed
         );
         for (name, n) in [
