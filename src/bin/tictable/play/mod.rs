@@ -127,7 +127,9 @@ pub fn run(args: Args) -> ExitCode {
     let result = if args.plain || !stdin_terminal || !std::io::stdout().is_terminal() {
         let stdout = anstream::AutoStream::auto(std::io::stdout());
         let input = std::io::stdin().lock();
-        plain::run(app, input, stdout, &mut rng, !stdin_terminal, !args.quiet)
+        let mut stderr = std::io::stderr();
+        let bell = (!args.quiet).then_some(&mut stderr as &mut dyn std::io::Write);
+        plain::run(app, input, stdout, &mut rng, !stdin_terminal, bell)
     } else {
         let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
         tui::run(app, &mut rng, ui::Theme { color }, !args.quiet)

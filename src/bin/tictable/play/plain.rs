@@ -24,15 +24,16 @@ fn help(app: &App) -> String {
 }
 
 /// Runs the dialogue. `echo` repeats each input line after the prompt (for input
-/// that is not typed at a terminal, so the transcript reads like a session); `bell`
-/// rings the terminal bell when a game ends.
+/// that is not typed at a terminal, so the transcript reads like a session); `bell`,
+/// if any, gets the terminal bell when a game ends (stderr: the transcript on stdout
+/// stays clean).
 pub fn run<R: rand_core::Rng + ?Sized>(
     mut app: App,
     mut input: impl BufRead,
     mut out: impl Write,
     rng: &mut R,
     echo: bool,
-    bell: bool,
+    mut bell: Option<&mut dyn Write>,
 ) -> io::Result<()> {
     writeln!(
         out,
@@ -59,8 +60,9 @@ pub fn run<R: rand_core::Rng + ?Sized>(
                 app.label(square)
             )?;
         }
-        if std::mem::take(&mut app.bell) && bell {
-            write!(out, "\x07")?;
+        if let (true, Some(bell)) = (std::mem::take(&mut app.bell), bell.as_mut()) {
+            bell.write_all(b"\x07")?;
+            bell.flush()?;
         }
         let drawn = shown != Some(app.game);
         if drawn {
