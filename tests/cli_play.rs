@@ -429,3 +429,28 @@ fn simulate_watch_shows_the_first_game_in_words() {
     // Yet all three games were played.
     assert!(text.contains("3 games at level"), "{text}");
 }
+
+#[test]
+fn the_readme_dialogue_example_runs_as_written() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("printf '") && l.contains("play --plain"))
+        .expect("the README's --plain example");
+    let (printf, command) = line.split_once(" | ").unwrap();
+    let input = printf
+        .trim_start_matches("printf '")
+        .trim_end_matches('\'')
+        .replace("\\n", "\n");
+    let args: Vec<&str> = command
+        .strip_prefix("cargo run --release -- ")
+        .expect("run through cargo")
+        .split_whitespace()
+        .collect();
+    let output = tictable().args(&args).write_stdin(input).output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(out.contains(" 7 | 8 | X \n"), "{out}");
+    assert!(out.ends_with("discard it and quit? (y/n) > y\n"), "{out}");
+}

@@ -108,11 +108,10 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
 
 pub fn run(args: Args) -> ExitCode {
     let settings = Settings {
-        x: args.x,
-        o: args.o,
         delay: args.delay,
         layout: args.layout,
         clock: args.clock,
+        ..Settings::new(args.x, args.o)
     };
     let seed = args.seed.unwrap_or_else(|| {
         let now = std::time::SystemTime::now()
