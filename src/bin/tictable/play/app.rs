@@ -617,7 +617,10 @@ impl App {
 
     /// Applies an action and returns the I/O it needs.
     pub fn apply(&mut self, action: Action) -> Effect {
-        self.message = None;
+        // A message stays up through the engine's reply (as "time is up" must).
+        if !matches!(action, Action::EngineMove(_)) {
+            self.message = None;
+        }
         match action {
             Action::MoveCursor { rows, columns } => {
                 let clamp = |v: u8, d: i8| (v as i8 + d).clamp(0, 2) as u8;
@@ -1520,10 +1523,13 @@ mod tests {
         assert_eq!(app.status(), "O to move · 7 s left");
         app.apply(Action::TimeUp(sq(0)));
         assert_eq!(app.game.moves(), &[sq(2), sq(0)]);
-        assert_eq!(
-            app.message.as_deref(),
-            Some("time is up: a random move was played on square 1")
-        );
+        let up = Some("time is up: a random move was played on square 1");
+        assert_eq!(app.message.as_deref(), up);
+        // The message stays up through an engine's reply.
+        app.settings.x = "trap".parse().unwrap();
+        app.apply(Action::EngineMove(sq(8)));
+        assert_eq!(app.game.ply(), 3);
+        assert_eq!(app.message.as_deref(), up);
         // The clock stops while the menu is open.
         app.apply(Action::ToggleMenu);
         assert!(!app.clock_running());
