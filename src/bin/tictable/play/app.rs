@@ -457,6 +457,8 @@ pub struct App {
     pub clock_left: Option<Duration>,
     /// Set by [`Action::Quit`] (once confirmed) and [`Action::QuitNow`].
     pub quit: bool,
+    /// The last action was [`Action::TimeUp`] (its message outlives the reply).
+    timed_out: bool,
 }
 
 impl App {
@@ -484,6 +486,7 @@ impl App {
             too_small: false,
             clock_left: None,
             quit: false,
+            timed_out: false,
         }
     }
 
@@ -617,10 +620,11 @@ impl App {
 
     /// Applies an action and returns the I/O it needs.
     pub fn apply(&mut self, action: Action) -> Effect {
-        // A message stays up through the engine's reply (as "time is up" must).
-        if !matches!(action, Action::EngineMove(_)) {
+        // "Time is up" stays up through the engine's reply; other messages go.
+        if !(self.timed_out && matches!(action, Action::EngineMove(_))) {
             self.message = None;
         }
+        self.timed_out = matches!(action, Action::TimeUp(_));
         match action {
             Action::MoveCursor { rows, columns } => {
                 let clamp = |v: u8, d: i8| (v as i8 + d).clamp(0, 2) as u8;
