@@ -25,7 +25,8 @@ use std::time::Duration;
 /// the file), m menu (players, mistake rates, delay, clock, keys), q quit (asks
 /// first when the game is not saved), Ctrl-C quit at once.
 ///
-/// X always moves first: to let the engine open, use `--x LEVEL --o human`.
+/// X always moves first: to let the engine open, use `--x LEVEL --o human`. Two
+/// engines (`--x perfect --o trap`) play game after game until a key is pressed.
 /// A PLAYER is `human` or a level: random, easy, medium, perfect (or hard), trap,
 /// with an optional mistake rate for perfect and trap (`perfect:0.15` plays a move
 /// of the next worse outcome class 15% of the time) and an optional forced first
