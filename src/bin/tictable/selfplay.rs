@@ -80,6 +80,20 @@ pub fn count(n: u64, word: &str) -> String {
     }
 }
 
+/// The progress bar: games done, games per second as a whole number, time left.
+fn progress_style() -> ProgressStyle {
+    ProgressStyle::with_template("{bar:40} {pos}/{len} games · {rate} · ETA {eta}")
+        .map(|style| {
+            style.with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} games/s", state.per_sec());
+                },
+            )
+        })
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+}
+
 pub fn run(args: Args) -> ExitCode {
     let (x, o) = (Named(args.x), Named(args.o));
     let (strategy_x, strategy_o) = (args.x, args.o);
@@ -119,18 +133,7 @@ pub fn run(args: Args) -> ExitCode {
     let progress = if args.games >= 100_000 {
         // Drawn on stderr, and only when stderr is a terminal.
         let bar = ProgressBar::new(args.games);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games · {rate} · ETA {eta}")
-                .map(|style| {
-                    style.with_key(
-                        "rate",
-                        |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                            let _ = write!(w, "{:.0} games/s", state.per_sec());
-                        },
-                    )
-                })
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        bar.set_style(progress_style());
         bar
     } else {
         ProgressBar::hidden()
@@ -181,4 +184,84 @@ pub fn run(args: Args) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use indicatif::{ProgressDrawTarget, TermLike};
+    use std::io;
+    use std::sync::{Arc, Mutex};
+
+    /// A terminal that keeps what is written to it.
+    #[derive(Debug, Clone, Default)]
+    struct Screen(Arc<Mutex<String>>);
+
+    impl TermLike for Screen {
+        fn width(&self) -> u16 {
+            120
+        }
+        fn move_cursor_up(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> io::Result<()> {
+            self.write_str(s)
+        }
+        fn write_str(&self, s: &str) -> io::Result<()> {
+            self.0
+                .lock()
+                .map_err(|_| io::Error::other("poisoned"))?
+                .push_str(s);
+            Ok(())
+        }
+        fn clear_line(&self) -> io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_progress_rate_is_a_whole_number_of_games_per_second() {
+        // Issue 15 item 13: indicatif's {per_sec} printed `4,019,655.1451/s`.
+        let screen = Screen::default();
+        let bar = ProgressBar::with_draw_target(
+            Some(1_000_000),
+            ProgressDrawTarget::term_like(Box::new(screen.clone())),
+        );
+        bar.set_style(progress_style());
+        for n in 1..=50 {
+            bar.set_position(n * 20_000);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        bar.finish();
+        let text = screen.0.lock().unwrap().clone();
+        let rate = text
+            .rsplit(" games/s")
+            .nth(1)
+            .and_then(|before| before.rsplit(' ').next())
+            .unwrap_or_else(|| panic!("no rate in {text:?}"));
+        assert!(
+            !rate.is_empty() && rate.bytes().all(|b| b.is_ascii_digit()),
+            "{rate:?} in {text:?}"
+        );
+        assert!(text.contains("1000000/1000000 games"), "{text:?}");
+    }
+
+    #[test]
+    fn counts_read_as_words() {
+        assert_eq!(count(1, "game"), "1 game");
+        assert_eq!(count(0, "draw"), "0 draws");
+        assert_eq!(count(2, "game"), "2 games");
+    }
 }
