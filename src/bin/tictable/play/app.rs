@@ -505,6 +505,10 @@ impl App {
         if ctrl && matches!(key.code, KeyCode::Char('c' | 'C' | 'd' | 'D')) {
             return Some(Action::QuitNow);
         }
+        if self.too_small {
+            let q = matches!(key.code, KeyCode::Char('q' | 'Q'));
+            return q.then_some(Action::QuitNow);
+        }
         if let Some(prompt) = &self.prompt {
             return match (prompt, key.code) {
                 (Prompt::Path { .. }, KeyCode::Enter) => Some(Action::PromptSubmit),
@@ -521,9 +525,6 @@ impl App {
             KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
             code => code,
         };
-        if self.too_small {
-            return (code == KeyCode::Char('q')).then_some(Action::QuitNow);
-        }
         if self.series && self.menu.is_none() && code != KeyCode::Char('q') {
             return Some(Action::StopSeries);
         }
@@ -1509,6 +1510,14 @@ mod tests {
             app.action_for(key(KeyCode::Char('q'))),
             Some(Action::QuitNow)
         );
+        // A question open when the screen shrank waits too: y is not taken unseen.
+        app.too_small = false;
+        typing(&mut app, "n");
+        assert!(app.prompt.is_some());
+        app.too_small = true;
+        typing(&mut app, "y");
+        assert!(app.prompt.is_some());
+        assert_eq!(app.game.ply(), 1);
     }
 
     #[test]
