@@ -287,10 +287,10 @@ fn readable_report() {
     let output = tictable(&["analyse", "XX.OO...."], b"");
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
-    assert!(text.contains("2:win in 1"), "{text}");
-    assert!(text.contains("6:loss in 2"), "{text}");
-    assert!(text.contains("5:draw"), "{text}");
-    assert!(text.contains("X to move: win in 1. Best: 2."), "{text}");
+    assert!(text.contains("3:win in 1"), "{text}");
+    assert!(text.contains("7:loss in 2"), "{text}");
+    assert!(text.contains("6:draw"), "{text}");
+    assert!(text.contains("X to move: win in 1. Best: 3."), "{text}");
     let output = tictable(&["analyse", "nonsense"], b"");
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8(output.stdout)

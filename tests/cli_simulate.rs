@@ -223,7 +223,7 @@ fn watch_shows_the_board_the_head_and_the_lights() {
     // 0, or 1 for the flash wear rule alone (see contract_status).
     assert_ne!(out.status.code(), Some(2));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("Placing") || text.contains("HumanTurn"));
+    assert!(text.contains("placing a black piece") || text.contains("the person's turn"));
     assert!(text.contains("---+---+---"));
     assert!(text.contains("head ("));
     assert!(text.contains("lights:"));

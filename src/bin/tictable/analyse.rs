@@ -16,8 +16,9 @@ const EXCERPT_CHARS: usize = 40;
 /// Analyse positions: the outcome, plies to the end, and the best and safe moves.
 ///
 /// A position is 9 cells (X, O, and '.', '-' or '_' for empty), optionally split into
-/// rows by '/': `XX.OO....` or `XX./OO./...`. Squares are numbered 0..=8 row-major
-/// from the top-left. With `-`, lines longer than 1024 bytes are refused (each with
+/// rows by '/': `XX.OO....` or `XX./OO./...`, top row first. The readable report
+/// numbers squares 1-9 left to right, top to bottom; `--json` numbers them 0-8 (the
+/// programmer's numbering). With `-`, lines longer than 1024 bytes are refused (each with
 /// its own error line). Exit status: 0 when every position was valid, 2 otherwise.
 #[derive(clap::Args)]
 pub struct Args {
@@ -80,7 +81,7 @@ pub fn run(args: Args) -> ExitCode {
 /// Reads one line into `line` (its newline included), keeping at most `limit + 1`
 /// bytes of it and skipping the rest: the line's whole length in bytes (without the
 /// newline), or `None` at the end of the input.
-fn read_line(
+pub fn read_line(
     input: &mut impl BufRead,
     line: &mut Vec<u8>,
     limit: usize,
@@ -214,8 +215,8 @@ fn text_report(input: &str, result: Result<Board, Rejected>) -> String {
                 let square = Square::new(index).expect("index < 9");
                 let cell = match (board.get(square), values[index as usize]) {
                     (Some(player), _) => format!("    {player}"),
-                    (None, Some(value)) => format!("{index}:{value}"),
-                    (None, None) => format!("{index}"),
+                    (None, Some(value)) => format!("{}:{value}", index + 1),
+                    (None, None) => format!("{}", index + 1),
                 };
                 format!(" {cell:<11}")
             })
@@ -238,7 +239,7 @@ fn summary(a: &Analysis) -> String {
     }
     let list = |set: tictable::Squares| {
         set.iter()
-            .map(|s| s.to_string())
+            .map(|s| (s.index() + 1).to_string())
             .collect::<Vec<_>>()
             .join(", ")
     };

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod analyse;
 mod export;
 mod play;
+mod player;
 mod selfplay;
 mod simulate;
 mod stats;

@@ -1,6 +1,8 @@
 //! `tictable selfplay`: two levels play each other, sampled or exactly.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::play::parse_seed;
+use crate::player::{self, Named};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use num_traits::ToPrimitive;
 use rand_core::SeedableRng;
 use serde_json::json;
@@ -15,32 +17,41 @@ use tictable::strategy::Strategy;
 /// tree is walked once per position, weighted by both players' move distributions, in
 /// exact rational arithmetic.
 ///
-/// A LEVEL is random, easy, medium, perfect or trap; perfect and trap take a mistake
-/// rate (`perfect:0.15`: 15% of the moves come from the next worse outcome class),
-/// and any level a forced first move (`perfect@4`, squares 0-8 row-major from the
-/// top-left).
+/// A LEVEL is random, easy, medium, perfect (or hard) or trap; perfect and trap take
+/// a mistake rate (`perfect:0.15`: 15% of the moves come from the next worse outcome
+/// class), and any level a forced first move (`perfect@5`, squares 1-9 left to
+/// right, top to bottom: 5 is the centre).
 ///
-/// JSON (one line): {"x":..,"o":..,"games":N,"x_win":..,"o_win":..,"draw":..}; with
-/// --exact "games" is null and "x_win_exact", "o_win_exact", "draw_exact" hold the
-/// fractions as strings.
+/// JSON (one line): {"x":..,"o":..,"games":N,"x_win":..,"o_win":..,"draw":..}, "x"
+/// and "o" written as on the command line; with --exact "games" is null and
+/// "x_win_exact", "o_win_exact", "draw_exact" hold the fractions as strings.
 #[derive(clap::Args)]
 pub struct Args {
     /// The player of X (moves first).
-    #[arg(long, value_name = "LEVEL")]
+    #[arg(long, value_name = "LEVEL", value_parser = player::parse)]
     x: Strategy,
     /// The player of O.
-    #[arg(long, value_name = "LEVEL")]
+    #[arg(long, value_name = "LEVEL", value_parser = player::parse)]
     o: Strategy,
-    /// Number of sampled games.
+    /// Number of sampled games (at least 1).
     #[arg(
         long,
         value_name = "N",
         default_value_t = 10_000,
-        conflicts_with = "exact"
+        conflicts_with = "exact",
+        allow_hyphen_values = true,
+        value_parser = parse_games
     )]
     games: u64,
     /// Seed of the random generator (PCG-64 MCG); the same seed replays the same games.
-    #[arg(long, value_name = "S", default_value_t = 0, conflicts_with = "exact")]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 0,
+        conflicts_with = "exact",
+        allow_hyphen_values = true,
+        value_parser = parse_seed
+    )]
     seed: u64,
     /// Exact probabilities instead of sampled games.
     #[arg(long)]
@@ -50,11 +61,45 @@ pub struct Args {
     json: bool,
 }
 
+/// A number of games: a whole number from 1 (no games say nothing).
+fn parse_games(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "`{text}` is not a number of games: a whole number from 1 to {}",
+            u64::MAX
+        )),
+    }
+}
+
+/// `n` and `word`, with an `s` unless `n` is 1 ("1 game", "2 games").
+pub fn count(n: u64, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        n => format!("{n} {word}s"),
+    }
+}
+
+/// The progress bar: games done, games per second as a whole number, time left.
+fn progress_style() -> ProgressStyle {
+    ProgressStyle::with_template("{bar:40} {pos}/{len} games · {rate} · ETA {eta}")
+        .map(|style| {
+            style.with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} games/s", state.per_sec());
+                },
+            )
+        })
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+}
+
 pub fn run(args: Args) -> ExitCode {
-    let (x, o) = (args.x, args.o);
+    let (x, o) = (Named(args.x), Named(args.o));
+    let (strategy_x, strategy_o) = (args.x, args.o);
     let bold = anstyle::Style::new().bold();
     if args.exact {
-        let p = match exact(&x, &o) {
+        let p = match exact(&strategy_x, &strategy_o) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("tictable: {e}");
@@ -88,17 +133,16 @@ pub fn run(args: Args) -> ExitCode {
     let progress = if args.games >= 100_000 {
         // Drawn on stderr, and only when stderr is a terminal.
         let bar = ProgressBar::new(args.games);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games · {per_sec} · ETA {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        bar.set_style(progress_style());
         bar
     } else {
         ProgressBar::hidden()
     };
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(args.seed);
     let start = Instant::now();
-    let counts = match Sampler::new(x, o).run(args.games, &mut rng, |n| progress.set_position(n)) {
+    let counts = match Sampler::new(strategy_x, strategy_o)
+        .run(args.games, &mut rng, |n| progress.set_position(n))
+    {
         Ok(counts) => counts,
         Err(e) => {
             progress.abandon();
@@ -108,6 +152,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     progress.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
+    // At least one game was played (`--games` starts at 1).
     let games = counts.games().max(1) as f64;
     let share = |n: u64| n as f64 / games;
     if args.json {
@@ -121,8 +166,8 @@ pub fn run(args: Args) -> ExitCode {
         );
     } else {
         anstream::println!(
-            "{bold}X {x} vs O {o}: {} games, seed {}{bold:#}",
-            counts.games(),
+            "{bold}X {x} vs O {o}: {}, seed {}{bold:#}",
+            count(counts.games(), "game"),
             args.seed
         );
         for (name, n) in [
@@ -139,4 +184,84 @@ pub fn run(args: Args) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use indicatif::{ProgressDrawTarget, TermLike};
+    use std::io;
+    use std::sync::{Arc, Mutex};
+
+    /// A terminal that keeps what is written to it.
+    #[derive(Debug, Clone, Default)]
+    struct Screen(Arc<Mutex<String>>);
+
+    impl TermLike for Screen {
+        fn width(&self) -> u16 {
+            120
+        }
+        fn move_cursor_up(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> io::Result<()> {
+            self.write_str(s)
+        }
+        fn write_str(&self, s: &str) -> io::Result<()> {
+            self.0
+                .lock()
+                .map_err(|_| io::Error::other("poisoned"))?
+                .push_str(s);
+            Ok(())
+        }
+        fn clear_line(&self) -> io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_progress_rate_is_a_whole_number_of_games_per_second() {
+        // Issue 15 item 13: indicatif's {per_sec} printed `4,019,655.1451/s`.
+        let screen = Screen::default();
+        let bar = ProgressBar::with_draw_target(
+            Some(1_000_000),
+            ProgressDrawTarget::term_like(Box::new(screen.clone())),
+        );
+        bar.set_style(progress_style());
+        for n in 1..=50 {
+            bar.set_position(n * 20_000);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        bar.finish();
+        let text = screen.0.lock().unwrap().clone();
+        let rate = text
+            .rsplit(" games/s")
+            .nth(1)
+            .and_then(|before| before.rsplit(' ').next())
+            .unwrap_or_else(|| panic!("no rate in {text:?}"));
+        assert!(
+            !rate.is_empty() && rate.bytes().all(|b| b.is_ascii_digit()),
+            "{rate:?} in {text:?}"
+        );
+        assert!(text.contains("1000000/1000000 games"), "{text:?}");
+    }
+
+    #[test]
+    fn counts_read_as_words() {
+        assert_eq!(count(1, "game"), "1 game");
+        assert_eq!(count(0, "draw"), "0 draws");
+        assert_eq!(count(2, "game"), "2 games");
+    }
 }

@@ -96,7 +96,11 @@ fn angle(s: &str) -> Result<f32, String> {
 
 /// A text frame of the machine: the pieces as they lie, the head, the lights.
 fn frame(w: &World, state: State, record: &GameRecord) -> String {
-    let mut out = format!("t={:>9.3} s  {state:?}\n", w.now_ms as f64 / 1000.0);
+    let mut out = format!(
+        "t={:>9.3} s  {}\n",
+        w.now_ms as f64 / 1000.0,
+        describe(state)
+    );
     for row in 0..3u8 {
         let cells: Vec<String> = (0..3u8)
             .map(|col| {
@@ -114,10 +118,10 @@ fn frame(w: &World, state: State, record: &GameRecord) -> String {
         }
     }
     let head = w.head_um();
-    let lights: Vec<String> = Light::ALL
+    let lights: Vec<&str> = Light::ALL
         .iter()
         .filter(|l| w.lights[l.index()])
-        .map(|l| format!("{l:?}"))
+        .map(|&l| light_name(l))
         .collect();
     out += &format!(
         "   head ({:.1}, {:.1}) mm, lift {}, magnet {}{}\n   lights: {}\n   record: {}\n",
@@ -133,11 +137,77 @@ fn frame(w: &World, state: State, record: &GameRecord) -> String {
         if lights.is_empty() {
             "none".into()
         } else {
-            lights.join(" ")
+            lights.join(", ")
         },
         record.board(),
     );
     out
+}
+
+/// What the machine is doing, in words (squares 1-9 as on the board).
+fn describe(state: State) -> String {
+    let n = |s: Square| s.index() + 1;
+    let colour = |c: Colour| match c {
+        Colour::Black => "black",
+        Colour::White => "white",
+    };
+    match state {
+        State::Starting => "starting: homing and checking the sensors".into(),
+        State::Setup => "setup: waiting for Start".into(),
+        State::WaitEmpty => "waiting for the board to be cleared".into(),
+        State::Placing {
+            square,
+            colour: c,
+            attempt,
+            ..
+        } => format!(
+            "placing a {} piece on square {} (attempt {attempt})",
+            colour(c),
+            n(square)
+        ),
+        State::Verifying {
+            square, attempt, ..
+        } => {
+            format!(
+                "checking the piece on square {} (attempt {attempt})",
+                n(square)
+            )
+        }
+        State::HumanTurn => "the person's turn: move a piece, then press Done".into(),
+        State::Checking => "reading the board".into(),
+        State::Restoring { from, to, attempt } => format!(
+            "putting the piece moved to square {} back on square {} (attempt {attempt})",
+            n(from),
+            n(to)
+        ),
+        State::VerifyingRestore { to, attempt, .. } => format!(
+            "checking the piece put back on square {} (attempt {attempt})",
+            n(to)
+        ),
+        State::Error(problem) => format!("error light: {problem}"),
+        State::Over(Some(true)) => "game over: the machine won".into(),
+        State::Over(Some(false)) => "game over: the machine lost".into(),
+        State::Over(None) => "game over: a draw".into(),
+        State::TaskDone => "the placement task is done".into(),
+        State::TaskEntry(_) => "a task is being entered with the buttons".into(),
+        State::CalibratingSensors { step } => {
+            format!("calibrating the sensors (step {})", step + 1)
+        }
+        State::CalibratingPose(_) => "calibrating the board's position".into(),
+    }
+}
+
+/// A light's name on the panel.
+fn light_name(light: Light) -> &'static str {
+    match light {
+        Light::Lamp => "lamp",
+        Light::DeviceTurn => "machine's turn",
+        Light::HumanTurn => "person's turn",
+        Light::Win => "win",
+        Light::Draw => "draw",
+        Light::Loss => "loss",
+        Light::Error => "error",
+    }
 }
 
 /// A count per kind as a JSON object (`{"i2c": 3, ...}`).
@@ -167,7 +237,14 @@ pub fn run(args: Args) -> ExitCode {
         level: args.level,
     };
     // Output errors (a closed pipe) are ignored: the simulation result is the exit status.
+    // Only the first game is shown: frames stop once its end has been shown.
+    let mut first_over = false;
     let mut print = |w: &World, s: State, r: &GameRecord| {
+        let over = matches!(s, State::Over(_));
+        if first_over && !over {
+            return;
+        }
+        first_over |= over;
         let _ = writeln!(io::stdout(), "{}", frame(w, s, r));
     };
     let start = std::time::Instant::now();

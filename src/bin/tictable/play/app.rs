@@ -1,13 +1,20 @@
-//! The game as a pure state machine: keys become [`Action`]s, actions change the
-//! [`App`]. No terminal, no clock, no files: the runners (`tui`, `plain`) do the I/O
-//! and feed the results back, so everything here is unit-tested.
+//! The game as a pure state machine: keys and clicks become [`Action`]s, actions
+//! change the [`App`]. No terminal, no clock, no files: the runners (`tui`, `plain`)
+//! do the I/O and feed the results back, so everything here is unit-tested.
+//!
+//! Squares are shown to people and typed by them as keys 1-9: by default left to
+//! right, top to bottom (1 = top-left, as the machine and the contest number them),
+//! or in numeric-keypad layout (7 = top-left) when [`KeyLayout::Keypad`] is chosen.
+//! Only the save file (JSON) numbers them 0-8.
 
+use crate::player::{self, Named};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
-use tictable::game::{Game, GameResult};
-use tictable::strategy::{Level, Strategy};
+use tictable::game::{Game, GameError, GameResult};
+use tictable::strategy::{Level, MistakeRate, Strategy};
 use tictable::{MoveError, Player, Square};
 
 /// Who sits on one side: a person at the keyboard or an engine.
@@ -23,7 +30,7 @@ impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Seat::Human => f.write_str("human"),
-            Seat::Engine(strategy) => write!(f, "{strategy}"),
+            Seat::Engine(strategy) => write!(f, "{}", Named(*strategy)),
         }
     }
 }
@@ -34,26 +41,94 @@ impl FromStr for Seat {
         if s.eq_ignore_ascii_case("human") {
             return Ok(Seat::Human);
         }
-        s.parse()
+        player::parse(s)
             .map(Seat::Engine)
             .map_err(|e| format!("{e}; or `human`"))
     }
 }
 
-/// The choices a seat cycles through in the menu.
-const SEAT_CHOICES: [Seat; 6] = [
-    Seat::Human,
-    Seat::Engine(Strategy::new(Level::Random)),
-    Seat::Engine(Strategy::new(Level::Easy)),
-    Seat::Engine(Strategy::new(Level::Medium)),
-    Seat::Engine(Strategy::new(Level::Perfect)),
-    Seat::Engine(Strategy::new(Level::Trap)),
-];
+/// Which key picks which square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum KeyLayout {
+    /// 1 2 3 on the top row, 7 8 9 on the bottom row (left to right, top to bottom).
+    #[default]
+    Rows,
+    /// Numeric-keypad layout: 7 8 9 on the top row, 1 2 3 on the bottom row.
+    Keypad,
+}
+
+impl KeyLayout {
+    /// The square key `digit` (1-9) picks.
+    pub fn square(self, digit: u8) -> Option<Square> {
+        let index = match (self, digit) {
+            (_, 0) | (_, 10..) => return None,
+            (KeyLayout::Rows, d) => d - 1,
+            (KeyLayout::Keypad, d) => (2 - (d - 1) / 3) * 3 + (d - 1) % 3,
+        };
+        Square::new(index)
+    }
+
+    /// The key (1-9) that picks `square` (inverse of [`KeyLayout::square`]).
+    pub fn digit(self, square: Square) -> u8 {
+        match self {
+            KeyLayout::Rows => square.index() + 1,
+            KeyLayout::Keypad => (2 - square.row()) * 3 + square.column() + 1,
+        }
+    }
+
+    /// A short description for the help line and the menu.
+    pub fn describe(self) -> &'static str {
+        match self {
+            KeyLayout::Rows => "1-9 rows (1 = top-left)",
+            KeyLayout::Keypad => "1-9 keypad (7 = top-left)",
+        }
+    }
+
+    fn other(self) -> KeyLayout {
+        match self {
+            KeyLayout::Rows => KeyLayout::Keypad,
+            KeyLayout::Keypad => KeyLayout::Rows,
+        }
+    }
+}
+
+/// The levels a seat cycles through in the menu after `human`.
+const LEVEL_CHOICES: [Level; 5] = Level::ALL;
 
 /// The thinking delays the menu cycles through, in milliseconds.
 const DELAY_CHOICES: [u64; 6] = [0, 200, 400, 800, 1500, 3000];
 
-/// Who plays X and O, and how long an engine "thinks" before it moves.
+/// The mistake rates the menu cycles through, in parts per 10 000.
+const RATE_CHOICES: [u64; 7] = [0, 500, 1000, 1500, 2000, 3000, 5000];
+
+/// The move clocks the menu cycles through, in seconds (0 = no clock).
+const CLOCK_CHOICES: [u64; 5] = [0, 5, 10, 20, 30];
+
+/// The next value of `choices` (ascending) after `current` in direction `delta`,
+/// wrapping around. A `current` between two choices steps to the neighbour in that
+/// direction (0.5 s steps up to 0.8 s and down to 0.4 s), never past it.
+pub fn step_choice(choices: &[u64], current: u64, delta: i8) -> u64 {
+    let (first, last) = match (choices.first(), choices.last()) {
+        (Some(&first), Some(&last)) => (first, last),
+        _ => return current,
+    };
+    if delta >= 0 {
+        choices
+            .iter()
+            .copied()
+            .find(|&c| c > current)
+            .unwrap_or(first)
+    } else {
+        choices
+            .iter()
+            .rev()
+            .copied()
+            .find(|&c| c < current)
+            .unwrap_or(last)
+    }
+}
+
+/// Who plays X and O, how long an engine "thinks", the keys, and the move clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// The X seat (X moves first).
@@ -62,9 +137,24 @@ pub struct Settings {
     pub o: Seat,
     /// The visible delay before an engine's move.
     pub delay: Duration,
+    /// Which key picks which square.
+    pub layout: KeyLayout,
+    /// The time a person has for a move (the full-screen game only), if any.
+    pub clock: Option<Duration>,
 }
 
 impl Settings {
+    /// Settings with the default delay (0.4 s), key layout and no clock.
+    pub fn new(x: Seat, o: Seat) -> Settings {
+        Settings {
+            x,
+            o,
+            delay: Duration::from_millis(400),
+            layout: KeyLayout::Rows,
+            clock: None,
+        }
+    }
+
     /// The seat of `player`.
     pub fn seat(&self, player: Player) -> Seat {
         match player {
@@ -84,17 +174,70 @@ impl Settings {
     pub fn has_human(&self) -> bool {
         self.x == Seat::Human || self.o == Seat::Human
     }
+
+    /// The side a single person plays against an engine, if that is the setup.
+    pub fn person(&self) -> Option<Player> {
+        match (self.x, self.o) {
+            (Seat::Human, Seat::Engine(_)) => Some(Player::X),
+            (Seat::Engine(_), Seat::Human) => Some(Player::O),
+            _ => None,
+        }
+    }
 }
 
-/// Games won by each side and drawn in this session.
+/// Where a finished game's result is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tally {
+    /// The person won against an engine (whichever mark they played).
+    You,
+    /// The engine won against the person.
+    Engine,
+    /// X won (two people, or two engines).
+    X,
+    /// O won (two people, or two engines).
+    O,
+    /// A draw.
+    Draw,
+}
+
+/// Games won and drawn in this session: by the person and the engine when one
+/// person plays an engine (so changing sides in the menu keeps each one's wins),
+/// otherwise by mark.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Score {
-    /// Games X won.
+    /// Games the person won against an engine.
+    pub you: u32,
+    /// Games an engine won against the person.
+    pub engine: u32,
+    /// Games X won between two people or two engines.
     pub x: u32,
-    /// Games O won.
+    /// Games O won between two people or two engines.
     pub o: u32,
     /// Drawn games.
     pub draws: u32,
+}
+
+impl Score {
+    fn count(&mut self, tally: Tally) -> &mut u32 {
+        match tally {
+            Tally::You => &mut self.you,
+            Tally::Engine => &mut self.engine,
+            Tally::X => &mut self.x,
+            Tally::O => &mut self.o,
+            Tally::Draw => &mut self.draws,
+        }
+    }
+
+    /// The score as people read it, for the current seats.
+    pub fn describe(&self, settings: &Settings) -> String {
+        match settings.person() {
+            Some(_) => format!(
+                "You {} · engine {} · draws {}",
+                self.you, self.engine, self.draws
+            ),
+            None => format!("X {} · O {} · draws {}", self.x, self.o, self.draws),
+        }
+    }
 }
 
 /// The rows of the in-game menu.
@@ -102,10 +245,18 @@ pub struct Score {
 pub enum MenuRow {
     /// Who plays X.
     X,
+    /// X's mistake rate (perfect and trap).
+    XMistakes,
     /// Who plays O.
     O,
+    /// O's mistake rate (perfect and trap).
+    OMistakes,
     /// The engine's thinking delay.
     Delay,
+    /// The person's move clock.
+    Clock,
+    /// Which key picks which square.
+    Keys,
     /// Start a new game with these settings.
     NewGame,
     /// Close the menu.
@@ -114,16 +265,86 @@ pub enum MenuRow {
 
 impl MenuRow {
     /// Rows in display order.
-    pub const ALL: [MenuRow; 5] = [
+    pub const ALL: [MenuRow; 9] = [
         MenuRow::X,
+        MenuRow::XMistakes,
         MenuRow::O,
+        MenuRow::OMistakes,
         MenuRow::Delay,
+        MenuRow::Clock,
+        MenuRow::Keys,
         MenuRow::NewGame,
         MenuRow::Resume,
     ];
 }
 
-/// Something the user (or the engine) asks for.
+/// What a file prompt is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileAction {
+    /// Save the game to the file.
+    Save,
+    /// Load the game from the file.
+    Load,
+}
+
+/// What happens after "yes" to a discard question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Then {
+    /// Start a new game.
+    NewGame,
+    /// Load this file.
+    Load(PathBuf),
+    /// Leave the program.
+    Quit,
+}
+
+/// A question on the status line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prompt {
+    /// A file name being typed (Enter: go on, Esc: cancel).
+    Path {
+        /// Save or load.
+        purpose: FileAction,
+        /// The text typed so far (starts as the `--file` default).
+        text: String,
+    },
+    /// The file exists: overwrite it? (y/n)
+    Overwrite(PathBuf),
+    /// The game in progress is not saved: discard it? (y/n)
+    Discard(Then),
+}
+
+impl Prompt {
+    /// The question as shown to the person.
+    pub fn text(&self) -> String {
+        match self {
+            Prompt::Path { purpose, text } => format!(
+                "{} file: {text}▏ (Enter: {} · Esc: cancel)",
+                match purpose {
+                    FileAction::Save => "Save to",
+                    FileAction::Load => "Load from",
+                },
+                match purpose {
+                    FileAction::Save => "save",
+                    FileAction::Load => "load",
+                },
+            ),
+            Prompt::Overwrite(path) => {
+                format!("{} exists: overwrite it? (y/n)", path.display())
+            }
+            Prompt::Discard(then) => format!(
+                "This game is not saved: discard it and {}? (y/n)",
+                match then {
+                    Then::NewGame => "start a new one".to_string(),
+                    Then::Load(path) => format!("load {}", path.display()),
+                    Then::Quit => "quit".to_string(),
+                }
+            ),
+        }
+    }
+}
+
+/// Something the person (or the engine, or the clock) asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Move the cursor by rows and columns, clamped to the board.
@@ -135,21 +356,23 @@ pub enum Action {
     },
     /// Place a piece under the cursor.
     PlaceAtCursor,
-    /// Place a piece on this square (a keypad digit, or a typed move).
+    /// Place a piece on this square (a digit key, a click, or a typed move).
     Place(Square),
     /// The engine to move plays this square.
     EngineMove(Square),
-    /// Take back the last move (back to a human's turn when an engine plays).
+    /// The person's clock ran out: this (random) square is played for them.
+    TimeUp(Square),
+    /// Take back the last move (back to a person's turn when an engine plays).
     Undo,
-    /// Replay an undone move (up to a human's turn when an engine plays).
+    /// Replay an undone move (up to a person's turn when an engine plays).
     Redo,
     /// Show or hide the move values on the empty squares.
     ToggleHint,
-    /// Start a new game.
+    /// Start a new game (asks first when the game in progress is not saved).
     NewGame,
-    /// Save the game to the save file.
+    /// Ask for a file name to save to.
     Save,
-    /// Load the game from the save file.
+    /// Ask for a file name to load from.
     Load,
     /// Open or close the menu.
     ToggleMenu,
@@ -159,8 +382,22 @@ pub enum Action {
     MenuChange(i8),
     /// Activate the selected menu row.
     MenuSelect,
-    /// Leave the program.
+    /// Type a character into the file prompt.
+    PromptChar(char),
+    /// Delete the last character of the file prompt.
+    PromptBackspace,
+    /// Enter in the file prompt.
+    PromptSubmit,
+    /// Esc in the file prompt.
+    PromptCancel,
+    /// The answer to a yes/no question.
+    Answer(bool),
+    /// Stop the engines' series of games (any key while two engines play on).
+    StopSeries,
+    /// Leave the program (asks first when the game in progress is not saved).
     Quit,
+    /// Leave the program without asking (Ctrl-C).
+    QuitNow,
 }
 
 /// I/O that an action needs from the runner.
@@ -168,27 +405,18 @@ pub enum Action {
 pub enum Effect {
     /// Nothing to do.
     None,
-    /// Write this text to the save file, then call [`App::saved`].
-    Save(String),
-    /// Read the save file, then call [`App::loaded`].
-    Load,
-}
-
-/// The keypad layout: digit 7 is the top-left square ... 3 the bottom-right.
-pub fn keypad_square(digit: u8) -> Option<Square> {
-    let index = match digit {
-        7..=9 => digit - 7,
-        4..=6 => digit - 1,
-        1..=3 => digit + 5,
-        _ => return None,
-    };
-    Square::new(index)
-}
-
-/// The keypad digit of `square` (inverse of [`keypad_square`]).
-pub fn keypad_digit(square: Square) -> u8 {
-    let (row, column) = (square.row(), square.column());
-    (2 - row) * 3 + column + 1
+    /// Write `text` to `path`, then call [`App::saved`]; when `overwrite` is false
+    /// and the file exists, call [`App::ask_overwrite`] instead.
+    Save {
+        /// The file.
+        path: PathBuf,
+        /// The saved game (JSON).
+        text: String,
+        /// Whether the person agreed to replace an existing file.
+        overwrite: bool,
+    },
+    /// Read this file, then call [`App::loaded`].
+    Load(PathBuf),
 }
 
 /// The whole interactive state.
@@ -196,7 +424,7 @@ pub fn keypad_digit(square: Square) -> u8 {
 pub struct App {
     /// The game in progress.
     pub game: Game,
-    /// Who plays, and the thinking delay.
+    /// Who plays, the thinking delay, the keys, the clock.
     pub settings: Settings,
     /// The square under the cursor.
     pub cursor: Square,
@@ -204,44 +432,104 @@ pub struct App {
     pub hint: bool,
     /// The running score.
     pub score: Score,
-    /// Whether this game's result is already in the score.
-    scored: bool,
+    /// This game's result as counted in the score (`None` inside: shown but not
+    /// counted, as for a loaded finished game).
+    counted: Option<(GameResult, Option<Tally>)>,
+    /// The game as last saved, loaded or started: leaving it unsaved asks first.
+    unchanged: Game,
+    /// The mistake rate each side's perfect or trap engine gets in the menu.
+    rates: [MistakeRate; 2],
     /// The selected menu row, when the menu is open.
     pub menu: Option<usize>,
-    /// A one-line message for the status bar (errors, "saved", ...).
+    /// The question on the status line, if any.
+    pub prompt: Option<Prompt>,
+    /// The file the save and load prompts start with.
+    pub file: PathBuf,
+    /// A message for the status line (errors, "saved", ...).
     pub message: Option<String>,
-    /// Set by [`Action::Quit`].
+    /// Set when a game ends (the runner rings the bell and clears it).
+    pub bell: bool,
+    /// Two engines play game after game until a key is pressed.
+    pub series: bool,
+    /// The screen is too small to show the game: only quitting works.
+    pub too_small: bool,
+    /// The time left on the person's clock, for the display (set by the runner).
+    pub clock_left: Option<Duration>,
+    /// Set by [`Action::Quit`] (once confirmed) and [`Action::QuitNow`].
     pub quit: bool,
+    /// The last action was [`Action::TimeUp`] (its message outlives the reply).
+    timed_out: bool,
 }
 
 impl App {
-    /// A new session.
+    /// A new session; two engines play on game after game until a key is pressed.
     pub fn new(settings: Settings) -> App {
+        let rate = |seat: Seat| match seat {
+            Seat::Engine(s) => s.mistake_rate(),
+            Seat::Human => MistakeRate::ZERO,
+        };
         App {
             game: Game::new(),
             settings,
             cursor: Square::CENTRE,
             hint: false,
             score: Score::default(),
-            scored: false,
+            counted: None,
+            unchanged: Game::new(),
+            rates: [rate(settings.x), rate(settings.o)],
             menu: None,
+            prompt: None,
+            file: PathBuf::from("tictable-game.json"),
             message: None,
+            bell: false,
+            series: !settings.has_human(),
+            too_small: false,
+            clock_left: None,
             quit: false,
+            timed_out: false,
         }
     }
 
-    /// The action a key press asks for, if any (key releases and repeats of
-    /// non-arrow keys are ignored).
+    /// The key a person presses for `square` (and sees on it).
+    pub fn label(&self, square: Square) -> u8 {
+        self.settings.layout.digit(square)
+    }
+
+    /// The action a key press asks for, if any (key releases are ignored). Letters
+    /// work with Caps Lock on.
     pub fn action_for(&self, key: KeyEvent) -> Option<Action> {
         if key.kind == KeyEventKind::Release {
             return None;
         }
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('d')) {
-            return Some(Action::Quit);
+        if ctrl && matches!(key.code, KeyCode::Char('c' | 'C' | 'd' | 'D')) {
+            return Some(Action::QuitNow);
+        }
+        if self.too_small {
+            let q = matches!(key.code, KeyCode::Char('q' | 'Q'));
+            return q.then_some(Action::QuitNow);
+        }
+        if let Some(prompt) = &self.prompt {
+            return match (prompt, key.code) {
+                (Prompt::Path { .. }, KeyCode::Enter) => Some(Action::PromptSubmit),
+                (Prompt::Path { .. }, KeyCode::Esc) => Some(Action::PromptCancel),
+                (Prompt::Path { .. }, KeyCode::Backspace) => Some(Action::PromptBackspace),
+                (Prompt::Path { .. }, KeyCode::Char(c)) if !ctrl => Some(Action::PromptChar(c)),
+                (Prompt::Path { .. }, _) => None,
+                (_, KeyCode::Char('y' | 'Y')) => Some(Action::Answer(true)),
+                (_, KeyCode::Char('n' | 'N') | KeyCode::Esc) => Some(Action::Answer(false)),
+                _ => None,
+            };
+        }
+        let code = match key.code {
+            KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
+            code => code,
+        };
+        if self.series && self.menu.is_none() && code != KeyCode::Char('q') {
+            return Some(Action::StopSeries);
         }
         if self.menu.is_some() {
-            return match key.code {
+            return match code {
                 KeyCode::Up | KeyCode::Char('k') => Some(Action::MenuStep(-1)),
                 KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => Some(Action::MenuStep(1)),
                 KeyCode::Left | KeyCode::Char('h') => Some(Action::MenuChange(-1)),
@@ -253,29 +541,44 @@ impl App {
             };
         }
         let step = |rows, columns| Some(Action::MoveCursor { rows, columns });
-        match key.code {
+        match code {
             KeyCode::Up => step(-1, 0),
             KeyCode::Down => step(1, 0),
             KeyCode::Left => step(0, -1),
             KeyCode::Right => step(0, 1),
             KeyCode::Enter | KeyCode::Char(' ') => Some(Action::PlaceAtCursor),
-            KeyCode::Char(c @ '1'..='9') => keypad_square(c as u8 - b'0').map(Action::Place),
+            KeyCode::Char(c @ '1'..='9') => self
+                .settings
+                .layout
+                .square(c as u8 - b'0')
+                .map(Action::Place),
             KeyCode::Char('u') => Some(Action::Undo),
             KeyCode::Char('r') => Some(Action::Redo),
-            KeyCode::Char('h') | KeyCode::Char('?') => Some(Action::ToggleHint),
+            KeyCode::Char('h' | '?') => Some(Action::ToggleHint),
             KeyCode::Char('n') => Some(Action::NewGame),
             KeyCode::Char('s') => Some(Action::Save),
             KeyCode::Char('l') => Some(Action::Load),
-            KeyCode::Char('m') | KeyCode::Esc => Some(Action::ToggleMenu),
+            KeyCode::Char('m') => Some(Action::ToggleMenu),
             KeyCode::Char('q') => Some(Action::Quit),
             _ => None,
         }
     }
 
-    /// The engine that must move now, if any (none while the menu is open or the
-    /// game is over).
+    /// The action a left click on `square` (or beside the board: `None`) asks for.
+    pub fn action_for_click(&self, square: Option<Square>) -> Option<Action> {
+        if self.too_small || self.menu.is_some() || self.prompt.is_some() {
+            return None;
+        }
+        if self.series {
+            return Some(Action::StopSeries);
+        }
+        square.map(Action::Place)
+    }
+
+    /// The engine that must move now, if any (none while the menu or a question is
+    /// open, the screen is too small, or the game is over).
     pub fn engine_to_move(&self) -> Option<Strategy> {
-        if self.menu.is_some() || self.game.result().is_some() {
+        if self.paused() || self.game.result().is_some() {
             return None;
         }
         match self.settings.seat(self.game.to_move()) {
@@ -284,14 +587,45 @@ impl App {
         }
     }
 
+    /// Whether the menu, a question or a too small screen holds the game.
+    fn paused(&self) -> bool {
+        self.menu.is_some() || self.prompt.is_some() || self.too_small
+    }
+
+    /// Whether a person is to move now with the move clock running.
+    pub fn clock_running(&self) -> bool {
+        self.settings.clock.is_some()
+            && !self.paused()
+            && self.game.result().is_none()
+            && self.human_to_move()
+    }
+
+    /// Whether the next game of the engines' series is due (the runner waits a
+    /// moment after the end first).
+    pub fn next_game_due(&self) -> bool {
+        self.series && !self.paused() && !self.settings.has_human() && self.game.result().is_some()
+    }
+
     /// Whether the side to move plays from the keyboard.
     fn human_to_move(&self) -> bool {
         self.settings.seat(self.game.to_move()) == Seat::Human
     }
 
+    /// Whether leaving this game loses moves a person made and did not save.
+    pub fn unsaved(&self) -> bool {
+        self.settings.has_human()
+            && self.game.result().is_none()
+            && self.game.ply() > 0
+            && self.game != self.unchanged
+    }
+
     /// Applies an action and returns the I/O it needs.
     pub fn apply(&mut self, action: Action) -> Effect {
-        self.message = None;
+        // "Time is up" stays up through the engine's reply; other messages go.
+        if !(self.timed_out && matches!(action, Action::EngineMove(_))) {
+            self.message = None;
+        }
+        self.timed_out = matches!(action, Action::TimeUp(_));
         match action {
             Action::MoveCursor { rows, columns } => {
                 let clamp = |v: u8, d: i8| (v as i8 + d).clamp(0, 2) as u8;
@@ -311,15 +645,29 @@ impl App {
                     self.place(square);
                 }
             }
+            Action::TimeUp(square) => {
+                if self.clock_running() {
+                    self.place(square);
+                    self.message = Some(format!(
+                        "time is up: a random move was played on square {}",
+                        self.label(square)
+                    ));
+                }
+            }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::ToggleHint => self.hint = !self.hint,
-            Action::NewGame => self.new_game(),
-            Action::Save => match serde_json::to_string(&self.game) {
-                Ok(text) => return Effect::Save(text),
-                Err(e) => self.message = Some(format!("cannot save: {e}")),
-            },
-            Action::Load => return Effect::Load,
+            Action::NewGame => self.leave(Then::NewGame),
+            Action::Save | Action::Load => {
+                self.prompt = Some(Prompt::Path {
+                    purpose: if action == Action::Save {
+                        FileAction::Save
+                    } else {
+                        FileAction::Load
+                    },
+                    text: self.file.display().to_string(),
+                })
+            }
             Action::ToggleMenu => {
                 self.menu = match self.menu {
                     Some(_) => None,
@@ -336,45 +684,175 @@ impl App {
             Action::MenuSelect => match self.menu.map(|row| MenuRow::ALL[row]) {
                 Some(MenuRow::NewGame) => {
                     self.menu = None;
-                    self.new_game();
+                    self.series = !self.settings.has_human();
+                    self.leave(Then::NewGame);
                 }
                 Some(MenuRow::Resume) => self.menu = None,
                 Some(_) => self.menu_change(1),
                 None => {}
             },
-            Action::Quit => self.quit = true,
+            Action::PromptChar(c) => {
+                if let Some(Prompt::Path { text, .. }) = &mut self.prompt {
+                    text.push(c);
+                }
+            }
+            Action::PromptBackspace => {
+                if let Some(Prompt::Path { text, .. }) = &mut self.prompt {
+                    text.pop();
+                }
+            }
+            Action::PromptSubmit => {
+                if let Some(Prompt::Path { purpose, text }) = self.prompt.take() {
+                    let path = PathBuf::from(text.trim());
+                    if path.as_os_str().is_empty() {
+                        self.message = Some("no file name: nothing done".to_string());
+                        return Effect::None;
+                    }
+                    return match purpose {
+                        FileAction::Save => self.save_to(path),
+                        FileAction::Load => self.load_from(path),
+                    };
+                }
+            }
+            Action::PromptCancel => self.prompt = None,
+            Action::Answer(yes) => return self.answer(yes),
+            Action::StopSeries => {
+                self.series = false;
+                self.message = Some("the engines stop after this game".to_string());
+            }
+            Action::Quit => self.leave(Then::Quit),
+            Action::QuitNow => self.quit = true,
         }
         Effect::None
     }
 
-    /// The result of writing the save file.
+    /// Saving to `path`: the runner writes the file, or asks before replacing one.
+    pub fn save_to(&mut self, path: PathBuf) -> Effect {
+        match serde_json::to_string(&self.game) {
+            Ok(text) => Effect::Save {
+                path,
+                text,
+                overwrite: false,
+            },
+            Err(e) => {
+                self.message = Some(format!("cannot save: {e}"));
+                Effect::None
+            }
+        }
+    }
+
+    /// Loading from `path`: asks first when the game in progress is not saved.
+    pub fn load_from(&mut self, path: PathBuf) -> Effect {
+        if self.unsaved() {
+            self.prompt = Some(Prompt::Discard(Then::Load(path)));
+            Effect::None
+        } else {
+            Effect::Load(path)
+        }
+    }
+
+    /// Starts a new game or quits, asking first when the game is not saved.
+    fn leave(&mut self, then: Then) {
+        if self.unsaved() {
+            self.prompt = Some(Prompt::Discard(then));
+        } else {
+            // `leave` is only called with these two.
+            match then {
+                Then::Quit => self.quit = true,
+                _ => self.new_game(),
+            }
+        }
+    }
+
+    fn answer(&mut self, yes: bool) -> Effect {
+        let Some(prompt) = self.prompt.take() else {
+            return Effect::None;
+        };
+        if !yes {
+            self.message = Some("nothing done".to_string());
+            return Effect::None;
+        }
+        match prompt {
+            Prompt::Overwrite(path) => match self.save_to(path) {
+                Effect::Save { path, text, .. } => {
+                    return Effect::Save {
+                        path,
+                        text,
+                        overwrite: true,
+                    }
+                }
+                other => return other,
+            },
+            Prompt::Discard(Then::NewGame) => self.new_game(),
+            Prompt::Discard(Then::Load(path)) => return Effect::Load(path),
+            Prompt::Discard(Then::Quit) => self.quit = true,
+            Prompt::Path { .. } => {}
+        }
+        Effect::None
+    }
+
+    /// The save file exists: ask before replacing it.
+    pub fn ask_overwrite(&mut self, path: PathBuf) {
+        self.prompt = Some(Prompt::Overwrite(path));
+    }
+
+    /// The result of writing the save file (`Ok` holds the path written).
     pub fn saved(&mut self, result: Result<String, String>) {
         self.message = Some(match result {
-            Ok(path) => format!("saved to {path}"),
+            Ok(path) => {
+                self.unchanged = self.game;
+                format!("saved to {path}")
+            }
             Err(e) => format!("cannot save: {e}"),
         });
     }
 
     /// The result of reading the save file: the game is replaced only when the file
-    /// holds a valid game.
+    /// holds a valid game. Errors name squares as people do.
     pub fn loaded(&mut self, result: Result<String, String>) {
         let parsed = result.and_then(|text| {
-            serde_json::from_str::<Game>(&text).map_err(|e| {
-                // serde quotes what it rejects: at most a short excerpt of it.
-                let e = e.to_string();
-                match e.char_indices().nth(120) {
-                    Some((end, _)) => format!("not a valid game: {}...", &e[..end]),
-                    None => format!("not a valid game: {e}"),
-                }
-            })
+            serde_json::from_str::<Game>(&text).map_err(|e| self.load_error(&text, e))
         });
         match parsed {
             Ok(game) => {
                 self.game = game;
-                self.scored = game.result().is_some();
+                self.unchanged = game;
+                self.counted = game.result().map(|r| (r, None));
                 self.message = Some("game loaded".to_string());
             }
             Err(e) => self.message = Some(format!("cannot load: {e}")),
+        }
+    }
+
+    /// Why a save file is not a game: an illegal move names its square as people
+    /// do (the file itself holds squares 0-8); other errors quote serde briefly.
+    fn load_error(&self, text: &str, error: serde_json::Error) -> String {
+        #[derive(serde::Deserialize)]
+        struct Saved {
+            moves: Vec<Square>,
+            cursor: usize,
+        }
+        let game_error = serde_json::from_str::<Saved>(text)
+            .ok()
+            .and_then(|s| Game::from_moves(&s.moves, s.cursor).err());
+        match game_error {
+            Some(GameError::IllegalMove { ply, square, error }) => format!(
+                "not a valid game: move {} (square {}) is illegal: {}",
+                ply + 1,
+                self.label(square),
+                match error {
+                    MoveError::Occupied { .. } => "the square is taken",
+                    MoveError::GameOver => "the game was over",
+                }
+            ),
+            _ => {
+                // serde quotes what it rejects: at most a short excerpt of it.
+                let e = error.to_string();
+                match e.char_indices().nth(120) {
+                    Some((end, _)) => format!("not a valid game: {}...", &e[..end]),
+                    None => format!("not a valid game: {e}"),
+                }
+            }
         }
     }
 
@@ -390,35 +868,62 @@ impl App {
 
     fn place(&mut self, square: Square) {
         match self.game.play(square) {
-            Ok(()) => self.record_result(),
+            Ok(()) => self.sync_score(),
             Err(MoveError::Occupied { .. }) => {
-                self.message = Some(format!("square {} is taken", keypad_digit(square)))
+                self.message = Some(format!("square {} is taken", self.label(square)))
             }
             Err(e) => self.message = Some(e.to_string()),
         }
     }
 
-    fn record_result(&mut self) {
-        if self.scored {
+    /// Keeps the score equal to the results of the games as they stand: a result
+    /// taken back by undo leaves the score, a new one enters it (and rings).
+    fn sync_score(&mut self) {
+        let result = self.game.result();
+        if result == self.counted.map(|(r, _)| r) {
             return;
         }
-        if let Some(result) = self.game.result() {
-            self.scored = true;
-            match result {
-                GameResult::Win(Player::X) => self.score.x += 1,
-                GameResult::Win(Player::O) => self.score.o += 1,
-                GameResult::Draw => self.score.draws += 1,
-            }
+        if let Some((_, Some(tally))) = self.counted {
+            let n = self.score.count(tally);
+            *n = n.saturating_sub(1);
+        }
+        self.counted = result.map(|r| {
+            let tally = self.tally(r);
+            *self.score.count(tally) += 1;
+            self.bell = true;
+            (r, Some(tally))
+        });
+    }
+
+    fn tally(&self, result: GameResult) -> Tally {
+        match (result, self.settings.person()) {
+            (GameResult::Draw, _) => Tally::Draw,
+            (GameResult::Win(winner), Some(person)) if winner == person => Tally::You,
+            (GameResult::Win(_), Some(_)) => Tally::Engine,
+            (GameResult::Win(Player::X), None) => Tally::X,
+            (GameResult::Win(Player::O), None) => Tally::O,
         }
     }
 
+    /// Takes back moves up to the person's previous turn; against an engine that
+    /// opened, nothing is taken back before the person's first move (the engine's
+    /// opening is not played again).
     fn undo(&mut self) {
-        if self.game.undo().is_none() {
+        let mut game = self.game;
+        if game.undo().is_none() {
             self.message = Some("nothing to undo".to_string());
             return;
         }
-        // Against an engine, go back to a position where a human is to move.
-        while self.settings.has_human() && !self.human_to_move() && self.game.undo().is_some() {}
+        if self.settings.has_human() {
+            let human = |g: &Game| self.settings.seat(g.to_move()) == Seat::Human;
+            while !human(&game) && game.undo().is_some() {}
+            if !human(&game) {
+                self.message = Some("nothing to undo: you have not moved yet".to_string());
+                return;
+            }
+        }
+        self.game = game;
+        self.sync_score();
     }
 
     fn redo(&mut self) {
@@ -431,63 +936,108 @@ impl App {
             && self.game.result().is_none()
             && self.game.redo().is_some()
         {}
-        self.record_result();
+        self.sync_score();
     }
 
     fn new_game(&mut self) {
         self.game = Game::new();
-        self.scored = false;
+        self.unchanged = self.game;
+        self.counted = None;
         self.cursor = Square::CENTRE;
     }
 
     fn menu_change(&mut self, delta: i8) {
         let Some(row) = self.menu else { return };
-        let cycle = |i: usize, n: usize| (i as i64 + delta as i64).rem_euclid(n as i64) as usize;
+        let player = match MenuRow::ALL[row] {
+            MenuRow::X | MenuRow::XMistakes => Player::X,
+            _ => Player::O,
+        };
+        let side = player as usize;
         match MenuRow::ALL[row] {
             MenuRow::X | MenuRow::O => {
-                let player = if MenuRow::ALL[row] == MenuRow::X {
-                    Player::X
-                } else {
-                    Player::O
-                };
+                let rate = self.rates[side];
                 let seat = self.settings.seat_mut(player);
-                let current = SEAT_CHOICES.iter().position(|s| s == seat);
-                // A custom strategy (e.g. perfect:0.15 from the command line) steps to
-                // its plain level.
-                let index = match (current, *seat) {
-                    (Some(i), _) => cycle(i, SEAT_CHOICES.len()),
-                    (None, Seat::Engine(s)) => Level::ALL
-                        .iter()
-                        .position(|&l| l == s.level())
-                        .map_or(0, |i| i + 1),
-                    (None, Seat::Human) => 0,
+                let (index, first_move) = match *seat {
+                    Seat::Human => (0, None),
+                    Seat::Engine(s) => (
+                        LEVEL_CHOICES
+                            .iter()
+                            .position(|&l| l == s.level())
+                            .map_or(0, |i| i + 1),
+                        s.first_move(),
+                    ),
                 };
-                *seat = SEAT_CHOICES[index];
+                let n = LEVEL_CHOICES.len() as i64 + 1;
+                let next = (index as i64 + delta as i64).rem_euclid(n) as usize;
+                *seat = match next.checked_sub(1).map(|i| LEVEL_CHOICES[i]) {
+                    None => Seat::Human,
+                    Some(level) => Seat::Engine(with_rate(
+                        Strategy::new(level).with_first_move(first_move),
+                        rate,
+                    )),
+                };
+            }
+            MenuRow::XMistakes | MenuRow::OMistakes => {
+                let current = u64::from(self.rates[side].parts_per_10000());
+                let next = step_choice(&RATE_CHOICES, current, delta);
+                let rate = u16::try_from(next)
+                    .ok()
+                    .and_then(MistakeRate::new)
+                    .unwrap_or(MistakeRate::ZERO);
+                self.rates[side] = rate;
+                let seat = self.settings.seat_mut(player);
+                if let Seat::Engine(s) = *seat {
+                    *seat = Seat::Engine(with_rate(s, rate));
+                }
             }
             MenuRow::Delay => {
                 let millis = self.settings.delay.as_millis() as u64;
-                let current = DELAY_CHOICES
-                    .iter()
-                    .position(|&d| d >= millis)
-                    .unwrap_or(DELAY_CHOICES.len() - 1);
                 self.settings.delay =
-                    Duration::from_millis(DELAY_CHOICES[cycle(current, DELAY_CHOICES.len())]);
+                    Duration::from_millis(step_choice(&DELAY_CHOICES, millis, delta));
             }
+            MenuRow::Clock => {
+                let seconds = self.settings.clock.map_or(0, |c| c.as_secs());
+                let next = step_choice(&CLOCK_CHOICES, seconds, delta);
+                self.settings.clock = (next > 0).then(|| Duration::from_secs(next));
+            }
+            MenuRow::Keys => self.settings.layout = self.settings.layout.other(),
             MenuRow::NewGame | MenuRow::Resume => {}
         }
     }
 
-    /// The one-line status: a message, the result, or whose move it is.
+    /// The mistake rate the menu shows for `player`: the engine's, or `—` when its
+    /// level takes none.
+    pub fn rate_text(&self, player: Player) -> String {
+        match self.settings.seat(player) {
+            Seat::Engine(s) if s.level().takes_mistake_rate() => {
+                let rate = s.mistake_rate().parts_per_10000();
+                format!("{} %", f64::from(rate) / 100.0)
+            }
+            _ => "—".to_string(),
+        }
+    }
+
+    /// The one-line status: a question, a message, the result, or whose move it is.
     pub fn status(&self) -> String {
+        if let Some(prompt) = &self.prompt {
+            return prompt.text();
+        }
         if let Some(message) = &self.message {
             return message.clone();
         }
         let name = |player: Player| match self.settings.seat(player) {
             Seat::Human if self.settings.x == self.settings.o => format!("{player}"),
             Seat::Human => format!("{player} (you)"),
-            Seat::Engine(s) => format!("{player} ({s})"),
+            Seat::Engine(s) => format!("{player} ({})", Named(s)),
         };
         match self.game.result() {
+            Some(_) if self.series && !self.settings.has_human() => {
+                let result = match self.game.result() {
+                    Some(GameResult::Win(player)) => format!("{} wins.", name(player)),
+                    _ => "Draw.".to_string(),
+                };
+                format!("{result} The next game follows: any key stops the engines.")
+            }
             Some(GameResult::Win(player)) => {
                 format!("{} wins! n: new game", name(player))
             }
@@ -495,11 +1045,27 @@ impl App {
             None => {
                 let player = self.game.to_move();
                 match self.settings.seat(player) {
-                    Seat::Human => format!("{} to move", name(player)),
+                    Seat::Human => match self.clock_left {
+                        Some(left) if self.clock_running() => format!(
+                            "{} to move · {} s left",
+                            name(player),
+                            left.as_secs_f64().ceil() as u64
+                        ),
+                        _ => format!("{} to move", name(player)),
+                    },
                     Seat::Engine(_) => format!("{} is thinking…", name(player)),
                 }
             }
         }
+    }
+}
+
+/// `strategy` with `rate` when its level takes one (perfect, trap), else unchanged.
+fn with_rate(strategy: Strategy, rate: MistakeRate) -> Strategy {
+    if strategy.level().takes_mistake_rate() {
+        strategy.with_mistake_rate(rate).unwrap_or(strategy)
+    } else {
+        strategy
     }
 }
 
@@ -516,14 +1082,10 @@ mod tests {
     }
 
     fn settings(x: &str, o: &str) -> Settings {
-        Settings {
-            x: x.parse().unwrap(),
-            o: o.parse().unwrap(),
-            delay: Duration::from_millis(400),
-        }
+        Settings::new(x.parse().unwrap(), o.parse().unwrap())
     }
 
-    /// Presses keys in order, applying their actions.
+    /// Presses keys in order, applying their actions (effects are dropped).
     fn press(app: &mut App, keys: &[KeyCode]) {
         for &k in keys {
             if let Some(action) = app.action_for(key(k)) {
@@ -532,9 +1094,19 @@ mod tests {
         }
     }
 
+    /// Types a string of characters as key presses.
+    fn typing(app: &mut App, text: &str) {
+        let keys: Vec<KeyCode> = text.chars().map(KeyCode::Char).collect();
+        press(app, &keys);
+    }
+
     #[test]
-    fn keypad_layout() {
-        let expected = [
+    fn digits_count_left_to_right_top_to_bottom_unless_keypad_is_chosen() {
+        for (digit, index) in (1..=9).zip(0..9) {
+            assert_eq!(KeyLayout::Rows.square(digit), Some(sq(index)));
+            assert_eq!(KeyLayout::Rows.digit(sq(index)), digit);
+        }
+        let keypad = [
             (7, 0),
             (8, 1),
             (9, 2),
@@ -545,21 +1117,36 @@ mod tests {
             (2, 7),
             (3, 8),
         ];
-        for (digit, index) in expected {
-            assert_eq!(keypad_square(digit), Some(sq(index)));
-            assert_eq!(keypad_digit(sq(index)), digit);
+        for (digit, index) in keypad {
+            assert_eq!(KeyLayout::Keypad.square(digit), Some(sq(index)));
+            assert_eq!(KeyLayout::Keypad.digit(sq(index)), digit);
         }
-        assert_eq!(keypad_square(0), None);
-        let app = App::new(settings("human", "human"));
+        for layout in [KeyLayout::Rows, KeyLayout::Keypad] {
+            assert_eq!(layout.square(0), None);
+            assert_eq!(layout.square(10), None);
+        }
+        let mut app = App::new(settings("human", "human"));
         assert_eq!(
-            app.action_for(key(KeyCode::Char('7'))),
+            app.action_for(key(KeyCode::Char('1'))),
             Some(Action::Place(sq(0)))
         );
-        assert_eq!(
-            app.action_for(key(KeyCode::Char('3'))),
-            Some(Action::Place(sq(8)))
-        );
         assert_eq!(app.action_for(key(KeyCode::Char('0'))), None);
+        // The menu switches to the keypad layout.
+        press(&mut app, &[KeyCode::Char('m')]);
+        let keys = MenuRow::ALL
+            .iter()
+            .position(|&r| r == MenuRow::Keys)
+            .unwrap();
+        press(&mut app, &vec![KeyCode::Down; keys]);
+        press(&mut app, &[KeyCode::Right, KeyCode::Char('m')]);
+        assert_eq!(app.settings.layout, KeyLayout::Keypad);
+        assert_eq!(
+            app.action_for(key(KeyCode::Char('1'))),
+            Some(Action::Place(sq(6)))
+        );
+        // Messages name squares by their key in the layout in use.
+        typing(&mut app, "77");
+        assert_eq!(app.message.as_deref(), Some("square 7 is taken"));
     }
 
     #[test]
@@ -567,13 +1154,7 @@ mod tests {
         let mut app = App::new(settings("human", "human"));
         press(
             &mut app,
-            &[
-                KeyCode::Up,
-                KeyCode::Up,
-                KeyCode::Up,
-                KeyCode::Left,
-                KeyCode::Left,
-            ],
+            &[KeyCode::Up, KeyCode::Up, KeyCode::Left, KeyCode::Left],
         );
         assert_eq!(app.cursor, sq(0));
         press(&mut app, &[KeyCode::Right; 5]);
@@ -598,55 +1179,87 @@ mod tests {
     }
 
     #[test]
-    fn a_full_game_scores_once() {
+    fn a_full_game_scores_once_and_rings() {
         let mut app = App::new(settings("human", "human"));
-        // X: 7 8 9 = top row; O: 4 5.
-        press(
-            &mut app,
-            &[
-                KeyCode::Char('7'),
-                KeyCode::Char('4'),
-                KeyCode::Char('8'),
-                KeyCode::Char('5'),
-                KeyCode::Char('9'),
-            ],
-        );
+        // X: 1 2 3 = top row; O: 4 5.
+        typing(&mut app, "14253");
         assert_eq!(app.game.result(), Some(GameResult::Win(Player::X)));
-        assert_eq!(
-            app.score,
-            Score {
-                x: 1,
-                o: 0,
-                draws: 0
-            }
-        );
+        assert_eq!(app.score.x, 1);
+        assert!(app.bell);
         assert!(app.status().starts_with("X wins!"));
-        press(&mut app, &[KeyCode::Char('1')]);
+        typing(&mut app, "9");
         assert_eq!(
             app.message.as_deref(),
             Some("the game is over: n for a new game")
         );
         // Undo and redo to the same end does not count twice.
-        press(&mut app, &[KeyCode::Char('u'), KeyCode::Char('r')]);
+        typing(&mut app, "ur");
         assert_eq!(app.score.x, 1);
-        press(&mut app, &[KeyCode::Char('n')]);
+        typing(&mut app, "n");
         assert_eq!(app.game.ply(), 0);
         assert_eq!(app.score.x, 1);
+        assert_eq!(app.score.describe(&app.settings), "X 1 · O 0 · draws 0");
+    }
+
+    #[test]
+    fn a_result_taken_back_leaves_the_score_and_the_new_one_counts() {
+        // Issue item 4: X wins, undo, O wins instead: the score says O 1, X 0.
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "14253");
+        assert_eq!(app.score.x, 1);
+        typing(&mut app, "u");
+        assert_eq!(app.score.x, 0);
+        typing(&mut app, "76");
+        assert_eq!(app.game.result(), Some(GameResult::Win(Player::O)));
+        assert_eq!(
+            app.score,
+            Score {
+                o: 1,
+                ..Score::default()
+            }
+        );
+    }
+
+    #[test]
+    fn against_an_engine_the_score_follows_the_person_across_sides() {
+        let mut app = App::new(settings("human", "perfect"));
+        // The person (X) wins a game against a careless engine.
+        typing(&mut app, "1");
+        app.apply(Action::EngineMove(sq(3)));
+        typing(&mut app, "2");
+        app.apply(Action::EngineMove(sq(4)));
+        typing(&mut app, "3");
+        assert_eq!(
+            app.score.describe(&app.settings),
+            "You 1 · engine 0 · draws 0"
+        );
+        // Sides swapped in the menu: the person plays O now; the engine wins as X.
+        app.settings.x = "perfect".parse().unwrap();
+        app.settings.o = Seat::Human;
+        typing(&mut app, "n");
+        app.apply(Action::EngineMove(sq(0)));
+        typing(&mut app, "4");
+        app.apply(Action::EngineMove(sq(1)));
+        typing(&mut app, "5");
+        app.apply(Action::EngineMove(sq(2)));
+        assert_eq!(app.game.result(), Some(GameResult::Win(Player::X)));
+        assert_eq!(
+            app.score.describe(&app.settings),
+            "You 1 · engine 1 · draws 0"
+        );
     }
 
     #[test]
     fn the_engine_moves_only_on_its_turn() {
         let mut app = App::new(settings("human", "trap"));
         assert_eq!(app.engine_to_move(), None);
-        press(&mut app, &[KeyCode::Char('5')]);
+        typing(&mut app, "5");
         assert_eq!(app.engine_to_move(), Some(Strategy::new(Level::Trap)));
         assert_eq!(app.status(), "O (trap) is thinking…");
-        // The human cannot move for the engine.
-        press(&mut app, &[KeyCode::Char('7')]);
+        typing(&mut app, "1");
         assert_eq!(app.game.ply(), 1);
         app.apply(Action::EngineMove(sq(0)));
         assert_eq!(app.game.ply(), 2);
-        // An engine move out of turn is ignored.
         app.apply(Action::EngineMove(sq(8)));
         assert_eq!(app.game.ply(), 2);
         assert_eq!(app.status(), "X (you) to move");
@@ -655,94 +1268,305 @@ mod tests {
     #[test]
     fn undo_and_redo_skip_the_engine_moves() {
         let mut app = App::new(settings("human", "perfect"));
-        press(&mut app, &[KeyCode::Char('5')]);
+        typing(&mut app, "5");
         app.apply(Action::EngineMove(sq(0)));
-        press(&mut app, &[KeyCode::Char('9')]);
+        typing(&mut app, "9");
         app.apply(Action::EngineMove(sq(6)));
         assert_eq!(app.game.ply(), 4);
-        press(&mut app, &[KeyCode::Char('u')]);
+        typing(&mut app, "u");
         assert_eq!(app.game.ply(), 2);
-        press(&mut app, &[KeyCode::Char('u')]);
+        typing(&mut app, "u");
         assert_eq!(app.game.ply(), 0);
-        press(&mut app, &[KeyCode::Char('u')]);
+        typing(&mut app, "u");
         assert_eq!(app.message.as_deref(), Some("nothing to undo"));
-        press(&mut app, &[KeyCode::Char('r')]);
+        typing(&mut app, "r");
         assert_eq!(app.game.ply(), 2);
-        press(&mut app, &[KeyCode::Char('r'), KeyCode::Char('r')]);
+        typing(&mut app, "rr");
         assert_eq!(app.game.ply(), 4);
         assert_eq!(app.message.as_deref(), Some("nothing to redo"));
     }
 
     #[test]
-    fn save_and_load_go_through_effects_and_bad_files_change_nothing() {
-        let mut app = App::new(settings("human", "human"));
-        press(&mut app, &[KeyCode::Char('5'), KeyCode::Char('7')]);
-        let text = match app.apply(Action::Save) {
-            Effect::Save(text) => text,
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(text, r#"{"moves":[4,0],"cursor":2}"#);
-        app.saved(Ok("game.json".into()));
-        assert_eq!(app.message.as_deref(), Some("saved to game.json"));
-        let before = app.game;
-        assert_eq!(app.apply(Action::Load), Effect::Load);
-        app.loaded(Ok(r#"{"moves":[4,4],"cursor":2}"#.into()));
-        assert_eq!(app.game, before);
-        assert!(app
-            .message
-            .as_deref()
-            .unwrap()
-            .starts_with("cannot load: not a valid game"));
-        app.loaded(Err("No such file or directory".into()));
-        assert_eq!(app.game, before);
-        app.loaded(Ok(r#"{"moves":[4,0,8],"cursor":3}"#.into()));
-        assert_eq!(app.game.ply(), 3);
-        assert_eq!(app.message.as_deref(), Some("game loaded"));
+    fn undo_before_the_person_moved_keeps_the_engines_opening() {
+        // Issue item 9: the engine opened as X; u must not re-roll its move.
+        let mut app = App::new(settings("trap", "human"));
+        app.apply(Action::EngineMove(sq(0)));
+        typing(&mut app, "u");
+        assert_eq!(app.game.moves(), &[sq(0)]);
+        assert_eq!(app.engine_to_move(), None);
+        assert_eq!(
+            app.message.as_deref(),
+            Some("nothing to undo: you have not moved yet")
+        );
+        // After the person's move, undo takes back both.
+        typing(&mut app, "5");
+        app.apply(Action::EngineMove(sq(8)));
+        typing(&mut app, "u");
+        assert_eq!(app.game.moves(), &[sq(0)]);
     }
 
     #[test]
-    fn menu_changes_seats_and_delay_and_starts_a_new_game() {
-        let mut app = App::new(settings("human", "perfect:0.15"));
-        press(&mut app, &[KeyCode::Char('5')]);
-        press(&mut app, &[KeyCode::Char('m')]);
+    fn save_asks_for_a_file_and_before_overwriting_one() {
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "51");
+        typing(&mut app, "s");
+        assert_eq!(
+            app.prompt,
+            Some(Prompt::Path {
+                purpose: FileAction::Save,
+                text: "tictable-game.json".into()
+            })
+        );
+        assert!(app.status().starts_with("Save to file: tictable-game.json"));
+        // The typed text is the file name: letters stay as typed (no commands).
+        press(&mut app, &[KeyCode::Backspace; 18]);
+        typing(&mut app, "Game.json");
+        let effect = app.apply(app.action_for(key(KeyCode::Enter)).unwrap());
+        assert_eq!(
+            effect,
+            Effect::Save {
+                path: "Game.json".into(),
+                text: r#"{"moves":[4,0],"cursor":2}"#.into(),
+                overwrite: false
+            }
+        );
+        // The runner found the file: it asks; n keeps the file, y overwrites.
+        app.ask_overwrite("Game.json".into());
+        assert_eq!(app.status(), "Game.json exists: overwrite it? (y/n)");
+        typing(&mut app, "n");
+        assert_eq!(app.prompt, None);
+        assert_eq!(app.message.as_deref(), Some("nothing done"));
+        app.ask_overwrite("Game.json".into());
+        let effect = app.apply(app.action_for(key(KeyCode::Char('Y'))).unwrap());
+        assert!(matches!(
+            effect,
+            Effect::Save {
+                overwrite: true,
+                ..
+            }
+        ));
+        app.saved(Ok("Game.json".into()));
+        assert_eq!(app.message.as_deref(), Some("saved to Game.json"));
+        // Saved: n starts a new game without asking.
+        typing(&mut app, "n");
+        assert_eq!(app.game.ply(), 0);
+        // Esc cancels a prompt.
+        typing(&mut app, "l");
+        press(&mut app, &[KeyCode::Esc]);
+        assert_eq!(app.prompt, None);
+    }
+
+    #[test]
+    fn leaving_an_unsaved_game_asks_first() {
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "5");
+        for (keys, then) in [("n", Then::NewGame), ("q", Then::Quit)] {
+            typing(&mut app, keys);
+            assert_eq!(app.prompt, Some(Prompt::Discard(then)));
+            typing(&mut app, "n");
+            assert_eq!(app.game.ply(), 1);
+            assert!(!app.quit);
+        }
+        typing(&mut app, "l");
+        let effect = app.apply(Action::PromptSubmit);
+        assert_eq!(effect, Effect::None);
+        assert_eq!(
+            app.prompt,
+            Some(Prompt::Discard(Then::Load("tictable-game.json".into())))
+        );
+        assert_eq!(
+            app.apply(Action::Answer(true)),
+            Effect::Load("tictable-game.json".into())
+        );
+        typing(&mut app, "ny");
+        assert_eq!(app.game.ply(), 0);
+        // Ctrl-C quits at once.
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        typing(&mut app, "5");
+        app.apply(app.action_for(ctrl_c).unwrap());
+        assert!(app.quit);
+    }
+
+    #[test]
+    fn bad_save_files_change_nothing_and_name_squares_as_people_do() {
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "51");
+        let before = app.game;
+        app.loaded(Ok(r#"{"moves":[4,4],"cursor":2}"#.into()));
+        assert_eq!(app.game, before);
+        assert_eq!(
+            app.message.as_deref(),
+            Some(
+                "cannot load: not a valid game: move 2 (square 5) is illegal: the square is taken"
+            )
+        );
+        app.loaded(Ok(r#"{"moves":[4,9],"cursor":2}"#.into()));
+        assert!(app.message.as_deref().unwrap().contains("0..=8"));
+        app.loaded(Err("No such file or directory".into()));
+        assert_eq!(app.game, before);
+        app.loaded(Ok(r#"{"moves":[0,3,1,4,2],"cursor":5}"#.into()));
+        assert_eq!(app.game.ply(), 5);
+        assert_eq!(app.message.as_deref(), Some("game loaded"));
+        // A loaded finished game is not counted; undoing it changes no score.
+        typing(&mut app, "u");
+        assert_eq!(app.score, Score::default());
+    }
+
+    #[test]
+    fn menu_keeps_mistake_rates_and_steps_every_delay() {
+        let mut app = App::new(settings("human", "hard:0.15"));
+        assert_eq!(app.settings.o.to_string(), "perfect:0.15");
+        typing(&mut app, "5m");
         assert_eq!(app.menu, Some(0));
-        // The menu pauses the engine.
         assert_eq!(app.engine_to_move(), None);
-        // X: human -> random.
+        // X: human -> random -> human.
         press(&mut app, &[KeyCode::Right]);
         assert_eq!(app.settings.x, "random".parse().unwrap());
         press(&mut app, &[KeyCode::Left]);
         assert_eq!(app.settings.x, Seat::Human);
-        // O: perfect:0.15 -> plain perfect -> trap.
-        press(&mut app, &[KeyCode::Down, KeyCode::Right]);
-        assert_eq!(app.settings.o, "perfect".parse().unwrap());
+        // O: perfect:0.15 -> trap:0.15 -> human -> random ... -> perfect:0.15.
+        press(&mut app, &[KeyCode::Down, KeyCode::Down, KeyCode::Right]);
+        assert_eq!(app.settings.o.to_string(), "trap:0.15");
+        press(&mut app, &[KeyCode::Right; 4]);
+        assert_eq!(app.settings.o.to_string(), "medium");
         press(&mut app, &[KeyCode::Right]);
-        assert_eq!(app.settings.o, "trap".parse().unwrap());
-        // Delay 0.4 s -> 0.8 s; wraps backwards from 0.
+        assert_eq!(app.settings.o.to_string(), "perfect:0.15");
+        // O's mistakes: 15 % -> 20 %.
         press(&mut app, &[KeyCode::Down, KeyCode::Right]);
+        assert_eq!(app.settings.o.to_string(), "perfect:0.2");
+        assert_eq!(app.rate_text(Player::O), "20 %");
+        assert_eq!(app.rate_text(Player::X), "—");
+        // Delay: 0.5 s (not a menu value) -> 0.8 s; 0.5 s -> 0.4 s the other way.
+        press(&mut app, &[KeyCode::Down]);
+        app.settings.delay = Duration::from_millis(500);
+        press(&mut app, &[KeyCode::Right]);
         assert_eq!(app.settings.delay, Duration::from_millis(800));
+        app.settings.delay = Duration::from_millis(500);
+        press(&mut app, &[KeyCode::Left]);
+        assert_eq!(app.settings.delay, Duration::from_millis(400));
+        // Every value is reached in turn, and it wraps.
+        let mut seen = vec![];
+        for _ in 0..DELAY_CHOICES.len() {
+            press(&mut app, &[KeyCode::Right]);
+            seen.push(app.settings.delay.as_millis() as u64);
+        }
+        seen.sort();
+        assert_eq!(seen, DELAY_CHOICES);
+        // Clock: none -> 5 s.
+        press(&mut app, &[KeyCode::Down, KeyCode::Right]);
+        assert_eq!(app.settings.clock, Some(Duration::from_secs(5)));
         // Up from the first row wraps to the last.
-        press(&mut app, &[KeyCode::Up, KeyCode::Up, KeyCode::Up]);
+        app.menu = Some(0);
+        press(&mut app, &[KeyCode::Up]);
         assert_eq!(app.menu, Some(MenuRow::ALL.len() - 1));
+        // Start a new game (the one in progress asks first), then the menu closes.
         press(&mut app, &[KeyCode::Up, KeyCode::Enter]);
         assert_eq!(app.menu, None);
+        typing(&mut app, "y");
         assert_eq!(app.game.ply(), 0);
+        // Esc does not open the menu (m does); it closes it.
         press(&mut app, &[KeyCode::Esc]);
-        assert_eq!(app.menu, Some(0));
+        assert_eq!(app.menu, None);
+        typing(&mut app, "m");
         press(&mut app, &[KeyCode::Esc]);
         assert_eq!(app.menu, None);
     }
 
     #[test]
-    fn quit_keys() {
+    fn caps_lock_letters_work_and_quit_keys() {
         let app = App::new(settings("human", "human"));
+        for (c, action) in [
+            ('Q', Action::Quit),
+            ('H', Action::ToggleHint),
+            ('U', Action::Undo),
+        ] {
+            assert_eq!(app.action_for(key(KeyCode::Char(c))), Some(action));
+        }
         assert_eq!(app.action_for(key(KeyCode::Char('q'))), Some(Action::Quit));
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(app.action_for(ctrl_c), Some(Action::Quit));
+        assert_eq!(app.action_for(ctrl_c), Some(Action::QuitNow));
         let mut release = key(KeyCode::Enter);
         release.kind = KeyEventKind::Release;
         assert_eq!(app.action_for(release), None);
         assert_eq!(app.action_for(key(KeyCode::Char('x'))), None);
+        assert_eq!(app.action_for(key(KeyCode::Esc)), None);
+    }
+
+    #[test]
+    fn a_too_small_screen_takes_only_quit() {
+        // Issue item 7: at 30x10, `5 n 7` did things unseen.
+        let mut app = App::new(settings("human", "trap"));
+        app.too_small = true;
+        typing(&mut app, "5n7");
+        press(&mut app, &[KeyCode::Enter, KeyCode::Char('m')]);
+        assert_eq!(app.game.ply(), 0);
+        assert_eq!(app.menu, None);
+        assert_eq!(app.action_for_click(Some(sq(0))), None);
+        app.too_small = false;
+        typing(&mut app, "5");
+        app.too_small = true;
+        assert_eq!(app.engine_to_move(), None, "the engine waits too");
+        assert_eq!(
+            app.action_for(key(KeyCode::Char('q'))),
+            Some(Action::QuitNow)
+        );
+        // A question open when the screen shrank waits too: y is not taken unseen.
+        app.too_small = false;
+        typing(&mut app, "n");
+        assert!(app.prompt.is_some());
+        app.too_small = true;
+        typing(&mut app, "y");
+        assert!(app.prompt.is_some());
+        assert_eq!(app.game.ply(), 1);
+    }
+
+    #[test]
+    fn clicks_place_and_the_clock_plays_for_the_person() {
+        let mut app = App::new(settings("human", "human"));
+        let click = app.action_for_click(Some(sq(2))).unwrap();
+        app.apply(click);
+        assert_eq!(app.game.moves(), &[sq(2)]);
+        assert_eq!(app.action_for_click(None), None);
+        // Without a clock, TimeUp does nothing.
+        app.apply(Action::TimeUp(sq(0)));
+        assert_eq!(app.game.ply(), 1);
+        app.settings.clock = Some(Duration::from_secs(10));
+        app.clock_left = Some(Duration::from_millis(6200));
+        assert!(app.clock_running());
+        assert_eq!(app.status(), "O to move · 7 s left");
+        app.apply(Action::TimeUp(sq(0)));
+        assert_eq!(app.game.moves(), &[sq(2), sq(0)]);
+        let up = Some("time is up: a random move was played on square 1");
+        assert_eq!(app.message.as_deref(), up);
+        // The message stays up through an engine's reply.
+        app.settings.x = "trap".parse().unwrap();
+        app.apply(Action::EngineMove(sq(8)));
+        assert_eq!(app.game.ply(), 3);
+        assert_eq!(app.message.as_deref(), up);
+        // The clock stops while the menu is open.
+        app.apply(Action::ToggleMenu);
+        assert!(!app.clock_running());
+    }
+
+    #[test]
+    fn two_engines_play_on_until_a_key_is_pressed() {
+        let mut app = App::new(settings("perfect", "trap"));
+        assert!(app.series);
+        for square in [4, 0, 8, 2, 1, 7, 6, 3, 5] {
+            app.apply(Action::EngineMove(sq(square)));
+        }
+        assert_eq!(app.game.result(), Some(GameResult::Draw));
+        assert!(app.next_game_due());
+        assert!(app.status().contains("any key stops"), "{}", app.status());
+        app.apply(Action::NewGame);
+        assert_eq!(app.game.ply(), 0);
+        assert_eq!(app.score.draws, 1);
+        let stop = app.action_for(key(KeyCode::Char('x'))).unwrap();
+        assert_eq!(stop, Action::StopSeries);
+        app.apply(stop);
+        assert!(!app.next_game_due());
+        // With a person playing there is no series.
+        assert!(!App::new(settings("human", "trap")).series);
     }
 
     #[test]
@@ -750,6 +1574,8 @@ mod tests {
         assert_eq!("human".parse::<Seat>(), Ok(Seat::Human));
         assert_eq!("Human".parse::<Seat>(), Ok(Seat::Human));
         assert_eq!("trap:0.1".parse::<Seat>().unwrap().to_string(), "trap:0.1");
+        assert_eq!("hard@5".parse::<Seat>().unwrap().to_string(), "perfect@5");
         assert!("robot".parse::<Seat>().is_err());
+        assert_eq!(step_choice(&[], 3, 1), 3);
     }
 }

@@ -6,7 +6,7 @@ mod plain;
 mod tui;
 pub mod ui;
 
-use app::{App, Effect, Seat, Settings};
+use app::{App, Effect, KeyLayout, Seat, Settings};
 use rand_core::SeedableRng;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -15,16 +15,22 @@ use std::time::Duration;
 
 /// Play tic-tac-toe against the engine, another person, or watch two engines.
 ///
-/// Full-screen: arrow keys move the cursor, Enter or Space places; digits 1-9 place by
-/// numeric-keypad layout (7 = top-left ... 3 = bottom-right); u undo, r redo, h hint
-/// (each empty square shows win in n / draw / loss in n for the side to move), n new
-/// game, s save, l load, m menu (players, delay), q or Ctrl-C quit.
+/// Squares are numbered 1-9 left to right, top to bottom (1 = top-left, 9 =
+/// bottom-right); `--layout keypad` uses the numeric keypad instead (7 = top-left).
+/// The empty squares show their keys.
 ///
-/// X always moves first: to let the engine open, use `--x LEVEL --o human`.
-/// A PLAYER is `human` or a level: random, easy, medium, perfect, trap, with an
-/// optional mistake rate for perfect and trap (`perfect:0.15` plays a move of the
-/// next worse outcome class 15% of the time) and an optional forced first move
-/// (`perfect@4`, squares 0-8 row-major from the top-left).
+/// Full-screen: a digit or a mouse click places, or arrow keys move the cursor and
+/// Enter or Space places; u undo, r redo, h hint (each empty square shows win in n /
+/// draw / loss in n for the side to move), n new game, s save, l load (both ask for
+/// the file), m menu (players, mistake rates, delay, clock, keys), q quit (asks
+/// first when the game is not saved), Ctrl-C quit at once.
+///
+/// X always moves first: to let the engine open, use `--x LEVEL --o human`. Two
+/// engines (`--x perfect --o trap`) play game after game until a key is pressed.
+/// A PLAYER is `human` or a level: random, easy, medium, perfect (or hard), trap,
+/// with an optional mistake rate for perfect and trap (`perfect:0.15` plays a move
+/// of the next worse outcome class 15% of the time) and an optional forced first
+/// move (`perfect@5`: the centre, squares 1-9).
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
     /// Who plays X (moves first): `human` or a level.
@@ -34,37 +40,79 @@ pub struct Args {
     #[arg(long, value_name = "PLAYER", default_value = "trap")]
     o: Seat,
     /// Seconds an engine visibly "thinks" before moving in the full-screen game (0
-    /// allowed; the --plain dialogue answers at once, for scripts).
-    #[arg(long, value_name = "SECONDS", default_value = "0.4", value_parser = parse_delay)]
+    /// to 60; the --plain dialogue answers at once, for scripts).
+    #[arg(long, value_name = "SECONDS", default_value = "0.4", allow_hyphen_values = true, value_parser = parse_delay)]
     delay: Duration,
+    /// Seconds a person has for each move in the full-screen game (1 to 3600), shown
+    /// counting down; when it runs out a random move is played for them.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_clock)]
+    clock: Option<Duration>,
+    /// Which key picks which square: `rows` (1 = top-left) or `keypad` (7 =
+    /// top-left, as on a numeric keypad).
+    #[arg(long, value_enum, default_value = "rows")]
+    layout: KeyLayout,
+    /// No terminal bell when a game ends.
+    #[arg(long)]
+    quiet: bool,
     /// A line-oriented dialogue on stdin/stdout instead of the full-screen game (no
     /// terminal needed: scripts, pipes, screen readers). Also used when stdin or
     /// stdout is not a terminal.
     #[arg(long)]
     plain: bool,
-    /// Seed for the engines' random choices (default: from the clock).
-    #[arg(long, value_name = "S")]
+    /// Seed for the engines' random choices (0 to 18446744073709551615; default:
+    /// from the clock).
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_seed)]
     seed: Option<u64>,
-    /// The file that s saves to and l loads from (JSON).
+    /// The file s and l offer (a JSON save file; squares in it are 0-8).
     #[arg(long, value_name = "PATH", default_value = "tictable-game.json")]
     file: PathBuf,
 }
 
-fn parse_delay(text: &str) -> Result<Duration, String> {
+/// A number of seconds in `range`, for `what`.
+fn parse_seconds(
+    text: &str,
+    range: std::ops::RangeInclusive<f64>,
+    what: &str,
+) -> Result<Duration, String> {
     let seconds: f64 = text
+        .trim()
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if !(0.0..=60.0).contains(&seconds) {
-        return Err("the delay must be between 0 and 60 seconds".to_string());
+    if !range.contains(&seconds) {
+        return Err(format!(
+            "{what} must be between {} and {} seconds",
+            range.start(),
+            range.end()
+        ));
     }
     Ok(Duration::from_secs_f64(seconds))
 }
 
+fn parse_delay(text: &str) -> Result<Duration, String> {
+    parse_seconds(text, 0.0..=60.0, "the delay")
+}
+
+fn parse_clock(text: &str) -> Result<Duration, String> {
+    parse_seconds(text, 1.0..=3600.0, "the move clock")
+}
+
+/// A seed: a whole number from 0 to `u64::MAX` (negative ones get this message, not
+/// clap's "unexpected argument").
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse().map_err(|_| {
+        format!(
+            "`{text}` is not a seed: a whole number from 0 to {}",
+            u64::MAX
+        )
+    })
+}
+
 pub fn run(args: Args) -> ExitCode {
     let settings = Settings {
-        x: args.x,
-        o: args.o,
         delay: args.delay,
+        layout: args.layout,
+        clock: args.clock,
+        ..Settings::new(args.x, args.o)
     };
     let seed = args.seed.unwrap_or_else(|| {
         let now = std::time::SystemTime::now()
@@ -73,15 +121,18 @@ pub fn run(args: Args) -> ExitCode {
         now.as_nanos() as u64 ^ (std::process::id() as u64) << 32
     });
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-    let app = App::new(settings);
+    let mut app = App::new(settings);
+    app.file = args.file.clone();
     let stdin_terminal = std::io::stdin().is_terminal();
     let result = if args.plain || !stdin_terminal || !std::io::stdout().is_terminal() {
         let stdout = anstream::AutoStream::auto(std::io::stdout());
         let input = std::io::stdin().lock();
-        plain::run(app, input, stdout, &mut rng, &args.file, !stdin_terminal)
+        let mut stderr = std::io::stderr();
+        let bell = (!args.quiet).then_some(&mut stderr as &mut dyn std::io::Write);
+        plain::run(app, input, stdout, &mut rng, !stdin_terminal, bell)
     } else {
         let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-        tui::run(app, &mut rng, &args.file, ui::Theme { color })
+        tui::run(app, &mut rng, ui::Theme { color }, !args.quiet)
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -93,16 +144,22 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Performs the file I/O an action asked for and reports back to the app.
-fn perform(app: &mut App, effect: Effect, file: &Path) {
+/// Performs the file I/O an action asked for and reports back to the app; an
+/// existing file is replaced only after the person agreed.
+fn perform(app: &mut App, effect: Effect) {
     match effect {
         Effect::None => {}
-        Effect::Save(text) => app.saved(
-            std::fs::write(file, text + "\n")
-                .map(|()| file.display().to_string())
-                .map_err(|e| format!("{}: {e}", file.display())),
+        Effect::Save {
+            path,
+            overwrite: false,
+            ..
+        } if path.exists() => app.ask_overwrite(path),
+        Effect::Save { path, text, .. } => app.saved(
+            std::fs::write(&path, text + "\n")
+                .map(|()| path.display().to_string())
+                .map_err(|e| format!("{}: {e}", path.display())),
         ),
-        Effect::Load => app.loaded(read_save(file)),
+        Effect::Load(path) => app.loaded(read_save(&path)),
     }
 }
 

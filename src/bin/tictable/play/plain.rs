@@ -1,35 +1,48 @@
 //! `tictable play --plain`: the game as a line dialogue on stdin/stdout. Squares are
-//! typed as numeric-keypad digits (shown on the empty squares); bad input gets a
-//! message and the prompt again.
+//! typed as keys 1-9 (left to right, top to bottom, or numeric-keypad layout with
+//! `--layout keypad`; the board shows them on the empty squares); bad input, also
+//! bytes that are not text, gets a message and the prompt again.
 
-use super::app::{keypad_digit, keypad_square, Action, App, Seat};
+use super::app::{Action, App, Prompt, Seat};
 use super::{engine_move, perform};
+use crate::analyse::read_line;
 use anstyle::{AnsiColor, Style};
 use std::io::{self, BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tictable::game::GameResult;
 use tictable::{move_values, Player, Square};
 
-const HELP: &str = "Type a square 1-9 (numeric keypad layout: 7 8 9 is the top row), \
-or: u undo, r redo, h hint, n new game, s [FILE] save, l [FILE] load, q quit.";
+/// The longest line read; longer ones are not a move (and memory stays bounded).
+const MAX_LINE: usize = 256;
+
+fn help(app: &App) -> String {
+    format!(
+        "Type a square: {}, or: u undo, r redo, h hint, n new game, s [FILE] save, \
+         l [FILE] load, q quit.",
+        app.settings.layout.describe()
+    )
+}
 
 /// Runs the dialogue. `echo` repeats each input line after the prompt (for input
-/// that is not typed at a terminal, so the transcript reads like a session).
+/// that is not typed at a terminal, so the transcript reads like a session); `bell`,
+/// if any, gets the terminal bell when a game ends (stderr: the transcript on stdout
+/// stays clean).
 pub fn run<R: rand_core::Rng + ?Sized>(
     mut app: App,
     mut input: impl BufRead,
     mut out: impl Write,
     rng: &mut R,
-    file: &Path,
     echo: bool,
+    mut bell: Option<&mut dyn Write>,
 ) -> io::Result<()> {
     writeln!(
         out,
-        "tictable: X is {}, O is {}. {HELP}",
+        "tictable: X is {}, O is {}. {}",
         seat_name(app.settings.x),
-        seat_name(app.settings.o)
+        seat_name(app.settings.o),
+        help(&app)
     )?;
-    let mut line = String::new();
+    let mut bytes = Vec::new();
     // The game last drawn: the board is drawn again only when it changed.
     let mut shown = None;
     loop {
@@ -41,46 +54,78 @@ pub fn run<R: rand_core::Rng + ?Sized>(
             let square = app.game.last_move().unwrap_or(Square::CENTRE);
             writeln!(
                 out,
-                "{} ({strategy}) plays {}.",
+                "{} ({}) plays {}.",
                 piece(player),
-                keypad_digit(square)
+                Seat::Engine(strategy),
+                app.label(square)
             )?;
+        }
+        if let (true, Some(bell)) = (std::mem::take(&mut app.bell), bell.as_mut()) {
+            bell.write_all(b"\x07")?;
+            bell.flush()?;
         }
         let drawn = shown != Some(app.game);
         if drawn {
             write!(out, "\n{}\n", board_text(&app))?;
             shown = Some(app.game);
         }
-        match app.game.result() {
-            Some(result) if drawn => {
-                let s = app.score;
+        match (&app.prompt, app.game.result()) {
+            (Some(prompt), _) => write!(out, "{} > ", prompt.text())?,
+            (None, Some(result)) if drawn => {
                 let text = match result {
                     GameResult::Win(player) => format!("{} wins!", piece(player)),
                     GameResult::Draw => "Draw.".to_string(),
                 };
-                writeln!(
-                    out,
-                    "{text} Score: X {} · O {} · draws {}.",
-                    s.x, s.o, s.draws
-                )?;
+                writeln!(out, "{text} Score: {}.", app.score.describe(&app.settings))?;
                 write!(out, "n new game, u undo, q quit > ")?;
             }
-            Some(_) => write!(out, "n new game, u undo, q quit > ")?,
-            None => {
+            (None, Some(_)) => write!(out, "n new game, u undo, q quit > ")?,
+            (None, None) => {
                 let player = app.game.to_move();
                 write!(out, "{} to move > ", piece(player))?;
             }
         }
         out.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        let Some(length) = read_line(&mut input, &mut bytes, MAX_LINE)? else {
             writeln!(out)?;
             return Ok(());
-        }
+        };
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(text) if length <= MAX_LINE => text.trim_end_matches(['\n', '\r']),
+            _ => {
+                if echo {
+                    writeln!(out, "{}", String::from_utf8_lossy(&bytes).trim_end())?;
+                }
+                let why = if length > MAX_LINE {
+                    format!("a line of {length} bytes")
+                } else {
+                    "bytes that are not text (UTF-8)".to_string()
+                };
+                writeln!(out, "That is not a move: {why}. {}", help(&app))?;
+                continue;
+            }
+        };
         if echo {
-            writeln!(out, "{}", line.trim_end())?;
+            writeln!(out, "{text}")?;
         }
-        let command = line.trim();
+        let command = text.trim();
+        if let Some(Prompt::Overwrite(_) | Prompt::Discard(_)) = app.prompt {
+            let answer = match command.to_ascii_lowercase().as_str() {
+                "y" | "yes" => true,
+                "n" | "no" => false,
+                _ => {
+                    writeln!(out, "Please answer y or n.")?;
+                    continue;
+                }
+            };
+            let effect = app.apply(Action::Answer(answer));
+            if app.quit {
+                return Ok(());
+            }
+            perform(&mut app, effect);
+            report(&mut app, &mut out)?;
+            continue;
+        }
         let (word, argument) = command
             .split_once(char::is_whitespace)
             .map_or((command, ""), |(w, a)| (w, a.trim()));
@@ -89,12 +134,13 @@ pub fn run<R: rand_core::Rng + ?Sized>(
         if !argument.is_empty() && !takes_argument {
             writeln!(
                 out,
-                "One command per line: {command:?} was not played. {HELP}"
+                "One command per line: {command:?} was not played. {}",
+                help(&app)
             )?;
             continue;
         }
         let action = match word.as_str() {
-            "q" | "quit" | "exit" => return Ok(()),
+            "q" | "quit" | "exit" => Action::Quit,
             "u" | "undo" => Action::Undo,
             "r" | "redo" => Action::Redo,
             "n" | "new" => Action::NewGame,
@@ -102,31 +148,26 @@ pub fn run<R: rand_core::Rng + ?Sized>(
                 writeln!(out, "{}", hints(&app))?;
                 continue;
             }
-            "?" | "help" => {
-                writeln!(out, "{HELP}")?;
+            "?" | "help" | "" => {
+                writeln!(out, "{}", help(&app))?;
                 continue;
             }
             "s" | "save" | "l" | "load" => {
                 let path = match argument {
-                    "" => file.to_path_buf(),
+                    "" => app.file.clone(),
                     path => PathBuf::from(path),
                 };
-                let action = if word.starts_with('s') {
-                    Action::Save
+                let effect = if word.starts_with('s') {
+                    app.save_to(path)
                 } else {
-                    Action::Load
+                    app.load_from(path)
                 };
-                let effect = app.apply(action);
-                perform(&mut app, effect, &path);
+                perform(&mut app, effect);
                 report(&mut app, &mut out)?;
                 continue;
             }
-            "" => {
-                writeln!(out, "{HELP}")?;
-                continue;
-            }
             text => match text.parse::<u32>() {
-                Ok(digit @ 1..=9) => match keypad_square(digit as u8) {
+                Ok(digit @ 1..=9) => match app.settings.layout.square(digit as u8) {
                     Some(square) => Action::Place(square),
                     None => continue,
                 },
@@ -135,12 +176,16 @@ pub fn run<R: rand_core::Rng + ?Sized>(
                     continue;
                 }
                 Err(_) => {
-                    writeln!(out, "{text:?} is not a move. {HELP}")?;
+                    writeln!(out, "{text:?} is not a move. {}", help(&app))?;
                     continue;
                 }
             },
         };
-        app.apply(action);
+        let effect = app.apply(action);
+        if app.quit {
+            return Ok(());
+        }
+        perform(&mut app, effect);
         report(&mut app, &mut out)?;
     }
 }
@@ -156,7 +201,7 @@ fn report(app: &mut App, out: &mut impl Write) -> io::Result<()> {
 fn seat_name(seat: Seat) -> String {
     match seat {
         Seat::Human => "human".to_string(),
-        Seat::Engine(s) => format!("the engine ({s})"),
+        Seat::Engine(_) => format!("the engine ({seat})"),
     }
 }
 
@@ -173,7 +218,7 @@ fn piece(player: Player) -> String {
     format!("{s}{player}{s:#}")
 }
 
-/// The board with keypad digits on the empty squares.
+/// The board with each empty square's key.
 fn board_text(app: &App) -> String {
     let board = app.game.board();
     let mut text = String::new();
@@ -186,7 +231,7 @@ fn board_text(app: &App) -> String {
                 let square = Square::new(row * 3 + column).unwrap_or(Square::CENTRE);
                 match board.get(square) {
                     Some(player) => format!(" {} ", piece(player)),
-                    None => format!(" {} ", keypad_digit(square)),
+                    None => format!(" {} ", app.label(square)),
                 }
             })
             .collect();
@@ -196,7 +241,7 @@ fn board_text(app: &App) -> String {
     text
 }
 
-/// The value of every empty square for the side to move.
+/// The value of every empty square for the side to move, by key.
 fn hints(app: &App) -> String {
     let board = app.game.board();
     let values = match move_values(&board) {
@@ -204,10 +249,10 @@ fn hints(app: &App) -> String {
         _ => return "The game is over.".to_string(),
     };
     let mut squares: Vec<Square> = board.legal_moves().iter().collect();
-    squares.sort_by_key(|&s| keypad_digit(s));
+    squares.sort_by_key(|&s| app.label(s));
     let list: Vec<String> = squares
         .iter()
-        .filter_map(|&s| values[s.index() as usize].map(|v| format!("{} {v}", keypad_digit(s))))
+        .filter_map(|&s| values[s.index() as usize].map(|v| format!("{} {v}", app.label(s))))
         .collect();
     format!("Hint for {}: {}.", board.to_move(), list.join(" · "))
 }

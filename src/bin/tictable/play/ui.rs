@@ -1,7 +1,8 @@
 //! Drawing the [`App`] with ratatui: pure, from state to frame (tested on a
-//! `TestBackend`).
+//! `TestBackend`). The board grows with the terminal and is centred in it; the
+//! same geometry maps mouse clicks back to squares ([`square_at`]).
 
-use super::app::{keypad_digit, App, MenuRow, Seat};
+use super::app::{App, MenuRow, Seat};
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -9,16 +10,19 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 use tictable::{move_values, MoveValue, Outcome, Player, Square};
 
-/// Cell size inside the grid.
-const CELL_WIDTH: usize = 9;
-const CELL_HEIGHT: usize = 3;
-/// The grid with its borders.
-const BOARD_WIDTH: u16 = 3 * CELL_WIDTH as u16 + 4;
-const BOARD_HEIGHT: u16 = 3 * CELL_HEIGHT as u16 + 4;
+/// The smallest cell, inside the grid: wide enough for "loss in 5".
+const CELL_WIDTH: u16 = 9;
+const CELL_HEIGHT: u16 = 3;
+/// How many times a cell can grow (by 4 columns and 2 rows each).
+const MAX_GROWTH: u16 = 3;
+/// The rows around the board: title, gap, gap, players, score, gap, two help rows.
+const OTHER_ROWS: u16 = 8;
+/// The status line's rows: long messages wrap into them.
+const STATUS_ROWS: u16 = 3;
 /// The smallest terminal the full layout fits in.
 pub const MIN_WIDTH: u16 = 40;
 /// See [`MIN_WIDTH`].
-pub const MIN_HEIGHT: u16 = 23;
+pub const MIN_HEIGHT: u16 = 24;
 
 /// Colours on or off (off when `NO_COLOR` is set): without colour, emphasis uses
 /// bold, underline and reverse video only.
@@ -72,36 +76,109 @@ impl Theme {
         }
     }
 
+    /// A square's key: dim, but bright on the cursor's dark background.
+    fn label(self, on_cursor: bool) -> Style {
+        if on_cursor {
+            self.fg(Color::White)
+        } else {
+            self.dim()
+        }
+    }
+
     fn dim(self) -> Style {
         self.fg(Color::DarkGray)
     }
 }
 
+/// Whether the full layout fits in `area` (else only "too small" is drawn).
+pub fn fits(area: Rect) -> bool {
+    area.width >= MIN_WIDTH && area.height >= MIN_HEIGHT
+}
+
+/// Where everything goes: the board's cells and the rows around it.
+struct Geometry {
+    cell_width: u16,
+    cell_height: u16,
+    board: Rect,
+    top: u16,
+}
+
+impl Geometry {
+    /// The largest board that fits, the whole block centred; `None` when the
+    /// screen is too small.
+    fn new(area: Rect) -> Option<Geometry> {
+        if !fits(area) {
+            return None;
+        }
+        let board_size = |growth: u16| {
+            let (w, h) = (CELL_WIDTH + 4 * growth, CELL_HEIGHT + 2 * growth);
+            (w, h, 3 * w + 4, 3 * h + 4)
+        };
+        let growth = (0..=MAX_GROWTH)
+            .rev()
+            .find(|&g| {
+                let (_, _, width, height) = board_size(g);
+                width <= area.width && height + OTHER_ROWS + STATUS_ROWS <= area.height
+            })
+            .unwrap_or(0);
+        let (cell_width, cell_height, width, height) = board_size(growth);
+        let total = height + OTHER_ROWS + STATUS_ROWS;
+        let top = area.y + area.height.saturating_sub(total) / 2;
+        let left = area.x + area.width.saturating_sub(width) / 2;
+        Some(Geometry {
+            cell_width,
+            cell_height,
+            board: Rect::new(left, top + 2, width, height),
+            top,
+        })
+    }
+}
+
+/// The square under the terminal cell (`column`, `row`), for mouse clicks: `None`
+/// on the grid lines, beside the board, or when the screen is too small.
+pub fn square_at(area: Rect, column: u16, row: u16) -> Option<Square> {
+    let g = Geometry::new(area)?;
+    let inside = |value: u16, start: u16, cell: u16| -> Option<u8> {
+        let offset = value.checked_sub(start)?;
+        let (index, within) = (offset / (cell + 1), offset % (cell + 1));
+        (within != 0 && index < 3).then_some(index as u8)
+    };
+    let c = inside(column, g.board.x, g.cell_width)?;
+    let r = inside(row, g.board.y, g.cell_height)?;
+    Square::new(r * 3 + c)
+}
+
 /// Draws the whole screen.
 pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
     let area = frame.area();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    let Some(g) = Geometry::new(area) else {
         let text = format!(
             "Terminal too small ({}x{}): resize to at least {MIN_WIDTH}x{MIN_HEIGHT}, or q to quit.",
             area.width, area.height
         );
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
-    }
-    let [title, _, board, _, players, score, status, _, help] = Layout::vertical([
+    };
+    let content = Rect::new(area.x, g.top, area.width, area.bottom() - g.top);
+    let [title, _, _board, _, players, score, status, _, help] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),
-        Constraint::Length(BOARD_HEIGHT),
+        Constraint::Length(g.board.height),
         Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(STATUS_ROWS),
         Constraint::Length(1),
         Constraint::Min(2),
     ])
-    .areas(area);
+    .areas(content);
     let centred = |lines: Line<'static>, rect: Rect, f: &mut Frame| {
-        f.render_widget(Paragraph::new(lines).alignment(Alignment::Center), rect);
+        f.render_widget(
+            Paragraph::new(lines)
+                .alignment(Alignment::Center)
+                .wrap(Wrap { trim: true }),
+            rect,
+        );
     };
     centred(
         Line::styled(
@@ -111,49 +188,42 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
         title,
         frame,
     );
-    let board_area = board.centered_horizontally(Constraint::Length(BOARD_WIDTH));
-    frame.render_widget(Paragraph::new(board_lines(app, theme)), board_area);
-    let seat = |player: Player| match app.settings.seat(player) {
-        Seat::Human => "human".to_string(),
-        Seat::Engine(s) => s.to_string(),
-    };
+    frame.render_widget(Paragraph::new(board_lines(app, theme, &g)), g.board);
     centred(
         Line::from(vec![
             Span::styled("X", theme.piece(Player::X)),
-            Span::raw(format!(": {}   ", seat(Player::X))),
+            Span::raw(format!(": {}   ", app.settings.x)),
             Span::styled("O", theme.piece(Player::O)),
-            Span::raw(format!(": {}", seat(Player::O))),
+            Span::raw(format!(": {}", app.settings.o)),
         ]),
         players,
         frame,
     );
-    let s = app.score;
     centred(
-        Line::raw(format!("Score  X {} · O {} · draws {}", s.x, s.o, s.draws)),
+        Line::raw(format!("Score  {}", app.score.describe(&app.settings))),
         score,
         frame,
     );
     let status_style = match app.game.result() {
+        _ if app.prompt.is_some() => Style::new().add_modifier(Modifier::BOLD),
         Some(_) => Style::new().add_modifier(Modifier::BOLD),
         None if app.message.is_some() => theme.fg(Color::Yellow),
         None => Style::new(),
     };
     centred(Line::styled(app.status(), status_style), status, frame);
-    let keys = "←↑→↓ move · Enter/Space place · 1-9 keypad · u undo · r redo · \
-                h hint · n new · s save · l load · m menu · q quit";
-    frame.render_widget(
-        Paragraph::new(Line::styled(keys, theme.dim()))
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        help,
+    let keys = format!(
+        "{} or click · ←↑→↓ + Enter · u undo · r redo · h hint · n new · s save · \
+         l load · m menu · q quit",
+        app.settings.layout.describe()
     );
+    centred(Line::styled(keys, theme.dim()), help, frame);
     if let Some(selected) = app.menu {
         render_menu(frame, app, selected, theme);
     }
 }
 
 /// The grid: borders, pieces, cursor, last move, winning line, hints.
-fn board_lines(app: &App, theme: Theme) -> Vec<Line<'static>> {
+fn board_lines(app: &App, theme: Theme, g: &Geometry) -> Vec<Line<'static>> {
     let board = app.game.board();
     let winning = app.game.winning_line();
     let values = if app.hint {
@@ -162,7 +232,7 @@ fn board_lines(app: &App, theme: Theme) -> Vec<Line<'static>> {
         [None; 9]
     };
     let border = |left: &str, middle: &str, right: &str| {
-        let bar = "─".repeat(CELL_WIDTH);
+        let bar = "─".repeat(g.cell_width as usize);
         Line::styled(
             format!("{left}{bar}{middle}{bar}{middle}{bar}{right}"),
             theme.dim(),
@@ -170,11 +240,11 @@ fn board_lines(app: &App, theme: Theme) -> Vec<Line<'static>> {
     };
     let mut lines = vec![border("┌", "┬", "┐")];
     for row in 0..3u8 {
-        for inner in 0..CELL_HEIGHT {
+        for inner in 0..g.cell_height {
             let mut spans = vec![Span::styled("│", theme.dim())];
             for column in 0..3u8 {
                 let square = Square::new(row * 3 + column).unwrap_or(Square::CENTRE);
-                let (text, mut style) = cell_text(app, square, inner, values, theme);
+                let (text, mut style) = cell_text(app, square, inner, values, theme, g);
                 if winning.contains(square) {
                     style = style.patch(theme.winning());
                 } else if square == app.cursor {
@@ -194,17 +264,21 @@ fn board_lines(app: &App, theme: Theme) -> Vec<Line<'static>> {
     lines
 }
 
-/// One text row (`inner` = 0..3) of a cell and its style.
+/// One text row (`inner` from the top) of a cell and its style: the key of an
+/// empty square in its top-left corner, the piece or the hint in the middle row.
 fn cell_text(
     app: &App,
     square: Square,
-    inner: usize,
+    inner: u16,
     values: [Option<MoveValue>; 9],
     theme: Theme,
+    g: &Geometry,
 ) -> (String, Style) {
-    let centre = |text: &str| format!("{text:^CELL_WIDTH$}");
+    let width = g.cell_width as usize;
+    let centre = |text: &str| format!("{text:^width$}");
+    let middle = inner == g.cell_height / 2;
     match (app.game.board().get(square), inner) {
-        (Some(player), 1) => {
+        (Some(player), _) if middle => {
             let mut style = theme.piece(player);
             if app.game.last_move() == Some(square) {
                 style = style.add_modifier(Modifier::UNDERLINED);
@@ -213,10 +287,10 @@ fn cell_text(
         }
         (Some(_), _) => (centre(""), Style::new()),
         (None, 0) => (
-            format!("{:<CELL_WIDTH$}", keypad_digit(square)),
-            theme.dim(),
+            format!("{:<width$}", app.label(square)),
+            theme.label(square == app.cursor),
         ),
-        (None, 1) => match values[square.index() as usize] {
+        (None, _) if middle => match values[square.index() as usize] {
             Some(value) => (centre(&value.to_string()), theme.hint(value)),
             None => (centre(""), Style::new()),
         },
@@ -226,15 +300,33 @@ fn cell_text(
 
 /// The in-game menu as a centred popup.
 fn render_menu(frame: &mut Frame, app: &App, selected: usize, theme: Theme) {
+    let height = MenuRow::ALL.len() as u16 + 4;
     let area = frame
         .area()
-        .centered(Constraint::Length(38), Constraint::Length(9));
+        .centered(Constraint::Length(40), Constraint::Length(height));
+    let choice = |name: &str, value: String| format!("{name:<10}‹ {value:<13} ›");
+    let seat = |seat: Seat| seat.to_string();
     let value = |row: MenuRow| match row {
-        MenuRow::X => format!("X       ‹ {:<9} ›", app.settings.x.to_string()),
-        MenuRow::O => format!("O       ‹ {:<9} ›", app.settings.o.to_string()),
-        MenuRow::Delay => format!(
-            "Delay   ‹ {:<9} ›",
-            format!("{:.1} s", app.settings.delay.as_secs_f64())
+        MenuRow::X => choice("X", seat(app.settings.x)),
+        MenuRow::XMistakes => choice("  mistakes", app.rate_text(Player::X)),
+        MenuRow::O => choice("O", seat(app.settings.o)),
+        MenuRow::OMistakes => choice("  mistakes", app.rate_text(Player::O)),
+        MenuRow::Delay => choice(
+            "Delay",
+            format!("{:.1} s", app.settings.delay.as_secs_f64()),
+        ),
+        MenuRow::Clock => choice(
+            "Clock",
+            app.settings
+                .clock
+                .map_or("off".to_string(), |c| format!("{} s", c.as_secs())),
+        ),
+        MenuRow::Keys => choice(
+            "Keys",
+            match app.settings.layout {
+                super::app::KeyLayout::Rows => "1 = top-left".to_string(),
+                super::app::KeyLayout::Keypad => "keypad 7 8 9".to_string(),
+            },
         ),
         MenuRow::NewGame => "Start a new game".to_string(),
         MenuRow::Resume => "Resume".to_string(),
@@ -273,11 +365,9 @@ mod tests {
     use std::time::Duration;
 
     fn app(x: &str, o: &str) -> App {
-        App::new(Settings {
-            x: x.parse().unwrap(),
-            o: o.parse().unwrap(),
-            delay: Duration::ZERO,
-        })
+        let mut settings = Settings::new(x.parse().unwrap(), o.parse().unwrap());
+        settings.delay = Duration::ZERO;
+        App::new(settings)
     }
 
     fn draw(app: &App, width: u16, height: u16, theme: Theme) -> Buffer {
@@ -304,26 +394,51 @@ mod tests {
     }
 
     const COLOR: Theme = Theme { color: true };
-    /// The board's left edge in a 60-column terminal.
-    const LEFT: u16 = 15;
+    /// The board's left edge in a 60x24 terminal (31 wide, centred).
+    const LEFT: u16 = 14;
+    /// The board's top edge in a 60x24 terminal (24 rows of content).
+    const TOP: u16 = 2;
+
+    /// The terminal cell in the middle row of `square`'s cell, `dx` into it.
+    fn middle(square: u8, dx: u16) -> (u16, u16) {
+        let s = sq(square);
+        (
+            LEFT + 1 + u16::from(s.column()) * 10 + dx,
+            TOP + 1 + u16::from(s.row()) * 4 + 1,
+        )
+    }
 
     #[test]
-    fn renders_the_board_pieces_and_status() {
+    fn renders_the_board_pieces_keys_and_status() {
         let mut a = app("human", "human");
         a.apply(Action::Place(sq(4)));
         a.apply(Action::Place(sq(0)));
         let lines = text(&draw(&a, 60, 24, COLOR));
         let screen = lines.join("\n");
-        assert!(lines[0].contains("tictable — perfect tic-tac-toe"));
-        // Board: 31 wide, centred in 60 columns -> starts at column 15.
-        assert_eq!(&lines[2][15..], "┌─────────┬─────────┬─────────┐");
-        assert_eq!(lines[4].trim(), "│    O    │         │         │");
-        assert_eq!(lines[8].trim(), "│         │    X    │         │");
-        assert!(lines[3].contains("│         │8        │9        │"));
+        assert!(lines[TOP as usize - 2].contains("tictable — perfect tic-tac-toe"));
+        let top = TOP as usize;
+        assert_eq!(
+            &lines[top][LEFT as usize..],
+            "┌─────────┬─────────┬─────────┐"
+        );
+        assert_eq!(lines[top + 2].trim(), "│    O    │         │         │");
+        assert_eq!(lines[top + 6].trim(), "│         │    X    │         │");
+        // Keys 1-9 left to right, top to bottom on the empty squares.
+        assert!(lines[top + 1].contains("│         │2        │3        │"));
+        assert!(lines[top + 9].contains("│7        │8        │9        │"));
         assert!(screen.contains("X: human   O: human"), "{screen}");
         assert!(screen.contains("Score  X 0 · O 0 · draws 0"));
         assert!(screen.contains("X to move"));
+        assert!(
+            screen.contains("1-9 rows (1 = top-left) or click"),
+            "{screen}"
+        );
         assert!(screen.contains("q quit"));
+        // The keypad layout shows its own keys, and says so.
+        a.settings.layout = super::super::app::KeyLayout::Keypad;
+        let lines = text(&draw(&a, 60, 24, COLOR));
+        assert!(lines[top + 1].contains("│         │8        │9        │"));
+        assert!(lines.join("\n").contains("1-9 keypad (7 = top-left)"));
     }
 
     #[test]
@@ -337,19 +452,23 @@ mod tests {
             columns: 1,
         }); // cursor from 4 to 8
         let buffer = draw(&a, 60, 24, COLOR);
-        // Square 8's cell (row 2, column 2) has the cursor background.
-        let (x8, y8) = (LEFT + 1 + 2 * 10, 2 + 1 + 2 * 4);
-        assert_eq!(buffer[(x8 + 2, y8 + 1)].bg, Color::DarkGray);
+        let (x8, y8) = middle(8, 2);
+        assert_eq!(buffer[(x8, y8)].bg, Color::DarkGray);
+        // The cursor square's key is readable: not dark grey on dark grey.
+        let key = (x8 - 2, y8 - 1);
+        assert_eq!(buffer[key].symbol(), "9");
+        assert_eq!(buffer[key].bg, Color::DarkGray);
+        assert_ne!(buffer[key].fg, buffer[key].bg);
         // The last move (O on 4) is underlined.
-        let (x4, y4) = (LEFT + 1 + 10 + 4, 2 + 1 + 4 + 1);
+        let (x4, y4) = middle(4, 4);
         assert_eq!(buffer[(x4, y4)].symbol(), "O");
         assert!(buffer[(x4, y4)].modifier.contains(Modifier::UNDERLINED));
         a.apply(Action::Place(sq(2)));
         let buffer = draw(&a, 60, 24, COLOR);
-        for column in 0..3u16 {
-            assert_eq!(buffer[(LEFT + 1 + column * 10 + 4, 4)].bg, Color::Green);
+        for column in 0..3 {
+            assert_eq!(buffer[middle(column, 4)].bg, Color::Green);
         }
-        assert_eq!(buffer[(LEFT + 1 + 4, 8)].bg, Color::Reset);
+        assert_eq!(buffer[middle(3, 4)].bg, Color::Reset);
         let screen = text(&buffer).join("\n");
         assert!(screen.contains("X wins! n: new game"), "{screen}");
         assert!(screen.contains("Score  X 1 · O 0 · draws 0"));
@@ -364,14 +483,14 @@ mod tests {
         a.apply(Action::ToggleHint);
         let buffer = draw(&a, 60, 24, COLOR);
         let lines = text(&buffer);
-        // X to move: 2 wins at once, 5 blocks (then X still wins), the rest lose or win later.
-        assert!(lines[4].contains("win in 1"), "{}", lines[4]);
-        let x = lines[4].find("win in 1").unwrap() as u16;
-        assert_eq!(buffer[(x, 4)].fg, Color::Green);
+        let row0 = (TOP + 2) as usize;
+        assert!(lines[row0].contains("win in 1"), "{}", lines[row0]);
+        let x = lines[row0].find("win in 1").unwrap() as u16;
+        assert_eq!(buffer[(x, row0 as u16)].fg, Color::Green);
         let values = move_values(&a.game.board()).unwrap();
         for s in a.game.board().empty_squares() {
             let label = values[s.index() as usize].unwrap().to_string();
-            let y = 2 + 1 + s.row() as usize * 4 + 1;
+            let y = middle(s.index(), 0).1 as usize;
             assert!(lines[y].contains(&label), "{label} missing in {}", lines[y]);
         }
     }
@@ -388,23 +507,72 @@ mod tests {
             assert_eq!(cell.fg, Color::Reset);
             assert_eq!(cell.bg, Color::Reset);
         }
-        assert!(buffer[(LEFT + 1 + 4, 4)]
-            .modifier
-            .contains(Modifier::REVERSED));
+        assert!(buffer[middle(0, 4)].modifier.contains(Modifier::REVERSED));
+    }
+
+    #[test]
+    fn long_messages_wrap_instead_of_being_cut() {
+        let mut a = app("human", "human");
+        let message = "cannot load: /nonexistent/dir/g.json: No such file or directory \
+                       (os error 2)";
+        a.loaded(Err(
+            "/nonexistent/dir/g.json: No such file or directory (os error 2)".into(),
+        ));
+        assert_eq!(a.message.as_deref(), Some(message));
+        for (width, height) in [(40, 24), (60, 24), (45, 30)] {
+            let screen = text(&draw(&a, width, height, COLOR)).join(" ");
+            let words: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(words.contains(message), "{width}x{height}: {screen}");
+        }
+    }
+
+    #[test]
+    fn the_board_grows_and_centres_and_clicks_find_their_square() {
+        let a = app("human", "human");
+        for (width, height, cell) in [(40, 24, 9), (60, 24, 9), (80, 32, 13), (200, 60, 21)] {
+            let area = Rect::new(0, 0, width, height);
+            let g = Geometry::new(area).unwrap();
+            assert_eq!(g.cell_width, cell, "{width}x{height}");
+            // Centred: the margins differ by at most one column.
+            let right = width - g.board.right();
+            assert!(g.board.x.abs_diff(right) <= 1, "{width}x{height}");
+            let buffer = draw(&a, width, height, COLOR);
+            assert_eq!(buffer[(g.board.x, g.board.y)].symbol(), "┌");
+            // A click anywhere inside a cell picks its square; grid lines pick none.
+            for s in 0..9u8 {
+                let (row, column) = (u16::from(s / 3), u16::from(s % 3));
+                let x = g.board.x + 1 + column * (g.cell_width + 1);
+                let y = g.board.y + 1 + row * (g.cell_height + 1);
+                for (dx, dy) in [(0, 0), (g.cell_width - 1, g.cell_height - 1)] {
+                    assert_eq!(square_at(area, x + dx, y + dy), Some(sq(s)));
+                }
+            }
+            assert_eq!(square_at(area, g.board.x, g.board.y + 1), None);
+            assert_eq!(
+                square_at(area, g.board.x + 1 + g.cell_width, g.board.y + 1),
+                None
+            );
+            assert_eq!(square_at(area, 0, 0), None);
+        }
+        assert!(square_at(Rect::new(0, 0, 30, 10), 15, 5).is_none());
     }
 
     #[test]
     fn menu_popup_and_small_terminals() {
-        let mut a = app("human", "trap");
+        let mut a = app("human", "perfect:0.15");
         a.apply(Action::ToggleMenu);
         let screen = text(&draw(&a, 60, 24, COLOR)).join("\n");
         assert!(screen.contains("Menu"));
-        assert!(screen.contains("X       ‹ human     ›"), "{screen}");
-        assert!(screen.contains("O       ‹ trap      ›"));
-        assert!(screen.contains("Delay   ‹ 0.0 s     ›"));
+        assert!(screen.contains("X         ‹ human         ›"), "{screen}");
+        assert!(screen.contains("O         ‹ perfect:0.15  ›"), "{screen}");
+        assert!(screen.contains("  mistakes‹ 15 %          ›"), "{screen}");
+        assert!(screen.contains("Delay     ‹ 0.0 s         ›"));
+        assert!(screen.contains("Clock     ‹ off           ›"));
+        assert!(screen.contains("Keys      ‹ 1 = top-left  ›"));
         assert!(screen.contains("Start a new game"));
         let small = text(&draw(&a, 30, 10, COLOR)).join(" ");
         assert!(small.contains("Terminal too small (30x10)"), "{small}");
+        assert!(!fits(Rect::new(0, 0, 30, 10)));
         // Resizing back renders the full screen again.
         let mut terminal = Terminal::new(TestBackend::new(30, 10)).unwrap();
         terminal.draw(|f| render(f, &a, COLOR)).unwrap();
@@ -412,6 +580,22 @@ mod tests {
         terminal.autoresize().unwrap();
         terminal.draw(|f| render(f, &a, COLOR)).unwrap();
         let screen = text(terminal.backend().buffer()).join("\n");
-        assert!(screen.contains("┌─────────┬"), "{screen}");
+        assert!(screen.contains("┌─────────"), "{screen}");
+    }
+
+    #[test]
+    fn prompts_and_the_clock_show_on_the_status_line() {
+        let mut a = app("human", "trap");
+        a.apply(Action::Save);
+        let screen = text(&draw(&a, 80, 30, COLOR)).join("\n");
+        assert!(
+            screen.contains("Save to file: tictable-game.json▏ (Enter: save · Esc: cancel)"),
+            "{screen}"
+        );
+        a.apply(Action::PromptCancel);
+        a.settings.clock = Some(Duration::from_secs(10));
+        a.clock_left = Some(Duration::from_secs(4));
+        let screen = text(&draw(&a, 80, 30, COLOR)).join("\n");
+        assert!(screen.contains("X (you) to move · 4 s left"), "{screen}");
     }
 }

@@ -1,0 +1,78 @@
+//! Players as people write them on the command line: a level name (`hard` is
+//! `perfect`), an optional mistake rate, and an optional forced first move numbered
+//! 1-9 left to right, top to bottom (the library's text form numbers it 0-8).
+
+use std::fmt;
+use tictable::strategy::Strategy;
+use tictable::Square;
+
+/// Parses `LEVEL[:RATE][@SQUARE]` with `SQUARE` in 1-9 and `hard` for `perfect`.
+pub fn parse(text: &str) -> Result<Strategy, String> {
+    let (rest, first_move) = match text.split_once('@') {
+        Some((rest, square)) => match square.trim().parse::<u8>() {
+            Ok(n @ 1..=9) => (rest, Square::new(n - 1)),
+            _ => {
+                return Err(format!(
+                    "bad first move `{square}`: expected a square 1-9 (left to right, top to \
+                     bottom), e.g. perfect@5"
+                ))
+            }
+        },
+        None => (text, None),
+    };
+    let (level, rate) = rest
+        .split_once(':')
+        .map_or((rest, None), |(l, r)| (l, Some(r)));
+    let level = if level.eq_ignore_ascii_case("hard") {
+        "perfect"
+    } else {
+        level
+    };
+    let library_form = match rate {
+        Some(rate) => format!("{level}:{rate}"),
+        None => level.to_string(),
+    };
+    library_form
+        .parse::<Strategy>()
+        .map(|s| s.with_first_move(first_move))
+        .map_err(|e| match e {
+            tictable::strategy::ParseStrategyError::UnknownLevel => format!(
+                "unknown level `{level}` (expected random, easy, medium, perfect, hard or trap)"
+            ),
+            e => e.to_string(),
+        })
+}
+
+/// A strategy written as [`parse`] reads it (first move 1-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Named(pub Strategy);
+
+impl fmt::Display for Named {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.with_first_move(None))?;
+        match self.0.first_move() {
+            Some(square) => write!(f, "@{}", square.index() + 1),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tictable::strategy::Level;
+
+    #[test]
+    fn people_number_the_first_move_1_to_9_and_hard_is_perfect() {
+        let s = parse("hard:0.15@5").unwrap();
+        assert_eq!(s.level(), Level::Perfect);
+        assert_eq!(s.first_move(), Square::new(4));
+        assert_eq!(Named(s).to_string(), "perfect:0.15@5");
+        assert_eq!(parse("trap@1").unwrap().first_move(), Square::new(0));
+        assert_eq!(Named(parse("Trap@9").unwrap()).to_string(), "trap@9");
+        assert!(parse("perfect@0").unwrap_err().contains("1-9"));
+        assert!(parse("perfect@10").is_err());
+        assert!(parse("robot").unwrap_err().contains("hard"));
+        assert!(parse("easy:0.2").is_err());
+    }
+}
