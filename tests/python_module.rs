@@ -149,6 +149,17 @@ fn compare(interpreter: &str, stdout: &[u8]) {
     );
 }
 
+/// Compares the output of the checker run `out` with the crate (see [`compare`]) after
+/// it exited successfully.
+fn check_run(interpreter: &str, out: &Output) {
+    assert!(
+        out.status.success(),
+        "{interpreter}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    compare(interpreter, &out.stdout);
+}
+
 /// Runs the checker under CPython with the module in `dir`.
 fn cpython_check(dir: &Path) -> Output {
     python3(dir, &["tests/python/check.py"], b"")
@@ -156,13 +167,7 @@ fn cpython_check(dir: &Path) -> Output {
 
 #[test]
 fn cpython_answers_like_the_crate_on_every_mask_pair() {
-    let out = cpython_check(&root().join("tables"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    compare("CPython", &out.stdout);
+    check_run("CPython", &cpython_check(&root().join("tables")));
 }
 
 #[test]
@@ -219,6 +224,17 @@ fn first_literal_lines(text: &str) -> [usize; 2] {
     [0, records - best]
 }
 
+/// Asserts that the run `out` failed with `error` on its standard error.
+fn assert_refused(name: &str, out: &Output, error: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains(error),
+        "{name}: no {error:?} in {stderr}"
+    );
+}
+
+const CORRUPTED: &str = "ImportError: tictactoe: the tables are corrupted (CRC-16";
+
 #[test]
 fn a_changed_byte_is_refused_at_import() {
     let text = module_text();
@@ -232,12 +248,7 @@ fn a_changed_byte_is_refused_at_import() {
         let dir = scratch(name);
         std::fs::write(dir.join("tictactoe.py"), corrupt(&text, line, index)).unwrap();
         let out = python3(&dir, &["-c", "import tictactoe"], b"");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            !out.status.success()
-                && stderr.contains("ImportError: tictactoe: the tables are corrupted (CRC-16"),
-            "{name}: {stderr}"
-        );
+        assert_refused(name, &out, CORRUPTED);
     }
     // A table cut short (its first line of 16 bytes gone) is refused by its length.
     let dir = scratch("short");
@@ -246,11 +257,8 @@ fn a_changed_byte_is_refused_at_import() {
     lines.remove(first);
     std::fs::write(dir.join("tictactoe.py"), lines.join("\n")).unwrap();
     let out = python3(&dir, &["-c", "import tictactoe"], b"");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("ImportError: tictactoe: the tables have 2500 and 384 bytes"),
-        "{stderr}"
-    );
+    let error = "ImportError: tictactoe: the tables have 2500 and 384 bytes";
+    assert_refused("short", &out, error);
 }
 
 #[test]
@@ -363,12 +371,7 @@ fn micropython_answers_like_the_crate_as_py_and_as_mpy() {
     };
     let module = root().join("tables/tictactoe.py");
     let out = command.arg("check").arg(&module).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    compare("MicroPython (.py)", &out.stdout);
+    check_run("MicroPython (.py)", &out);
 
     let mpy = scratch("mpy").join("tictactoe.mpy");
     if mpy_cross(&module, &mpy).is_none() {
@@ -380,12 +383,7 @@ fn micropython_answers_like_the_crate_as_py_and_as_mpy() {
         .arg(&mpy)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    compare("MicroPython (.mpy)", &out.stdout);
+    check_run("MicroPython (.mpy)", &out);
 }
 
 #[test]
@@ -399,10 +397,5 @@ fn micropython_refuses_a_changed_byte_at_import() {
     let module = dir.join("tictactoe.py");
     std::fs::write(&module, corrupt(&text, best, 2)).unwrap();
     let out = command.arg("check").arg(&module).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success()
-            && stderr.contains("ImportError: tictactoe: the tables are corrupted (CRC-16"),
-        "{stderr}"
-    );
+    assert_refused("MicroPython", &out, CORRUPTED);
 }
