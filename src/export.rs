@@ -1,6 +1,6 @@
 //! The artefacts committed in `tables/`, rendered from a [`Solution`]: the postcard
-//! table ([`postcard()`]), the single-file C header ([`c_header`]) and the JSON listing
-//! ([`json`]). The output is deterministic: the same bytes on every run and machine.
+//! table ([`postcard()`]), the single-file C header ([`c_header`]), the JSON listing
+//! ([`json`]) and the Python / MicroPython module ([`python_module`]). The output is deterministic: the same bytes on every run and machine.
 //!
 //! All three hold the entries of the compiled table ([`crate::entry::entries`]), sorted
 //! by key; the C header also holds the best-moves table ([`best_entries`]) for programs
@@ -21,6 +21,9 @@ use crate::solve::Solution;
 use crate::tactics;
 use core::fmt::Write as _;
 use serde::Serialize;
+
+mod python;
+pub use python::python_module;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -33,11 +36,13 @@ pub enum Format {
     C,
     /// `tables/tictactoe.json`: one object per canonical decision position.
     Json,
+    /// `tables/tictactoe.py`: a Python / MicroPython module with the tables and the lookup.
+    Python,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 3] = [Format::Postcard, Format::C, Format::Json];
+    pub const ALL: [Format; 4] = [Format::Postcard, Format::C, Format::Json, Format::Python];
 
     /// The file name of the artefact in `tables/`.
     ///
@@ -49,6 +54,7 @@ impl Format {
             Format::Postcard => "tictactoe.postcard",
             Format::C => "tictactoe.h",
             Format::Json => "tictactoe.json",
+            Format::Python => "tictactoe.py",
         }
     }
 
@@ -58,6 +64,7 @@ impl Format {
             Format::Postcard => postcard(solution),
             Format::C => c_header(solution).into_bytes(),
             Format::Json => json(solution).into_bytes(),
+            Format::Python => python_module(solution).into_bytes(),
         }
     }
 }
@@ -96,14 +103,20 @@ pub fn best_entries(solution: &Solution) -> Vec<(u16, u16)> {
 /// The postcard table file: magic, version, count, CRC-32 and the sorted records
 /// (layout in [`crate::portable`]).
 pub fn postcard(solution: &Solution) -> Vec<u8> {
-    let entries = entries(solution);
+    let records = record_bytes(&entries(solution));
+    let file = TableFile::new(&records).expect("fewer than 65536 entries");
+    postcard::to_extend(&file, Vec::new()).expect("a Vec grows as needed")
+}
+
+/// The records of `entries`, [`RECORD_SIZE`] bytes each: key then value, u16
+/// little-endian (the postcard file's records).
+fn record_bytes(entries: &[(u16, u16)]) -> Vec<u8> {
     let mut records = Vec::with_capacity(entries.len() * RECORD_SIZE);
     for (key, value) in entries {
         records.extend_from_slice(&key.to_le_bytes());
         records.extend_from_slice(&value.to_le_bytes());
     }
-    let file = TableFile::new(&records).expect("fewer than 65536 entries");
-    postcard::to_extend(&file, Vec::new()).expect("a Vec grows as needed")
+    records
 }
 
 /// The C lookup code, with `@COUNT@`, `@DATA_BYTES@`, `@KEYS@` and `@VALUES@` (the

@@ -21,10 +21,11 @@ fn committed(name: &str) -> Vec<u8> {
     .unwrap()
 }
 
-const FORMATS: [(&str, &str); 3] = [
+const FORMATS: [(&str, &str); 4] = [
     ("postcard", "tictactoe.postcard"),
     ("c", "tictactoe.h"),
     ("json", "tictactoe.json"),
+    ("python", "tictactoe.py"),
 ];
 
 #[test]
@@ -59,7 +60,8 @@ fn export_to_a_file_equals_the_committed_tables() {
 fn export_errors() {
     let output = tictable(&["export", "--format", "xml"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("possible values: postcard, c, json"));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("possible values: postcard, c, json, python"));
 
     let output = tictable(&["export"]);
     assert_eq!(output.status.code(), Some(2));

@@ -41,6 +41,7 @@ fn committed_artefacts_equal_a_fresh_export() {
                 Format::Postcard => "postcard",
                 Format::C => "c",
                 Format::Json => "json",
+                Format::Python => "python",
             },
             format.file_name()
         );

@@ -1,4 +1,4 @@
-//! `tictable export`: write a table artefact (postcard, C header or JSON).
+//! `tictable export`: write a table artefact (postcard, C header, JSON or Python).
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -6,11 +6,12 @@ use std::process::ExitCode;
 use tictable::export::Format;
 
 /// Solve every position and write the table as a postcard file, a single-file C99
-/// header or a JSON listing (the artefacts in `tables/`, byte for byte).
+/// header, a JSON listing or a Python module (the artefacts in `tables/`, byte for byte).
 ///
 /// The output is deterministic. Regenerate the committed artefacts with
 /// `tictable export --format postcard -o tables/tictactoe.postcard` (and `c` ->
-/// `tables/tictactoe.h`, `json` -> `tables/tictactoe.json`).
+/// `tables/tictactoe.h`, `json` -> `tables/tictactoe.json`, `python` ->
+/// `tables/tictactoe.py`).
 #[derive(clap::Args)]
 pub struct Args {
     /// The artefact to write.
@@ -29,6 +30,8 @@ enum FormatArg {
     C,
     /// One JSON object per canonical position (tables/tictactoe.json).
     Json,
+    /// The Python / MicroPython module (tables/tictactoe.py).
+    Python,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -36,6 +39,7 @@ pub fn run(args: Args) -> ExitCode {
         FormatArg::Postcard => Format::Postcard,
         FormatArg::C => Format::C,
         FormatArg::Json => Format::Json,
+        FormatArg::Python => Format::Python,
     };
     let bytes = format.render(&tictable::solve::solve());
     let result = match &args.output {
