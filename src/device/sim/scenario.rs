@@ -187,6 +187,19 @@ impl Scenario {
 /// Says what the game is: `device first on 5, perfect person, faults drop
 /// (certain, from 2000 ms, at most 1 each), seed 3` (squares 1-9).
 ///
+/// ```
+/// use tictable::device::sim::faults::{FaultKind, FaultSet};
+/// use tictable::device::sim::human::Style;
+/// use tictable::device::sim::scenario::Scenario;
+///
+/// let s = Scenario {
+///     faults: FaultSet::EMPTY.with(FaultKind::I2c),
+///     fault_rate: 0.25,
+///     ..Scenario::game(true, Some(4), Style::Erring(0.3))
+/// };
+/// assert_eq!(s.to_string(), "device first on 5, person erring 30 %, faults i2c (rate 0.25)");
+/// ```
+///
 /// Rates are written without float formatting (which takes about 400 B more
 /// stack on a Cortex-M0, where the on-target image prints these lines).
 impl core::fmt::Display for Scenario {
@@ -194,7 +207,7 @@ impl core::fmt::Display for Scenario {
         // Hundredths, rounded: 0.25 -> 25.
         let centi = |p: f64| (p * 100.0 + 0.5) as u64;
         match (self.device_first, self.setup().first_square) {
-            (true, Some(s)) => write!(f, "device first on {s}")?,
+            (true, Some(s)) => write!(f, "device first on {}", s.index() + 1)?,
             (true, None) => f.write_str("device first")?,
             (false, _) => f.write_str("device second")?,
         }
