@@ -624,6 +624,9 @@ pub const SCRIPTED: [Scenario; 16] = [
     scripted(FaultKind::PowerCut, CERTAIN, early(1), 2, true),
 ];
 
+/// Sees each scripted game: its index, the scenario, the report, the check.
+pub type ShowGame<'a> = dyn FnMut(usize, &Scenario, &GameReport, Result<(), Violation>) + 'a;
+
 impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     /// Plays `scenarios` in order with `human` (a fresh controller from
     /// `restart` after a power cut), checks each game alone
@@ -636,7 +639,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         scenarios: &[Scenario],
         human: &mut SimHuman,
         restart: &mut dyn FnMut() -> C,
-        each: &mut dyn FnMut(usize, &Scenario, &GameReport, Result<(), Violation>),
+        each: &mut ShowGame<'_>,
     ) -> Result<Summary, Violation> {
         let mut s = Summary::default();
         let mut requested = FaultSet::EMPTY;
