@@ -9,7 +9,9 @@
 //!    instructions (`subs`, `bne`) per iteration;
 //! 3. scripted complete games through the device `Controller` against the simulator's
 //!    no_std core ([`games`]): each must end, the device must not lose, moved pieces
-//!    must be put back, and the pieces must match the game record.
+//!    must be put back, the pieces must match the game record, and the game's fault
+//!    kind (one game per kind) must be injected and recovered from; each game prints
+//!    a `game <n>/<games> <cpu>: ...: PASS` line (or FAIL) with its figures.
 //!
 //! Prints `on-target: PASS <cpu> lookup=<n> search=<n>` (or `on-target: FAIL ...`) over
 //! semihosting and exits with the matching status.
@@ -19,7 +21,7 @@
 use core::hint::black_box;
 use cortex_m::peripheral::{syst::SystClkSource, SYST};
 use cortex_m_rt::entry;
-use cortex_m_semihosting::{debug, hprintln};
+use cortex_m_semihosting::{debug, hprint, hprintln};
 use tictable::board::Status;
 use tictable::strategy::trap_moves;
 use tictable::{analyse, best_moves, search, Board};
@@ -172,8 +174,8 @@ fn main() -> ! {
         });
     });
     let per_pass = per_tick(pass_ticks) / u64::from(PASSES);
-    let outcome = match played {
-        Ok(outcome) => outcome,
+    let summary = match played {
+        Ok(summary) => summary,
         Err(failure) => {
             hprintln!("on-target: FAIL {} games: {}", CPU, failure);
             debug::exit(debug::EXIT_FAILURE);
@@ -207,17 +209,18 @@ fn main() -> ! {
         DECISIONS.len(),
         u64::from(2 * (DELAY + 1)) / calibration.max(1)
     );
-    hprintln!(
-        "detail: games={} through the device controller on the shared sim core: {} won, {} drawn, none lost, boards match records; {} cheats, {} restored; {} faults injected; {} power cuts resumed (in {:?})",
+    hprint!(
+        "detail: games={} through the device controller on the shared sim core: {} won, {} drawn, none lost, boards match records; {} cheats, {} restored; faults injected (all recovered from):",
         games::GAMES,
-        outcome.summary.device_wins,
-        outcome.summary.device_draws,
-        outcome.summary.cheats_injected,
-        outcome.summary.cheats_restored,
-        outcome.summary.faults_injected,
-        outcome.summary.recovered_by_kind[tictable::device::sim::faults::FaultKind::PowerCut],
-        outcome.cut_in
+        summary.device_wins,
+        summary.device_draws,
+        summary.cheats_injected,
+        summary.cheats_restored,
     );
+    for (kind, n) in summary.faults_by_kind.iter() {
+        hprint!(" {}={}", kind, n);
+    }
+    hprintln!();
     let (peak, size) = stack::peak();
     hprintln!(
         "detail: peak stack {} bytes of {} available (RAM above the statics)",

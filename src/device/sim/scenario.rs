@@ -7,7 +7,7 @@
 //! ones) and the on-target images under QEMU (a `const` table) all play through
 //! [`SimMachine::play_scenario`]. No allocation.
 
-use super::faults::{ByKind, FaultKind, FaultSet};
+use super::faults::{ByKind, FaultKind, FaultSet, STEP_FAULT_SCALE};
 use super::flash::MAX_PAGES;
 use super::human::{SimHuman, Style};
 use super::run::{SimError, SimMachine, Watch, GAME_LIMIT_MS};
@@ -32,6 +32,42 @@ pub enum PowerCut {
         after_ms: u32,
     },
 }
+
+/// A scripted burst of the scenario's faults: the kinds start `after_ms` after
+/// Start and each is switched off once the game counted `limit` of it (one bus
+/// transaction or one millisecond may add a few at once).
+///
+/// With [`CERTAIN`] as the scenario's rate, the first chance of each kind after
+/// `after_ms` (the next bus transaction, sensor read, STEP pulse, grip, human
+/// turn or state change) is the fault.
+///
+/// ```
+/// use tictable::device::sim::faults::{FaultKind, FaultSet};
+/// use tictable::device::sim::human::Style;
+/// use tictable::device::sim::scenario::{Burst, Scenario, CERTAIN};
+///
+/// // One dropped piece: the first piece the device carries 2 s or more after Start.
+/// const DROP: Scenario = Scenario {
+///     faults: FaultSet::EMPTY.with(FaultKind::Drop),
+///     fault_rate: CERTAIN,
+///     burst: Some(Burst { after_ms: 2_000, limit: 1 }),
+///     ..Scenario::game(true, Some(4), Style::Perfect)
+/// };
+/// assert!(DROP.burst.is_some());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Burst {
+    /// When the faults start, ms after Start.
+    pub after_ms: u32,
+    /// Faults of each kind in the game, at most.
+    pub limit: u32,
+}
+
+/// A fault rate that makes every kind certain at each chance: the rates of the
+/// world's models are this times their scale ([`STEP_FAULT_SCALE`], the smallest,
+/// gives 1 per STEP pulse), and a probability of 1 or more always strikes. For
+/// scripted games with a [`Burst`], not for `simulate`.
+pub const CERTAIN: f64 = 1.0 / STEP_FAULT_SCALE;
 
 /// One game as data.
 ///
@@ -65,10 +101,21 @@ pub struct Scenario {
     /// The fault kinds injected, each at [`Scenario::fault_rate`].
     pub faults: FaultSet,
     /// The probability of each fault kind (per I2C transaction, sensor reading,
-    /// grip; per human turn for `human-extra`; per state change for `power-cut`).
+    /// grip; per human turn for `human-extra`; per state change for `power-cut`;
+    /// the sensor, STEP and grip kinds take it times their scale, see
+    /// [`super::faults`]); a probability of 1 or more always strikes, see
+    /// [`CERTAIN`].
     pub fault_rate: f64,
     /// A scripted power cut.
     pub power_cut: Option<PowerCut>,
+    /// Scripted faults instead of a steady rain: the kinds start some time after
+    /// Start and each stops after a few. `None`: the kinds are on from before
+    /// Start to the end of the game.
+    pub burst: Option<Burst>,
+    /// Reseeds the world's random draws (sensor noise and faults) at the start of
+    /// the game, so a scripted game does not depend on the games before it.
+    /// `None`: the world's draws go on.
+    pub seed: Option<u64>,
 }
 
 impl Scenario {
@@ -84,6 +131,8 @@ impl Scenario {
             faults: FaultSet::EMPTY,
             fault_rate: 0.0,
             power_cut: None,
+            burst: None,
+            seed: None,
         }
     }
 
@@ -96,6 +145,113 @@ impl Scenario {
                 .filter(|_| self.device_first)
                 .and_then(Square::new),
         }
+    }
+
+    /// Whether the person is asked to cheat in this game.
+    fn cheats(&self) -> bool {
+        self.cheat_rate > 0.0 || self.cheat_turn.is_some()
+    }
+
+    /// Checks a game played from this scenario, alone: the contract
+    /// ([`Summary::check`]: not lost, the board as the record, in time, every
+    /// cheat restored) with every fault kind of the scenario injected in the game
+    /// and the game ended right, and a cheat made when the scenario asks for one.
+    ///
+    /// ```
+    /// use tictable::device::sim::faults::{FaultKind, FaultSet};
+    /// use tictable::device::sim::human::Style;
+    /// use tictable::device::sim::scenario::{GameReport, Scenario, Violation};
+    ///
+    /// let bump = Scenario {
+    ///     faults: FaultSet::EMPTY.with(FaultKind::Bump),
+    ///     ..Scenario::game(true, None, Style::Perfect)
+    /// };
+    /// // A game that ended right, but without the fault it was about, fails.
+    /// let quiet = GameReport { finished: true, ..GameReport::default() };
+    /// assert_eq!(bump.check(&quiet), Err(Violation::NotInjected(FaultKind::Bump)));
+    /// let mut bumped = quiet;
+    /// bumped.faults[FaultKind::Bump] = 1;
+    /// assert_eq!(bump.check(&bumped), Ok(()));
+    /// ```
+    pub fn check(&self, r: &GameReport) -> Result<(), Violation> {
+        let mut s = Summary::default();
+        s.add_game(r);
+        s.check(self.faults, 0)?;
+        if self.cheats() && r.cheats == 0 {
+            return Err(Violation::NoCheat);
+        }
+        Ok(())
+    }
+}
+
+/// Says what the game is: `device first on 5, perfect person, faults drop
+/// (certain, from 2000 ms, at most 1 each), seed 3` (squares 1-9).
+///
+/// ```
+/// use tictable::device::sim::faults::{FaultKind, FaultSet};
+/// use tictable::device::sim::human::Style;
+/// use tictable::device::sim::scenario::Scenario;
+///
+/// let s = Scenario {
+///     faults: FaultSet::EMPTY.with(FaultKind::I2c),
+///     fault_rate: 0.25,
+///     ..Scenario::game(true, Some(4), Style::Erring(0.3))
+/// };
+/// assert_eq!(s.to_string(), "device first on 5, person erring 30 %, faults i2c (rate 0.25)");
+/// ```
+///
+/// Rates are written without float formatting (which takes about 400 B more
+/// stack on a Cortex-M0, where the on-target image prints these lines).
+impl core::fmt::Display for Scenario {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Hundredths, rounded: 0.25 -> 25.
+        let centi = |p: f64| (p * 100.0 + 0.5) as u64;
+        match (self.device_first, self.setup().first_square) {
+            (true, Some(s)) => write!(f, "device first on {}", s.index() + 1)?,
+            (true, None) => f.write_str("device first")?,
+            (false, _) => f.write_str("device second")?,
+        }
+        match self.style {
+            Style::Random => f.write_str(", random person")?,
+            Style::Perfect => f.write_str(", perfect person")?,
+            Style::Erring(p) => write!(f, ", person erring {} %", centi(p))?,
+        }
+        if self.cheat_rate > 0.0 {
+            write!(f, ", cheats {} % of turns", centi(self.cheat_rate))?;
+        }
+        if let Some(t) = self.cheat_turn {
+            write!(f, ", cheats in turn {t}")?;
+        }
+        if self.slip_rate > 0.0 {
+            write!(f, ", slips {} % of fixes", centi(self.slip_rate))?;
+        }
+        if !self.faults.is_empty() {
+            f.write_str(", faults ")?;
+            for (i, k) in self.faults.iter().enumerate() {
+                write!(f, "{}{k}", if i > 0 { "+" } else { "" })?;
+            }
+            if self.fault_rate == CERTAIN {
+                f.write_str(" (certain")?;
+            } else {
+                let c = centi(self.fault_rate);
+                write!(f, " (rate {}.{:02}", c / 100, c % 100)?;
+            }
+            if let Some(b) = self.burst {
+                write!(f, ", from {} ms, at most {} each", b.after_ms, b.limit)?;
+            }
+            f.write_str(")")?;
+        }
+        match self.power_cut {
+            Some(PowerCut::AtMs(t)) => write!(f, ", power cut {t} ms after Start")?,
+            Some(PowerCut::AfterChange { change, after_ms }) => {
+                write!(f, ", power cut {after_ms} ms after state change {change}")?
+            }
+            None => {}
+        }
+        if let Some(seed) = self.seed {
+            write!(f, ", seed {seed}")?;
+        }
+        Ok(())
     }
 }
 
@@ -133,6 +289,41 @@ pub struct GameReport {
     pub faults: ByKind,
 }
 
+/// The figures of a game: `drawn in 21.4 s; faults i2c=27; 1 fixes by hand;
+/// cheats 1, restored 1; 0 power cuts; longest placement 3437 ms; 0 squares off
+/// the record`.
+impl core::fmt::Display for GameReport {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let end = match (self.abandoned, self.finished, self.device_won) {
+            (true, _, _) => "abandoned",
+            (_, false, _) => "stuck",
+            (_, true, Some(true)) => "won",
+            (_, true, Some(false)) => "LOST",
+            (_, true, None) => "drawn",
+        };
+        let (s, ms) = (self.duration_ms / 1000, self.duration_ms % 1000);
+        write!(f, "{end} in {s}.{} s; faults", ms / 100)?;
+        let mut none = true;
+        for (k, n) in self.faults.iter().filter(|(_, n)| *n > 0) {
+            write!(f, " {k}={n}")?;
+            none = false;
+        }
+        if none {
+            f.write_str(" none")?;
+        }
+        write!(
+            f,
+            "; {} fixes by hand; cheats {}, restored {}; {} power cuts; longest placement {} ms; {} squares off the record",
+            self.fixes,
+            self.cheats,
+            self.restores,
+            self.power_cuts,
+            self.max_placement_ms,
+            self.pieces_lost
+        )
+    }
+}
+
 impl GameReport {
     /// The game ended with the pieces where the record says: every fault in it
     /// was recovered from.
@@ -157,6 +348,18 @@ fn world_faults(w: &World) -> ByKind {
     k[FaultKind::Drop] = w.stats.drops;
     k[FaultKind::Bump] = w.stats.bumps;
     k
+}
+
+/// The faults of a game so far, by kind: the world's since it counted `faults0`,
+/// the person's `extras`, and the game's power cuts.
+fn game_faults(w: &World, faults0: &ByKind, extras: u32, r: &GameReport) -> ByKind {
+    let mut faults = world_faults(w);
+    for (k, n) in faults0.iter() {
+        faults[k] -= n;
+    }
+    faults[FaultKind::HumanExtra] = u64::from(extras);
+    faults[FaultKind::PowerCut] = u64::from(r.power_cuts);
+    faults
 }
 
 /// Whether a placement is under way in `state` (from the first attempt until the
@@ -184,13 +387,22 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let Scenario {
             faults, fault_rate, ..
         } = *scenario;
-        self.world
-            .borrow_mut()
-            .config
-            .set_faults(faults, fault_rate);
-        let kind_rate = |k| if faults.contains(k) { fault_rate } else { 0.0 };
+        // The kinds injected now: all of them, or none until a burst starts (and
+        // then those that did not reach its limit).
+        let mut active = match scenario.burst {
+            Some(_) => FaultSet::EMPTY,
+            None => faults,
+        };
+        let rate_of = |set: FaultSet, k| if set.contains(k) { fault_rate } else { 0.0 };
+        {
+            let mut w = self.world.borrow_mut();
+            w.config.set_faults(active, fault_rate);
+            if let Some(seed) = scenario.seed {
+                w.rng = SplitMix64::new(seed);
+            }
+        }
         human.cheat_rate = scenario.cheat_rate;
-        human.extra_rate = kind_rate(FaultKind::HumanExtra);
+        human.extra_rate = rate_of(active, FaultKind::HumanExtra);
         human.slip_rate = scenario.slip_rate;
         let before = self.stats();
         let faults0 = world_faults(&self.world.borrow());
@@ -198,13 +410,18 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let start = self.now;
         let mut r = GameReport::default();
         // The cuts to come: the scripted one, and those the power-cut fault draws.
-        let mut rng = SplitMix64::new(self.world.borrow().config.seed ^ u64::from(start));
+        let cut_seed = match scenario.seed {
+            Some(seed) => seed ^ 0xC07,
+            None => self.world.borrow().config.seed ^ u64::from(start),
+        };
+        let mut rng = SplitMix64::new(cut_seed);
         let mut cut_at = match scenario.power_cut {
             Some(PowerCut::AtMs(t)) => Some(start + t),
             _ => None,
         };
         let mut scripted_cut_done = false;
         let ready = self.start_game(scenario.setup(), human, scenario.style);
+        let burst_from = scenario.burst.map(|b| self.now.saturating_add(b.after_ms));
         let cheat_turn = scenario.cheat_turn.unwrap_or(0);
         let (mut changes, mut last, mut turns) = (0u32, None, 0u8);
         let mut placement_start = None;
@@ -250,7 +467,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                     }
                     _ => {}
                 }
-                if cut_at.is_none() && rng.chance(kind_rate(FaultKind::PowerCut)) {
+                if cut_at.is_none() && rng.chance(rate_of(active, FaultKind::PowerCut)) {
                     // Within the next 3 s; half the time inside the next snapshot save.
                     if rng.chance(0.5) {
                         self.tear_next_save = Some((rng.chance(0.5), rng.below(64)));
@@ -283,6 +500,22 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 _ => {}
             }
             self.tick(human);
+            if let (Some(b), Some(from)) = (scenario.burst, burst_from) {
+                let n = game_faults(&self.world.borrow(), &faults0, human.extras - extras0, &r);
+                let on = if self.now >= from { faults } else { active };
+                let left = on
+                    .iter()
+                    .filter(|&k| n[k] < u64::from(b.limit))
+                    .fold(FaultSet::EMPTY, FaultSet::with);
+                if left != active {
+                    active = left;
+                    self.world
+                        .borrow_mut()
+                        .config
+                        .set_faults(active, fault_rate);
+                    human.extra_rate = rate_of(active, FaultKind::HumanExtra);
+                }
+            }
         }
         // A cut planned inside a save that did not come is not carried over.
         self.tear_next_save = None;
@@ -307,14 +540,120 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         r.restores = after.restores - before.restores;
         r.duration_ms = self.now - start;
         r.fixes = human.fixes - fixes0;
-        let mut faults = world_faults(&w);
-        for (k, n) in faults0.iter() {
-            faults[k] -= n;
-        }
-        faults[FaultKind::HumanExtra] = u64::from(human.extras - extras0);
-        faults[FaultKind::PowerCut] = u64::from(r.power_cuts);
-        r.faults = faults;
+        r.faults = game_faults(&w, &faults0, human.extras - extras0, &r);
         r
+    }
+}
+
+/// One scripted game about `kind`: the person perfect, the fault switched on
+/// `after_ms` after Start at `rate` and off after `limit` of it, the world's
+/// draws from `seed`.
+const fn scripted(
+    kind: FaultKind,
+    rate: f64,
+    burst: Burst,
+    seed: u64,
+    device_first: bool,
+) -> Scenario {
+    Scenario {
+        faults: FaultSet::EMPTY.with(kind),
+        fault_rate: rate,
+        burst: Some(burst),
+        seed: Some(seed),
+        ..Scenario::game(device_first, None, Style::Perfect)
+    }
+}
+
+/// Right after Start, at most `limit` of the kind.
+const fn early(limit: u32) -> Burst {
+    Burst { after_ms: 0, limit }
+}
+
+/// The scripted games of the on-target images (`scripts/qemu-test`) and of the
+/// host's test of them: perfect play both ways, a cheater whose moved pieces the
+/// device must put back, an erring person on a machine with bus and sensor
+/// faults (`i2c`), a magnet that misses half of its grips, a power cut
+/// 1.5 s after Start (during the device's first placement), then one game per
+/// fault kind with a burst of that kind ([`Burst`]), each of which must be
+/// injected and recovered from ([`Scenario::check`]).
+///
+/// Sensor faults come at 1 % a read or transaction (at [`CERTAIN`] the first
+/// scan would strike all nine sensors); a stuck sensor comes late in the game
+/// (17 s after Start), where today's controller, which does not detect one yet,
+/// still ends the game right.
+pub const SCRIPTED: [Scenario; 16] = [
+    Scenario::game(true, None, Style::Perfect),
+    Scenario::game(false, None, Style::Perfect),
+    Scenario {
+        cheat_rate: 1.0,
+        ..Scenario::game(true, Some(0), Style::Random)
+    },
+    Scenario {
+        faults: FaultSet::EMPTY.with(FaultKind::I2c),
+        fault_rate: 0.02,
+        ..Scenario::game(false, None, Style::Erring(0.3))
+    },
+    Scenario {
+        faults: FaultSet::EMPTY.with(FaultKind::Magnet),
+        fault_rate: 0.25,
+        seed: Some(5),
+        ..Scenario::game(true, Some(8), Style::Perfect)
+    },
+    Scenario {
+        power_cut: Some(PowerCut::AtMs(1_500)),
+        ..Scenario::game(true, Some(4), Style::Perfect)
+    },
+    scripted(FaultKind::I2c, 0.3, early(20), 1, false),
+    scripted(FaultKind::Brownout, 10.0, early(1), 2, true),
+    scripted(
+        FaultKind::StuckSensor,
+        10.0,
+        Burst {
+            after_ms: 17_000,
+            limit: 1,
+        },
+        1,
+        false,
+    ),
+    scripted(FaultKind::BusHang, 10.0, early(1), 3, false),
+    scripted(FaultKind::LostSteps, CERTAIN, early(1), 1, false),
+    scripted(FaultKind::Magnet, CERTAIN, early(1), 2, true),
+    scripted(FaultKind::Drop, CERTAIN, early(1), 2, true),
+    scripted(FaultKind::Bump, CERTAIN, early(1), 1, false),
+    scripted(FaultKind::HumanExtra, CERTAIN, early(1), 1, false),
+    scripted(FaultKind::PowerCut, CERTAIN, early(1), 2, true),
+];
+
+/// Sees each scripted game: its index, the scenario, the report, the check.
+pub type ShowGame<'a> = dyn FnMut(usize, &Scenario, &GameReport, Result<(), Violation>) + 'a;
+
+impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
+    /// Plays `scenarios` in order with `human` (a fresh controller from
+    /// `restart` after a power cut), checks each game alone
+    /// ([`Scenario::check`]) and shows it to `each` (its index, the scenario,
+    /// the report, the check); stops at the first game that fails. The totals,
+    /// with the machine's counts, checked as a whole: every kind of every
+    /// scenario injected and recovered from.
+    pub fn play_scripted(
+        &mut self,
+        scenarios: &[Scenario],
+        human: &mut SimHuman,
+        restart: &mut dyn FnMut() -> C,
+        each: &mut ShowGame<'_>,
+    ) -> Result<Summary, Violation> {
+        let mut s = Summary::default();
+        let mut requested = FaultSet::EMPTY;
+        for (i, scenario) in scenarios.iter().enumerate() {
+            let r = self.play_scenario(scenario, human, restart, None);
+            let checked = scenario.check(&r);
+            each(i, scenario, &r, checked);
+            checked?;
+            s.add_game(&r);
+            requested = scenario.faults.iter().fold(requested, FaultSet::with);
+        }
+        s.add_machine(self);
+        s.check(requested, 0)?;
+        Ok(s)
     }
 }
 
@@ -397,6 +736,8 @@ pub enum Violation {
     NotRecovered(FaultKind),
     /// The flash would wear out after fewer games than asked (games it lasts).
     Wear(u64),
+    /// A game that asked the person to cheat had no cheat.
+    NoCheat,
 }
 
 impl core::fmt::Display for Violation {
@@ -412,6 +753,7 @@ impl core::fmt::Display for Violation {
             Violation::NotInjected(k) => write!(f, "fault kind {k} was never injected"),
             Violation::NotRecovered(k) => write!(f, "fault kind {k} was never recovered from"),
             Violation::Wear(g) => write!(f, "the flash wears out after {g} games"),
+            Violation::NoCheat => f.write_str("the person was to cheat and did not"),
         }
     }
 }
