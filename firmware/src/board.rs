@@ -6,6 +6,7 @@ use crate::clock::{self, MsClock};
 use crate::pins::{In, Out, LINES};
 use crate::regs;
 use crate::safety::{self, ResetCause, Watchdog};
+use crate::startup::ClockSource;
 use crate::storage::FlashStorage;
 use embedded_hal::digital::OutputPin;
 use stm32f1xx_hal::{pac, prelude::*};
@@ -126,8 +127,8 @@ pub struct Board {
     pub watchdog: Watchdog,
     /// Why the chip reset.
     pub reset_cause: ResetCause,
-    /// Whether the crystal started (else the internal oscillator runs the core).
-    pub crystal: bool,
+    /// Where the core clock comes from (the crystal, else the internal oscillator).
+    pub clock_source: ClockSource,
     /// Whether the Level button was held at power-on (recalibrate the sensors).
     pub level_held: bool,
 }
@@ -148,9 +149,12 @@ impl Board {
         if !clock::start_cycle_counter(&mut cp.DCB, &mut cp.DWT) {
             safety::fatal()
         }
-        let mut flash = dp.FLASH.constrain();
-        let (mut rcc, crystal) = clock::start(dp.RCC, &mut flash.acr);
-        let sysclk = rcc.clocks.sysclk().raw();
+        let clock_source = clock::start(&dp.RCC, &dp.FLASH);
+        let sysclk = clock_source.sysclk_hz();
+        // The HAL's RCC only for the ports' clocks (`split`); its clock figures are
+        // not used (the clocks are `clock_source`'s).
+        let mut rcc = dp.RCC.constrain();
+        let flash = dp.FLASH.constrain();
         let clock = MsClock::start(&mut cp.SYST, sysclk);
 
         // The HAL's port parts: each pin taken once, into an `Out` or `In`; their
@@ -223,21 +227,17 @@ impl Board {
         // takes 90 µs), counted in cycles of the configured clock.
         // Then the bus recovery once: a reset in the middle of a sensor read (the
         // reset button, the watchdog, a panic) can leave a slave holding SDA low.
-        let mut i2c = SensorBus::new(I2c1::new(dp.I2C1, &rcc), sysclk / 1000);
+        let mut i2c = SensorBus::new(I2c1::new(dp.I2C1, clock_source), sysclk / 1000);
         i2c.recover_bus();
 
         #[cfg(feature = "defmt")]
         defmt::info!(
-            "reset: {}, clock: {=u32} Hz from the {=str}",
+            "reset: {}, clock: {=u32} Hz, {}",
             reset_cause,
             sysclk,
-            if crystal {
-                "crystal"
-            } else {
-                "internal oscillator"
-            }
+            clock_source
         );
-        let level_held = show_boot(&mut watchdog, reset_cause, crystal);
+        let level_held = show_boot(&mut watchdog, reset_cause, clock_source);
         let _ = enable.set_low();
         let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
         Board {
@@ -257,7 +257,7 @@ impl Board {
             clock,
             watchdog,
             reset_cause,
-            crystal,
+            clock_source,
             level_held,
         }
     }
@@ -276,16 +276,16 @@ fn pause(watchdog: &mut Watchdog, ms: u32) -> bool {
 }
 
 /// The boot signal on the Error light: the reset cause as that many short blinks
-/// (0.2 s), then a long one (2 s) if the crystal did not start (README: "Lights at
-/// boot"). Returns whether the Level button was held through the 0.3 s after the
+/// (0.2 s), then long ones (2 s): one if the crystal did not start, two if the PLL
+/// did not lock ([`ClockSource`]'s discriminant; README: "Lights at boot"). Returns whether the Level button was held through the 0.3 s after the
 /// last blink (recalibrate at power-on): polled continuously, at least 0.2 s after
 /// its pull-up was switched on, so the line has settled (it needs well under 1 ms)
 /// and a bounce or a brief touch does not count. The Error light (PA8) and the Level
 /// button (PB9) are written and read directly, before the panel owns them.
-fn show_boot(watchdog: &mut Watchdog, cause: ResetCause, crystal: bool) -> bool {
+fn show_boot(watchdog: &mut Watchdog, cause: ResetCause, clock: ClockSource) -> bool {
     let short = cause as u32;
     let mut level_held = false;
-    for blink in 0..short + u32::from(!crystal) {
+    for blink in 0..short + clock as u32 {
         regs::set_reset(regs::gpioa(), pin(ERROR_LIGHT));
         pause(watchdog, if blink < short { 200 } else { 2000 });
         regs::set_reset(regs::gpioa(), pin(ERROR_LIGHT) << 16);
