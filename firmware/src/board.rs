@@ -33,7 +33,52 @@ pub const SERVO_DOWN_PERMILLE: u16 = 100;
 pub type Lift = PinLift<Out>;
 /// The lift: a solenoid on a pin, or with `servo-lift` a hobby servo on TIM3 CH1.
 #[cfg(feature = "servo-lift")]
-pub type Lift = ServoLift<stm32f1xx_hal::timer::PwmChannel<pac::TIM3, 0>>;
+pub type Lift = ServoLift<ServoPwm>;
+
+/// The servo's PWM period, µs (50 Hz), and TIM3's counts per period (1 MHz).
+#[cfg(feature = "servo-lift")]
+const SERVO_PERIOD_US: u16 = 20_000;
+
+/// With `servo-lift`: the servo's 50 Hz PWM on TIM3 CH1 (PA6, alternate-function
+/// push-pull in the pin table), by registers (RM0008 §15.3.9, PWM mode 1). TIM3's
+/// clock is twice APB1 (APB1 is divided), i.e. the core clock: prescaled to 1 MHz, the
+/// duty cycle is in µs of the 20 ms period.
+#[cfg(feature = "servo-lift")]
+pub struct ServoPwm(pac::TIM3);
+
+#[cfg(feature = "servo-lift")]
+impl ServoPwm {
+    /// Starts TIM3 at 50 Hz with CH1's output on and no pulse (duty 0) yet.
+    pub fn start(tim: pac::TIM3, sysclk_hz: u32) -> ServoPwm {
+        regs::rcc().apb1enr().modify(|_, w| w.tim3en().set_bit());
+        tim.psc()
+            .write(|w| w.psc().set((sysclk_hz / 1_000_000 - 1) as u16));
+        tim.arr().write(|w| w.arr().set(SERVO_PERIOD_US - 1));
+        tim.ccmr1_output()
+            .write(|w| w.oc1m().pwm_mode1().oc1pe().set_bit());
+        tim.ccer().write(|w| w.cc1e().set_bit());
+        tim.egr().write(|w| w.ug().set_bit());
+        tim.cr1().write(|w| w.arpe().set_bit().cen().set_bit());
+        ServoPwm(tim)
+    }
+}
+
+#[cfg(feature = "servo-lift")]
+impl embedded_hal::pwm::ErrorType for ServoPwm {
+    type Error = core::convert::Infallible;
+}
+
+#[cfg(feature = "servo-lift")]
+impl embedded_hal::pwm::SetDutyCycle for ServoPwm {
+    fn max_duty_cycle(&self) -> u16 {
+        SERVO_PERIOD_US
+    }
+
+    fn set_duty_cycle(&mut self, duty: u16) -> Result<(), core::convert::Infallible> {
+        self.0.ccr1().write(|w| w.ccr().set(duty));
+        Ok(())
+    }
+}
 
 /// Port A pin numbers that `safety::safe_state` drives and the boot signal uses
 /// (the pin table below has them all).
@@ -53,6 +98,9 @@ pub(crate) const fn pin(n: u32) -> u32 {
 
 /// CNF/MODE of a pin (RM0008 §9.2.1, GPIOx_CRL/CRH): push-pull output at 2 MHz.
 pub(crate) const OUT: u32 = 0x2;
+/// Alternate-function push-pull output at 2 MHz (the servo's PWM).
+#[cfg(feature = "servo-lift")]
+const AF_PUSH_PULL: u32 = 0xA;
 /// Input with pull-up (with its output latch set) or pull-down.
 const PULL: u32 = 0x8;
 /// Floating input (the reset state).
@@ -71,8 +119,12 @@ const fn cr(pins: [u32; 8]) -> u32 {
 
 /// The pin table (README.md, "Wiring"). Port A, pins 0..7: X STEP, X DIR, Y STEP,
 /// Y DIR, lift (Lamp with `servo-lift`), magnet, Lamp (the servo's PWM with
-/// `servo-lift`: the HAL makes it TIM3's output after this), Device turn.
+/// `servo-lift`: TIM3's output), Device turn.
+#[cfg(not(feature = "servo-lift"))]
 const GPIOA_CRL: u32 = cr([OUT; 8]);
+/// With `servo-lift`, PA6 is TIM3 CH1's output (alternate-function push-pull).
+#[cfg(feature = "servo-lift")]
+const GPIOA_CRL: u32 = cr([OUT, OUT, OUT, OUT, OUT, OUT, AF_PUSH_PULL, OUT]);
 /// Port A, pins 8..15: Error light, (PA9..PA11 free), ENABLE, (PA13/PA14 SWD, PA15).
 /// Unused pins keep their reset configuration, floating input (RM0008: CRL/CRH reset
 /// to 0x4444_4444); the debug port keeps PA13/PA14 (and the JTAG pins PA15, PB3, PB4)
@@ -177,25 +229,10 @@ impl Board {
         #[cfg(not(feature = "servo-lift"))]
         let lift = PinLift(Out::a(gpioa.pa4));
         #[cfg(feature = "servo-lift")]
-        let lift = {
-            let mut crl = gpioa.crl;
-            let mut afio = dp.AFIO.constrain(&mut rcc);
-            let pin = gpioa.pa6.into_alternate_push_pull(&mut crl);
-            let mut pwm = dp
-                .TIM3
-                .pwm_hz::<stm32f1xx_hal::timer::Tim3NoRemap, _, _>(
-                    pin,
-                    &mut afio.mapr,
-                    50.Hz(),
-                    &mut rcc,
-                )
-                .split();
-            pwm.enable();
-            ServoLift {
-                pwm,
-                up_permille: SERVO_UP_PERMILLE,
-                down_permille: SERVO_DOWN_PERMILLE,
-            }
+        let lift = ServoLift {
+            pwm: ServoPwm::start(dp.TIM3, sysclk),
+            up_permille: SERVO_UP_PERMILLE,
+            down_permille: SERVO_DOWN_PERMILLE,
         };
         let magnet = Out::a(gpioa.pa5);
         let x_limit = In::b(gpiob.pb12);
