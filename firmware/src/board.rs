@@ -196,7 +196,7 @@ impl Board {
         else {
             safety::fatal()
         };
-        let reset_cause = ResetCause::take(&dp.RCC);
+        let reset_cause = safety::take_reset_cause(&dp.RCC);
         let mut watchdog = Watchdog::start(dp.IWDG, &dp.DBGMCU);
         if !clock::start_cycle_counter(&mut cp.DCB, &mut cp.DWT) {
             safety::fatal()

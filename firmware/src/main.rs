@@ -49,6 +49,7 @@ fn main() -> ! {
         clock,
         mut watchdog,
         level_held: recalibrate,
+        reset_cause,
         ..
     } = Board::take();
 
@@ -123,7 +124,10 @@ fn main() -> ! {
         let busy = controller.hardware().machine.is_busy();
         if policy.due(revision, busy, controller.state()) {
             // A failed save is retried at the next change; the game goes on.
-            let _saved = store.save(&controller.snapshot());
+            // The snapshot keeps why the board last reset (shown at boot as well).
+            let mut snapshot = controller.snapshot();
+            snapshot.reset_cause = reset_cause;
+            let _saved = store.save(&snapshot);
             #[cfg(feature = "defmt")]
             if _saved.is_ok() {
                 defmt::info!("saved revision {=u32}", revision);
