@@ -9,7 +9,9 @@ use crate::safety::{self, ResetCause, Watchdog};
 use crate::startup::ClockSource;
 use crate::storage::FlashStorage;
 use embedded_hal::digital::OutputPin;
-use stm32f1xx_hal::{pac, prelude::*};
+#[cfg(feature = "servo-lift")]
+use stm32f1xx_hal::pac;
+use stm32f1xx_hal::prelude::*;
 #[cfg(not(feature = "servo-lift"))]
 use tictable::device::motion::PinLift;
 #[cfg(feature = "servo-lift")]
@@ -187,15 +189,12 @@ pub struct Board {
 
 impl Board {
     /// Brings the board up: safe state, reset cause, watchdog, cycle counter check,
-    /// clocks, SysTick, pins, I2C. A fault that leaves the firmware unable to run
-    /// (peripherals taken twice, a cycle counter that does not count) is
-    /// [`safety::fatal`].
+    /// clocks, SysTick, pins, I2C. A cycle counter that does not count leaves the
+    /// firmware unable to run: [`safety::fatal`]. Call once, from `main` (it hands
+    /// out the peripherals: `regs::peripherals`).
     pub fn take() -> Board {
         safety::safe_state();
-        let (Some(mut cp), Some(dp)) = (cortex_m::Peripherals::take(), pac::Peripherals::take())
-        else {
-            safety::fatal()
-        };
+        let (mut cp, dp) = regs::peripherals();
         let reset_cause = safety::take_reset_cause(&dp.RCC);
         let mut watchdog = Watchdog::start(dp.IWDG, &dp.DBGMCU);
         if !clock::start_cycle_counter(&mut cp.DCB, &mut cp.DWT) {

@@ -16,6 +16,15 @@
 
 use stm32f1xx_hal::pac;
 
+/// The core's and the chip's peripherals, for `board::Board::take`, which `main`
+/// calls once, first thing, before anything else runs (no interrupt is enabled yet):
+/// each peripheral then has one owner, as `take` would give, without `take`'s
+/// critical section and "taken" flag (48 B of flash, measured).
+pub fn peripherals() -> (cortex_m::Peripherals, pac::Peripherals) {
+    // SAFETY: called once, by `Board::take`, called once by `main` (see above).
+    unsafe { (cortex_m::Peripherals::steal(), pac::Peripherals::steal()) }
+}
+
 /// GPIO port A (STEP, DIR, lift, magnet, ENABLE, Error light).
 pub fn gpioa() -> &'static pac::gpioa::RegisterBlock {
     // SAFETY: see the module documentation.
