@@ -101,17 +101,14 @@ impl ClockSource {
     }
 }
 
-/// Sets CR bits (`on`) or clears them, then waits up to `wait` cycles for `ready`;
-/// whether it came. (Clearing: no flag to wait for, `ready` = 0 returns at once.)
-fn switch<R: ClockRegs>(regs: &mut R, bit: u32, on: bool, ready: u32, wait: u32) -> bool {
-    let value = regs.cr();
-    regs.set_cr(if on { value | bit } else { value & !bit });
+/// Waits up to `limit` cycles for the CR flag `ready`; whether it came.
+fn wait<R: ClockRegs>(regs: &mut R, ready: u32, limit: u32) -> bool {
     let started = regs.cycles();
     loop {
-        if regs.cr() & ready == ready {
+        if regs.cr() & ready != 0 {
             return true;
         }
-        if regs.cycles().wrapping_sub(started) > wait {
+        if regs.cycles().wrapping_sub(started) > limit {
             return false;
         }
     }
@@ -119,25 +116,22 @@ fn switch<R: ClockRegs>(regs: &mut R, bit: u32, on: bool, ready: u32, wait: u32)
 
 /// Runs the start-up (see the module documentation) and says which clock runs.
 pub fn start<R: ClockRegs>(regs: &mut R) -> ClockSource {
-    let crystal = switch(regs, cr::HSEON, true, cr::HSERDY, HSE_WAIT_CYCLES);
-    if !crystal {
-        switch(regs, cr::HSEON, false, 0, 0);
-    }
-    let config = if crystal {
-        cfgr::CRYSTAL
+    let reset = regs.cr();
+    regs.set_cr(reset | cr::HSEON);
+    let (config, source) = if wait(regs, cr::HSERDY, HSE_WAIT_CYCLES) {
+        (cfgr::CRYSTAL, ClockSource::Crystal)
     } else {
-        cfgr::INTERNAL
+        regs.set_cr(reset);
+        (cfgr::INTERNAL, ClockSource::Internal)
     };
     regs.set_cfgr(config);
-    if !switch(regs, cr::PLLON, true, cr::PLLRDY, PLL_WAIT_CYCLES) {
-        switch(regs, cr::PLLON, false, 0, 0);
+    let on = regs.cr();
+    regs.set_cr(on | cr::PLLON);
+    if !wait(regs, cr::PLLRDY, PLL_WAIT_CYCLES) {
+        regs.set_cr(on);
         return ClockSource::InternalNoPll;
     }
     regs.set_acr(ACR_TWO_WAIT_STATES);
     regs.set_cfgr(config | cfgr::SW_PLL);
-    if crystal {
-        ClockSource::Crystal
-    } else {
-        ClockSource::Internal
-    }
+    source
 }
