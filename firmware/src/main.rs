@@ -7,6 +7,7 @@
 #![deny(unsafe_code)]
 
 use cortex_m_rt::entry;
+use tictable::device::classify::Calibration;
 #[cfg(not(feature = "levels"))]
 use tictable::device::controller::RandomBestMove;
 #[cfg(feature = "levels")]
@@ -65,7 +66,6 @@ fn main() -> ! {
     let loaded = store.load();
     let saved = loaded.as_ref().ok().and_then(Option::as_ref);
 
-    let calibration = saved.map(|snap| snap.calibration).unwrap_or_default();
     let Ok(pose) = Pose::from_parts(BOARD_CENTRE, ROT_ONE, 0, BOARD_PITCH_UM) else {
         safety::fatal()
     };
@@ -76,7 +76,8 @@ fn main() -> ! {
     };
     let hw = Hardware {
         sensors,
-        scanner: Scanner::new(calibration, ScanSettings::DEFAULT),
+        // The calibration comes with the snapshot (`resume` below).
+        scanner: Scanner::new(Calibration::default(), ScanSettings::DEFAULT),
         machine,
         panel,
     };
@@ -96,12 +97,11 @@ fn main() -> ! {
         first_square: None,
     };
     let mut controller = Controller::new(hw, chooser, layout, setup);
-    if let Some(snap) = saved {
-        // A snapshot that no longer fits starts afresh (calibration kept).
-        let _ = controller.resume(snap);
-    }
-    if recalibrate || saved.is_none() {
-        // The guided calibration runs once the machine is homed (README: Calibration).
+    // The snapshot brings the calibration, the pose and the game in progress. None,
+    // or one the controller refuses (decoding already refuses what `resume` would):
+    // the guided calibration, once the machine is homed (README: Calibration).
+    let resumed = saved.is_some_and(|snap| controller.resume(snap).is_ok());
+    if recalibrate || !resumed {
         controller.calibrate_sensors();
     }
 
