@@ -32,6 +32,12 @@ use tictable_firmware::safety;
 /// square root at run time; 120 B of flash, measured.)
 const BOARD_CENTRE: Point = Point::mm(160, 130);
 const BOARD_PITCH_UM: u32 = 32_000;
+/// That pose, checked when the firmware is built (a pitch outside
+/// `motion::PITCH_UM` fails the build).
+const BOARD: Pose = match Pose::from_parts(BOARD_CENTRE, ROT_ONE, 0, BOARD_PITCH_UM) {
+    Ok(pose) => pose,
+    Err(_) => panic!("BOARD_CENTRE / BOARD_PITCH_UM: not a valid pose"),
+};
 /// The black (first) and white storage columns, and the slot pitch.
 const STORAGE: Storage = Storage {
     first: [Point::mm(20, 70), Point::mm(300, 70)],
@@ -66,11 +72,8 @@ fn main() -> ! {
     let loaded = store.load();
     let saved = loaded.as_ref().ok().and_then(Option::as_ref);
 
-    let Ok(pose) = Pose::from_parts(BOARD_CENTRE, ROT_ONE, 0, BOARD_PITCH_UM) else {
-        safety::fatal()
-    };
     let layout = Layout {
-        pose,
+        pose: BOARD,
         storage: STORAGE,
         park: PARK,
     };
