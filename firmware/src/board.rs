@@ -313,8 +313,9 @@ fn pause(watchdog: &mut Watchdog, ms: u32) -> bool {
 
 /// The boot signal on the Error light: the reset cause as that many short blinks
 /// (0.2 s), then long ones (2 s): one if the crystal did not start, two if the PLL
-/// did not lock ([`ClockSource`]'s discriminant; README: "Lights at boot"). Returns whether the Level button was held through the 0.3 s after the
-/// last blink (recalibrate at power-on): polled continuously, at least 0.2 s after
+/// did not lock ([`ClockSource`]'s discriminant; README: "Lights at boot").
+/// Returns whether the Level button was held through the 0.3 s after the last
+/// blink (recalibrate at power-on): polled continuously, at least 0.2 s after
 /// its pull-up was switched on, so the line has settled (it needs well under 1 ms)
 /// and a bounce or a brief touch does not count. The Error light (PA8) and the Level
 /// button (PB9) are written and read directly, before the panel owns them.
