@@ -83,19 +83,18 @@ impl Out {
         } else {
             regs::gpioa()
         };
-        let mask = 1 << (self.bit & 15);
-        let line = match self.role {
-            Role::Plain => None,
-            Role::Step(axis) | Role::Dir(axis) => Some(&LINES[usize::from(axis & 1)]),
+        let bits = if high { 1 } else { 1 << 16 } << (self.bit & 15);
+        let (line, step) = match self.role {
+            Role::Plain => {
+                regs::set_reset(port, bits);
+                return Ok(());
+            }
+            Role::Step(axis) => (&LINES[usize::from(axis & 1)], true),
+            Role::Dir(axis) => (&LINES[usize::from(axis & 1)], false),
         };
-        let step = matches!(self.role, Role::Step(_));
-        if let Some(line) = line {
-            line.wait_before::<Dwt>(step, high);
-        }
-        regs::set_reset(port, if high { mask } else { mask << 16 });
-        if let Some(line) = line {
-            line.stamp::<Dwt>(step);
-        }
+        line.wait_before::<Dwt>(step, high);
+        regs::set_reset(port, bits);
+        line.stamp::<Dwt>(step);
         Ok(())
     }
 }
