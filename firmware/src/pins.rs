@@ -78,11 +78,7 @@ impl Out {
 
     /// Sets the level (STEP and DIR through their axis's [`StepLine`]).
     fn set(&mut self, high: bool) -> Result<(), Infallible> {
-        let port = if self.port_b {
-            regs::gpiob()
-        } else {
-            regs::gpioa()
-        };
+        let port = regs::port(self.port_b);
         let bits = if high { 1 } else { 1 << 16 } << (self.bit & 15);
         let (line, step) = match self.role {
             Role::Plain => {
@@ -149,11 +145,7 @@ impl InputPin for In {
     }
 
     fn is_low(&mut self) -> Result<bool, Infallible> {
-        let port = if self.port_b {
-            regs::gpiob()
-        } else {
-            regs::gpioa()
-        };
+        let port = regs::port(self.port_b);
         Ok(port.idr().read().bits() & 1 << (self.bit & 15) == 0)
     }
 }

@@ -37,6 +37,20 @@ pub fn gpiob() -> &'static pac::gpioa::RegisterBlock {
     unsafe { &*pac::GPIOB::ptr() }
 }
 
+/// GPIO port B if `b`, else port A, by address (port B's block follows port A's,
+/// 0x400 further: 0x4001_0800 and 0x4001_0C00, RM0008 §3.3, memory map), without a
+/// branch.
+pub fn port(b: bool) -> &'static pac::gpioa::RegisterBlock {
+    // SAFETY: one of the two port register blocks (see above and the module
+    // documentation).
+    unsafe {
+        &*pac::GPIOA::ptr()
+            .cast::<u8>()
+            .wrapping_add(usize::from(b) * 0x400)
+            .cast()
+    }
+}
+
 /// The reset and clock controller (port clock enables, I2C1's clock and reset).
 pub fn rcc() -> &'static pac::rcc::RegisterBlock {
     // SAFETY: see the module documentation.
