@@ -250,10 +250,16 @@ impl ResetCause {
 
     /// The cause with code `code` (its discriminant), if there is one.
     pub const fn from_code(code: u8) -> Option<ResetCause> {
-        match code {
-            1..=7 => Some(ResetCause::ALL[code as usize - 1]),
-            _ => None,
-        }
+        Some(match code {
+            1 => ResetCause::Pin,
+            2 => ResetCause::PowerOn,
+            3 => ResetCause::Software,
+            4 => ResetCause::Watchdog,
+            5 => ResetCause::WindowWatchdog,
+            6 => ResetCause::LowPower,
+            7 => ResetCause::Unknown,
+            _ => return None,
+        })
     }
 }
 
