@@ -51,10 +51,9 @@ pub struct ServoPwm(pac::TIM3);
 #[cfg(feature = "servo-lift")]
 impl ServoPwm {
     /// Starts TIM3 at 50 Hz with CH1's output on and no pulse (duty 0) yet.
-    pub fn start(tim: pac::TIM3, sysclk_hz: u32) -> ServoPwm {
+    pub fn start(tim: pac::TIM3, mhz: u32) -> ServoPwm {
         regs::rcc().apb1enr().modify(|_, w| w.tim3en().set_bit());
-        tim.psc()
-            .write(|w| w.psc().set((sysclk_hz / 1_000_000 - 1) as u16));
+        tim.psc().write(|w| w.psc().set((mhz - 1) as u16));
         tim.arr().write(|w| w.arr().set(SERVO_PERIOD_US - 1));
         tim.ccmr1_output()
             .write(|w| w.oc1m().pwm_mode1().oc1pe().set_bit());
@@ -201,12 +200,13 @@ impl Board {
             safety::fatal()
         }
         let clock_source = clock::start(&dp.RCC, &dp.FLASH);
+        let mhz = clock_source.mhz();
         let sysclk = clock_source.sysclk_hz();
         // The HAL's RCC only for the ports' clocks (`split`); its clock figures are
         // not used (the clocks are `clock_source`'s).
         let mut rcc = dp.RCC.constrain();
         let flash = dp.FLASH.constrain();
-        let clock = MsClock::start(&mut cp.SYST, sysclk);
+        let clock = MsClock::start(&mut cp.SYST, mhz);
 
         // The HAL's port parts: each pin taken once, into an `Out` or `In`; their
         // modes come from the pin table below in four register writes (the port
@@ -229,7 +229,7 @@ impl Board {
         let lift = PinLift(Out::a(gpioa.pa4));
         #[cfg(feature = "servo-lift")]
         let lift = ServoLift {
-            pwm: ServoPwm::start(dp.TIM3, sysclk),
+            pwm: ServoPwm::start(dp.TIM3, mhz),
             up_permille: SERVO_UP_PERMILLE,
             down_permille: SERVO_DOWN_PERMILLE,
         };
@@ -263,7 +263,7 @@ impl Board {
         // takes 90 µs), counted in cycles of the configured clock.
         // Then the bus recovery once: a reset in the middle of a sensor read (the
         // reset button, the watchdog, a panic) can leave a slave holding SDA low.
-        let mut i2c = SensorBus::new(I2c1::new(dp.I2C1, clock_source), sysclk / 1000);
+        let mut i2c = SensorBus::new(I2c1::new(dp.I2C1, clock_source), mhz * 1000);
         i2c.recover_bus();
 
         #[cfg(feature = "defmt")]

@@ -46,8 +46,8 @@ impl I2c1 {
         regs::rcc().apb1enr().modify(|_, w| w.i2c1en().set_bit());
         I2c1 {
             i2c,
-            pclk1_mhz: (clock.pclk1_hz() / 1_000_000) as u16,
-            per_us: clock.sysclk_hz().div_ceil(1_000_000),
+            pclk1_mhz: (clock.mhz() / 2) as u16,
+            per_us: clock.mhz(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! internal oscillator), the DWT cycle counter (the step pulses' and the I2C
 //! timeouts' time base), the SysTick millisecond clock, and the move chooser's
 //! random numbers stirred with it. Every timing is derived from the clock actually
-//! configured ([`ClockSource::sysclk_hz`]).
+//! configured ([`ClockSource::mhz`]).
 
 use crate::pulse::CycleCounter;
 use crate::startup::{self, ClockRegs, ClockSource};
@@ -98,11 +98,11 @@ pub struct MsClock {
 }
 
 impl MsClock {
-    /// Starts SysTick at one interrupt per millisecond of the core clock `sysclk_hz`.
-    pub fn start(syst: &mut SYST, sysclk_hz: u32) -> MsClock {
+    /// Starts SysTick at one interrupt per millisecond of the core clock, `mhz` MHz.
+    pub fn start(syst: &mut SYST, mhz: u32) -> MsClock {
         let clock = MsClock {
-            reload: sysclk_hz / 1000 - 1,
-            per_us: sysclk_hz / 1_000_000,
+            reload: mhz * 1000 - 1,
+            per_us: mhz,
         };
         syst.set_clock_source(SystClkSource::Core);
         syst.set_reload(clock.reload);

@@ -86,13 +86,19 @@ pub enum ClockSource {
 }
 
 impl ClockSource {
+    /// The core (and AHB, APB2) clock, MHz: whole MHz in every case, so the timings
+    /// derived from it are multiplications (cycles per µs, per ms).
+    pub const fn mhz(self) -> u32 {
+        match self {
+            ClockSource::Crystal => 72,
+            ClockSource::Internal => 64,
+            ClockSource::InternalNoPll => 8,
+        }
+    }
+
     /// The core (and AHB, APB2) clock, Hz.
     pub const fn sysclk_hz(self) -> u32 {
-        match self {
-            ClockSource::Crystal => 72_000_000,
-            ClockSource::Internal => 64_000_000,
-            ClockSource::InternalNoPll => 8_000_000,
-        }
+        self.mhz() * 1_000_000
     }
 
     /// The APB1 clock (I2C1, TIM3's bus), Hz: half the core clock in every case.
