@@ -4,6 +4,7 @@
 use tictable::device::controller::{
     BestMove, GameRecord, Mode, RandomBestMove, ResumeError, State, Task,
 };
+use tictable::device::model::ResetCause;
 use tictable::device::persist::{Snapshot, ENCODED_LEN};
 use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
@@ -29,11 +30,28 @@ fn record(moves: &[u8]) -> GameRecord {
 
 /// Offsets in the encoded layout (see `Snapshot::encode`).
 const POSE: usize = 1 + 4 + 216 + 8;
-const SETUP: usize = POSE + 20;
+const RESET_CAUSE: usize = POSE + 20;
+const SETUP: usize = RESET_CAUSE + 1;
 const MOVES: usize = SETUP + 3;
 const TASK: usize = MOVES + 9;
 const STOCK: usize = TASK + 20 + 1;
 const PENDING: usize = STOCK + 4;
+
+#[test]
+fn the_reset_cause_is_kept_in_the_snapshot() {
+    let mut snap = machine(2).controller.snapshot();
+    // The controller does not know why the board reset; the board sets it.
+    assert_eq!(snap.reset_cause, ResetCause::Unknown);
+    snap.record = record(&[4, 0, 8]);
+    for (code, cause) in (1..).zip(ResetCause::ALL) {
+        snap.reset_cause = cause;
+        let bytes = snap.encode();
+        assert_eq!(bytes[RESET_CAUSE], code, "{cause:?}");
+        assert_eq!(Snapshot::decode(&bytes), Some(snap), "{cause:?}");
+        assert_eq!(ResetCause::from_code(code), Some(cause));
+    }
+    assert_eq!(ResetCause::from_code(8), None);
+}
 
 #[test]
 fn corrupt_snapshots_are_refused() {
@@ -48,6 +66,9 @@ fn corrupt_snapshots_are_refused() {
         assert_eq!(Snapshot::decode(&bad), None, "{what}");
     };
     refused("another format version", &|b| b[0] = 2);
+    refused("the format before the reset cause", &|b| b[0] = 5);
+    refused("reset cause code 0", &|b| b[RESET_CAUSE] = 0);
+    refused("reset cause code 8", &|b| b[RESET_CAUSE] = 8);
     refused("a flag that is neither 0 nor 1", &|b| b[SETUP] = 7);
     refused("a board turned past 45 degrees (cos 0)", &|b| {
         b[POSE + 8..POSE + 12].copy_from_slice(&0i32.to_le_bytes())

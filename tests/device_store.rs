@@ -6,6 +6,7 @@
 use embedded_storage::nor_flash::{NorFlash, ReadNorFlash};
 use tictable::device::classify::Calibration;
 use tictable::device::controller::{GameRecord, GameSetup, Mode};
+use tictable::device::model::ResetCause;
 use tictable::device::motion::{Point, Pose};
 use tictable::device::persist::{crc32, PersistError, Snapshot, Store, ENCODED_LEN};
 use tictable::device::sim::flash::{wear_games, MemFlash, MemFlashError};
@@ -39,6 +40,7 @@ fn snapshot(k: usize, recalibrated: &[usize]) -> Snapshot {
         sequence: 0,
         calibration: Calibration::default(),
         pose: Pose::new(Point::mm(160 + shift, 130), -200, 32_000).unwrap(),
+        reset_cause: ResetCause::PowerOn,
         setup: GameSetup {
             device_first: k % 20 < 10,
             first_square: None,
@@ -530,4 +532,33 @@ fn a_read_error_in_any_read_of_a_scan_leaves_the_store_to_scan_again() {
         assert!(same(got, Some(&next)), "read {fail_from}");
         assert_eq!(got.map(|s| s.sequence), Some(5), "read {fail_from}");
     }
+}
+
+/// The reset cause is kept with the game: a save after a reset of another cause
+/// writes a whole snapshot (the cause sits before the game fields, with the
+/// calibration and the pose), the next saves are deltas again, and a fresh store
+/// loads the cause back.
+#[test]
+fn the_reset_cause_round_trips_through_the_flash() {
+    let mut store = Store::new(MemFlash::<{ 4 * 1024 }, 1024, 2>::new(), 0).unwrap();
+    let mut snap = snapshot(3, &[]);
+    store.save(&snap).unwrap();
+    let erases = store.flash().erases;
+    for (k, cause) in ResetCause::ALL.into_iter().enumerate() {
+        snap.reset_cause = cause;
+        snap.record = snapshot(k % 9 + 1, &[]).record;
+        store.save(&snap).unwrap();
+        let loaded = boot(store.flash()).unwrap();
+        assert_eq!(loaded.reset_cause, cause);
+        assert!(same(Some(loaded), Some(&snap)), "{cause:?}");
+        // The same cause again with the next move: a delta, no erase.
+        let erased = store.flash().erases;
+        snap.record = snapshot(k % 9 + 2, &[]).record;
+        store.save(&snap).unwrap();
+        assert_eq!(store.flash().erases, erased, "{cause:?}: a delta");
+        assert_eq!(boot(store.flash()).unwrap().reset_cause, cause);
+    }
+    // Each cause differs from the one before it (the first snapshot's is PowerOn,
+    // the loop starts with Pin): one whole snapshot, one page erase, per cause.
+    assert_eq!(store.flash().erases, erases + ResetCause::ALL.len() as u32);
 }

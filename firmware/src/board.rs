@@ -6,9 +6,12 @@ use crate::clock::{self, MsClock};
 use crate::pins::{In, Out, LINES};
 use crate::regs;
 use crate::safety::{self, ResetCause, Watchdog};
+use crate::startup::ClockSource;
 use crate::storage::FlashStorage;
 use embedded_hal::digital::OutputPin;
-use stm32f1xx_hal::{pac, prelude::*};
+#[cfg(feature = "servo-lift")]
+use stm32f1xx_hal::pac;
+use stm32f1xx_hal::prelude::*;
 #[cfg(not(feature = "servo-lift"))]
 use tictable::device::motion::PinLift;
 #[cfg(feature = "servo-lift")]
@@ -32,7 +35,51 @@ pub const SERVO_DOWN_PERMILLE: u16 = 100;
 pub type Lift = PinLift<Out>;
 /// The lift: a solenoid on a pin, or with `servo-lift` a hobby servo on TIM3 CH1.
 #[cfg(feature = "servo-lift")]
-pub type Lift = ServoLift<stm32f1xx_hal::timer::PwmChannel<pac::TIM3, 0>>;
+pub type Lift = ServoLift<ServoPwm>;
+
+/// The servo's PWM period, µs (50 Hz), and TIM3's counts per period (1 MHz).
+#[cfg(feature = "servo-lift")]
+const SERVO_PERIOD_US: u16 = 20_000;
+
+/// With `servo-lift`: the servo's 50 Hz PWM on TIM3 CH1 (PA6, alternate-function
+/// push-pull in the pin table), by registers (RM0008 §15.3.9, PWM mode 1). TIM3's
+/// clock is twice APB1 (APB1 is divided), i.e. the core clock: prescaled to 1 MHz, the
+/// duty cycle is in µs of the 20 ms period.
+#[cfg(feature = "servo-lift")]
+pub struct ServoPwm(pac::TIM3);
+
+#[cfg(feature = "servo-lift")]
+impl ServoPwm {
+    /// Starts TIM3 at 50 Hz with CH1's output on and no pulse (duty 0) yet.
+    pub fn start(tim: pac::TIM3, mhz: u32) -> ServoPwm {
+        regs::rcc().apb1enr().modify(|_, w| w.tim3en().set_bit());
+        tim.psc().write(|w| w.psc().set((mhz - 1) as u16));
+        tim.arr().write(|w| w.arr().set(SERVO_PERIOD_US - 1));
+        tim.ccmr1_output()
+            .write(|w| w.oc1m().pwm_mode1().oc1pe().set_bit());
+        tim.ccer().write(|w| w.cc1e().set_bit());
+        tim.egr().write(|w| w.ug().set_bit());
+        tim.cr1().write(|w| w.arpe().set_bit().cen().set_bit());
+        ServoPwm(tim)
+    }
+}
+
+#[cfg(feature = "servo-lift")]
+impl embedded_hal::pwm::ErrorType for ServoPwm {
+    type Error = core::convert::Infallible;
+}
+
+#[cfg(feature = "servo-lift")]
+impl embedded_hal::pwm::SetDutyCycle for ServoPwm {
+    fn max_duty_cycle(&self) -> u16 {
+        SERVO_PERIOD_US
+    }
+
+    fn set_duty_cycle(&mut self, duty: u16) -> Result<(), core::convert::Infallible> {
+        self.0.ccr1().write(|w| w.ccr().set(duty));
+        Ok(())
+    }
+}
 
 /// Port A pin numbers that `safety::safe_state` drives and the boot signal uses
 /// (the pin table below has them all).
@@ -52,6 +99,9 @@ pub(crate) const fn pin(n: u32) -> u32 {
 
 /// CNF/MODE of a pin (RM0008 §9.2.1, GPIOx_CRL/CRH): push-pull output at 2 MHz.
 pub(crate) const OUT: u32 = 0x2;
+/// Alternate-function push-pull output at 2 MHz (the servo's PWM).
+#[cfg(feature = "servo-lift")]
+const AF_PUSH_PULL: u32 = 0xA;
 /// Input with pull-up (with its output latch set) or pull-down.
 const PULL: u32 = 0x8;
 /// Floating input (the reset state).
@@ -70,8 +120,12 @@ const fn cr(pins: [u32; 8]) -> u32 {
 
 /// The pin table (README.md, "Wiring"). Port A, pins 0..7: X STEP, X DIR, Y STEP,
 /// Y DIR, lift (Lamp with `servo-lift`), magnet, Lamp (the servo's PWM with
-/// `servo-lift`: the HAL makes it TIM3's output after this), Device turn.
+/// `servo-lift`: TIM3's output), Device turn.
+#[cfg(not(feature = "servo-lift"))]
 const GPIOA_CRL: u32 = cr([OUT; 8]);
+/// With `servo-lift`, PA6 is TIM3 CH1's output (alternate-function push-pull).
+#[cfg(feature = "servo-lift")]
+const GPIOA_CRL: u32 = cr([OUT, OUT, OUT, OUT, OUT, OUT, AF_PUSH_PULL, OUT]);
 /// Port A, pins 8..15: Error light, (PA9..PA11 free), ENABLE, (PA13/PA14 SWD, PA15).
 /// Unused pins keep their reset configuration, floating input (RM0008: CRL/CRH reset
 /// to 0x4444_4444); the debug port keeps PA13/PA14 (and the JTAG pins PA15, PB3, PB4)
@@ -126,32 +180,33 @@ pub struct Board {
     pub watchdog: Watchdog,
     /// Why the chip reset.
     pub reset_cause: ResetCause,
-    /// Whether the crystal started (else the internal oscillator runs the core).
-    pub crystal: bool,
+    /// Where the core clock comes from (the crystal, else the internal oscillator).
+    pub clock_source: ClockSource,
     /// Whether the Level button was held at power-on (recalibrate the sensors).
     pub level_held: bool,
 }
 
 impl Board {
     /// Brings the board up: safe state, reset cause, watchdog, cycle counter check,
-    /// clocks, SysTick, pins, I2C. A fault that leaves the firmware unable to run
-    /// (peripherals taken twice, a cycle counter that does not count) is
-    /// [`safety::fatal`].
+    /// clocks, SysTick, pins, I2C. A cycle counter that does not count leaves the
+    /// firmware unable to run: [`safety::fatal`]. Call once, from `main` (it hands
+    /// out the peripherals: `regs::peripherals`).
     pub fn take() -> Board {
         safety::safe_state();
-        let (Some(mut cp), Some(dp)) = (cortex_m::Peripherals::take(), pac::Peripherals::take())
-        else {
-            safety::fatal()
-        };
-        let reset_cause = ResetCause::take(&dp.RCC);
+        let (mut cp, dp) = regs::peripherals();
+        let reset_cause = safety::take_reset_cause(&dp.RCC);
         let mut watchdog = Watchdog::start(dp.IWDG, &dp.DBGMCU);
         if !clock::start_cycle_counter(&mut cp.DCB, &mut cp.DWT) {
             safety::fatal()
         }
-        let mut flash = dp.FLASH.constrain();
-        let (mut rcc, crystal) = clock::start(dp.RCC, &mut flash.acr);
-        let sysclk = rcc.clocks.sysclk().raw();
-        let clock = MsClock::start(&mut cp.SYST, sysclk);
+        let clock_source = clock::start(&dp.RCC, &dp.FLASH);
+        let mhz = clock_source.mhz();
+        let sysclk = clock_source.sysclk_hz();
+        // The HAL's RCC only for the ports' clocks (`split`); its clock figures are
+        // not used (the clocks are `clock_source`'s).
+        let mut rcc = dp.RCC.constrain();
+        let flash = dp.FLASH.constrain();
+        let clock = MsClock::start(&mut cp.SYST, mhz);
 
         // The HAL's port parts: each pin taken once, into an `Out` or `In`; their
         // modes come from the pin table below in four register writes (the port
@@ -173,25 +228,10 @@ impl Board {
         #[cfg(not(feature = "servo-lift"))]
         let lift = PinLift(Out::a(gpioa.pa4));
         #[cfg(feature = "servo-lift")]
-        let lift = {
-            let mut crl = gpioa.crl;
-            let mut afio = dp.AFIO.constrain(&mut rcc);
-            let pin = gpioa.pa6.into_alternate_push_pull(&mut crl);
-            let mut pwm = dp
-                .TIM3
-                .pwm_hz::<stm32f1xx_hal::timer::Tim3NoRemap, _, _>(
-                    pin,
-                    &mut afio.mapr,
-                    50.Hz(),
-                    &mut rcc,
-                )
-                .split();
-            pwm.enable();
-            ServoLift {
-                pwm,
-                up_permille: SERVO_UP_PERMILLE,
-                down_permille: SERVO_DOWN_PERMILLE,
-            }
+        let lift = ServoLift {
+            pwm: ServoPwm::start(dp.TIM3, mhz),
+            up_permille: SERVO_UP_PERMILLE,
+            down_permille: SERVO_DOWN_PERMILLE,
         };
         let magnet = Out::a(gpioa.pa5);
         let x_limit = In::b(gpiob.pb12);
@@ -223,21 +263,17 @@ impl Board {
         // takes 90 µs), counted in cycles of the configured clock.
         // Then the bus recovery once: a reset in the middle of a sensor read (the
         // reset button, the watchdog, a panic) can leave a slave holding SDA low.
-        let mut i2c = SensorBus::new(I2c1::new(dp.I2C1, &rcc), sysclk / 1000);
+        let mut i2c = SensorBus::new(I2c1::new(dp.I2C1, clock_source), mhz * 1000);
         i2c.recover_bus();
 
         #[cfg(feature = "defmt")]
         defmt::info!(
-            "reset: {}, clock: {=u32} Hz from the {=str}",
+            "reset: {}, clock: {=u32} Hz, {}",
             reset_cause,
             sysclk,
-            if crystal {
-                "crystal"
-            } else {
-                "internal oscillator"
-            }
+            clock_source
         );
-        let level_held = show_boot(&mut watchdog, reset_cause, crystal);
+        let level_held = show_boot(&mut watchdog, reset_cause, clock_source);
         let _ = enable.set_low();
         let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
         Board {
@@ -257,7 +293,7 @@ impl Board {
             clock,
             watchdog,
             reset_cause,
-            crystal,
+            clock_source,
             level_held,
         }
     }
@@ -276,16 +312,17 @@ fn pause(watchdog: &mut Watchdog, ms: u32) -> bool {
 }
 
 /// The boot signal on the Error light: the reset cause as that many short blinks
-/// (0.2 s), then a long one (2 s) if the crystal did not start (README: "Lights at
-/// boot"). Returns whether the Level button was held through the 0.3 s after the
-/// last blink (recalibrate at power-on): polled continuously, at least 0.2 s after
+/// (0.2 s), then long ones (2 s): one if the crystal did not start, two if the PLL
+/// did not lock ([`ClockSource`]'s discriminant; README: "Lights at boot").
+/// Returns whether the Level button was held through the 0.3 s after the last
+/// blink (recalibrate at power-on): polled continuously, at least 0.2 s after
 /// its pull-up was switched on, so the line has settled (it needs well under 1 ms)
 /// and a bounce or a brief touch does not count. The Error light (PA8) and the Level
 /// button (PB9) are written and read directly, before the panel owns them.
-fn show_boot(watchdog: &mut Watchdog, cause: ResetCause, crystal: bool) -> bool {
+fn show_boot(watchdog: &mut Watchdog, cause: ResetCause, clock: ClockSource) -> bool {
     let short = cause as u32;
     let mut level_held = false;
-    for blink in 0..short + u32::from(!crystal) {
+    for blink in 0..short + clock as u32 {
         regs::set_reset(regs::gpioa(), pin(ERROR_LIGHT));
         pause(watchdog, if blink < short { 200 } else { 2000 });
         regs::set_reset(regs::gpioa(), pin(ERROR_LIGHT) << 16);

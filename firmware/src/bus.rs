@@ -7,9 +7,9 @@
 use crate::i2c::{Master, Reg, Registers};
 use crate::pulse::wait_since;
 use crate::recovery::{free_bus, OpenDrainLines};
+use crate::startup::ClockSource;
 use crate::{clock::Dwt, pulse::CycleCounter, regs};
 use stm32f1xx_hal::pac::I2C1;
-use stm32f1xx_hal::rcc::Rcc;
 
 pub use tictable::device::sensors::BusRecovery;
 
@@ -42,12 +42,12 @@ impl I2c1 {
     /// I2C1 with its clock switched on, at the configured clocks; the [`Master`]
     /// resets and configures it. (The clock enable goes through `regs`, as the
     /// reset does: the HAL's `Enable` costs 16 B more, measured.)
-    pub fn new(i2c: I2C1, rcc: &Rcc) -> I2c1 {
+    pub fn new(i2c: I2C1, clock: ClockSource) -> I2c1 {
         regs::rcc().apb1enr().modify(|_, w| w.i2c1en().set_bit());
         I2c1 {
             i2c,
-            pclk1_mhz: (rcc.clocks.pclk1().raw() / 1_000_000) as u16,
-            per_us: rcc.clocks.sysclk().raw().div_ceil(1_000_000),
+            pclk1_mhz: (clock.mhz() / 2) as u16,
+            per_us: clock.mhz(),
         }
     }
 }
@@ -98,7 +98,8 @@ impl Registers for I2c1 {
         rcc.apb1rstr().modify(|_, w| w.i2c1rst().set_bit());
         rcc.apb1rstr().modify(|_, w| w.i2c1rst().clear_bit());
         let mhz = self.pclk1_mhz;
-        // SAFETY: FREQ is 32 or 36 (2..=36 allowed), CCR 160 or 180 (≥ 4), TRISE 33 or 37.
+        // SAFETY: FREQ is 4, 32 or 36 (2..=36 allowed), CCR 20, 160 or 180 (≥ 4), TRISE
+        // 5, 33 or 37.
         self.i2c
             .cr2()
             .write(|w| unsafe { w.freq().bits(mhz as u8) });

@@ -2,17 +2,16 @@
 //! internal oscillator), the DWT cycle counter (the step pulses' and the I2C
 //! timeouts' time base), the SysTick millisecond clock, and the move chooser's
 //! random numbers stirred with it. Every timing is derived from the clock actually
-//! configured (`rcc.clocks.sysclk()`).
+//! configured ([`ClockSource::mhz`]).
 
 use crate::pulse::CycleCounter;
+use crate::startup::{self, ClockRegs, ClockSource};
 use core::convert::Infallible;
 use core::sync::atomic::{AtomicU32, Ordering};
 use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::{DCB, DWT, SYST};
 use cortex_m_rt::exception;
 use stm32f1xx_hal::pac;
-use stm32f1xx_hal::prelude::*;
-use stm32f1xx_hal::rcc::{AdcPre, HPre, PPre, RawConfig, Rcc, UsbPre};
 
 /// The DWT cycle counter (`CYCCNT`), counting core clock cycles.
 pub struct Dwt;
@@ -35,69 +34,46 @@ pub fn start_cycle_counter(dcb: &mut DCB, dwt: &mut DWT) -> bool {
     DWT::cycle_count().wrapping_sub(before) >= 32
 }
 
-/// How long to wait for the crystal oscillator (HSE), in cycles of the internal
-/// 8 MHz oscillator the core runs on meanwhile: 100 ms (the datasheet's typical
-/// start-up is 2 ms; ST's own HAL waits up to 100 ms).
-const HSE_WAIT_CYCLES: u32 = 800_000;
+/// The chip's RCC and flash interface for the start-up sequence of `startup`.
+struct ChipClocks<'a> {
+    rcc: &'a pac::RCC,
+    flash: &'a pac::FLASH,
+}
 
-/// 8 MHz crystal × 9 = 72 MHz core and AHB, APB1 / 2 = 36 MHz (I2C1, TIM3), APB2
-/// 72 MHz: what `rcc::Config::hse(8.MHz()).sysclk(72.MHz()).pclk1(36.MHz())` gives,
-/// written out as the HAL's register-level `RawConfig` (its `From<Config>` runs at
-/// run time here: the two configurations cost 152 B more that way, measured).
-const CRYSTAL_72MHZ: RawConfig = RawConfig {
-    hse: Some(8_000_000),
-    hse_bypass: false,
-    pllmul: Some(9 - 2),
-    hpre: HPre::Div1,
-    ppre1: PPre::Div2,
-    ppre2: PPre::Div1,
-    usbpre: UsbPre::Div1_5,
-    adcpre: AdcPre::Div8,
-    allow_overclock: false,
-};
+/// Raw register writes: every value is one RM0008 allows (see `startup`).
+#[allow(unsafe_code)]
+impl ClockRegs for ChipClocks<'_> {
+    fn cr(&mut self) -> u32 {
+        self.rcc.cr().read().bits()
+    }
 
-/// HSI / 2 × 16 = 64 MHz core and AHB, APB1 / 2 = 32 MHz, APB2 64 MHz: what
-/// `rcc::Config::hsi().sysclk(64.MHz()).pclk1(32.MHz())` gives (no USB clock).
-const INTERNAL_64MHZ: RawConfig = RawConfig {
-    hse: None,
-    hse_bypass: false,
-    pllmul: Some(16 - 2),
-    hpre: HPre::Div1,
-    ppre1: PPre::Div2,
-    ppre2: PPre::Div1,
-    usbpre: UsbPre::Div1,
-    adcpre: AdcPre::Div8,
-    allow_overclock: false,
-};
+    fn set_cr(&mut self, value: u32) {
+        // SAFETY: HSEON and PLLON set or cleared, the other bits as read.
+        self.rcc.cr().write(|w| unsafe { w.bits(value) });
+    }
 
-/// Starts the core clock: the 8 MHz crystal (HSE) through the PLL to 72 MHz (APB1
-/// 36 MHz) if the crystal starts within 100 ms (measured on the cycle counter, so
-/// [`start_cycle_counter`] first); otherwise the internal oscillator, HSI / 2 × 16 =
-/// 64 MHz (APB1 32 MHz; within about ±2 % over temperature per the datasheet's HSI
-/// table, enough for I2C and the steps). `true` with the crystal.
-///
-/// The HAL's `freeze` waits for HSERDY without a bound, so the crystal is switched on
-/// and waited for here first (`freeze` then finds it ready). Its wait for the PLL to
-/// lock (at most 200 µs per the datasheet) stays unbounded: a PLL that never locks
-/// is a broken chip, and the watchdog started before restarts the board.
-pub fn start(rcc: pac::RCC, acr: &mut stm32f1xx_hal::flash::ACR) -> (Rcc, bool) {
-    rcc.cr().modify(|_, w| w.hseon().set_bit());
-    let started = DWT::cycle_count();
-    let crystal = loop {
-        if rcc.cr().read().hserdy().bit_is_set() {
-            break true;
-        }
-        if DWT::cycle_count().wrapping_sub(started) > HSE_WAIT_CYCLES {
-            rcc.cr().modify(|_, w| w.hseon().clear_bit());
-            break false;
-        }
-    };
-    let config = if crystal {
-        CRYSTAL_72MHZ
-    } else {
-        INTERNAL_64MHZ
-    };
-    (rcc.freeze(config, acr), crystal)
+    fn set_cfgr(&mut self, value: u32) {
+        // SAFETY: `startup::cfgr`'s values: valid prescalers, PLL source and factor.
+        self.rcc.cfgr().write(|w| unsafe { w.bits(value) });
+    }
+
+    fn set_acr(&mut self, value: u32) {
+        // SAFETY: two wait states, prefetch on (RM0008 §3.3.3).
+        self.flash.acr().write(|w| unsafe { w.bits(value) });
+    }
+
+    fn cycles(&mut self) -> u32 {
+        DWT::cycle_count()
+    }
+}
+
+/// Starts the core clock (`startup`: the crystal through the PLL to 72 MHz if it
+/// starts within 100 ms, else the internal oscillator through the PLL to 64 MHz; a
+/// PLL that does not lock within 1 ms leaves the core on the internal 8 MHz). The
+/// waits count on the cycle counter, so [`start_cycle_counter`] first. Register
+/// writes instead of the HAL's `freeze`, whose waits have no bound.
+pub fn start(rcc: &pac::RCC, flash: &pac::FLASH) -> ClockSource {
+    startup::start(&mut ChipClocks { rcc, flash })
 }
 
 /// Milliseconds since reset, counted by the SysTick interrupt.
@@ -122,11 +98,11 @@ pub struct MsClock {
 }
 
 impl MsClock {
-    /// Starts SysTick at one interrupt per millisecond of the core clock `sysclk_hz`.
-    pub fn start(syst: &mut SYST, sysclk_hz: u32) -> MsClock {
+    /// Starts SysTick at one interrupt per millisecond of the core clock, `mhz` MHz.
+    pub fn start(syst: &mut SYST, mhz: u32) -> MsClock {
         let clock = MsClock {
-            reload: sysclk_hz / 1000 - 1,
-            per_us: sysclk_hz / 1_000_000,
+            reload: mhz * 1000 - 1,
+            per_us: mhz,
         };
         syst.set_clock_source(SystClkSource::Core);
         syst.set_reload(clock.reload);

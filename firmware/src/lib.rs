@@ -7,6 +7,7 @@
 //! | [`board`] | the wiring (every pin) and the bring-up in order; boot lights; Level at power-on |
 //! | [`safety`] | safe state, panic and HardFault handlers, watchdog, reset cause |
 //! | [`clock`] | clock start-up (crystal or internal), cycle counter, ms clock, random numbers |
+//! | [`startup`] | the clock start-up sequence with bounded waits (host-tested: `host-check/`) |
 //! | [`pins`] | the output and input pin types the library drives |
 //! | [`pulse`] | STEP/DIR timing for the stepper drivers (host-tested: `host-check/`) |
 //! | [`bus`] | I2C1 with bus recovery |
@@ -28,6 +29,7 @@ pub mod pulse;
 pub mod recovery;
 mod regs;
 pub mod safety;
+pub mod startup;
 pub mod storage;
 
 #[cfg(feature = "defmt")]

@@ -7,12 +7,13 @@
 #![deny(unsafe_code)]
 
 use cortex_m_rt::entry;
+use tictable::device::classify::Calibration;
 #[cfg(not(feature = "levels"))]
 use tictable::device::controller::RandomBestMove;
 #[cfg(feature = "levels")]
 use tictable::device::controller::StrategyChooser;
 use tictable::device::controller::{Controller, GameSetup, Hardware, Layout};
-use tictable::device::motion::{Point, Pose, Storage};
+use tictable::device::motion::{Point, Pose, Storage, ROT_ONE};
 use tictable::device::persist::Store;
 use tictable::device::save_policy::SavePolicy;
 use tictable::device::scanner::{ScanSettings, Scanner};
@@ -23,11 +24,20 @@ use tictable_firmware::clock::ClockRng;
 use tictable_firmware::safety;
 
 /// Machine geometry (µm; `Point::mm` takes whole mm) from the homing corner: the
-/// centres of squares 1 and 9 (indices 0 and 8; square 1 is top left: -x, +y) as
-/// built. Calibrating by jogging (README: calibration) replaces the pose and keeps
-/// it in flash. Here: a 32 mm board centred at (160, 130).
-const SQUARE_FIRST: Point = Point::mm(128, 162);
-const SQUARE_LAST: Point = Point::mm(192, 98);
+/// first guess of the board as built, its centre (square 5) and the distance between
+/// square centres, its rows along the X axis (square 1 is top left: -x, +y).
+/// Calibrating by jogging (README: calibration) replaces the pose, rotation included,
+/// and keeps it in flash. Here: a 32 mm board centred at (160, 130). (Centre and
+/// pitch, not two corners: the pose is built from its parts, checked, with no
+/// square root at run time; 120 B of flash, measured.)
+const BOARD_CENTRE: Point = Point::mm(160, 130);
+const BOARD_PITCH_UM: u32 = 32_000;
+/// That pose, checked when the firmware is built (a pitch outside
+/// `motion::PITCH_UM` fails the build).
+const BOARD: Pose = match Pose::from_parts(BOARD_CENTRE, ROT_ONE, 0, BOARD_PITCH_UM) {
+    Ok(pose) => pose,
+    Err(_) => panic!("BOARD_CENTRE / BOARD_PITCH_UM: not a valid pose"),
+};
 /// The black (first) and white storage columns, and the slot pitch.
 const STORAGE: Storage = Storage {
     first: [Point::mm(20, 70), Point::mm(300, 70)],
@@ -49,6 +59,7 @@ fn main() -> ! {
         clock,
         mut watchdog,
         level_held: recalibrate,
+        reset_cause,
         ..
     } = Board::take();
 
@@ -61,18 +72,15 @@ fn main() -> ! {
     let loaded = store.load();
     let saved = loaded.as_ref().ok().and_then(Option::as_ref);
 
-    let calibration = saved.map(|snap| snap.calibration).unwrap_or_default();
-    let Ok(pose) = Pose::from_corners(SQUARE_FIRST, SQUARE_LAST) else {
-        safety::fatal()
-    };
     let layout = Layout {
-        pose,
+        pose: BOARD,
         storage: STORAGE,
         park: PARK,
     };
     let hw = Hardware {
         sensors,
-        scanner: Scanner::new(calibration, ScanSettings::DEFAULT),
+        // The calibration comes with the snapshot (`resume` below).
+        scanner: Scanner::new(Calibration::default(), ScanSettings::DEFAULT),
         machine,
         panel,
     };
@@ -92,12 +100,11 @@ fn main() -> ! {
         first_square: None,
     };
     let mut controller = Controller::new(hw, chooser, layout, setup);
-    if let Some(snap) = saved {
-        // A snapshot that no longer fits starts afresh (calibration kept).
-        let _ = controller.resume(snap);
-    }
-    if recalibrate || saved.is_none() {
-        // The guided calibration runs once the machine is homed (README: Calibration).
+    // The snapshot brings the calibration, the pose and the game in progress. None,
+    // or one the controller refuses (decoding already refuses what `resume` would):
+    // the guided calibration, once the machine is homed (README: Calibration).
+    let resumed = saved.is_some_and(|snap| controller.resume(snap).is_ok());
+    if recalibrate || !resumed {
         controller.calibrate_sensors();
     }
 
@@ -123,7 +130,10 @@ fn main() -> ! {
         let busy = controller.hardware().machine.is_busy();
         if policy.due(revision, busy, controller.state()) {
             // A failed save is retried at the next change; the game goes on.
-            let _saved = store.save(&controller.snapshot());
+            // The snapshot keeps why the board last reset (shown at boot as well).
+            let mut snapshot = controller.snapshot();
+            snapshot.reset_cause = reset_cause;
+            let _saved = store.save(&snapshot);
             #[cfg(feature = "defmt")]
             if _saved.is_ok() {
                 defmt::info!("saved revision {=u32}", revision);

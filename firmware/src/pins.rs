@@ -78,24 +78,19 @@ impl Out {
 
     /// Sets the level (STEP and DIR through their axis's [`StepLine`]).
     fn set(&mut self, high: bool) -> Result<(), Infallible> {
-        let port = if self.port_b {
-            regs::gpiob()
-        } else {
-            regs::gpioa()
+        let port = regs::port(self.port_b);
+        let bits = if high { 1 } else { 1 << 16 } << (self.bit & 15);
+        let (line, step) = match self.role {
+            Role::Plain => {
+                regs::set_reset(port, bits);
+                return Ok(());
+            }
+            Role::Step(axis) => (&LINES[usize::from(axis & 1)], true),
+            Role::Dir(axis) => (&LINES[usize::from(axis & 1)], false),
         };
-        let mask = 1 << (self.bit & 15);
-        let line = match self.role {
-            Role::Plain => None,
-            Role::Step(axis) | Role::Dir(axis) => Some(&LINES[usize::from(axis & 1)]),
-        };
-        let step = matches!(self.role, Role::Step(_));
-        if let Some(line) = line {
-            line.wait_before::<Dwt>(step, high);
-        }
-        regs::set_reset(port, if high { mask } else { mask << 16 });
-        if let Some(line) = line {
-            line.stamp::<Dwt>(step);
-        }
+        line.wait_before::<Dwt>(step, high);
+        regs::set_reset(port, bits);
+        line.stamp::<Dwt>(step);
         Ok(())
     }
 }
@@ -150,11 +145,7 @@ impl InputPin for In {
     }
 
     fn is_low(&mut self) -> Result<bool, Infallible> {
-        let port = if self.port_b {
-            regs::gpiob()
-        } else {
-            regs::gpioa()
-        };
+        let port = regs::port(self.port_b);
         Ok(port.idr().read().bits() & 1 << (self.bit & 15) == 0)
     }
 }

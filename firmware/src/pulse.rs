@@ -39,6 +39,7 @@ pub trait CycleCounter {
 /// Never waits longer than `cycles` counts past its call when the counter runs
 /// (a stamp more than a wrap old can only shorten the wait); the firmware refuses
 /// to start when the counter does not run.
+#[inline(never)] // one copy for its four callers (flash)
 pub fn wait_since<C: CycleCounter>(since: u32, cycles: u32) -> u32 {
     loop {
         let now = C::cycles();

@@ -16,6 +16,15 @@
 
 use stm32f1xx_hal::pac;
 
+/// The core's and the chip's peripherals, for `board::Board::take`, which `main`
+/// calls once, first thing, before anything else runs (no interrupt is enabled yet):
+/// each peripheral then has one owner, as `take` would give, without `take`'s
+/// critical section and "taken" flag (48 B of flash, measured).
+pub fn peripherals() -> (cortex_m::Peripherals, pac::Peripherals) {
+    // SAFETY: called once, by `Board::take`, called once by `main` (see above).
+    unsafe { (cortex_m::Peripherals::steal(), pac::Peripherals::steal()) }
+}
+
 /// GPIO port A (STEP, DIR, lift, magnet, ENABLE, Error light).
 pub fn gpioa() -> &'static pac::gpioa::RegisterBlock {
     // SAFETY: see the module documentation.
@@ -26,6 +35,20 @@ pub fn gpioa() -> &'static pac::gpioa::RegisterBlock {
 pub fn gpiob() -> &'static pac::gpioa::RegisterBlock {
     // SAFETY: see the module documentation.
     unsafe { &*pac::GPIOB::ptr() }
+}
+
+/// GPIO port B if `b`, else port A, by address (port B's block follows port A's,
+/// 0x400 further: 0x4001_0800 and 0x4001_0C00, RM0008 §3.3, memory map), without a
+/// branch.
+pub fn port(b: bool) -> &'static pac::gpioa::RegisterBlock {
+    // SAFETY: one of the two port register blocks (see above and the module
+    // documentation).
+    unsafe {
+        &*pac::GPIOA::ptr()
+            .cast::<u8>()
+            .wrapping_add(usize::from(b) * 0x400)
+            .cast()
+    }
 }
 
 /// The reset and clock controller (port clock enables, I2C1's clock and reset).

@@ -6,6 +6,7 @@ use crate::regs;
 use cortex_m::peripheral::SCB;
 use cortex_m_rt::exception;
 use stm32f1xx_hal::pac;
+pub use tictable::device::model::ResetCause;
 
 use crate::board::{pin, ENABLE, ERROR_LIGHT, LIFT, MAGNET, OUT, X_STEP, Y_STEP};
 
@@ -127,45 +128,14 @@ impl Watchdog {
     }
 }
 
-/// Why the chip last reset (RCC_CSR), shown at boot as that many blinks of the Error
-/// light (the discriminant) and logged with defmt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[repr(u8)]
-pub enum ResetCause {
-    /// The reset button (NRST low: PINRSTF alone).
-    Pin = 1,
-    /// Power-on or brown-out (PORRSTF; the pin flag is set too).
-    PowerOn = 2,
-    /// A software reset (SFTRSTF): after a panic or a HardFault, or a debugger's.
-    Software = 3,
-    /// The independent watchdog (IWDGRSTF): the super-loop stalled, or a fatal fault.
-    Watchdog = 4,
-    /// The window watchdog (WWDGRSTF; this firmware does not start it).
-    WindowWatchdog = 5,
-    /// A low-power reset (LPWRRSTF: Standby or Stop entered with the option bits
-    /// set so; this firmware never enters them).
-    LowPower = 6,
-    /// No flag set (not expected).
-    Unknown = 7,
-}
-
-impl ResetCause {
-    /// Reads the cause from RCC_CSR and clears the flags (RMVF), so the next boot
-    /// sees only its own cause. The flags are bits 26 (PINRSTF) to 31 (LPWRRSTF), in
-    /// the order of the discriminants; the highest flag set wins: a power-on sets the
-    /// pin flag as well, and so do the internal resets, which drive NRST low.
-    pub fn take(rcc: &pac::RCC) -> ResetCause {
-        let flags = rcc.csr().read().bits() >> 26;
-        rcc.csr().modify(|_, w| w.rmvf().set_bit());
-        match 32 - flags.leading_zeros() {
-            1 => ResetCause::Pin,
-            2 => ResetCause::PowerOn,
-            3 => ResetCause::Software,
-            4 => ResetCause::Watchdog,
-            5 => ResetCause::WindowWatchdog,
-            6 => ResetCause::LowPower,
-            _ => ResetCause::Unknown,
-        }
-    }
+/// Why the chip last reset, from RCC_CSR, clearing the flags (RMVF) so the next boot
+/// sees only its own cause. The flags are bits 26 (PINRSTF) to 31 (LPWRRSTF), in the
+/// order of [`ResetCause`]'s codes; the highest flag set wins: a power-on sets the pin
+/// flag as well, and so do the internal resets, which drive NRST low. No flag:
+/// [`ResetCause::Unknown`]. Shown at boot as that many blinks of the Error light,
+/// logged with defmt, and kept in every snapshot saved until the next reset.
+pub fn take_reset_cause(rcc: &pac::RCC) -> ResetCause {
+    let flags = rcc.csr().read().bits() >> 26;
+    rcc.csr().modify(|_, w| w.rmvf().set_bit());
+    ResetCause::from_code((32 - flags.leading_zeros()) as u8).unwrap_or(ResetCause::Unknown)
 }

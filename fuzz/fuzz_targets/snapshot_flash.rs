@@ -10,6 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 use tictable::device::classify::{Calibration, Margins, Rgbc, SquareCalibration};
 use tictable::device::controller::{BestMove, GameRecord, GameSetup, Mode, Task};
+use tictable::device::model::ResetCause;
 use tictable::device::persist::{Snapshot, Store, ENCODED_LEN};
 use tictable::device::sim::run::{build_controller, SimFlash, FLASH_BYTES, FLASH_PAGES};
 use tictable::device::sim::world::{SimConfig, World};
@@ -53,6 +54,7 @@ fn valid() -> Snapshot {
         suspect: [0b00010, 0],
         pending: Some((Colour::White, 0, Square::ALL[2])),
         pose: config.pose,
+        reset_cause: ResetCause::Watchdog,
     }
 }
 

@@ -203,6 +203,66 @@ pub enum Mode {
     },
 }
 
+/// Why the board last reset, as the board reads it from its chip (the firmware: the
+/// STM32F103's RCC_CSR flags); the device logic only keeps it in the [`Snapshot`],
+/// so the cause of the latest reset stays on flash next to the game. The
+/// discriminant is its code in flash and the number of Error-light blinks at boot.
+///
+/// ```
+/// use tictable::device::model::ResetCause;
+/// assert_eq!(ResetCause::from_code(4), Some(ResetCause::Watchdog));
+/// assert_eq!(ResetCause::from_code(ResetCause::PowerOn as u8), Some(ResetCause::PowerOn));
+/// assert_eq!(ResetCause::from_code(0), None);
+/// assert_eq!(ResetCause::default(), ResetCause::Unknown);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
+pub enum ResetCause {
+    /// The reset button (NRST pulled low from outside).
+    Pin = 1,
+    /// Power-on or brown-out (the STM32F1 has one flag for both).
+    PowerOn = 2,
+    /// A software reset: after a panic or a fault, or a debugger's.
+    Software = 3,
+    /// The independent watchdog: the main loop stalled, or a fatal fault.
+    Watchdog = 4,
+    /// The window watchdog.
+    WindowWatchdog = 5,
+    /// A low-power reset (Standby or Stop entered with the option bits so).
+    LowPower = 6,
+    /// Not known: no flag set, or a snapshot made without a board (the simulator).
+    #[default]
+    Unknown = 7,
+}
+
+impl ResetCause {
+    /// Every cause, in code order (codes 1 to 7).
+    pub const ALL: [ResetCause; 7] = [
+        ResetCause::Pin,
+        ResetCause::PowerOn,
+        ResetCause::Software,
+        ResetCause::Watchdog,
+        ResetCause::WindowWatchdog,
+        ResetCause::LowPower,
+        ResetCause::Unknown,
+    ];
+
+    /// The cause with code `code` (its discriminant), if there is one.
+    pub const fn from_code(code: u8) -> Option<ResetCause> {
+        Some(match code {
+            1 => ResetCause::Pin,
+            2 => ResetCause::PowerOn,
+            3 => ResetCause::Software,
+            4 => ResetCause::Watchdog,
+            5 => ResetCause::WindowWatchdog,
+            6 => ResetCause::LowPower,
+            7 => ResetCause::Unknown,
+            _ => return None,
+        })
+    }
+}
+
 /// Everything needed to carry on after a reset: what
 /// [`Controller::snapshot`](super::controller::Controller::snapshot) gives and
 /// [`Controller::resume`](super::controller::Controller::resume) takes; its byte
@@ -216,6 +276,9 @@ pub struct Snapshot {
     pub calibration: Calibration,
     /// The board pose (calibrated by jogging, or the configured one).
     pub pose: Pose,
+    /// Why the board last reset before this save: set by the board (the firmware),
+    /// [`ResetCause::Unknown`] in [`Controller::snapshot`](super::controller::Controller::snapshot)'s.
+    pub reset_cause: ResetCause,
     /// Side and first square for the next game.
     pub setup: GameSetup,
     /// The game's verified moves.

@@ -34,8 +34,8 @@
 //!
 //! A delta stands for the page's whole snapshot with its game fields replaced
 //! and the sequence of the page plus its slot number plus one: the calibration
-//! and the pose (the first 249 bytes of the encoding) change only when the
-//! machine is calibrated, the game fields with every move. On 1 KiB pages with
+//! the pose and the reset cause (the first 250 bytes of the encoding) change
+//! only when the machine is calibrated or reset, the game fields with every move. On 1 KiB pages with
 //! half-word writes a whole snapshot takes 294 B and a delta slot 44 B: 16 deltas
 //! fit after it, 17 saves per erase ([`Store::SAVES_PER_PAGE`]).
 //!
@@ -54,7 +54,7 @@
 
 use super::classify::{Calibration, Margins, SquareCalibration};
 use super::hw::Rgbc;
-use super::model::{GameRecord, GameSetup, Mode, Task, FULL_STOCK};
+use super::model::{GameRecord, GameSetup, Mode, ResetCause, Task, FULL_STOCK};
 use super::motion::{Point, Pose, STORAGE_SLOTS};
 use super::Colour;
 use crate::Square;
@@ -86,7 +86,9 @@ mod at {
     pub const MARGINS: usize = CALIBRATION + 9 * 3 * 4 * 2;
     /// Centre x, y (µm), cos, sin (Q16), pitch (µm): `i32` each.
     pub const POSE: usize = MARGINS + 8;
-    pub const DEVICE_FIRST: usize = POSE + 5 * 4;
+    /// [`ResetCause`](super::ResetCause)'s code.
+    pub const RESET_CAUSE: usize = POSE + 5 * 4;
+    pub const DEVICE_FIRST: usize = RESET_CAUSE + 1;
     pub const FIRST_SQUARE: usize = DEVICE_FIRST + 1;
     pub const MOVES_LEN: usize = FIRST_SQUARE + 1;
     pub const MOVES: usize = MOVES_LEN + 1;
@@ -118,7 +120,7 @@ const FRAME_BUF: usize = FRAME_LEN.div_ceil(32) * 32;
 type Frame = [u8; FRAME_BUF];
 
 /// The format version written in every snapshot.
-pub const FORMAT_VERSION: u8 = 5;
+pub const FORMAT_VERSION: u8 = 6;
 
 /// Written for an absent optional value (a square, a colour).
 const NONE: u8 = 0xFF;
@@ -155,7 +157,7 @@ impl Snapshot {
     /// The snapshot in the fixed layout: version, sequence (LE u32), calibration (9
     /// squares x empty/black/white x clear/red/green/blue, LE u16), margins (2 x LE
     /// u32), pose (centre x, centre y in µm, cos, sin in Q16, pitch in µm: 5 x LE
-    /// i32), device_first (0/1), first square (0..=8 or 0xFF), number of moves, the
+    /// i32), the reset cause ([`ResetCause`]'s code, 1..=7), device_first (0/1), first square (0..=8 or 0xFF), number of moves, the
     /// moves (9 squares, unused ones 0), task length (0 in a game), placements done,
     /// the task's (colour, square) pairs (9, unused ones 0), active (0/1), stock (2),
     /// suspect (2), pending colour (0 black / 1 white / 0xFF none), slot, square.
@@ -163,6 +165,7 @@ impl Snapshot {
     /// ```
     /// use tictable::device::controller::{GameRecord, GameSetup, Mode};
     /// use tictable::device::classify::Calibration;
+    /// use tictable::device::model::ResetCause;
     /// use tictable::device::motion::{Point, Pose};
     /// use tictable::device::persist::{Snapshot, ENCODED_LEN};
     /// use tictable::device::Colour;
@@ -172,6 +175,7 @@ impl Snapshot {
     /// let s = Snapshot {
     ///     sequence: 7, calibration: Calibration::default(),
     ///     pose: Pose::new(Point::mm(160, 130), -200, 32_000).unwrap(),
+    ///     reset_cause: ResetCause::Watchdog,
     ///     setup: GameSetup { device_first: true, first_square: Some(Square::CENTRE) },
     ///     record, mode: Mode::Game, active: true, stock: [0b11110, 0b11111], suspect: [0, 0],
     ///     pending: Some((Colour::Black, 1, Square::ALL[8])),
@@ -180,10 +184,13 @@ impl Snapshot {
     /// assert_eq!(Snapshot::decode(&bytes), Some(s));
     /// assert_eq!(Snapshot::decode(&bytes[..ENCODED_LEN - 1]), None);
     /// let mut bad = bytes;
-    /// bad[1 + 4 + 216 + 8 + 20] = 2; // device_first is neither 0 nor 1
+    /// bad[1 + 4 + 216 + 8 + 20] = 0; // no reset cause has code 0
     /// assert_eq!(Snapshot::decode(&bad), None);
     /// let mut bad = bytes;
-    /// bad[1 + 4 + 216 + 8 + 20 + 3] = 9; // the first move on a square that does not exist
+    /// bad[1 + 4 + 216 + 8 + 20 + 1] = 2; // device_first is neither 0 nor 1
+    /// assert_eq!(Snapshot::decode(&bad), None);
+    /// let mut bad = bytes;
+    /// bad[1 + 4 + 216 + 8 + 20 + 1 + 3] = 9; // the first move on a square that does not exist
     /// assert_eq!(Snapshot::decode(&bad), None);
     /// ```
     pub fn encode(&self) -> [u8; ENCODED_LEN] {
@@ -219,6 +226,7 @@ impl Snapshot {
         put(b, at::POSE + 8, &cos.to_le_bytes());
         put(b, at::POSE + 12, &sin.to_le_bytes());
         put(b, at::POSE + 16, &self.pose.pitch_um().to_le_bytes());
+        b[at::RESET_CAUSE] = self.reset_cause as u8;
         b[at::DEVICE_FIRST] = self.setup.device_first.into();
         b[at::FIRST_SQUARE] = self.setup.first_square.map_or(NONE, Square::index);
         let mut len = 0;
@@ -304,6 +312,7 @@ impl Snapshot {
         let p = |k: usize| u32_at(b, at::POSE + 4 * k);
         let centre = Point::new(p(0) as i32, p(1) as i32);
         let pose = Pose::from_parts(centre, p(2) as i32, p(3) as i32, p(4)).ok()?;
+        let reset_cause = ResetCause::from_code(b[at::RESET_CAUSE])?;
         let first_square = match b[at::FIRST_SQUARE] {
             NONE => None,
             s => Some(Square::new(s)?),
@@ -337,6 +346,7 @@ impl Snapshot {
                 },
             ),
             pose,
+            reset_cause,
             setup: GameSetup {
                 device_first: b[at::DEVICE_FIRST] != 0,
                 first_square,

@@ -2,7 +2,9 @@
 //! timing the firmware's STEP and DIR pins keep (`StepLine`), against a fake cycle counter and a pin that
 //! records the count at each edge; and `src/recovery.rs`, the I2C bus recovery,
 //! against a slave that holds SDA low; and `src/i2c.rs`, the polled I2C master's
-//! register sequences, against a model of the peripheral's flags (`i2c_model.rs`). Run (from `firmware/host-check`):
+//! register sequences, against a model of the peripheral's flags (`i2c_model.rs`); and
+//! `src/startup.rs`, the clock start-up, against an RCC whose crystal or PLL may never
+//! become ready. Run (from `firmware/host-check`):
 //! `cargo test --target "$(rustc -vV | sed -n 's/^host: //p')"`.
 #[path = "../../src/i2c.rs"]
 pub mod i2c;
@@ -12,6 +14,8 @@ mod i2c_model;
 pub mod pulse;
 #[path = "../../src/recovery.rs"]
 pub mod recovery;
+#[path = "../../src/startup.rs"]
+pub mod startup;
 
 #[cfg(test)]
 mod tests {
@@ -564,5 +568,183 @@ mod i2c_tests {
         assert_eq!(bus.write_read(SLAVE, &[1], &mut []), Err(ErrorKind::Other));
         assert!(bus.registers().wire.iter().all(|w| *w == Wire::Reset));
         assert_eq!(bus.registers().resets, 1);
+    }
+}
+
+#[cfg(test)]
+mod startup_tests {
+    use super::startup::{
+        cfgr, cr, start, ClockRegs, ClockSource, ACR_TWO_WAIT_STATES, HSE_WAIT_CYCLES,
+        PLL_WAIT_CYCLES,
+    };
+
+    /// RCC and FLASH_ACR as RM0008 describes them for the start-up: HSERDY comes
+    /// `hse` cycles after HSEON is set (never: `None`), PLLRDY `pll` cycles after
+    /// PLLON; clearing an ON bit clears its RDY bit. Every access takes one cycle. It
+    /// records every access the chip would not take as meant ([`Rcc::wrong`]).
+    struct Rcc {
+        now: u32,
+        hse: Option<u32>,
+        pll: Option<u32>,
+        cr: u32,
+        cfgr: u32,
+        acr: u32,
+        hse_on_at: u32,
+        pll_on_at: u32,
+        wrong: Vec<String>,
+    }
+
+    impl Rcc {
+        fn new(hse: Option<u32>, pll: Option<u32>) -> Rcc {
+            Rcc {
+                now: 0,
+                hse,
+                pll,
+                cr: 0x83, // HSION, HSIRDY, HSITRIM 16: the reset value.
+                cfgr: 0,
+                acr: 0x30,
+                hse_on_at: 0,
+                pll_on_at: 0,
+                wrong: Vec::new(),
+            }
+        }
+
+        fn tick(&mut self) {
+            self.now += 1;
+            let ready = |on_at: u32, after: Option<u32>, now: u32| {
+                after.is_some_and(|after| now.wrapping_sub(on_at) >= after)
+            };
+            if self.cr & cr::HSEON != 0 && ready(self.hse_on_at, self.hse, self.now) {
+                self.cr |= cr::HSERDY;
+            }
+            if self.cr & cr::PLLON != 0 && ready(self.pll_on_at, self.pll, self.now) {
+                self.cr |= cr::PLLRDY;
+            }
+        }
+
+        /// The core clock the configuration selects, Hz.
+        fn sysclk(&self) -> u32 {
+            match self.cfgr & 0b11 {
+                0b00 => 8_000_000,
+                0b10 => {
+                    let input = if self.cfgr & cfgr::PLLSRC_HSE != 0 {
+                        8_000_000
+                    } else {
+                        4_000_000
+                    };
+                    input * ((self.cfgr >> 18 & 0xF) + 2).min(16)
+                }
+                _ => 0,
+            }
+        }
+    }
+
+    impl ClockRegs for Rcc {
+        fn cr(&mut self) -> u32 {
+            self.tick();
+            self.cr
+        }
+
+        fn set_cr(&mut self, value: u32) {
+            self.tick();
+            let rising = value & !self.cr;
+            if rising & cr::HSEON != 0 {
+                self.hse_on_at = self.now;
+            }
+            if rising & cr::PLLON != 0 {
+                self.pll_on_at = self.now;
+            }
+            let mut cr = value & (cr::HSEON | cr::PLLON) | self.cr & !(cr::HSEON | cr::PLLON);
+            if cr & cr::HSEON == 0 {
+                cr &= !cr::HSERDY;
+            }
+            if cr & cr::PLLON == 0 {
+                cr &= !cr::PLLRDY;
+            }
+            self.cr = cr;
+        }
+
+        fn set_cfgr(&mut self, value: u32) {
+            self.tick();
+            let pll_bits = 0xF << 18 | cfgr::PLLSRC_HSE;
+            if self.cr & cr::PLLON != 0 && (value ^ self.cfgr) & pll_bits != 0 {
+                self.wrong.push("PLL configured while on".into());
+            }
+            if value & 0b11 == cfgr::SW_PLL && self.cr & cr::PLLRDY == 0 {
+                self.wrong.push("PLL selected before it locked".into());
+            }
+            self.cfgr = value;
+            if self.sysclk() > 48_000_000 && self.acr & 0b111 < 2 {
+                self.wrong
+                    .push("above 48 MHz with fewer than 2 wait states".into());
+            }
+            if self.sysclk() > 72_000_000 {
+                self.wrong.push("above 72 MHz".into());
+            }
+        }
+
+        fn set_acr(&mut self, value: u32) {
+            self.tick();
+            self.acr = value;
+        }
+
+        fn cycles(&mut self) -> u32 {
+            self.tick();
+            self.now
+        }
+    }
+
+    #[test]
+    fn crystal_and_pll_give_72_mhz() {
+        let mut rcc = Rcc::new(Some(16_000), Some(400));
+        assert_eq!(start(&mut rcc), ClockSource::Crystal);
+        assert_eq!(rcc.sysclk(), 72_000_000);
+        assert_eq!(rcc.sysclk(), ClockSource::Crystal.sysclk_hz());
+        assert_eq!(rcc.cfgr >> 8 & 0b111, 0b100, "APB1 = 36 MHz");
+        assert_eq!(ClockSource::Crystal.pclk1_hz(), 36_000_000);
+        assert_eq!(rcc.acr, ACR_TWO_WAIT_STATES);
+        assert_eq!(rcc.cr & (cr::HSEON | cr::PLLON), cr::HSEON | cr::PLLON);
+        assert!(rcc.wrong.is_empty(), "{:?}", rcc.wrong);
+        // The crystal waited for as long as it took, no longer.
+        assert!(rcc.now < 16_000 + 400 + 100, "{}", rcc.now);
+    }
+
+    #[test]
+    fn no_crystal_falls_back_to_64_mhz_after_100_ms() {
+        let mut rcc = Rcc::new(None, Some(400));
+        assert_eq!(start(&mut rcc), ClockSource::Internal);
+        assert_eq!(rcc.sysclk(), 64_000_000);
+        assert_eq!(rcc.sysclk(), ClockSource::Internal.sysclk_hz());
+        assert_eq!(ClockSource::Internal.pclk1_hz(), 32_000_000);
+        assert_eq!(rcc.cr & cr::HSEON, 0, "the crystal is switched off again");
+        assert!(rcc.wrong.is_empty(), "{:?}", rcc.wrong);
+        assert!(rcc.now > HSE_WAIT_CYCLES && rcc.now < HSE_WAIT_CYCLES + 500);
+    }
+
+    #[test]
+    fn a_pll_that_never_locks_leaves_the_core_on_8_mhz_after_1_ms() {
+        for hse in [Some(10), None] {
+            let mut rcc = Rcc::new(hse, None);
+            assert_eq!(start(&mut rcc), ClockSource::InternalNoPll);
+            assert_eq!(rcc.sysclk(), 8_000_000);
+            assert_eq!(rcc.sysclk(), ClockSource::InternalNoPll.sysclk_hz());
+            assert_eq!(ClockSource::InternalNoPll.pclk1_hz(), 4_000_000);
+            assert_eq!(rcc.cr & cr::PLLON, 0, "the PLL is switched off again");
+            assert!(rcc.wrong.is_empty(), "{:?}", rcc.wrong);
+            let crystal_wait = if hse.is_some() { 10 } else { HSE_WAIT_CYCLES };
+            assert!(rcc.now > crystal_wait + PLL_WAIT_CYCLES);
+            assert!(
+                rcc.now < crystal_wait + PLL_WAIT_CYCLES + 500,
+                "{}",
+                rcc.now
+            );
+        }
+    }
+
+    #[test]
+    fn a_late_pll_within_the_bound_is_taken() {
+        let mut rcc = Rcc::new(Some(10), Some(PLL_WAIT_CYCLES - 100));
+        assert_eq!(start(&mut rcc), ClockSource::Crystal);
+        assert!(rcc.wrong.is_empty(), "{:?}", rcc.wrong);
     }
 }

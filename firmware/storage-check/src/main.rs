@@ -16,6 +16,7 @@ use storage::{FlashError, FlashStorage};
 use tictable::device::classify::Calibration;
 use tictable::device::controller::{GameRecord, GameSetup, Mode};
 use tictable::device::motion::{Point, Pose};
+use tictable::device::model::ResetCause;
 use tictable::device::persist::{Snapshot, Store};
 use tictable::Square;
 
@@ -168,6 +169,7 @@ fn main() {
         sequence: 0,
         calibration: Calibration::default(),
         pose: Pose::new(Point::mm(160, 130), -200, 32_000).unwrap(),
+        reset_cause: ResetCause::PowerOn,
         setup: GameSetup {
             device_first: true,
             first_square: None,
@@ -202,7 +204,7 @@ fn main() {
         let got = store.load().unwrap().unwrap();
         assert_eq!((got.sequence, got.record), (k as u32 + 1, record));
         let mem = MEM.lock().unwrap();
-        assert_eq!(mem[page], 5, "save {k}: the format version starts the page");
+        assert_eq!(mem[page], 6, "save {k}: the format version starts the page");
     }
     println!(
         "storage-check: PASS ({erases} erases, {writes} writes and {reads} reads checked \

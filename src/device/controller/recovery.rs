@@ -15,7 +15,7 @@ use super::game::one_move_of;
 use super::{Controller, Mode, MoveChooser, Problem, Snapshot, State};
 use crate::device::classify::Sensed;
 use crate::device::elapsed_ms;
-use crate::device::model::FULL_STOCK;
+use crate::device::model::{ResetCause, FULL_STOCK};
 use crate::device::motion::{Lift, STORAGE_SLOTS};
 use crate::device::panel::{Button, Presses};
 use crate::device::scanner::BoardView;
@@ -55,6 +55,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             sequence: 0,
             calibration: *self.hw.scanner.calibration(),
             pose: self.layout.pose,
+            reset_cause: ResetCause::Unknown,
             setup: self.setup,
             record: self.record,
             mode: self.mode,

@@ -171,12 +171,20 @@ impl Pose {
     /// assert_eq!(Pose::from_parts(p.centre(), cos, sin, p.pitch_um()), Ok(p));
     /// assert_eq!(Pose::from_parts(p.centre(), 0, ROT_ONE, 31_000), Err(PoseError::Rotation));
     /// ```
-    pub fn from_parts(centre: Point, cos: i32, sin: i32, pitch_um: u32) -> Result<Pose, PoseError> {
-        if !PITCH_UM.contains(&pitch_um) {
+    ///
+    /// `const`, so a pose fixed at build time is checked at build time (the firmware's
+    /// first guess of the board).
+    pub const fn from_parts(
+        centre: Point,
+        cos: i32,
+        sin: i32,
+        pitch_um: u32,
+    ) -> Result<Pose, PoseError> {
+        if pitch_um < *PITCH_UM.start() || pitch_um > *PITCH_UM.end() {
             return Err(PoseError::Pitch(pitch_um));
         }
-        let one = i64::from(ROT_ONE) * i64::from(ROT_ONE);
-        let norm = i64::from(cos) * i64::from(cos) + i64::from(sin) * i64::from(sin);
+        let one = ROT_ONE as i64 * ROT_ONE as i64;
+        let norm = cos as i64 * cos as i64 + sin as i64 * sin as i64;
         if cos < sin.saturating_abs() || norm.abs_diff(one) > (one / 50) as u64 {
             return Err(PoseError::Rotation);
         }
