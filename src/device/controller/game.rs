@@ -248,9 +248,21 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    /// Polls the scanner; `Some` with a stable view.
+    /// Polls the scanner; `Some` with a stable view in which every sensor
+    /// answered. A stable view with faulty sensors (dead, or stuck on one reading)
+    /// shows them ([`Problem::SensorFault`]) in whatever state the machine was:
+    /// no placement, check or repair is judged on a sensor that does not see.
     pub(super) fn scan(&mut self, now_ms: u32) -> Option<BoardView> {
-        self.hw.scanner.poll(now_ms, &mut self.hw.sensors).ok()
+        let view = self.hw.scanner.poll(now_ms, &mut self.hw.sensors).ok()?;
+        let faults = view.faults();
+        if faults.is_empty() {
+            return Some(view);
+        }
+        let problem = Problem::SensorFault(faults);
+        if self.state != State::Error(problem) {
+            self.fail(problem);
+        }
+        None
     }
 
     /// Parks the head, checking both axes against their switches on the way
