@@ -161,12 +161,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.placed(colour, slot, square, now_ms);
         } else if view == base {
             // Nothing arrived: a missed grip leaves the piece in its slot, a piece
-            // stuck on the magnet stays there, so the same slot is tried again;
-            // after a second miss the slot is suspected empty and the next one is
-            // used. A retry starts only if it can end within the budget.
-            if attempt >= 2 {
-                self.slot_emptied(colour, slot, true);
-            }
+            // stuck on the magnet stays there (and comes along to the next slot),
+            // and a person may have taken the piece out of storage (and put
+            // others back elsewhere). The slot is suspected empty and the retry
+            // takes a slot not tried in this placement (see `next_slot`). A retry
+            // starts only if it can end within the budget.
+            self.slot_emptied(colour, slot, true);
             let next = self
                 .next_slot(colour)
                 .and_then(|k| self.layout.storage.slot(colour, k));
@@ -329,11 +329,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    /// The slot to take the next piece from: the lowest believed full, else the
-    /// lowest suspected empty.
+    /// The slot to take the next piece from, among those not tried yet in this
+    /// placement: the lowest believed full, else the lowest suspected empty, else
+    /// the lowest believed empty (a person may have put a piece back there).
     pub(super) fn next_slot(&self, colour: Colour) -> Option<usize> {
-        [self.stock[colour.index()], self.suspect[colour.index()]]
+        let c = colour.index();
+        let untried = FULL_STOCK & !self.tried;
+        [self.stock[c], self.suspect[c], FULL_STOCK]
             .into_iter()
+            .map(|m| m & untried)
             .find(|m| *m != 0)
             .map(|m| m.trailing_zeros() as usize)
     }
@@ -341,6 +345,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// A new placement (its time budget starts now).
     pub(super) fn begin_placement(&mut self, square: Square, colour: Colour, now_ms: u32) {
         self.placement_started = now_ms;
+        self.tried = 0;
         stat!(self.placement_errored = false);
         self.start_placement(square, colour, 1);
     }
@@ -360,6 +365,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.stats.max_model_ms = self.stats.max_model_ms.max(model);
         );
         self.pending = Some((colour, slot as u8, square));
+        self.tried |= 1 << slot;
         // A retry checks the axes at the switches first: lost steps may have
         // caused the miss.
         let started = if attempt > 1 {

@@ -490,6 +490,8 @@ pub struct Controller<I2C, O, I, L, C> {
     stock: [u8; 2],
     /// Slots where grips failed repeatedly: tried only when `stock` is exhausted.
     suspect: [u8; 2],
+    /// Storage slots tried in the placement under way (bit per slot).
+    tried: u8,
     /// A game or task is running (survives resets through [`Snapshot`]).
     active: bool,
     /// The placement under way: colour, storage slot, square.
@@ -531,6 +533,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             mode: Mode::Game,
             stock: [FULL_STOCK; 2],
             suspect: [0; 2],
+            tried: 0,
             active: false,
             pending: None,
             revision: 0,
