@@ -410,14 +410,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Compares the stable view after the button with the record.
     pub(super) fn check_human(&mut self, view: BoardView, now_ms: u32) {
+        // (Faulty sensors never get here: `scan` shows them.)
         let untrusted = view.untrusted();
         if !untrusted.is_empty() {
-            let faults = view.faults();
-            self.fail(if faults.is_empty() {
-                Problem::Unclear(untrusted)
-            } else {
-                Problem::SensorFault(faults)
-            });
+            self.fail(Problem::Unclear(untrusted));
             return;
         }
         let board = self.record.board();
