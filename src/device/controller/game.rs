@@ -158,7 +158,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let base = self.base_view();
         if view == self.expected_view() {
             self.misses = 0;
-            self.placed(colour, slot, square, now_ms);
+            // After a miss the piece may be the one that stuck on the magnet
+            // and came along: this slot may still hold its own (suspected).
+            self.placed(colour, slot, attempt > 1, square, now_ms);
         } else if view == base {
             // Nothing arrived: a missed grip leaves the piece in its slot, a piece
             // stuck on the magnet stays there (and comes along to the next slot),
@@ -172,7 +174,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 .and_then(|k| self.layout.storage.slot(colour, k));
             let fits = next.is_some_and(|from| {
                 let to = self.layout.pose.square_centre(square);
-                elapsed + self.hw.machine.transfer_ms(from, to, true) + VERIFY_MS
+                elapsed + self.hw.machine.transfer_ms(from, to, attempt == 1) + VERIFY_MS
                     <= PLACEMENT_BUDGET_MS
             });
             if attempt < PLACE_ATTEMPTS && fits {
@@ -361,14 +363,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         };
         let to = self.layout.pose.square_centre(square);
         stat!(
-            let model = self.hw.machine.transfer_ms(from, to, attempt > 1);
+            let model = self.hw.machine.transfer_ms(from, to, attempt == 2);
             self.stats.max_model_ms = self.stats.max_model_ms.max(model);
         );
         self.pending = Some((colour, slot as u8, square));
         self.tried |= 1 << slot;
-        // A retry checks the axes at the switches first: lost steps may have
-        // caused the miss.
-        let started = if attempt > 1 {
+        // The first retry checks the axes at the switches first: lost steps may
+        // have caused the miss (a later one goes straight: the axes were checked).
+        let started = if attempt == 2 {
             self.hw.machine.start_checked_transfer(from, to)
         } else {
             self.hw.machine.start_transfer(from, to)
@@ -469,10 +471,18 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    /// The piece from `slot` is verified on `square`.
+    /// The piece from `slot` is verified on `square` (`maybe_full`: the slot is
+    /// only suspected empty, see `slot_emptied`).
     #[inline(always)]
-    pub(super) fn placed(&mut self, colour: Colour, slot: u8, square: Square, now_ms: u32) {
-        self.slot_emptied(colour, slot, false);
+    pub(super) fn placed(
+        &mut self,
+        colour: Colour,
+        slot: u8,
+        maybe_full: bool,
+        square: Square,
+        now_ms: u32,
+    ) {
+        self.slot_emptied(colour, slot, maybe_full);
         self.placement_done(square, now_ms);
     }
 
