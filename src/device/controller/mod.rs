@@ -18,8 +18,8 @@
 //!
 //! The mechanism's faults: a placement is retried (a missed grip, a piece stuck on
 //! the magnet) only while the motion model says the retry ends within
-//! [`PLACEMENT_BUDGET_MS`] (the first retry checks the axes against the switches; each takes a storage
-//! slot not tried yet in the placement);
+//! [`PLACEMENT_BUDGET_MS`] (the first retry checks the axes against the
+//! switches; each takes a storage slot not tried yet in the placement);
 //! a piece that lands elsewhere (dropped in transit) asks a person to remove it
 //! and is placed again; [`MISSES`] misses in a row ask for the board pose; a
 //! switch that closes during a move (lost steps) re-homes and play goes on.
