@@ -333,20 +333,27 @@ fn a_piece_stuck_on_the_magnet_is_tried_again_within_the_budget() {
 }
 
 #[test]
-#[ignore = "open defect (issue 13 note): since the merge with the time-sampled sensors, after \
-            drops at rate 0.3 a game sticks in PlacementFailed although the technician puts the \
-            piece on its square; run with --ignored to see it"]
 fn a_piece_dropped_in_transit_is_removed_and_placed_again() {
-    let mut c = quiet(23);
-    c.drop_rate = 0.3;
-    let (out, m) = play(c, 12, 3);
-    check(&out);
-    let (w, st) = (m.world.borrow(), m.controller.stats());
-    assert!(w.stats.drops >= 3, "{:?}", w.stats);
+    // Most drops fall beside the board (unseen: the retry takes another slot);
+    // worlds are played until one also dropped a piece where the sensors see it.
+    let (mut drops, mut strays, mut fixes) = (0, 0, 0);
+    for seed in 23..27 {
+        let mut c = quiet(seed);
+        c.drop_rate = 0.3;
+        let (out, m) = play(c, 12, seed - 20);
+        check(&out);
+        drops += m.world.borrow().stats.drops;
+        strays += m.controller.stats().strays;
+        fixes += out.fixes;
+        println!("{out:?} {:?}", m.controller.stats());
+        if strays >= 1 {
+            break;
+        }
+    }
+    assert!(drops >= 3, "{drops}");
     // Some fell where the sensors see them: the error light, the technician
     // removed them, the device placed again.
-    assert!(st.strays >= 1 && out.fixes >= 1, "{st:?} {out:?}");
-    println!("{out:?} {:?} {st:?}", w.stats);
+    assert!(strays >= 1 && fixes >= 1, "{strays} {fixes}");
 }
 
 #[test]
@@ -566,4 +573,72 @@ fn every_mechanism_fault_at_once_with_bus_faults() {
     let w = m.world.borrow();
     assert!(w.stats.faults() > 0, "{:?}", w.stats);
     println!("{out:?} {:?} {:?}", w.stats, m.controller.stats());
+}
+
+/// A machine in a quiet world, a game started with the device first (black) on
+/// the centre, run until its first placement begins.
+fn first_placement(seed: u64) -> (M, SimHuman) {
+    let world = Rc::new(RefCell::new(World::new(quiet(seed))));
+    let mut m = SimMachine::with_world(world, BestMove).unwrap();
+    let mut human = SimHuman::passive(seed);
+    let setup = GameSetup {
+        device_first: true,
+        first_square: Square::new(4),
+    };
+    assert!(m.start_game(setup, &mut human, Style::Random));
+    assert!(m.run_until(&mut human, 60_000, |m| matches!(
+        m.controller.state(),
+        State::Placing { .. }
+    )));
+    (m, human)
+}
+
+#[test]
+fn a_sensor_frozen_during_a_placement_is_named_and_the_game_goes_on_once_replugged() {
+    let (mut m, mut human) = first_placement(31);
+    // The centre's sensor freezes on its empty-square reading while the piece is
+    // carried there: its square must be named, not taken for a stray piece.
+    m.world.borrow_mut().sensors[4].frozen = true;
+    let centre = Square::CENTRE;
+    assert!(m.run_until(&mut human, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Error(_)
+    )));
+    let problem = Problem::SensorFault(tictable::Squares::from_bits(centre.bit()));
+    assert_eq!(m.controller.state(), State::Error(problem));
+    assert_eq!(lights(&m.world.borrow()), problem.lights());
+    // Still named while nobody replugs it.
+    m.run_until(&mut human, 5_000, |_| false);
+    assert_eq!(m.controller.state(), State::Error(problem));
+    // Replugged: the placement is recognised and the person is to move.
+    m.world.borrow_mut().replug(centre);
+    assert!(m.run_until(&mut human, 30_000, |m| m.controller.state()
+        == State::HumanTurn));
+    assert_eq!(m.controller.record().board().to_string(), "....X....");
+}
+
+#[test]
+fn a_retry_takes_a_slot_not_tried_yet_when_a_person_emptied_storage() {
+    let (mut m, mut human) = first_placement(32);
+    // A person took the pieces out of the two lowest black slots (the machine
+    // believes them full): both misses are slots of their own, the third attempt
+    // finds a piece within the budget and no person is needed.
+    {
+        let mut w = m.world.borrow_mut();
+        for k in 0..2 {
+            let slot = w.config.storage.slot(Colour::Black, k).unwrap();
+            let i = w.piece_near(slot, 5.0).unwrap();
+            w.hand_move(i, Point::mm(-500, -500), 0.0);
+        }
+    }
+    let t0 = m.now;
+    assert!(m.run_until(&mut human, 30_000, |m| matches!(
+        m.controller.state(),
+        State::HumanTurn | State::Error(_)
+    )));
+    assert_eq!(m.controller.state(), State::HumanTurn);
+    assert_eq!(m.controller.record().board().to_string(), "....X....");
+    let st = m.controller.stats();
+    assert_eq!((st.retries, st.errors), (2, 0), "{st:?}");
+    assert!(m.now - t0 <= PLACEMENT_BUDGET_MS, "{} ms", m.now - t0);
 }

@@ -158,21 +158,23 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let base = self.base_view();
         if view == self.expected_view() {
             self.misses = 0;
-            self.placed(colour, slot, square, now_ms);
+            // After a miss the piece may be the one that stuck on the magnet
+            // and came along: this slot may still hold its own (suspected).
+            self.placed(colour, slot, attempt > 1, square, now_ms);
         } else if view == base {
             // Nothing arrived: a missed grip leaves the piece in its slot, a piece
-            // stuck on the magnet stays there, so the same slot is tried again;
-            // after a second miss the slot is suspected empty and the next one is
-            // used. A retry starts only if it can end within the budget.
-            if attempt >= 2 {
-                self.slot_emptied(colour, slot, true);
-            }
+            // stuck on the magnet stays there (and comes along to the next slot),
+            // and a person may have taken the piece out of storage (and put
+            // others back elsewhere). The slot is suspected empty and the retry
+            // takes a slot not tried in this placement (see `next_slot`). A retry
+            // starts only if it can end within the budget.
+            self.slot_emptied(colour, slot, true);
             let next = self
                 .next_slot(colour)
                 .and_then(|k| self.layout.storage.slot(colour, k));
             let fits = next.is_some_and(|from| {
                 let to = self.layout.pose.square_centre(square);
-                elapsed + self.hw.machine.transfer_ms(from, to, true) + VERIFY_MS
+                elapsed + self.hw.machine.transfer_ms(from, to, attempt == 1) + VERIFY_MS
                     <= PLACEMENT_BUDGET_MS
             });
             if attempt < PLACE_ATTEMPTS && fits {
@@ -248,9 +250,21 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    /// Polls the scanner; `Some` with a stable view.
+    /// Polls the scanner; `Some` with a stable view in which every sensor
+    /// answered. A stable view with faulty sensors (dead, or stuck on one reading)
+    /// shows them ([`Problem::SensorFault`]) in whatever state the machine was:
+    /// no placement, check or repair is judged on a sensor that does not see.
     pub(super) fn scan(&mut self, now_ms: u32) -> Option<BoardView> {
-        self.hw.scanner.poll(now_ms, &mut self.hw.sensors).ok()
+        let view = self.hw.scanner.poll(now_ms, &mut self.hw.sensors).ok()?;
+        let faults = view.faults();
+        if faults.is_empty() {
+            return Some(view);
+        }
+        let problem = Problem::SensorFault(faults);
+        if self.state != State::Error(problem) {
+            self.fail(problem);
+        }
+        None
     }
 
     /// Parks the head, checking both axes against their switches on the way
@@ -317,11 +331,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    /// The slot to take the next piece from: the lowest believed full, else the
-    /// lowest suspected empty.
+    /// The slot to take the next piece from, among those not tried yet in this
+    /// placement: the lowest believed full, else the lowest suspected empty, else
+    /// the lowest believed empty (a person may have put a piece back there).
     pub(super) fn next_slot(&self, colour: Colour) -> Option<usize> {
-        [self.stock[colour.index()], self.suspect[colour.index()]]
+        let c = colour.index();
+        let untried = FULL_STOCK & !self.tried;
+        [self.stock[c], self.suspect[c], FULL_STOCK]
             .into_iter()
+            .map(|m| m & untried)
             .find(|m| *m != 0)
             .map(|m| m.trailing_zeros() as usize)
     }
@@ -329,6 +347,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// A new placement (its time budget starts now).
     pub(super) fn begin_placement(&mut self, square: Square, colour: Colour, now_ms: u32) {
         self.placement_started = now_ms;
+        self.tried = 0;
         stat!(self.placement_errored = false);
         self.start_placement(square, colour, 1);
     }
@@ -344,13 +363,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         };
         let to = self.layout.pose.square_centre(square);
         stat!(
-            let model = self.hw.machine.transfer_ms(from, to, attempt > 1);
+            let model = self.hw.machine.transfer_ms(from, to, attempt == 2);
             self.stats.max_model_ms = self.stats.max_model_ms.max(model);
         );
         self.pending = Some((colour, slot as u8, square));
-        // A retry checks the axes at the switches first: lost steps may have
-        // caused the miss.
-        let started = if attempt > 1 {
+        self.tried |= 1 << slot;
+        // The first retry checks the axes at the switches first: lost steps may
+        // have caused the miss (a later one goes straight: the axes were checked).
+        let started = if attempt == 2 {
             self.hw.machine.start_checked_transfer(from, to)
         } else {
             self.hw.machine.start_transfer(from, to)
@@ -392,14 +412,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// Compares the stable view after the button with the record.
     pub(super) fn check_human(&mut self, view: BoardView, now_ms: u32) {
+        // (Faulty sensors never get here: `scan` shows them.)
         let untrusted = view.untrusted();
         if !untrusted.is_empty() {
-            let faults = view.faults();
-            self.fail(if faults.is_empty() {
-                Problem::Unclear(untrusted)
-            } else {
-                Problem::SensorFault(faults)
-            });
+            self.fail(Problem::Unclear(untrusted));
             return;
         }
         let board = self.record.board();
@@ -455,10 +471,18 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    /// The piece from `slot` is verified on `square`.
+    /// The piece from `slot` is verified on `square` (`maybe_full`: the slot is
+    /// only suspected empty, see `slot_emptied`).
     #[inline(always)]
-    pub(super) fn placed(&mut self, colour: Colour, slot: u8, square: Square, now_ms: u32) {
-        self.slot_emptied(colour, slot, false);
+    pub(super) fn placed(
+        &mut self,
+        colour: Colour,
+        slot: u8,
+        maybe_full: bool,
+        square: Square,
+        now_ms: u32,
+    ) {
+        self.slot_emptied(colour, slot, maybe_full);
         self.placement_done(square, now_ms);
     }
 

@@ -18,7 +18,8 @@
 //!
 //! The mechanism's faults: a placement is retried (a missed grip, a piece stuck on
 //! the magnet) only while the motion model says the retry ends within
-//! [`PLACEMENT_BUDGET_MS`] (a retry first checks the axes against the switches);
+//! [`PLACEMENT_BUDGET_MS`] (the first retry checks the axes against the
+//! switches; each takes a storage slot not tried yet in the placement);
 //! a piece that lands elsewhere (dropped in transit) asks a person to remove it
 //! and is placed again; [`MISSES`] misses in a row ask for the board pose; a
 //! switch that closes during a move (lost steps) re-homes and play goes on.
@@ -490,6 +491,8 @@ pub struct Controller<I2C, O, I, L, C> {
     stock: [u8; 2],
     /// Slots where grips failed repeatedly: tried only when `stock` is exhausted.
     suspect: [u8; 2],
+    /// Storage slots tried in the placement under way (bit per slot).
+    tried: u8,
     /// A game or task is running (survives resets through [`Snapshot`]).
     active: bool,
     /// The placement under way: colour, storage slot, square.
@@ -531,6 +534,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             mode: Mode::Game,
             stock: [FULL_STOCK; 2],
             suspect: [0; 2],
+            tried: 0,
             active: false,
             pending: None,
             revision: 0,

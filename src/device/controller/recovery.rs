@@ -147,7 +147,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         let mut placed = base;
                         placed.set(square, Sensed::Piece(colour));
                         if view == placed {
-                            self.placed(colour, slot, square, now_ms);
+                            self.placed(colour, slot, false, square, now_ms);
                         } else {
                             self.fixed_by_human(view, now_ms);
                         }

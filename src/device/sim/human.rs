@@ -364,6 +364,8 @@ impl SimHuman {
                 }
             }
         }
+        // A piece left hanging on the head is in the way: taken off first.
+        Self::unstick(w);
         let slip = self.rng.chance(self.slip_rate);
         let mut slipped = false;
         for s in Square::ALL {
@@ -497,8 +499,22 @@ impl SimHuman {
                     w.replug(square);
                 }
             }
+            // A placement that did not arrive: "take a piece stuck on the magnet
+            // off" (the board is then fixed as remembered).
+            (true, true, 1..=9) => Self::unstick(w),
             (false, false, 12) => w.push_board_back(),
             _ => {}
+        }
+    }
+
+    /// Takes a piece hanging on the magnet off (when the magnet is off: a piece
+    /// held by residual magnetism, which a person sees on the head) and puts it
+    /// back in storage.
+    fn unstick(w: &mut World) {
+        if let (Some(i), false) = (w.head.held, w.head.magnet) {
+            if let Some(slot) = w.free_slot(w.pieces[i].colour) {
+                w.hand_move(i, slot, 0.0);
+            }
         }
     }
 
