@@ -13,7 +13,7 @@ use super::human::{SimHuman, Style};
 use super::run::{SimError, SimMachine, Watch, GAME_LIMIT_MS};
 use super::world::{SimConfig, World, WorldHandle};
 use super::SplitMix64;
-use crate::device::controller::{GameSetup, MoveChooser, Problem, State, StrategyChooser};
+use crate::device::controller::{GameSetup, MoveChooser, State, StrategyChooser};
 use crate::strategy::{Level, Strategy};
 use crate::Square;
 use core::cell::RefCell;
@@ -272,8 +272,9 @@ pub struct GameReport {
     /// Squares where the pieces at the end differ from the game record (after a
     /// power cut, pieces it dropped where no sensor sees them are not counted).
     pub pieces_lost: u32,
-    /// Longest placement, ms (from the start of the first attempt until the piece
-    /// is verified, power cuts and repairs by hand included).
+    /// Longest placement, ms: from the start of an attempt until the piece is
+    /// verified or the device stops with the Error light (the person's repair
+    /// after the light is not counted; the attempt after it is timed anew).
     pub max_placement_ms: u32,
     /// Placements that took more than [`PLACEMENT_LIMIT_MS`].
     pub placements_over_limit: u32,
@@ -364,11 +365,12 @@ fn game_faults(w: &World, faults0: &ByKind, extras: u32, r: &GameReport) -> ByKi
 
 /// Whether a placement is under way in `state` (from the first attempt until the
 /// piece is verified or a person put it there).
+/// The device is placing a piece on its own: moving it, or checking it arrived.
+/// The time budget ([`PLACEMENT_LIMIT_MS`]) is the device's: a placement ends
+/// when the piece is verified or when the device stops with the Error light
+/// (a person's repair is not the device's time; the next attempt is timed anew).
 fn placing(state: State) -> bool {
-    matches!(
-        state,
-        State::Placing { .. } | State::Verifying { .. } | State::Error(Problem::PlacementFailed(_))
-    )
+    matches!(state, State::Placing { .. } | State::Verifying { .. })
 }
 
 impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
