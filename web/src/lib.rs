@@ -8,7 +8,6 @@
 //! Play and analyse use the table only; with the `machine` feature the page also
 //! drives the real `device` controller against the simulator's world (`sim-core`).
 
-use rand_core::TryRng;
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use tictable::strategy::{Level, MistakeRate, Strategy};
@@ -19,7 +18,7 @@ pub mod machine;
 
 thread_local! {
     static OUT: RefCell<String> = const { RefCell::new(String::new()) };
-    static RNG: RefCell<Rng> = const { RefCell::new(Rng(0x5EED)) };
+    static RNG: RefCell<Rng> = RefCell::new(Rng::new(0x5EED, 0));
 }
 
 /// Puts `text` in the output buffer; returns its length in bytes.
@@ -36,35 +35,13 @@ pub extern "C" fn out_ptr() -> *const u8 {
     OUT.with(|o| o.borrow().as_ptr())
 }
 
-/// SplitMix64, the page's randomness (seeded by [`seed`]).
-#[derive(Clone, Debug)]
-pub struct Rng(pub u64);
-
-impl TryRng for Rng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok((self.try_next_u64()? >> 32) as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Ok(z ^ (z >> 31))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for chunk in dst.chunks_mut(8) {
-            let v = self.try_next_u64()?.to_le_bytes();
-            chunk.copy_from_slice(&v[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
+/// The page's randomness (seeded by [`seed`]).
+pub type Rng = rand_pcg::Pcg32;
 
 /// Seeds the page's randomness.
 #[no_mangle]
 pub extern "C" fn seed(s: u32) {
-    RNG.with(|r| *r.borrow_mut() = Rng(u64::from(s)));
+    RNG.with(|r| *r.borrow_mut() = Rng::new(u64::from(s), 0));
 }
 
 /// The squares of a set as a JSON array of 0..=8.
@@ -184,11 +161,17 @@ mod tests {
     fn analysis_answers_like_the_cli() {
         // XX./OO./... : X wins at 2 in 1 ply.
         let j = json(0b11, 0b11000);
-        assert!(j.contains("\"outcome\":\"win\",\"plies\":1,\"best\":[2]"), "{j}");
+        assert!(
+            j.contains("\"outcome\":\"win\",\"plies\":1,\"best\":[2]"),
+            "{j}"
+        );
         assert!(j.contains("\"values\":[null,null,\"win in 1\""), "{j}");
         assert!(j.contains("\"line\":[2]"), "{j}");
         let bad = json(0b111, 0);
-        assert!(bad.contains("\"error\":\"impossible counts: 3 X and 0 O"), "{bad}");
+        assert!(
+            bad.contains("\"error\":\"impossible counts: 3 X and 0 O"),
+            "{bad}"
+        );
     }
 
     #[test]

@@ -39,11 +39,15 @@ pub extern "C" fn machine_new(seed: u32, angle_deg: i32, level: u32) -> i32 {
         let strategy = crate::strategy(level, 0).ok_or("unknown level")?;
         let chooser = StrategyChooser {
             strategy,
-            rng: Rng(u64::from(seed) ^ 0xD1CE),
+            rng: Rng::new(u64::from(seed), 0xD1CE),
         };
         let world = Rc::new(RefCell::new(World::new(config)));
         let machine = SimMachine::with_world(world, chooser).map_err(|e| e.to_string())?;
-        machine.world.borrow_mut().config.set_faults(FaultSet::EMPTY, 0.0);
+        machine
+            .world
+            .borrow_mut()
+            .config
+            .set_faults(FaultSet::EMPTY, 0.0);
         Ok::<_, String>((machine, SimHuman::passive(u64::from(seed) ^ 0xFACE)))
     })();
     match built {
@@ -184,7 +188,11 @@ pub extern "C" fn machine_fault_names() -> usize {
 
 /// Millimetres of a point, for the page.
 fn mm(p: tictable::device::motion::Point) -> String {
-    format!("[{:.2},{:.2}]", f64::from(p.x) / 1000.0, f64::from(p.y) / 1000.0)
+    format!(
+        "[{:.2},{:.2}]",
+        f64::from(p.x) / 1000.0,
+        f64::from(p.y) / 1000.0
+    )
 }
 
 /// What the page draws, as JSON in the output buffer (its length returned; 0
@@ -216,7 +224,11 @@ pub extern "C" fn machine_view() -> usize {
             .map(|i| {
                 let p = w.piece_at(i);
                 let colour = u8::from(w.pieces[i].colour == Colour::White);
-                format!("[{colour},{:.2},{:.2}]", f64::from(p.x) / 1e3, f64::from(p.y) / 1e3)
+                format!(
+                    "[{colour},{:.2},{:.2}]",
+                    f64::from(p.x) / 1e3,
+                    f64::from(p.y) / 1e3
+                )
             })
             .collect();
         let centres: Vec<String> = Square::ALL
@@ -291,7 +303,9 @@ mod tests {
                 break;
             }
             let record = v.split("\"record\":\"").nth(1).unwrap()[..9].to_string();
-            let empty: Vec<u32> = (0..9u32).filter(|&i| &record[i as usize..i as usize + 1] == ".").collect();
+            let empty: Vec<u32> = (0..9u32)
+                .filter(|&i| &record[i as usize..i as usize + 1] == ".")
+                .collect();
             if !cheated {
                 let device = (0..9).find(|&i| &record[i..i + 1] == "X").unwrap() as u32;
                 assert_eq!(machine_move(device, empty[0]), 0);

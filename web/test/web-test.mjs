@@ -63,7 +63,11 @@ try {
     if (i < 0) i = b.hints.findIndex(h => h !== null);
     if (!usedKeys) { await page.focus("#board button[data-i='0']"); await page.keyboard.press(String(i + 1)); usedKeys = true; }
     else await page.click(`#board button[data-i='${i}']`);
+    const mine = put(b.pos, i);
     b = await board(); plies++;
+    // The engine's reply is one of the table's best moves (a perfect player).
+    const reply = [...b.pos].findIndex((c, k) => c !== mine[k]);
+    if (reply >= 0) check(cli([mine])[0].best.includes(reply), `perfect replied ${reply + 1} in ${mine}`);
   }
   check(b.status === "O wins — the engine won", "the page announces the engine's win: " + b.status);
   check(b.history === [...b.pos].filter(c => c !== ".").length, "the value history has a point per ply");
@@ -71,6 +75,9 @@ try {
   await page.click("#undo");
   const undone = await board();
   check(undone.status.startsWith("Your move") && undone.history === b.history - 2, "undo: " + undone.status);
+  // The picture of the play panel (README: docs/web.png): the hints where the test
+  // chose its losing move, and the chart.
+  await page.screenshot({ path: join(outDir, "play.png"), clip: await (await page.$("#play")).boundingBox() });
   await page.click("#redo");
   check((await board()).pos === b.pos, "redo restores the game");
   // Arrows and Enter: from square 1, right then down is square 5.
@@ -78,7 +85,6 @@ try {
   await page.focus("#board button[data-i='0']");
   await page.keyboard.press("ArrowRight"); await page.keyboard.press("ArrowDown"); await page.keyboard.press("Enter");
   check((await board()).pos[4] === "X", "arrows and Enter play square 5");
-  await page.screenshot({ path: join(outDir, "play.png"), clip: await (await page.$("#play")).boundingBox() });
 
   // 2. Hints against `tictable analyse` on at least 200 positions read off the page.
   await setSelect("level", 0);
