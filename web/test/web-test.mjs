@@ -4,7 +4,7 @@ import { chromium } from "playwright-core";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, statSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 const [pagePath, tictable, outDir] = process.argv.slice(2);
 mkdirSync(outDir, { recursive: true });
@@ -223,9 +223,20 @@ try {
   await waitFor(m => m.state === "Setup", "Setup of the turned board");
   await page.screenshot({ path: join(outDir, "page.png"), fullPage: true });
 
+  // 5. The page without the machine (play.html beside it): it loads, plays, and
+  // has no machine panel.
+  const playPath = join(dirname(pagePath), "play.html");
+  await page.goto("file://" + resolve(playPath));
+  await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+  check(await page.$("#machine") === null, "play.html has no machine panel");
+  await setSelect("side", "X"); await page.click("#new");
+  await page.click("#board button[data-i='4']");
+  check((await board()).history === 2, "play.html plays a move and the engine answers");
+
   check(errors.length === 0, "no console errors: " + errors.join("; "));
   const size = f => statSync(f).size;
-  console.log(`web: PASS page ${size(pagePath)} B, wasm ${size(pagePath.replace(/\.html$/, ".wasm"))} B; ` +
+  console.log(`web: PASS page ${size(pagePath)} B, wasm ${size(pagePath.replace(/\.html$/, ".wasm"))} B, ` +
+    `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
     `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), 0 console errors`);
 } finally {
