@@ -212,12 +212,12 @@ try {
   if (!cheated) await page.screenshot({ path: join(outDir, "machine.png"), clip: await (await page.$("#machine")).boundingBox() });
   // Faults: the I2C fault at rate 0.5 strikes (the counter grows) and the machine
   // rides it out; the board turned by 45 degrees gets a new, calibrated machine.
-  await page.check("#m-faultbox input[data-bit='0']");
+  await page.check("#m-faultbox input[data-name='i2c']");
   await page.fill("#m-rate", "0.5"); await page.dispatchEvent("#m-rate", "change");
   await page.click("#m-btn-3");
   await page.waitForFunction(() => +document.getElementById("m-faults").textContent > 0, null, { timeout: 60000 });
   checks++;
-  await page.uncheck("#m-faultbox input[data-bit='0']");
+  await page.uncheck("#m-faultbox input[data-name='i2c']");
   for (let k = 0; k < 3; k++) await page.click("#m-rot-plus");
   check(await page.textContent("#m-angle") === "45", "the board turned to 45 degrees");
   await waitFor(m => m.state === "Setup", "Setup of the turned board");
