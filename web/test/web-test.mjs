@@ -77,7 +77,7 @@ try {
   check(undone.status.startsWith("Your move") && undone.history === b.history - 2, "undo: " + undone.status);
   // The picture of the play panel (README: docs/web.png): the hints where the test
   // chose its losing move, and the chart.
-  await page.screenshot({ path: join(outDir, "play.png"), clip: await (await page.$("#play")).boundingBox() });
+  await (await page.$("#play")).screenshot({ path: join(outDir, "play.png") });
   await page.click("#redo");
   check((await board()).pos === b.pos, "redo restores the game");
   // Arrows and Enter: from square 1, right then down is square 5.
@@ -161,7 +161,7 @@ try {
   }
   check(valid >= 5 && invalid >= 3, `panel: ${valid} valid, ${invalid} invalid`);
   await setPosition("XO.XO....");
-  await page.screenshot({ path: join(outDir, "analyse.png"), clip: await (await page.$("#analyse")).boundingBox() });
+  await (await page.$("#analyse")).screenshot({ path: join(outDir, "analyse.png") });
 
   // 4. A complete machine game as fast as possible, with one cheat the machine undoes.
   await setSelect("m-speed", 0);
@@ -195,7 +195,7 @@ try {
       await page.click(`#m-squares button[data-i='${empty[0]}']`);
       await page.click("#m-btn-0");
       await waitFor(m => m.restores === 1, "the cheat put back");
-      await page.screenshot({ path: join(outDir, "machine.png"), clip: await (await page.$("#machine")).boundingBox() });
+      await (await page.$("#machine")).screenshot({ path: join(outDir, "machine.png") });
       cheated = true;
       continue;
     }
@@ -209,7 +209,7 @@ try {
   check(!m.lights.includes("Loss"), "the perfect machine does not lose: " + m.full);
   const final = cli([m.record])[0];
   check(final.terminal, "the machine's record is a finished game: " + m.record);
-  if (!cheated) await page.screenshot({ path: join(outDir, "machine.png"), clip: await (await page.$("#machine")).boundingBox() });
+  if (!cheated) await (await page.$("#machine")).screenshot({ path: join(outDir, "machine.png") });
   // Faults: the I2C fault at rate 0.5 strikes (the counter grows) and the machine
   // rides it out; the board turned by 45 degrees gets a new, calibrated machine.
   await page.check("#m-faultbox input[data-name='i2c']");
