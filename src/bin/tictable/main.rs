@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod analyse;
 mod export;
+mod map;
 mod play;
 mod player;
 mod selfplay;
@@ -33,6 +34,7 @@ enum Command {
     Selfplay(selfplay::Args),
     Export(export::Args),
     Stats(stats::Args),
+    Map(map::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Some(Command::Export(args)) => export::run(args),
         Some(Command::Simulate(args)) => simulate::run(args),
         Some(Command::Stats(args)) => stats::run(args),
+        Some(Command::Map(args)) => map::run(args),
         None => play::run(cli.play),
     }
 }

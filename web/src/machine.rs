@@ -1,0 +1,379 @@
+//! The machine panel: the real `device` controller (the firmware's logic) against
+//! the simulator's world, the visitor in the person's place (a passive
+//! [`SimHuman`]: the page moves the pieces and presses the buttons).
+
+use crate::{answer, Rng};
+use std::cell::RefCell;
+use std::fmt::Write as _;
+use std::rc::Rc;
+use tictable::device::controller::StrategyChooser;
+use tictable::device::panel::Button;
+use tictable::device::sim::faults::{FaultKind, FaultSet};
+use tictable::device::sim::human::SimHuman;
+use tictable::device::sim::run::SimMachine;
+use tictable::device::sim::world::{SimConfig, World};
+use tictable::device::Colour;
+use tictable::strategy::Strategy;
+use tictable::Square;
+
+type Machine = SimMachine<StrategyChooser<Rng>, Rc<RefCell<World>>>;
+
+thread_local! {
+    static MACHINE: RefCell<Option<(Machine, SimHuman)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on the machine; `None` when none was built.
+fn with<T>(f: impl FnOnce(&mut Machine, &mut SimHuman) -> T) -> Option<T> {
+    MACHINE.with(|m| m.borrow_mut().as_mut().map(|(m, h)| f(m, h)))
+}
+
+/// Builds a machine: the board turned by `angle_deg` (-45..=45), the device
+/// playing `level` (0 random .. 4 trap, as [`crate::choose`]), randomness from
+/// `seed`; the sensors are calibrated. 0 when built; otherwise 1 and the reason
+/// as text in the output buffer.
+#[no_mangle]
+pub extern "C" fn machine_new(seed: u32, angle_deg: i32, level: u32) -> i32 {
+    let built = (|| {
+        let config = SimConfig::standard(angle_deg as f32, 0.0, u64::from(seed))
+            .map_err(|e| format!("board: {e}"))?;
+        let strategy = crate::strategy(level, 0).ok_or("unknown level")?;
+        let chooser = StrategyChooser {
+            strategy,
+            rng: Rng::new(u64::from(seed), 0xD1CE),
+        };
+        let world = Rc::new(RefCell::new(World::new(config)));
+        let machine = SimMachine::with_world(world, chooser).map_err(|e| e.to_string())?;
+        machine
+            .world
+            .borrow_mut()
+            .config
+            .set_faults(FaultSet::EMPTY, 0.0);
+        Ok::<_, String>((machine, SimHuman::passive(u64::from(seed) ^ 0xFACE)))
+    })();
+    match built {
+        Ok(m) => {
+            MACHINE.with(|slot| *slot.borrow_mut() = Some(m));
+            0
+        }
+        Err(e) => {
+            answer(e);
+            1
+        }
+    }
+}
+
+/// Runs the machine for `ms` milliseconds of its time (one tick each); returns
+/// how many state changes happened meanwhile (-1: no machine).
+#[no_mangle]
+pub extern "C" fn machine_run(ms: u32) -> i32 {
+    with(|m, h| {
+        let mut changes = 0;
+        for _ in 0..ms {
+            let before = m.controller.state();
+            m.tick(h);
+            changes += i32::from(m.controller.state() != before);
+        }
+        changes
+    })
+    .unwrap_or(-1)
+}
+
+/// The visitor's colour: the one the device does not play.
+fn visitor(m: &Machine) -> Colour {
+    m.controller.setup().device_colour().other()
+}
+
+/// The visitor puts a piece of their colour from storage on `square` (0..=8).
+/// 0 done; 1 no machine; 2 no such square or it is taken; 3 no piece left.
+#[no_mangle]
+pub extern "C" fn machine_place(square: u32) -> i32 {
+    with(|m, _| {
+        let Some(s) = u8::try_from(square).ok().and_then(Square::new) else {
+            return 2;
+        };
+        let colour = visitor(m);
+        let mut w = m.world.borrow_mut();
+        if w.piece_on(s).is_some() {
+            return 2;
+        }
+        let Some(i) = w.stored_piece(colour) else {
+            return 3;
+        };
+        let to = w.config.pose.square_centre(s);
+        w.hand_move(i, to, 2.0);
+        0
+    })
+    .unwrap_or(1)
+}
+
+/// The visitor moves the piece on `from` to the empty square `to` (a cheat when
+/// it is one of the device's pieces). 0 done; 1 no machine; 2 no piece on `from`
+/// or `to` taken.
+#[no_mangle]
+pub extern "C" fn machine_move(from: u32, to: u32) -> i32 {
+    with(|m, _| {
+        let square = |i: u32| u8::try_from(i).ok().and_then(Square::new);
+        let (Some(from), Some(to)) = (square(from), square(to)) else {
+            return 2;
+        };
+        let mut w = m.world.borrow_mut();
+        match (w.piece_on(from), w.piece_on(to)) {
+            (Some(i), None) => {
+                let at = w.config.pose.square_centre(to);
+                w.hand_move(i, at, 1.0);
+                0
+            }
+            _ => 2,
+        }
+    })
+    .unwrap_or(1)
+}
+
+/// Presses button `index` (0 Done, 1 Side, 2 FirstSquare, 3 Start, 4 Level) the
+/// way a finger does (held about 0.1 s, bouncing). 0 done; 1 no machine or no
+/// such button.
+#[no_mangle]
+pub extern "C" fn machine_press(index: u32) -> i32 {
+    let Some(&button) = Button::ALL.get(index as usize) else {
+        return 1;
+    };
+    with(|m, h| {
+        h.press(button, m.now);
+        0
+    })
+    .unwrap_or(1)
+}
+
+/// The visitor clears the board: every piece back in its storage column.
+#[no_mangle]
+pub extern "C" fn machine_clear() {
+    with(|m, _| m.world.borrow_mut().reset_pieces());
+}
+
+/// The visitor fixes what a person fixes by hand: pushes the board back to its
+/// marks and replugs every stuck sensor.
+#[no_mangle]
+pub extern "C" fn machine_fix() {
+    with(|m, _| {
+        let mut w = m.world.borrow_mut();
+        w.push_board_back();
+        for s in w.stuck_squares() {
+            w.replug(s);
+        }
+    });
+}
+
+/// Injects the fault kinds of `mask` (bit i: the simulator's i-th kind, see
+/// [`FaultKind::ALL`]) at `rate` / 10 000 each. Returns the number of kinds set.
+#[no_mangle]
+pub extern "C" fn machine_faults(mask: u32, rate: u32) -> i32 {
+    let set = FaultKind::ALL
+        .iter()
+        .filter(|k| mask >> k.index() & 1 == 1)
+        .fold(FaultSet::EMPTY, |set, &k| set.with(k));
+    with(|m, _| {
+        let rate = f64::from(rate.min(10_000)) / 10_000.0;
+        m.world.borrow_mut().config.set_faults(set, rate);
+        set.iter().count() as i32
+    })
+    .unwrap_or(-1)
+}
+
+/// The fault kinds the world injects by itself, as `bit:name` pairs, comma
+/// separated (`human-extra` and `power-cut` are played by the person and by
+/// [`machine_power_cut`], not drawn by the world).
+#[no_mangle]
+pub extern "C" fn machine_fault_names() -> usize {
+    let names: Vec<String> = FaultKind::ALL
+        .iter()
+        .filter(|k| !matches!(k, FaultKind::HumanExtra | FaultKind::PowerCut))
+        .map(|k| format!("{}:{}", k.index(), k.name()))
+        .collect();
+    answer(names.join(","))
+}
+
+/// Cuts the power and switches it on again: the magnet drops what it holds, and
+/// a fresh controller resumes from the snapshot in the simulated flash. 0 done;
+/// 1 no machine; 2 it could not resume (the reason as text in the output buffer).
+#[no_mangle]
+pub extern "C" fn machine_power_cut() -> i32 {
+    with(|m, _| {
+        let chooser = StrategyChooser {
+            strategy: m.controller.chooser().strategy,
+            rng: Rng::new(u64::from(m.now), 0xC0DE),
+        };
+        match m.power_cycle(chooser) {
+            Ok(()) => 0,
+            Err(e) => {
+                answer(e.to_string());
+                2
+            }
+        }
+    })
+    .unwrap_or(1)
+}
+
+/// Millimetres of a point, for the page.
+fn mm(p: tictable::device::motion::Point) -> String {
+    format!(
+        "[{:.2},{:.2}]",
+        f64::from(p.x) / 1000.0,
+        f64::from(p.y) / 1000.0
+    )
+}
+
+/// What the page draws, as JSON in the output buffer (its length returned; 0
+/// without a machine): the clock, the controller's state and record, the head,
+/// the pieces (colour 0 black / 1 white, x, y in mm), the square centres, each
+/// sensor's latest clear count, the lights and buttons (bit masks), totals.
+#[no_mangle]
+pub extern "C" fn machine_view() -> usize {
+    let view = with(|m, h| {
+        let w = m.world.borrow();
+        let c = &m.controller;
+        let mut s = format!(
+            "{{\"now\":{},\"state\":\"{:?}\",\"device_first\":{},\"level\":\"{}\",\"record\":\"{}\"",
+            m.now,
+            c.state(),
+            c.setup().device_first,
+            Strategy::level(&c.chooser().strategy),
+            c.record().board()
+        );
+        let _ = write!(
+            s,
+            ",\"head\":{},\"lowered\":{},\"magnet\":{},\"held\":{}",
+            mm(w.head_um()),
+            w.head.lowered,
+            w.head.magnet,
+            w.head.held.map_or(-1, |i| i as i32)
+        );
+        let pieces: Vec<String> = (0..w.pieces.len())
+            .map(|i| {
+                let p = w.piece_at(i);
+                let colour = u8::from(w.pieces[i].colour == Colour::White);
+                format!(
+                    "[{colour},{:.2},{:.2}]",
+                    f64::from(p.x) / 1e3,
+                    f64::from(p.y) / 1e3
+                )
+            })
+            .collect();
+        let centres: Vec<String> = Square::ALL
+            .iter()
+            .map(|&q| mm(w.config.pose.square_centre(q)))
+            .collect();
+        let sensors: Vec<String> = w.sensors.iter().map(|t| t.adc[0].to_string()).collect();
+        let bits = |levels: &[bool]| {
+            levels
+                .iter()
+                .enumerate()
+                .fold(0u32, |b, (i, &on)| b | u32::from(on) << i)
+        };
+        let st = m.stats();
+        let _ = write!(
+            s,
+            ",\"pieces\":[{}],\"squares\":[{}],\"storage\":[{},{},{}],\"park\":{},\"sensors\":[{}],\
+             \"lights\":{},\"buttons\":{},\"restores\":{},\"faults\":{},\"pressing\":{}}}",
+            pieces.join(","),
+            centres.join(","),
+            mm(w.config.storage.first[0]),
+            mm(w.config.storage.first[1]),
+            mm(w.config.storage.step),
+            mm(w.config.park),
+            sensors.join(","),
+            bits(&w.lights),
+            bits(&w.buttons),
+            st.restores,
+            w.stats.faults(),
+            h.pressing()
+        );
+        s
+    });
+    view.map_or(0, answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view() -> String {
+        machine_view();
+        crate::OUT.with(|o| o.borrow().clone())
+    }
+
+    fn run_until(ms: u32, state: &str) -> bool {
+        for _ in 0..ms / 10 {
+            machine_run(10);
+            if view().contains(state) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A whole game as the page plays it: the visitor places pieces, presses
+    /// Done, and once moves one of the device's pieces; the device puts it back.
+    #[test]
+    fn a_game_with_a_cheat_through_the_exports() {
+        assert_eq!(machine_new(7, 0, 3), 0);
+        assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
+        assert_eq!(machine_press(3), 0);
+        let mut cheated = false;
+        for _ in 0..12 {
+            assert!(
+                run_until(120_000, "\"state\":\"HumanTurn\"") || view().contains("Over"),
+                "{}",
+                view()
+            );
+            let v = view();
+            if v.contains("Over") {
+                break;
+            }
+            let record = v.split("\"record\":\"").nth(1).unwrap()[..9].to_string();
+            let empty: Vec<u32> = (0..9u32)
+                .filter(|&i| &record[i as usize..i as usize + 1] == ".")
+                .collect();
+            if !cheated {
+                let device = (0..9).find(|&i| &record[i..i + 1] == "X").unwrap() as u32;
+                assert_eq!(machine_move(device, empty[0]), 0);
+                cheated = true;
+            } else {
+                assert_eq!(machine_place(empty[0]), 0);
+            }
+            assert_eq!(machine_press(0), 0);
+            machine_run(500);
+        }
+        let v = view();
+        assert!(v.contains("\"state\":\"Over"), "{v}");
+        assert!(v.contains("\"restores\":1"), "{v}");
+    }
+
+    /// A power cut in the middle of a game: the controller resumes from the
+    /// flash and the game goes on to the person's turn with the same record.
+    #[test]
+    fn a_power_cut_resumes_from_the_flash() {
+        assert_eq!(machine_new(3, 0, 3), 0);
+        assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
+        machine_press(3);
+        assert!(run_until(120_000, "\"state\":\"HumanTurn\""), "{}", view());
+        machine_place(if view().contains("\"record\":\"....X") {
+            0
+        } else {
+            4
+        });
+        machine_press(0);
+        // Cut while the magnet carries the device's piece: it drops.
+        assert!(run_until(60_000, "\"magnet\":true"), "{}", view());
+        assert_eq!(machine_power_cut(), 0);
+        assert!(
+            view().contains("\"magnet\":false,\"held\":-1"),
+            "{}",
+            view()
+        );
+        assert!(run_until(120_000, "\"state\":\"HumanTurn\""), "{}", view());
+        let v = view();
+        let record = v.split("\"record\":\"").nth(1).unwrap()[..9].to_string();
+        assert_eq!(record.matches('X').count(), 2, "{v}");
+        assert_eq!(record.matches('O').count(), 1, "{v}");
+    }
+}
