@@ -58,8 +58,16 @@ pub enum SimError {
 impl core::fmt::Display for SimError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            SimError::Sensor(s, e) => write!(f, "sensor {s}: {e}"),
-            SimError::NoPiece(c) => write!(f, "no {c:?} piece left in storage"),
+            SimError::Sensor(s, e) => write!(f, "the sensor under square {}: {e}", s.index() + 1),
+            SimError::NoPiece(c) => write!(
+                f,
+                "no {} piece left in storage",
+                if *c == Colour::Black {
+                    "black"
+                } else {
+                    "white"
+                }
+            ),
             SimError::Calibration(e) => write!(f, "{e}"),
             SimError::FlashTooSmall => f.write_str("flash too small"),
             SimError::FlashRead => f.write_str("flash read failed"),
