@@ -176,9 +176,13 @@ impl Technician {
                     (home.y - now.y) as f32 / 1000.0,
                 );
             }
-            // Remove the stray piece(s): the device places again.
+            // Remove the stray piece(s): the device places again; with its
+            // piece already on the square, Done says the strays are gone.
             for i in Technician::strays(w, record) {
                 Technician::put_away(w, i);
+            }
+            if !recalibrate {
+                self.press(w, Button::Done);
             }
             return;
         }
@@ -324,9 +328,10 @@ fn lost_steps_are_found_at_the_switches_and_homed_away() {
 fn a_piece_stuck_on_the_magnet_is_tried_again_within_the_budget() {
     let mut c = quiet(22);
     c.release_fail_rate = 0.1;
-    let (out, m) = play(c, 10, 2);
-    check(&out);
+    let (out, m) = play(c, 16, 2);
     let (w, st) = (m.world.borrow(), m.controller.stats());
+    println!("{out:?} {:?} {st:?}", w.stats);
+    check(&out);
     assert!(w.stats.release_fails >= 3, "{:?}", w.stats);
     assert!(st.retries >= 3, "{st:?}");
     println!("{out:?} {:?}", w.stats);
@@ -622,7 +627,9 @@ fn a_retry_takes_a_slot_not_tried_yet_when_a_person_emptied_storage() {
     let (mut m, mut human) = first_placement(32);
     // A person took the pieces out of the two lowest black slots (the machine
     // believes them full): both misses are slots of their own, the third attempt
-    // finds a piece within the budget and no person is needed.
+    // finds a piece within the budget. The machine cannot tell a missed grip from
+    // a piece fallen where no sensor sees it: it asks a person to look for a stray
+    // piece, and Done goes on.
     {
         let mut w = m.world.borrow_mut();
         for k in 0..2 {
@@ -636,9 +643,21 @@ fn a_retry_takes_a_slot_not_tried_yet_when_a_person_emptied_storage() {
         m.controller.state(),
         State::HumanTurn | State::Error(_)
     )));
-    assert_eq!(m.controller.state(), State::HumanTurn);
-    assert_eq!(m.controller.record().board().to_string(), "....X....");
+    assert_eq!(
+        m.controller.state(),
+        State::Error(Problem::StrayPiece(Square::CENTRE))
+    );
     let st = m.controller.stats();
-    assert_eq!((st.retries, st.errors), (2, 0), "{st:?}");
+    assert_eq!((st.retries, st.errors), (2, 1), "{st:?}");
     assert!(m.now - t0 <= PLACEMENT_BUDGET_MS, "{} ms", m.now - t0);
+    // The light stays on until a person says there is no stray piece.
+    m.run_until(&mut human, 5_000, |_| false);
+    assert_eq!(
+        m.controller.state(),
+        State::Error(Problem::StrayPiece(Square::CENTRE))
+    );
+    human.press(Button::Done, m.now);
+    assert!(m.run_until(&mut human, 30_000, |m| m.controller.state()
+        == State::HumanTurn));
+    assert_eq!(m.controller.record().board().to_string(), "....X....");
 }

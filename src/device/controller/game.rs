@@ -158,9 +158,19 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let base = self.base_view();
         if view == self.expected_view() {
             self.misses = 0;
-            // After a miss the piece may be the one that stuck on the magnet
-            // and came along: this slot may still hold its own (suspected).
-            self.placed(colour, slot, attempt > 1, square, now_ms);
+            if attempt > 1 {
+                // It arrived at a retry, after an attempt where nothing did: the
+                // first piece may have missed its grip (still in its slot), be
+                // the one that stuck on the magnet and came along (this slot may
+                // still hold its own: suspected), or have fallen in transit
+                // where no sensor sees it (between squares). A person looks for
+                // it and presses Done (see `poll_error`).
+                self.slot_emptied(colour, slot, true);
+                self.park(now_ms);
+                self.fail(Problem::StrayPiece(square));
+                return;
+            }
+            self.placed(colour, slot, false, square, now_ms);
         } else if view == base {
             // Nothing arrived: a missed grip leaves the piece in its slot, a piece
             // stuck on the magnet stays there (and comes along to the next slot),

@@ -506,6 +506,9 @@ pub struct Controller<I2C, O, I, L, C> {
     placement_errored: bool,
     /// Placements in a row that missed their square.
     misses: u8,
+    /// Done or Start was pressed in the error state (a press may come while a
+    /// scan is still settling; cleared on every state change).
+    acknowledged: bool,
     /// Since when Start is held, ms; `None` when released or once it abandoned.
     start_held: Option<u32>,
     /// Start is still held after abandoning (no second abandon).
@@ -542,6 +545,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             #[cfg(feature = "sim-core")]
             placement_errored: false,
             misses: 0,
+            acknowledged: false,
             start_held: None,
             hold_used: false,
             started: false,
@@ -615,6 +619,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             );
         }
         self.state = state;
+        self.acknowledged = false;
         self.revision = self.revision.wrapping_add(1);
         if matches!(state, State::Over(_) | State::TaskDone) {
             self.active = false;

@@ -114,6 +114,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             _ => {
+                self.acknowledged |= start || presses.contains(Button::Done);
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
@@ -129,7 +130,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     }
                     // Fixed when a person puts the piece there by hand; for a
                     // stray or missed piece also when it is removed (the board
-                    // pushed back or the pose recalibrated): placed again.
+                    // pushed back or the pose recalibrated): placed again. A
+                    // stray with the piece on its square may lie where no sensor
+                    // sees it: done when the person says so (Done or Start).
                     (
                         Problem::PlacementFailed(square)
                         | Problem::StrayPiece(square)
@@ -137,7 +140,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         Some((colour, ..)),
                     ) => {
                         if view == self.expected_view() {
-                            self.placement_done(square, now_ms);
+                            if self.acknowledged || !matches!(problem, Problem::StrayPiece(_)) {
+                                self.placement_done(square, now_ms);
+                            }
                         } else if view == base && !matches!(problem, Problem::PlacementFailed(_)) {
                             self.begin_placement(square, colour, now_ms);
                         }
