@@ -147,9 +147,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     ) {
         let elapsed = elapsed_ms(now_ms, self.placement_started);
         let Some(view) = self.scan(now_ms) else {
-            // Still no stable reading: the budget ends it with the error light
-            // (a piece that arrived is recognised there once the reading settles).
-            if elapsed > PLACEMENT_BUDGET_MS {
+            // Still no stable reading: the budget ends it with the error light when
+            // it runs out, not a millisecond later (a piece that arrived is
+            // recognised there once the reading settles).
+            if elapsed >= PLACEMENT_BUDGET_MS {
                 stat!(self.stats.budget_stops += 1);
                 self.fail(Problem::PlacementFailed(square));
             }
