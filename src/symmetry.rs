@@ -251,6 +251,19 @@ fn min_image_looped(m0: u32) -> (u32, u8) {
 mod tests {
     use super::*;
 
+    /// Each of the eight symmetries has a name of its own (a lost match arm
+    /// would give two the same name; found by cargo-mutants).
+    #[test]
+    fn every_symmetry_has_its_own_name() {
+        extern crate std;
+        use std::string::ToString;
+        let names: std::vec::Vec<_> = Symmetry::ALL.iter().map(|s| s.to_string()).collect();
+        for (i, a) in names.iter().enumerate() {
+            assert!(names[i + 1..].iter().all(|b| a != b), "{names:?}");
+        }
+        assert_eq!(names[5], "rotate anticlockwise");
+    }
+
     /// The two ways of finding the canonical image agree on every pair of 9-bit
     /// masks (a superset of the reachable positions), symmetry index included.
     #[test]
