@@ -72,10 +72,12 @@ fn parse_games(text: &str) -> Result<u64, String> {
     }
 }
 
-/// `n` and `word`, with an `s` unless `n` is 1 ("1 game", "2 games").
+/// `n` and `word`, with an `s` (`es` after an `s`) unless `n` is 1 ("1 game",
+/// "2 games", "2 losses").
 pub fn count(n: u64, word: &str) -> String {
     match n {
         1 => format!("1 {word}"),
+        n if word.ends_with('s') => format!("{n} {word}es"),
         n => format!("{n} {word}s"),
     }
 }
@@ -263,5 +265,6 @@ mod tests {
         assert_eq!(count(1, "game"), "1 game");
         assert_eq!(count(0, "draw"), "0 draws");
         assert_eq!(count(2, "game"), "2 games");
+        assert_eq!(count(2, "loss"), "2 losses");
     }
 }

@@ -1,6 +1,7 @@
 //! `tictable simulate`: whole games between the simulated machine (the real
 //! controller and drivers on a simulated bus and pins) and simulated humans.
 
+use crate::selfplay::count as count_of;
 use serde_json::json;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -301,9 +302,8 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         let _ = writeln!(
             out,
-            "{} {} at level {} (seed {}, cheat rate {}, fault rate {}, board at {} deg) in {:.1} s",
-            s.games,
-            plural(s.games, "game", "games"),
+            "{} at level {} (seed {}, cheat rate {}, fault rate {}, board at {} deg) in {:.1} s",
+            count_of(s.games.into(), "game"),
             args.level,
             args.seed,
             args.cheat_rate,
@@ -313,13 +313,10 @@ pub fn run(args: Args) -> ExitCode {
         );
         let _ = writeln!(
             out,
-            "device: {} {}, {} {}, {} {}; stuck games: {}, abandoned: {}",
-            s.device_wins,
-            plural(s.device_wins, "win", "wins"),
-            s.device_draws,
-            plural(s.device_draws, "draw", "draws"),
-            s.device_losses,
-            plural(s.device_losses, "loss", "losses"),
+            "device: {}, {}, {}; stuck games: {}, abandoned: {}",
+            count_of(s.device_wins.into(), "win"),
+            count_of(s.device_draws.into(), "draw"),
+            count_of(s.device_losses.into(), "loss"),
             s.stuck_games,
             s.abandoned_games
         );
@@ -372,14 +369,5 @@ pub fn run(args: Args) -> ExitCode {
             eprintln!("tictable: simulate: contract broken: {v}");
             ExitCode::FAILURE
         }
-    }
-}
-
-/// The word for `n` things: one or many.
-fn plural<N: PartialEq + From<u8>>(n: N, one: &'static str, many: &'static str) -> &'static str {
-    if n == N::from(1) {
-        one
-    } else {
-        many
     }
 }
