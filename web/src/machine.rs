@@ -232,9 +232,10 @@ pub extern "C" fn machine_view() -> usize {
         let w = m.world.borrow();
         let c = &m.controller;
         let mut s = format!(
-            "{{\"now\":{},\"state\":\"{:?}\",\"device_first\":{},\"level\":\"{}\",\"record\":\"{}\"",
+            "{{\"now\":{},\"state\":\"{:?}\",\"words\":\"{}\",\"device_first\":{},\"level\":\"{}\",\"record\":\"{}\"",
             m.now,
             c.state(),
+            c.state().to_string().replace('\\', "\\\\").replace('"', "\\\""),
             c.setup().device_first,
             Strategy::level(&c.chooser().strategy),
             c.record().board()

@@ -187,6 +187,7 @@ try {
   for (;;) {
     m = await waitFor(m => (m.state === "HumanTurn" && !m.lights.includes("Error")) || m.state === "Over", "the person's turn or the end");
     if (m.state === "Over") break;
+    check(m.full === "the person's turn: move a piece, then press Done", "the machine's state in words: " + m.full);
     const empty = [...m.record].flatMap((c, i) => c === "." ? [i] : []);
     if (!cheated) {
       const device = [...m.record].indexOf("X");

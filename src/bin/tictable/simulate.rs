@@ -102,11 +102,7 @@ fn angle(s: &str) -> Result<f32, String> {
 
 /// A text frame of the machine: the pieces as they lie, the head, the lights.
 fn frame(w: &World, state: State, record: &GameRecord) -> String {
-    let mut out = format!(
-        "t={:>9.3} s  {}\n",
-        w.now_ms as f64 / 1000.0,
-        describe(state)
-    );
+    let mut out = format!("t={:>9.3} s  {}\n", w.now_ms as f64 / 1000.0, state);
     for row in 0..3u8 {
         let cells: Vec<String> = (0..3u8)
             .map(|col| {
@@ -148,59 +144,6 @@ fn frame(w: &World, state: State, record: &GameRecord) -> String {
         record.board(),
     );
     out
-}
-
-/// What the machine is doing, in words (squares 1-9 as on the board).
-fn describe(state: State) -> String {
-    let n = |s: Square| s.index() + 1;
-    let colour = |c: Colour| match c {
-        Colour::Black => "black",
-        Colour::White => "white",
-    };
-    match state {
-        State::Starting => "starting: homing and checking the sensors".into(),
-        State::Setup => "setup: waiting for Start".into(),
-        State::WaitEmpty => "waiting for the board to be cleared".into(),
-        State::Placing {
-            square,
-            colour: c,
-            attempt,
-            ..
-        } => format!(
-            "placing a {} piece on square {} (attempt {attempt})",
-            colour(c),
-            n(square)
-        ),
-        State::Verifying {
-            square, attempt, ..
-        } => {
-            format!(
-                "checking the piece on square {} (attempt {attempt})",
-                n(square)
-            )
-        }
-        State::HumanTurn => "the person's turn: move a piece, then press Done".into(),
-        State::Checking => "reading the board".into(),
-        State::Restoring { from, to, attempt } => format!(
-            "putting the piece moved to square {} back on square {} (attempt {attempt})",
-            n(from),
-            n(to)
-        ),
-        State::VerifyingRestore { to, attempt, .. } => format!(
-            "checking the piece put back on square {} (attempt {attempt})",
-            n(to)
-        ),
-        State::Error(problem) => format!("error light: {problem}"),
-        State::Over(Some(true)) => "game over: the machine won".into(),
-        State::Over(Some(false)) => "game over: the machine lost".into(),
-        State::Over(None) => "game over: a draw".into(),
-        State::TaskDone => "the placement task is done".into(),
-        State::TaskEntry(_) => "a task is being entered with the buttons".into(),
-        State::CalibratingSensors { step } => {
-            format!("calibrating the sensors (step {})", step + 1)
-        }
-        State::CalibratingPose(_) => "calibrating the board's position".into(),
-    }
 }
 
 /// A light's name on the panel.

@@ -96,6 +96,7 @@ mod pose_calibration;
 mod recovery;
 pub mod sensor_calibration;
 mod task_entry;
+mod words;
 
 pub use super::model::{GameRecord, GameSetup, Layout, Mode, Snapshot, Task, TaskError};
 pub use pose_calibration::{Jog, CALIBRATE_HOLD_MS, JOG_REPEAT_MS, JOG_UM};
