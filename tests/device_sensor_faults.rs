@@ -153,7 +153,7 @@ fn a_sensor_that_browned_out_before_aen_runs_at_the_right_settings() {
     let bus = SimBus::new(&world, Wiring::DEFAULT);
     let mut bank = SensorBank::new(bus, Wiring::DEFAULT, SensorSettings::DEFAULT);
     bank.init().unwrap();
-    world.borrow_mut().sensors[0] = tictable::device::sim::world::TcsRegs::default();
+    world.borrow_mut().sensors[0] = tictable::device::sim::tcs::TcsRegs::default();
     let mut reading = None;
     for t in 1000..1100 {
         set_time(&world, t);

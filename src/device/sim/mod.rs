@@ -8,7 +8,7 @@
 //! `&RefCell<World>` or `Rc<RefCell<World>>`.
 //!
 //! - [`bus::SimBus`]: an embedded-hal 1.0 `I2c` bus with two TCA9548A multiplexers
-//!   and nine TCS34725 models ([`world::TcsRegs`]: warm-up, one sample per
+//!   and nine TCS34725 models ([`tcs::TcsRegs`]: warm-up, one sample per
 //!   integration time of simulated time, AVALID, shadowed data registers); it counts
 //!   collisions (two sensors selected at once) and injects NACKs, bus timeouts and
 //!   bus hangs (SDA held low until the master recovers the bus).
@@ -37,6 +37,7 @@ pub mod human;
 pub mod pins;
 pub mod run;
 pub mod scenario;
+pub mod tcs;
 pub mod world;
 
 /// SplitMix64: a small, fast, seedable generator for the simulation.
