@@ -6,7 +6,7 @@
 //! [`Snapshot`] (a [`model`](super::model) type) holds only checked values, so
 //! there is one representation of the state: [`Snapshot::encode`] writes it field
 //! by field and [`Snapshot::decode`] rebuilds the game record move by move through
-//! [`GameRecord::push`], the task through [`Task::new`] and the pose through
+//! [`GameRecord::push`], the task item by item as [`Task::new`] does and the pose through
 //! [`Pose::from_parts`], refusing anything they refuse. The calibration is the one
 //! exception: its references are restored as stored, not checked again (they were
 //! checked when the calibration was made, and the CRC guards the bytes). The
@@ -325,14 +325,15 @@ impl Snapshot {
         let mode = if len == 0 {
             Mode::Game
         } else {
-            let mut items = [(Colour::Black, Square::CENTRE); 9];
-            let pairs = b[at::TASK_ITEMS..at::ACTIVE].chunks_exact(2);
-            for (item, pair) in items.iter_mut().zip(pairs) {
-                *item = (colour_of_code(pair[0])?, Square::new(pair[1])?);
-            }
-            let task = Task::new(items.get(..len as usize)?).ok()?;
-            if done > len {
+            if len > 9 || done > len {
                 return None;
+            }
+            // Item by item through `Task::push`, as `Task::new` builds it.
+            let mut task = Task::NONE;
+            let pairs = b[at::TASK_ITEMS..at::ACTIVE].chunks_exact(2);
+            for pair in pairs.take(len as usize) {
+                task.push(colour_of_code(pair[0])?, Square::new(pair[1])?)
+                    .ok()?;
             }
             Mode::Task { task, done }
         };
@@ -745,5 +746,44 @@ impl<S: NorFlash> Store<S> {
         head.frame = frame;
         head.known = true;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A task length past the nine items a frame holds is refused, even when every
+    /// item and the done count are valid; nine is the most.
+    #[test]
+    fn a_task_longer_than_nine_items_is_refused() {
+        let task = Task::new(&[(Colour::Black, Square::CENTRE)]).unwrap();
+        let snapshot = Snapshot {
+            sequence: 1,
+            calibration: Calibration::default(),
+            pose: Pose::new(Point::mm(160, 130), 0, 32_000).unwrap(),
+            reset_cause: ResetCause::PowerOn,
+            setup: GameSetup {
+                device_first: true,
+                first_square: None,
+            },
+            record: GameRecord::new(),
+            mode: Mode::Task { task, done: 0 },
+            active: true,
+            stock: [FULL_STOCK; 2],
+            suspect: [0; 2],
+            pending: None,
+        };
+        let mut bytes = snapshot.encode();
+        assert_eq!(Snapshot::decode(&bytes), Some(snapshot));
+        // Nine distinct squares, five black and four white: a full task.
+        for k in 0..9 {
+            bytes[at::TASK_ITEMS + 2 * k] = u8::from(k >= 5);
+            bytes[at::TASK_ITEMS + 2 * k + 1] = k as u8;
+        }
+        bytes[at::TASK_LEN] = 9;
+        assert!(Snapshot::decode(&bytes).is_some());
+        bytes[at::TASK_LEN] = 10;
+        assert_eq!(Snapshot::decode(&bytes), None);
     }
 }
