@@ -229,15 +229,8 @@ impl Snapshot {
         b[at::RESET_CAUSE] = self.reset_cause as u8;
         b[at::DEVICE_FIRST] = self.setup.device_first.into();
         b[at::FIRST_SQUARE] = self.setup.first_square.map_or(NONE, Square::index);
-        let mut len = 0;
-        for (dst, m) in b[at::MOVES..at::TASK_LEN]
-            .iter_mut()
-            .zip(self.record.moves())
-        {
-            *dst = m.index();
-            len += 1;
-        }
-        b[at::MOVES_LEN] = len;
+        b[at::MOVES_LEN] = self.record.len;
+        put(b, at::MOVES, self.record.move_indices());
         if let Mode::Task { task, done } = &self.mode {
             let items = task.items();
             b[at::TASK_LEN] = items.len() as u8;
