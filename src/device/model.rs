@@ -40,6 +40,12 @@ impl GameRecord {
         self.board
     }
 
+    /// The moves as square indices in order, 0 past the last (the record only
+    /// grows through [`GameRecord::push`]): the snapshot's bytes.
+    pub(super) const fn move_indices(&self) -> &[u8; 9] {
+        &self.moves
+    }
+
     /// The moves played, in order.
     pub fn moves(&self) -> impl Iterator<Item = Square> + '_ {
         self.moves[..self.len as usize]

@@ -6,7 +6,7 @@
 //! [`Snapshot`] (a [`model`](super::model) type) holds only checked values, so
 //! there is one representation of the state: [`Snapshot::encode`] writes it field
 //! by field and [`Snapshot::decode`] rebuilds the game record move by move through
-//! [`GameRecord::push`], the task through [`Task::new`] and the pose through
+//! [`GameRecord::push`], the task item by item as [`Task::new`] does and the pose through
 //! [`Pose::from_parts`], refusing anything they refuse. The calibration is the one
 //! exception: its references are restored as stored, not checked again (they were
 //! checked when the calibration was made, and the CRC guards the bytes). The
@@ -229,15 +229,8 @@ impl Snapshot {
         b[at::RESET_CAUSE] = self.reset_cause as u8;
         b[at::DEVICE_FIRST] = self.setup.device_first.into();
         b[at::FIRST_SQUARE] = self.setup.first_square.map_or(NONE, Square::index);
-        let mut len = 0;
-        for (dst, m) in b[at::MOVES..at::TASK_LEN]
-            .iter_mut()
-            .zip(self.record.moves())
-        {
-            *dst = m.index();
-            len += 1;
-        }
-        b[at::MOVES_LEN] = len;
+        b[at::MOVES_LEN] = self.record.len;
+        put(b, at::MOVES, self.record.move_indices());
         if let Mode::Task { task, done } = &self.mode {
             let items = task.items();
             b[at::TASK_LEN] = items.len() as u8;
@@ -325,14 +318,15 @@ impl Snapshot {
         let mode = if len == 0 {
             Mode::Game
         } else {
-            let mut items = [(Colour::Black, Square::CENTRE); 9];
-            let pairs = b[at::TASK_ITEMS..at::ACTIVE].chunks_exact(2);
-            for (item, pair) in items.iter_mut().zip(pairs) {
-                *item = (colour_of_code(pair[0])?, Square::new(pair[1])?);
-            }
-            let task = Task::new(items.get(..len as usize)?).ok()?;
-            if done > len {
+            if len > 9 || done > len {
                 return None;
+            }
+            // Item by item through `Task::push`, as `Task::new` builds it.
+            let mut task = Task::NONE;
+            let pairs = b[at::TASK_ITEMS..at::ACTIVE].chunks_exact(2);
+            for pair in pairs.take(len as usize) {
+                task.push(colour_of_code(pair[0])?, Square::new(pair[1])?)
+                    .ok()?;
             }
             Mode::Task { task, done }
         };
@@ -428,9 +422,11 @@ fn seal(frame: &mut Frame, from: usize) {
     put_u32(frame, ENCODED_LEN, crc);
 }
 
-/// Whether the encoding's bytes from `from` are followed by their CRC-32.
-fn sealed(frame: &Frame, from: usize) -> bool {
+/// Whether the encoding's bytes from `from` are followed by their CRC-32 and the
+/// frame decodes: a record the scan may take.
+fn valid(frame: &Frame, from: usize) -> bool {
     u32_at(frame, ENCODED_LEN) == crc32(&frame[from..ENCODED_LEN])
+        && Snapshot::decode_frame(frame).is_some()
 }
 
 /// Where the next save goes: the newest frame (its CRC is not kept up to date),
@@ -649,10 +645,7 @@ impl<S: NorFlash> Store<S> {
         for page in 0..*pages {
             read(page_at(page), &mut frame[..Self::FULL_IO])?;
             let sequence = u32_at(&frame, at::SEQUENCE);
-            if sealed(&frame, 0)
-                && (!found || sequence > head.sequence)
-                && Snapshot::decode_frame(&frame).is_some()
-            {
+            if (!found || sequence > head.sequence) && valid(&frame, 0) {
                 found = true;
                 (head.page, head.sequence, head.next) = (page, sequence, 0);
                 head.frame = frame;
@@ -670,7 +663,7 @@ impl<S: NorFlash> Store<S> {
                 }
                 let sequence = head.sequence.wrapping_add(slot as u32 + 1);
                 put_u32(&mut newer, at::SEQUENCE, sequence);
-                if sealed(&newer, DELTA_START) && Snapshot::decode_frame(&newer).is_some() {
+                if valid(&newer, DELTA_START) {
                     head.frame = newer;
                 }
                 at += Self::DELTA_IO as u32;
@@ -745,5 +738,78 @@ impl<S: NorFlash> Store<S> {
         head.frame = frame;
         head.known = true;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A snapshot with a one-item task.
+    fn sample() -> Snapshot {
+        let task = Task::new(&[(Colour::Black, Square::CENTRE)]).unwrap();
+        Snapshot {
+            sequence: 1,
+            calibration: Calibration::default(),
+            pose: Pose::new(Point::mm(160, 130), 0, 32_000).unwrap(),
+            reset_cause: ResetCause::PowerOn,
+            setup: GameSetup {
+                device_first: true,
+                first_square: None,
+            },
+            record: GameRecord::new(),
+            mode: Mode::Task { task, done: 0 },
+            active: true,
+            stock: [FULL_STOCK; 2],
+            suspect: [0; 2],
+            pending: None,
+        }
+    }
+
+    /// A task length past the nine items a frame holds is refused, even when every
+    /// item and the done count are valid; nine is the most.
+    #[test]
+    fn a_task_longer_than_nine_items_is_refused() {
+        let snapshot = sample();
+        let mut bytes = snapshot.encode();
+        assert_eq!(Snapshot::decode(&bytes), Some(snapshot));
+        // Nine distinct squares, five black and four white: a full task.
+        for k in 0..9 {
+            bytes[at::TASK_ITEMS + 2 * k] = u8::from(k >= 5);
+            bytes[at::TASK_ITEMS + 2 * k + 1] = k as u8;
+        }
+        bytes[at::TASK_LEN] = 9;
+        assert!(Snapshot::decode(&bytes).is_some());
+        bytes[at::TASK_LEN] = 10;
+        assert_eq!(Snapshot::decode(&bytes), None);
+    }
+
+    /// The scan takes only records that decode: a newer whole snapshot or delta
+    /// whose CRC is right but whose fields are not (another format version, a flag
+    /// out of range) is skipped for the older valid one.
+    #[cfg(feature = "sim-core")]
+    #[test]
+    fn sealed_records_that_do_not_decode_are_skipped() {
+        use crate::device::sim::flash::MemFlash;
+        type Flash = MemFlash<2048, 1024, 2>;
+        let full = Store::<Flash>::FULL_IO;
+        let mut store = Store::new(Flash::new(), 0).unwrap();
+        store.save(&sample()).unwrap(); // page 0: sequence 1
+        let mut frame = [0; FRAME_BUF];
+        sample().encode_into(&mut frame);
+        // Page 1: a whole snapshot of the next format version, sequence 9.
+        frame[at::VERSION] = FORMAT_VERSION + 1;
+        put_u32(&mut frame, at::SEQUENCE, 9);
+        seal(&mut frame, 0);
+        let flash = store.flash_mut();
+        flash.erase(1024, 2048).unwrap();
+        flash.write(1024, &frame[..full]).unwrap();
+        // Page 0's first delta slot: device_first 2.
+        frame[at::VERSION] = FORMAT_VERSION;
+        frame[at::DEVICE_FIRST] = 2;
+        seal(&mut frame, DELTA_START);
+        let delta = &frame[DELTA_START..DELTA_START + Store::<Flash>::DELTA_IO];
+        flash.write(full as u32, delta).unwrap();
+        assert_eq!(store.load().unwrap(), Some(sample()));
     }
 }
