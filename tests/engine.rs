@@ -502,3 +502,29 @@ fn status_agrees_with_winner_and_fullness() {
         assert_eq!(board.status(), Ok(expected), "{board}");
     }
 }
+
+#[test]
+fn squares_have_rows_and_columns_read_left_to_right_top_to_bottom() {
+    let places: Vec<(u8, u8)> = (0..9).map(|i| (sq(i).row(), sq(i).column())).collect();
+    assert_eq!(
+        places,
+        [
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (1, 0),
+            (1, 1),
+            (1, 2),
+            (2, 0),
+            (2, 1),
+            (2, 2)
+        ]
+    );
+}
+
+#[test]
+fn a_square_collected_twice_is_in_the_set_once() {
+    let set: Squares = [sq(4), sq(0), sq(4)].into_iter().collect();
+    assert_eq!(set.bits(), 0b1_0001);
+    assert_eq!(set.len(), 2);
+}
