@@ -528,3 +528,20 @@ fn a_square_collected_twice_is_in_the_set_once() {
     assert_eq!(set.bits(), 0b1_0001);
     assert_eq!(set.len(), 2);
 }
+
+#[test]
+fn a_set_of_squares_iterates_with_its_exact_length() {
+    let set = Squares::from_bits(0b1_0100_0101);
+    let iter = set.iter();
+    assert_eq!(iter.size_hint(), (4, Some(4)));
+    assert_eq!(iter.len(), 4);
+    assert_eq!(Squares::EMPTY.iter().size_hint(), (0, Some(0)));
+}
+
+#[test]
+fn a_short_or_long_position_says_how_many_cells_it_found() {
+    let short = "XO.XO...".parse::<Board>().unwrap_err();
+    assert_eq!(short.to_string(), "expected 9 cells, found 8");
+    let long = "XO.XO.....".parse::<Board>().unwrap_err();
+    assert_eq!(long.to_string(), "expected 9 cells, found 10 or more");
+}
