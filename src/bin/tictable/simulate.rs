@@ -275,6 +275,7 @@ pub fn run(args: Args) -> ExitCode {
                 "cheats_injected": s.cheats_injected,
                 "cheats_restored": s.cheats_restored,
                 "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
+                "cheats_fixed_after_error": s.cheats_fixed_after_error,
                 "faults_injected": s.faults_injected,
                 "pieces_lost": s.pieces_lost,
                 "stuck_games": s.stuck_games,
@@ -337,8 +338,8 @@ pub fn run(args: Args) -> ExitCode {
         );
         let _ = writeln!(
             out,
-            "cheats: {} injected, {} restored, {} put back by hand after a power cut; faults injected: {}; retries: {}",
-            s.cheats_injected, s.cheats_restored, s.cheats_fixed_after_cut, s.faults_injected, s.retries
+            "cheats: {} injected, {} restored, put back by hand {} after a power cut and {} after the error light; faults injected: {}; retries: {}",
+            s.cheats_injected, s.cheats_restored, s.cheats_fixed_after_cut, s.cheats_fixed_after_error, s.faults_injected, s.retries
         );
         let _ = writeln!(
             out,

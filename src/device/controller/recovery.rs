@@ -174,6 +174,23 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         }
                     }
                 }
+                // Still wrong: a board that does not match names the squares the
+                // sensors cannot read (a piece off-centre after a power cut dropped
+                // it, a hand) so a person knows which piece to centre; the plain
+                // mismatch shows once every square reads clearly again.
+                if self.state == State::Error(problem)
+                    && matches!(problem, Problem::Mismatch | Problem::Unclear(_))
+                {
+                    let unclear = view.untrusted();
+                    let shown = if unclear.is_empty() {
+                        Problem::Mismatch
+                    } else {
+                        Problem::Unclear(unclear)
+                    };
+                    if shown != problem {
+                        self.fail(shown);
+                    }
+                }
             }
         }
     }

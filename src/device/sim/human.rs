@@ -70,6 +70,8 @@ pub struct SimHuman {
     fix_at: Option<u32>,
     /// Since when the error light has been on with the board as remembered.
     stuck_since: Option<u32>,
+    /// The lights of the error pattern last acted on.
+    followed: Option<[bool; 7]>,
     /// The game as the person remembers it.
     memory: Board,
     /// The empty square the head last went down on in the device's turn.
@@ -105,6 +107,7 @@ impl SimHuman {
             press: None,
             fix_at: None,
             stuck_since: None,
+            followed: None,
             memory: Board::EMPTY,
             device_target: None,
             passive: false,
@@ -135,6 +138,7 @@ impl SimHuman {
         self.cheat_to = None;
         self.fix_at = None;
         self.stuck_since = None;
+        self.followed = None;
         self.memory = Board::EMPTY;
         self.device_target = None;
     }
@@ -211,7 +215,7 @@ impl SimHuman {
         let bits = Square::ALL
             .iter()
             .filter(|s| {
-                w.piece_on(**s)
+                w.piece_seen_on(**s)
                     .is_some_and(|i| w.pieces[i].colour == colour)
             })
             .fold(0, |b, s| b | s.bit());
@@ -230,7 +234,7 @@ impl SimHuman {
 
     /// Moves the piece on `from` to `to` by hand.
     fn shift(w: &mut World, from: Square, to: Square) -> bool {
-        let Some(piece) = w.piece_on(from) else {
+        let Some(piece) = w.piece_seen_on(from) else {
             return false;
         };
         let to = w.config.pose.square_centre(to);
@@ -269,7 +273,8 @@ impl SimHuman {
     }
 
     /// Messes the board up (`human-extra`): two pieces of their own added, two
-    /// pieces taken off, or two device pieces moved to empty squares.
+    /// pieces taken off, or two device pieces moved to empty squares; `false`
+    /// (nothing touched) when the board has no room for the one drawn.
     fn mess_up(&mut self, w: &mut World) -> bool {
         let empty = self.memory.empty_squares();
         let device = self.memory.pieces(self.device());
@@ -280,7 +285,8 @@ impl SimHuman {
                 for _ in 0..2 {
                     let on = Self::seen(w, self.colour.other());
                     let Some(s) = self.any(on) else { break };
-                    let (Some(i), Some(slot)) = (w.piece_on(s), w.free_slot(self.colour.other()))
+                    let (Some(i), Some(slot)) =
+                        (w.piece_seen_on(s), w.free_slot(self.colour.other()))
                     else {
                         break;
                     };
@@ -302,14 +308,16 @@ impl SimHuman {
                     done += u32::from(Self::shift(w, a, x)) + u32::from(Self::shift(w, b, y));
                 }
             }
-            _ => {
-                // Two pieces of their own at once.
+            // Two pieces of their own at once, when two fit (one alone would be a
+            // move, made without meaning to and not remembered).
+            _ if self.free_squares(w).len() >= 2 && w.stored_pieces(self.colour) >= 2 => {
                 for _ in 0..2 {
                     if let Some(s) = self.any(self.free_squares(w)) {
                         done += u32::from(Self::place(w, self.colour, s));
                     }
                 }
             }
+            _ => {}
         }
         if done > 0 {
             self.extras += 1;
@@ -456,6 +464,7 @@ impl SimHuman {
         } else {
             self.fix_at = None;
             self.stuck_since = None;
+            self.followed = None;
         }
         if self.act_at.is_some_and(|t| now >= t) && !self.pressing() {
             self.act_at = None;
@@ -465,8 +474,10 @@ impl SimHuman {
                 self.press(Button::Done, now);
                 return;
             }
-            let acted = if self.rng.chance(self.extra_rate) {
-                self.mess_up(w)
+            // A mess-up that does not fit the board (too few pieces or squares)
+            // leaves the person playing as usual.
+            let acted = if self.rng.chance(self.extra_rate) && self.mess_up(w) {
+                true
             } else if !self.cheated_this_turn && self.rng.chance(self.cheat_rate) {
                 self.cheated_this_turn = self.cheat(w);
                 self.cheated_this_turn || self.play(w)
@@ -485,7 +496,10 @@ impl SimHuman {
     /// (README's table of light patterns): Error with Device turn and a square
     /// number 1-9 on Lamp/Win/Draw/Loss is that square's sensor (replug it);
     /// number 12 without turn lights is "recalibrate the board" (push it back to its
-    /// marks). The person reads the lights, nothing else.
+    /// marks); Human turn and a number is an unclear reading there (centre the
+    /// piece). The person reads the lights, nothing else, and does what a pattern
+    /// asks once (a replugged sensor needs time to come back), again only when the
+    /// pattern changes or after pressing Start.
     fn follow_error_pattern(&mut self, w: &mut World) {
         let lit = |l: Light| w.lights[l.index()];
         let number = u8::from(lit(Light::Lamp))
@@ -503,6 +517,12 @@ impl SimHuman {
             // off" (the board is then fixed as remembered).
             (true, true, 1..=9) => Self::unstick(w),
             (false, false, 12) => w.push_board_back(),
+            // An unclear reading: "centre the piece on the square".
+            (false, true, 1..=9) => {
+                if let Some(square) = Square::new(number - 1) {
+                    w.centre_piece(square, HAND_JITTER_MM);
+                }
+            }
             _ => {}
         }
     }
@@ -532,7 +552,10 @@ impl SimHuman {
         if now < at {
             return;
         }
-        self.follow_error_pattern(w);
+        if self.followed != Some(w.lights) {
+            self.followed = Some(w.lights);
+            self.follow_error_pattern(w);
+        }
         let belief = self.belief();
         let as_believed = w.game_board() == Some(belief);
         if !as_believed {
@@ -547,6 +570,7 @@ impl SimHuman {
             self.restarts += 1;
             self.stuck_since = None;
             self.fix_at = None;
+            self.followed = None;
         }
     }
 }

@@ -13,7 +13,7 @@ use super::human::{SimHuman, Style};
 use super::run::{SimError, SimMachine, Watch, GAME_LIMIT_MS};
 use super::world::{SimConfig, World, WorldHandle};
 use super::SplitMix64;
-use crate::device::controller::{GameSetup, MoveChooser, State, StrategyChooser};
+use crate::device::controller::{GameSetup, MoveChooser, Problem, State, StrategyChooser};
 use crate::strategy::{Level, Strategy};
 use crate::Square;
 use core::cell::RefCell;
@@ -269,6 +269,12 @@ pub struct GameReport {
     pub cheats: u32,
     /// Moved pieces the device put back.
     pub restores: u32,
+    /// Cheats a person put back by hand after the error light came on while the
+    /// moved piece was still off its square, where the device could not restore
+    /// it: its restore had failed (grips, a bumped board), or the light named
+    /// another fault (a sensor that did not see the move). A plain mismatch
+    /// right after a cheat excuses nothing: that is the device not restoring.
+    pub cheats_fixed_after_error: u32,
     /// Squares where the pieces at the end differ from the game record (after a
     /// power cut, pieces it dropped where no sensor sees them are not counted).
     pub pieces_lost: u32,
@@ -427,6 +433,8 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let cheat_turn = scenario.cheat_turn.unwrap_or(0);
         let (mut changes, mut last, mut turns) = (0u32, None, 0u8);
         let mut placement_start = None;
+        // A cheat not put back yet: whether the device began restoring it.
+        let (mut cheat_open, mut restore_tried, mut excused) = (false, false, 0u32);
         let end = self.now + GAME_LIMIT_MS;
         while ready && self.now < end {
             let state = self.controller.state();
@@ -449,6 +457,15 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             if last != Some(state) {
                 last = Some(state);
                 changes += 1;
+                match state {
+                    State::Restoring { .. } => restore_tried |= cheat_open,
+                    State::Error(p) if cheat_open && (restore_tried || p != Problem::Mismatch) => {
+                        excused += 1;
+                        cheat_open = false;
+                    }
+                    State::HumanTurn | State::Over(_) => cheat_open = false,
+                    _ => {}
+                }
                 if let Some(w) = watch.as_mut() {
                     w(&self.world.borrow(), state, self.controller.record());
                 }
@@ -501,7 +518,11 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 }
                 _ => {}
             }
+            let cheats_before = human.cheats;
             self.tick(human);
+            if human.cheats != cheats_before {
+                (cheat_open, restore_tried) = (true, false);
+            }
             if let (Some(b), Some(from)) = (scenario.burst, burst_from) {
                 let n = game_faults(&self.world.borrow(), &faults0, human.extras - extras0, &r);
                 let on = if self.now >= from { faults } else { active };
@@ -526,7 +547,8 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let w = self.world.borrow();
         // A piece a power cut dropped where no sensor sees it is not in the game.
         let lying = if r.power_cuts > 0 {
-            w.board_ignoring_strays(5.0).map(|(b, _)| b)
+            w.board_ignoring_strays(super::world::ON_SQUARE_MM)
+                .map(|(b, _)| b)
         } else {
             w.board()
         };
@@ -540,6 +562,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         };
         r.cheats = human.cheats - cheats0;
         r.restores = after.restores - before.restores;
+        r.cheats_fixed_after_error = excused.min(r.cheats.saturating_sub(r.restores));
         r.duration_ms = self.now - start;
         r.fixes = human.fixes - fixes0;
         r.faults = game_faults(&w, &faults0, human.extras - extras0, &r);
@@ -678,6 +701,9 @@ pub struct Summary {
     /// between the cheat and the device's restore (the restarted controller
     /// shows the error instead; the board at the end is checked all the same).
     pub cheats_fixed_after_cut: u32,
+    /// Moved pieces a person put back by hand after the error light, in games
+    /// without a power cut that ended right ([`GameReport::cheats_fixed_after_error`]).
+    pub cheats_fixed_after_error: u32,
     /// Faults injected (every kind).
     pub faults_injected: u64,
     /// Faults injected, by kind.
@@ -775,6 +801,8 @@ impl Summary {
         self.cheats_restored += r.restores;
         if r.power_cuts > 0 && r.recovered() {
             self.cheats_fixed_after_cut += r.cheats.saturating_sub(r.restores);
+        } else if r.recovered() {
+            self.cheats_fixed_after_error += r.cheats_fixed_after_error;
         }
         self.pieces_lost += r.pieces_lost;
         self.human_fixes += r.fixes;
@@ -841,7 +869,8 @@ impl Summary {
         if let Some((n, v)) = counts.into_iter().find(|(n, _)| *n > 0) {
             return Err(v(n));
         }
-        if self.cheats_restored + self.cheats_fixed_after_cut != self.cheats_injected {
+        let by_hand = self.cheats_fixed_after_cut + self.cheats_fixed_after_error;
+        if self.cheats_restored + by_hand != self.cheats_injected {
             return Err(Violation::NotRestored(
                 self.cheats_injected,
                 self.cheats_restored,

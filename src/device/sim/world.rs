@@ -350,6 +350,11 @@ const WHITE_RGBC: [f64; 4] = [3400.0, 1150.0, 1200.0, 1100.0];
 
 /// Distance (mm) from a square centre within which a piece fully covers the sensor.
 pub const FULL_COVER_MM: f32 = 4.0;
+/// Distance (mm) from a square centre within which a piece stands on that square
+/// as a person at the table sees it (and as the contest rule has it: a 22 mm piece
+/// this far off a 32 mm square's centre still clears the lines); the sensors'
+/// classifier accepts a piece about as far (`classify::Margins::DEFAULT`).
+pub const ON_SQUARE_MM: f32 = 5.0;
 /// Distance (mm) beyond which a piece does not cover the sensor at all.
 pub const NO_COVER_MM: f32 = 14.0;
 /// Diameter of a piece, mm.
@@ -477,6 +482,12 @@ impl World {
         self.piece_near(self.config.pose.square_centre(square), FULL_COVER_MM)
     }
 
+    /// The piece a person sees standing on `square` (within [`ON_SQUARE_MM`] of
+    /// its centre), if any.
+    pub fn piece_seen_on(&self, square: Square) -> Option<usize> {
+        self.piece_near(self.config.pose.square_centre(square), ON_SQUARE_MM)
+    }
+
     /// Whether `p` lies in a storage slot of its colour.
     pub fn in_storage(&self, p: &Piece) -> bool {
         (0..STORAGE_SLOTS).any(|k| {
@@ -553,6 +564,15 @@ impl World {
             .filter_map(|k| self.config.storage.slot(colour, k))
             .filter_map(|s| self.piece_near(s, CATCH_MM))
             .find(|&i| self.pieces[i].colour == colour)
+    }
+
+    /// How many pieces of `colour` are in storage.
+    pub fn stored_pieces(&self, colour: Colour) -> usize {
+        (0..STORAGE_SLOTS)
+            .filter_map(|k| self.config.storage.slot(colour, k))
+            .filter_map(|s| self.piece_near(s, CATCH_MM))
+            .filter(|&i| self.pieces[i].colour == colour)
+            .count()
     }
 
     /// Puts every piece back in storage and the magnet off (between games).
@@ -738,6 +758,17 @@ impl World {
     pub fn replug(&mut self, square: Square) {
         self.sensors[square.index() as usize] = TcsRegs::default();
         self.stats.replugs += 1;
+    }
+
+    /// A person centres the piece lying nearest to `square`'s centre (if one
+    /// covers its sensor at all) on it, to within `jitter` mm on each axis.
+    pub fn centre_piece(&mut self, square: Square, jitter: f32) {
+        let centre = self.config.pose.square_centre(square);
+        if let Some(i) = self.piece_near(centre, NO_COVER_MM) {
+            if !self.in_storage(&self.pieces[i]) {
+                self.hand_move(i, centre, jitter);
+            }
+        }
     }
 
     /// The squares whose sensor's ADC is frozen.
