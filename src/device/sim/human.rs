@@ -10,7 +10,7 @@
 //! and sometimes put a piece on the wrong square (then fix that later). A machine
 //! that a person with this knowledge cannot bring back shows up as a stuck game.
 
-use super::world::{World, PIECES};
+use super::world::{World, ON_SQUARE_MM, PIECES};
 use super::SplitMix64;
 use crate::device::panel::{Button, Light};
 use crate::device::Colour;
@@ -32,6 +32,11 @@ struct Press {
     button: Button,
     start: u32,
     hold: u32,
+}
+
+/// Whole micrometres of `mm`.
+fn um(mm: f32) -> u32 {
+    (mm * 1000.0) as u32
 }
 
 /// Max jitter (mm) of a hand-placed piece from the square centre.
@@ -474,6 +479,9 @@ impl SimHuman {
                 self.press(Button::Done, now);
                 return;
             }
+            // A piece lying between squares (one a power cut dropped from the
+            // magnet, say) is no move of anybody's: it is cleared away first.
+            Self::clear_fallen(w);
             // A mess-up that does not fit the board (too few pieces or squares)
             // leaves the person playing as usual.
             let acted = if self.rng.chance(self.extra_rate) && self.mess_up(w) {
@@ -524,6 +532,21 @@ impl SimHuman {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Puts the pieces lying on the board but on no square (further than
+    /// [`ON_SQUARE_MM`] from every centre) back into storage.
+    fn clear_fallen(w: &mut World) {
+        for i in 0..w.pieces.len() {
+            let p = w.pieces[i];
+            let off = w.config.pose.square_at(p.at, um(ON_SQUARE_MM)).is_none();
+            if w.head.held == Some(i) || w.in_storage(&p) || !off || !w.on_board_area(p.at) {
+                continue;
+            }
+            if let Some(slot) = w.free_slot(p.colour) {
+                w.hand_move(i, slot, 0.0);
+            }
         }
     }
 

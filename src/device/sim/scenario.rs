@@ -11,7 +11,7 @@ use super::faults::{ByKind, FaultKind, FaultSet, STEP_FAULT_SCALE};
 use super::flash::MAX_PAGES;
 use super::human::{SimHuman, Style};
 use super::run::{SimError, SimMachine, Watch, GAME_LIMIT_MS};
-use super::world::{SimConfig, World, WorldHandle};
+use super::world::{SimConfig, World, WorldHandle, ON_SQUARE_MM};
 use super::SplitMix64;
 use crate::device::controller::{GameSetup, MoveChooser, Problem, State, StrategyChooser};
 use crate::strategy::{Level, Strategy};
@@ -545,12 +545,13 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let after = self.stats();
         let record = self.controller.record().board();
         let w = self.world.borrow();
-        // A piece a power cut dropped where no sensor sees it is not in the game.
+        // A piece a power cut dropped where no sensor sees it is not in the game;
+        // a piece stands on its square up to `ON_SQUARE_MM` off its centre (as
+        // the sensors and the contest rule have it).
         let lying = if r.power_cuts > 0 {
-            w.board_ignoring_strays(super::world::ON_SQUARE_MM)
-                .map(|(b, _)| b)
+            w.board_ignoring_strays(ON_SQUARE_MM).map(|(b, _)| b)
         } else {
-            w.board()
+            w.board_within(ON_SQUARE_MM)
         };
         r.pieces_lost = match lying {
             Some((x, o)) => ((x ^ record.x()) | (o ^ record.o())).count_ones(),

@@ -504,6 +504,12 @@ impl World {
         self.position(FULL_COVER_MM, false).map(|(bits, _)| bits)
     }
 
+    /// Like [`World::board`], with a piece counting as on a square when its
+    /// centre is within `tolerance_mm` of the square's along both board axes.
+    pub fn board_within(&self, tolerance_mm: f32) -> Option<(u16, u16)> {
+        self.position(tolerance_mm, false).map(|(bits, _)| bits)
+    }
+
     /// Like [`World::board`], but pieces no sensor can see (dropped between squares
     /// or beside the board by a power cut, say) are ignored and counted, and a piece
     /// counts as on a square when its centre is within `tolerance_mm` of the square's.
@@ -524,11 +530,7 @@ impl World {
             }
             // Too far from every sensor to be seen: off the board as far as the
             // game is concerned.
-            if skip_strays
-                && !Square::ALL
-                    .iter()
-                    .any(|s| self.config.pose.square_centre(*s).distance(p.at) < um(NO_COVER_MM))
-            {
+            if skip_strays && !self.on_board_area(p.at) {
                 strays += 1;
                 continue;
             }
@@ -542,6 +544,14 @@ impl World {
             }
         }
         Some(((black, white), strays))
+    }
+
+    /// Whether `p` lies within reach of a sensor (within [`NO_COVER_MM`] of a
+    /// square's centre): on the board as far as the game is concerned.
+    pub fn on_board_area(&self, p: Point) -> bool {
+        Square::ALL
+            .iter()
+            .any(|s| self.config.pose.square_centre(*s).distance(p) < um(NO_COVER_MM))
     }
 
     /// The physical position as a game board (black = X), when it is one.
@@ -742,10 +752,7 @@ impl World {
         {
             for i in 0..self.pieces.len() {
                 let p = self.pieces[i];
-                let on_board = Square::ALL
-                    .iter()
-                    .any(|s| pose.square_centre(*s).distance(p.at) < um(NO_COVER_MM));
-                if self.head.held != Some(i) && !self.in_storage(&p) && on_board {
+                if self.head.held != Some(i) && !self.in_storage(&p) && self.on_board_area(p.at) {
                     self.pieces[i].at = Point::new(p.at.x + d.x, p.at.y + d.y);
                 }
             }
