@@ -19,6 +19,7 @@ use crate::device::model::{ResetCause, FULL_STOCK};
 use crate::device::motion::{Lift, STORAGE_SLOTS};
 use crate::device::panel::{Button, Presses};
 use crate::device::scanner::BoardView;
+use crate::Squares;
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
 
@@ -119,6 +120,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     return;
                 };
                 let base = self.base_view();
+                let revision = self.revision;
                 match (problem, self.pending) {
                     (Problem::BoardNotEmpty | Problem::Abandoned, _) => {
                         if view != BoardView::EMPTY {
@@ -178,18 +180,19 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 // sensors cannot read (a piece off-centre after a power cut dropped
                 // it, a hand) so a person knows which piece to centre; the plain
                 // mismatch shows once every square reads clearly again.
-                if self.state == State::Error(problem)
-                    && matches!(problem, Problem::Mismatch | Problem::Unclear(_))
-                {
-                    let unclear = view.untrusted();
-                    let shown = if unclear.is_empty() {
+                let shown = match problem {
+                    Problem::Mismatch => Squares::EMPTY,
+                    Problem::Unclear(s) => s,
+                    _ => return,
+                };
+                let unclear = view.untrusted();
+                // (Nothing above changed the state: the revision did not move.)
+                if self.revision == revision && unclear != shown {
+                    self.fail(if unclear.is_empty() {
                         Problem::Mismatch
                     } else {
                         Problem::Unclear(unclear)
-                    };
-                    if shown != problem {
-                        self.fail(shown);
-                    }
+                    });
                 }
             }
         }
