@@ -3,37 +3,16 @@
 //! pattern, the one `firmware/README.md`'s table documents.
 #![cfg(feature = "sim")]
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, ABANDON_HOLD_MS};
 use tictable::device::motion::MotionError;
 use tictable::device::panel::{Button, Light};
 use tictable::device::sensors::SensorError;
 use tictable::device::sim::human::{SimHuman, Style};
-use tictable::device::sim::run::SimMachine;
-use tictable::device::sim::world::{SimConfig, World};
 use tictable::device::Colour;
 use tictable::{Square, Squares};
 
-type M = SimMachine<BestMove, Rc<RefCell<World>>>;
-
-fn machine(seed: u64) -> (M, SimHuman) {
-    let world = Rc::new(RefCell::new(World::new(
-        SimConfig::standard(0.0, 0.0, seed).unwrap(),
-    )));
-    (
-        SimMachine::with_world(world, BestMove).unwrap(),
-        SimHuman::passive(seed),
-    )
-}
-
-fn lights(m: &M) -> u8 {
-    let w = m.world.borrow();
-    Light::ALL
-        .iter()
-        .filter(|l| w.lights[l.index()])
-        .fold(0, |mask, l| mask | l.bit())
-}
+mod common;
+use common::machine::{lights, machine, M};
 
 /// Holds Start for `ms`, then releases it (and lets the release settle).
 fn hold_start(m: &mut M, h: &mut SimHuman, ms: u32) {

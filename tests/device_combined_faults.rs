@@ -2,36 +2,14 @@
 //! machine shows and does when one fault lands on top of another.
 #![cfg(feature = "sim")]
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use tictable::device::controller::{BestMove, GameSetup, Problem, State};
 use tictable::device::motion::Point;
-use tictable::device::panel::Light;
 use tictable::device::sim::faults::{FaultKind, FaultSet};
-use tictable::device::sim::human::{SimHuman, Style};
-use tictable::device::sim::run::SimMachine;
-use tictable::device::sim::world::{SimConfig, World};
+use tictable::device::sim::human::Style;
 use tictable::{Square, Squares};
 
-type M = SimMachine<BestMove, Rc<RefCell<World>>>;
-
-fn machine(seed: u64) -> (M, SimHuman) {
-    let world = Rc::new(RefCell::new(World::new(
-        SimConfig::standard(0.0, 0.0, seed).unwrap(),
-    )));
-    (
-        SimMachine::with_world(world, BestMove).unwrap(),
-        SimHuman::passive(seed),
-    )
-}
-
-fn lights(m: &M) -> u8 {
-    let w = m.world.borrow();
-    Light::ALL
-        .iter()
-        .filter(|l| w.lights[l.index()])
-        .fold(0, |mask, l| mask | l.bit())
-}
+mod common;
+use common::machine::{lights, machine};
 
 /// A power cut drops the piece just placed a few mm off its square's centre
 /// (here: pushed 6.5 mm along each axis, too far for the sensor to call it a
