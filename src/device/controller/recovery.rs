@@ -159,14 +159,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                             self.fixed_by_human(view, now_ms);
                         }
                     }
-                    (_, Some((colour, slot, _))) => {
+                    (_, Some((colour, slot, square))) => {
                         // It never arrived: it may still be in its slot, or have
                         // fallen where no sensor sees it. The board is as the game
-                        // left it, so the turn starts again (the slot only
-                        // suspected empty); a person could not know which square
-                        // the piece was meant for.
+                        // left it, so the placement starts again (the slot only
+                        // suspected empty), for the same square: a person who saw
+                        // the head go there and puts the piece on it by hand
+                        // meanwhile is right (a move chosen anew could differ).
                         self.slot_emptied(colour, slot, true);
-                        self.next_turn(now_ms);
+                        self.begin_placement(square, colour, now_ms);
                     }
                     (_, None) => {
                         if view == base {

@@ -522,8 +522,16 @@ impl SimHuman {
                 }
             }
             // A placement that did not arrive: "take a piece stuck on the magnet
-            // off" (the board is then fixed as remembered).
-            (true, true, 1..=9) => Self::unstick(w),
+            // off, put a piece of the device's colour on the square" (the board
+            // is then fixed as remembered, with that piece).
+            (true, true, 1..=9) => {
+                Self::unstick(w);
+                if let Some(square) = Square::new(number - 1) {
+                    if self.memory.get(square).is_none() {
+                        self.device_target = Some(square);
+                    }
+                }
+            }
             (false, false, 12) => w.push_board_back(),
             // An unclear reading: "centre the piece on the square".
             (false, true, 1..=9) => {
