@@ -76,3 +76,84 @@ fn start_up_at_a_high_bus_error_rate_does_not_wait_for_all_sensors_at_once() {
     assert!(m.start_game(setup, &mut h, Style::Random));
     assert!(m.run_until(&mut h, 30_000, |m| m.controller.state() == State::HumanTurn));
 }
+
+/// A power cut while the head goes for its piece: the restarted machine sees the
+/// board as the game left it and places again, for the square it had chosen
+/// (the one a person saw it head for), not for a move its chooser draws anew.
+#[test]
+fn a_placement_cut_short_starts_again_for_the_same_square() {
+    use tictable::device::controller::RandomBestMove;
+    use tictable::device::sim::SplitMix64;
+    let world = std::rc::Rc::new(std::cell::RefCell::new(
+        tictable::device::sim::world::World::new(
+            tictable::device::sim::world::SimConfig::standard(0.0, 0.0, 3).unwrap(),
+        ),
+    ));
+    let mut m = tictable::device::sim::run::SimMachine::with_world(
+        world,
+        RandomBestMove(SplitMix64::new(1)),
+    )
+    .unwrap();
+    let mut h = tictable::device::sim::human::SimHuman::passive(3);
+    // The device first, its square its chooser's (every square is best).
+    let setup = GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Random));
+    let placing = |s: State| match s {
+        State::Placing { square, .. } => Some(square),
+        _ => None,
+    };
+    assert!(m.run_until(&mut h, 10_000, |m| placing(m.controller.state()).is_some()));
+    let chosen = placing(m.controller.state()).unwrap();
+    // Saved with the placement under way; cut before the grip.
+    m.run_until(&mut h, 200, |_| false);
+    for seed in 10..16 {
+        // Several restarts, each chooser drawing differently.
+        m.power_cycle(RandomBestMove(SplitMix64::new(seed)))
+            .unwrap();
+        assert!(m.run_until(&mut h, 30_000, |m| placing(m.controller.state()).is_some()));
+        assert_eq!(
+            placing(m.controller.state()),
+            Some(chosen),
+            "restart {seed}"
+        );
+        m.run_until(&mut h, 200, |_| false);
+    }
+}
+
+/// The board pushed 24 mm sideways (bumps add up): the device's pieces land next
+/// to the neighbouring square's centre, not beside their own. The second such
+/// stray in a row asks for the board pose, not again for the stray alone.
+#[test]
+fn strays_in_a_row_ask_for_the_board_pose() {
+    let (mut m, mut h) = machine(8);
+    let setup = GameSetup {
+        device_first: true,
+        first_square: Some(Square::ALL[0]),
+    };
+    m.world.borrow_mut().bump(-24.0, 0.0);
+    assert!(m.start_game(setup, &mut h, Style::Random));
+    let stray = State::Error(Problem::StrayPiece(Square::ALL[0]));
+    assert!(m.run_until(&mut h, 30_000, |m| m.controller.state() == stray));
+    // A person removes the stray piece, as the lights ask.
+    {
+        let mut w = m.world.borrow_mut();
+        let i = (0..w.pieces.len())
+            .find(|&i| !w.in_storage(&w.pieces[i]))
+            .expect("the stray piece");
+        let slot = w.free_slot(w.pieces[i].colour).unwrap();
+        w.hand_move(i, slot, 0.0);
+    }
+    let recalibrate = State::Error(Problem::Recalibrate(Square::ALL[0]));
+    assert!(
+        m.run_until(&mut h, 30_000, |m| matches!(
+            m.controller.state(),
+            State::Error(Problem::Recalibrate(_) | Problem::StrayPiece(_))
+        ) && m.controller.state() != stray),
+        "{:?}",
+        m.controller.state()
+    );
+    assert_eq!(m.controller.state(), recalibrate);
+}
