@@ -289,6 +289,7 @@ pub fn run(args: Args) -> ExitCode {
                 "recovered_by_kind": by_kind(&s.recovered_by_kind),
                 "placements_over_15s": s.placements_over_15s,
                 "abandoned_games": s.abandoned_games,
+                "unresumed_games": s.unresumed_games,
                 "watchdog_resets": s.watchdog_resets,
                 "flash_erases_per_game": s.flash_erases_per_game(),
                 "wear_games": s.wear_games(),
@@ -314,12 +315,13 @@ pub fn run(args: Args) -> ExitCode {
         );
         let _ = writeln!(
             out,
-            "device: {}, {}, {}; stuck games: {}, abandoned: {}",
+            "device: {}, {}, {}; stuck games: {}, abandoned by a person: {}, not resumed after a power cut: {}",
             count_of(s.device_wins.into(), "win"),
             count_of(s.device_draws.into(), "draw"),
             count_of(s.device_losses.into(), "loss"),
             s.stuck_games,
-            s.abandoned_games
+            s.abandoned_games,
+            s.unresumed_games
         );
         let kinds: Vec<String> = s
             .faults_by_kind

@@ -12,6 +12,7 @@
 
 use super::world::{World, ON_SQUARE_MM, PIECES};
 use super::SplitMix64;
+use crate::device::controller::ABANDON_HOLD_MS;
 use crate::device::panel::{Button, Light};
 use crate::device::Colour;
 use crate::{Board, Player, Square};
@@ -33,6 +34,14 @@ struct Press {
     start: u32,
     hold: u32,
 }
+
+/// The share of the person's mess-ups (`human-extra`) that sweep the board: the
+/// person gives the game up, clears the board and holds Start to abandon it.
+pub const SWEEP_SHARE: f64 = 0.1;
+
+/// How long the person holds Start to abandon a game, ms: the controller's
+/// [`ABANDON_HOLD_MS`] and a margin.
+pub const ABANDON_PRESS_MS: u32 = ABANDON_HOLD_MS + 300;
 
 /// Whole micrometres of `mm`.
 fn um(mm: f32) -> u32 {
@@ -77,6 +86,9 @@ pub struct SimHuman {
     stuck_since: Option<u32>,
     /// The lights of the error pattern last acted on.
     followed: Option<[bool; 7]>,
+    /// The person gave this game up (swept the board): Start is held, not
+    /// pressed, while the machine still shows an error.
+    abandoning: bool,
     /// The game as the person remembers it.
     memory: Board,
     /// The empty square the head last went down on in the device's turn.
@@ -85,8 +97,10 @@ pub struct SimHuman {
     pub passive: bool,
     /// Cheats done.
     pub cheats: u32,
-    /// Times the board was messed up on purpose (`human-extra`).
+    /// Times the board was messed up on purpose (`human-extra`), sweeps included.
     pub extras: u32,
+    /// Games given up: the board swept and Start held ([`SWEEP_SHARE`]).
+    pub sweeps: u32,
     /// Times the board was fixed by hand after the error light.
     pub fixes: u32,
     /// Fixes that put a piece on a wrong square.
@@ -113,11 +127,13 @@ impl SimHuman {
             fix_at: None,
             stuck_since: None,
             followed: None,
+            abandoning: false,
             memory: Board::EMPTY,
             device_target: None,
             passive: false,
             cheats: 0,
             extras: 0,
+            sweeps: 0,
             fixes: 0,
             slips: 0,
             restarts: 0,
@@ -144,6 +160,7 @@ impl SimHuman {
         self.fix_at = None;
         self.stuck_since = None;
         self.followed = None;
+        self.abandoning = false;
         self.memory = Board::EMPTY;
         self.device_target = None;
     }
@@ -160,6 +177,15 @@ impl SimHuman {
             button,
             start: now,
             hold,
+        });
+    }
+
+    /// Starts holding `button` for `hold_ms` (then released).
+    pub fn hold(&mut self, button: Button, now: u32, hold_ms: u32) {
+        self.press = Some(Press {
+            button,
+            start: now,
+            hold: hold_ms,
         });
     }
 
@@ -284,6 +310,9 @@ impl SimHuman {
         let empty = self.memory.empty_squares();
         let device = self.memory.pieces(self.device());
         let mut done = 0;
+        if self.rng.chance(SWEEP_SHARE) && self.sweep(w) {
+            return true;
+        }
         match self.rng.below(3) {
             0 if device.len() >= 2 => {
                 // Two pieces off the board, back into storage.
@@ -328,6 +357,33 @@ impl SimHuman {
             self.extras += 1;
         }
         done > 0
+    }
+
+    /// Gives the game up (a small share of `human-extra`): every piece on the
+    /// board back into storage, the game forgotten, and Start held for
+    /// [`ABANDON_PRESS_MS`] (the machine's way out in any state); `false` when the
+    /// board is empty already.
+    fn sweep(&mut self, w: &mut World) -> bool {
+        let mut swept = false;
+        for i in 0..w.pieces.len() {
+            let p = w.pieces[i];
+            if w.head.held == Some(i) || w.in_storage(&p) {
+                continue;
+            }
+            if let Some(slot) = w.free_slot(p.colour) {
+                w.hand_move(i, slot, 0.0);
+                swept = true;
+            }
+        }
+        if swept {
+            self.memory = Board::EMPTY;
+            self.device_target = None;
+            self.extras += 1;
+            self.sweeps += 1;
+            self.abandoning = true;
+            self.hold(Button::Start, w.now_ms, ABANDON_PRESS_MS);
+        }
+        swept
     }
 
     /// The squares no piece lies on.
@@ -494,7 +550,7 @@ impl SimHuman {
                 self.cheat_to = None;
                 self.play(w)
             };
-            if acted {
+            if acted && !self.pressing() {
                 self.press(Button::Done, now);
             }
         }
@@ -597,7 +653,13 @@ impl SimHuman {
         }
         let since = *self.stuck_since.get_or_insert(now);
         if now.wrapping_sub(since) >= START_AFTER_MS {
-            self.press(Button::Start, now);
+            // A game given up is abandoned again (a power cut during the hold
+            // brought it back).
+            if self.abandoning {
+                self.hold(Button::Start, now, ABANDON_PRESS_MS);
+            } else {
+                self.press(Button::Start, now);
+            }
             self.restarts += 1;
             self.stuck_since = None;
             self.fix_at = None;

@@ -9,12 +9,12 @@
 
 use super::bus::SimBus;
 use super::flash::MemFlash;
-use super::human::{SimHuman, Style};
+use super::human::{SimHuman, Style, ABANDON_PRESS_MS};
 use super::pins::{Role, SimPin};
 use super::world::{World, WorldHandle};
 use crate::device::classify::{Calibration, CalibrationError, Calibrator, Margins, Reference};
 use crate::device::controller::{
-    Controller, GameSetup, Hardware, Layout, MoveChooser, ResumeError, State, Stats,
+    Controller, GameSetup, Hardware, Layout, MoveChooser, Problem, ResumeError, State, Stats,
 };
 use crate::device::guided;
 use crate::device::motion::PoseError;
@@ -414,6 +414,10 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     /// setup with the buttons and presses Start. `false` when the machine did not
     /// become ready within [`READY_LIMIT_MS`] (nothing is pressed then) or did
     /// not take the setup.
+    ///
+    /// A press still in progress is finished first; if it started a round (a
+    /// person's Start meant for an error light that went out as the last game
+    /// ended), the operator abandons that round by holding Start.
     pub fn start_game(&mut self, setup: GameSetup, human: &mut SimHuman, style: Style) -> bool {
         let ready = |m: &Self| {
             matches!(
@@ -421,6 +425,20 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 State::Setup | State::Over(_) | State::TaskDone
             )
         };
+        for _ in 0..1_000 {
+            if !human.pressing() {
+                break;
+            }
+            self.tick(human);
+        }
+        if matches!(
+            self.controller.state(),
+            State::WaitEmpty | State::Error(Problem::BoardNotEmpty)
+        ) {
+            human.hold(Button::Start, self.now, ABANDON_PRESS_MS);
+            self.run_until(human, ABANDON_PRESS_MS + 200, |_| false);
+            self.world.borrow_mut().reset_pieces();
+        }
         if !self.run_until(human, READY_LIMIT_MS, ready) {
             return false;
         }

@@ -265,6 +265,9 @@ pub struct GameReport {
     /// The machine could not be restarted after a power cut (nothing saved, the
     /// snapshot refused): the game was given up.
     pub abandoned: bool,
+    /// A person gave the game up: swept the board and held Start (the machine
+    /// cleared its record, asked for an empty board and went back to Setup).
+    pub given_up: bool,
     /// Cheats the human made.
     pub cheats: u32,
     /// Moved pieces the device put back.
@@ -302,7 +305,8 @@ pub struct GameReport {
 impl core::fmt::Display for GameReport {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let end = match (self.abandoned, self.finished, self.device_won) {
-            (true, _, _) => "abandoned",
+            (true, _, _) => "not resumed",
+            _ if self.given_up => "abandoned by the person",
             (_, false, _) => "stuck",
             (_, true, Some(true)) => "won",
             (_, true, Some(false)) => "LOST",
@@ -332,10 +336,10 @@ impl core::fmt::Display for GameReport {
 }
 
 impl GameReport {
-    /// The game ended with the pieces where the record says: every fault in it
-    /// was recovered from.
+    /// The game ended (or a person abandoned it) with the pieces where the
+    /// record says: every fault in it was recovered from.
     pub fn recovered(&self) -> bool {
-        self.finished && !self.abandoned && self.pieces_lost == 0
+        (self.finished || self.given_up) && !self.abandoned && self.pieces_lost == 0
     }
 }
 
@@ -497,6 +501,12 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             }
             if matches!(state, State::Over(_)) {
                 r.finished = true;
+                break;
+            }
+            // A person abandoned the game (Start held): over once the machine
+            // is back in Setup.
+            r.given_up |= state == State::Error(Problem::Abandoned);
+            if r.given_up && state == State::Setup {
                 break;
             }
             if state == State::Setup && r.power_cuts > 0 {
@@ -715,8 +725,11 @@ pub struct Summary {
     pub pieces_lost: u32,
     /// Games that did not end in time.
     pub stuck_games: u32,
-    /// Games given up: the machine could not restart after a power cut.
+    /// Games a person abandoned (swept the board, held Start): not a fault of
+    /// the machine's.
     pub abandoned_games: u32,
+    /// Games given up because the machine could not restart after a power cut.
+    pub unresumed_games: u32,
     /// Watchdog resets (no watchdog is modelled yet: 0).
     pub watchdog_resets: u32,
     /// Longest placement, ms.
@@ -775,7 +788,7 @@ impl core::fmt::Display for Violation {
             Violation::DeviceLost(n) => write!(f, "the device lost {n} games"),
             Violation::PiecesLost(n) => write!(f, "{n} pieces lost"),
             Violation::Stuck(n) => write!(f, "{n} games stuck"),
-            Violation::Abandoned(n) => write!(f, "{n} games abandoned after a power cut"),
+            Violation::Abandoned(n) => write!(f, "{n} games not resumed after a power cut"),
             Violation::SlowPlacements(n) => write!(f, "{n} placements over 15 s"),
             Violation::NotRestored(i, r) => write!(f, "{i} cheats, only {r} restored"),
             Violation::Collisions(n) => write!(f, "{n} bus collisions"),
@@ -792,7 +805,8 @@ impl Summary {
     pub fn add_game(&mut self, r: &GameReport) {
         self.games += 1;
         match (r.finished, r.device_won) {
-            _ if r.abandoned => self.abandoned_games += 1,
+            _ if r.abandoned => self.unresumed_games += 1,
+            _ if r.given_up => self.abandoned_games += 1,
             (false, _) => self.stuck_games += 1,
             (true, Some(true)) => self.device_wins += 1,
             (true, Some(false)) => self.device_losses += 1,
@@ -864,7 +878,7 @@ impl Summary {
             ),
             (self.pieces_lost, Violation::PiecesLost),
             (self.stuck_games, Violation::Stuck),
-            (self.abandoned_games, Violation::Abandoned),
+            (self.unresumed_games, Violation::Abandoned),
             (self.placements_over_15s, Violation::SlowPlacements),
         ];
         if let Some((n, v)) = counts.into_iter().find(|(n, _)| *n > 0) {
@@ -975,7 +989,7 @@ pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summ
         let mut restart = || chooser(restarts.next());
         let r = m.play_scenario(&scenario, &mut human, &mut restart, watch.as_deref_mut());
         s.add_game(&r);
-        if !r.finished || r.abandoned {
+        if !r.recovered() && (!r.finished || r.abandoned) {
             // The machine is in an unknown state: start afresh.
             s.add_machine(&mut m);
             *world.borrow_mut() = World::new(config(rng.next())?);

@@ -528,9 +528,10 @@ impl World {
             if self.in_storage(p) {
                 continue;
             }
-            // Too far from every sensor to be seen: off the board as far as the
-            // game is concerned.
-            if skip_strays && !self.on_board_area(p.at) {
+            // Off every square: beside the board, or between squares where a
+            // sensor sees at most part of it (a game that ended with every
+            // square read clearly had it hidden by the piece on a square).
+            if skip_strays && self.config.pose.square_at(p.at, um(ON_SQUARE_MM)).is_none() {
                 strays += 1;
                 continue;
             }
