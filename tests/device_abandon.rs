@@ -212,3 +212,44 @@ fn the_readme_table_matches_the_lights_of_every_problem() {
         assert!(rows.contains(&p.lights()), "no README row for {p:?}");
     }
 }
+
+/// A person who messes the board up beyond repair gives the game up: sweeps
+/// the board and holds Start. The runner sees the machine clear its record and
+/// go back to Setup, counts the game as abandoned by a person (no violation,
+/// its faults recovered from), and the next game plays on the same machine.
+#[test]
+fn a_person_who_sweeps_the_board_and_holds_start_abandons_the_game() {
+    use tictable::device::sim::faults::{FaultKind, FaultSet};
+    use tictable::device::sim::scenario::{Burst, Scenario, Summary, CERTAIN};
+    let (mut m, _) = machine(41);
+    let mut h = SimHuman::new(Style::Perfect, 0.0, 41);
+    h.sweep_share = 1.0;
+    // The person's first turn: the board swept instead of a move.
+    let sweep = Scenario {
+        faults: FaultSet::EMPTY.with(FaultKind::HumanExtra),
+        fault_rate: CERTAIN,
+        burst: Some(Burst {
+            after_ms: 0,
+            limit: 1,
+        }),
+        seed: Some(41),
+        ..Scenario::game(true, Some(4), Style::Perfect)
+    };
+    let r = m.play_scenario(&sweep, &mut h, &mut || BestMove, None);
+    assert!(r.given_up && !r.finished && !r.abandoned, "{r}");
+    assert_eq!((r.pieces_lost, h.sweeps), (0, 1));
+    assert_eq!(m.controller.state(), State::Setup);
+    assert_eq!(m.controller.stats().abandons, 1);
+    let mut s = Summary::default();
+    s.add_game(&r);
+    assert_eq!(
+        (s.abandoned_games, s.stuck_games, s.unresumed_games),
+        (1, 0, 0)
+    );
+    assert_eq!(s.check(sweep.faults, 0), Ok(()));
+    // The next game, on the same machine.
+    h.sweep_share = 0.0;
+    let next = Scenario::game(false, None, Style::Perfect);
+    let r = m.play_scenario(&next, &mut h, &mut || BestMove, None);
+    assert!(r.finished && r.recovered(), "{r}");
+}

@@ -71,6 +71,8 @@ pub struct SimHuman {
     pub extra_rate: f64,
     /// Probability that a fix puts one piece on a wrong square.
     pub slip_rate: f64,
+    /// The share of mess-ups that give the game up instead ([`SWEEP_SHARE`]).
+    pub sweep_share: f64,
     /// The human's colour in the current game.
     pub colour: Colour,
     rng: SplitMix64,
@@ -117,6 +119,7 @@ impl SimHuman {
             cheat_rate,
             extra_rate: 0.0,
             slip_rate: 0.0,
+            sweep_share: SWEEP_SHARE,
             colour: Colour::White,
             rng: SplitMix64::new(seed),
             act_at: None,
@@ -310,7 +313,7 @@ impl SimHuman {
         let empty = self.memory.empty_squares();
         let device = self.memory.pieces(self.device());
         let mut done = 0;
-        if self.rng.chance(SWEEP_SHARE) && self.sweep(w) {
+        if self.rng.chance(self.sweep_share) && self.sweep(w) {
             return true;
         }
         match self.rng.below(3) {
