@@ -291,6 +291,7 @@ pub fn run(args: Args) -> ExitCode {
                 "abandoned_games": s.abandoned_games,
                 "unresumed_games": s.unresumed_games,
                 "watchdog_resets": s.watchdog_resets,
+                "longest_loop_pass_us": s.longest_pass_us,
                 "flash_erases_per_game": s.flash_erases_per_game(),
                 "wear_games": s.wear_games(),
                 "faults": requested.iter().map(|k| k.name()).collect::<Vec<_>>(),

@@ -293,6 +293,9 @@ pub struct GameReport {
     pub fixes: u32,
     /// Power cuts (scripted and injected).
     pub power_cuts: u32,
+    /// Watchdog resets: a pass of the loop took longer than the firmware's
+    /// watchdog allows (see [`SimMachine::tick`]); the machine resumed from flash.
+    pub watchdog_resets: u32,
     /// The controller's state at the first power cut.
     pub cut_in: Option<State>,
     /// Faults injected, by kind.
@@ -444,6 +447,14 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             let state = self.controller.state();
             // The power fails (also inside a snapshot save, even the one of the
             // game's end): a fresh controller resumes from the flash.
+            if self.watchdog_fired {
+                r.watchdog_resets += 1;
+                if self.watchdog_restart(restart()).is_err() {
+                    r.abandoned = true;
+                    break;
+                }
+                continue;
+            }
             if cut_at == Some(self.now) || self.power_lost {
                 if r.power_cuts == 0 {
                     r.cut_in = Some(state);
@@ -730,8 +741,11 @@ pub struct Summary {
     pub abandoned_games: u32,
     /// Games given up because the machine could not restart after a power cut.
     pub unresumed_games: u32,
-    /// Watchdog resets (no watchdog is modelled yet: 0).
+    /// Watchdog resets (a pass of the loop longer than [`WATCHDOG_MS`](super::run::WATCHDOG_MS)): must be 0.
     pub watchdog_resets: u32,
+    /// The longest pass of the loop, µs of bus and flash time (the machines'
+    /// [`SimMachine::longest_pass_us`]).
+    pub longest_pass_us: u64,
     /// Longest placement, ms.
     pub max_placement_ms: u32,
     /// Placements that took more than [`PLACEMENT_LIMIT_MS`].
@@ -768,6 +782,8 @@ pub enum Violation {
     Abandoned(u32),
     /// Placements took longer than 15 s.
     SlowPlacements(u32),
+    /// A pass of the loop outlasted the firmware's watchdog (resets).
+    Watchdog(u32),
     /// Moved device pieces were not put back (injected, restored).
     NotRestored(u32, u32),
     /// Two sensors answered at once on the bus.
@@ -790,6 +806,7 @@ impl core::fmt::Display for Violation {
             Violation::Stuck(n) => write!(f, "{n} games stuck"),
             Violation::Abandoned(n) => write!(f, "{n} games not resumed after a power cut"),
             Violation::SlowPlacements(n) => write!(f, "{n} placements over 15 s"),
+            Violation::Watchdog(n) => write!(f, "{n} watchdog resets"),
             Violation::NotRestored(i, r) => write!(f, "{i} cheats, only {r} restored"),
             Violation::Collisions(n) => write!(f, "{n} bus collisions"),
             Violation::NotInjected(k) => write!(f, "fault kind {k} was never injected"),
@@ -820,6 +837,7 @@ impl Summary {
             self.cheats_fixed_after_error += r.cheats_fixed_after_error;
         }
         self.pieces_lost += r.pieces_lost;
+        self.watchdog_resets += r.watchdog_resets;
         self.human_fixes += r.fixes;
         self.max_placement_ms = self.max_placement_ms.max(r.max_placement_ms);
         self.placements_over_15s += r.placements_over_limit;
@@ -834,6 +852,7 @@ impl Summary {
     /// the end): bus collisions, errors, retries, model times, flash erases.
     pub fn add_machine<C: MoveChooser, W: WorldHandle>(&mut self, m: &mut SimMachine<C, W>) {
         self.collisions += m.world.borrow().stats.collisions;
+        self.longest_pass_us = self.longest_pass_us.max(m.longest_pass_us);
         let st = m.stats();
         self.max_model_ms = self.max_model_ms.max(st.max_model_ms);
         self.errors += st.errors;
@@ -880,6 +899,7 @@ impl Summary {
             (self.stuck_games, Violation::Stuck),
             (self.unresumed_games, Violation::Abandoned),
             (self.placements_over_15s, Violation::SlowPlacements),
+            (self.watchdog_resets, Violation::Watchdog),
         ];
         if let Some((n, v)) = counts.into_iter().find(|(n, _)| *n > 0) {
             return Err(v(n));

@@ -412,6 +412,10 @@ pub struct World {
     /// Where the board belongs: its pose when the world was built (the marks on
     /// the table a person pushes it back to after a bump).
     pub marks: Pose,
+    /// Time the I2C bus has been busy, µs, as the firmware's master spends it
+    /// ([`super::bus`]: bytes at 100 kHz, 1 ms per flag that never comes, the
+    /// recovery's clocks).
+    pub bus_us: u64,
 }
 
 impl World {
@@ -449,6 +453,7 @@ impl World {
             stats: WorldStats::default(),
             bus_hung: false,
             marks,
+            bus_us: 0,
         }
     }
 
@@ -615,6 +620,17 @@ impl World {
         self.lights = [false; 7];
         self.mux = [0; 2];
         self.sensors = [TcsRegs::default(); 9];
+        self.head.step_level = [false; 2];
+    }
+
+    /// The microcontroller resets (its watchdog) while the rest stays powered:
+    /// its pins go back to their reset state (the magnet lets go of a held
+    /// piece, the lift springs up, the lights go out); the multiplexers and the
+    /// sensors keep their registers.
+    pub fn mcu_reset(&mut self) {
+        self.set_magnet(false);
+        self.set_lift(false);
+        self.lights = [false; 7];
         self.head.step_level = [false; 2];
     }
 
