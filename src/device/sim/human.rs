@@ -670,3 +670,70 @@ impl SimHuman {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::sim::world::SimConfig;
+
+    fn world() -> World {
+        World::new(SimConfig::standard(0.0, 0.0, 1).unwrap())
+    }
+
+    /// Lays `board` out by hand (black = X), every piece on its square's centre
+    /// moved by `off_um` along x.
+    fn lay_out(w: &mut World, board: Board, off_um: i32) {
+        for s in Square::ALL {
+            if let Some(p) = board.get(s) {
+                let i = w.stored_piece(Colour::of(p)).unwrap();
+                let c = w.config.pose.square_centre(s);
+                w.hand_move(i, crate::device::motion::Point::new(c.x + off_um, c.y), 0.0);
+            }
+        }
+    }
+
+    /// The person's turn light comes on at `now`; steps until they act.
+    fn their_turn(h: &mut SimHuman, w: &mut World, now: u32) {
+        w.lights[Light::HumanTurn.index()] = true;
+        for t in now..now + 3_000 {
+            w.now_ms = t;
+            h.step(w, t);
+        }
+    }
+
+    /// A mess-up ("two pieces of their own") with one free square left would be
+    /// one piece: a move the person did not mean and would not remember. They
+    /// play their move instead (and remember it).
+    #[test]
+    fn a_mess_up_that_does_not_fit_the_board_is_a_move_played_as_one() {
+        let mut w = world();
+        let board: Board = "XOXOXOOX.".parse().unwrap();
+        lay_out(&mut w, board, 0);
+        let mut h = SimHuman::new(Style::Perfect, 0.0, 3);
+        h.new_game(Colour::Black, Style::Perfect);
+        h.memory = board;
+        h.extra_rate = 1.0;
+        h.sweep_share = 0.0;
+        their_turn(&mut h, &mut w, 10);
+        assert_eq!(h.extras, 0);
+        assert_eq!(w.game_board(), Some(h.memory()));
+        assert_eq!(h.memory().piece_count(), 9);
+    }
+
+    /// A device piece 4.6 mm off its square's centre (a power cut dropped it
+    /// there) stands on that square to a person as to the sensors: they learn
+    /// it as the device's move.
+    #[test]
+    fn a_device_piece_a_few_mm_off_centre_is_seen_as_its_move() {
+        let mut w = world();
+        let mut h = SimHuman::new(Style::Perfect, 0.0, 3);
+        h.new_game(Colour::Black, Style::Perfect);
+        h.memory = "X........".parse().unwrap();
+        lay_out(&mut w, "X........".parse().unwrap(), 0);
+        let i = w.stored_piece(Colour::White).unwrap();
+        let c = w.config.pose.square_centre(Square::CENTRE);
+        w.hand_move(i, crate::device::motion::Point::new(c.x + 4_600, c.y), 0.0);
+        their_turn(&mut h, &mut w, 10);
+        assert_eq!(h.memory().get(Square::CENTRE), Some(crate::Player::O));
+    }
+}
