@@ -6,6 +6,7 @@ use tictable::device::controller::{BestMove, GameSetup, Problem, State};
 use tictable::device::motion::Point;
 use tictable::device::sim::faults::{FaultKind, FaultSet};
 use tictable::device::sim::human::Style;
+use tictable::device::sim::scenario::{Summary, Violation};
 use tictable::{Square, Squares};
 
 mod common;
@@ -156,4 +157,29 @@ fn strays_in_a_row_ask_for_the_board_pose() {
         m.controller.state()
     );
     assert_eq!(m.controller.state(), recalibrate);
+}
+
+/// A cheat put back by a person counts only when the device could not put it
+/// back itself: after a power cut, or after an error light the runner saw come
+/// between (its restore failed, or another fault hid the move). Otherwise the
+/// run fails: the device did not restore it.
+#[test]
+fn a_cheat_put_back_by_hand_counts_only_after_an_error_or_a_cut() {
+    use tictable::device::sim::scenario::GameReport;
+    let check = |r: &GameReport| {
+        let mut s = Summary::default();
+        s.add_game(r);
+        s.check(FaultSet::EMPTY, 0)
+    };
+    let mut r = GameReport {
+        finished: true,
+        cheats: 1,
+        ..GameReport::default()
+    };
+    assert_eq!(check(&r), Err(Violation::NotRestored(1, 0)));
+    r.cheats_fixed_after_error = 1;
+    assert_eq!(check(&r), Ok(()));
+    // Not in a game that did not end right.
+    r.pieces_lost = 1;
+    assert!(check(&r).is_err());
 }
