@@ -253,3 +253,26 @@ fn a_person_who_sweeps_the_board_and_holds_start_abandons_the_game() {
     let r = m.play_scenario(&next, &mut h, &mut || BestMove, None);
     assert!(r.finished && r.recovered(), "{r}");
 }
+
+/// A sensor that sticks while the machine waits for the abandoned game's board
+/// to be cleared shows its own fault in place of the abandon's lights; once it
+/// is replugged and the board is empty, the machine goes back to Setup. It must
+/// not start a turn of a game nobody started (the device, first, would place).
+#[test]
+fn a_sensor_fault_after_an_abandon_ends_in_setup_not_in_a_new_turn() {
+    let (mut m, mut h) = machine(43);
+    game_under_way(&mut m, &mut h);
+    m.world.borrow_mut().reset_pieces();
+    hold_start(&mut m, &mut h, ABANDON_HOLD_MS + 100);
+    assert_eq!(m.controller.state(), State::Error(Problem::Abandoned));
+    m.world.borrow_mut().sensors[2].frozen = true;
+    let fault = State::Error(Problem::SensorFault(Squares::from_bits(1 << 2)));
+    assert!(m.run_until(&mut h, 5_000, |m| m.controller.state() == fault));
+    m.world.borrow_mut().replug(Square::ALL[2]);
+    let mut placed = false;
+    let setup = m.run_until(&mut h, 10_000, |m| {
+        placed |= matches!(m.controller.state(), State::Placing { .. });
+        m.controller.state() == State::Setup
+    });
+    assert!(setup && !placed, "{:?}", m.controller.state());
+}

@@ -169,6 +169,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         self.slot_emptied(colour, slot, true);
                         self.begin_placement(square, colour, now_ms);
                     }
+                    // No round running (abandoned, and another fault shown
+                    // since): an empty board goes back to Setup, never to a
+                    // turn of a game nobody started.
+                    (_, None) if !self.active => {
+                        if view == BoardView::EMPTY {
+                            self.enter(State::Setup);
+                        }
+                    }
                     (_, None) => {
                         if view == base {
                             self.next_turn(now_ms);
