@@ -469,7 +469,8 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     ///
     /// A press still in progress is finished first; if it started a round (a
     /// person's Start meant for an error light that went out as the last game
-    /// ended), the operator abandons that round by holding Start.
+    /// ended, or a Start held through a restart), the operator abandons that
+    /// round by holding Start.
     pub fn start_game(&mut self, setup: GameSetup, human: &mut SimHuman, style: Style) -> bool {
         let ready = |m: &Self| {
             matches!(
@@ -483,10 +484,22 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             }
             self.tick(human);
         }
-        if matches!(
+        // A round under way that nobody started for this game (a Start press
+        // meant for an error light, or a Start held through a restart that the
+        // new controller saw pressed): no state that waits for the setup.
+        let stray_round = matches!(
             self.controller.state(),
-            State::WaitEmpty | State::Error(Problem::BoardNotEmpty)
-        ) {
+            State::WaitEmpty
+                | State::Error(Problem::BoardNotEmpty)
+                | State::Placing { .. }
+                | State::Verifying { .. }
+                | State::HumanTurn
+                | State::Checking
+        );
+        if stray_round {
+            // The operator knows that round is not a game (and does not set its
+            // board up again while the machine asks for it to be cleared).
+            human.new_game(setup.device_colour().other(), style);
             human.hold(Button::Start, self.now, ABANDON_PRESS_MS);
             self.run_until(human, ABANDON_PRESS_MS + 200, |_| false);
             self.world.borrow_mut().reset_pieces();
