@@ -3,37 +3,16 @@
 //! pattern, the one `firmware/README.md`'s table documents.
 #![cfg(feature = "sim")]
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, ABANDON_HOLD_MS};
 use tictable::device::motion::MotionError;
 use tictable::device::panel::{Button, Light};
 use tictable::device::sensors::SensorError;
 use tictable::device::sim::human::{SimHuman, Style};
-use tictable::device::sim::run::SimMachine;
-use tictable::device::sim::world::{SimConfig, World};
 use tictable::device::Colour;
 use tictable::{Square, Squares};
 
-type M = SimMachine<BestMove, Rc<RefCell<World>>>;
-
-fn machine(seed: u64) -> (M, SimHuman) {
-    let world = Rc::new(RefCell::new(World::new(
-        SimConfig::standard(0.0, 0.0, seed).unwrap(),
-    )));
-    (
-        SimMachine::with_world(world, BestMove).unwrap(),
-        SimHuman::passive(seed),
-    )
-}
-
-fn lights(m: &M) -> u8 {
-    let w = m.world.borrow();
-    Light::ALL
-        .iter()
-        .filter(|l| w.lights[l.index()])
-        .fold(0, |mask, l| mask | l.bit())
-}
+mod common;
+use common::machine::{lights, machine, M};
 
 /// Holds Start for `ms`, then releases it (and lets the release settle).
 fn hold_start(m: &mut M, h: &mut SimHuman, ms: u32) {
@@ -232,4 +211,68 @@ fn the_readme_table_matches_the_lights_of_every_problem() {
     }) {
         assert!(rows.contains(&p.lights()), "no README row for {p:?}");
     }
+}
+
+/// A person who messes the board up beyond repair gives the game up: sweeps
+/// the board and holds Start. The runner sees the machine clear its record and
+/// go back to Setup, counts the game as abandoned by a person (no violation,
+/// its faults recovered from), and the next game plays on the same machine.
+#[test]
+fn a_person_who_sweeps_the_board_and_holds_start_abandons_the_game() {
+    use tictable::device::sim::faults::{FaultKind, FaultSet};
+    use tictable::device::sim::scenario::{Burst, Scenario, Summary, CERTAIN};
+    let (mut m, _) = machine(41);
+    let mut h = SimHuman::new(Style::Perfect, 0.0, 41);
+    h.sweep_share = 1.0;
+    // The person's first turn: the board swept instead of a move.
+    let sweep = Scenario {
+        faults: FaultSet::EMPTY.with(FaultKind::HumanExtra),
+        fault_rate: CERTAIN,
+        burst: Some(Burst {
+            after_ms: 0,
+            limit: 1,
+        }),
+        seed: Some(41),
+        ..Scenario::game(true, Some(4), Style::Perfect)
+    };
+    let r = m.play_scenario(&sweep, &mut h, &mut || BestMove, None);
+    assert!(r.given_up && !r.finished && !r.abandoned, "{r}");
+    assert_eq!((r.pieces_lost, h.sweeps), (0, 1));
+    assert_eq!(m.controller.state(), State::Setup);
+    assert_eq!(m.controller.stats().abandons, 1);
+    let mut s = Summary::default();
+    s.add_game(&r);
+    assert_eq!(
+        (s.abandoned_games, s.stuck_games, s.unresumed_games),
+        (1, 0, 0)
+    );
+    assert_eq!(s.check(sweep.faults, 0), Ok(()));
+    // The next game, on the same machine.
+    h.sweep_share = 0.0;
+    let next = Scenario::game(false, None, Style::Perfect);
+    let r = m.play_scenario(&next, &mut h, &mut || BestMove, None);
+    assert!(r.finished && r.recovered(), "{r}");
+}
+
+/// A sensor that sticks while the machine waits for the abandoned game's board
+/// to be cleared shows its own fault in place of the abandon's lights; once it
+/// is replugged and the board is empty, the machine goes back to Setup. It must
+/// not start a turn of a game nobody started (the device, first, would place).
+#[test]
+fn a_sensor_fault_after_an_abandon_ends_in_setup_not_in_a_new_turn() {
+    let (mut m, mut h) = machine(43);
+    game_under_way(&mut m, &mut h);
+    m.world.borrow_mut().reset_pieces();
+    hold_start(&mut m, &mut h, ABANDON_HOLD_MS + 100);
+    assert_eq!(m.controller.state(), State::Error(Problem::Abandoned));
+    m.world.borrow_mut().sensors[2].frozen = true;
+    let fault = State::Error(Problem::SensorFault(Squares::from_bits(1 << 2)));
+    assert!(m.run_until(&mut h, 5_000, |m| m.controller.state() == fault));
+    m.world.borrow_mut().replug(Square::ALL[2]);
+    let mut placed = false;
+    let setup = m.run_until(&mut h, 10_000, |m| {
+        placed |= matches!(m.controller.state(), State::Placing { .. });
+        m.controller.state() == State::Setup
+    });
+    assert!(setup && !placed, "{:?}", m.controller.state());
 }

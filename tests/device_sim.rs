@@ -478,7 +478,9 @@ fn item3_the_same_on_a_board_rotated_by_45_degrees_either_way() {
 
 #[test]
 fn tasks_survive_missed_grips_and_bus_faults() {
-    let mut config = SimConfig::standard(10.0, 0.02, 24).unwrap();
+    // (Seed 28: the draws of seed 24, shifted by a start-up without the all-sensor
+    // initialisation, missed no grip.)
+    let mut config = SimConfig::standard(10.0, 0.02, 28).unwrap();
     config.missed_pickup_rate = 0.3;
     let (m, _) = run_task(
         config,

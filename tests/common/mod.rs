@@ -34,3 +34,40 @@ pub fn reachable() -> &'static [Board] {
         order
     })
 }
+
+/// A calibrated simulated machine playing perfect moves (no faults, its world
+/// from `seed`) and a passive person the test drives; the panel's lit lights as
+/// a mask.
+#[cfg(feature = "sim")]
+pub mod machine {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use tictable::device::controller::BestMove;
+    use tictable::device::panel::Light;
+    use tictable::device::sim::human::SimHuman;
+    use tictable::device::sim::run::SimMachine;
+    use tictable::device::sim::world::{SimConfig, World};
+
+    /// The machine type of [`machine`].
+    pub type M = SimMachine<BestMove, Rc<RefCell<World>>>;
+
+    /// A machine and a passive person, both from `seed`.
+    pub fn machine(seed: u64) -> (M, SimHuman) {
+        let world = Rc::new(RefCell::new(World::new(
+            SimConfig::standard(0.0, 0.0, seed).unwrap(),
+        )));
+        (
+            SimMachine::with_world(world, BestMove).unwrap(),
+            SimHuman::passive(seed),
+        )
+    }
+
+    /// The lights that are on, as a mask of `Light::bit`s.
+    pub fn lights(m: &M) -> u8 {
+        let w = m.world.borrow();
+        Light::ALL
+            .iter()
+            .filter(|l| w.lights[l.index()])
+            .fold(0, |mask, l| mask | l.bit())
+    }
+}

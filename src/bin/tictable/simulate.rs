@@ -218,6 +218,7 @@ pub fn run(args: Args) -> ExitCode {
                 "cheats_injected": s.cheats_injected,
                 "cheats_restored": s.cheats_restored,
                 "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
+                "cheats_fixed_after_error": s.cheats_fixed_after_error,
                 "faults_injected": s.faults_injected,
                 "pieces_lost": s.pieces_lost,
                 "stuck_games": s.stuck_games,
@@ -231,7 +232,9 @@ pub fn run(args: Args) -> ExitCode {
                 "recovered_by_kind": by_kind(&s.recovered_by_kind),
                 "placements_over_15s": s.placements_over_15s,
                 "abandoned_games": s.abandoned_games,
+                "unresumed_games": s.unresumed_games,
                 "watchdog_resets": s.watchdog_resets,
+                "longest_loop_pass_us": s.longest_pass_us,
                 "flash_erases_per_game": s.flash_erases_per_game(),
                 "wear_games": s.wear_games(),
                 "faults": requested.iter().map(|k| k.name()).collect::<Vec<_>>(),
@@ -256,12 +259,13 @@ pub fn run(args: Args) -> ExitCode {
         );
         let _ = writeln!(
             out,
-            "device: {}, {}, {}; stuck games: {}, abandoned: {}",
+            "device: {}, {}, {}; stuck games: {}, abandoned by a person: {}, not resumed after a power cut: {}",
             count_of(s.device_wins.into(), "win"),
             count_of(s.device_draws.into(), "draw"),
             count_of(s.device_losses.into(), "loss"),
             s.stuck_games,
-            s.abandoned_games
+            s.abandoned_games,
+            s.unresumed_games
         );
         let kinds: Vec<String> = s
             .faults_by_kind
@@ -280,8 +284,8 @@ pub fn run(args: Args) -> ExitCode {
         );
         let _ = writeln!(
             out,
-            "cheats: {} injected, {} restored, {} put back by hand after a power cut; faults injected: {}; retries: {}",
-            s.cheats_injected, s.cheats_restored, s.cheats_fixed_after_cut, s.faults_injected, s.retries
+            "cheats: {} injected, {} restored, put back by hand {} after a power cut and {} after the error light; faults injected: {}; retries: {}",
+            s.cheats_injected, s.cheats_restored, s.cheats_fixed_after_cut, s.cheats_fixed_after_error, s.faults_injected, s.retries
         );
         let _ = writeln!(
             out,

@@ -609,15 +609,16 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
-    /// The first poll (and every restart after a sensor or motion failure):
-    /// initialises the sensors and homes.
+    /// The first poll (and every restart after a motion failure): homes. The
+    /// sensors start with the first scan, each on its own (the bank initialises a
+    /// sensor on its first read and retries a failed one at the next poll): a
+    /// sensor that never answers is shown by square ([`Problem::SensorFault`])
+    /// while the others work, and no start-up waits for all nine at once (at a
+    /// high bus error rate that took seconds, in polls long enough to trip the
+    /// firmware's watchdog).
     #[inline(never)]
     fn start(&mut self, now_ms: u32) {
         self.started = true;
-        if let Err((s, e)) = self.hw.sensors.init() {
-            self.fail(Problem::SensorInit(s, e));
-            return;
-        }
         match self.hw.machine.start_homing(now_ms) {
             Ok(()) => self.enter(State::Starting),
             Err(e) => self.fail(Problem::Motion(e)),

@@ -19,6 +19,7 @@ use crate::device::model::{ResetCause, FULL_STOCK};
 use crate::device::motion::{Lift, STORAGE_SLOTS};
 use crate::device::panel::{Button, Presses};
 use crate::device::scanner::BoardView;
+use crate::Squares;
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
 
@@ -119,6 +120,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     return;
                 };
                 let base = self.base_view();
+                let revision = self.revision;
                 match (problem, self.pending) {
                     (Problem::BoardNotEmpty | Problem::Abandoned, _) => {
                         if view != BoardView::EMPTY {
@@ -157,14 +159,23 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                             self.fixed_by_human(view, now_ms);
                         }
                     }
-                    (_, Some((colour, slot, _))) => {
+                    (_, Some((colour, slot, square))) => {
                         // It never arrived: it may still be in its slot, or have
                         // fallen where no sensor sees it. The board is as the game
-                        // left it, so the turn starts again (the slot only
-                        // suspected empty); a person could not know which square
-                        // the piece was meant for.
+                        // left it, so the placement starts again (the slot only
+                        // suspected empty), for the same square: a person who saw
+                        // the head go there and puts the piece on it by hand
+                        // meanwhile is right (a move chosen anew could differ).
                         self.slot_emptied(colour, slot, true);
-                        self.next_turn(now_ms);
+                        self.begin_placement(square, colour, now_ms);
+                    }
+                    // No round running (abandoned, and another fault shown
+                    // since): an empty board goes back to Setup, never to a
+                    // turn of a game nobody started.
+                    (_, None) if !self.active => {
+                        if view == BoardView::EMPTY {
+                            self.enter(State::Setup);
+                        }
                     }
                     (_, None) => {
                         if view == base {
@@ -173,6 +184,24 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                             self.fixed_by_human(view, now_ms);
                         }
                     }
+                }
+                // Still wrong: a board that does not match names the squares the
+                // sensors cannot read (a piece off-centre after a power cut dropped
+                // it, a hand) so a person knows which piece to centre; the plain
+                // mismatch shows once every square reads clearly again.
+                let shown = match problem {
+                    Problem::Mismatch => Squares::EMPTY,
+                    Problem::Unclear(s) => s,
+                    _ => return,
+                };
+                let unclear = view.untrusted();
+                // (Nothing above changed the state: the revision did not move.)
+                if self.revision == revision && unclear != shown {
+                    self.fail(if unclear.is_empty() {
+                        Problem::Mismatch
+                    } else {
+                        Problem::Unclear(unclear)
+                    });
                 }
             }
         }

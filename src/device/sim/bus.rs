@@ -5,6 +5,21 @@ use crate::device::sensors::{BusRecovery, Mux, Wiring, SENSOR_ADDRESS};
 use crate::Square;
 use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
 
+/// One byte and its acknowledge at 100 kHz, µs.
+pub const BYTE_US: u64 = 90;
+/// A START or a STOP, µs.
+pub const EDGE_US: u64 = 10;
+/// How long the firmware's master waits for a flag before giving up, µs.
+pub const TIMEOUT_US: u64 = 1_000;
+
+/// The data bytes of an operation.
+fn op_len(op: &Operation<'_>) -> usize {
+    match op {
+        Operation::Write(b) => b.len(),
+        Operation::Read(b) => b.len(),
+    }
+}
+
 /// A handle on the simulated bus (clones share the world). `W` is how the world
 /// is shared: `&RefCell<World>` or `Rc<RefCell<World>>`.
 ///
@@ -58,27 +73,37 @@ impl<W: WorldHandle> I2c for SimBus<W> {
     ) -> Result<(), Self::Error> {
         let mut w = self.world.borrow_mut();
         w.stats.transactions += 1;
+        // The bus time of the firmware's master (`firmware/src/i2c.rs`): each
+        // byte 90 µs at 100 kHz, START and STOP 10 µs; a flag that never comes
+        // is waited for 1 ms.
+        let bytes: usize = operations.iter().map(|op| 1 + op_len(op)).sum();
         if w.bus_hung {
+            // START never completes: SB times out.
+            w.bus_us += TIMEOUT_US;
             w.stats.hung_transactions += 1;
             return Err(ErrorKind::Bus);
         }
         let hang_rate = w.config.bus_hang_rate;
         if w.rng.chance(hang_rate) {
             // A slave holds SDA low from now on (a glitch mid-byte, say).
+            w.bus_us += BYTE_US + TIMEOUT_US;
             w.stats.bus_hangs += 1;
             w.bus_hung = true;
             return Err(ErrorKind::Bus);
         }
         let nack_rate = w.config.nack_rate;
         if w.rng.chance(nack_rate) {
+            w.bus_us += BYTE_US + 2 * EDGE_US;
             w.stats.nacks += 1;
             return Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address));
         }
         let timeout_rate = w.config.timeout_rate;
         if w.rng.chance(timeout_rate) {
+            w.bus_us += BYTE_US + TIMEOUT_US;
             w.stats.timeouts += 1;
             return Err(ErrorKind::Other);
         }
+        w.bus_us += bytes as u64 * BYTE_US + 2 * EDGE_US;
         let mux_index = Mux::ALL.iter().position(|m| m.address() == address);
         if let Some(m) = mux_index {
             for op in operations.iter_mut() {
@@ -153,6 +178,8 @@ impl<W: WorldHandle> BusRecovery for SimBus<W> {
     fn recover_bus(&mut self) -> bool {
         let mut w = self.world.borrow_mut();
         w.stats.bus_recoveries += 1;
+        // Up to 9 SCL clocks of 10 µs and a STOP.
+        w.bus_us += 9 * 10 + EDGE_US;
         w.bus_hung = false;
         true
     }

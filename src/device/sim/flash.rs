@@ -78,6 +78,8 @@ pub struct MemFlash<const N: usize, const ERASE: usize, const WRITE: usize> {
     pub writes: u32,
     /// Erases completed.
     pub erases: u32,
+    /// Bytes written (the writes completed).
+    pub written: u64,
     /// Erases begun on each erase unit (a torn one too: it wore the cells), see
     /// [`MemFlash::erases_per_page`]. Room for [`MAX_PAGES`] units.
     page_erases: [u32; MAX_PAGES],
@@ -130,6 +132,7 @@ impl<const N: usize, const ERASE: usize, const WRITE: usize> MemFlash<N, ERASE, 
             reads: 0,
             writes: 0,
             erases: 0,
+            written: 0,
             page_erases: [0; MAX_PAGES],
             tear_write: None,
             tear_erase: None,
@@ -223,6 +226,7 @@ impl<const N: usize, const ERASE: usize, const WRITE: usize> NorFlash
             _ => {
                 target.copy_from_slice(bytes);
                 self.writes += 1;
+                self.written += bytes.len() as u64;
                 Ok(())
             }
         }

@@ -10,8 +10,9 @@
 //! and sometimes put a piece on the wrong square (then fix that later). A machine
 //! that a person with this knowledge cannot bring back shows up as a stuck game.
 
-use super::world::{World, PIECES};
+use super::world::{World, ON_SQUARE_MM, PIECES};
 use super::SplitMix64;
+use crate::device::controller::ABANDON_HOLD_MS;
 use crate::device::panel::{Button, Light};
 use crate::device::Colour;
 use crate::{Board, Player, Square};
@@ -32,6 +33,19 @@ struct Press {
     button: Button,
     start: u32,
     hold: u32,
+}
+
+/// The share of the person's mess-ups (`human-extra`) that sweep the board: the
+/// person gives the game up, clears the board and holds Start to abandon it.
+pub const SWEEP_SHARE: f64 = 0.1;
+
+/// How long the person holds Start to abandon a game, ms: the controller's
+/// [`ABANDON_HOLD_MS`] and a margin.
+pub const ABANDON_PRESS_MS: u32 = ABANDON_HOLD_MS + 300;
+
+/// Whole micrometres of `mm`.
+fn um(mm: f32) -> u32 {
+    (mm * 1000.0) as u32
 }
 
 /// Max jitter (mm) of a hand-placed piece from the square centre.
@@ -57,6 +71,8 @@ pub struct SimHuman {
     pub extra_rate: f64,
     /// Probability that a fix puts one piece on a wrong square.
     pub slip_rate: f64,
+    /// The share of mess-ups that give the game up instead ([`SWEEP_SHARE`]).
+    pub sweep_share: f64,
     /// The human's colour in the current game.
     pub colour: Colour,
     rng: SplitMix64,
@@ -70,6 +86,11 @@ pub struct SimHuman {
     fix_at: Option<u32>,
     /// Since when the error light has been on with the board as remembered.
     stuck_since: Option<u32>,
+    /// The lights of the error pattern last acted on.
+    followed: Option<[bool; 7]>,
+    /// The person gave this game up (swept the board): Start is held, not
+    /// pressed, while the machine still shows an error.
+    abandoning: bool,
     /// The game as the person remembers it.
     memory: Board,
     /// The empty square the head last went down on in the device's turn.
@@ -78,8 +99,10 @@ pub struct SimHuman {
     pub passive: bool,
     /// Cheats done.
     pub cheats: u32,
-    /// Times the board was messed up on purpose (`human-extra`).
+    /// Times the board was messed up on purpose (`human-extra`), sweeps included.
     pub extras: u32,
+    /// Games given up: the board swept and Start held ([`SWEEP_SHARE`]).
+    pub sweeps: u32,
     /// Times the board was fixed by hand after the error light.
     pub fixes: u32,
     /// Fixes that put a piece on a wrong square.
@@ -96,6 +119,7 @@ impl SimHuman {
             cheat_rate,
             extra_rate: 0.0,
             slip_rate: 0.0,
+            sweep_share: SWEEP_SHARE,
             colour: Colour::White,
             rng: SplitMix64::new(seed),
             act_at: None,
@@ -105,11 +129,14 @@ impl SimHuman {
             press: None,
             fix_at: None,
             stuck_since: None,
+            followed: None,
+            abandoning: false,
             memory: Board::EMPTY,
             device_target: None,
             passive: false,
             cheats: 0,
             extras: 0,
+            sweeps: 0,
             fixes: 0,
             slips: 0,
             restarts: 0,
@@ -135,6 +162,8 @@ impl SimHuman {
         self.cheat_to = None;
         self.fix_at = None;
         self.stuck_since = None;
+        self.followed = None;
+        self.abandoning = false;
         self.memory = Board::EMPTY;
         self.device_target = None;
     }
@@ -151,6 +180,15 @@ impl SimHuman {
             button,
             start: now,
             hold,
+        });
+    }
+
+    /// Starts holding `button` for `hold_ms` (then released).
+    pub fn hold(&mut self, button: Button, now: u32, hold_ms: u32) {
+        self.press = Some(Press {
+            button,
+            start: now,
+            hold: hold_ms,
         });
     }
 
@@ -211,7 +249,7 @@ impl SimHuman {
         let bits = Square::ALL
             .iter()
             .filter(|s| {
-                w.piece_on(**s)
+                w.piece_seen_on(**s)
                     .is_some_and(|i| w.pieces[i].colour == colour)
             })
             .fold(0, |b, s| b | s.bit());
@@ -230,7 +268,7 @@ impl SimHuman {
 
     /// Moves the piece on `from` to `to` by hand.
     fn shift(w: &mut World, from: Square, to: Square) -> bool {
-        let Some(piece) = w.piece_on(from) else {
+        let Some(piece) = w.piece_seen_on(from) else {
             return false;
         };
         let to = w.config.pose.square_centre(to);
@@ -269,18 +307,23 @@ impl SimHuman {
     }
 
     /// Messes the board up (`human-extra`): two pieces of their own added, two
-    /// pieces taken off, or two device pieces moved to empty squares.
+    /// pieces taken off, or two device pieces moved to empty squares; `false`
+    /// (nothing touched) when the board has no room for the one drawn.
     fn mess_up(&mut self, w: &mut World) -> bool {
         let empty = self.memory.empty_squares();
         let device = self.memory.pieces(self.device());
         let mut done = 0;
+        if self.rng.chance(self.sweep_share) && self.sweep(w) {
+            return true;
+        }
         match self.rng.below(3) {
             0 if device.len() >= 2 => {
                 // Two pieces off the board, back into storage.
                 for _ in 0..2 {
                     let on = Self::seen(w, self.colour.other());
                     let Some(s) = self.any(on) else { break };
-                    let (Some(i), Some(slot)) = (w.piece_on(s), w.free_slot(self.colour.other()))
+                    let (Some(i), Some(slot)) =
+                        (w.piece_seen_on(s), w.free_slot(self.colour.other()))
                     else {
                         break;
                     };
@@ -302,19 +345,48 @@ impl SimHuman {
                     done += u32::from(Self::shift(w, a, x)) + u32::from(Self::shift(w, b, y));
                 }
             }
-            _ => {
-                // Two pieces of their own at once.
+            // Two pieces of their own at once, when two fit (one alone would be a
+            // move, made without meaning to and not remembered).
+            _ if self.free_squares(w).len() >= 2 && w.stored_pieces(self.colour) >= 2 => {
                 for _ in 0..2 {
                     if let Some(s) = self.any(self.free_squares(w)) {
                         done += u32::from(Self::place(w, self.colour, s));
                     }
                 }
             }
+            _ => {}
         }
         if done > 0 {
             self.extras += 1;
         }
         done > 0
+    }
+
+    /// Gives the game up (a small share of `human-extra`): every piece on the
+    /// board back into storage, the game forgotten, and Start held for
+    /// [`ABANDON_PRESS_MS`] (the machine's way out in any state); `false` when the
+    /// board is empty already.
+    fn sweep(&mut self, w: &mut World) -> bool {
+        let mut swept = false;
+        for i in 0..w.pieces.len() {
+            let p = w.pieces[i];
+            if w.head.held == Some(i) || w.in_storage(&p) {
+                continue;
+            }
+            if let Some(slot) = w.free_slot(p.colour) {
+                w.hand_move(i, slot, 0.0);
+                swept = true;
+            }
+        }
+        if swept {
+            self.memory = Board::EMPTY;
+            self.device_target = None;
+            self.extras += 1;
+            self.sweeps += 1;
+            self.abandoning = true;
+            self.hold(Button::Start, w.now_ms, ABANDON_PRESS_MS);
+        }
+        swept
     }
 
     /// The squares no piece lies on.
@@ -456,6 +528,7 @@ impl SimHuman {
         } else {
             self.fix_at = None;
             self.stuck_since = None;
+            self.followed = None;
         }
         if self.act_at.is_some_and(|t| now >= t) && !self.pressing() {
             self.act_at = None;
@@ -465,8 +538,13 @@ impl SimHuman {
                 self.press(Button::Done, now);
                 return;
             }
-            let acted = if self.rng.chance(self.extra_rate) {
-                self.mess_up(w)
+            // A piece lying between squares (one a power cut dropped from the
+            // magnet, say) is no move of anybody's: it is cleared away first.
+            Self::clear_fallen(w);
+            // A mess-up that does not fit the board (too few pieces or squares)
+            // leaves the person playing as usual.
+            let acted = if self.rng.chance(self.extra_rate) && self.mess_up(w) {
+                true
             } else if !self.cheated_this_turn && self.rng.chance(self.cheat_rate) {
                 self.cheated_this_turn = self.cheat(w);
                 self.cheated_this_turn || self.play(w)
@@ -475,7 +553,7 @@ impl SimHuman {
                 self.cheat_to = None;
                 self.play(w)
             };
-            if acted {
+            if acted && !self.pressing() {
                 self.press(Button::Done, now);
             }
         }
@@ -485,7 +563,10 @@ impl SimHuman {
     /// (README's table of light patterns): Error with Device turn and a square
     /// number 1-9 on Lamp/Win/Draw/Loss is that square's sensor (replug it);
     /// number 12 without turn lights is "recalibrate the board" (push it back to its
-    /// marks). The person reads the lights, nothing else.
+    /// marks); Human turn and a number is an unclear reading there (centre the
+    /// piece). The person reads the lights, nothing else, and does what a pattern
+    /// asks once (a replugged sensor needs time to come back), again only when the
+    /// pattern changes or after pressing Start.
     fn follow_error_pattern(&mut self, w: &mut World) {
         let lit = |l: Light| w.lights[l.index()];
         let number = u8::from(lit(Light::Lamp))
@@ -500,10 +581,39 @@ impl SimHuman {
                 }
             }
             // A placement that did not arrive: "take a piece stuck on the magnet
-            // off" (the board is then fixed as remembered).
-            (true, true, 1..=9) => Self::unstick(w),
+            // off, put a piece of the device's colour on the square" (the board
+            // is then fixed as remembered, with that piece).
+            (true, true, 1..=9) => {
+                Self::unstick(w);
+                if let Some(square) = Square::new(number - 1) {
+                    if self.memory.get(square).is_none() {
+                        self.device_target = Some(square);
+                    }
+                }
+            }
             (false, false, 12) => w.push_board_back(),
+            // An unclear reading: "centre the piece on the square".
+            (false, true, 1..=9) => {
+                if let Some(square) = Square::new(number - 1) {
+                    w.centre_piece(square, HAND_JITTER_MM);
+                }
+            }
             _ => {}
+        }
+    }
+
+    /// Puts the pieces lying on the board but on no square (further than
+    /// [`ON_SQUARE_MM`] from every centre) back into storage.
+    fn clear_fallen(w: &mut World) {
+        for i in 0..w.pieces.len() {
+            let p = w.pieces[i];
+            let off = w.config.pose.square_at(p.at, um(ON_SQUARE_MM)).is_none();
+            if w.head.held == Some(i) || w.in_storage(&p) || !off || !w.on_board_area(p.at) {
+                continue;
+            }
+            if let Some(slot) = w.free_slot(p.colour) {
+                w.hand_move(i, slot, 0.0);
+            }
         }
     }
 
@@ -532,7 +642,10 @@ impl SimHuman {
         if now < at {
             return;
         }
-        self.follow_error_pattern(w);
+        if self.followed != Some(w.lights) {
+            self.followed = Some(w.lights);
+            self.follow_error_pattern(w);
+        }
         let belief = self.belief();
         let as_believed = w.game_board() == Some(belief);
         if !as_believed {
@@ -543,10 +656,84 @@ impl SimHuman {
         }
         let since = *self.stuck_since.get_or_insert(now);
         if now.wrapping_sub(since) >= START_AFTER_MS {
-            self.press(Button::Start, now);
+            // A game given up is abandoned again (a power cut during the hold
+            // brought it back).
+            if self.abandoning {
+                self.hold(Button::Start, now, ABANDON_PRESS_MS);
+            } else {
+                self.press(Button::Start, now);
+            }
             self.restarts += 1;
             self.stuck_since = None;
             self.fix_at = None;
+            self.followed = None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::sim::world::SimConfig;
+
+    fn world() -> World {
+        World::new(SimConfig::standard(0.0, 0.0, 1).unwrap())
+    }
+
+    /// Lays `board` out by hand (black = X), every piece on its square's centre
+    /// moved by `off_um` along x.
+    fn lay_out(w: &mut World, board: Board, off_um: i32) {
+        for s in Square::ALL {
+            if let Some(p) = board.get(s) {
+                let i = w.stored_piece(Colour::of(p)).unwrap();
+                let c = w.config.pose.square_centre(s);
+                w.hand_move(i, crate::device::motion::Point::new(c.x + off_um, c.y), 0.0);
+            }
+        }
+    }
+
+    /// The person's turn light comes on at `now`; steps until they act.
+    fn their_turn(h: &mut SimHuman, w: &mut World, now: u32) {
+        w.lights[Light::HumanTurn.index()] = true;
+        for t in now..now + 3_000 {
+            w.now_ms = t;
+            h.step(w, t);
+        }
+    }
+
+    /// A mess-up ("two pieces of their own") with one free square left would be
+    /// one piece: a move the person did not mean and would not remember. They
+    /// play their move instead (and remember it).
+    #[test]
+    fn a_mess_up_that_does_not_fit_the_board_is_a_move_played_as_one() {
+        let mut w = world();
+        let board: Board = "XOXOXOOX.".parse().unwrap();
+        lay_out(&mut w, board, 0);
+        let mut h = SimHuman::new(Style::Perfect, 0.0, 3);
+        h.new_game(Colour::Black, Style::Perfect);
+        h.memory = board;
+        h.extra_rate = 1.0;
+        h.sweep_share = 0.0;
+        their_turn(&mut h, &mut w, 10);
+        assert_eq!(h.extras, 0);
+        assert_eq!(w.game_board(), Some(h.memory()));
+        assert_eq!(h.memory().piece_count(), 9);
+    }
+
+    /// A device piece 4.6 mm off its square's centre (a power cut dropped it
+    /// there) stands on that square to a person as to the sensors: they learn
+    /// it as the device's move.
+    #[test]
+    fn a_device_piece_a_few_mm_off_centre_is_seen_as_its_move() {
+        let mut w = world();
+        let mut h = SimHuman::new(Style::Perfect, 0.0, 3);
+        h.new_game(Colour::Black, Style::Perfect);
+        h.memory = "X........".parse().unwrap();
+        lay_out(&mut w, "X........".parse().unwrap(), 0);
+        let i = w.stored_piece(Colour::White).unwrap();
+        let c = w.config.pose.square_centre(Square::CENTRE);
+        w.hand_move(i, crate::device::motion::Point::new(c.x + 4_600, c.y), 0.0);
+        their_turn(&mut h, &mut w, 10);
+        assert_eq!(h.memory().get(Square::CENTRE), Some(crate::Player::O));
     }
 }

@@ -9,12 +9,12 @@
 
 use super::bus::SimBus;
 use super::flash::MemFlash;
-use super::human::{SimHuman, Style};
+use super::human::{SimHuman, Style, ABANDON_PRESS_MS};
 use super::pins::{Role, SimPin};
 use super::world::{World, WorldHandle};
 use crate::device::classify::{Calibration, CalibrationError, Calibrator, Margins, Reference};
 use crate::device::controller::{
-    Controller, GameSetup, Hardware, Layout, MoveChooser, ResumeError, State, Stats,
+    Controller, GameSetup, Hardware, Layout, MoveChooser, Problem, ResumeError, State, Stats,
 };
 use crate::device::guided;
 use crate::device::motion::PoseError;
@@ -27,6 +27,18 @@ use crate::device::sensors::{SensorBank, SensorError, SensorSettings, Wiring};
 use crate::device::Colour;
 use crate::Square;
 use core::cell::RefCell;
+
+/// The firmware's independent watchdog timeout at its shortest, ms: reload 1874
+/// at LSI / 32, the LSI at its fastest 60 kHz (`firmware/src/safety.rs`: 1.5 s at
+/// the nominal 40 kHz). The super-loop feeds it once per pass.
+pub const WATCHDOG_MS: u32 = 1_000;
+
+/// A flash page erase on the STM32F103 at its slowest, µs (datasheet: 20–40 ms).
+pub const ERASE_US: u64 = 40_000;
+
+/// Programming one half-word of the STM32F103's flash at its slowest, µs
+/// (datasheet: 40–70 µs).
+pub const HALF_WORD_US: u64 = 70;
 
 /// The controller type of the simulated machine whose world is shared through `W`.
 pub type SimController<C, W> = Controller<SimBus<W>, SimPin<W>, SimPin<W>, PinLift<SimPin<W>>, C>;
@@ -249,6 +261,14 @@ pub struct SimMachine<C, W> {
     pub power_lost: bool,
     /// What the controllers replaced by power cuts counted.
     past: Stats,
+    /// The watchdog's timeout, ms ([`WATCHDOG_MS`]).
+    pub watchdog_ms: u32,
+    /// A pass of the loop (the controller's poll and a snapshot save) took
+    /// longer than the watchdog's timeout: the microcontroller has reset, call
+    /// [`SimMachine::watchdog_restart`].
+    pub watchdog_fired: bool,
+    /// The longest pass of the loop so far, µs of bus and flash time.
+    pub longest_pass_us: u64,
 }
 
 impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
@@ -291,6 +311,9 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             tear_next_save: None,
             power_lost: false,
             past: Stats::default(),
+            watchdog_ms: WATCHDOG_MS,
+            watchdog_fired: false,
+            longest_pass_us: 0,
         })
     }
 
@@ -336,6 +359,20 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     pub fn power_cycle(&mut self, chooser: C) -> Result<(), SimError> {
         self.world.borrow_mut().power_cut();
         self.power_lost = false;
+        self.resume_from_flash(chooser)
+    }
+
+    /// The watchdog reset the microcontroller: its pins go back to their reset
+    /// state (the sensors and multiplexers stay powered), a fresh controller is
+    /// built and resumed from the flash, as after a power cut.
+    pub fn watchdog_restart(&mut self, chooser: C) -> Result<(), SimError> {
+        self.world.borrow_mut().mcu_reset();
+        self.watchdog_fired = false;
+        self.resume_from_flash(chooser)
+    }
+
+    /// A fresh controller resumed from the newest snapshot on the flash.
+    fn resume_from_flash(&mut self, chooser: C) -> Result<(), SimError> {
         let snap = self
             .store
             .load()
@@ -350,16 +387,31 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     }
 
     /// One millisecond: the human acts, then the controller polls and a snapshot
-    /// is saved when due.
+    /// is saved when due. The pass's bus and flash time (what the firmware's loop
+    /// would spend on them) is checked against the watchdog's timeout
+    /// ([`SimMachine::watchdog_fired`]).
     pub fn tick(&mut self, human: &mut SimHuman) {
         self.now += 1;
-        {
+        let bus0 = {
             let mut w = self.world.borrow_mut();
             w.now_ms = self.now;
             human.step(&mut w, self.now);
-        }
+            w.bus_us
+        };
+        let flash0 = self.flash_time_us();
         self.controller.poll(self.now);
         self.persist();
+        let bus = self.world.borrow().bus_us - bus0;
+        let pass = bus + self.flash_time_us() - flash0;
+        self.longest_pass_us = self.longest_pass_us.max(pass);
+        self.watchdog_fired |= pass > u64::from(self.watchdog_ms) * 1000;
+    }
+
+    /// The flash's busy time so far, µs: erases and half-words programmed, each
+    /// at its slowest.
+    fn flash_time_us(&mut self) -> u64 {
+        let f = self.store.flash_mut();
+        u64::from(f.erases) * ERASE_US + f.written / 2 * HALF_WORD_US
     }
 
     /// Ticks until `done` or `limit_ms` pass; whether `done` became true.
@@ -414,6 +466,11 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     /// setup with the buttons and presses Start. `false` when the machine did not
     /// become ready within [`READY_LIMIT_MS`] (nothing is pressed then) or did
     /// not take the setup.
+    ///
+    /// A press still in progress is finished first; if it started a round (a
+    /// person's Start meant for an error light that went out as the last game
+    /// ended, or a Start held through a restart), the operator abandons that
+    /// round by holding Start.
     pub fn start_game(&mut self, setup: GameSetup, human: &mut SimHuman, style: Style) -> bool {
         let ready = |m: &Self| {
             matches!(
@@ -421,6 +478,32 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 State::Setup | State::Over(_) | State::TaskDone
             )
         };
+        for _ in 0..1_000 {
+            if !human.pressing() {
+                break;
+            }
+            self.tick(human);
+        }
+        // A round under way that nobody started for this game (a Start press
+        // meant for an error light, or a Start held through a restart that the
+        // new controller saw pressed): no state that waits for the setup.
+        let stray_round = matches!(
+            self.controller.state(),
+            State::WaitEmpty
+                | State::Error(Problem::BoardNotEmpty)
+                | State::Placing { .. }
+                | State::Verifying { .. }
+                | State::HumanTurn
+                | State::Checking
+        );
+        if stray_round {
+            // The operator knows that round is not a game (and does not set its
+            // board up again while the machine asks for it to be cleared).
+            human.new_game(setup.device_colour().other(), style);
+            human.hold(Button::Start, self.now, ABANDON_PRESS_MS);
+            self.run_until(human, ABANDON_PRESS_MS + 200, |_| false);
+            self.world.borrow_mut().reset_pieces();
+        }
         if !self.run_until(human, READY_LIMIT_MS, ready) {
             return false;
         }

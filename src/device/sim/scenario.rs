@@ -11,9 +11,9 @@ use super::faults::{ByKind, FaultKind, FaultSet, STEP_FAULT_SCALE};
 use super::flash::MAX_PAGES;
 use super::human::{SimHuman, Style};
 use super::run::{SimError, SimMachine, Watch, GAME_LIMIT_MS};
-use super::world::{SimConfig, World, WorldHandle};
+use super::world::{SimConfig, World, WorldHandle, ON_SQUARE_MM};
 use super::SplitMix64;
-use crate::device::controller::{GameSetup, MoveChooser, State, StrategyChooser};
+use crate::device::controller::{GameSetup, MoveChooser, Problem, State, StrategyChooser};
 use crate::strategy::{Level, Strategy};
 use crate::Square;
 use core::cell::RefCell;
@@ -265,10 +265,19 @@ pub struct GameReport {
     /// The machine could not be restarted after a power cut (nothing saved, the
     /// snapshot refused): the game was given up.
     pub abandoned: bool,
+    /// A person gave the game up: swept the board and held Start (the machine
+    /// cleared its record, asked for an empty board and went back to Setup).
+    pub given_up: bool,
     /// Cheats the human made.
     pub cheats: u32,
     /// Moved pieces the device put back.
     pub restores: u32,
+    /// Cheats a person put back by hand after the error light came on while the
+    /// moved piece was still off its square, where the device could not restore
+    /// it: its restore had failed (grips, a bumped board), or the light named
+    /// another fault (a sensor that did not see the move). A plain mismatch
+    /// right after a cheat excuses nothing: that is the device not restoring.
+    pub cheats_fixed_after_error: u32,
     /// Squares where the pieces at the end differ from the game record (after a
     /// power cut, pieces it dropped where no sensor sees them are not counted).
     pub pieces_lost: u32,
@@ -284,6 +293,9 @@ pub struct GameReport {
     pub fixes: u32,
     /// Power cuts (scripted and injected).
     pub power_cuts: u32,
+    /// Watchdog resets: a pass of the loop took longer than the firmware's
+    /// watchdog allows (see [`SimMachine::tick`]); the machine resumed from flash.
+    pub watchdog_resets: u32,
     /// The controller's state at the first power cut.
     pub cut_in: Option<State>,
     /// Faults injected, by kind.
@@ -296,7 +308,8 @@ pub struct GameReport {
 impl core::fmt::Display for GameReport {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let end = match (self.abandoned, self.finished, self.device_won) {
-            (true, _, _) => "abandoned",
+            (true, _, _) => "not resumed",
+            _ if self.given_up => "abandoned by the person",
             (_, false, _) => "stuck",
             (_, true, Some(true)) => "won",
             (_, true, Some(false)) => "LOST",
@@ -326,10 +339,10 @@ impl core::fmt::Display for GameReport {
 }
 
 impl GameReport {
-    /// The game ended with the pieces where the record says: every fault in it
-    /// was recovered from.
+    /// The game ended (or a person abandoned it) with the pieces where the
+    /// record says: every fault in it was recovered from.
     pub fn recovered(&self) -> bool {
-        self.finished && !self.abandoned && self.pieces_lost == 0
+        (self.finished || self.given_up) && !self.abandoned && self.pieces_lost == 0
     }
 }
 
@@ -427,11 +440,21 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let cheat_turn = scenario.cheat_turn.unwrap_or(0);
         let (mut changes, mut last, mut turns) = (0u32, None, 0u8);
         let mut placement_start = None;
+        // A cheat not put back yet: whether the device began restoring it.
+        let (mut cheat_open, mut restore_tried, mut excused) = (false, false, 0u32);
         let end = self.now + GAME_LIMIT_MS;
         while ready && self.now < end {
             let state = self.controller.state();
             // The power fails (also inside a snapshot save, even the one of the
             // game's end): a fresh controller resumes from the flash.
+            if self.watchdog_fired {
+                r.watchdog_resets += 1;
+                if self.watchdog_restart(restart()).is_err() {
+                    r.abandoned = true;
+                    break;
+                }
+                continue;
+            }
             if cut_at == Some(self.now) || self.power_lost {
                 if r.power_cuts == 0 {
                     r.cut_in = Some(state);
@@ -449,6 +472,15 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             if last != Some(state) {
                 last = Some(state);
                 changes += 1;
+                match state {
+                    State::Restoring { .. } => restore_tried |= cheat_open,
+                    State::Error(p) if cheat_open && (restore_tried || p != Problem::Mismatch) => {
+                        excused += 1;
+                        cheat_open = false;
+                    }
+                    State::HumanTurn | State::Over(_) => cheat_open = false,
+                    _ => {}
+                }
                 if let Some(w) = watch.as_mut() {
                     w(&self.world.borrow(), state, self.controller.record());
                 }
@@ -482,6 +514,12 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 r.finished = true;
                 break;
             }
+            // A person abandoned the game (Start held): over once the machine
+            // is back in Setup.
+            r.given_up |= state == State::Error(Problem::Abandoned);
+            if r.given_up && state == State::Setup {
+                break;
+            }
             if state == State::Setup && r.power_cuts > 0 {
                 // The power failed before the game was on flash: the machine is
                 // back in Setup, and the operator starts the game again.
@@ -501,7 +539,11 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 }
                 _ => {}
             }
+            let cheats_before = human.cheats;
             self.tick(human);
+            if human.cheats != cheats_before {
+                (cheat_open, restore_tried) = (true, false);
+            }
             if let (Some(b), Some(from)) = (scenario.burst, burst_from) {
                 let n = game_faults(&self.world.borrow(), &faults0, human.extras - extras0, &r);
                 let on = if self.now >= from { faults } else { active };
@@ -524,11 +566,13 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let after = self.stats();
         let record = self.controller.record().board();
         let w = self.world.borrow();
-        // A piece a power cut dropped where no sensor sees it is not in the game.
+        // A piece a power cut dropped where no sensor sees it is not in the game;
+        // a piece stands on its square up to `ON_SQUARE_MM` off its centre (as
+        // the sensors and the contest rule have it).
         let lying = if r.power_cuts > 0 {
-            w.board_ignoring_strays(5.0).map(|(b, _)| b)
+            w.board_ignoring_strays(ON_SQUARE_MM).map(|(b, _)| b)
         } else {
-            w.board()
+            w.board_within(ON_SQUARE_MM)
         };
         r.pieces_lost = match lying {
             Some((x, o)) => ((x ^ record.x()) | (o ^ record.o())).count_ones(),
@@ -540,6 +584,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         };
         r.cheats = human.cheats - cheats0;
         r.restores = after.restores - before.restores;
+        r.cheats_fixed_after_error = excused.min(r.cheats.saturating_sub(r.restores));
         r.duration_ms = self.now - start;
         r.fixes = human.fixes - fixes0;
         r.faults = game_faults(&w, &faults0, human.extras - extras0, &r);
@@ -678,6 +723,9 @@ pub struct Summary {
     /// between the cheat and the device's restore (the restarted controller
     /// shows the error instead; the board at the end is checked all the same).
     pub cheats_fixed_after_cut: u32,
+    /// Moved pieces a person put back by hand after the error light, in games
+    /// without a power cut that ended right ([`GameReport::cheats_fixed_after_error`]).
+    pub cheats_fixed_after_error: u32,
     /// Faults injected (every kind).
     pub faults_injected: u64,
     /// Faults injected, by kind.
@@ -688,10 +736,16 @@ pub struct Summary {
     pub pieces_lost: u32,
     /// Games that did not end in time.
     pub stuck_games: u32,
-    /// Games given up: the machine could not restart after a power cut.
+    /// Games a person abandoned (swept the board, held Start): not a fault of
+    /// the machine's.
     pub abandoned_games: u32,
-    /// Watchdog resets (no watchdog is modelled yet: 0).
+    /// Games given up because the machine could not restart after a power cut.
+    pub unresumed_games: u32,
+    /// Watchdog resets (a pass of the loop longer than [`WATCHDOG_MS`](super::run::WATCHDOG_MS)): must be 0.
     pub watchdog_resets: u32,
+    /// The longest pass of the loop, µs of bus and flash time (the machines'
+    /// [`SimMachine::longest_pass_us`]).
+    pub longest_pass_us: u64,
     /// Longest placement, ms.
     pub max_placement_ms: u32,
     /// Placements that took more than [`PLACEMENT_LIMIT_MS`].
@@ -728,6 +782,8 @@ pub enum Violation {
     Abandoned(u32),
     /// Placements took longer than 15 s.
     SlowPlacements(u32),
+    /// A pass of the loop outlasted the firmware's watchdog (resets).
+    Watchdog(u32),
     /// Moved device pieces were not put back (injected, restored).
     NotRestored(u32, u32),
     /// Two sensors answered at once on the bus.
@@ -748,8 +804,9 @@ impl core::fmt::Display for Violation {
             Violation::DeviceLost(n) => write!(f, "the device lost {n} games"),
             Violation::PiecesLost(n) => write!(f, "{n} pieces lost"),
             Violation::Stuck(n) => write!(f, "{n} games stuck"),
-            Violation::Abandoned(n) => write!(f, "{n} games abandoned after a power cut"),
+            Violation::Abandoned(n) => write!(f, "{n} games not resumed after a power cut"),
             Violation::SlowPlacements(n) => write!(f, "{n} placements over 15 s"),
+            Violation::Watchdog(n) => write!(f, "{n} watchdog resets"),
             Violation::NotRestored(i, r) => write!(f, "{i} cheats, only {r} restored"),
             Violation::Collisions(n) => write!(f, "{n} bus collisions"),
             Violation::NotInjected(k) => write!(f, "fault kind {k} was never injected"),
@@ -765,7 +822,8 @@ impl Summary {
     pub fn add_game(&mut self, r: &GameReport) {
         self.games += 1;
         match (r.finished, r.device_won) {
-            _ if r.abandoned => self.abandoned_games += 1,
+            _ if r.abandoned => self.unresumed_games += 1,
+            _ if r.given_up => self.abandoned_games += 1,
             (false, _) => self.stuck_games += 1,
             (true, Some(true)) => self.device_wins += 1,
             (true, Some(false)) => self.device_losses += 1,
@@ -775,8 +833,11 @@ impl Summary {
         self.cheats_restored += r.restores;
         if r.power_cuts > 0 && r.recovered() {
             self.cheats_fixed_after_cut += r.cheats.saturating_sub(r.restores);
+        } else if r.recovered() {
+            self.cheats_fixed_after_error += r.cheats_fixed_after_error;
         }
         self.pieces_lost += r.pieces_lost;
+        self.watchdog_resets += r.watchdog_resets;
         self.human_fixes += r.fixes;
         self.max_placement_ms = self.max_placement_ms.max(r.max_placement_ms);
         self.placements_over_15s += r.placements_over_limit;
@@ -791,6 +852,7 @@ impl Summary {
     /// the end): bus collisions, errors, retries, model times, flash erases.
     pub fn add_machine<C: MoveChooser, W: WorldHandle>(&mut self, m: &mut SimMachine<C, W>) {
         self.collisions += m.world.borrow().stats.collisions;
+        self.longest_pass_us = self.longest_pass_us.max(m.longest_pass_us);
         let st = m.stats();
         self.max_model_ms = self.max_model_ms.max(st.max_model_ms);
         self.errors += st.errors;
@@ -835,13 +897,15 @@ impl Summary {
             ),
             (self.pieces_lost, Violation::PiecesLost),
             (self.stuck_games, Violation::Stuck),
-            (self.abandoned_games, Violation::Abandoned),
+            (self.unresumed_games, Violation::Abandoned),
             (self.placements_over_15s, Violation::SlowPlacements),
+            (self.watchdog_resets, Violation::Watchdog),
         ];
         if let Some((n, v)) = counts.into_iter().find(|(n, _)| *n > 0) {
             return Err(v(n));
         }
-        if self.cheats_restored + self.cheats_fixed_after_cut != self.cheats_injected {
+        let by_hand = self.cheats_fixed_after_cut + self.cheats_fixed_after_error;
+        if self.cheats_restored + by_hand != self.cheats_injected {
             return Err(Violation::NotRestored(
                 self.cheats_injected,
                 self.cheats_restored,
@@ -945,7 +1009,7 @@ pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summ
         let mut restart = || chooser(restarts.next());
         let r = m.play_scenario(&scenario, &mut human, &mut restart, watch.as_deref_mut());
         s.add_game(&r);
-        if !r.finished || r.abandoned {
+        if !r.recovered() && (!r.finished || r.abandoned) {
             // The machine is in an unknown state: start afresh.
             s.add_machine(&mut m);
             *world.borrow_mut() = World::new(config(rng.next())?);

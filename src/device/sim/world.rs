@@ -235,6 +235,11 @@ const WHITE_RGBC: [f64; 4] = [3400.0, 1150.0, 1200.0, 1100.0];
 
 /// Distance (mm) from a square centre within which a piece fully covers the sensor.
 pub const FULL_COVER_MM: f32 = 4.0;
+/// Distance (mm) from a square centre within which a piece stands on that square
+/// as a person at the table sees it (and as the contest rule has it: a 22 mm piece
+/// this far off a 32 mm square's centre still clears the lines); the sensors'
+/// classifier accepts a piece about as far (`classify::Margins::DEFAULT`).
+pub const ON_SQUARE_MM: f32 = 5.0;
 /// Distance (mm) beyond which a piece does not cover the sensor at all.
 pub const NO_COVER_MM: f32 = 14.0;
 /// Diameter of a piece, mm.
@@ -292,6 +297,10 @@ pub struct World {
     /// Where the board belongs: its pose when the world was built (the marks on
     /// the table a person pushes it back to after a bump).
     pub marks: Pose,
+    /// Time the I2C bus has been busy, µs, as the firmware's master spends it
+    /// ([`super::bus`]: bytes at 100 kHz, 1 ms per flag that never comes, the
+    /// recovery's clocks).
+    pub bus_us: u64,
 }
 
 impl World {
@@ -329,6 +338,7 @@ impl World {
             stats: WorldStats::default(),
             bus_hung: false,
             marks,
+            bus_us: 0,
         }
     }
 
@@ -362,6 +372,12 @@ impl World {
         self.piece_near(self.config.pose.square_centre(square), FULL_COVER_MM)
     }
 
+    /// The piece a person sees standing on `square` (within [`ON_SQUARE_MM`] of
+    /// its centre), if any.
+    pub fn piece_seen_on(&self, square: Square) -> Option<usize> {
+        self.piece_near(self.config.pose.square_centre(square), ON_SQUARE_MM)
+    }
+
     /// Whether `p` lies in a storage slot of its colour.
     pub fn in_storage(&self, p: &Piece) -> bool {
         (0..STORAGE_SLOTS).any(|k| {
@@ -376,6 +392,12 @@ impl World {
     /// board area, two pieces share a square, or a piece is held.
     pub fn board(&self) -> Option<(u16, u16)> {
         self.position(FULL_COVER_MM, false).map(|(bits, _)| bits)
+    }
+
+    /// Like [`World::board`], with a piece counting as on a square when its
+    /// centre is within `tolerance_mm` of the square's along both board axes.
+    pub fn board_within(&self, tolerance_mm: f32) -> Option<(u16, u16)> {
+        self.position(tolerance_mm, false).map(|(bits, _)| bits)
     }
 
     /// Like [`World::board`], but pieces no sensor can see (dropped between squares
@@ -396,13 +418,10 @@ impl World {
             if self.in_storage(p) {
                 continue;
             }
-            // Too far from every sensor to be seen: off the board as far as the
-            // game is concerned.
-            if skip_strays
-                && !Square::ALL
-                    .iter()
-                    .any(|s| self.config.pose.square_centre(*s).distance(p.at) < um(NO_COVER_MM))
-            {
+            // Off every square: beside the board, or between squares where a
+            // sensor sees at most part of it (a game that ended with every
+            // square read clearly had it hidden by the piece on a square).
+            if skip_strays && self.config.pose.square_at(p.at, um(ON_SQUARE_MM)).is_none() {
                 strays += 1;
                 continue;
             }
@@ -416,6 +435,14 @@ impl World {
             }
         }
         Some(((black, white), strays))
+    }
+
+    /// Whether `p` lies within reach of a sensor (within [`NO_COVER_MM`] of a
+    /// square's centre): on the board as far as the game is concerned.
+    pub fn on_board_area(&self, p: Point) -> bool {
+        Square::ALL
+            .iter()
+            .any(|s| self.config.pose.square_centre(*s).distance(p) < um(NO_COVER_MM))
     }
 
     /// The physical position as a game board (black = X), when it is one.
@@ -438,6 +465,15 @@ impl World {
             .filter_map(|k| self.config.storage.slot(colour, k))
             .filter_map(|s| self.piece_near(s, CATCH_MM))
             .find(|&i| self.pieces[i].colour == colour)
+    }
+
+    /// How many pieces of `colour` are in storage.
+    pub fn stored_pieces(&self, colour: Colour) -> usize {
+        (0..STORAGE_SLOTS)
+            .filter_map(|k| self.config.storage.slot(colour, k))
+            .filter_map(|s| self.piece_near(s, CATCH_MM))
+            .filter(|&i| self.pieces[i].colour == colour)
+            .count()
     }
 
     /// Puts every piece back in storage and the magnet off (between games).
@@ -469,6 +505,17 @@ impl World {
         self.lights = [false; 7];
         self.mux = [0; 2];
         self.sensors = [TcsRegs::default(); 9];
+        self.head.step_level = [false; 2];
+    }
+
+    /// The microcontroller resets (its watchdog) while the rest stays powered:
+    /// its pins go back to their reset state (the magnet lets go of a held
+    /// piece, the lift springs up, the lights go out); the multiplexers and the
+    /// sensors keep their registers.
+    pub fn mcu_reset(&mut self) {
+        self.set_magnet(false);
+        self.set_lift(false);
+        self.lights = [false; 7];
         self.head.step_level = [false; 2];
     }
 
@@ -607,10 +654,7 @@ impl World {
         {
             for i in 0..self.pieces.len() {
                 let p = self.pieces[i];
-                let on_board = Square::ALL
-                    .iter()
-                    .any(|s| pose.square_centre(*s).distance(p.at) < um(NO_COVER_MM));
-                if self.head.held != Some(i) && !self.in_storage(&p) && on_board {
+                if self.head.held != Some(i) && !self.in_storage(&p) && self.on_board_area(p.at) {
                     self.pieces[i].at = Point::new(p.at.x + d.x, p.at.y + d.y);
                 }
             }
@@ -623,6 +667,17 @@ impl World {
     pub fn replug(&mut self, square: Square) {
         self.sensors[square.index() as usize] = TcsRegs::default();
         self.stats.replugs += 1;
+    }
+
+    /// A person centres the piece lying nearest to `square`'s centre (if one
+    /// covers its sensor at all) on it, to within `jitter` mm on each axis.
+    pub fn centre_piece(&mut self, square: Square, jitter: f32) {
+        let centre = self.config.pose.square_centre(square);
+        if let Some(i) = self.piece_near(centre, NO_COVER_MM) {
+            if !self.in_storage(&self.pieces[i]) {
+                self.hand_move(i, centre, jitter);
+            }
+        }
     }
 
     /// The squares whose sensor's ADC is frozen.
