@@ -6,7 +6,6 @@
 use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, ABANDON_HOLD_MS};
 use tictable::device::motion::MotionError;
 use tictable::device::panel::{Button, Light};
-use tictable::device::sensors::SensorError;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::Colour;
 use tictable::{Square, Squares};
@@ -132,7 +131,6 @@ fn problems() -> Vec<Problem> {
             Problem::PlacementFailed(s),
             Problem::StrayPiece(s),
             Problem::Recalibrate(s),
-            Problem::SensorInit(s, SensorError::MuxBusy),
         ]);
     }
     all
@@ -147,7 +145,6 @@ fn kind(p: &Problem) -> (u8, Option<u8>) {
         Problem::SensorFault(s) => (1, first(s)),
         Problem::Unclear(s) => (2, first(s)),
         Problem::PlacementFailed(s) => (3, square(*s)),
-        Problem::SensorInit(s, _) => (4, square(*s)),
         Problem::StrayPiece(_) => (5, None),
         Problem::Recalibrate(_) => (6, None),
         Problem::Mismatch => (7, None),

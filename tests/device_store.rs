@@ -14,7 +14,7 @@ use tictable::Square;
 
 /// The firmware's geometry: 1 KiB pages, half-word writes; 3 pages here.
 type Kib3 = MemFlash<3072, 1024, 2>;
-/// The STM32F103 firmware's 12 pages.
+/// Twelve 1 KiB pages (the firmware has 24: the same geometry, twice the pages).
 type Kib12 = MemFlash<12288, 1024, 2>;
 /// Small pages (5 saves each): many rounds of the pages in few saves.
 type Small = MemFlash<1536, 512, 2>;
@@ -155,7 +155,7 @@ fn a_power_cut_in_every_save_of_a_firmware_sized_page_round_keeps_the_newest() {
 
 #[test]
 fn pages_wear_evenly_one_erase_per_page_of_saves() {
-    // 12 pages of 1 KiB (the firmware's): 5 rounds of the pages, one save per move.
+    // 12 pages of 1 KiB (the firmware's geometry): 5 rounds of the pages, one save per move.
     let mut store = Store::new(Kib12::new(), 0).unwrap();
     assert_eq!(store.pages(), 12);
     let saves = 5 * 12 * PER_KIB_PAGE;

@@ -3,9 +3,9 @@
 //! 20,000 random erases, writes and reads (aligned or not, in range or past the
 //! end) compared with a plain NOR model of the pages (erase sets a page to 0xFF, a
 //! write programs erased half-words only); the physical layout (offset k at flash
-//! offset 52 KiB + k, all other flash untouched); which pages an erase touches
+//! offset 40 KiB + k, all other flash untouched); which pages an erase touches
 //! (exactly the addressed ones); and the persist::Store on top of it (two rounds
-//! over the 12 pages: each page erased once per 17 saves, round robin from page 52,
+//! over the 24 pages: each page erased once per 17 saves, round robin from page 40,
 //! the newest snapshot loaded back after every save). Run: scripts/storage-check.
 #[path = "../../src/storage.rs"]
 mod storage;

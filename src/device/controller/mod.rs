@@ -102,7 +102,7 @@ mod words;
 pub use super::model::{GameRecord, GameSetup, Layout, Mode, Snapshot, Task, TaskError};
 pub use pose_calibration::{Jog, CALIBRATE_HOLD_MS, JOG_REPEAT_MS, JOG_UM};
 pub use problem::Problem;
-pub use recovery::{ResumeError, SENSOR_RETRY_MS};
+pub use recovery::ResumeError;
 pub use task_entry::TaskEntry;
 
 /// Chooses the device's moves. The hook for other players (a trap player that

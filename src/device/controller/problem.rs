@@ -3,7 +3,6 @@
 
 use super::lights;
 use crate::device::motion::MotionError;
-use crate::device::sensors::SensorError;
 use crate::device::write_squares;
 use crate::{Square, Squares};
 use core::fmt;
@@ -48,8 +47,6 @@ pub enum Problem {
     StorageEmpty,
     /// The mechanism failed (press Start to home again).
     Motion(MotionError),
-    /// The sensors could not be initialised.
-    SensorInit(Square, SensorError),
 }
 
 impl fmt::Display for Problem {
@@ -84,7 +81,6 @@ impl fmt::Display for Problem {
             Problem::Abandoned => f.write_str("abandoned: clear the board"),
             Problem::StorageEmpty => f.write_str("no piece left in storage"),
             Problem::Motion(e) => write!(f, "mechanism: {e}"),
-            Problem::SensorInit(s, e) => write!(f, "sensor of square {}: {e}", s.index() + 1),
         }
     }
 }
@@ -96,8 +92,7 @@ impl Problem {
     /// A problem on a square shows its number 1..=9 in binary on Lamp (1), Win
     /// (2), Draw (4) and Loss (8), and which problem by the turn lights:
     /// DeviceTurn for a sensor fault, HumanTurn for an unclear reading, both for
-    /// a failed placement, neither for a sensor that did not initialise. The
-    /// problems without a square light neither turn light and a number 10..=15
+    /// a failed placement. The problems without a square light neither turn light and a number 10..=15
     /// (or none, 0, for a mismatch). Every problem has its own pattern.
     ///
     /// ```
@@ -114,7 +109,6 @@ impl Problem {
             Problem::SensorFault(s) => (DeviceTurn.bit(), first_number(*s)),
             Problem::Unclear(s) => (HumanTurn.bit(), first_number(*s)),
             Problem::PlacementFailed(s) => (DeviceTurn.bit() | HumanTurn.bit(), s.index() + 1),
-            Problem::SensorInit(s, _) => (0, s.index() + 1),
             Problem::Mismatch => (0, 0),
             Problem::StrayPiece(_) => (0, 10),
             Problem::Motion(_) => (0, 11),

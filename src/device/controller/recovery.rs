@@ -2,8 +2,7 @@
 //!
 //! In the Error state the machine waits until the board is fixed: put back as the
 //! record has it, a failed placement done by hand, or the record plus one move of
-//! the human's (who is to move). A motion or sensor fault waits for Start (a
-//! sensor initialisation is also retried every [`SENSOR_RETRY_MS`]); an empty
+//! the human's (who is to move). A motion fault waits for Start; an empty
 //! storage column for Start after a refill. [`Controller::snapshot`] and
 //! [`Controller::resume`] carry a game or task across a reset: after homing it
 //! goes through the Error state until the board matches the snapshot.
@@ -14,7 +13,6 @@
 use super::game::one_move_of;
 use super::{Controller, Mode, MoveChooser, Problem, Snapshot, State};
 use crate::device::classify::Sensed;
-use crate::device::elapsed_ms;
 use crate::device::model::{ResetCause, FULL_STOCK};
 use crate::device::motion::{Lift, STORAGE_SLOTS};
 use crate::device::panel::{Button, Presses};
@@ -45,9 +43,6 @@ impl core::fmt::Display for ResumeError {
 }
 
 impl core::error::Error for ResumeError {}
-
-/// Time between automatic retries of a failed sensor initialisation, ms.
-pub const SENSOR_RETRY_MS: u32 = 1000;
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
     /// The state to save so that [`Controller::resume`] can carry on after a reset.
@@ -97,13 +92,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn poll_error(&mut self, problem: Problem, presses: Presses, now_ms: u32) {
         let start = presses.contains(Button::Start);
         match problem {
-            Problem::SensorInit(..) | Problem::Motion(_) => {
-                // Start homes again (the record is kept); a sensor initialisation is
-                // also retried by itself every second (a sensor may come back).
-                if start
-                    || (matches!(problem, Problem::SensorInit(..))
-                        && elapsed_ms(now_ms, self.entered_ms) >= SENSOR_RETRY_MS)
-                {
+            Problem::Motion(_) => {
+                // Start homes again (the record is kept).
+                if start {
                     self.started = false;
                 }
             }

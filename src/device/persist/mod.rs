@@ -22,7 +22,7 @@
 //! [`Store`] keeps an append-only log over every whole page of
 //! [`Store::PAGE_STRIDE`] bytes from `base` (a multiple of the flash's
 //! `ERASE_SIZE`) to the end of the flash: at least two pages; the firmware's flash
-//! reserves twelve 1 KiB pages of the STM32F103 (`firmware/src/storage.rs`). A page
+//! reserves 24 1 KiB pages of the STM32F103 (`firmware/src/storage.rs`). A page
 //! is the whole snapshot's bytes rounded up to whole erase units, so erasing one
 //! never touches another. A page holds, from its start:
 //!

@@ -168,12 +168,12 @@ pub const FLASH_PAGE: usize = 1024;
 #[cfg(not(feature = "std"))]
 pub const FLASH_PAGE: usize = 512;
 
-/// Pages of the snapshot store: the firmware's 12 in the host simulator, so its
+/// Pages of the snapshot store: the firmware's 24 in the host simulator, so its
 /// erase counts are the machine's; 2 in the no_std core alone (the QEMU images,
 /// whose micro:bit has 16 KiB of RAM for everything, the flash included).
 #[cfg(feature = "std")]
-pub const FLASH_PAGES: usize = 12;
-/// Pages of the snapshot store: the firmware's 12 in the host simulator, so its
+pub const FLASH_PAGES: usize = 24;
+/// Pages of the snapshot store: the firmware's 24 in the host simulator, so its
 /// erase counts are the machine's; 2 in the no_std core alone (the QEMU images,
 /// whose micro:bit has 16 KiB of RAM for everything, the flash included).
 #[cfg(not(feature = "std"))]
