@@ -216,8 +216,9 @@ fn the_readme_table_matches_the_lights_of_every_problem() {
 /// its faults recovered from), and the next game plays on the same machine.
 #[test]
 fn a_person_who_sweeps_the_board_and_holds_start_abandons_the_game() {
+    use tictable::device::sim::batch::Summary;
     use tictable::device::sim::faults::{FaultKind, FaultSet};
-    use tictable::device::sim::scenario::{Burst, Scenario, Summary, CERTAIN};
+    use tictable::device::sim::scenario::{Burst, Scenario, CERTAIN};
     let (mut m, _) = machine(41);
     let mut h = SimHuman::new(Style::Perfect, 0.0, 41);
     h.sweep_share = 1.0;

@@ -4,9 +4,9 @@
 
 use tictable::device::controller::{BestMove, GameSetup, Problem, State};
 use tictable::device::motion::Point;
+use tictable::device::sim::batch::{Summary, Violation};
 use tictable::device::sim::faults::{FaultKind, FaultSet};
 use tictable::device::sim::human::Style;
-use tictable::device::sim::scenario::{Summary, Violation};
 use tictable::{Square, Squares};
 
 mod common;

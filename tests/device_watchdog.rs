@@ -6,10 +6,11 @@
 #![cfg(feature = "sim")]
 
 use tictable::device::controller::BestMove;
+use tictable::device::sim::batch::{Summary, Violation};
 use tictable::device::sim::faults::{FaultKind, FaultSet};
 use tictable::device::sim::human::Style;
 use tictable::device::sim::run::{ERASE_US, WATCHDOG_MS};
-use tictable::device::sim::scenario::{Scenario, Summary, Violation};
+use tictable::device::sim::scenario::Scenario;
 
 mod common;
 use common::machine::machine;

@@ -16,7 +16,8 @@ use cortex_m_semihosting::hprintln;
 use tictable::device::controller::{BestMove, GameSetup, State};
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::{SimError, SimMachine, GAME_LIMIT_MS};
-use tictable::device::sim::scenario::{Summary, Violation, SCRIPTED};
+use tictable::device::sim::batch::{Summary, Violation};
+use tictable::device::sim::scenario::SCRIPTED;
 use tictable::device::sim::world::{SimConfig, World};
 use tictable::Square;
 

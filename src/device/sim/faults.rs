@@ -7,7 +7,7 @@
 //! [`super::bus`]); `power-cut` and `human-extra` are injected by the runner
 //! ([`super::scenario`]) and the simulated person ([`super::human`]). Every kind
 //! is counted where it is injected: a run that asked for a kind and never got one
-//! fails its contract ([`super::scenario::Summary::check`]) instead of pretending.
+//! fails its contract ([`super::batch::Summary::check`]) instead of pretending.
 
 use super::world::SimConfig;
 use core::fmt;

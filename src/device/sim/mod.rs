@@ -26,8 +26,12 @@
 //! - [`run`]: builds a whole machine, calibrates it, ticks it, saves snapshots,
 //!   cuts the power.
 //! - [`scenario`]: games as data ([`scenario::Scenario`]) and the one runner that
-//!   plays them and totals what happened.
+//!   plays them, with what happened in each ([`scenario::GameReport`]).
+//! - [`tcs`]: the TCS34725 register model each simulated sensor runs.
+//! - [`batch`]: totals over many games, the contract they are checked against,
+//!   batches of random games (`tictable simulate`) and the scripted ones.
 
+pub mod batch;
 pub mod bus;
 pub mod faults;
 pub mod flash;
