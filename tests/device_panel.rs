@@ -7,8 +7,8 @@ use tictable::device::panel::{Button, Debouncer, Light, Panel};
 fn bounces_shorter_than_the_debounce_time_never_count() {
     let mut d = Debouncer::new(10); // raised to the 50 ms minimum
     for t in 0..1000u32 {
-        // Toggles every 49 ms: never stable for 50.
-        let level = (t / 49) % 2 == 0;
+        // Toggles every 49 ms from released: never stable for 50.
+        let level = (t / 49) % 2 == 1;
         assert_eq!(d.update(level, t), None, "at {t}");
     }
     assert!(!d.level());
@@ -30,11 +30,11 @@ fn one_press_is_reported_once_and_release_is_not_a_press() {
 
 #[test]
 fn the_panel_reads_active_low_buttons_and_writes_lights_only_on_change() {
-    // Done held low from t=0: pressed at t=50; the others stay high.
-    let ticks = 51;
+    // Done pushed at t=1 and held: pressed at t=51; the others stay high.
+    let ticks = 52;
     let mut expected_buttons: Vec<Vec<T>> = vec![Vec::new(); 5];
-    for _ in 0..ticks {
-        expected_buttons[0].push(T::get(S::Low));
+    for t in 0..ticks {
+        expected_buttons[0].push(T::get(if t == 0 { S::High } else { S::Low }));
         for b in &mut expected_buttons[1..] {
             b.push(T::get(S::High));
         }
@@ -67,7 +67,7 @@ fn the_panel_reads_active_low_buttons_and_writes_lights_only_on_change() {
         }
         assert!(!p.contains(Button::Start));
     }
-    assert_eq!(pressed_at, Some(50));
+    assert_eq!(pressed_at, Some(51));
     panel.show(&[Light::Lamp]).unwrap();
     panel.show(&[Light::Lamp]).unwrap(); // no change: no pin writes
     assert!(panel.is_lit(Light::Lamp));
@@ -119,4 +119,22 @@ fn a_light_mask_lights_the_lights_of_its_bits_and_writes_only_changes() {
     for mut b in buttons {
         b.done();
     }
+}
+
+#[test]
+fn a_button_held_through_a_reset_is_held_but_not_a_new_press() {
+    let mut d = Debouncer::new(50);
+    // Down from the first sample (held while the machine restarted).
+    for t in 0..500u32 {
+        assert_eq!(d.update(true, t), None, "at {t}");
+        assert!(d.level(), "held at {t}");
+    }
+    // Released, then pressed again: that is a press.
+    let mut presses = 0;
+    for t in 500..800u32 {
+        if d.update(!(500..600).contains(&t), t) == Some(true) {
+            presses += 1;
+        }
+    }
+    assert_eq!(presses, 1);
 }

@@ -2,7 +2,11 @@
 //!
 //! Buttons are active low (pull-ups, switch to ground). A button counts as pressed
 //! only after its input has been stable for the debounce time (at least 50 ms), and
-//! each press is reported once, on the debounced falling edge.
+//! each press is reported once, on the debounced falling edge. A button already down
+//! at the first sample (held through a reset) is held, not pressed: it reports no
+//! press until it has been released, so a reset never starts what the person did
+//! not ask for again (holding Start through a reset still abandons, see
+//! [`Panel::is_held`]).
 
 use super::elapsed_ms;
 use super::hw::{pin_error, HwError};
@@ -88,10 +92,12 @@ impl Light {
 pub const MIN_DEBOUNCE_MS: u32 = 50;
 
 /// A debouncer for one input: reports a level once it has been stable long enough.
+/// The first sample is taken as the level it starts from (no change reported).
 ///
 /// ```
 /// use tictable::device::panel::Debouncer;
 /// let mut d = Debouncer::new(50);
+/// assert_eq!(d.update(false, 0), None);  // released at the first sample
 /// assert_eq!(d.update(true, 0), None);   // bounce starts
 /// assert_eq!(d.update(false, 10), None); // bounced back
 /// assert_eq!(d.update(true, 20), None);
@@ -105,6 +111,8 @@ pub struct Debouncer {
     stable: bool,
     candidate: bool,
     since: u32,
+    /// A sample has been taken (the first one sets the level).
+    sampled: bool,
 }
 
 impl Debouncer {
@@ -119,11 +127,18 @@ impl Debouncer {
             stable: false,
             candidate: false,
             since: 0,
+            sampled: false,
         }
     }
 
     /// Feeds the raw level at `now_ms`; returns the new debounced level when it changes.
     pub fn update(&mut self, level: bool, now_ms: u32) -> Option<bool> {
+        if !self.sampled {
+            // The level it starts from: a button held through a reset is held,
+            // not a new press.
+            self.sampled = true;
+            self.stable = level;
+        }
         if level != self.candidate {
             self.candidate = level;
             self.since = now_ms;
