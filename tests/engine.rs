@@ -545,3 +545,20 @@ fn a_short_or_long_position_says_how_many_cells_it_found() {
     let long = "XO.XO.....".parse::<Board>().unwrap_err();
     assert_eq!(long.to_string(), "expected 9 cells, found 10 or more");
 }
+
+#[test]
+fn a_set_of_squares_iterates_in_increasing_order() {
+    let set = Squares::from_bits(0b1_0100_0101);
+    let got: Vec<u8> = set.iter().map(|s| s.index()).collect();
+    assert_eq!(got, [0, 2, 6, 8]);
+    assert_eq!(Squares::from_bits(0x1FF).iter().count(), 9);
+}
+
+#[test]
+fn every_base3_index_is_a_board_and_back() {
+    for index in 0..19_683u16 {
+        let b = Board::from_base3_index(index).expect("in range");
+        assert_eq!(b.base3_index(), index, "{b}");
+    }
+    assert_eq!(Board::from_base3_index(19_683), None);
+}
