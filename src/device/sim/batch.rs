@@ -225,7 +225,7 @@ impl Summary {
     ///
     /// ```
     /// use tictable::device::sim::faults::{FaultKind, FaultSet};
-    /// use tictable::device::sim::scenario::{Summary, Violation};
+    /// use tictable::device::sim::batch::{Summary, Violation};
     /// let s = Summary { games: 1, device_draws: 1, ..Summary::default() };
     /// assert_eq!(s.check(FaultSet::EMPTY, 0), Ok(()));
     /// // A kind asked for and never injected fails the run.
@@ -320,7 +320,7 @@ impl Batch {
 ///
 /// ```
 /// use tictable::device::sim::faults::FaultSet;
-/// use tictable::device::sim::scenario::{run_batch, Batch};
+/// use tictable::device::sim::batch::{run_batch, Batch};
 /// use tictable::strategy::Level;
 ///
 /// let batch = Batch {

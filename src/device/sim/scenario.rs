@@ -158,7 +158,8 @@ impl Scenario {
     /// ```
     /// use tictable::device::sim::faults::{FaultKind, FaultSet};
     /// use tictable::device::sim::human::Style;
-    /// use tictable::device::sim::scenario::{GameReport, Scenario, Violation};
+    /// use tictable::device::sim::batch::Violation;
+    /// use tictable::device::sim::scenario::{GameReport, Scenario};
     ///
     /// let bump = Scenario {
     ///     faults: FaultSet::EMPTY.with(FaultKind::Bump),
