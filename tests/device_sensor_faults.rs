@@ -12,7 +12,8 @@ use tictable::device::sim::bus::SimBus;
 use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::SimMachine;
-use tictable::device::sim::world::{SimConfig, World, WorldStats};
+use tictable::device::sim::stats::WorldStats;
+use tictable::device::sim::world::{SimConfig, World};
 use tictable::device::Colour;
 use tictable::Square;
 

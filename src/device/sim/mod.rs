@@ -28,6 +28,7 @@
 //! - [`scenario`]: games as data ([`scenario::Scenario`]) and the one runner that
 //!   plays them, with what happened in each ([`scenario::GameReport`]).
 //! - [`tcs`]: the TCS34725 register model each simulated sensor runs.
+//! - [`stats`]: what the simulated world counted ([`stats::WorldStats`]).
 //! - [`batch`]: totals over many games, the contract they are checked against,
 //!   batches of random games (`tictable simulate`) and the scripted ones.
 
@@ -41,6 +42,7 @@ pub mod human;
 pub mod pins;
 pub mod run;
 pub mod scenario;
+pub mod stats;
 pub mod tcs;
 pub mod world;
 

@@ -1,7 +1,7 @@
 //! The TCS34725 colour sensor as the chip behaves, register by register: the model
 //! each of the simulated machine's nine sensors runs.
 
-use super::world::WorldStats;
+use super::stats::WorldStats;
 
 /// One TCS34725 as the chip behaves: its register file, its RGBC cycle in
 /// simulated time, the data registers' shadowing.
