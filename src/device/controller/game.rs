@@ -317,11 +317,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             Some(s) if board.piece_count() == 0 => Some(s),
             _ => self.chooser.choose(&board),
         };
-        // A chooser returning an illegal square (an occupied one: the game goes on
-        // here) falls back to the table.
-        let square = choice
-            .filter(|s| (board.x() | board.o()) & s.bit() == 0)
-            .or_else(|| crate::best_move(&board));
+        // A chooser returning an occupied square, or none in a game that goes on, is
+        // a chooser bug: the game stops with the error light rather than playing a
+        // move nobody chose (the table's chooser never does this).
+        let square = choice.filter(|s| (board.x() | board.o()) & s.bit() == 0);
         match square {
             Some(square) => self.begin_placement(square, self.device_colour(), now_ms),
             None => self.fail(Problem::Mismatch),

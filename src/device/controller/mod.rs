@@ -109,6 +109,9 @@ pub use task_entry::TaskEntry;
 /// steers towards positions where people err, a weaker level...).
 pub trait MoveChooser {
     /// A legal move for the side to move in `board`, or `None` when the game is over.
+    /// An occupied square, or `None` in a game that goes on, stops the game with
+    /// [`Problem::Mismatch`]'s light (no other move is put in its place); holding
+    /// Start abandons it.
     fn choose(&mut self, board: &Board) -> Option<Square>;
 
     /// Switches to the next playing level (the Level button); fixed choosers ignore it.
