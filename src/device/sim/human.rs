@@ -10,7 +10,7 @@
 //! and sometimes put a piece on the wrong square (then fix that later). A machine
 //! that a person with this knowledge cannot bring back shows up as a stuck game.
 
-use super::world::{World, ON_SQUARE_MM, PIECES};
+use super::world::{um, World, ON_SQUARE_MM, PIECES};
 use super::SplitMix64;
 use crate::device::controller::ABANDON_HOLD_MS;
 use crate::device::panel::{Button, Light};
@@ -42,11 +42,6 @@ pub const SWEEP_SHARE: f64 = 0.1;
 /// How long the person holds Start to abandon a game, ms: the controller's
 /// [`ABANDON_HOLD_MS`] and a margin.
 pub const ABANDON_PRESS_MS: u32 = ABANDON_HOLD_MS + 300;
-
-/// Whole micrometres of `mm`.
-fn um(mm: f32) -> u32 {
-    (mm * 1000.0) as u32
-}
 
 /// Max jitter (mm) of a hand-placed piece from the square centre.
 pub const HAND_JITTER_MM: f32 = 2.5;

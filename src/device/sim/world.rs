@@ -192,7 +192,7 @@ fn round(x: f32) -> i32 {
 }
 
 /// Millimetres (not negative) to whole micrometres (the unit of [`Point`]).
-fn um(mm: f32) -> u32 {
+pub(super) fn um(mm: f32) -> u32 {
     round(mm * 1000.0).unsigned_abs()
 }
 
