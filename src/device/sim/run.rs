@@ -469,8 +469,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
     ///
     /// A press still in progress is finished first; if it started a round (a
     /// person's Start meant for an error light that went out as the last game
-    /// ended, or a Start held through a restart), the operator abandons that
-    /// round by holding Start.
+    /// ended), the operator abandons that round by holding Start.
     pub fn start_game(&mut self, setup: GameSetup, human: &mut SimHuman, style: Style) -> bool {
         let ready = |m: &Self| {
             matches!(
@@ -485,8 +484,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             self.tick(human);
         }
         // A round under way that nobody started for this game (a Start press
-        // meant for an error light, or a Start held through a restart that the
-        // new controller saw pressed): no state that waits for the setup.
+        // meant for an error light): no state that waits for the setup.
         let stray_round = matches!(
             self.controller.state(),
             State::WaitEmpty
