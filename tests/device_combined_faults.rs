@@ -157,9 +157,11 @@ fn strays_in_a_row_ask_for_the_board_pose() {
 }
 
 /// A cheat put back by a person counts only when the device could not put it
-/// back itself: after a power cut, or after an error light the runner saw come
-/// between (its restore failed, or another fault hid the move). Otherwise the
-/// run fails: the device did not restore it.
+/// back itself: after a power cut that came while the piece was still off its
+/// square, or after an error light the runner saw come between (its restore
+/// failed, or another fault hid the move). Otherwise the run fails: the device
+/// did not restore it. A power cut elsewhere in the game excuses nothing (with
+/// that rule a controller that never restores passed the 0.3 contract run).
 #[test]
 fn a_cheat_put_back_by_hand_counts_only_after_an_error_or_a_cut() {
     use tictable::device::sim::scenario::GameReport;
@@ -174,6 +176,12 @@ fn a_cheat_put_back_by_hand_counts_only_after_an_error_or_a_cut() {
         ..GameReport::default()
     };
     assert_eq!(check(&r), Err(Violation::NotRestored(1, 0)));
+    // A game with a power cut, but not between the cheat and its restore.
+    r.power_cuts = 1;
+    assert_eq!(check(&r), Err(Violation::NotRestored(1, 0)));
+    r.cheats_fixed_after_cut = 1;
+    assert_eq!(check(&r), Ok(()));
+    r.cheats_fixed_after_cut = 0;
     r.cheats_fixed_after_error = 1;
     assert_eq!(check(&r), Ok(()));
     // Not in a game that did not end right.

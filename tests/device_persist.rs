@@ -180,6 +180,48 @@ fn a_power_cut_at_every_step_of_a_game_resumes_it() {
     }
 }
 
+/// A cheat the power cut came in the middle of (the moved piece still off its
+/// square) is the only one a cut excuses: a cut before the cheat or after the
+/// device put the piece back leaves the count at 0.
+#[test]
+fn a_power_cut_excuses_only_the_cheat_it_interrupted() {
+    let (mut excused, mut not_excused) = (0, 0);
+    for k in 1..40 {
+        let mut m = machine(9);
+        let mut h = SimHuman::new(Style::Perfect, 0.0, 21);
+        let game = Scenario {
+            cheat_turn: Some(1),
+            power_cut: Some(PowerCut::AfterChange {
+                change: k,
+                after_ms: 300,
+            }),
+            ..Scenario::game(true, Some(4), Style::Perfect)
+        };
+        let r = m.play_scenario(&game, &mut h, &mut || BestMove, None);
+        if r.power_cuts == 0 {
+            break;
+        }
+        assert!(r.finished && r.pieces_lost == 0, "k {k}: {r:?}");
+        if r.cheats == 0 {
+            // The cut came in the person's first turn, before the cheat; the
+            // turn that resumes is counted as their second.
+            continue;
+        }
+        assert_eq!(
+            r.restores + r.cheats_fixed_after_cut + r.cheats_fixed_after_error,
+            1,
+            "k {k}: {r:?}"
+        );
+        if r.cheats_fixed_after_cut == 1 {
+            excused += 1;
+        } else {
+            assert_eq!(r.restores, 1, "k {k}: {r:?}");
+            not_excused += 1;
+        }
+    }
+    assert!(excused > 0 && not_excused > 5, "{excused} {not_excused}");
+}
+
 #[test]
 fn a_placement_task_resumes_after_power_cuts() {
     use tictable::device::controller::Task;

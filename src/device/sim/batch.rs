@@ -62,12 +62,12 @@ pub struct Summary {
     pub cheats_injected: u32,
     /// Moved pieces put back.
     pub cheats_restored: u32,
-    /// Moved pieces a person put back by hand, in games where a power cut came
-    /// between the cheat and the device's restore (the restarted controller
-    /// shows the error instead; the board at the end is checked all the same).
+    /// Moved pieces a person put back by hand because a power cut came between
+    /// the cheat and the device's restore, in games that ended right
+    /// ([`GameReport::cheats_fixed_after_cut`]).
     pub cheats_fixed_after_cut: u32,
     /// Moved pieces a person put back by hand after the error light, in games
-    /// without a power cut that ended right ([`GameReport::cheats_fixed_after_error`]).
+    /// that ended right ([`GameReport::cheats_fixed_after_error`]).
     pub cheats_fixed_after_error: u32,
     /// Faults injected (every kind).
     pub faults_injected: u64,
@@ -174,9 +174,8 @@ impl Summary {
         }
         self.cheats_injected += r.cheats;
         self.cheats_restored += r.restores;
-        if r.power_cuts > 0 && r.recovered() {
-            self.cheats_fixed_after_cut += r.cheats.saturating_sub(r.restores);
-        } else if r.recovered() {
+        if r.recovered() {
+            self.cheats_fixed_after_cut += r.cheats_fixed_after_cut;
             self.cheats_fixed_after_error += r.cheats_fixed_after_error;
         }
         self.pieces_lost += r.pieces_lost;

@@ -277,6 +277,11 @@ pub struct GameReport {
     /// another fault (a sensor that did not see the move). A plain mismatch
     /// right after a cheat excuses nothing: that is the device not restoring.
     pub cheats_fixed_after_error: u32,
+    /// Cheats a person put back by hand because a power cut came while the moved
+    /// piece was still off its square (the restarted controller does not know
+    /// the move and shows a mismatch). Cheats made or left open after the cut
+    /// are not excused by it.
+    pub cheats_fixed_after_cut: u32,
     /// Squares where the pieces at the end differ from the game record (after a
     /// power cut, pieces it dropped where no sensor sees them are not counted).
     pub pieces_lost: u32,
@@ -441,6 +446,9 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let mut placement_start = None;
         // A cheat not put back yet: whether the device began restoring it.
         let (mut cheat_open, mut restore_tried, mut excused) = (false, false, 0u32);
+        // Cheats still open when the power failed: the restarted controller
+        // knows nothing of the move (it was not on flash) and shows a mismatch.
+        let mut excused_by_cut = 0u32;
         let end = self.now + GAME_LIMIT_MS;
         while ready && self.now < end {
             let state = self.controller.state();
@@ -459,6 +467,8 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                     r.cut_in = Some(state);
                 }
                 r.power_cuts += 1;
+                excused_by_cut += u32::from(cheat_open);
+                cheat_open = false;
                 scripted_cut_done |= cut_at.is_some();
                 cut_at = None;
                 self.tear_next_save = None;
@@ -583,7 +593,9 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         };
         r.cheats = human.cheats - cheats0;
         r.restores = after.restores - before.restores;
-        r.cheats_fixed_after_error = excused.min(r.cheats.saturating_sub(r.restores));
+        let unrestored = r.cheats.saturating_sub(r.restores);
+        r.cheats_fixed_after_error = excused.min(unrestored);
+        r.cheats_fixed_after_cut = excused_by_cut.min(unrestored - r.cheats_fixed_after_error);
         r.duration_ms = self.now - start;
         r.fixes = human.fixes - fixes0;
         r.faults = game_faults(&w, &faults0, human.extras - extras0, &r);
