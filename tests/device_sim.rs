@@ -7,8 +7,8 @@ use common::sq;
 use tictable::device::controller::{BestMove, GameSetup, Problem, State, Task, TaskError};
 use tictable::device::motion::Point;
 use tictable::device::panel::{Button, Light};
-use tictable::device::sim::batch::{run_batch, Batch, Summary};
-use tictable::device::sim::faults::FaultSet;
+use tictable::device::sim::batch::{run_batch, Batch, Summary, Violation};
+use tictable::device::sim::faults::{FaultKind, FaultSet};
 use tictable::device::sim::host::HostMachine;
 use tictable::device::sim::human::{SimHuman, Style};
 use tictable::device::sim::run::SimMachine;
@@ -47,6 +47,28 @@ fn many_games_with_cheats_and_faults() {
     assert!(s.cheats_injected > 50 && s.faults_injected > 1000, "{s:?}");
     // Random and erring humans lose some games: the device exploits mistakes.
     assert!(s.device_wins > 100, "{s:?}");
+}
+
+/// A bus on which every transfer fails: the machine is built (bench-calibrated on
+/// a working bus), shows the Error light, and the games count as stuck; the run
+/// is not refused as a machine that could not start.
+#[test]
+fn a_bus_that_never_answers_gives_stuck_games_not_a_refused_run() {
+    let s = run_batch(
+        Batch {
+            games: 1,
+            seed: 3,
+            cheat_rate: 0.0,
+            faults: FaultSet::EMPTY.with(FaultKind::I2c),
+            fault_rate: 1.0,
+            angle_deg: 0.0,
+            level: Level::Perfect,
+        },
+        None,
+    )
+    .expect("the machine is built");
+    assert_eq!((s.stuck_games, s.errors), (1, 1), "{s:?}");
+    assert_eq!(s.check(FaultSet::EMPTY, 0), Err(Violation::Stuck(1)));
 }
 
 #[test]

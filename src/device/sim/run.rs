@@ -94,23 +94,26 @@ impl core::fmt::Display for SimError {
 /// ([`guided::STEPS`]: the board empty, then black and white pieces on every square,
 /// five at a time) laid out by hand and read through the real drivers
 /// ([`guided::record_step`]), without going through the buttons (the tests of the
-/// procedure itself do). Flicker faults are suspended meanwhile (a technician repeats
-/// a bad calibration); bus NACKs are not.
+/// procedure itself do). This is the bench calibration of a machine that works: the
+/// bus and sensor faults of the run (NACKs, timeouts, a hung bus, brown-outs,
+/// flicker, frozen sensors) are suspended meanwhile and start with the machine's
+/// first game, where the controller's own sensor start-up meets them. So a run at a
+/// rate no bus survives gives stuck games (exit 1), not a machine that was never
+/// built.
 pub fn calibrate<W: WorldHandle>(
     world: &RefCell<World>,
     bank: &mut SensorBank<SimBus<W>>,
 ) -> Result<Calibration, SimError> {
-    // A technician repeats a calibration spoilt by a garbage reading or a sensor
-    // frozen meanwhile: those two are suspended here (bus faults and brown-outs are
-    // not: the bank rides them out).
-    // Sets the two rates, returning the ones they replace (one borrow at a time).
-    let set_rates = |rates: (f64, f64)| {
+    let before = world.borrow().config.clone();
+    {
         let c = &mut world.borrow_mut().config;
-        let before = (c.flicker_rate, c.stuck_rate);
-        (c.flicker_rate, c.stuck_rate) = rates;
-        before
-    };
-    let before = set_rates((0.0, 0.0));
+        c.nack_rate = 0.0;
+        c.timeout_rate = 0.0;
+        c.bus_hang_rate = 0.0;
+        c.brownout_rate = 0.0;
+        c.flicker_rate = 0.0;
+        c.stuck_rate = 0.0;
+    }
     let result = (|| {
         // Simulated time runs on (1 ms per try): sensors sample in time.
         let tick = || {
@@ -146,6 +149,8 @@ pub fn calibrate<W: WorldHandle>(
                     }
                 }
             }
+            // The step ends when its squares have their samples, or after
+            // `STEP_LIMIT_MS` (then `finish` names a square without readings).
             let mut now = world.borrow().now_ms;
             while guided::record_step(bank, &mut cal, step, now).is_err() {
                 now = tick();
@@ -155,7 +160,7 @@ pub fn calibrate<W: WorldHandle>(
         cal.finish(guided::MIN_SEPARATION, Margins::DEFAULT)
             .map_err(SimError::Calibration)
     })();
-    set_rates(before);
+    world.borrow_mut().config = before;
     result
 }
 
