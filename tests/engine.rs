@@ -616,3 +616,24 @@ fn alpha_beta_and_the_transposition_table_prune_by_known_counts() {
     // This move order (centre, corners, edges), negamax with fail-soft bounds.
     assert_eq!((plain.stores, remembered.stores), (4_704, 997));
 }
+
+/// A lookup error says which key failed and, for a malformed entry, what it held;
+/// a position error keeps the position's own words.
+#[test]
+fn lookup_errors_name_the_key_and_the_value() {
+    use tictable::LookupError;
+    assert_eq!(
+        LookupError::MissingEntry { key: 0x8012 }.to_string(),
+        "the table has no entry for key 0x8012"
+    );
+    assert_eq!(
+        LookupError::MalformedEntry {
+            key: 0x12,
+            value: 0xBEEF
+        }
+        .to_string(),
+        "the table's entry for key 0x0012 is malformed (value 0xbeef)"
+    );
+    let e = PositionError::BitsOutOfRange;
+    assert_eq!(LookupError::Position(e).to_string(), e.to_string());
+}
