@@ -636,4 +636,9 @@ fn lookup_errors_name_the_key_and_the_value() {
     );
     let e = PositionError::BitsOutOfRange;
     assert_eq!(LookupError::Position(e).to_string(), e.to_string());
+    // The position error is the source; a table error has none.
+    use std::error::Error;
+    let source = LookupError::Position(e).source().map(|s| s.to_string());
+    assert_eq!(source, Some(e.to_string()));
+    assert!(LookupError::MissingEntry { key: 1 }.source().is_none());
 }
