@@ -376,6 +376,35 @@ mod tests {
         assert_eq!(seen, 0x1FF);
     }
 
+    /// A missing extra entry and a malformed entry are different errors, each
+    /// naming its key: on a position whose entry needs its extra entry, the extra
+    /// taken away, then the main value replaced by one no position decodes.
+    #[test]
+    fn a_missing_extra_entry_and_a_malformed_entry_are_told_apart() {
+        let needs_extra = |b: &Board| {
+            let asked = core::cell::Cell::new(false);
+            let ok = analyse_in(b, |k| {
+                asked.set(asked.get() | (k & entry::EXTRA_KEY != 0));
+                get(k)
+            })
+            .is_ok();
+            ok && asked.get()
+        };
+        let board = (0..19683u16)
+            .filter_map(Board::from_base3_index)
+            .find(needs_extra)
+            .expect("a position with an extra entry");
+        let key = entry::key(canonical(board).0);
+        let extra_key = key | entry::EXTRA_KEY;
+        let no_extra = analyse_in(&board, |k| if k == extra_key { None } else { get(k) });
+        assert_eq!(no_extra, Err(LookupError::MissingEntry { key: extra_key }));
+        let malformed = analyse_in(&board, |k| if k == key { Some(0) } else { get(k) });
+        assert_eq!(
+            malformed,
+            Err(LookupError::MalformedEntry { key, value: 0 })
+        );
+    }
+
     /// The two layouts of the compiled table hold the same entries: every key of the
     /// map gets its value from the compact layout, each in a slot of its own.
     #[test]

@@ -188,3 +188,43 @@ fn a_cheat_put_back_by_hand_counts_only_after_an_error_or_a_cut() {
     r.pieces_lost = 1;
     assert!(check(&r).is_err());
 }
+
+/// A board pushed a whole square along (bumps that added up): the device's piece
+/// lands centred on the neighbouring square, where the person saw the head put
+/// it. After a reset the restarted machine shows the stray again (pattern 10),
+/// not a plain mismatch (pattern 0) that such a person cannot act on. The person
+/// sees the piece where the head put it and presses on; the device then asks
+/// for the board to be pushed back (pattern 12), the person does so and removes
+/// the piece that missed, and the game goes on with the board where it belongs.
+#[test]
+fn a_board_pushed_a_whole_square_along_is_recovered_by_following_the_patterns() {
+    use tictable::device::sim::human::SimHuman;
+    let (mut m, _) = machine(12);
+    let mut h = SimHuman::new(Style::Perfect, 0.0, 12);
+    let home = m.world.borrow().config.pose;
+    m.world.borrow_mut().bump(32.0, 0.0);
+    let setup = GameSetup {
+        device_first: true,
+        first_square: Some(Square::CENTRE),
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    let stray = State::Error(Problem::StrayPiece(Square::CENTRE));
+    assert!(m.run_until(&mut h, 30_000, |m| m.controller.state() == stray));
+    m.power_cycle(BestMove).unwrap();
+    // Homed, it shows the mismatch until its first stable reading names the stray.
+    assert!(
+        m.run_until(&mut h, 20_000, |m| m.controller.state() == stray),
+        "{:?}",
+        m.controller.state()
+    );
+    assert!(
+        m.run_until(&mut h, 120_000, |m| m.controller.state()
+            == State::HumanTurn),
+        "{:?}",
+        m.controller.state()
+    );
+    let w = m.world.borrow();
+    assert_eq!(w.config.pose, home);
+    assert_eq!(w.game_board(), Some(m.controller.record().board()));
+    assert_eq!(m.controller.record().board().to_string(), "....X....");
+}

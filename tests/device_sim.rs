@@ -501,9 +501,11 @@ fn item3_the_same_on_a_board_rotated_by_45_degrees_either_way() {
 
 #[test]
 fn tasks_survive_missed_grips_and_bus_faults() {
-    // (Seed 28: the draws of seed 24, shifted by a start-up without the all-sensor
-    // initialisation, missed no grip.)
-    let mut config = SimConfig::standard(10.0, 0.02, 28).unwrap();
+    // A seed whose grips miss, but never on every attempt a placement's budget
+    // allows (that ends in PlacementFailed, which this passive person does not
+    // fix): seeds 28 and 29 do since the bench calibration draws nothing from the
+    // bus faults.
+    let mut config = SimConfig::standard(10.0, 0.02, 30).unwrap();
     config.missed_pickup_rate = 0.3;
     let (m, _) = run_task(
         config,

@@ -35,7 +35,9 @@ pub enum Problem {
     /// stuck on the magnet off and puts one on its square by hand.
     PlacementFailed(Square),
     /// The piece for the square fell somewhere else (dropped in transit): a person
-    /// removes the stray piece; the device then places again from storage.
+    /// removes the stray piece; the device then places again from storage. A
+    /// person who presses Done or Start while the piece still lies whole on
+    /// another square is told that the board moved ([`Problem::Recalibrate`]).
     StrayPiece(Square),
     /// Placements missed their square repeatedly (the board was bumped): a person
     /// pushes the board back into place or recalibrates the pose, and removes the

@@ -10,7 +10,7 @@
 //! Invariants: nothing here adds to the record but a move seen on the board; a
 //! resumed snapshot's slot masks are cut to the slots that exist.
 
-use super::game::one_move_of;
+use super::game::{one_more, one_move_of};
 use super::{Controller, Mode, MoveChooser, Problem, Snapshot, State};
 use crate::device::classify::Sensed;
 use crate::device::model::{ResetCause, FULL_STOCK};
@@ -138,6 +138,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                             }
                         } else if view == base && !matches!(problem, Problem::PlacementFailed(_)) {
                             self.begin_placement(square, colour, now_ms);
+                        } else if self.acknowledged
+                            && matches!(problem, Problem::StrayPiece(_))
+                            && one_more(base, colour, view).is_some()
+                        {
+                            // A person says the piece is where it should be (where
+                            // they saw the head put it down), yet it lies on another
+                            // square: the board moved by a square or more.
+                            self.fail(Problem::Recalibrate(square));
                         }
                     }
                     // Resuming after a reset during a placement.
@@ -146,6 +154,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         placed.set(square, Sensed::Piece(colour));
                         if view == placed {
                             self.placed(colour, slot, false, square, now_ms);
+                        } else if one_more(base, colour, view).is_some() {
+                            // Its piece lies on another square: the stray again
+                            // (another fault was shown since, or a reset came
+                            // between), not a plain mismatch a person cannot read.
+                            self.slot_emptied(colour, slot, false);
+                            self.fail(Problem::StrayPiece(square));
                         } else {
                             self.fixed_by_human(view, now_ms);
                         }

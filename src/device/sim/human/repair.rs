@@ -100,8 +100,8 @@ impl SimHuman {
     /// (README's table of light patterns): Error with Device turn and a square
     /// number 1-9 on Lamp/Win/Draw/Loss is that square's sensor (replug it);
     /// number 12 without turn lights is "recalibrate the board" (push it back to its
-    /// marks); Human turn and a number is an unclear reading there (centre the
-    /// piece). The person reads the lights, nothing else, and does what a pattern
+    /// marks, remove the piece that missed); Human turn and a number is an unclear
+    /// reading there (centre the piece). The person reads the lights, nothing else, and does what a pattern
     /// asks once (a replugged sensor needs time to come back), again only when the
     /// pattern changes or after pressing Start.
     pub(super) fn follow_error_pattern(&mut self, w: &mut World) {
@@ -128,7 +128,13 @@ impl SimHuman {
                     }
                 }
             }
-            (false, false, 12) => w.push_board_back(),
+            // "The board moved: push it back, remove the piece that missed": the
+            // device's last piece is not its move, wherever the person saw the
+            // head put it down.
+            (false, false, 12) => {
+                w.push_board_back();
+                self.device_target = None;
+            }
             // An unclear reading: "centre the piece on the square".
             (false, true, 1..=9) => {
                 if let Some(square) = Square::new(number - 1) {
