@@ -505,17 +505,19 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 /// the game not being over: a legal move when `human` is to move. (The same as
 /// comparing `view` with every position after a legal move, without playing them.)
 pub(super) fn one_move_of(board: Board, human: Colour, view: BoardView) -> bool {
-    !board.is_over() && one_more(BoardView::of_board(board), human, view).is_some()
+    !board.is_over() && one_more(BoardView::of_board(board), human, view)
 }
 
-/// The square of the one piece of `colour` that `view` shows beyond `base`, on a
-/// square `base` has empty, every other square as in `base`; `None` otherwise.
-pub(super) fn one_more(base: BoardView, colour: Colour, view: BoardView) -> Option<Square> {
+/// Whether `view` shows one piece of `colour` beyond `base`, on a square `base`
+/// has empty, every other square as in `base`.
+pub(super) fn one_more(base: BoardView, colour: Colour, view: BoardView) -> bool {
     let new = view.pieces(colour).bits() & !base.pieces(colour).bits();
-    let square = Squares::from_bits(new).first()?;
+    let Some(square) = Squares::from_bits(new).first() else {
+        return false;
+    };
     let mut moved = base;
     moved.set(square, Sensed::Piece(colour));
-    (at_most_one(new) && base.get(square) == Sensed::Empty && view == moved).then_some(square)
+    at_most_one(new) && base.get(square) == Sensed::Empty && view == moved
 }
 
 /// Whether at most one bit of `bits` is set (no software popcount on Cortex-M).

@@ -140,7 +140,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                             self.begin_placement(square, colour, now_ms);
                         } else if self.acknowledged
                             && matches!(problem, Problem::StrayPiece(_))
-                            && one_more(base, colour, view).is_some()
+                            && one_more(base, colour, view)
                         {
                             // A person says the piece is where it should be (where
                             // they saw the head put it down), yet it lies on another
@@ -154,7 +154,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         placed.set(square, Sensed::Piece(colour));
                         if view == placed {
                             self.placed(colour, slot, false, square, now_ms);
-                        } else if one_more(base, colour, view).is_some() {
+                        } else if one_more(base, colour, view) {
                             // Its piece lies on another square: the stray again
                             // (another fault was shown since, or a reset came
                             // between), not a plain mismatch a person cannot read.
