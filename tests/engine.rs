@@ -642,3 +642,17 @@ fn lookup_errors_name_the_key_and_the_value() {
     assert_eq!(source, Some(e.to_string()));
     assert!(LookupError::MissingEntry { key: 1 }.source().is_none());
 }
+
+/// The compiled table's size by part, as `tictable stats` reports it: 2-byte keys
+/// and values for the 627 canonical decision positions and the extra entries,
+/// the hash parameters on top; the compact and best-moves layouts as the
+/// firmware links them.
+#[test]
+fn the_table_size_adds_up_by_part() {
+    let s = tictable::table::size();
+    assert_eq!(s.entries, tictable::table::map().len());
+    assert_eq!((s.key_bytes, s.value_bytes), (2 * s.entries, 2 * s.entries));
+    assert!(s.entries >= 627 && s.hash_bytes > 0);
+    assert_eq!(s.total(), 4 * s.entries + s.hash_bytes);
+    assert_eq!((s.best_entries, s.best_bytes), (96, 146));
+}
