@@ -4,7 +4,6 @@ use super::faults::FaultSet;
 use super::stats::WorldStats;
 use super::tcs::TcsRegs;
 use super::SplitMix64;
-use crate::device::hw::Rgbc;
 use crate::device::motion::{
     AxisConfig, HeadTiming, Point, Pose, PoseError, Storage, STORAGE_SLOTS,
 };
@@ -165,11 +164,6 @@ pub struct Head {
 pub const SLIP_STEPS: u32 = 60;
 /// How far a bump moves the board, mm.
 pub const BUMP_MM: f32 = 8.0;
-
-/// Base optics: what a sensor sees for empty, black, white at gain 1.
-const EMPTY_RGBC: [f64; 4] = [1200.0, 420.0, 400.0, 380.0];
-const BLACK_RGBC: [f64; 4] = [260.0, 90.0, 85.0, 80.0];
-const WHITE_RGBC: [f64; 4] = [3400.0, 1150.0, 1200.0, 1100.0];
 
 /// Distance (mm) from a square centre within which a piece fully covers the sensor.
 pub const FULL_COVER_MM: f32 = 4.0;
@@ -616,110 +610,5 @@ impl World {
                 self.hand_move(i, centre, jitter);
             }
         }
-    }
-
-    /// The squares whose sensor's ADC is frozen.
-    pub fn stuck_squares(&self) -> crate::Squares {
-        let mut bits = 0;
-        for (i, t) in self.sensors.iter().enumerate() {
-            if t.frozen {
-                bits |= 1 << i;
-            }
-        }
-        crate::Squares::from_bits(bits)
-    }
-
-    /// One transaction reaches the sensor of `square` at `now_ms` (`reads`: it reads
-    /// registers): the faults per read strike first (a brown-out, a freezing ADC),
-    /// then the samples due by now complete (only the latest is measured: it is
-    /// the one the data registers hold).
-    pub(super) fn sensor_access(&mut self, square: Square, reads: bool) {
-        let s = square.index() as usize;
-        if reads && self.rng.chance(self.config.brownout_rate) {
-            self.stats.brownouts += 1;
-            let frozen = self.sensors[s].frozen;
-            let adc = self.sensors[s].adc;
-            self.sensors[s] = TcsRegs {
-                frozen,
-                adc: if frozen { adc } else { [0; 4] },
-                ..TcsRegs::default()
-            };
-        }
-        if reads && !self.sensors[s].frozen && self.rng.chance(self.config.stuck_rate) {
-            self.stats.stuck_sensors += 1;
-            self.sensors[s].frozen = true;
-        }
-        let t = &self.sensors[s];
-        if !t.integrating() {
-            return;
-        }
-        let due = t.due_samples(self.now_ms);
-        if due <= t.samples {
-            return;
-        }
-        self.stats.samples += 1;
-        if !t.frozen {
-            let r = self.measure(square);
-            self.sensors[s].adc = [r.clear, r.red, r.green, r.blue];
-        }
-        self.sensors[s].sampled(due);
-    }
-
-    /// Writes byte `b` to register `p` of the sensor of `square`.
-    pub(super) fn sensor_write(&mut self, square: Square, p: usize, b: u8) {
-        let now = self.now_ms;
-        self.sensors[square.index() as usize].write(p, b, now, &mut self.stats);
-    }
-
-    /// Reads register `p` of the sensor of `square`.
-    pub(super) fn sensor_read(&mut self, square: Square, p: usize) -> u8 {
-        self.sensors[square.index() as usize].read(p)
-    }
-
-    /// What sensor `s` sees now (one sample, with its noise), as raw counts under
-    /// its register settings (gain, integration time).
-    pub fn measure(&mut self, square: Square) -> Rgbc {
-        let s = square.index() as usize;
-        let regs = self.sensors[s].regs;
-        if regs[0] & 0x03 != 0x03 {
-            return Rgbc::default(); // not powered or not integrating
-        }
-        let centre = self.config.pose.square_centre(square);
-        let mut cover = 0.0f64;
-        let mut colour = Colour::Black;
-        for (i, p) in self.pieces.iter().enumerate() {
-            if self.head.held == Some(i) {
-                continue;
-            }
-            let d = p.at.distance(centre) as f32 / 1000.0;
-            let c = ((NO_COVER_MM - d) / (NO_COVER_MM - FULL_COVER_MM)).clamp(0.0, 1.0) as f64;
-            if c > cover {
-                cover = c;
-                colour = p.colour;
-            }
-        }
-        if self.rng.chance(self.config.flicker_rate) {
-            self.stats.flickers += 1;
-            cover = self.rng.unit();
-            colour = if self.rng.chance(0.5) {
-                Colour::Black
-            } else {
-                Colour::White
-            };
-        }
-        let piece = match colour {
-            Colour::Black => BLACK_RGBC,
-            Colour::White => WHITE_RGBC,
-        };
-        let cycles = 256.0 - regs[0x01] as f64;
-        let gain = [1.0, 4.0, 16.0, 60.0][(regs[0x0F] & 3) as usize];
-        let scale = self.gain[s] * cycles / 10.0 * gain / 4.0;
-        let mut v = [0u16; 4];
-        for (k, out) in v.iter_mut().enumerate() {
-            let base = EMPTY_RGBC[k] + (piece[k] - EMPTY_RGBC[k]) * cover;
-            let noisy = base * scale * (1.0 + self.rng.range(-1.0, 1.0) * self.config.noise);
-            *out = noisy.clamp(0.0, 65535.0) as u16;
-        }
-        Rgbc::new(v[0], v[1], v[2], v[3])
     }
 }
