@@ -655,4 +655,7 @@ fn the_table_size_adds_up_by_part() {
     assert!(s.entries >= 627 && s.hash_bytes > 0);
     assert_eq!(s.total(), 4 * s.entries + s.hash_bytes);
     assert_eq!((s.best_entries, s.best_bytes), (96, 146));
+    // Values by slot (a spare one), a pilot byte per 3 entries, a 4-byte seed.
+    let compact = 2 * (s.entries + 1) + s.entries.div_ceil(3) + 4;
+    assert_eq!(s.compact_bytes, compact);
 }
