@@ -394,6 +394,37 @@ fn an_off_square_piece_is_unclear_not_guessed() {
     s.device_replies("X...O....");
 }
 
+/// The classification's margins against the simulator's optics (a sensor sees a
+/// piece fully within 4 mm of its square's centre, not at all beyond 14 mm, with
+/// 3 % noise): a piece 4 mm off is read as that piece every time; one 5.1 mm off,
+/// its edge over the line where the contest wants it inside, almost never, so the
+/// four equal frames a scan waits for do not accept it. (With the earlier
+/// margins, 11 % and 10 %, such a piece dropped by a fault was accepted now and
+/// then, and the person who counts it as off its square cleared it away.)
+#[test]
+fn a_piece_over_the_line_is_not_read_as_on_its_square() {
+    use tictable::device::classify::Sensed;
+    let mut s = Script::new(true, Some(sq(0)));
+    s.wait_human_turn();
+    let calibration = *s.m.controller.hardware().scanner.calibration();
+    for (offset, least, most) in [(4.0, 1000, 1000), (5.1, 0, 20)] {
+        let i = s.put(Colour::White, sq(4), offset);
+        let mut w = s.m.world.borrow_mut();
+        let seen = (0..1000)
+            .filter(|_| {
+                let reading = w.measure(sq(4));
+                calibration.classify(sq(4), reading) == Sensed::Piece(Colour::White)
+            })
+            .count();
+        assert!(
+            (least..=most).contains(&seen),
+            "{offset} mm: {seen} of 1000"
+        );
+        let slot = w.free_slot(Colour::White).unwrap();
+        w.hand_move(i, slot, 0.0);
+    }
+}
+
 #[test]
 fn a_button_press_without_a_move_is_ignored() {
     let mut s = Script::new(true, Some(sq(0)));
@@ -426,24 +457,42 @@ fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (HostMachine<BestM
     m.controller.start_task(task).unwrap();
     assert_eq!(m.controller.start_task(task), Err(TaskError::Busy));
     // A piece that arrived only at a retry asks a person to look for a fallen
-    // one (the stray pattern): there is none here, so the person presses Done.
+    // one (the stray pattern): there is none here, so the person presses Done. A
+    // placement whose every attempt missed its grip asks for the piece by hand
+    // (take one stuck on the magnet off, put one on the square): done so.
     let t0 = m.now;
+    let (mut strays, mut by_hand) = (0u32, 0u32);
     let done = loop {
         let left = 120_000u32.saturating_sub(m.now - t0);
         let stop = m.run_until(&mut h, left, |m| {
             matches!(
                 m.controller.state(),
-                State::TaskDone | State::Error(Problem::StrayPiece(_))
+                State::TaskDone
+                    | State::Error(Problem::StrayPiece(_) | Problem::PlacementFailed(_))
             )
         });
-        if !stop || m.controller.state() == State::TaskDone {
+        let state = m.controller.state();
+        if !stop || state == State::TaskDone {
             break stop;
         }
-        h.press(Button::Done, m.now);
-        m.run_until(&mut h, 1_000, |m| {
-            !matches!(m.controller.state(), State::Error(Problem::StrayPiece(_)))
-        });
+        if let State::Error(Problem::PlacementFailed(square)) = state {
+            by_hand += 1;
+            let colour = items.iter().find(|(_, s)| *s == square).unwrap().0;
+            let mut w = m.world.borrow_mut();
+            if let (Some(i), false) = (w.head.held, w.head.magnet) {
+                let slot = w.free_slot(w.pieces[i].colour).unwrap();
+                w.hand_move(i, slot, 0.0);
+            }
+            let i = w.stored_piece(colour).expect("a stored piece");
+            let centre = w.config.pose.square_centre(square);
+            w.hand_move(i, centre, 0.0);
+        } else {
+            strays += 1;
+            h.press(Button::Done, m.now);
+        }
+        m.run_until(&mut h, 1_000, |m| m.controller.state() != state);
     };
+    let _ = (strays, by_hand);
     assert!(done, "task stuck in {:?}", m.controller.state());
     {
         let w = m.world.borrow();
@@ -501,11 +550,7 @@ fn item3_the_same_on_a_board_rotated_by_45_degrees_either_way() {
 
 #[test]
 fn tasks_survive_missed_grips_and_bus_faults() {
-    // A seed whose grips miss, but never on every attempt a placement's budget
-    // allows (that ends in PlacementFailed, which this passive person does not
-    // fix): seeds 28 and 29 do since the bench calibration draws nothing from the
-    // bus faults.
-    let mut config = SimConfig::standard(10.0, 0.02, 30).unwrap();
+    let mut config = SimConfig::standard(10.0, 0.02, 29).unwrap();
     config.missed_pickup_rate = 0.3;
     let (m, _) = run_task(
         config,

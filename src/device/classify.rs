@@ -77,16 +77,19 @@ pub struct Margins {
 }
 
 impl Margins {
-    /// Defaults: nearest at most 11 % of the second, within 10 % of the gap. A
-    /// reading counts as a piece only when it is about 90 % of the way from the
+    /// Defaults: nearest at most 8 % of the second, within 8 % of the gap. A
+    /// reading counts as a piece only when it is about 92 % of the way from the
     /// empty square's reference to the piece's: with a sensor that sees a 22 mm
     /// piece fully within 4 mm of the square centre and not at all beyond 14 mm (the
-    /// simulator's geometry), a piece is accepted up to about 5 mm off-centre, where
-    /// a 22 mm piece on a 32 mm square still clears the lines (contest rule); further
-    /// off it is unknown, which the controller treats as "put the piece right".
+    /// simulator's geometry), a piece is accepted up to about 4.8 mm off-centre,
+    /// short of 5 mm, where a 22 mm piece on a 32 mm square touches the lines
+    /// (contest rule: inside its square), with room for 3 % sensor noise; further
+    /// off it is unknown, which the controller treats as "put the piece right". (At
+    /// 11 % and 10 % the boundary sat at 5 mm itself, and a piece 5.1 mm off was
+    /// read as on its square in about one reading in nine.)
     pub const DEFAULT: Margins = Margins {
-        ratio_percent: 11,
-        spread_percent: 10,
+        ratio_percent: 8,
+        spread_percent: 8,
     };
 }
 

@@ -325,7 +325,9 @@ impl SimHuman {
             self.device_target = None;
             self.act_at = Some(now + 200 + self.rng.below(1300) as u32);
         }
-        if !turn {
+        // A person who gave the game up plays no more of it (the Setup lights
+        // that follow can look like a turn light).
+        if !turn || self.abandoning {
             self.act_at = None;
         }
         self.turn_light = turn;
@@ -402,6 +404,25 @@ mod tests {
             w.now_ms = t;
             h.step(w, t);
         }
+    }
+
+    /// A person who gave the game up plays no more of it: the Setup's lights for
+    /// "the person moves first" (Human turn alone) look like their turn light,
+    /// and a move with Done pressed there opened task entry instead of the next
+    /// game. The same lights in a game they play are a turn.
+    #[test]
+    fn a_person_who_gave_the_game_up_does_not_play_into_the_setup() {
+        let mut w = world();
+        let mut h = SimHuman::new(Style::Perfect, 0.0, 3);
+        h.new_game(Colour::Black, Style::Perfect);
+        h.abandoning = true;
+        their_turn(&mut h, &mut w, 10);
+        assert_eq!(w.game_board(), Some(Board::EMPTY));
+        h.new_game(Colour::Black, Style::Perfect);
+        w.lights[Light::HumanTurn.index()] = false;
+        h.step(&mut w, 3_010);
+        their_turn(&mut h, &mut w, 3_011);
+        assert_eq!(w.game_board().map(|b| b.piece_count()), Some(1));
     }
 
     /// A mess-up ("two pieces of their own") with one free square left would be
