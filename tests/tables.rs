@@ -86,6 +86,8 @@ fn postcard_round_trip() {
 #[test]
 fn loaded_table_answers_like_the_compiled_one_everywhere() {
     let table = Table::from_postcard(COMMITTED).unwrap();
+    // One entry per canonical decision position and the two extra entries.
+    assert_eq!((table.len(), table.is_empty()), (629, false));
     let (mut valid, mut decisions) = (0, 0);
     for board in all_boards() {
         let expected = analyse(&board);
