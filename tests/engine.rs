@@ -663,3 +663,15 @@ fn the_table_size_adds_up_by_part() {
     let compact = 2 * (s.entries + 1) + s.entries.div_ceil(3) + 4;
     assert_eq!(s.compact_bytes, compact);
 }
+
+/// A symmetry's index is `h | v << 1 | t << 2`: every one of the eight has its
+/// own, and the index gives it back; 8 and above are no symmetry.
+#[test]
+fn symmetry_indices_round_trip() {
+    for (i, s) in Symmetry::ALL.into_iter().enumerate() {
+        assert_eq!(usize::from(s.index()), i);
+        assert_eq!(Symmetry::from_index(s.index()), Some(s));
+    }
+    assert_eq!(Symmetry::from_index(8), None);
+    assert_eq!(Symmetry::from_index(255), None);
+}
