@@ -461,7 +461,6 @@ fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (HostMachine<BestM
     // placement whose every attempt missed its grip asks for the piece by hand
     // (take one stuck on the magnet off, put one on the square): done so.
     let t0 = m.now;
-    let (mut strays, mut by_hand) = (0u32, 0u32);
     let done = loop {
         let left = 120_000u32.saturating_sub(m.now - t0);
         let stop = m.run_until(&mut h, left, |m| {
@@ -476,7 +475,6 @@ fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (HostMachine<BestM
             break stop;
         }
         if let State::Error(Problem::PlacementFailed(square)) = state {
-            by_hand += 1;
             let colour = items.iter().find(|(_, s)| *s == square).unwrap().0;
             let mut w = m.world.borrow_mut();
             if let (Some(i), false) = (w.head.held, w.head.magnet) {
@@ -487,12 +485,10 @@ fn run_task(config: SimConfig, items: &[(Colour, Square)]) -> (HostMachine<BestM
             let centre = w.config.pose.square_centre(square);
             w.hand_move(i, centre, 0.0);
         } else {
-            strays += 1;
             h.press(Button::Done, m.now);
         }
         m.run_until(&mut h, 1_000, |m| m.controller.state() != state);
     };
-    let _ = (strays, by_hand);
     assert!(done, "task stuck in {:?}", m.controller.state());
     {
         let w = m.world.borrow();
