@@ -346,6 +346,7 @@ impl<S: NorFlash> Store<S> {
     /// [`PersistError::Storage`] when the flash fails (or the power is cut): the
     /// newest snapshot saved before is still the one [`Store::load`] returns, and
     /// the next save reads the flash again.
+    #[inline(never)]
     pub fn save(&mut self, snapshot: &Snapshot) -> Result<(), PersistError<S::Error>> {
         if !self.head.known {
             self.scan()?;
