@@ -357,15 +357,21 @@ impl<S: NorFlash> Store<S> {
         let head = &mut self.head;
         let newest = u32_at(&head.frame, at::SEQUENCE);
         put_u32(&mut frame, at::SEQUENCE, newest);
-        if frame[..ENCODED_LEN] == head.frame[..ENCODED_LEN] {
+        // The first byte that differs from the newest frame's (their sequences are
+        // the same now): none, unchanged; none before the game fields, a delta.
+        let first = frame[..ENCODED_LEN]
+            .iter()
+            .zip(&head.frame)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if first == ENCODED_LEN {
             return Ok(());
         }
         // Unknown again until the record is written.
         head.known = false;
-        let stable = at::SEQUENCE + 4..DELTA_START;
         let page_at = self.base + head.page * Self::PAGE_STRIDE as u32;
         let (at, from, len) =
-            if head.next < Self::DELTAS && frame[stable.clone()] == head.frame[stable] {
+            if head.next < Self::DELTAS && first >= DELTA_START {
                 let slot = head.next;
                 head.next += 1;
                 let sequence = head.sequence.wrapping_add(head.next as u32);
