@@ -235,7 +235,7 @@ impl Snapshot {
         } else {
             return None;
         };
-        let mut squares = [SquareCalibration::default(); 9];
+        let mut squares: [SquareCalibration; 9] = Default::default();
         let mut chunks = b[at::CALIBRATION..at::MARGINS].chunks_exact(8);
         for square in squares.iter_mut() {
             for v in square.references_mut() {
