@@ -140,9 +140,10 @@ impl core::fmt::Display for TaskError {
 impl core::error::Error for TaskError {}
 
 impl Task {
-    /// No placement yet (not a valid task by itself).
+    /// No placement yet (not a valid task by itself). The unused items are (black,
+    /// square 0): the snapshot's bytes for them are 0.
     pub(super) const NONE: Task = Task {
-        items: [(Colour::Black, Square::CENTRE); 9],
+        items: [(Colour::Black, Square::ALL[0]); 9],
         len: 0,
     };
 
@@ -177,6 +178,12 @@ impl Task {
             self.len += 1;
         }
         Ok(())
+    }
+
+    /// All nine items, the placements first, then unused ones (black, square 0):
+    /// the snapshot's bytes.
+    pub(super) const fn all_items(&self) -> &[(Colour, Square); 9] {
+        &self.items
     }
 
     /// The placements, in order.

@@ -180,11 +180,10 @@ impl Snapshot {
         b[at::MOVES_LEN] = self.record.len;
         put(b, at::MOVES, self.record.move_indices());
         if let Mode::Task { task, done } = &self.mode {
-            let items = task.items();
-            b[at::TASK_LEN] = items.len() as u8;
+            b[at::TASK_LEN] = task.len;
             b[at::TASK_DONE] = *done;
             let pairs = b[at::TASK_ITEMS..at::ACTIVE].chunks_exact_mut(2);
-            for (dst, &(colour, square)) in pairs.zip(items) {
+            for (dst, &(colour, square)) in pairs.zip(task.all_items()) {
                 if let [c, s] = dst {
                     (*c, *s) = (colour.index() as u8, square.index());
                 }
