@@ -303,18 +303,20 @@ impl<S: NorFlash> Store<S> {
         }
         if found {
             let mut at = page_at(head.page) + Self::FULL_IO as u32;
+            // Each delta read over the page's whole snapshot: a slot's read replaces
+            // every byte the one before it left (the game fields, their CRC, padding).
+            frame = head.frame;
             for slot in 0..Self::DELTAS {
-                let mut newer = head.frame;
-                let record = &mut newer[DELTA_START..DELTA_START + Self::DELTA_IO];
+                let record = &mut frame[DELTA_START..DELTA_START + Self::DELTA_IO];
                 read(at, record)?;
                 if record.iter().any(|&b| b != 0xFF) {
                     // Written, whole or torn: the next delta goes after it.
                     head.next = slot + 1;
                 }
                 let sequence = head.sequence.wrapping_add(slot as u32 + 1);
-                put_u32(&mut newer, at::SEQUENCE, sequence);
-                if valid(&newer, DELTA_START) {
-                    head.frame = newer;
+                put_u32(&mut frame, at::SEQUENCE, sequence);
+                if valid(&frame, DELTA_START) {
+                    head.frame = frame;
                 }
                 at += Self::DELTA_IO as u32;
             }
