@@ -56,8 +56,11 @@ impl GameRecord {
     /// Appends a move (checked against the rules).
     pub fn push(&mut self, square: Square) -> Result<(), crate::MoveError> {
         self.board = self.board.play(square)?;
-        self.moves[self.len as usize] = square.index();
-        self.len += 1;
+        // A legal move finds a free slot: a board with nine moves is over.
+        if let Some(m) = self.moves.get_mut(self.len as usize) {
+            *m = square.index();
+            self.len += 1;
+        }
         Ok(())
     }
 }
