@@ -93,13 +93,13 @@ impl SavePolicy {
     /// assert!(!policy.due(2, true, placing));
     /// ```
     pub fn due(&mut self, revision: u32, busy: bool, state: State) -> bool {
-        let started = busy && !self.was_busy;
+        // Busy since the last pass, not placing: a change waits for the gantry.
+        let waits = busy && self.was_busy && !matches!(state, State::Placing { .. });
         self.was_busy = busy;
-        let due = self.saved != Some(revision)
-            && (!busy || started || matches!(state, State::Placing { .. }));
-        if due {
-            self.saved = Some(revision);
+        if waits || self.saved == Some(revision) {
+            return false;
         }
-        due
+        self.saved = Some(revision);
+        true
     }
 }
