@@ -78,6 +78,11 @@ pub const FORMAT_VERSION: u8 = 6;
 /// Written for an absent optional value (a square, a colour).
 pub(super) const NONE: u8 = 0xFF;
 
+#[inline(always)]
+fn u16_at(b: &Frame, offset: usize) -> u16 {
+    u16::from_le_bytes([b[offset], b[offset + 1]])
+}
+
 pub(super) fn u32_at(b: &Frame, offset: usize) -> u32 {
     u32::from_le_bytes([b[offset], b[offset + 1], b[offset + 2], b[offset + 3]])
 }
@@ -158,15 +163,14 @@ impl Snapshot {
     pub(super) fn encode_into(&self, b: &mut Frame) {
         b[at::VERSION] = FORMAT_VERSION;
         put(b, at::SEQUENCE, &self.sequence.to_le_bytes());
-        let mut chunks = b[at::CALIBRATION..at::MARGINS].chunks_exact_mut(8);
-        for square in self.calibration.squares() {
-            for v in square.references() {
-                if let Some([c0, c1, r0, r1, g0, g1, b0, b1]) = chunks.next() {
-                    [*c0, *c1] = v.clear.to_le_bytes();
-                    [*r0, *r1] = v.red.to_le_bytes();
-                    [*g0, *g1] = v.green.to_le_bytes();
-                    [*b0, *b1] = v.blue.to_le_bytes();
-                }
+        for (s, square) in self.calibration.squares().iter().enumerate() {
+            for (r, v) in square.references().iter().enumerate() {
+                let at = at::CALIBRATION + 24 * s + 8 * r;
+                let [c0, c1] = v.clear.to_le_bytes();
+                let [r0, r1] = v.red.to_le_bytes();
+                let [g0, g1] = v.green.to_le_bytes();
+                let [b0, b1] = v.blue.to_le_bytes();
+                put(b, at, &[c0, c1, r0, r1, g0, g1, b0, b1]);
             }
         }
         let margins = self.calibration.margins();
@@ -240,18 +244,16 @@ impl Snapshot {
             return None;
         };
         let mut squares: [SquareCalibration; 9] = Default::default();
-        let mut chunks = b[at::CALIBRATION..at::MARGINS].chunks_exact(8);
-        for square in squares.iter_mut() {
-            for v in square.references_mut() {
-                if let Some(&[c0, c1, r0, r1, g0, g1, b0, b1]) = chunks.next() {
-                    // Stored calibrations were checked when made; keep them as they are.
-                    *v = Rgbc::new(
-                        u16::from_le_bytes([c0, c1]),
-                        u16::from_le_bytes([r0, r1]),
-                        u16::from_le_bytes([g0, g1]),
-                        u16::from_le_bytes([b0, b1]),
-                    );
-                }
+        for (s, square) in squares.iter_mut().enumerate() {
+            for (r, v) in square.references_mut().iter_mut().enumerate() {
+                // Stored calibrations were checked when made; keep them as they are.
+                let at = at::CALIBRATION + 24 * s + 8 * r;
+                *v = Rgbc::new(
+                    u16_at(b, at),
+                    u16_at(b, at + 2),
+                    u16_at(b, at + 4),
+                    u16_at(b, at + 6),
+                );
             }
         }
         let p = |k: usize| u32_at(b, at::POSE + 4 * k);

@@ -372,24 +372,23 @@ impl<S: NorFlash> Store<S> {
         // Unknown again until the record is written.
         head.known = false;
         let page_at = self.base + head.page * Self::PAGE_STRIDE as u32;
-        let (at, from, len) =
-            if head.next < Self::DELTAS && first >= DELTA_START {
-                let slot = head.next;
-                head.next += 1;
-                let sequence = head.sequence.wrapping_add(head.next as u32);
-                put_u32(&mut frame, at::SEQUENCE, sequence);
-                let at = page_at + (Self::FULL_IO + slot * Self::DELTA_IO) as u32;
-                (at, DELTA_START, Self::DELTA_IO)
-            } else {
-                head.page = (head.page + 1) % self.pages;
-                (head.sequence, head.next) = (newest.wrapping_add(1), 0);
-                put_u32(&mut frame, at::SEQUENCE, head.sequence);
-                let at = self.base + head.page * Self::PAGE_STRIDE as u32;
-                self.flash
-                    .erase(at, at + Self::PAGE_STRIDE as u32)
-                    .map_err(PersistError::Storage)?;
-                (at, 0, Self::FULL_IO)
-            };
+        let (at, from, len) = if head.next < Self::DELTAS && first >= DELTA_START {
+            let slot = head.next;
+            head.next += 1;
+            let sequence = head.sequence.wrapping_add(head.next as u32);
+            put_u32(&mut frame, at::SEQUENCE, sequence);
+            let at = page_at + (Self::FULL_IO + slot * Self::DELTA_IO) as u32;
+            (at, DELTA_START, Self::DELTA_IO)
+        } else {
+            head.page = (head.page + 1) % self.pages;
+            (head.sequence, head.next) = (newest.wrapping_add(1), 0);
+            put_u32(&mut frame, at::SEQUENCE, head.sequence);
+            let at = self.base + head.page * Self::PAGE_STRIDE as u32;
+            self.flash
+                .erase(at, at + Self::PAGE_STRIDE as u32)
+                .map_err(PersistError::Storage)?;
+            (at, 0, Self::FULL_IO)
+        };
         seal(&mut frame, from);
         // Always there (the lengths fit the frame by their definitions): a check
         // that costs less flash than the slice's panic.
