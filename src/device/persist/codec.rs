@@ -277,9 +277,9 @@ impl Snapshot {
             }
             // Item by item through `Task::push`, as `Task::new` builds it.
             let mut task = Task::NONE;
-            let pairs = b[at::TASK_ITEMS..at::ACTIVE].chunks_exact(2);
-            for pair in pairs.take(len as usize) {
-                task.push(colour_of_code(pair[0])?, Square::new(pair[1])?)
+            for k in 0..len as usize {
+                let at = at::TASK_ITEMS + 2 * k;
+                task.push(colour_of_code(b[at])?, Square::new(b[at + 1])?)
                     .ok()?;
             }
             Mode::Task { task, done }
