@@ -265,8 +265,9 @@ impl Snapshot {
             s => Some(Square::new(s)?),
         };
         let mut record = GameRecord::new();
-        for &m in b[at::MOVES..at::TASK_LEN].get(..b[at::MOVES_LEN] as usize)? {
-            record.push(Square::new(m)?).ok()?;
+        // At most nine: the tenth move finds the game over.
+        for k in 0..b[at::MOVES_LEN] as usize {
+            record.push(Square::new(*b.get(at::MOVES + k)?)?).ok()?;
         }
         let (len, done) = (b[at::TASK_LEN], b[at::TASK_DONE]);
         let mode = if len == 0 {
