@@ -109,9 +109,11 @@ impl NorFlash for FlashStorage {
 
     fn erase(&mut self, from: u32, to: u32) -> Result<(), FlashError> {
         check_erase(self, from, to)?;
-        // Page by page (a range of page numbers: the cheapest loop, measured).
-        for page in from / PAGE..to / PAGE {
-            self.writer().page_erase(FIRST_PAGE + page * PAGE)?;
+        // Page by page (both ends are whole pages, checked above).
+        let mut at = FIRST_PAGE + from;
+        while at < FIRST_PAGE + to {
+            self.writer().page_erase(at)?;
+            at += PAGE;
         }
         Ok(())
     }
