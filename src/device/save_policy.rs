@@ -92,6 +92,7 @@ impl SavePolicy {
     /// assert!(policy.due(2, true, placing));
     /// assert!(!policy.due(2, true, placing));
     /// ```
+    #[inline(never)]
     pub fn due(&mut self, revision: u32, busy: bool, state: State) -> bool {
         // Busy since the last pass, not placing: a change waits for the gantry.
         let waits = busy && self.was_busy && !matches!(state, State::Placing { .. });
