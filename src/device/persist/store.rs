@@ -89,6 +89,8 @@ struct Head {
     /// The sequence of the page's whole snapshot; its delta in slot `k` has
     /// `sequence + k + 1`.
     sequence: u32,
+    /// The next free delta slot (`usize::MAX` with no valid snapshot on the flash:
+    /// none, the next save writes a whole one).
     next: usize,
     frame: Frame,
 }
@@ -288,20 +290,19 @@ impl<S: NorFlash> Store<S> {
         let page_at = |page: u32| *base + page * Self::PAGE_STRIDE as u32;
         let mut read = |at: u32, buf: &mut [u8]| flash.read(at, buf).map_err(PersistError::Storage);
         head.known = false;
-        (head.page, head.sequence, head.next) = (*pages - 1, 0, Self::DELTAS);
+        // `next` 0 once a page's whole snapshot is found; none yet: no delta slot.
+        (head.page, head.sequence, head.next) = (*pages - 1, 0, usize::MAX);
         head.frame = [0; FRAME_BUF];
-        let mut found = false;
         let mut frame = [0; FRAME_BUF];
         for page in 0..*pages {
             read(page_at(page), &mut frame[..Self::FULL_IO])?;
             let sequence = u32_at(&frame, at::SEQUENCE);
-            if (!found || sequence > head.sequence) && valid(&frame, 0) {
-                found = true;
+            if (head.next != 0 || sequence > head.sequence) && valid(&frame, 0) {
                 (head.page, head.sequence, head.next) = (page, sequence, 0);
                 head.frame = frame;
             }
         }
-        if found {
+        if head.next == 0 {
             let mut at = page_at(head.page) + Self::FULL_IO as u32;
             // Each delta read over the page's whole snapshot: a slot's read replaces
             // every byte the one before it left (the game fields, their CRC, padding).
