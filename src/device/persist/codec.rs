@@ -259,33 +259,7 @@ impl Snapshot {
         let p = |k: usize| u32_at(b, at::POSE + 4 * k);
         let centre = Point::new(p(0) as i32, p(1) as i32);
         let pose = Pose::from_parts(centre, p(2) as i32, p(3) as i32, p(4)).ok()?;
-        let reset_cause = ResetCause::from_code(b[at::RESET_CAUSE])?;
-        let first_square = match b[at::FIRST_SQUARE] {
-            NONE => None,
-            s => Some(Square::new(s)?),
-        };
-        let mut record = GameRecord::new();
-        // At most nine: the tenth move finds the game over.
-        for k in 0..b[at::MOVES_LEN] as usize {
-            record.push(Square::new(*b.get(at::MOVES + k)?)?).ok()?;
-        }
-        let (len, done) = (b[at::TASK_LEN], b[at::TASK_DONE]);
-        let mode = if len == 0 {
-            Mode::Game
-        } else {
-            if len > 9 || done > len {
-                return None;
-            }
-            // Item by item through `Task::push`, as `Task::new` builds it.
-            let mut task = Task::NONE;
-            for k in 0..len as usize {
-                let at = at::TASK_ITEMS + 2 * k;
-                task.push(colour_of_code(b[at])?, Square::new(b[at + 1])?)
-                    .ok()?;
-            }
-            Mode::Task { task, done }
-        };
-        Some(Snapshot {
+        let mut snapshot = Snapshot {
             sequence: u32_at(b, at::SEQUENCE),
             calibration: Calibration::new(
                 squares,
@@ -295,17 +269,44 @@ impl Snapshot {
                 },
             ),
             pose,
-            reset_cause,
+            reset_cause: ResetCause::from_code(b[at::RESET_CAUSE])?,
             setup: GameSetup {
                 device_first: b[at::DEVICE_FIRST] != 0,
-                first_square,
+                first_square: match b[at::FIRST_SQUARE] {
+                    NONE => None,
+                    s => Some(Square::new(s)?),
+                },
             },
-            record,
-            mode,
+            record: GameRecord::new(),
+            mode: Mode::Game,
             active: b[at::ACTIVE] != 0,
             stock: [b[at::STOCK], b[at::STOCK + 1]],
             suspect: [b[at::STOCK + 2], b[at::STOCK + 3]],
             pending,
-        })
+        };
+        // At most nine: the tenth move finds the game over.
+        for k in 0..b[at::MOVES_LEN] as usize {
+            let m = Square::new(*b.get(at::MOVES + k)?)?;
+            snapshot.record.push(m).ok()?;
+        }
+        let (len, done) = (b[at::TASK_LEN], b[at::TASK_DONE]);
+        if len != 0 {
+            if len > 9 || done > len {
+                return None;
+            }
+            // Item by item through `Task::push`, as `Task::new` builds it.
+            snapshot.mode = Mode::Task {
+                task: Task::NONE,
+                done,
+            };
+            if let Mode::Task { task, .. } = &mut snapshot.mode {
+                for k in 0..len as usize {
+                    let at = at::TASK_ITEMS + 2 * k;
+                    task.push(colour_of_code(b[at])?, Square::new(b[at + 1])?)
+                        .ok()?;
+                }
+            }
+        }
+        Some(snapshot)
     }
 }
