@@ -13,9 +13,10 @@
 //! checked when the calibration was made, and the CRC guards the bytes). The
 //! layout is written by hand rather than through serde + postcard, whose visitors
 //! cost the firmware several KiB more flash. Both directions work on a whole slot
-//! frame (a fixed-size array), every field at a constant offset, so the firmware
-//! reads and writes each field with one instruction and no bounds check. The
-//! encoding is `codec.rs`, the log `store.rs`.
+//! frame (a fixed-size array), every field at a constant offset (the entries of the
+//! calibration, the moves and the task at offsets computed from their index), so
+//! the firmware reads and writes a field with one instruction and next to no
+//! bounds checks. The encoding is `codec.rs`, the log `store.rs`.
 //!
 //! # Flash layout
 //!
