@@ -243,6 +243,9 @@ impl Snapshot {
         } else {
             return None;
         };
+        let p = |k: usize| u32_at(b, at::POSE + 4 * k);
+        let centre = Point::new(p(0) as i32, p(1) as i32);
+        let pose = Pose::from_parts(centre, p(2) as i32, p(3) as i32, p(4)).ok()?;
         let mut squares: [SquareCalibration; 9] = Default::default();
         for (s, square) in squares.iter_mut().enumerate() {
             for (r, v) in square.references_mut().iter_mut().enumerate() {
@@ -256,9 +259,6 @@ impl Snapshot {
                 );
             }
         }
-        let p = |k: usize| u32_at(b, at::POSE + 4 * k);
-        let centre = Point::new(p(0) as i32, p(1) as i32);
-        let pose = Pose::from_parts(centre, p(2) as i32, p(3) as i32, p(4)).ok()?;
         let mut snapshot = Snapshot {
             sequence: u32_at(b, at::SEQUENCE),
             calibration: Calibration::new(
