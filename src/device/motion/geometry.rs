@@ -234,13 +234,16 @@ impl Pose {
         // |c|, |s| <= len = sqrt(2 (u² + v²)) = 4 p < 2^22.
         let sq = |n: i32| i64::from(n) * i64::from(n);
         let len = isqrt(2 * (sq(u) + sq(v)) as u64);
-        // Scale down so that len < 2^15 and (c << 16) / len fits an i32.
-        let shift = (32 - len.leading_zeros()).saturating_sub(15);
-        let den = (len >> shift).clamp(1, 1 << 15) as i32;
-        let cos = (((c >> shift) * ROT_ONE) / den).max(0);
-        let sin = ((s >> shift) * ROT_ONE) / den;
+        // cos = c / len and sin = s / len in Q16, as (c << 13) / (len / 8): only
+        // needed when the pitch is within PITCH_UM (`from_parts` refuses any other
+        // pitch before it looks at the rotation), so len < 2^18, |c| and |s| <= len
+        // and c << 13 fits an i32 (wrapping, harmlessly, for the pitches refused);
+        // len / 8 >= 10_000 is rounded. The limit check above leaves c > 0 there.
+        let den = ((len + 4) >> 3).max(1) as i32;
+        let cos = c.wrapping_shl(13) / den;
+        let sin = s.wrapping_shl(13) / den;
         let centre = Point::new(square0.x + u / 2, square0.y + v / 2);
-        Pose::from_parts(centre, cos, sin.clamp(-cos, cos), (len + 2) / 4)
+        Pose::from_parts(centre, cos, sin.max(-cos).min(cos), (len + 2) / 4)
     }
 
     /// The rotation as (cos, sin) in Q16 ([`ROT_ONE`] = 1.0).
