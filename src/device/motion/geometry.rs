@@ -185,7 +185,8 @@ impl Pose {
         }
         let one = ROT_ONE as i64 * ROT_ONE as i64;
         let norm = cos as i64 * cos as i64 + sin as i64 * sin as i64;
-        if cos < sin.saturating_abs() || norm.abs_diff(one) > (one / 50) as u64 {
+        // (`wrapping_abs`: sin = i32::MIN stays negative here and fails the norm.)
+        if cos < sin.wrapping_abs() || norm.abs_diff(one) > (one / 50) as u64 {
             return Err(PoseError::Rotation);
         }
         Ok(Pose {
