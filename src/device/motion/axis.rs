@@ -95,10 +95,10 @@ pub struct Axis<O, I> {
     dir: O,
     limit: I,
     config: AxisConfig,
-    /// From the config: the travel in steps and the ramps of moves and homing.
+    /// From the config: the travel in steps and the ramps of moves (0) and of
+    /// homing and probing (1).
     max_steps: i32,
-    pub(super) ramp: Ramp,
-    homing: Ramp,
+    pub(super) ramps: [Ramp; 2],
     position: i32,
     homed: bool,
     pub(super) mode: Mode,
@@ -130,8 +130,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             limit,
             config,
             max_steps: config.max_steps(),
-            ramp: Ramp::moves(&config),
-            homing: Ramp::homing(&config),
+            ramps: [Ramp::moves(&config), Ramp::homing(&config)],
             position: 0,
             homed: false,
             mode: Mode::Idle,
@@ -183,11 +182,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             self.dir.set_low()
         }
         .map_err(pin_error)?;
-        let ramp = if matches!(mode, Mode::Moving) {
-            self.ramp
-        } else {
-            self.homing
-        };
+        let ramp = self.ramps[usize::from(!matches!(mode, Mode::Moving))];
         self.mode = mode;
         self.forward = forward;
         self.profile = Profile::new(distance, ramp);
@@ -216,11 +211,6 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         }
         let distance = self.position.unsigned_abs() + PROBE_MARGIN_STEPS;
         self.start(Mode::Probing, false, distance, now_ms)
-    }
-
-    /// The time in ms a probe from `from` steps takes when no step was lost.
-    pub(super) fn probe_ms(&self, from: i32) -> u32 {
-        self.homing.duration(from.unsigned_abs()).div_ceil(16) + u32::from(SWITCH_SAMPLES)
     }
 
     /// Where the last probe found the switch, steps as counted: 0 when no step

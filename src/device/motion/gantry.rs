@@ -5,7 +5,7 @@
 //! within the travel; on a failure the job ends with the magnet left on (a held
 //! piece is not dropped mid-air).
 
-use super::axis::{Axis, Mode, MotionError};
+use super::axis::{Axis, Mode, MotionError, SWITCH_SAMPLES};
 use super::geometry::Point;
 use super::lift::Lift;
 use crate::device::elapsed_ms;
@@ -237,32 +237,32 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// The time in ms a transfer from the current position takes, from the model
     /// (`checked`: by way of the switches, see [`Machine::start_checked_transfer`]).
     pub fn transfer_ms(&self, from: Point, to: Point, checked: bool) -> u32 {
+        let t = &self.timing;
+        let mut ms = 4 * t.lift_ms + t.grip_ms + t.release_ms;
         let mut here = (self.x.position(), self.y.position());
-        let from = self.steps(from);
-        let mut check = 0;
         if checked {
             let p = self.targets[0];
-            // There, the probe back to the switches, and on from 0.
-            check = self.travel(here, p) + self.x.probe_ms(p.0).max(self.y.probe_ms(p.1));
+            // There, the probe back to the switches at the homing speed (when no
+            // step was lost) and its switch readings, and on from 0.
+            ms += self.travel(0, here, p) + self.travel(1, p, (0, 0));
+            ms += u32::from(SWITCH_SAMPLES);
             here = (0, 0);
         }
-        4 * self.timing.lift_ms
-            + self.timing.grip_ms
-            + self.timing.release_ms
-            + check
-            + self.travel(here, from)
-            + self.travel(from, self.steps(to))
+        let from = self.steps(from);
+        ms + self.travel(0, here, from) + self.travel(0, from, self.steps(to))
     }
 
     /// The time in ms to travel between two points (both axes move at once).
     pub fn travel_ms(&self, a: Point, b: Point) -> u32 {
-        self.travel(self.steps(a), self.steps(b))
+        self.travel(0, self.steps(a), self.steps(b))
     }
 
-    /// The time in ms to travel between two positions in steps.
-    fn travel(&self, (ax, ay): (i32, i32), (bx, by): (i32, i32)) -> u32 {
-        let x = self.x.ramp.duration(ax.abs_diff(bx));
-        x.max(self.y.ramp.duration(ay.abs_diff(by))).div_ceil(16)
+    /// The time in ms to travel between two positions in steps on the axes'
+    /// `ramps[ramp]` (0: moves, 1: homing speed).
+    fn travel(&self, ramp: usize, (ax, ay): (i32, i32), (bx, by): (i32, i32)) -> u32 {
+        let x = self.x.ramps[ramp].duration(ax.abs_diff(bx));
+        x.max(self.y.ramps[ramp].duration(ay.abs_diff(by)))
+            .div_ceil(16)
     }
 
     /// Advances the current job; `Ok` when idle. The same as [`Machine::poll_at`] at
