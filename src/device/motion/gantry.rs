@@ -163,7 +163,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// Whether the head can reach `p` (within the travel of both axes).
     pub fn reachable(&self, p: Point) -> bool {
-        self.target(p).is_ok()
+        self.check(self.steps(p)).is_ok()
     }
 
     /// Raises the head, switches the magnet off and homes both axes.
@@ -184,19 +184,20 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
         Ok(())
     }
 
-    /// `p` in steps, checked within the travel of both axes.
-    fn target(&self, p: Point) -> Result<(i32, i32), MotionError> {
-        let (x, y) = self.steps(p);
+    /// `(x, y)` (steps) within the travel of both axes, or the error (x's first).
+    fn check(&self, (x, y): (i32, i32)) -> Result<(), MotionError> {
         self.x.check(x)?;
-        self.y.check(y)?;
-        Ok((x, y))
+        self.y.check(y)
     }
 
     fn start_plan(&mut self, plan: u32, from: Point, to: Point) -> Result<(), MotionError> {
         if !self.is_homed() {
             return Err(MotionError::NotHomed);
         }
-        let targets = [self.target(from)?, self.target(to)?];
+        let targets = [self.steps(from), self.steps(to)];
+        for t in targets {
+            self.check(t)?;
+        }
         self.stop();
         self.busy = true;
         self.plan = plan;
