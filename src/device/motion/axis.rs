@@ -260,11 +260,10 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
                     return Err(nb::Error::WouldBlock);
                 }
                 // Homing or probing: the switch never closed.
-                if matches!(mode, Mode::Moving) {
-                    break Ok(());
-                }
-                self.homed = false;
-                break Err(MotionError::HomingFailed(self.id));
+                break match mode {
+                    Mode::Moving => Ok(()),
+                    _ => Err(MotionError::HomingFailed(self.id)),
+                };
             }
             // The switch is watched on the way back to it (homing too): every step
             // of a move back starts above 0. A closed reading holds the axis until
@@ -280,23 +279,18 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
                     return Err(nb::Error::WouldBlock);
                 }
                 match mode {
-                    Mode::Moving => {
-                        // The position is wrong: home again before the next move.
-                        self.homed = false;
-                        break Err(MotionError::LimitHit(self.id));
-                    }
-                    _ => {
-                        if matches!(mode, Mode::Probing) {
-                            self.probe_error = self.position;
-                            if self.position.unsigned_abs() > 1 {
-                                self.corrections += 1;
-                            }
+                    // The position is wrong: home again before the next move.
+                    Mode::Moving => break Err(MotionError::LimitHit(self.id)),
+                    Mode::Probing => {
+                        self.probe_error = self.position;
+                        if self.position.unsigned_abs() > 1 {
+                            self.corrections += 1;
                         }
-                        self.homed = true;
-                        self.position = 0;
-                        break Ok(());
                     }
+                    _ => {}
                 }
+                self.position = 0;
+                break Ok(());
             }
             self.closed = 0;
             self.step
@@ -311,6 +305,9 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
                 .position
                 .wrapping_add(if self.forward { 1 } else { -1 });
         };
+        // Homed after homing or a probe that found the switch, still homed after a
+        // move that ended (moves start homed), not homed after a failure.
+        self.homed = result.is_ok();
         self.mode = Mode::Idle;
         result.map_err(nb::Error::Other)
     }
