@@ -235,16 +235,27 @@ impl Pose {
         // |c|, |s| <= len = sqrt(2 (u² + v²)) = 4 p < 2^22.
         let sq = |n: i32| i64::from(n) * i64::from(n);
         let len = isqrt(2 * (sq(u) + sq(v)) as u64);
-        // cos = c / len and sin = s / len in Q16, as (c << 13) / (len / 8): only
-        // needed when the pitch is within PITCH_UM (`from_parts` refuses any other
-        // pitch before it looks at the rotation), so len < 2^18, |c| and |s| <= len
-        // and c << 13 fits an i32 (wrapping, harmlessly, for the pitches refused);
-        // len / 8 >= 10_000 is rounded. The limit check above leaves c > 0 there.
-        let den = ((len + 4) >> 3).max(1) as i32;
-        let cos = c.wrapping_shl(13) / den;
-        let sin = s.wrapping_shl(13) / den;
-        let centre = Point::new(square0.x + u / 2, square0.y + v / 2);
-        Pose::from_parts(centre, cos, sin.max(-cos).min(cos), (len + 2) / 4)
+        let pitch_um = (len + 2) / 4;
+        if pitch_um < *PITCH_UM.start() || pitch_um > *PITCH_UM.end() {
+            return Err(PoseError::Pitch(pitch_um));
+        }
+        // cos = c / len and sin = s / len in Q16, as (c << 13) / (len / 8): with the
+        // pitch within PITCH_UM, len < 2^18, |c| and |s| <= len, so c << 13 fits an
+        // i32, and len / 8 >= 10_000 (rounded) is exact to 5e-5. This is the check
+        // of `from_parts`, done here: c² + s² = 2 (u² + v²) is len² to within
+        // 2 len + 1, so (cos, sin) has unit length to within 0.1 % (the clamp
+        // below moves sin by at most 16 / len, 2e-4); and c > 0 (c >= |s| - 16 and
+        // c² + s² >= len² > 2 * 16², from the limit check above), so cos >= |sin|
+        // once sin is clamped.
+        let den = ((len + 4) >> 3) as i32;
+        let cos = (c << 13) / den;
+        let sin = (s << 13) / den;
+        Ok(Pose {
+            centre: Point::new(square0.x + u / 2, square0.y + v / 2),
+            cos,
+            sin: sin.max(-cos).min(cos),
+            pitch_um,
+        })
     }
 
     /// The rotation as (cos, sin) in Q16 ([`ROT_ONE`] = 1.0).
