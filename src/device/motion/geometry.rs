@@ -232,9 +232,9 @@ impl Pose {
         if c + 16 < s.abs() {
             return Err(PoseError::Rotation);
         }
-        // |c|, |s| <= len = sqrt(2 (u² + v²)) = 4 p < 2^22.
+        // |c|, |s| <= len = sqrt(c² + s²) = sqrt(2 (u² + v²)) = 4 p < 2^22.
         let sq = |n: i32| i64::from(n) * i64::from(n);
-        let len = isqrt(2 * (sq(u) + sq(v)) as u64);
+        let len = isqrt((sq(c) + sq(s)) as u64);
         let pitch_um = (len + 2) / 4;
         if pitch_um < *PITCH_UM.start() || pitch_um > *PITCH_UM.end() {
             return Err(PoseError::Pitch(pitch_um));
