@@ -53,12 +53,13 @@ impl Point {
 /// and no table (core's `u64::isqrt` brings in the 64-bit division routine and a
 /// table).
 fn isqrt(n: u64) -> u32 {
-    let mut root = 0u32;
-    for bit in (0..32).rev() {
-        let r = root | 1 << bit;
+    let (mut root, mut bit) = (0u32, 1 << 31);
+    while bit != 0 {
+        let r = root | bit;
         if u64::from(r) * u64::from(r) <= n {
             root = r;
         }
+        bit >>= 1;
     }
     root
 }
