@@ -209,6 +209,11 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         if !self.homed {
             return Err(MotionError::NotHomed);
         }
+        self.probe(now_ms)
+    }
+
+    /// Starts a probe of an axis known to be homed (see [`Axis::start_probe`]).
+    pub(super) fn probe(&mut self, now_ms: u32) -> Result<(), MotionError> {
         let distance = self.position.unsigned_abs() + PROBE_MARGIN_STEPS;
         self.start(Mode::Probing, false, distance, now_ms)
     }

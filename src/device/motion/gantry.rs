@@ -343,8 +343,10 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                 }
                 _ => {
                     // PROBE.
-                    self.x.start_probe(now_ms)?;
-                    self.y.start_probe(now_ms)?;
+                    // Both homed: checked by `start_plan`, and a failure since
+                    // ended the job.
+                    self.x.probe(now_ms)?;
+                    self.y.probe(now_ms)?;
                     0
                 }
             };
