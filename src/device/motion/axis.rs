@@ -168,6 +168,11 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         }
     }
 
+    /// The ramp of the current mode: moves', or homing's (homing and probing).
+    fn ramp(&self) -> &Ramp {
+        &self.ramps[usize::from(!matches!(self.mode, Mode::Moving))]
+    }
+
     /// Sets the direction and starts a move of `distance` steps (or homing).
     fn start(
         &mut self,
@@ -182,10 +187,9 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             self.dir.set_low()
         }
         .map_err(pin_error)?;
-        let ramp = self.ramps[usize::from(!matches!(mode, Mode::Moving))];
         self.mode = mode;
         self.forward = forward;
-        self.profile = Profile::new(distance, ramp);
+        self.profile = Profile::new(distance, self.ramp());
         self.started = now_ms;
         self.done = 0;
         self.closed = 0;
@@ -258,7 +262,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         let t16 = elapsed_ms(now_ms, self.started)
             .saturating_mul(16)
             .saturating_add(u32::from(sub_ms_us.min(999)) * 16 / 1000);
-        let due = self.profile.steps_at(t16);
+        let due = self.profile.steps_at(self.ramp(), t16);
         let result = loop {
             if self.done >= due {
                 if self.done < self.profile.distance {
