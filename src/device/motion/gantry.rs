@@ -122,7 +122,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             timing,
             busy: false,
             plan: 0,
-            targets: [probe; 3],
+            targets: [probe, (0, 0), (0, 0)],
             since: 0,
             wait: 0,
             lowered: 2,
