@@ -102,7 +102,7 @@ pub struct Machine<O, I, L> {
     /// The last lift or magnet action: when it started and how long it lasts, ms.
     since: u32,
     wait: u32,
-    /// The lift position last commanded: 1 lowered, 0 raised, 2 before the first
+    /// The lift position last commanded: 2 lowered, 1 raised, 0 before the first
     /// command.
     lowered: u8,
 }
@@ -125,7 +125,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             targets: [probe, (0, 0), (0, 0)],
             since: 0,
             wait: 0,
-            lowered: 2,
+            lowered: 0,
         }
     }
 
@@ -176,7 +176,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// held when steps were lost stays on it).
     pub fn start_rehoming(&mut self, now_ms: u32) -> Result<(), MotionError> {
         self.lift.set_lowered(false)?;
-        self.lowered = 0;
+        self.lowered = 1;
         self.stop();
         self.x.start_homing(now_ms)?;
         self.y.start_homing(now_ms)?;
@@ -314,8 +314,9 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                     let down = step == LOWER;
                     self.lift.set_lowered(down).map_err(MotionError::Hw)?;
                     // Waits only when the lift actually moves.
-                    let moved = self.lowered != u8::from(down);
-                    self.lowered = u8::from(down);
+                    let at = 1 + u8::from(down);
+                    let moved = self.lowered != at;
+                    self.lowered = at;
                     if moved {
                         t.lift_ms
                     } else {
