@@ -77,14 +77,15 @@ pub const SWITCH_SAMPLES: u8 = 3;
 /// largest loss it can measure towards the switch).
 pub const PROBE_MARGIN_STEPS: u32 = 200;
 
-/// What an axis is doing.
+/// What an axis is doing; bit 0 picks its ramp (`Axis::ramp`): 0 the moves',
+/// 1 homing's.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Mode {
-    Idle,
-    Homing,
-    Moving,
+    Idle = 0,
+    Homing = 1,
+    Moving = 2,
     /// Towards the switch, expecting it at 0 (homed and counting steps).
-    Probing,
+    Probing = 3,
 }
 
 /// One stepper axis: STEP and DIR outputs and an active-low homing switch at 0.
@@ -170,7 +171,8 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
 
     /// The ramp of the current mode: moves', or homing's (homing and probing).
     fn ramp(&self) -> &Ramp {
-        &self.ramps[usize::from(!matches!(self.mode, Mode::Moving))]
+        // Bit 0 of the mode: 0 moving, 1 homing or probing (idle: not used).
+        &self.ramps[self.mode as usize & 1]
     }
 
     /// Sets the direction and starts a move of `distance` steps (or homing).
