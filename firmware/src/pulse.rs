@@ -79,7 +79,10 @@ impl StepTiming {
 /// pins themselves stay plain (the library moves them around with every other
 /// output: STEP/DIR pins of 12 bytes instead of 2 cost 300+ B of flash, measured).
 pub struct StepLine {
-    per_us: AtomicU32,
+    /// The cycles per µs less one (wrapping): all zero at first, so that the
+    /// firmware's `static` lines need no initial values in flash (`.bss`, not
+    /// `.data`).
+    per_us_less_1: AtomicU32,
     dir_written: AtomicU32,
     edge: AtomicU32,
 }
@@ -88,7 +91,7 @@ impl StepLine {
     /// A line for a 1 MHz core clock until [`StepLine::set_clock`].
     pub const fn new() -> StepLine {
         StepLine {
-            per_us: AtomicU32::new(1),
+            per_us_less_1: AtomicU32::new(0),
             dir_written: AtomicU32::new(0),
             edge: AtomicU32::new(0),
         }
@@ -96,13 +99,14 @@ impl StepLine {
 
     /// Sets the core clock the waits are counted in (from the clock configured).
     pub fn set_clock(&self, sysclk_hz: u32) {
-        self.per_us
-            .store(StepTiming::at(sysclk_hz).dir_setup, Ordering::Relaxed);
+        let per_us = StepTiming::at(sysclk_hz).dir_setup;
+        self.per_us_less_1
+            .store(per_us.wrapping_sub(1), Ordering::Relaxed);
     }
 
     /// The times at the clock set.
     pub fn timing(&self) -> StepTiming {
-        let per_us = self.per_us.load(Ordering::Relaxed);
+        let per_us = self.per_us_less_1.load(Ordering::Relaxed).wrapping_add(1);
         StepTiming {
             high: 2 * per_us,
             low: 2 * per_us,

@@ -77,14 +77,15 @@ pub const SWITCH_SAMPLES: u8 = 3;
 /// largest loss it can measure towards the switch).
 pub const PROBE_MARGIN_STEPS: u32 = 200;
 
-/// What an axis is doing.
+/// What an axis is doing; bit 0 picks its ramp (`Axis::ramp`): 0 the moves',
+/// 1 homing's.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Mode {
-    Idle,
-    Homing,
-    Moving,
+    Idle = 0,
+    Homing = 1,
+    Moving = 2,
     /// Towards the switch, expecting it at 0 (homed and counting steps).
-    Probing,
+    Probing = 3,
 }
 
 /// One stepper axis: STEP and DIR outputs and an active-low homing switch at 0.
@@ -95,10 +96,10 @@ pub struct Axis<O, I> {
     dir: O,
     limit: I,
     config: AxisConfig,
-    /// From the config: the travel in steps and the ramps of moves and homing.
+    /// From the config: the travel in steps and the ramps of moves (0) and of
+    /// homing and probing (1).
     max_steps: i32,
-    pub(super) ramp: Ramp,
-    homing: Ramp,
+    pub(super) ramps: [Ramp; 2],
     position: i32,
     homed: bool,
     pub(super) mode: Mode,
@@ -130,8 +131,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             limit,
             config,
             max_steps: config.max_steps(),
-            ramp: Ramp::moves(&config),
-            homing: Ramp::homing(&config),
+            ramps: [Ramp::moves(&config), Ramp::homing(&config)],
             position: 0,
             homed: false,
             mode: Mode::Idle,
@@ -169,6 +169,12 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         }
     }
 
+    /// The ramp of the current mode: moves', or homing's (homing and probing).
+    fn ramp(&self) -> &Ramp {
+        // Bit 0 of the mode: 0 moving, 1 homing or probing (idle: not used).
+        &self.ramps[self.mode as usize & 1]
+    }
+
     /// Sets the direction and starts a move of `distance` steps (or homing).
     fn start(
         &mut self,
@@ -183,14 +189,9 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             self.dir.set_low()
         }
         .map_err(pin_error)?;
-        let ramp = if matches!(mode, Mode::Moving) {
-            self.ramp
-        } else {
-            self.homing
-        };
         self.mode = mode;
         self.forward = forward;
-        self.profile = Profile::new(distance, ramp);
+        self.profile = Profile::new(distance, self.ramp());
         self.started = now_ms;
         self.done = 0;
         self.closed = 0;
@@ -214,13 +215,13 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         if !self.homed {
             return Err(MotionError::NotHomed);
         }
-        let distance = self.position.unsigned_abs() + PROBE_MARGIN_STEPS;
-        self.start(Mode::Probing, false, distance, now_ms)
+        self.probe(now_ms)
     }
 
-    /// The time in ms a probe from `from` steps takes when no step was lost.
-    pub(super) fn probe_ms(&self, from: i32) -> u32 {
-        self.homing.duration(from.unsigned_abs()).div_ceil(16) + u32::from(SWITCH_SAMPLES)
+    /// Starts a probe of an axis known to be homed (see [`Axis::start_probe`]).
+    pub(super) fn probe(&mut self, now_ms: u32) -> Result<(), MotionError> {
+        let distance = self.position.unsigned_abs() + PROBE_MARGIN_STEPS;
+        self.start(Mode::Probing, false, distance, now_ms)
     }
 
     /// Where the last probe found the switch, steps as counted: 0 when no step
@@ -263,18 +264,17 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         let t16 = elapsed_ms(now_ms, self.started)
             .saturating_mul(16)
             .saturating_add(u32::from(sub_ms_us.min(999)) * 16 / 1000);
-        let due = self.profile.steps_at(t16);
+        let due = self.profile.steps_at(self.ramp(), t16);
         let result = loop {
             if self.done >= due {
                 if self.done < self.profile.distance {
                     return Err(nb::Error::WouldBlock);
                 }
                 // Homing or probing: the switch never closed.
-                if matches!(mode, Mode::Moving) {
-                    break Ok(());
-                }
-                self.homed = false;
-                break Err(MotionError::HomingFailed(self.id));
+                break match mode {
+                    Mode::Moving => Ok(()),
+                    _ => Err(MotionError::HomingFailed(self.id)),
+                };
             }
             // The switch is watched on the way back to it (homing too): every step
             // of a move back starts above 0. A closed reading holds the axis until
@@ -290,23 +290,18 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
                     return Err(nb::Error::WouldBlock);
                 }
                 match mode {
-                    Mode::Moving => {
-                        // The position is wrong: home again before the next move.
-                        self.homed = false;
-                        break Err(MotionError::LimitHit(self.id));
-                    }
-                    _ => {
-                        if matches!(mode, Mode::Probing) {
-                            self.probe_error = self.position;
-                            if self.position.unsigned_abs() > 1 {
-                                self.corrections += 1;
-                            }
+                    // The position is wrong: home again before the next move.
+                    Mode::Moving => break Err(MotionError::LimitHit(self.id)),
+                    Mode::Probing => {
+                        self.probe_error = self.position;
+                        if self.position.unsigned_abs() > 1 {
+                            self.corrections += 1;
                         }
-                        self.homed = true;
-                        self.position = 0;
-                        break Ok(());
                     }
+                    _ => {}
                 }
+                self.position = 0;
+                break Ok(());
             }
             self.closed = 0;
             self.step
@@ -321,6 +316,9 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
                 .position
                 .wrapping_add(if self.forward { 1 } else { -1 });
         };
+        // Homed after homing or a probe that found the switch, still homed after a
+        // move that ended (moves start homed), not homed after a failure.
+        self.homed = result.is_ok();
         self.mode = Mode::Idle;
         result.map_err(nb::Error::Other)
     }

@@ -5,7 +5,7 @@
 //! within the travel; on a failure the job ends with the magnet left on (a held
 //! piece is not dropped mid-air).
 
-use super::axis::{Axis, Mode, MotionError};
+use super::axis::{Axis, Mode, MotionError, SWITCH_SAMPLES};
 use super::geometry::Point;
 use super::lift::Lift;
 use crate::device::elapsed_ms;
@@ -32,25 +32,37 @@ impl HeadTiming {
     };
 }
 
-/// The steps of a job, three bits each, the first in the low bits (0: the end).
-const RAISE: u32 = 1;
-const LOWER: u32 = 2;
-const GRIP: u32 = 3;
-const RELEASE: u32 = 4;
-/// Go to [`PROBE_FROM`], then probe both axes against their switches (see
-/// [`Axis::start_probe`]).
-const PROBE: u32 = 5;
-/// Go to the first point of the job (`| 1`: the second).
-const GO_FROM: u32 = 6;
-const GO_TO: u32 = GO_FROM | 1;
+/// The steps of a job, three bits each, the first in the low bits; the job ends
+/// when no step is left (the plan is 0), so a job never ends with step 0.
+///
+/// Steps 0..=2 go to the point `targets[step]`: [`PROBE_FROM`] (always followed by
+/// a probe), the first and the second point of the job.
+const GO_PROBE: u32 = 0;
+const GO_FROM: u32 = 1;
+const GO_TO: u32 = 2;
+const RAISE: u32 = 3;
+const LOWER: u32 = 4;
+const GRIP: u32 = 5;
+const RELEASE: u32 = 6;
+/// Probe both axes against their switches (see [`Axis::start_probe`]).
+const PROBE: u32 = 7;
 
-/// A job's steps in the form a [`Machine`] runs them.
+/// A job's steps in the form a [`Machine`] runs them. Up to ten steps, or eleven
+/// when the last is below 4 (it has the two bits left); checked at build time by
+/// reading the plan back, as is its last step not being 0.
 const fn plan(steps: &[u32]) -> u32 {
-    let (mut i, mut plan) = (steps.len(), 0);
+    let (mut i, mut plan) = (steps.len(), 0u32);
     while i > 0 {
         i -= 1;
         plan = plan << 3 | steps[i];
     }
+    let mut rest = plan;
+    while i < steps.len() {
+        assert!(rest != 0 && rest & 7 == steps[i]);
+        rest >>= 3;
+        i += 1;
+    }
+    assert!(rest == 0);
     plan
 }
 
@@ -63,11 +75,11 @@ const TRANSFER: u32 = plan(&[
 const MOVE: u32 = plan(&[RAISE, GO_TO]);
 
 /// Parking with a check of both axes against their switches.
-const PARK: u32 = plan(&[RAISE, PROBE, GO_TO]);
+const PARK: u32 = plan(&[RAISE, GO_PROBE, PROBE, GO_TO]);
 
 /// A pick-and-place after a check of both axes against their switches.
 const CHECKED_TRANSFER: u32 = plan(&[
-    RAISE, PROBE, GO_FROM, LOWER, GRIP, RAISE, GO_TO, LOWER, RELEASE, RAISE,
+    RAISE, GO_PROBE, PROBE, GO_FROM, LOWER, GRIP, RAISE, GO_TO, LOWER, RELEASE, RAISE,
 ]);
 
 /// Where a park's probe starts: 2 mm from both switches.
@@ -83,13 +95,14 @@ pub struct Machine<O, I, L> {
     timing: HeadTiming,
     /// Whether a job runs.
     busy: bool,
-    /// The job's steps left (see [`plan`]) and its two points, in steps.
+    /// The job's steps left (see [`plan`]) and its points in steps: [`PROBE_FROM`]
+    /// (from the axes' configs, fixed), the job's first and second.
     plan: u32,
-    targets: [(i32, i32); 2],
+    targets: [(i32, i32); 3],
     /// The last lift or magnet action: when it started and how long it lasts, ms.
     since: u32,
     wait: u32,
-    /// The lift position last commanded: 1 lowered, 0 raised, 2 before the first
+    /// The lift position last commanded: 2 lowered, 1 raised, 0 before the first
     /// command.
     lowered: u8,
 }
@@ -97,6 +110,10 @@ pub struct Machine<O, I, L> {
 impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// A machine from its axes, lift, magnet pin and timing.
     pub fn new(x: Axis<O, I>, y: Axis<O, I>, lift: L, magnet: O, timing: HeadTiming) -> Self {
+        let probe = (
+            x.config().steps(PROBE_FROM.x),
+            y.config().steps(PROBE_FROM.y),
+        );
         Machine {
             x,
             y,
@@ -105,10 +122,10 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             timing,
             busy: false,
             plan: 0,
-            targets: [(0, 0); 2],
+            targets: [probe, (0, 0), (0, 0)],
             since: 0,
             wait: 0,
-            lowered: 2,
+            lowered: 0,
         }
     }
 
@@ -146,7 +163,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// Whether the head can reach `p` (within the travel of both axes).
     pub fn reachable(&self, p: Point) -> bool {
-        self.target(p).is_ok()
+        self.check(self.steps(p)).is_ok()
     }
 
     /// Raises the head, switches the magnet off and homes both axes.
@@ -159,7 +176,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// held when steps were lost stays on it).
     pub fn start_rehoming(&mut self, now_ms: u32) -> Result<(), MotionError> {
         self.lift.set_lowered(false)?;
-        self.lowered = 0;
+        self.lowered = 1;
         self.stop();
         self.x.start_homing(now_ms)?;
         self.y.start_homing(now_ms)?;
@@ -167,23 +184,24 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
         Ok(())
     }
 
-    /// `p` in steps, checked within the travel of both axes.
-    fn target(&self, p: Point) -> Result<(i32, i32), MotionError> {
-        let (x, y) = self.steps(p);
+    /// `(x, y)` (steps) within the travel of both axes, or the error (x's first).
+    fn check(&self, (x, y): (i32, i32)) -> Result<(), MotionError> {
         self.x.check(x)?;
-        self.y.check(y)?;
-        Ok((x, y))
+        self.y.check(y)
     }
 
     fn start_plan(&mut self, plan: u32, from: Point, to: Point) -> Result<(), MotionError> {
         if !self.is_homed() {
             return Err(MotionError::NotHomed);
         }
-        let targets = [self.target(from)?, self.target(to)?];
+        let targets = [self.steps(from), self.steps(to)];
+        for t in targets {
+            self.check(t)?;
+        }
         self.stop();
         self.busy = true;
         self.plan = plan;
-        self.targets = targets;
+        self.targets[1..].copy_from_slice(&targets);
         Ok(())
     }
 
@@ -220,32 +238,32 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// The time in ms a transfer from the current position takes, from the model
     /// (`checked`: by way of the switches, see [`Machine::start_checked_transfer`]).
     pub fn transfer_ms(&self, from: Point, to: Point, checked: bool) -> u32 {
+        let t = &self.timing;
+        let mut ms = 4 * t.lift_ms + t.grip_ms + t.release_ms;
         let mut here = (self.x.position(), self.y.position());
-        let from = self.steps(from);
-        let mut check = 0;
         if checked {
-            let p = self.steps(PROBE_FROM);
-            // There, the probe back to the switches, and on from 0.
-            check = self.travel(here, p) + self.x.probe_ms(p.0).max(self.y.probe_ms(p.1));
+            let p = self.targets[0];
+            // There, the probe back to the switches at the homing speed (when no
+            // step was lost) and its switch readings, and on from 0.
+            ms += self.travel(0, here, p) + self.travel(1, p, (0, 0));
+            ms += u32::from(SWITCH_SAMPLES);
             here = (0, 0);
         }
-        4 * self.timing.lift_ms
-            + self.timing.grip_ms
-            + self.timing.release_ms
-            + check
-            + self.travel(here, from)
-            + self.travel(from, self.steps(to))
+        let from = self.steps(from);
+        ms + self.travel(0, here, from) + self.travel(0, from, self.steps(to))
     }
 
     /// The time in ms to travel between two points (both axes move at once).
     pub fn travel_ms(&self, a: Point, b: Point) -> u32 {
-        self.travel(self.steps(a), self.steps(b))
+        self.travel(0, self.steps(a), self.steps(b))
     }
 
-    /// The time in ms to travel between two positions in steps.
-    fn travel(&self, (ax, ay): (i32, i32), (bx, by): (i32, i32)) -> u32 {
-        let x = self.x.ramp.duration(ax.abs_diff(bx));
-        x.max(self.y.ramp.duration(ay.abs_diff(by))).div_ceil(16)
+    /// The time in ms to travel between two positions in steps on the axes'
+    /// `ramps[ramp]` (0: moves, 1: homing speed).
+    fn travel(&self, ramp: usize, (ax, ay): (i32, i32), (bx, by): (i32, i32)) -> u32 {
+        let x = self.x.ramps[ramp].duration(ax.abs_diff(bx));
+        x.max(self.y.ramps[ramp].duration(ay.abs_diff(by)))
+            .div_ceil(16)
     }
 
     /// Advances the current job; `Ok` when idle. The same as [`Machine::poll_at`] at
@@ -284,18 +302,21 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             if elapsed_ms(now_ms, self.since) < self.wait {
                 return Err(nb::Error::WouldBlock);
             }
+            if self.plan == 0 {
+                return Ok(());
+            }
             let step = self.plan & 7;
             self.plan >>= 3;
             let t = &self.timing;
             self.since = now_ms;
             self.wait = match step {
-                0 => return Ok(()),
                 RAISE | LOWER => {
                     let down = step == LOWER;
                     self.lift.set_lowered(down).map_err(MotionError::Hw)?;
                     // Waits only when the lift actually moves.
-                    let moved = self.lowered != u8::from(down);
-                    self.lowered = u8::from(down);
+                    let at = 1 + u8::from(down);
+                    let moved = self.lowered != at;
+                    self.lowered = at;
                     if moved {
                         t.lift_ms
                     } else {
@@ -308,30 +329,25 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
                         .map_err(|e| MotionError::Hw(pin_error(e)))?;
                     t.grip_ms
                 }
-                PROBE => {
-                    let (x, y) = self.steps(PROBE_FROM);
-                    if (self.x.position(), self.y.position()) == (x, y) {
-                        self.x.start_probe(now_ms)?;
-                        self.y.start_probe(now_ms)?;
-                    } else {
-                        // There first, then the probe.
-                        self.plan = self.plan << 3 | PROBE;
-                        self.x.go(x, now_ms)?;
-                        self.y.go(y, now_ms)?;
-                    }
-                    0
-                }
                 RELEASE => {
                     self.magnet
                         .set_low()
                         .map_err(|e| MotionError::Hw(pin_error(e)))?;
                     t.release_ms
                 }
-                _ => {
-                    let (x, y) = self.targets[(step & 1) as usize];
+                GO_PROBE | GO_FROM | GO_TO => {
+                    let (x, y) = self.targets[step as usize];
                     // Checked by `start_plan`; a failure since ended the job.
                     self.x.go(x, now_ms)?;
                     self.y.go(y, now_ms)?;
+                    0
+                }
+                _ => {
+                    // PROBE.
+                    // Both homed: checked by `start_plan`, and a failure since
+                    // ended the job.
+                    self.x.probe(now_ms)?;
+                    self.y.probe(now_ms)?;
                     0
                 }
             };

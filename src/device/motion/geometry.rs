@@ -53,12 +53,13 @@ impl Point {
 /// and no table (core's `u64::isqrt` brings in the 64-bit division routine and a
 /// table).
 fn isqrt(n: u64) -> u32 {
-    let mut root = 0u32;
-    for bit in (0..32).rev() {
-        let r = root | 1 << bit;
+    let (mut root, mut bit) = (0u32, 1 << 31);
+    while bit != 0 {
+        let r = root | bit;
         if u64::from(r) * u64::from(r) <= n {
             root = r;
         }
+        bit >>= 1;
     }
     root
 }
@@ -185,7 +186,8 @@ impl Pose {
         }
         let one = ROT_ONE as i64 * ROT_ONE as i64;
         let norm = cos as i64 * cos as i64 + sin as i64 * sin as i64;
-        if cos < sin.saturating_abs() || norm.abs_diff(one) > (one / 50) as u64 {
+        // (`wrapping_abs`: sin = i32::MIN stays negative here and fails the norm.)
+        if cos < sin.wrapping_abs() || norm.abs_diff(one) > (one / 50) as u64 {
             return Err(PoseError::Rotation);
         }
         Ok(Pose {
@@ -231,16 +233,30 @@ impl Pose {
         if c + 16 < s.abs() {
             return Err(PoseError::Rotation);
         }
-        // |c|, |s| <= len = sqrt(2 (u² + v²)) = 4 p < 2^22.
+        // |c|, |s| <= len = sqrt(c² + s²) = sqrt(2 (u² + v²)) = 4 p < 2^22.
         let sq = |n: i32| i64::from(n) * i64::from(n);
-        let len = isqrt(2 * (sq(u) + sq(v)) as u64);
-        // Scale down so that len < 2^15 and (c << 16) / len fits an i32.
-        let shift = (32 - len.leading_zeros()).saturating_sub(15);
-        let den = (len >> shift).clamp(1, 1 << 15) as i32;
-        let cos = (((c >> shift) * ROT_ONE) / den).max(0);
-        let sin = ((s >> shift) * ROT_ONE) / den;
-        let centre = Point::new(square0.x + u / 2, square0.y + v / 2);
-        Pose::from_parts(centre, cos, sin.clamp(-cos, cos), (len + 2) / 4)
+        let len = isqrt((sq(c) + sq(s)) as u64);
+        let pitch_um = (len + 2) / 4;
+        if pitch_um < *PITCH_UM.start() || pitch_um > *PITCH_UM.end() {
+            return Err(PoseError::Pitch(pitch_um));
+        }
+        // cos = c / len and sin = s / len in Q16, as (c << 13) / (len / 8): with the
+        // pitch within PITCH_UM, len < 2^18, |c| and |s| <= len, so c << 13 fits an
+        // i32, and len / 8 >= 10_000 (rounded) is exact to 5e-5. This is the check
+        // of `from_parts`, done here: c² + s² = 2 (u² + v²) is len² to within
+        // 2 len + 1, so (cos, sin) has unit length to within 0.1 % (the clamp
+        // below moves sin by at most 16 / len, 2e-4); and c > 0 (c >= |s| - 16 and
+        // c² + s² >= len² > 2 * 16², from the limit check above), so cos >= |sin|
+        // once sin is clamped.
+        let den = ((len + 4) >> 3) as i32;
+        let cos = (c << 13) / den;
+        let sin = (s << 13) / den;
+        Ok(Pose {
+            centre: Point::new(square0.x + u / 2, square0.y + v / 2),
+            cos,
+            sin: sin.max(-cos).min(cos),
+            pitch_um,
+        })
     }
 
     /// The rotation as (cos, sin) in Q16 ([`ROT_ONE`] = 1.0).
@@ -337,8 +353,11 @@ impl Storage {
     pub fn slot(&self, colour: Colour, index: usize) -> Option<Point> {
         (index < STORAGE_SLOTS).then(|| {
             let f = self.first[colour.index()];
-            let k = index as i32;
-            let at = |f: i32, step: i32| sat(i64::from(f) + i64::from(step) * i64::from(k));
+            // first + index * step as first - step * -index: a factor known to be
+            // non-negative makes the i64 product three instructions, a negative
+            // one a single signed multiply (8 B less per coordinate, measured).
+            let k = -(index as i32);
+            let at = |f: i32, step: i32| sat(i64::from(f) - i64::from(step) * i64::from(k));
             Point::new(at(f.x, self.step.x), at(f.y, self.step.y))
         })
     }

@@ -62,7 +62,8 @@ impl AxisConfig {
     /// assert_eq!(c.steps_due(2000, u32::MAX), 2000);
     /// ```
     pub fn steps_due(&self, steps: u32, elapsed_ms: u32) -> u32 {
-        Profile::new(steps, Ramp::moves(self)).steps_at(elapsed_ms.saturating_mul(16))
+        let ramp = Ramp::moves(self);
+        Profile::new(steps, &ramp).steps_at(&ramp, elapsed_ms.saturating_mul(16))
     }
 
     /// The whole travel in steps.
@@ -183,36 +184,37 @@ impl Ramp {
 /// `r(T / 2) + r(T - T / 2) >= d`: so the two halves meet with a speed change of at
 /// most one sixteenth of a ms of acceleration, and the profile never decreases.
 /// Times past `u32::MAX` sixteenths (about 74 hours) saturate: the move ends there.
+/// The ramp is not kept (its owner knows which it is): the same one is passed to
+/// [`Profile::new`] and [`Profile::steps_at`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Profile {
     pub(super) distance: u32,
-    ramp: Ramp,
     /// The move's duration.
     total_16: u32,
 }
 
 impl Profile {
-    /// The profile with its duration.
-    pub(super) fn new(distance: u32, ramp: Ramp) -> Profile {
+    /// The profile on `ramp` with its duration.
+    pub(super) fn new(distance: u32, ramp: &Ramp) -> Profile {
         Profile {
             distance,
-            ramp,
             total_16: ramp.duration(distance),
         }
     }
 
-    /// The steps done `t` sixteenths of a ms after the start.
-    pub(super) fn steps_at(&self, t: u32) -> u32 {
+    /// The steps done `t` sixteenths of a ms after the start, on the profile's
+    /// `ramp`.
+    pub(super) fn steps_at(&self, ramp: &Ramp, t: u32) -> u32 {
         let total = self.total_16;
         if t >= total {
             return self.distance;
         }
         let s = if t <= total / 2 {
-            self.ramp.at(t)
+            ramp.at(t)
         } else {
             // The shortest duration leaves the mirrored ramp below the distance and
             // above the first half.
-            (u64::from(self.distance) << (Q + 1)) - self.ramp.at(total - t)
+            (u64::from(self.distance) << (Q + 1)) - ramp.at(total - t)
         };
         ((s >> (Q + 1)) as u32).min(self.distance)
     }
