@@ -430,17 +430,16 @@ impl<I2C: I2c> SensorBank<I2C> {
 
     /// One attempt of `op` on the sensor of `square`, with exactly one channel of
     /// one multiplexer on (the other multiplexer is switched off first); the block
-    /// read's bytes for [`Op::Read`].
-    fn attempt(&mut self, square: Square, op: Op) -> Result<[u8; 9], SensorError> {
+    /// read's bytes into `buf` for [`Op::Read`].
+    fn attempt(&mut self, square: Square, op: Op, buf: &mut [u8; 9]) -> Result<(), SensorError> {
         let s = self.settings;
-        let mut buf = [0; 9];
         self.select(square)?;
         let i2c = &mut self.i2c;
         let bus = |e: I2C::Error| SensorError::Bus(embedded_hal::i2c::Error::kind(&e));
         if let Op::Read = op {
-            i2c.write_read(SENSOR_ADDRESS, &[CMD | AUTO | REG_STATUS], &mut buf)
-                .map_err(bus)?;
-            return Ok(buf);
+            return i2c
+                .write_read(SENSOR_ADDRESS, &[CMD | AUTO | REG_STATUS], buf)
+                .map_err(bus);
         }
         let enable = if let Op::Init = op {
             i2c.write_read(SENSOR_ADDRESS, &[CMD | REG_ID], &mut buf[..1])
@@ -464,19 +463,24 @@ impl<I2C: I2c> SensorBank<I2C> {
         i2c.write(SENSOR_ADDRESS, &[CMD | AUTO | REG_ENABLE, enable, atime])
             .map_err(bus)?;
         i2c.write(SENSOR_ADDRESS, &[CMD | REG_CONTROL, s.gain as u8])
-            .map_err(bus)?;
-        Ok(buf)
+            .map_err(bus)
     }
 
     /// `op` on `square` up to `tries` times (at least once); the last error when
     /// all fail. Bus errors in a row free the bus (see [`RECOVER_AFTER`]).
-    fn retry(&mut self, square: Square, op: Op, tries: u8) -> Result<[u8; 9], SensorError> {
+    fn retry(
+        &mut self,
+        square: Square,
+        op: Op,
+        tries: u8,
+        buf: &mut [u8; 9],
+    ) -> Result<(), SensorError> {
         let mut tries = tries.max(1);
         loop {
-            let e = match self.attempt(square, op) {
-                Ok(buf) => {
+            let e = match self.attempt(square, op, buf) {
+                Ok(()) => {
                     self.bus_errors = 0;
-                    return Ok(buf);
+                    return Ok(());
                 }
                 Err(e) => e,
             };
@@ -505,7 +509,7 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// gain) and powers it on (PON), one attempt. Its RGBC cycles start with the
     /// first [`SensorBank::read`] after the warm-up.
     pub fn init_square(&mut self, square: Square) -> Result<(), SensorError> {
-        self.attempt(square, Op::Init)?;
+        self.attempt(square, Op::Init, &mut [0; 9])?;
         self.track[square.index() as usize].phase = Phase::Waking;
         Ok(())
     }
@@ -521,7 +525,8 @@ impl<I2C: I2c> SensorBank<I2C> {
             if self.track[s.index() as usize].phase != Phase::Off {
                 continue;
             }
-            let r = self.retry(s, Op::Init, self.settings.attempts.saturating_mul(3));
+            let tries = self.settings.attempts.saturating_mul(3);
+            let r = self.retry(s, Op::Init, tries, &mut [0; 9]);
             match r {
                 Ok(_) => self.track[s.index() as usize].phase = Phase::Waking,
                 Err(e) => {
@@ -537,7 +542,9 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// One block read of STATUS and the four channels of `square`'s sensor, no
     /// retry: `None` when AVALID is clear (no sample since RGBC started).
     pub fn read_once(&mut self, square: Square) -> Result<Option<Rgbc>, SensorError> {
-        self.attempt(square, Op::Read).map(sample)
+        let mut buf = [0; 9];
+        self.attempt(square, Op::Read, &mut buf)?;
+        Ok(sample(&buf))
     }
 
     /// A new sample of `square` at `now_ms`: `WouldBlock` until one is due (the
@@ -551,21 +558,25 @@ impl<I2C: I2c> SensorBank<I2C> {
         let since = elapsed_ms(now_ms, t.at);
         let attempts = self.settings.attempts;
         let sample_ms = self.settings.sample_ms();
+        let mut buf = [0; 9];
         let next = match t.phase {
             Phase::Off => {
-                self.retry(square, Op::Init, attempts)?;
+                self.retry(square, Op::Init, attempts, &mut buf)?;
                 Phase::Powered
             }
             Phase::Waking => Phase::Powered,
             Phase::Powered if since < WARMUP_MS => return Err(nb::Error::WouldBlock),
             Phase::Powered => {
-                self.retry(square, Op::Enable, attempts)?;
+                self.retry(square, Op::Enable, attempts, &mut buf)?;
                 Phase::Running
             }
             Phase::Running if since < self.settings.fresh_ms() => {
                 return Err(nb::Error::WouldBlock)
             }
-            Phase::Running => match sample(self.retry(square, Op::Read, attempts)?) {
+            Phase::Running => match {
+                self.retry(square, Op::Read, attempts, &mut buf)?;
+                sample(&buf)
+            } {
                 Some(r) => return self.fresh(i, r, now_ms),
                 // No sample in two integration times: the sensor lost its
                 // configuration (a brown-out puts ENABLE back to 0x00).
@@ -603,7 +614,7 @@ impl<I2C: I2c> SensorBank<I2C> {
 }
 
 /// The sample in a STATUS + data block, if AVALID is set.
-fn sample(buf: [u8; 9]) -> Option<Rgbc> {
+fn sample(buf: &[u8; 9]) -> Option<Rgbc> {
     let v = |k: usize| u16::from_le_bytes([buf[1 + 2 * k], buf[2 + 2 * k]]);
     (buf[0] & 0x01 != 0).then(|| Rgbc::new(v(0), v(1), v(2), v(3)))
 }
