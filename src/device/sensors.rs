@@ -559,34 +559,32 @@ impl<I2C: I2c> SensorBank<I2C> {
         let attempts = self.settings.attempts;
         let sample_ms = self.settings.sample_ms();
         let mut buf = [0; 9];
-        let next = match t.phase {
-            Phase::Off => {
-                self.retry(square, Op::Init, attempts, &mut buf)?;
-                Phase::Powered
-            }
-            Phase::Waking => Phase::Powered,
+        // The operation the phase is due for, and the phase after it (after a read
+        // only when no sample came: the sensor is then initialised again).
+        let (op, next) = match t.phase {
+            Phase::Off => (Some(Op::Init), Phase::Powered),
+            Phase::Waking => (None, Phase::Powered),
             Phase::Powered if since < WARMUP_MS => return Err(nb::Error::WouldBlock),
-            Phase::Powered => {
-                self.retry(square, Op::Enable, attempts, &mut buf)?;
-                Phase::Running
-            }
+            Phase::Powered => (Some(Op::Enable), Phase::Running),
             Phase::Running if since < self.settings.fresh_ms() => {
                 return Err(nb::Error::WouldBlock)
             }
-            Phase::Running => match {
-                self.retry(square, Op::Read, attempts, &mut buf)?;
-                sample(&buf)
-            } {
+            Phase::Running => (Some(Op::Read), Phase::Off),
+        };
+        if let Some(op) = op {
+            self.retry(square, op, attempts, &mut buf)?;
+        }
+        if let Some(Op::Read) = op {
+            match sample(&buf) {
                 Some(r) => return self.fresh(i, r, now_ms),
                 // No sample in two integration times: the sensor lost its
                 // configuration (a brown-out puts ENABLE back to 0x00).
                 None if since >= 2 * sample_ms => {
                     stat!(self.stats.reinits += 1);
-                    Phase::Off
                 }
                 None => return Err(nb::Error::WouldBlock),
-            },
-        };
+            }
+        }
         self.track[i].phase = next;
         self.track[i].at = now_ms;
         Err(nb::Error::WouldBlock)
