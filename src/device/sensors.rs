@@ -447,7 +447,7 @@ impl<I2C: I2c> SensorBank<I2C> {
         let enable = if let Op::Init = op {
             i2c.write_read(SENSOR_ADDRESS, &[CMD | REG_ID], &mut buf[..1])
                 .map_err(bus)?;
-            if !SENSOR_IDS.contains(&buf[0]) {
+            if buf[0] != SENSOR_IDS[0] && buf[0] != SENSOR_IDS[1] {
                 return Err(SensorError::WrongId(buf[0]));
             }
             PON
