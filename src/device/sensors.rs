@@ -299,6 +299,8 @@ const REG_STATUS: u8 = 0x13;
 /// ENABLE bits: power on, RGBC enable.
 const PON: u8 = 0x01;
 const AEN: u8 = 0x02;
+/// STATUS bit: a sample is valid (an RGBC cycle completed since AEN).
+const AVALID: u8 = 0x01;
 
 /// How far a sensor has come since the bank last configured it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -320,8 +322,9 @@ struct Track {
     phase: Phase,
     /// When the phase began, or the last sample was taken (see [`Phase`]).
     at: u32,
-    /// The last sample.
-    last: Rgbc,
+    /// The last sample, as the sensor sent it (CDATAL..BDATAH: compared as one
+    /// 64-bit word).
+    last: [u8; 8],
     /// Fresh samples in a row equal to `last` (saturating).
     same: u8,
 }
@@ -578,34 +581,35 @@ impl<I2C: I2c> SensorBank<I2C> {
             self.retry(square, op, attempts, &mut buf)?;
         }
         if let Some(Op::Read) = op {
-            match sample(&buf) {
-                Some(r) => return self.fresh(i, r, now_ms),
-                // No sample in two integration times: the sensor lost its
-                // configuration (a brown-out puts ENABLE back to 0x00).
-                None if since >= 2 * sample_ms => {
-                    stat!(self.stats.reinits += 1);
-                }
-                None => return Err(nb::Error::WouldBlock),
+            let [status, raw @ ..] = buf;
+            if status & AVALID != 0 {
+                return self.fresh(i, raw, now_ms);
             }
+            // No sample in two integration times: the sensor lost its
+            // configuration (a brown-out puts ENABLE back to 0x00).
+            if since < 2 * sample_ms {
+                return Err(nb::Error::WouldBlock);
+            }
+            stat!(self.stats.reinits += 1);
         }
         self.track[i].phase = next;
         self.track[i].at = now_ms;
         Err(nb::Error::WouldBlock)
     }
 
-    /// Takes a fresh sample `r` of sensor `i`: stuck after [`STUCK_SAMPLES`]
+    /// Takes a fresh sample `raw` of sensor `i`: stuck after [`STUCK_SAMPLES`]
     /// identical ones.
-    fn fresh(&mut self, i: usize, r: Rgbc, now_ms: u32) -> nb::Result<Rgbc, SensorError> {
+    fn fresh(&mut self, i: usize, raw: [u8; 8], now_ms: u32) -> nb::Result<Rgbc, SensorError> {
         let t = &mut self.track[i];
         t.at = now_ms;
-        if r == t.last {
+        if raw == t.last {
             t.same = t.same.saturating_add(1);
         } else {
             t.same = 1;
-            t.last = r;
+            t.last = raw;
         }
         if t.same < STUCK_SAMPLES {
-            return Ok(r);
+            return Ok(rgbc(raw));
         }
         if t.same == STUCK_SAMPLES {
             stat!(self.stats.stuck += 1);
@@ -616,6 +620,12 @@ impl<I2C: I2c> SensorBank<I2C> {
 
 /// The sample in a STATUS + data block, if AVALID is set.
 fn sample(buf: &[u8; 9]) -> Option<Rgbc> {
-    let v = |k: usize| u16::from_le_bytes([buf[1 + 2 * k], buf[2 + 2 * k]]);
-    (buf[0] & 0x01 != 0).then(|| Rgbc::new(v(0), v(1), v(2), v(3)))
+    let [status, raw @ ..] = *buf;
+    (status & AVALID != 0).then(|| rgbc(raw))
+}
+
+/// The reading in CDATAL..BDATAH (little-endian channels).
+fn rgbc(raw: [u8; 8]) -> Rgbc {
+    let v = |k: usize| u16::from_le_bytes([raw[2 * k], raw[2 * k + 1]]);
+    Rgbc::new(v(0), v(1), v(2), v(3))
 }
