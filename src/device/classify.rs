@@ -193,9 +193,10 @@ impl SquareCalibration {
                 spread = spread.min(v.l1(nearest));
             }
         }
-        let near = u64::from(d[best]) * 100;
-        if near <= u64::from(second) * u64::from(margins.ratio_percent)
-            && near <= u64::from(spread) * u64::from(margins.spread_percent)
+        // At most 4 × 65 535 × 100: a product past `u32::MAX` is larger anyway.
+        let near = d[best] * 100;
+        if near <= second.saturating_mul(margins.ratio_percent)
+            && near <= spread.saturating_mul(margins.spread_percent)
         {
             Reference::ALL[best].sensed()
         } else {
