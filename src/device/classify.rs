@@ -173,14 +173,12 @@ impl SquareCalibration {
     /// ```
     #[inline(never)]
     pub fn classify(&self, reading: Rgbc, margins: Margins) -> Sensed {
+        // The distances, and the first nearest reference; then the distance to the
+        // second nearest, and from the nearest to the closest other reference.
         let mut d = [0; 3];
-        for (dv, v) in d.iter_mut().zip(&self.references) {
-            *dv = v.l1(&reading);
-        }
-        // The first nearest reference; then the distance to the second nearest, and
-        // from the nearest to the closest other reference.
         let mut best = 0;
-        for i in 1..3 {
+        for (i, v) in self.references.iter().enumerate() {
+            d[i] = v.l1(&reading);
             if d[i] < d[best] {
                 best = i;
             }
