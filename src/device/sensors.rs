@@ -430,8 +430,10 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// Switches the other multiplexer off, then on the channel of `square`.
     fn select(&mut self, square: Square) -> Result<(), SensorError> {
         let ch = self.wiring.channel(square);
-        self.select_channels(ch.mux.other(), 0)?;
-        self.select_channels(ch.mux, 1 << ch.channel)
+        for (mux, mask) in [(ch.mux.other(), 0), (ch.mux, 1 << ch.channel)] {
+            self.select_channels(mux, mask)?;
+        }
+        Ok(())
     }
 
     /// One attempt of `op` on the sensor of `square`, with exactly one channel of
