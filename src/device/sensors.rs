@@ -468,10 +468,11 @@ impl<I2C: I2c> SensorBank<I2C> {
         // sensor that browned out since (during homing, say) would otherwise
         // convert at its reset settings (2.4 ms, gain 1x) with AVALID set.
         let atime = (256 - s.integration_cycles) as u8;
-        i2c.write(SENSOR_ADDRESS, &[CMD | AUTO | REG_ENABLE, enable, atime])
-            .map_err(bus)?;
-        i2c.write(SENSOR_ADDRESS, &[CMD | REG_CONTROL, s.gain as u8])
-            .map_err(bus)
+        let enable = [CMD | AUTO | REG_ENABLE, enable, atime];
+        for bytes in [&enable[..], &[CMD | REG_CONTROL, s.gain as u8]] {
+            i2c.write(SENSOR_ADDRESS, bytes).map_err(bus)?;
+        }
+        Ok(())
     }
 
     /// `op` on `square` up to `tries` times (at least once); the last error when
