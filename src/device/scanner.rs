@@ -241,7 +241,8 @@ impl Scanner {
         bank: &mut SensorBank<I2C>,
     ) -> nb::Result<BoardView, core::convert::Infallible> {
         let view = self.read_frame(now_ms, bank).ok_or(nb::Error::WouldBlock)?;
-        if self.streak > 0 && self.candidate == view {
+        // A streak of 0 continues into 1 whatever the candidate was.
+        if self.candidate == view {
             self.streak = self.streak.saturating_add(1);
         } else {
             self.candidate = view;
@@ -253,7 +254,8 @@ impl Scanner {
         } else {
             self.settings.stable_frames
         };
-        if self.streak >= needed.max(1) {
+        // The streak is at least 1 here: 0 frames needed count as 1.
+        if self.streak >= needed {
             Ok(view)
         } else {
             Err(nb::Error::WouldBlock)
