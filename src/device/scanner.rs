@@ -157,6 +157,7 @@ pub struct Scanner {
     /// The frame being read: what it shows so far, the squares still to read.
     frame: BoardView,
     pending: u16,
+    #[cfg(feature = "sim-core")]
     frames: u32,
 }
 
@@ -171,6 +172,7 @@ impl Scanner {
             streak: 0,
             frame: BoardView::EMPTY,
             pending: 0,
+            #[cfg(feature = "sim-core")]
             frames: 0,
         }
     }
@@ -195,6 +197,8 @@ impl Scanner {
     }
 
     /// Frames begun so far.
+    /// (Feature `sim-core`: the firmware does without.)
+    #[cfg(feature = "sim-core")]
     pub fn frames(&self) -> u32 {
         self.frames
     }
@@ -215,7 +219,10 @@ impl Scanner {
                 }
             }
             self.last_frame_at = Some(now_ms);
-            self.frames = self.frames.wrapping_add(1);
+            #[cfg(feature = "sim-core")]
+            {
+                self.frames = self.frames.wrapping_add(1);
+            }
             self.frame = BoardView::EMPTY;
             self.pending = crate::board::FULL;
         }
