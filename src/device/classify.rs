@@ -196,7 +196,11 @@ impl SquareCalibration {
         if near <= second.saturating_mul(margins.ratio_percent)
             && near <= spread.saturating_mul(margins.spread_percent)
         {
-            Reference::ALL[best].sensed()
+            [
+                Sensed::Empty,
+                Sensed::Piece(Colour::Black),
+                Sensed::Piece(Colour::White),
+            ][best]
         } else {
             Sensed::Unknown
         }
