@@ -196,11 +196,13 @@ impl SquareCalibration {
         if near <= second.saturating_mul(margins.ratio_percent)
             && near <= spread.saturating_mul(margins.spread_percent)
         {
-            [
-                Sensed::Empty,
-                Sensed::Piece(Colour::Black),
-                Sensed::Piece(Colour::White),
-            ][best]
+            // What each reference is classified as, in index order (one table).
+            const SENSED: [Sensed; 3] = [
+                Reference::ALL[0].sensed(),
+                Reference::ALL[1].sensed(),
+                Reference::ALL[2].sensed(),
+            ];
+            SENSED[best]
         } else {
             Sensed::Unknown
         }
