@@ -389,8 +389,8 @@ impl Calibrator {
                 if let Some((&[clear, red, green, blue], &n)) = recorded.next() {
                     // Every count is at least 1 (checked above).
                     let n = u32::from(n).max(1);
-                    let [c, r, g, b] = [clear, red, green, blue].map(|sum| (sum / n) as u16);
-                    *v = Rgbc::new(c, r, g, b);
+                    let avg = |sum: u32| (sum / n) as u16;
+                    *v = Rgbc::new(avg(clear), avg(red), avg(green), avg(blue));
                 }
             }
             if let Some((a, b)) = c.too_close(min_separation) {
