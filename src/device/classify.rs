@@ -126,16 +126,9 @@ impl SquareCalibration {
     /// The first pair of references nearer than `min_separation`, if any.
     fn too_close(&self, min_separation: u32) -> Option<(Reference, Reference)> {
         use Reference::{Black, Empty, White};
-        let [e, b, w] = &self.references;
-        if e.l1(b) < min_separation {
-            Some((Empty, Black))
-        } else if e.l1(w) < min_separation {
-            Some((Empty, White))
-        } else if b.l1(w) < min_separation {
-            Some((Black, White))
-        } else {
-            None
-        }
+        [(Empty, Black), (Empty, White), (Black, White)]
+            .into_iter()
+            .find(|&(a, b)| self.reference(a).l1(&self.reference(b)) < min_separation)
     }
 
     /// The references, to be restored unchecked (a snapshot's calibration was
