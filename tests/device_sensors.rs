@@ -569,3 +569,45 @@ fn an_unknown_square_needs_a_longer_streak() {
     assert_eq!(view.untrusted().len(), 1);
     assert!(view.faults().is_empty());
 }
+
+/// A board view (packed sets) holds exactly what was last set on each square, and
+/// its sets and equality follow: random sets of every kind on every square, checked
+/// against a plain array after each.
+#[test]
+fn a_board_view_keeps_what_each_square_shows() {
+    use tictable::device::scanner::BoardView;
+    let kinds = [
+        Sensed::Empty,
+        Sensed::Piece(Colour::Black),
+        Sensed::Piece(Colour::White),
+        Sensed::Unknown,
+        Sensed::Fault,
+    ];
+    let mut view = BoardView::EMPTY;
+    let mut model = [Sensed::Empty; 9];
+    let mut seed = 12_345u32;
+    for _ in 0..5000 {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        let (s, k) = ((seed >> 8) % 9, (seed >> 20) as usize % kinds.len());
+        view.set(sq(s as u8), kinds[k]);
+        model[s as usize] = kinds[k];
+        let set = |f: &dyn Fn(Sensed) -> bool| -> u16 {
+            (0..9).filter(|&i| f(model[i])).map(|i| 1 << i).sum()
+        };
+        for i in 0..9 {
+            assert_eq!(view.get(sq(i)), model[i as usize], "square {i}");
+        }
+        for c in [Colour::Black, Colour::White] {
+            assert_eq!(view.pieces(c).bits(), set(&|m| m == Sensed::Piece(c)));
+        }
+        let untrusted = set(&|m| matches!(m, Sensed::Unknown | Sensed::Fault));
+        assert_eq!(view.untrusted().bits(), untrusted);
+        assert_eq!(view.faults().bits(), set(&|m| m == Sensed::Fault));
+        let mut rebuilt = BoardView::EMPTY;
+        for (i, &m) in model.iter().enumerate() {
+            rebuilt.set(sq(i as u8), m);
+        }
+        assert_eq!(rebuilt, view);
+        assert_eq!(view == BoardView::EMPTY, set(&|m| m != Sensed::Empty) == 0);
+    }
+}

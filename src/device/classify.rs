@@ -126,16 +126,9 @@ impl SquareCalibration {
     /// The first pair of references nearer than `min_separation`, if any.
     fn too_close(&self, min_separation: u32) -> Option<(Reference, Reference)> {
         use Reference::{Black, Empty, White};
-        let [e, b, w] = &self.references;
-        if e.l1(b) < min_separation {
-            Some((Empty, Black))
-        } else if e.l1(w) < min_separation {
-            Some((Empty, White))
-        } else if b.l1(w) < min_separation {
-            Some((Black, White))
-        } else {
-            None
-        }
+        [(Empty, Black), (Empty, White), (Black, White)]
+            .into_iter()
+            .find(|&(a, b)| self.reference(a).l1(&self.reference(b)) < min_separation)
     }
 
     /// The references, to be restored unchecked (a snapshot's calibration was
@@ -173,14 +166,12 @@ impl SquareCalibration {
     /// ```
     #[inline(never)]
     pub fn classify(&self, reading: Rgbc, margins: Margins) -> Sensed {
+        // The distances, and the first nearest reference; then the distance to the
+        // second nearest, and from the nearest to the closest other reference.
         let mut d = [0; 3];
-        for (dv, v) in d.iter_mut().zip(&self.references) {
-            *dv = v.l1(&reading);
-        }
-        // The first nearest reference; then the distance to the second nearest, and
-        // from the nearest to the closest other reference.
         let mut best = 0;
-        for i in 1..3 {
+        for (i, v) in self.references.iter().enumerate() {
+            d[i] = v.l1(&reading);
             if d[i] < d[best] {
                 best = i;
             }
@@ -193,11 +184,18 @@ impl SquareCalibration {
                 spread = spread.min(v.l1(nearest));
             }
         }
-        let near = u64::from(d[best]) * 100;
-        if near <= u64::from(second) * u64::from(margins.ratio_percent)
-            && near <= u64::from(spread) * u64::from(margins.spread_percent)
+        // At most 4 × 65 535 × 100: a product past `u32::MAX` is larger anyway.
+        let near = d[best] * 100;
+        if near <= second.saturating_mul(margins.ratio_percent)
+            && near <= spread.saturating_mul(margins.spread_percent)
         {
-            Reference::ALL[best].sensed()
+            // What each reference is classified as, in index order (one table).
+            const SENSED: [Sensed; 3] = [
+                Reference::ALL[0].sensed(),
+                Reference::ALL[1].sensed(),
+                Reference::ALL[2].sensed(),
+            ];
+            SENSED[best]
         } else {
             Sensed::Unknown
         }
@@ -384,8 +382,8 @@ impl Calibrator {
                 if let Some((&[clear, red, green, blue], &n)) = recorded.next() {
                     // Every count is at least 1 (checked above).
                     let n = u32::from(n).max(1);
-                    let [c, r, g, b] = [clear, red, green, blue].map(|sum| (sum / n) as u16);
-                    *v = Rgbc::new(c, r, g, b);
+                    let avg = |sum: u32| (sum / n) as u16;
+                    *v = Rgbc::new(avg(clear), avg(red), avg(green), avg(blue));
                 }
             }
             if let Some((a, b)) = c.too_close(min_separation) {

@@ -15,9 +15,11 @@ use super::{elapsed_ms, Colour};
 use crate::{Square, Squares};
 use embedded_hal::i2c::I2c;
 
-/// What the sensors see on the nine squares: one square set per kind of reading
-/// (a square is in at most one set; a square in none is empty), so views compare
-/// and combine as cheaply as the engine's bitboards.
+/// What the sensors see on the nine squares: three square sets packed in one word
+/// (bits 0..9 black pieces, 9..18 white pieces, 18..27 untrusted squares; an
+/// untrusted square also in the black set is a sensor fault, one in no other set an
+/// unknown reading; a square in no set is empty), so views compare and combine as
+/// cheaply as the engine's bitboards.
 ///
 /// ```
 /// use tictable::device::classify::Sensed;
@@ -34,34 +36,42 @@ use embedded_hal::i2c::I2c;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BoardView {
-    /// Squares by [`Sensed`] kind: black, white, unknown, fault.
-    sets: [u16; 4],
+    /// The packed sets (see above).
+    bits: u32,
 }
+
+/// The untrusted set's first bit in [`BoardView`] (black's is 0, white's 9).
+const UNTRUSTED: u32 = 18;
 
 impl BoardView {
     /// An empty board.
-    pub const EMPTY: BoardView = BoardView { sets: [0; 4] };
+    pub const EMPTY: BoardView = BoardView { bits: 0 };
 
-    const fn kind(sensed: Sensed) -> Option<usize> {
+    /// The bits that record `sensed` on square 0 (shifted by the square's index for
+    /// the others).
+    const fn pattern(sensed: Sensed) -> u32 {
         match sensed {
-            Sensed::Empty => None,
-            Sensed::Piece(c) => Some(c.index()),
-            Sensed::Unknown => Some(2),
-            Sensed::Fault => Some(3),
+            Sensed::Empty => 0,
+            Sensed::Piece(Colour::Black) => 1,
+            Sensed::Piece(Colour::White) => 1 << 9,
+            Sensed::Unknown => 1 << UNTRUSTED,
+            Sensed::Fault => 1 << UNTRUSTED | 1,
         }
     }
 
     /// What `square` shows.
     pub const fn get(&self, square: Square) -> Sensed {
-        let bit = square.bit();
-        if self.sets[0] & bit != 0 {
+        let v = self.bits >> square.index();
+        if v & 1 << UNTRUSTED != 0 {
+            if v & 1 != 0 {
+                Sensed::Fault
+            } else {
+                Sensed::Unknown
+            }
+        } else if v & 1 != 0 {
             Sensed::Piece(Colour::Black)
-        } else if self.sets[1] & bit != 0 {
+        } else if v & 1 << 9 != 0 {
             Sensed::Piece(Colour::White)
-        } else if self.sets[2] & bit != 0 {
-            Sensed::Unknown
-        } else if self.sets[3] & bit != 0 {
-            Sensed::Fault
         } else {
             Sensed::Empty
         }
@@ -69,34 +79,36 @@ impl BoardView {
 
     /// Records what `square` shows (replacing what it showed).
     pub fn set(&mut self, square: Square, sensed: Sensed) {
-        let bit = square.bit();
-        for set in &mut self.sets {
-            *set &= !bit;
-        }
-        if let Some(kind) = Self::kind(sensed) {
-            self.sets[kind] |= bit;
-        }
+        let at = square.index();
+        let all = 1 | 1 << 9 | 1 << UNTRUSTED;
+        self.bits = self.bits & !(all << at) | Self::pattern(sensed) << at;
     }
 
     /// The squares holding a piece of `colour`.
     pub const fn pieces(&self, colour: Colour) -> Squares {
-        Squares::from_bits(self.sets[colour.index()])
+        let trusted = self.bits & !(self.bits >> UNTRUSTED);
+        Squares::from_bits((trusted >> (9 * colour.index())) as u16)
     }
 
     /// The squares that are not trusted: unknown readings and sensor faults.
     pub const fn untrusted(&self) -> Squares {
-        Squares::from_bits(self.sets[2] | self.sets[3])
+        Squares::from_bits((self.bits >> UNTRUSTED) as u16)
     }
 
     /// The squares whose sensor is faulty.
     pub const fn faults(&self) -> Squares {
-        Squares::from_bits(self.sets[3])
+        Squares::from_bits((self.bits >> UNTRUSTED & self.bits) as u16)
+    }
+
+    /// Whether a square shows an unknown reading.
+    const fn any_unknown(&self) -> bool {
+        self.bits >> UNTRUSTED & !self.bits & crate::board::FULL as u32 != 0
     }
 
     /// The view of a game position (black = X, white = O).
     pub const fn of_board(board: crate::Board) -> BoardView {
         BoardView {
-            sets: [board.x(), board.o(), 0, 0],
+            bits: board.x() as u32 | (board.o() as u32) << 9,
         }
     }
 }
@@ -145,6 +157,7 @@ pub struct Scanner {
     /// The frame being read: what it shows so far, the squares still to read.
     frame: BoardView,
     pending: u16,
+    #[cfg(feature = "sim-core")]
     frames: u32,
 }
 
@@ -159,6 +172,7 @@ impl Scanner {
             streak: 0,
             frame: BoardView::EMPTY,
             pending: 0,
+            #[cfg(feature = "sim-core")]
             frames: 0,
         }
     }
@@ -183,6 +197,8 @@ impl Scanner {
     }
 
     /// Frames begun so far.
+    /// (Feature `sim-core`: the firmware does without.)
+    #[cfg(feature = "sim-core")]
     pub fn frames(&self) -> u32 {
         self.frames
     }
@@ -203,7 +219,10 @@ impl Scanner {
                 }
             }
             self.last_frame_at = Some(now_ms);
-            self.frames = self.frames.wrapping_add(1);
+            #[cfg(feature = "sim-core")]
+            {
+                self.frames = self.frames.wrapping_add(1);
+            }
             self.frame = BoardView::EMPTY;
             self.pending = crate::board::FULL;
         }
@@ -229,19 +248,21 @@ impl Scanner {
         bank: &mut SensorBank<I2C>,
     ) -> nb::Result<BoardView, core::convert::Infallible> {
         let view = self.read_frame(now_ms, bank).ok_or(nb::Error::WouldBlock)?;
-        if self.streak > 0 && self.candidate == view {
+        // A streak of 0 continues into 1 whatever the candidate was.
+        if self.candidate == view {
             self.streak = self.streak.saturating_add(1);
         } else {
             self.candidate = view;
             self.streak = 1;
         }
-        let unknown = view.sets[2] != 0;
+        let unknown = view.any_unknown();
         let needed = if unknown {
             self.settings.unknown_frames
         } else {
             self.settings.stable_frames
         };
-        if self.streak >= needed.max(1) {
+        // The streak is at least 1 here: 0 frames needed count as 1.
+        if self.streak >= needed {
             Ok(view)
         } else {
             Err(nb::Error::WouldBlock)

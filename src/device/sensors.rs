@@ -189,8 +189,11 @@ impl SensorSettings {
 
 impl SensorSettings {
     /// One integration time in whole ms, rounded up (2.4 ms × cycles).
+    #[allow(clippy::manual_div_ceil)]
     pub const fn sample_ms(&self) -> u32 {
-        (self.integration_cycles as u32 * 12).div_ceil(5)
+        // 12 / 5 ms a cycle, rounded up (no overflow: at most 65 535 × 12 + 4);
+        // `div_ceil` checks the remainder after the division: 12 B more flash.
+        (self.integration_cycles as u32 * 12 + 4) / 5
     }
 
     /// The time after which a read is sure to see a new sample: an integration
@@ -296,6 +299,8 @@ const REG_STATUS: u8 = 0x13;
 /// ENABLE bits: power on, RGBC enable.
 const PON: u8 = 0x01;
 const AEN: u8 = 0x02;
+/// STATUS bit: a sample is valid (an RGBC cycle completed since AEN).
+const AVALID: u8 = 0x01;
 
 /// How far a sensor has come since the bank last configured it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -317,8 +322,9 @@ struct Track {
     phase: Phase,
     /// When the phase began, or the last sample was taken (see [`Phase`]).
     at: u32,
-    /// The last sample.
-    last: Rgbc,
+    /// The last sample, as the sensor sent it (CDATAL..BDATAH: compared as one
+    /// 64-bit word).
+    last: [u8; 8],
     /// Fresh samples in a row equal to `last` (saturating).
     same: u8,
 }
@@ -424,28 +430,29 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// Switches the other multiplexer off, then on the channel of `square`.
     fn select(&mut self, square: Square) -> Result<(), SensorError> {
         let ch = self.wiring.channel(square);
-        self.select_channels(ch.mux.other(), 0)?;
-        self.select_channels(ch.mux, 1 << ch.channel)
+        for (mux, mask) in [(ch.mux.other(), 0), (ch.mux, 1 << ch.channel)] {
+            self.select_channels(mux, mask)?;
+        }
+        Ok(())
     }
 
     /// One attempt of `op` on the sensor of `square`, with exactly one channel of
     /// one multiplexer on (the other multiplexer is switched off first); the block
-    /// read's bytes for [`Op::Read`].
-    fn attempt(&mut self, square: Square, op: Op) -> Result<[u8; 9], SensorError> {
+    /// read's bytes into `buf` for [`Op::Read`].
+    fn attempt(&mut self, square: Square, op: Op, buf: &mut [u8; 9]) -> Result<(), SensorError> {
         let s = self.settings;
-        let mut buf = [0; 9];
         self.select(square)?;
         let i2c = &mut self.i2c;
         let bus = |e: I2C::Error| SensorError::Bus(embedded_hal::i2c::Error::kind(&e));
         if let Op::Read = op {
-            i2c.write_read(SENSOR_ADDRESS, &[CMD | AUTO | REG_STATUS], &mut buf)
-                .map_err(bus)?;
-            return Ok(buf);
+            return i2c
+                .write_read(SENSOR_ADDRESS, &[CMD | AUTO | REG_STATUS], buf)
+                .map_err(bus);
         }
         let enable = if let Op::Init = op {
             i2c.write_read(SENSOR_ADDRESS, &[CMD | REG_ID], &mut buf[..1])
                 .map_err(bus)?;
-            if !SENSOR_IDS.contains(&buf[0]) {
+            if buf[0] != SENSOR_IDS[0] && buf[0] != SENSOR_IDS[1] {
                 return Err(SensorError::WrongId(buf[0]));
             }
             PON
@@ -461,22 +468,28 @@ impl<I2C: I2c> SensorBank<I2C> {
         // sensor that browned out since (during homing, say) would otherwise
         // convert at its reset settings (2.4 ms, gain 1x) with AVALID set.
         let atime = (256 - s.integration_cycles) as u8;
-        i2c.write(SENSOR_ADDRESS, &[CMD | AUTO | REG_ENABLE, enable, atime])
-            .map_err(bus)?;
-        i2c.write(SENSOR_ADDRESS, &[CMD | REG_CONTROL, s.gain as u8])
-            .map_err(bus)?;
-        Ok(buf)
+        let enable = [CMD | AUTO | REG_ENABLE, enable, atime];
+        for bytes in [&enable[..], &[CMD | REG_CONTROL, s.gain as u8]] {
+            i2c.write(SENSOR_ADDRESS, bytes).map_err(bus)?;
+        }
+        Ok(())
     }
 
     /// `op` on `square` up to `tries` times (at least once); the last error when
     /// all fail. Bus errors in a row free the bus (see [`RECOVER_AFTER`]).
-    fn retry(&mut self, square: Square, op: Op, tries: u8) -> Result<[u8; 9], SensorError> {
+    fn retry(
+        &mut self,
+        square: Square,
+        op: Op,
+        tries: u8,
+        buf: &mut [u8; 9],
+    ) -> Result<(), SensorError> {
         let mut tries = tries.max(1);
         loop {
-            let e = match self.attempt(square, op) {
-                Ok(buf) => {
+            let e = match self.attempt(square, op, buf) {
+                Ok(()) => {
                     self.bus_errors = 0;
-                    return Ok(buf);
+                    return Ok(());
                 }
                 Err(e) => e,
             };
@@ -505,7 +518,7 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// gain) and powers it on (PON), one attempt. Its RGBC cycles start with the
     /// first [`SensorBank::read`] after the warm-up.
     pub fn init_square(&mut self, square: Square) -> Result<(), SensorError> {
-        self.attempt(square, Op::Init)?;
+        self.attempt(square, Op::Init, &mut [0; 9])?;
         self.track[square.index() as usize].phase = Phase::Waking;
         Ok(())
     }
@@ -521,7 +534,8 @@ impl<I2C: I2c> SensorBank<I2C> {
             if self.track[s.index() as usize].phase != Phase::Off {
                 continue;
             }
-            let r = self.retry(s, Op::Init, self.settings.attempts.saturating_mul(3));
+            let tries = self.settings.attempts.saturating_mul(3);
+            let r = self.retry(s, Op::Init, tries, &mut [0; 9]);
             match r {
                 Ok(_) => self.track[s.index() as usize].phase = Phase::Waking,
                 Err(e) => {
@@ -537,7 +551,9 @@ impl<I2C: I2c> SensorBank<I2C> {
     /// One block read of STATUS and the four channels of `square`'s sensor, no
     /// retry: `None` when AVALID is clear (no sample since RGBC started).
     pub fn read_once(&mut self, square: Square) -> Result<Option<Rgbc>, SensorError> {
-        self.attempt(square, Op::Read).map(sample)
+        let mut buf = [0; 9];
+        self.attempt(square, Op::Read, &mut buf)?;
+        Ok(sample(&buf))
     }
 
     /// A new sample of `square` at `now_ms`: `WouldBlock` until one is due (the
@@ -551,49 +567,52 @@ impl<I2C: I2c> SensorBank<I2C> {
         let since = elapsed_ms(now_ms, t.at);
         let attempts = self.settings.attempts;
         let sample_ms = self.settings.sample_ms();
-        let next = match t.phase {
-            Phase::Off => {
-                self.retry(square, Op::Init, attempts)?;
-                Phase::Powered
-            }
-            Phase::Waking => Phase::Powered,
+        let mut buf = [0; 9];
+        // The operation the phase is due for, and the phase after it (after a read
+        // only when no sample came: the sensor is then initialised again).
+        let (op, next) = match t.phase {
+            Phase::Off => (Some(Op::Init), Phase::Powered),
+            Phase::Waking => (None, Phase::Powered),
             Phase::Powered if since < WARMUP_MS => return Err(nb::Error::WouldBlock),
-            Phase::Powered => {
-                self.retry(square, Op::Enable, attempts)?;
-                Phase::Running
-            }
+            Phase::Powered => (Some(Op::Enable), Phase::Running),
             Phase::Running if since < self.settings.fresh_ms() => {
                 return Err(nb::Error::WouldBlock)
             }
-            Phase::Running => match sample(self.retry(square, Op::Read, attempts)?) {
-                Some(r) => return self.fresh(i, r, now_ms),
-                // No sample in two integration times: the sensor lost its
-                // configuration (a brown-out puts ENABLE back to 0x00).
-                None if since >= 2 * sample_ms => {
-                    stat!(self.stats.reinits += 1);
-                    Phase::Off
-                }
-                None => return Err(nb::Error::WouldBlock),
-            },
+            Phase::Running => (Some(Op::Read), Phase::Off),
         };
+        if let Some(op) = op {
+            self.retry(square, op, attempts, &mut buf)?;
+        }
+        if let Some(Op::Read) = op {
+            let [status, raw @ ..] = buf;
+            if status & AVALID != 0 {
+                return self.fresh(i, raw, now_ms);
+            }
+            // No sample in two integration times: the sensor lost its
+            // configuration (a brown-out puts ENABLE back to 0x00).
+            if since < 2 * sample_ms {
+                return Err(nb::Error::WouldBlock);
+            }
+            stat!(self.stats.reinits += 1);
+        }
         self.track[i].phase = next;
         self.track[i].at = now_ms;
         Err(nb::Error::WouldBlock)
     }
 
-    /// Takes a fresh sample `r` of sensor `i`: stuck after [`STUCK_SAMPLES`]
+    /// Takes a fresh sample `raw` of sensor `i`: stuck after [`STUCK_SAMPLES`]
     /// identical ones.
-    fn fresh(&mut self, i: usize, r: Rgbc, now_ms: u32) -> nb::Result<Rgbc, SensorError> {
+    fn fresh(&mut self, i: usize, raw: [u8; 8], now_ms: u32) -> nb::Result<Rgbc, SensorError> {
         let t = &mut self.track[i];
         t.at = now_ms;
-        if r == t.last {
+        if raw == t.last {
             t.same = t.same.saturating_add(1);
         } else {
             t.same = 1;
-            t.last = r;
+            t.last = raw;
         }
         if t.same < STUCK_SAMPLES {
-            return Ok(r);
+            return Ok(rgbc(raw));
         }
         if t.same == STUCK_SAMPLES {
             stat!(self.stats.stuck += 1);
@@ -603,7 +622,13 @@ impl<I2C: I2c> SensorBank<I2C> {
 }
 
 /// The sample in a STATUS + data block, if AVALID is set.
-fn sample(buf: [u8; 9]) -> Option<Rgbc> {
-    let v = |k: usize| u16::from_le_bytes([buf[1 + 2 * k], buf[2 + 2 * k]]);
-    (buf[0] & 0x01 != 0).then(|| Rgbc::new(v(0), v(1), v(2), v(3)))
+fn sample(buf: &[u8; 9]) -> Option<Rgbc> {
+    let [status, raw @ ..] = *buf;
+    (status & AVALID != 0).then(|| rgbc(raw))
+}
+
+/// The reading in CDATAL..BDATAH (little-endian channels).
+fn rgbc(raw: [u8; 8]) -> Rgbc {
+    let v = |k: usize| u16::from_le_bytes([raw[2 * k], raw[2 * k + 1]]);
+    Rgbc::new(v(0), v(1), v(2), v(3))
 }
