@@ -11,22 +11,17 @@ use crate::Square;
 
 use crate::device::model::Snapshot;
 
-/// CRC-32 (ISO-HDLC, as in zip and Ethernet: reflected polynomial 0xEDB88320, all
-/// ones in and out) of `data`, as stored after each snapshot; bit by bit, no lookup
-/// table in flash.
+/// The CRC-32 of the slots (ISO-HDLC, as in zip and Ethernet), computed bit by bit
+/// by the `crc` crate: no lookup table in flash.
+static CRC: crc::Crc<u32, crc::NoTable> = crc::Crc::<u32, crc::NoTable>::new(&crc::CRC_32_ISO_HDLC);
+
+/// CRC-32 (ISO-HDLC) of `data`, as stored after each snapshot.
 ///
 /// ```
 /// assert_eq!(tictable::device::persist::crc32(b"123456789"), 0xCBF4_3926);
 /// ```
 pub fn crc32(data: &[u8]) -> u32 {
-    let mut crc = u32::MAX;
-    for &byte in data {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
-        }
-    }
-    !crc
+    CRC.checksum(data)
 }
 
 /// Where each field of an encoded [`Snapshot`] starts (little-endian integers).
