@@ -332,7 +332,6 @@ impl<S: NorFlash> Store<S> {
     /// # Errors
     ///
     /// [`PersistError::Storage`] when the flash fails to read.
-    #[inline(never)]
     pub fn load(&mut self) -> Result<Option<Snapshot>, PersistError<S::Error>> {
         self.scan()?;
         Ok(Snapshot::decode_frame(&self.head.frame))
