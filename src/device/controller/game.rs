@@ -247,15 +247,17 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.park(now_ms);
             // Ask for the human's move again (a move made meanwhile is read then).
             self.enter(State::HumanTurn);
-        } else if seen == (expected & !to.bit()) | from.bit() && attempt < PLACE_ATTEMPTS {
-            // The piece did not come along (a missed pick-up): try again.
+        } else if attempt < PLACE_ATTEMPTS
+            && seen | from.bit() == (expected & !to.bit()) | from.bit()
+        {
+            // Not on `to`, every other square as expected but `from` (which
+            // never holds a device piece of the record). Still on `from`: the
+            // piece did not come along (a missed pick-up), try again. Gone from
+            // `from` too: still on the magnet (a release that did not let go),
+            // so grip again over `to` and let go there.
             stat!(self.stats.retries += 1);
-            self.start_restore(from, to, attempt + 1);
-        } else if seen == expected & !to.bit() && attempt < PLACE_ATTEMPTS {
-            // The piece left `from` but is not on `to`: still on the magnet (a
-            // release that did not let go). Grip again over `to` and let go there.
-            stat!(self.stats.retries += 1);
-            self.start_restore(to, to, attempt + 1);
+            let again = if seen & from.bit() != 0 { from } else { to };
+            self.start_restore(again, to, attempt + 1);
         } else {
             self.fail(Problem::Mismatch);
         }
