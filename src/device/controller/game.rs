@@ -250,8 +250,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         } else if attempt < PLACE_ATTEMPTS
             && seen | from.bit() == (expected & !to.bit()) | from.bit()
         {
-            // Not on `to`, every other square as expected but `from` (which
-            // never holds a device piece of the record). Still on `from`: the
+            // Not on `to`, every other square as expected but `from` (no square
+            // of the record's unless it is `to`). Still on `from`: the
             // piece did not come along (a missed pick-up), try again. Gone from
             // `from` too: still on the magnet (a release that did not let go),
             // so grip again over `to` and let go there.
