@@ -501,9 +501,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             );
         }
         self.state = state;
+        self.entered();
+    }
+
+    /// What every change of state does once `state` holds the new one (also
+    /// after a change within a state, such as a button press in task entry).
+    fn entered(&mut self) {
         self.acknowledged = false;
         self.revision = self.revision.wrapping_add(1);
-        if matches!(state, State::Over(_) | State::TaskDone) {
+        if matches!(self.state, State::Over(_) | State::TaskDone) {
             self.active = false;
         }
         self.entered_ms = self.now_ms;
@@ -576,7 +582,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             State::Setup | State::Over(_) | State::TaskDone => self.poll_setup(presses),
             State::CalibratingSensors { step } => self.calibration_step(step, presses),
-            State::TaskEntry(entry) => self.poll_task_entry(entry, presses, now_ms),
+            State::TaskEntry(_) => self.poll_task_entry(presses, now_ms),
             State::WaitEmpty => self.poll_wait_empty(now_ms),
             State::Placing {
                 square,
