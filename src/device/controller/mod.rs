@@ -614,7 +614,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 self.poll_verifying_restore(from, to, attempt, now_ms)
             }
             State::Error(problem) => self.poll_error(problem, presses, now_ms),
-            State::CalibratingPose(jog) => self.poll_calibration(jog, presses, now_ms),
+            State::CalibratingPose(_) => self.poll_calibration(presses, now_ms),
         }
     }
 
