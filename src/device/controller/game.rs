@@ -106,10 +106,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.chooser.next_level();
         }
         if presses.contains(Button::FirstSquare) {
-            self.setup.first_square = match self.setup.first_square {
-                None => Some(Square::ALL[0]),
-                Some(s) => Square::new(s.index() + 1),
-            };
+            // None, 1, ..., 9, None...
+            self.setup.first_square =
+                Square::new(self.setup.first_square.map_or(0, |s| s.index() + 1));
         }
         if presses.contains(Button::Start) {
             self.mode = Mode::Game;
