@@ -452,13 +452,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             return;
         }
-        // One device piece moved to a square no human piece is on.
-        let moved = humans_ok
-            && missing != 0
-            && extra != 0
-            && at_most_one(missing)
-            && at_most_one(extra)
-            && (extra & hum_expected) | (hum_new & (missing | extra)) == 0;
+        // One device piece moved: one square missing it and one extra (each
+        // found below), the extra one on no human square (the sets of a view are
+        // disjoint), and no new human piece where it was.
+        let moved =
+            humans_ok && at_most_one(missing) && at_most_one(extra) && hum_new & missing == 0;
         if let (true, Some(from), Some(to)) = (
             moved,
             Squares::from_bits(extra).first(),
