@@ -625,7 +625,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// while the others work, and no start-up waits for all nine at once (at a
     /// high bus error rate that took seconds, in polls long enough to trip the
     /// firmware's watchdog).
-    #[inline(never)]
     fn start(&mut self, now_ms: u32) {
         self.started = true;
         match self.hw.machine.start_homing(now_ms) {
@@ -651,7 +650,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// revision), the head raised, the magnet off and the axes homed again, and
     /// the lights ask for the board to be cleared ([`Problem::Abandoned`]); once
     /// it is empty, Setup.
-    #[inline(never)]
     fn abandon(&mut self, now_ms: u32) {
         stat!(self.stats.abandons += 1);
         self.mode = Mode::Game;
