@@ -37,6 +37,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         Ok(())
     }
 
+    #[inline(always)]
     pub(super) fn new_round(&mut self) {
         self.clear_round(true);
         self.enter(State::WaitEmpty);
@@ -356,6 +357,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     /// A new placement (its time budget starts now).
+    #[inline(never)]
     pub(super) fn begin_placement(&mut self, square: Square, colour: Colour, now_ms: u32) {
         self.placement_started = now_ms;
         self.tried = 0;
