@@ -71,6 +71,7 @@ impl TaskEntry {
     }
 
     /// Adds the selection to the task, if [`Task::new`] accepts it.
+    #[inline(never)]
     fn add(&mut self) {
         let Some(square) = self.square else {
             self.rejected = Some(TaskError::Empty);
