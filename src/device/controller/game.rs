@@ -37,6 +37,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         Ok(())
     }
 
+    #[inline(always)]
     pub(super) fn new_round(&mut self) {
         self.clear_round(true);
         self.enter(State::WaitEmpty);
@@ -106,10 +107,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.chooser.next_level();
         }
         if presses.contains(Button::FirstSquare) {
-            self.setup.first_square = match self.setup.first_square {
-                None => Some(Square::ALL[0]),
-                Some(s) => Square::new(s.index() + 1),
-            };
+            // None, 1, ..., 9, None...
+            self.setup.first_square =
+                Square::new(self.setup.first_square.map_or(0, |s| s.index() + 1));
         }
         if presses.contains(Button::Start) {
             self.mode = Mode::Game;
@@ -157,29 +157,32 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         };
         let base = self.base_view();
-        if view == self.expected_view() {
+        let arrived = view == self.expected_view();
+        let missed = !arrived && view == base;
+        // The slot is emptied whatever happened; it is only suspected empty when
+        // nothing arrived, or when a piece arrived at a retry (see below).
+        self.slot_emptied(colour, slot, missed || (arrived && attempt > 1));
+        let problem = if arrived {
             self.misses = 0;
-            if attempt > 1 {
-                // It arrived at a retry, after an attempt where nothing did: the
-                // first piece may have missed its grip (still in its slot), be
-                // the one that stuck on the magnet and came along (this slot may
-                // still hold its own: suspected), or have fallen in transit
-                // where no sensor sees it (between squares). A person looks for
-                // it and presses Done (see `poll_error`).
-                self.slot_emptied(colour, slot, true);
-                self.park(now_ms);
-                self.fail(Problem::StrayPiece(square));
+            if attempt == 1 {
+                self.placement_done(square, now_ms);
                 return;
             }
-            self.placed(colour, slot, false, square, now_ms);
-        } else if view == base {
+            // It arrived at a retry, after an attempt where nothing did: the
+            // first piece may have missed its grip (still in its slot), be
+            // the one that stuck on the magnet and came along (this slot may
+            // still hold its own: suspected), or have fallen in transit
+            // where no sensor sees it (between squares). A person looks for
+            // it and presses Done (see `poll_error`).
+            Problem::StrayPiece(square)
+        } else if missed {
             // Nothing arrived: a missed grip leaves the piece in its slot, a piece
             // stuck on the magnet stays there (and comes along to the next slot),
             // and a person may have taken the piece out of storage (and put
             // others back elsewhere). The slot is suspected empty and the retry
-            // takes a slot not tried in this placement (see `next_slot`). A retry
-            // starts only if it can end within the budget.
-            self.slot_emptied(colour, slot, true);
+            // takes a slot not tried in this placement (see `next_slot`: this
+            // slot is among the tried ones already). A retry starts only if it
+            // can end within the budget.
             let next = self
                 .next_slot(colour)
                 .and_then(|k| self.layout.storage.slot(colour, k));
@@ -191,29 +194,28 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             if attempt < PLACE_ATTEMPTS && fits {
                 stat!(self.stats.retries += 1);
                 self.start_placement(square, colour, attempt + 1);
-            } else {
-                stat!(self.stats.budget_stops += u32::from(!fits));
-                // Out of the way, checking the axes (lost steps) meanwhile.
-                self.park(now_ms);
-                self.fail(Problem::PlacementFailed(square));
+                return;
             }
+            stat!(self.stats.budget_stops += u32::from(!fits));
+            Problem::PlacementFailed(square)
         } else {
             // The piece is somewhere else: it fell in transit, or landed off its
             // square. It left its slot either way.
             stat!(self.stats.strays += 1);
-            self.slot_emptied(colour, slot, false);
             // Strays in a row mean the board moved (a bump, or several, can put
             // the pieces as far as the next square); a lone drop in transit
             // asks only for the stray piece to be removed.
             self.misses = self.misses.saturating_add(1);
-            // Out of the way, checking the axes (lost steps) before the next try.
-            self.park(now_ms);
-            self.fail(if self.misses >= MISSES {
+            if self.misses >= MISSES {
                 Problem::Recalibrate(square)
             } else {
                 Problem::StrayPiece(square)
-            });
-        }
+            }
+        };
+        // Out of the way, checking the axes (lost steps) meanwhile or before the
+        // next try.
+        self.park(now_ms);
+        self.fail(problem);
     }
 
     /// Reading the board after the human's Done.
@@ -245,15 +247,17 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.park(now_ms);
             // Ask for the human's move again (a move made meanwhile is read then).
             self.enter(State::HumanTurn);
-        } else if seen == (expected & !to.bit()) | from.bit() && attempt < PLACE_ATTEMPTS {
-            // The piece did not come along (a missed pick-up): try again.
+        } else if attempt < PLACE_ATTEMPTS
+            && seen | from.bit() == (expected & !to.bit()) | from.bit()
+        {
+            // Not on `to`, every other square as expected but `from` (no square
+            // of the record's unless it is `to`). Still on `from`: the
+            // piece did not come along (a missed pick-up), try again. Gone from
+            // `from` too: still on the magnet (a release that did not let go),
+            // so grip again over `to` and let go there.
             stat!(self.stats.retries += 1);
-            self.start_restore(from, to, attempt + 1);
-        } else if seen == expected & !to.bit() && attempt < PLACE_ATTEMPTS {
-            // The piece left `from` but is not on `to`: still on the magnet (a
-            // release that did not let go). Grip again over `to` and let go there.
-            stat!(self.stats.retries += 1);
-            self.start_restore(to, to, attempt + 1);
+            let again = if seen & from.bit() != 0 { from } else { to };
+            self.start_restore(again, to, attempt + 1);
         } else {
             self.fail(Problem::Mismatch);
         }
@@ -353,6 +357,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     /// A new placement (its time budget starts now).
+    #[inline(never)]
     pub(super) fn begin_placement(&mut self, square: Square, colour: Colour, now_ms: u32) {
         self.placement_started = now_ms;
         self.tried = 0;
@@ -449,13 +454,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             return;
         }
-        // One device piece moved to a square no human piece is on.
-        let moved = humans_ok
-            && missing != 0
-            && extra != 0
-            && at_most_one(missing)
-            && at_most_one(extra)
-            && (extra & hum_expected) | (hum_new & (missing | extra)) == 0;
+        // One device piece moved: one square missing it and one extra (each
+        // found below), the extra one on no human square (the sets of a view are
+        // disjoint), and no new human piece where it was.
+        let moved =
+            humans_ok && at_most_one(missing) && at_most_one(extra) && hum_new & missing == 0;
         if let (true, Some(from), Some(to)) = (
             moved,
             Squares::from_bits(extra).first(),

@@ -82,6 +82,7 @@ fn lit(on: bool, light: Light) -> u8 {
 
 /// Shows a square number 1..=9 in binary on Lamp (1), Win (2), Draw (4) and Loss (8);
 /// nothing for `None`.
+#[inline(always)]
 fn square_lights(square: Option<Square>) -> u8 {
     number_lights(square.map_or(0, |s| s.index() + 1))
 }

@@ -501,9 +501,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             );
         }
         self.state = state;
+        self.entered();
+    }
+
+    /// What every change of state does once `state` holds the new one (also
+    /// after a change within a state, such as a button press in task entry).
+    fn entered(&mut self) {
         self.acknowledged = false;
         self.revision = self.revision.wrapping_add(1);
-        if matches!(state, State::Over(_) | State::TaskDone) {
+        if matches!(self.state, State::Over(_) | State::TaskDone) {
             self.active = false;
         }
         self.entered_ms = self.now_ms;
@@ -576,7 +582,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             State::Setup | State::Over(_) | State::TaskDone => self.poll_setup(presses),
             State::CalibratingSensors { step } => self.calibration_step(step, presses),
-            State::TaskEntry(entry) => self.poll_task_entry(entry, presses, now_ms),
+            State::TaskEntry(_) => self.poll_task_entry(presses, now_ms),
             State::WaitEmpty => self.poll_wait_empty(now_ms),
             State::Placing {
                 square,
@@ -608,7 +614,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 self.poll_verifying_restore(from, to, attempt, now_ms)
             }
             State::Error(problem) => self.poll_error(problem, presses, now_ms),
-            State::CalibratingPose(jog) => self.poll_calibration(jog, presses, now_ms),
+            State::CalibratingPose(_) => self.poll_calibration(presses, now_ms),
         }
     }
 
@@ -619,7 +625,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// while the others work, and no start-up waits for all nine at once (at a
     /// high bus error rate that took seconds, in polls long enough to trip the
     /// firmware's watchdog).
-    #[inline(never)]
     fn start(&mut self, now_ms: u32) {
         self.started = true;
         match self.hw.machine.start_homing(now_ms) {
@@ -645,7 +650,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// revision), the head raised, the magnet off and the axes homed again, and
     /// the lights ask for the board to be cleared ([`Problem::Abandoned`]); once
     /// it is empty, Setup.
-    #[inline(never)]
     fn abandon(&mut self, now_ms: u32) {
         stat!(self.stats.abandons += 1);
         self.mode = Mode::Game;

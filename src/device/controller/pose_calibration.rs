@@ -50,7 +50,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }));
     }
 
-    pub(super) fn poll_calibration(&mut self, mut jog: Jog, presses: Presses, now_ms: u32) {
+    pub(super) fn poll_calibration(&mut self, presses: Presses, now_ms: u32) {
+        // Changed in place (no copy of the state).
+        let State::CalibratingPose(jog) = &mut self.state else {
+            return;
+        };
         let busy = self.hw.machine.is_busy();
         if presses.contains(Button::Level) {
             // Cancelled: nothing changes. (A move under way finishes first.)
@@ -103,7 +107,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     here.y.wrapping_add(p8.y.wrapping_sub(p0.y)),
                 );
                 let _ = self.hw.machine.start_move(guess);
-                self.enter(State::CalibratingPose(jog));
+                self.entered();
                 return;
             };
             match Pose::from_corners(first, here) {
@@ -120,6 +124,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             return;
         }
-        self.enter(State::CalibratingPose(jog));
+        self.entered();
     }
 }

@@ -71,6 +71,7 @@ impl TaskEntry {
     }
 
     /// Adds the selection to the task, if [`Task::new`] accepts it.
+    #[inline(never)]
     fn add(&mut self) {
         let Some(square) = self.square else {
             self.rejected = Some(TaskError::Empty);
@@ -95,8 +96,12 @@ impl Default for TaskEntry {
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
     /// One poll of task entry.
-    pub(super) fn poll_task_entry(&mut self, mut entry: TaskEntry, presses: Presses, now_ms: u32) {
-        if entry == TaskEntry::new()
+    pub(super) fn poll_task_entry(&mut self, presses: Presses, now_ms: u32) {
+        // Changed in place (no copy of the entry).
+        let State::TaskEntry(entry) = &mut self.state else {
+            return;
+        };
+        if *entry == TaskEntry::new()
             && self.hw.panel.is_held(Button::Done)
             && elapsed_ms(now_ms, self.entered_ms) >= CALIBRATE_HOLD_MS
             && !self.hw.machine.is_busy()
@@ -114,7 +119,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         match entry.update(presses) {
             // From TaskEntry start_task cannot be refused as busy.
             Some(task) if self.start_task(task).is_ok() => {}
-            _ => self.enter(State::TaskEntry(entry)),
+            _ => self.entered(),
         }
     }
 }
