@@ -10,25 +10,24 @@
 use crate::board::{Board, Square, Squares};
 use core::fmt;
 
-/// Column masks (left, middle, right), duplicated in both 16-bit lanes.
+/// The left column and the top row, duplicated in both 16-bit lanes.
 const COL_LEFT: u32 = 0x0049_0049;
-const COL_MIDDLE: u32 = 0x0092_0092;
-const COL_RIGHT: u32 = 0x0124_0124;
-/// Row masks (top, middle, bottom), duplicated in both 16-bit lanes.
 const ROW_TOP: u32 = 0x0007_0007;
-const ROW_MIDDLE: u32 = 0x0038_0038;
-const ROW_BOTTOM: u32 = 0x01c0_01c0;
 
-/// Mirror left-right (`H`).
+/// Mirror left-right (`H`): the left and right columns swap (a delta swap at
+/// distance 2; the middle column stays).
 #[inline(always)]
 const fn mirror_columns(m: u32) -> u32 {
-    ((m & COL_LEFT) << 2) | (m & COL_MIDDLE) | ((m & COL_RIGHT) >> 2)
+    let t = (m ^ (m >> 2)) & COL_LEFT;
+    m ^ (t | (t << 2))
 }
 
-/// Mirror top-bottom (`V`).
+/// Mirror top-bottom (`V`): the top and bottom rows swap (a delta swap at
+/// distance 6; the middle row stays).
 #[inline(always)]
 const fn mirror_rows(m: u32) -> u32 {
-    ((m & ROW_TOP) << 6) | (m & ROW_MIDDLE) | ((m & ROW_BOTTOM) >> 6)
+    let t = (m ^ (m >> 6)) & ROW_TOP;
+    m ^ (t | (t << 6))
 }
 
 /// Transpose (`T`): square `3r + c` goes to `3c + r`, by two delta swaps
