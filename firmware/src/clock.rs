@@ -79,9 +79,14 @@ pub fn start(rcc: &pac::RCC, flash: &pac::FLASH) -> ClockSource {
 /// Milliseconds since reset, counted by the SysTick interrupt.
 static MILLIS: AtomicU32 = AtomicU32::new(0);
 
+/// The one writer of [`MILLIS`] (everything else only loads it), so a plain load and
+/// store, not a read-modify-write loop (flash).
 #[exception]
 fn SysTick() {
-    MILLIS.fetch_add(1, Ordering::Relaxed);
+    MILLIS.store(
+        MILLIS.load(Ordering::Relaxed).wrapping_add(1),
+        Ordering::Relaxed,
+    );
 }
 
 /// The millisecond clock (wraps after 49 days; the device logic uses wrapping time).
