@@ -127,7 +127,9 @@ impl MsClock {
             let ms = now_ms();
             let left = SYST::get_current();
             if now_ms() == ms {
-                let us = self.reload.saturating_sub(left) / self.per_us;
+                // The counter never exceeds its reload: no underflow (and a wrap
+                // would only clamp to 999 below).
+                let us = self.reload.wrapping_sub(left) / self.per_us;
                 return (ms, us.min(999) as u16);
             }
         }
