@@ -31,25 +31,10 @@ pub const LINES: [u16; 8] = [
 
 /// The squares set in a bitboard (`count_ones`), out of line on Arm: the Cortex-M
 /// has no population-count instruction, so each inlined copy is some 30 bytes of
-/// shifts and masks (firmware flash), and there a loop ([`popcount_by_clearing`],
-/// 12 B less).
+/// shifts and masks (firmware flash).
 #[cfg_attr(target_arch = "arm", inline(never))]
 const fn popcount(bits: u16) -> u32 {
-    if cfg!(target_arch = "arm") {
-        return popcount_by_clearing(bits);
-    }
     bits.count_ones()
-}
-
-/// [`popcount`] by clearing the lowest set bit until none is left (Arm's form: at
-/// most 9 rounds on a board).
-const fn popcount_by_clearing(mut bits: u16) -> u32 {
-    let mut n = 0;
-    while bits != 0 {
-        bits &= bits - 1;
-        n += 1;
-    }
-    n
 }
 
 /// Whether the bitboard `bits` contains a complete line: on hosts rows and columns by
@@ -837,15 +822,6 @@ impl FromStr for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The bit-clearing loop (Arm's `popcount`) counts as `count_ones` on every
-    /// 16-bit value.
-    #[test]
-    fn popcount_by_clearing_matches_count_ones() {
-        for bits in 0..=u16::MAX {
-            assert_eq!(popcount_by_clearing(bits), bits.count_ones(), "{bits:#x}");
-        }
-    }
 
     /// The loop over the lines (Arm's `has_line`) agrees with the shifts and masks
     /// (hosts') on every 9-bit mask.
