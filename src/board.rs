@@ -37,9 +37,8 @@ const fn popcount(bits: u16) -> u32 {
     bits.count_ones()
 }
 
-/// Whether the bitboard `bits` contains a complete line: on hosts rows and columns by
-/// shifting each cell onto the first of its line, the diagonals by mask (no loop); on
-/// Arm a loop over [`LINES`] (16 B less firmware flash, scripts/firmware-size).
+/// Whether the bitboard `bits` contains a complete line: rows and columns by shifting
+/// each cell onto the first of its line, the diagonals by mask (no loop).
 ///
 /// ```
 /// use tictable::board::has_line;
@@ -48,22 +47,9 @@ const fn popcount(bits: u16) -> u32 {
 /// ```
 #[inline]
 pub const fn has_line(bits: u16) -> bool {
-    if cfg!(target_arch = "arm") {
-        return has_line_by_table(bits);
-    }
     let rows = bits & (bits >> 1) & (bits >> 2) & 0b001_001_001;
     let columns = bits & (bits >> 3) & (bits >> 6) & 0b000_000_111;
     rows | columns != 0 || bits & LINES[6] == LINES[6] || bits & LINES[7] == LINES[7]
-}
-
-/// [`has_line`] by a loop over the eight [`LINES`] (Arm's form).
-const fn has_line_by_table(bits: u16) -> bool {
-    let (mut found, mut i) = (false, 0);
-    while i < LINES.len() {
-        found |= bits & LINES[i] == LINES[i];
-        i += 1;
-    }
-    found
 }
 
 /// Whether a game goes on or how it ended; see [`Board::status`].
@@ -822,18 +808,6 @@ impl FromStr for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The loop over the lines (Arm's `has_line`) agrees with the shifts and masks
-    /// (hosts') on every 9-bit mask.
-    #[test]
-    fn has_line_by_table_matches_the_shifts() {
-        let mut lines = 0;
-        for bits in 0..=FULL {
-            assert_eq!(has_line_by_table(bits), has_line(bits), "{bits:#x}");
-            lines += u32::from(has_line(bits));
-        }
-        assert!(lines > 0 && lines < 512);
-    }
 
     /// The digit-by-digit base-3 index (Arm's) equals the row tables' (hosts') on
     /// every pair of disjoint 9-bit masks.
