@@ -697,24 +697,8 @@ impl Board {
     /// ```
     #[inline]
     pub const fn base3_index(self) -> u16 {
-        // Table lookups per row on hosts (speed), a loop on Arm (firmware flash).
-        if cfg!(target_arch = "arm") {
-            base3_by_digits(self.x, self.o)
-        } else {
-            base3(self.x) + 2 * base3(self.o)
-        }
+        base3(self.x) + 2 * base3(self.o)
     }
-}
-
-/// [`Board::base3_index`] digit by digit, from square 8 down (Horner's rule): 44 B
-/// less flash than the row tables on a Cortex-M3 (scripts/firmware-size).
-const fn base3_by_digits(x: u16, o: u16) -> u16 {
-    let (mut index, mut square) = (0, 9);
-    while square > 0 {
-        square -= 1;
-        index = 3 * index + (x >> square & 1) + 2 * (o >> square & 1);
-    }
-    index
 }
 
 /// The value of a 9-bit mask read as base-3 digits (bit `i` -> `3^i`).
@@ -802,25 +786,5 @@ impl FromStr for Board {
         let board = Board { x, o };
         board.validate()?;
         Ok(board)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The digit-by-digit base-3 index (Arm's) equals the row tables' (hosts') on
-    /// every pair of disjoint 9-bit masks.
-    #[test]
-    fn base3_by_digits_matches_the_row_tables() {
-        for x in 0..=FULL {
-            for o in (0..=FULL).filter(|o| o & x == 0) {
-                assert_eq!(
-                    base3_by_digits(x, o),
-                    base3(x) + 2 * base3(o),
-                    "{x:#x} {o:#x}"
-                );
-            }
-        }
     }
 }
