@@ -231,10 +231,11 @@ fn min_image_unrolled(m0: u32) -> (u32, u8) {
 
 /// The same minimum by a loop over the symmetries 1..8, each applied by
 /// [`Symmetry::apply_packed`], which on Arm is one function out of line that the
-/// lookup's inverse symmetry shares: about 200 B less flash than the unrolled form
-/// on a Cortex-M3 (and 100 B less than a loop over the four mirror images and their
-/// transposes with the generators inlined, measured with scripts/firmware-size), for
-/// more instructions per lookup (counted by scripts/qemu-test).
+/// lookup's inverse symmetry shares: 100 B less flash on a Cortex-M3 than a loop over
+/// the four mirror images and their transposes with the generators inlined (itself
+/// 108 B less than the unrolled form; scripts/firmware-size), for about 100 more
+/// instructions per table lookup (642 instead of 538 on the Cortex-M3, 815 instead of
+/// 777 on the Cortex-M0; scripts/qemu-test).
 #[inline(always)]
 fn min_image_looped(m0: u32) -> (u32, u8) {
     let (mut best, mut index) = (m0, 0);
