@@ -10,25 +10,24 @@
 use crate::board::{Board, Square, Squares};
 use core::fmt;
 
-/// Column masks (left, middle, right), duplicated in both 16-bit lanes.
+/// The left column and the top row, duplicated in both 16-bit lanes.
 const COL_LEFT: u32 = 0x0049_0049;
-const COL_MIDDLE: u32 = 0x0092_0092;
-const COL_RIGHT: u32 = 0x0124_0124;
-/// Row masks (top, middle, bottom), duplicated in both 16-bit lanes.
 const ROW_TOP: u32 = 0x0007_0007;
-const ROW_MIDDLE: u32 = 0x0038_0038;
-const ROW_BOTTOM: u32 = 0x01c0_01c0;
 
-/// Mirror left-right (`H`).
+/// Mirror left-right (`H`): the left and right columns swap (a delta swap at
+/// distance 2; the middle column stays).
 #[inline(always)]
 const fn mirror_columns(m: u32) -> u32 {
-    ((m & COL_LEFT) << 2) | (m & COL_MIDDLE) | ((m & COL_RIGHT) >> 2)
+    let t = (m ^ (m >> 2)) & COL_LEFT;
+    m ^ (t | (t << 2))
 }
 
-/// Mirror top-bottom (`V`).
+/// Mirror top-bottom (`V`): the top and bottom rows swap (a delta swap at
+/// distance 6; the middle row stays).
 #[inline(always)]
 const fn mirror_rows(m: u32) -> u32 {
-    ((m & ROW_TOP) << 6) | (m & ROW_MIDDLE) | ((m & ROW_BOTTOM) >> 6)
+    let t = (m ^ (m >> 6)) & ROW_TOP;
+    m ^ (t | (t << 6))
 }
 
 /// Transpose (`T`): square `3r + c` goes to `3c + r`, by two delta swaps
@@ -123,8 +122,10 @@ impl Symmetry {
         }
     }
 
-    /// Applies the symmetry to packed bitboards (`x | o << 16`).
-    #[inline(always)]
+    /// Applies the symmetry to packed bitboards (`x | o << 16`). Out of line on Arm:
+    /// the canonical form's loop and the lookup's inverse share one copy (flash).
+    #[cfg_attr(target_arch = "arm", inline(never))]
+    #[cfg_attr(not(target_arch = "arm"), inline(always))]
     const fn apply_packed(self, mut m: u32) -> u32 {
         if self.0 & 1 != 0 {
             m = mirror_columns(m);
@@ -228,21 +229,23 @@ fn min_image_unrolled(m0: u32) -> (u32, u8) {
     (best, index)
 }
 
-/// The same minimum by a loop over the four mirror images and then their transposes
-/// (symmetry `4 | i` is the transpose of image `i`): 108 B less flash on a Cortex-M3
-/// for about 60 more instructions per lookup (scripts/firmware-size, scripts/qemu-test).
+/// The same minimum by a loop over the symmetries 1..8, each applied by
+/// [`Symmetry::apply_packed`], which on Arm is one function out of line that the
+/// lookup's inverse symmetry shares: 100 B less flash on a Cortex-M3 than a loop over
+/// the four mirror images and their transposes with the generators inlined (itself
+/// 108 B less than the unrolled form; scripts/firmware-size), for about 100 more
+/// instructions per table lookup (642 instead of 538 on the Cortex-M3, 815 instead of
+/// 777 on the Cortex-M0; scripts/qemu-test).
 #[inline(always)]
 fn min_image_looped(m0: u32) -> (u32, u8) {
-    let m1 = mirror_columns(m0);
-    let mirrors = [m0, m1, mirror_rows(m0), mirror_rows(m1)];
     let (mut best, mut index) = (m0, 0);
-    for t in [0, 4] {
-        for (i, &image) in mirrors.iter().enumerate() {
-            let image = if t == 0 { image } else { transpose(image) };
-            if image < best {
-                (best, index) = (image, i as u8 | t);
-            }
+    let mut i = 1;
+    while i < 8 {
+        let image = Symmetry(i).apply_packed(m0);
+        if image < best {
+            (best, index) = (image, i);
         }
+        i += 1;
     }
     (best, index)
 }

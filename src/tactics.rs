@@ -45,11 +45,19 @@ pub const fn immediate_best(board: Board) -> Option<Squares> {
     }
     let empty = board.empty_squares();
     let threats = board.winning_moves(mover.other());
-    match threats.len() {
-        0 if empty.len() == 1 => Some(empty),
-        0 => None,
-        1 => Some(threats),
-        _ => Some(empty),
+    // Counts by clearing the lowest bit (`b & (b - 1)` is zero for one square or
+    // none): no population count (no instruction for it on Arm).
+    let (t, e) = (threats.bits(), empty.bits());
+    if t == 0 {
+        if e != 0 && e & (e - 1) == 0 {
+            Some(empty)
+        } else {
+            None
+        }
+    } else if t & (t - 1) == 0 {
+        Some(threats)
+    } else {
+        Some(empty)
     }
 }
 

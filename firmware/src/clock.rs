@@ -5,10 +5,10 @@
 //! configured ([`ClockSource::mhz`]).
 
 use crate::pulse::CycleCounter;
+use crate::regs;
 use crate::startup::{self, ClockRegs, ClockSource};
 use core::convert::Infallible;
 use core::sync::atomic::{AtomicU32, Ordering};
-use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::{DCB, DWT, SYST};
 use cortex_m_rt::exception;
 use stm32f1xx_hal::pac;
@@ -79,9 +79,14 @@ pub fn start(rcc: &pac::RCC, flash: &pac::FLASH) -> ClockSource {
 /// Milliseconds since reset, counted by the SysTick interrupt.
 static MILLIS: AtomicU32 = AtomicU32::new(0);
 
+/// The one writer of [`MILLIS`] (everything else only loads it), so a plain load and
+/// store, not a read-modify-write loop (flash).
 #[exception]
 fn SysTick() {
-    MILLIS.fetch_add(1, Ordering::Relaxed);
+    MILLIS.store(
+        MILLIS.load(Ordering::Relaxed).wrapping_add(1),
+        Ordering::Relaxed,
+    );
 }
 
 /// The millisecond clock (wraps after 49 days; the device logic uses wrapping time).
@@ -104,11 +109,7 @@ impl MsClock {
             reload: mhz * 1000 - 1,
             per_us: mhz,
         };
-        syst.set_clock_source(SystClkSource::Core);
-        syst.set_reload(clock.reload);
-        syst.clear_current();
-        syst.enable_interrupt();
-        syst.enable_counter();
+        regs::start_systick(syst, clock.reload);
         clock
     }
 
@@ -122,7 +123,9 @@ impl MsClock {
             let ms = now_ms();
             let left = SYST::get_current();
             if now_ms() == ms {
-                let us = self.reload.saturating_sub(left) / self.per_us;
+                // The counter never exceeds its reload: no underflow (and a wrap
+                // would only clamp to 999 below).
+                let us = self.reload.wrapping_sub(left) / self.per_us;
                 return (ms, us.min(999) as u16);
             }
         }
