@@ -5,10 +5,10 @@
 //! configured ([`ClockSource::mhz`]).
 
 use crate::pulse::CycleCounter;
-use crate::regs;
 use crate::startup::{self, ClockRegs, ClockSource};
 use core::convert::Infallible;
 use core::sync::atomic::{AtomicU32, Ordering};
+use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::{DCB, DWT, SYST};
 use cortex_m_rt::exception;
 use stm32f1xx_hal::pac;
@@ -109,7 +109,11 @@ impl MsClock {
             reload: mhz * 1000 - 1,
             per_us: mhz,
         };
-        regs::start_systick(syst, clock.reload);
+        syst.set_clock_source(SystClkSource::Core);
+        syst.set_reload(clock.reload);
+        syst.clear_current();
+        syst.enable_interrupt();
+        syst.enable_counter();
         clock
     }
 

@@ -1,10 +1,8 @@
 //! The register blocks that code outside the HAL's ownership writes: the safe state
 //! (from reset, a panic or a HardFault, whatever the HAL owns at that moment) and the
 //! I2C bus recovery and I2C1's clock and reset (on pins and a peripheral `bus::SensorBus`
-//! owns); also SysTick's start-up as three plain writes (on the `SYST` the caller
-//! owns: cortex-m's safe setters read-modify-write CSR three times). The firmware's
-//! only `unsafe` besides `mem.rs`, the raw I2C1 register writes in `bus.rs` and the
-//! HardFault handler's signature.
+//! owns). The firmware's only `unsafe` besides `mem.rs`, the raw I2C1 register writes
+//! in `bus.rs` and the HardFault handler's signature.
 //!
 //! Why this is sound: a register block is a set of volatile cells at a fixed
 //! address, valid for the whole program; a shared reference to it only allows
@@ -25,19 +23,6 @@ use stm32f1xx_hal::pac;
 pub fn peripherals() -> (cortex_m::Peripherals, pac::Peripherals) {
     // SAFETY: called once, by `Board::take`, called once by `main` (see above).
     unsafe { (cortex_m::Peripherals::steal(), pac::Peripherals::steal()) }
-}
-
-/// Starts SysTick: counts down from `reload` on the core clock, an interrupt at
-/// every wrap (PM0056 §4.5: RVR, then CVR cleared, then CSR = CLKSOURCE | TICKINT |
-/// ENABLE in one write instead of three read-modify-writes; 20 B of flash, measured).
-pub fn start_systick(syst: &mut cortex_m::peripheral::SYST, reload: u32) {
-    // SAFETY: a 24-bit reload (every caller's `mhz * 1000 - 1` < 2^24), any write
-    // to CVR clears it, and CSR's three bits are the configuration above.
-    unsafe {
-        syst.rvr.write(reload);
-        syst.cvr.write(0);
-        syst.csr.write(0b111);
-    }
 }
 
 /// GPIO port A (STEP, DIR, lift, magnet, ENABLE, Error light).
