@@ -122,10 +122,8 @@ impl Symmetry {
         }
     }
 
-    /// Applies the symmetry to packed bitboards (`x | o << 16`). Out of line on Arm:
-    /// the canonical form's loop and the lookup's inverse share one copy (flash).
-    #[cfg_attr(target_arch = "arm", inline(never))]
-    #[cfg_attr(not(target_arch = "arm"), inline(always))]
+    /// Applies the symmetry to packed bitboards (`x | o << 16`).
+    #[inline(always)]
     const fn apply_packed(self, mut m: u32) -> u32 {
         if self.0 & 1 != 0 {
             m = mirror_columns(m);
@@ -229,23 +227,21 @@ fn min_image_unrolled(m0: u32) -> (u32, u8) {
     (best, index)
 }
 
-/// The same minimum by a loop over the symmetries 1..8, each applied by
-/// [`Symmetry::apply_packed`], which on Arm is one function out of line that the
-/// lookup's inverse symmetry shares: 100 B less flash on a Cortex-M3 than a loop over
-/// the four mirror images and their transposes with the generators inlined (itself
-/// 108 B less than the unrolled form; scripts/firmware-size), for about 100 more
-/// instructions per table lookup (642 instead of 538 on the Cortex-M3, 815 instead of
-/// 777 on the Cortex-M0; scripts/qemu-test).
+/// The same minimum by a loop over the four mirror images and then their transposes
+/// (symmetry `4 | i` is the transpose of image `i`): 108 B less flash on a Cortex-M3
+/// for about 60 more instructions per lookup (scripts/firmware-size, scripts/qemu-test).
 #[inline(always)]
 fn min_image_looped(m0: u32) -> (u32, u8) {
+    let m1 = mirror_columns(m0);
+    let mirrors = [m0, m1, mirror_rows(m0), mirror_rows(m1)];
     let (mut best, mut index) = (m0, 0);
-    let mut i = 1;
-    while i < 8 {
-        let image = Symmetry(i).apply_packed(m0);
-        if image < best {
-            (best, index) = (image, i);
+    for t in [0, 4] {
+        for (i, &image) in mirrors.iter().enumerate() {
+            let image = if t == 0 { image } else { transpose(image) };
+            if image < best {
+                (best, index) = (image, i as u8 | t);
+            }
         }
-        i += 1;
     }
     (best, index)
 }
