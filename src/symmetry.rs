@@ -228,8 +228,9 @@ fn min_image_unrolled(m0: u32) -> (u32, u8) {
 }
 
 /// The same minimum by a loop over the four mirror images and then their transposes
-/// (symmetry `4 | i` is the transpose of image `i`): 108 B less flash on a Cortex-M3
-/// for about 60 more instructions per lookup (scripts/firmware-size, scripts/qemu-test).
+/// (symmetry `4 | i` is the transpose of image `i`): less flash on a Cortex-M3 than the
+/// unrolled form, for a few more instructions per lookup (figures: firmware/README.md,
+/// "Size"; scripts/firmware-size, scripts/qemu-test).
 #[inline(always)]
 fn min_image_looped(m0: u32) -> (u32, u8) {
     let m1 = mirror_columns(m0);

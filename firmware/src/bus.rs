@@ -41,7 +41,7 @@ pub struct I2c1 {
 impl I2c1 {
     /// I2C1 with its clock switched on, at the configured clocks; the [`Master`]
     /// resets and configures it. (The clock enable goes through `regs`, as the
-    /// reset does: the HAL's `Enable` costs 16 B more, measured.)
+    /// reset does: the HAL's `Enable` costs more flash.)
     pub fn new(i2c: I2C1, clock: ClockSource) -> I2c1 {
         regs::rcc().apb1enr().modify(|_, w| w.i2c1en().set_bit());
         I2c1 {

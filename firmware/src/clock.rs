@@ -139,7 +139,7 @@ impl MsClock {
 /// A 32-bit xorshift generator stirred with the millisecond clock at every draw, so a
 /// person's timing feeds the device's choice among equally good moves (it only picks
 /// one of a few best moves: no cryptographic or statistical demands). 32-bit
-/// arithmetic only: a 64-bit SplitMix cost 90 B of flash.
+/// arithmetic only: a 64-bit SplitMix costs more flash.
 pub struct ClockRng(pub u32);
 
 impl rand_core::TryRng for ClockRng {

@@ -3,8 +3,8 @@
 //! I2C1 in the firmware (`bus::I2c1`), a model of the peripheral's status flags in
 //! `firmware/host-check`.
 //!
-//! It replaces the HAL's `BlockingI2c` (stm32f1xx-hal 0.11): about 1 KiB of flash there,
-//! and its `transaction` is `todo!()`. The order of register accesses is the HAL's
+//! It replaces the HAL's `BlockingI2c` (stm32f1xx-hal 0.11): larger, and its
+//! `transaction` is `todo!()`. The order of register accesses is the HAL's
 //! (`src/i2c/blocking.rs`), which is RM0008's "method 2" for a polled master receiver,
 //! with the workarounds of the STM32F10xx errata (ES096 §2.13.2, "some software events
 //! must be managed before the current byte is being transferred") that ST's own
@@ -34,9 +34,10 @@
 //! end-of-read sequences need the total length; refused with `Other` before the bus is
 //! touched) and an empty read (the peripheral cannot receive zero bytes; refused as
 //! well). `write` and `write_read` run the same steps without the list, both through one
-//! function (the firmware calls only these, so the list's loop is not linked: 56 B of
-//! flash, measured; one path for both instead of two: 164 B). Adjacent writes are sent as one, without a repeated START, as embedded-hal
-//! asks; a change of direction sends a repeated START; the end a STOP.
+//! function (the firmware calls only these, so the list's loop is not linked; one path
+//! for both is smaller than two). Adjacent writes are sent as one, without a repeated
+//! START, as embedded-hal asks; a change of direction sends a repeated START; the end
+//! a STOP.
 
 use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
 

@@ -29,7 +29,7 @@ use tictable_firmware::safety;
 /// Calibrating by jogging (README: calibration) replaces the pose, rotation included,
 /// and keeps it in flash. Here: a 32 mm board centred at (160, 130). (Centre and
 /// pitch, not two corners: the pose is built from its parts, checked, with no
-/// square root at run time; 120 B of flash, measured.)
+/// square root at run time.)
 const BOARD_CENTRE: Point = Point::mm(160, 130);
 const BOARD_PITCH_UM: u32 = 32_000;
 /// That pose, checked when the firmware is built (a pitch outside
@@ -77,7 +77,7 @@ fn main() -> ! {
     };
     // Default: perfect play from the table, a random one of the best moves. With the
     // `levels` feature: the players' strategies, starting with the trap player, the
-    // Level button cycling them (about 5 KiB more flash; see README, "Size").
+    // Level button cycling them (more flash: README, "Firmware").
     let rng = ClockRng(0x7111_7AB1);
     #[cfg(not(feature = "levels"))]
     let chooser = RandomBestMove(rng);
@@ -93,12 +93,12 @@ fn main() -> ! {
     let mut controller = Controller::new(hw, chooser, layout, setup);
 
     // Snapshots (calibration, game in progress) in the last flash pages (opened
-    // after the controller is built: 20 B less flash than before, measured).
+    // after the controller is built: less flash).
     let Ok(mut store) = Store::new(flash, 0) else {
         safety::fatal()
     };
     // Borrowed, not moved: a snapshot is a few hundred bytes, and every move of it
-    // is code (measured: 400+ B of copies when passed around by value).
+    // is code (copies when passed around by value).
     let loaded = store.load();
     let saved = loaded.as_ref().ok().and_then(Option::as_ref);
     // The snapshot brings the calibration, the pose and the game in progress. None,

@@ -2,11 +2,10 @@
 //!
 //! The compiler calls these for struct copies and clears (`__aeabi_memcpy*`,
 //! `__aeabi_memclr*`, `memcmp`...). compiler-builtins defines them as weak symbols
-//! with unrolled, alignment-aware loops: about 1.3 KiB of flash on this image, for
-//! copies of a few hundred bytes at most that run a handful of times per controller
-//! pass. These simple loops cost under 200 B (measured with `scripts/firmware-size`:
-//! 26,980 -> 25,648 B) and are fast enough: a 345-byte snapshot frame is copied in
-//! about 2,000 cycles (28 µs at 72 MHz).
+//! with unrolled, alignment-aware loops, far larger, for copies of a few hundred
+//! bytes at most that run a handful of times per controller pass. These simple loops
+//! are a small fraction of that (figures: firmware/README.md, "Size") and fast
+//! enough: a 345-byte snapshot frame is copied in about 2,000 cycles (28 µs at 72 MHz).
 //!
 //! Volatile accesses keep LLVM from recognising a loop as a memory copy and turning
 //! it back into a call to the routine being defined (infinite recursion).

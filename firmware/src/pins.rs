@@ -25,8 +25,7 @@ const STEP: u16 = 1;
 ///
 /// Four bytes, one code path for every pin: the HAL's pin types cost more flash (its
 /// `set_high` on a run-time pin number checks the number and builds the bit at every
-/// call; a port-A/B enum of them was 400+ B larger with the STEP/DIR variants,
-/// measured).
+/// call; a port-A/B enum of them was larger still with the STEP/DIR variants).
 pub struct Out {
     port_b: bool,
     bit: u8,

@@ -77,7 +77,7 @@ impl StepTiming {
 /// The timing state of one axis's STEP and DIR lines (a `static` per axis): the core
 /// clock's cycles per µs, when DIR was last written and when STEP last changed. The
 /// pins themselves stay plain (the library moves them around with every other
-/// output: STEP/DIR pins of 12 bytes instead of 2 cost 300+ B of flash, measured).
+/// output: STEP/DIR pins of 12 bytes instead of 2 cost much more flash).
 pub struct StepLine {
     /// The cycles per µs less one (wrapping): all zero at first, so that the
     /// firmware's `static` lines need no initial values in flash (`.bss`, not

@@ -19,7 +19,7 @@ use stm32f1xx_hal::pac;
 /// The core's and the chip's peripherals, for `board::Board::take`, which `main`
 /// calls once, first thing, before anything else runs (no interrupt is enabled yet):
 /// each peripheral then has one owner, as `take` would give, without `take`'s
-/// critical section and "taken" flag (48 B of flash, measured).
+/// critical section and "taken" flag (less flash).
 pub fn peripherals() -> (cortex_m::Peripherals, pac::Peripherals) {
     // SAFETY: called once, by `Board::take`, called once by `main` (see above).
     unsafe { (cortex_m::Peripherals::steal(), pac::Peripherals::steal()) }

@@ -116,7 +116,7 @@ impl Watchdog {
         // until then the counter runs on the reset values, /4 and 4095: at least
         // 273 ms (at 60 kHz), more than the boot takes to its first feed in
         // `board::show_boot` (the crystal's wait is at most 100 ms). No wait here
-        // (20 B of flash, measured).
+        // (less flash).
         let mut dog = Watchdog(iwdg);
         dog.feed();
         dog

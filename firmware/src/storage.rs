@@ -13,7 +13,7 @@
 //! Every request is checked against these 24 KiB and units first
 //! (`embedded_storage::nor_flash::check_*`: a typed `FlashError::Check`, nothing
 //! touched). The HAL then verifies each erase and write by reading it back (its
-//! default; turning that off would save 64 B of flash, measured, but a cell that
+//! default; turning that off would save a little flash, but a cell that
 //! fails to program would then go unreported and the next save could erase the
 //! only good copy).
 

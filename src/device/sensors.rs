@@ -192,7 +192,7 @@ impl SensorSettings {
     #[allow(clippy::manual_div_ceil)]
     pub const fn sample_ms(&self) -> u32 {
         // 12 / 5 ms a cycle, rounded up (no overflow: at most 65 535 × 12 + 4);
-        // `div_ceil` checks the remainder after the division: 12 B more flash.
+        // `div_ceil` checks the remainder after the division: more flash.
         (self.integration_cycles as u32 * 12 + 4) / 5
     }
 

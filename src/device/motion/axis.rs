@@ -121,7 +121,7 @@ pub struct Axis<O, I> {
 impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// An axis, not homed.
     // Inlined: with a constant `config` (the firmware's) the ramps fold to
-    // constants (328 B out of line, measured).
+    // constants (out of line they are computed at run time: more flash).
     #[inline(always)]
     pub fn new(id: AxisId, step: O, dir: O, limit: I, config: AxisConfig) -> Axis<O, I> {
         Axis {
