@@ -212,6 +212,20 @@ impl Squares {
         self.0 == 0
     }
 
+    /// Whether the set holds one square or none: `len() <= 1` without counting
+    /// (clearing the lowest bit leaves nothing; Cortex-M has no population count).
+    ///
+    /// ```
+    /// use tictable::Squares;
+    /// assert!(Squares::EMPTY.at_most_one());
+    /// assert!(Squares::from_bits(0b1_0000_0000).at_most_one());
+    /// assert!(!Squares::from_bits(0b101).at_most_one());
+    /// ```
+    #[inline]
+    pub const fn at_most_one(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) == 0
+    }
+
     /// Whether `square` is in the set.
     #[inline]
     pub const fn contains(self, square: Square) -> bool {

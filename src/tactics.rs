@@ -45,16 +45,14 @@ pub const fn immediate_best(board: Board) -> Option<Squares> {
     }
     let empty = board.empty_squares();
     let threats = board.winning_moves(mover.other());
-    // Counts by clearing the lowest bit (`b & (b - 1)` is zero for one square or
-    // none): no population count (no instruction for it on Arm).
-    let (t, e) = (threats.bits(), empty.bits());
-    if t == 0 {
-        if e != 0 && e & (e - 1) == 0 {
+    // `at_most_one` rather than `len`: no population count (none on Arm).
+    if threats.is_empty() {
+        if !empty.is_empty() && empty.at_most_one() {
             Some(empty)
         } else {
             None
         }
-    } else if t & (t - 1) == 0 {
+    } else if threats.at_most_one() {
         Some(threats)
     } else {
         Some(empty)

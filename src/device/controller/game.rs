@@ -523,9 +523,9 @@ pub(super) fn one_more(base: BoardView, colour: Colour, view: BoardView) -> bool
     at_most_one(new) && base.get(square) == Sensed::Empty && view == moved
 }
 
-/// Whether at most one bit of `bits` is set (no software popcount on Cortex-M).
+/// Whether at most one bit of `bits` is set ([`Squares::at_most_one`]).
 const fn at_most_one(bits: u16) -> bool {
-    bits & bits.wrapping_sub(1) == 0
+    Squares::from_bits(bits).at_most_one()
 }
 
 #[cfg(test)]
