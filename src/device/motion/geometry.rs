@@ -70,6 +70,11 @@ pub const ROT_ONE: i32 = 1 << 16;
 /// Square pitches a pose accepts, µm.
 pub const PITCH_UM: core::ops::RangeInclusive<u32> = 20_000..=60_000;
 
+/// Whether `pitch_um` is within [`PITCH_UM`] (`const`: `contains` is not).
+const fn pitch_ok(pitch_um: u32) -> bool {
+    *PITCH_UM.start() <= pitch_um && pitch_um <= *PITCH_UM.end()
+}
+
 /// A geometry that cannot be used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -181,7 +186,7 @@ impl Pose {
         sin: i32,
         pitch_um: u32,
     ) -> Result<Pose, PoseError> {
-        if pitch_um < *PITCH_UM.start() || pitch_um > *PITCH_UM.end() {
+        if !pitch_ok(pitch_um) {
             return Err(PoseError::Pitch(pitch_um));
         }
         let one = ROT_ONE as i64 * ROT_ONE as i64;
@@ -237,26 +242,19 @@ impl Pose {
         let sq = |n: i32| i64::from(n) * i64::from(n);
         let len = isqrt((sq(c) + sq(s)) as u64);
         let pitch_um = (len + 2) / 4;
-        if pitch_um < *PITCH_UM.start() || pitch_um > *PITCH_UM.end() {
+        // Checked before the division below (len / 8 >= 10_000 within PITCH_UM).
+        if !pitch_ok(pitch_um) {
             return Err(PoseError::Pitch(pitch_um));
         }
         // cos = c / len and sin = s / len in Q16, as (c << 13) / (len / 8): with the
         // pitch within PITCH_UM, len < 2^18, |c| and |s| <= len, so c << 13 fits an
-        // i32, and len / 8 >= 10_000 (rounded) is exact to 5e-5. This is the check
-        // of `from_parts`, done here: c² + s² = 2 (u² + v²) is len² to within
-        // 2 len + 1, so (cos, sin) has unit length to within 0.1 % (the clamp
-        // below moves sin by at most 16 / len, 2e-4); and c > 0 (c >= |s| - 16 and
-        // c² + s² >= len² > 2 * 16², from the limit check above), so cos >= |sin|
-        // once sin is clamped.
+        // i32, and len / 8 is exact to 5e-5. Checked as every pose is, by
+        // `from_parts` (c > 0, and sin clamped to |sin| <= cos).
         let den = ((len + 4) >> 3) as i32;
         let cos = (c << 13) / den;
         let sin = (s << 13) / den;
-        Ok(Pose {
-            centre: Point::new(square0.x + u / 2, square0.y + v / 2),
-            cos,
-            sin: sin.max(-cos).min(cos),
-            pitch_um,
-        })
+        let centre = Point::new(square0.x + u / 2, square0.y + v / 2);
+        Pose::from_parts(centre, cos, sin.max(-cos).min(cos), pitch_um)
     }
 
     /// The rotation as (cos, sin) in Q16 ([`ROT_ONE`] = 1.0).
