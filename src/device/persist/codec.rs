@@ -290,17 +290,13 @@ impl Snapshot {
                 return None;
             }
             // Item by item through `Task::push`, as `Task::new` builds it.
-            snapshot.mode = Mode::Task {
-                task: Task::NONE,
-                done,
-            };
-            if let Mode::Task { task, .. } = &mut snapshot.mode {
-                for k in 0..len as usize {
-                    let at = at::TASK_ITEMS + 2 * k;
-                    task.push(colour_of_code(b[at])?, Square::new(b[at + 1])?)
-                        .ok()?;
-                }
+            let mut task = Task::NONE;
+            for k in 0..len as usize {
+                let at = at::TASK_ITEMS + 2 * k;
+                task.push(colour_of_code(b[at])?, Square::new(b[at + 1])?)
+                    .ok()?;
             }
+            snapshot.mode = Mode::Task { task, done };
         }
         Some(snapshot)
     }
