@@ -553,7 +553,7 @@ impl<I2C: I2c> SensorBank<I2C> {
     pub fn read_once(&mut self, square: Square) -> Result<Option<Rgbc>, SensorError> {
         let mut buf = [0; 9];
         self.attempt(square, Op::Read, &mut buf)?;
-        Ok(sample(&buf))
+        Ok(sample_bytes(&buf).map(rgbc))
     }
 
     /// A new sample of `square` at `now_ms`: `WouldBlock` until one is due (the
@@ -584,8 +584,7 @@ impl<I2C: I2c> SensorBank<I2C> {
             self.retry(square, op, attempts, &mut buf)?;
         }
         if let Some(Op::Read) = op {
-            let [status, raw @ ..] = buf;
-            if status & AVALID != 0 {
+            if let Some(raw) = sample_bytes(&buf) {
                 return self.fresh(i, raw, now_ms);
             }
             // No sample in two integration times: the sensor lost its
@@ -621,10 +620,10 @@ impl<I2C: I2c> SensorBank<I2C> {
     }
 }
 
-/// The sample in a STATUS + data block, if AVALID is set.
-fn sample(buf: &[u8; 9]) -> Option<Rgbc> {
+/// The sample's bytes (CDATAL..BDATAH) in a STATUS + data block, if AVALID is set.
+fn sample_bytes(buf: &[u8; 9]) -> Option<[u8; 8]> {
     let [status, raw @ ..] = *buf;
-    (status & AVALID != 0).then(|| rgbc(raw))
+    (status & AVALID != 0).then_some(raw)
 }
 
 /// The reading in CDATAL..BDATAH (little-endian channels).
