@@ -23,12 +23,15 @@
 //! Players are probability distributions over moves ([`strategy`]); [`game`] keeps a
 //! game with undo and redo.
 //!
-//! Features: `std` adds [`solve`]; `serde` (no_std) adds validating save/load
-//! (`serialize`); `stats` adds exact and sampled self-play statistics (`selfplay`);
-//! `cli` (default) builds the `tictable` binary.
-//! `device` adds the playing machine's logic (`no_std`, embedded-hal 1.0, see
-//! `device`); `sim` adds its simulator at bus and pin level; `defmt` adds
-//! `defmt::Format` to the device layer's errors.
+//! Features (none by default: the default build is `no_std` with two dependencies,
+//! `phf` and `rand_core`): `std` adds [`solve`] and the artefacts of `export`;
+//! `serde` (no_std) adds validating save/load (`serialize`); `postcard` (no_std) adds
+//! the run-time table loader (`portable`); `stats` adds exact and sampled self-play
+//! statistics (`selfplay`).
+//!
+//! The playing machine's logic and its simulator are the crate `tictable-machine`;
+//! the program (`tictable play`, `analyse`, `selfplay`, ...) is the package
+//! `tictable-cli`.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -61,5 +64,20 @@ pub use analysis::{Analysis, MoveValue, Outcome};
 pub use board::{Board, MoveError, Player, PositionError, Square, Squares};
 pub use symmetry::{canonical, Symmetry};
 pub use table::{analyse, best_move, best_moves, move_values, random_best_move, LookupError};
-#[cfg(feature = "device")]
-pub mod device;
+
+/// A square in defmt logs: numbered 1 to 9, as people do (here, not in
+/// `board`: the build script shares that module and has no defmt).
+#[cfg(feature = "defmt")]
+impl defmt::Format for Square {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "square {=u8}", self.index() + 1)
+    }
+}
+
+/// A set of squares in defmt logs: bit `i` is square `i + 1`.
+#[cfg(feature = "defmt")]
+impl defmt::Format for Squares {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "squares {=u16:#011b}", self.bits())
+    }
+}

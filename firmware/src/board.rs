@@ -13,12 +13,12 @@ use embedded_hal::digital::OutputPin;
 use stm32f1xx_hal::pac;
 use stm32f1xx_hal::prelude::*;
 #[cfg(not(feature = "servo-lift"))]
-use tictable::device::motion::PinLift;
+use tictable_machine::motion::PinLift;
 #[cfg(feature = "servo-lift")]
-use tictable::device::motion::ServoLift;
-use tictable::device::motion::{Axis, AxisConfig, AxisId, HeadTiming, Machine};
-use tictable::device::panel::Panel;
-use tictable::device::sensors::{SensorBank, SensorSettings, Wiring};
+use tictable_machine::motion::ServoLift;
+use tictable_machine::motion::{Axis, AxisConfig, AxisId, HeadTiming, Machine};
+use tictable_machine::panel::Panel;
+use tictable_machine::sensors::{SensorBank, SensorSettings, Wiring};
 
 /// Button debounce, ms.
 pub const DEBOUNCE_MS: u32 = 50;

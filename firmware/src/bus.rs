@@ -11,7 +11,7 @@ use crate::startup::ClockSource;
 use crate::{clock::Dwt, pulse::CycleCounter, regs};
 use stm32f1xx_hal::pac::I2C1;
 
-pub use tictable::device::sensors::BusRecovery;
+pub use tictable_machine::sensors::BusRecovery;
 
 /// The sensors' bus: the polled master on I2C1.
 pub type SensorBus = Master<I2c1>;

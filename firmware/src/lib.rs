@@ -1,5 +1,5 @@
 //! Board support for the tic-tac-toe playing machine on an STM32F103C8 ("blue pill"):
-//! everything between the chip and `tictable::device`. `src/main.rs` builds the
+//! everything between the chip and `tictable_machine`. `src/main.rs` builds the
 //! device logic's `Controller` from a [`board::Board`] and polls it.
 //!
 //! | module | what |

@@ -1,27 +1,27 @@
 //! The tic-tac-toe playing machine on an STM32F103C8 ("blue pill"): brings the board up
 //! (`tictable_firmware::board`), builds the device logic's `Controller` around it and
-//! polls it from a super-loop. Every behaviour comes from `tictable::device`; the
+//! polls it from a super-loop. Every behaviour comes from `tictable_machine`; the
 //! machine's geometry is set below. See README.md for the wiring.
 #![no_std]
 #![no_main]
 #![deny(unsafe_code)]
 
 use cortex_m_rt::entry;
-use tictable::device::classify::Calibration;
-#[cfg(not(feature = "levels"))]
-use tictable::device::controller::RandomBestMove;
-#[cfg(feature = "levels")]
-use tictable::device::controller::StrategyChooser;
-use tictable::device::controller::{Controller, GameSetup, Hardware, Layout};
-use tictable::device::motion::{Point, Pose, Storage, ROT_ONE};
-use tictable::device::persist::Store;
-use tictable::device::save_policy::SavePolicy;
-use tictable::device::scanner::{ScanSettings, Scanner};
 #[cfg(feature = "levels")]
 use tictable::strategy::{Level, Strategy};
 use tictable_firmware::board::Board;
 use tictable_firmware::clock::ClockRng;
 use tictable_firmware::safety;
+use tictable_machine::classify::Calibration;
+#[cfg(not(feature = "levels"))]
+use tictable_machine::controller::RandomBestMove;
+#[cfg(feature = "levels")]
+use tictable_machine::controller::StrategyChooser;
+use tictable_machine::controller::{Controller, GameSetup, Hardware, Layout};
+use tictable_machine::motion::{Point, Pose, Storage, ROT_ONE};
+use tictable_machine::persist::Store;
+use tictable_machine::save_policy::SavePolicy;
+use tictable_machine::scanner::{ScanSettings, Scanner};
 
 /// Machine geometry (µm; `Point::mm` takes whole mm) from the homing corner: the
 /// first guess of the board as built, its centre (square 5) and the distance between

@@ -6,7 +6,7 @@ use crate::regs;
 use cortex_m::peripheral::SCB;
 use cortex_m_rt::exception;
 use stm32f1xx_hal::pac;
-pub use tictable::device::model::ResetCause;
+pub use tictable_machine::model::ResetCause;
 
 use crate::board::{pin, ENABLE, ERROR_LIGHT, LIFT, MAGNET, OUT, X_STEP, Y_STEP};
 

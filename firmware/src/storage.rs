@@ -1,5 +1,5 @@
 //! `embedded-storage` NOR flash over the last [`PAGES`] pages of the STM32F103C8's
-//! flash, for `tictable::device::persist::Store` (the HAL's `FlashWriter` does not
+//! flash, for `tictable_machine::persist::Store` (the HAL's `FlashWriter` does not
 //! implement the traits itself).
 //!
 //! Offset 0 of this flash is the start of page 40 (0x0800_A000), 24 KiB in all:

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tictable::device::classify::{Margins, Reference, Rgbc, Sensed, SquareCalibration};
+use tictable_machine::classify::{Margins, Reference, Rgbc, Sensed, SquareCalibration};
 
 fn rgbc(v: [u16; 4]) -> Rgbc {
     Rgbc::new(v[0], v[1], v[2], v[3])

@@ -8,13 +8,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tictable::device::classify::{Calibration, Margins, Rgbc, SquareCalibration};
-use tictable::device::controller::{BestMove, GameRecord, GameSetup, Mode, Task};
-use tictable::device::model::ResetCause;
-use tictable::device::persist::{Snapshot, Store, ENCODED_LEN};
-use tictable::device::sim::run::{build_controller, SimFlash, FLASH_BYTES, FLASH_PAGES};
-use tictable::device::sim::world::{SimConfig, World};
-use tictable::device::Colour;
+use tictable_machine::classify::{Calibration, Margins, Rgbc, SquareCalibration};
+use tictable_machine::controller::{BestMove, GameRecord, GameSetup, Mode, Task};
+use tictable_machine::model::ResetCause;
+use tictable_machine::persist::{Snapshot, Store, ENCODED_LEN};
+use tictable_machine::sim::run::{build_controller, SimFlash, FLASH_BYTES, FLASH_PAGES};
+use tictable_machine::sim::world::{SimConfig, World};
+use tictable_machine::Colour;
 use tictable::Square;
 
 /// A realistic snapshot: a calibration, a game of three moves, a task of two pieces.

@@ -1,10 +1,10 @@
-//! Scripted complete games on the emulated CPU: the real `tictable::device`
+//! Scripted complete games on the emulated CPU: the real `tictable_machine`
 //! `Controller` (sensors through the real `tcs3472`/`xca9548a` drivers, steppers,
 //! lift, magnet, buttons, lights) against the simulator's no_std core
-//! (`tictable::device::sim`, feature `sim-core`): the same bus, pin and world models
+//! (`tictable_machine::sim`, feature `sim-core`): the same bus, pin and world models
 //! and the same simulated people as `tictable simulate` on the host, with the world
 //! shared by reference. The games are the library's table of scripted scenarios
-//! (`tictable::device::sim::scenario::SCRIPTED`: perfect play, a cheater, a power
+//! (`tictable_machine::sim::scenario::SCRIPTED`: perfect play, a cheater, a power
 //! cut, and one game per fault kind, each injected and recovered from), played and
 //! checked by its runner (`SimMachine::play_scripted`), as the host's test
 //! `device_scripted` does. Each game prints a line: what it ran, its figures, PASS
@@ -13,13 +13,13 @@
 use core::cell::RefCell;
 use core::fmt;
 use cortex_m_semihosting::hprintln;
-use tictable::device::controller::{BestMove, GameSetup, State};
-use tictable::device::sim::batch::{Summary, Violation};
-use tictable::device::sim::human::{SimHuman, Style};
-use tictable::device::sim::run::{SimError, SimMachine, GAME_LIMIT_MS};
-use tictable::device::sim::scenario::SCRIPTED;
-use tictable::device::sim::world::{SimConfig, World};
 use tictable::Square;
+use tictable_machine::controller::{BestMove, GameSetup, State};
+use tictable_machine::sim::batch::{Summary, Violation};
+use tictable_machine::sim::human::{SimHuman, Style};
+use tictable_machine::sim::run::{SimError, SimMachine, GAME_LIMIT_MS};
+use tictable_machine::sim::scenario::SCRIPTED;
+use tictable_machine::sim::world::{SimConfig, World};
 
 /// The number of scripted games.
 pub const GAMES: usize = SCRIPTED.len();

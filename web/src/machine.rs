@@ -6,15 +6,15 @@ use crate::{answer, Rng};
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::rc::Rc;
-use tictable::device::controller::StrategyChooser;
-use tictable::device::panel::Button;
-use tictable::device::sim::faults::{FaultKind, FaultSet};
-use tictable::device::sim::human::SimHuman;
-use tictable::device::sim::run::SimMachine;
-use tictable::device::sim::world::{SimConfig, World};
-use tictable::device::Colour;
 use tictable::strategy::Strategy;
 use tictable::Square;
+use tictable_machine::controller::StrategyChooser;
+use tictable_machine::panel::Button;
+use tictable_machine::sim::faults::{FaultKind, FaultSet};
+use tictable_machine::sim::human::SimHuman;
+use tictable_machine::sim::run::SimMachine;
+use tictable_machine::sim::world::{SimConfig, World};
+use tictable_machine::Colour;
 
 type Machine = SimMachine<StrategyChooser<Rng>, Rc<RefCell<World>>>;
 
@@ -214,7 +214,7 @@ pub extern "C" fn machine_power_cut() -> i32 {
 }
 
 /// Millimetres of a point, for the page.
-fn mm(p: tictable::device::motion::Point) -> String {
+fn mm(p: tictable_machine::motion::Point) -> String {
     format!(
         "[{:.2},{:.2}]",
         f64::from(p.x) / 1000.0,

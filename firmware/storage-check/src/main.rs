@@ -13,11 +13,11 @@ mod storage;
 use embedded_storage::nor_flash::{NorFlash, NorFlashErrorKind, ReadNorFlash};
 use stm32f1xx_hal::flash::{Error, Parts, ERASES, MEM};
 use storage::{FlashError, FlashStorage};
-use tictable::device::classify::Calibration;
-use tictable::device::controller::{GameRecord, GameSetup, Mode};
-use tictable::device::motion::{Point, Pose};
-use tictable::device::model::ResetCause;
-use tictable::device::persist::{Snapshot, Store};
+use tictable_machine::classify::Calibration;
+use tictable_machine::controller::{GameRecord, GameSetup, Mode};
+use tictable_machine::motion::{Point, Pose};
+use tictable_machine::model::ResetCause;
+use tictable_machine::persist::{Snapshot, Store};
 use tictable::Square;
 
 const PAGE: usize = 1024;

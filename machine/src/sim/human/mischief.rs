@@ -1,0 +1,108 @@
+//! What a person does to the board that the machine must cope with: moving one
+//! of the device's pieces (a cheat), messing the board up, sweeping it clear.
+
+use super::{SimHuman, ABANDON_PRESS_MS};
+use crate::panel::Button;
+use crate::sim::world::World;
+use tictable::Board;
+
+impl SimHuman {
+    /// Moves one of the device's pieces to an empty square.
+    pub(super) fn cheat(&mut self, w: &mut World) -> bool {
+        let (Some(from), Some(to)) = (
+            self.any(self.memory.pieces(self.device())),
+            self.any(self.memory.empty_squares()),
+        ) else {
+            return false;
+        };
+        if !Self::shift(w, from, to) {
+            return false;
+        }
+        self.cheat_to = Some(to);
+        self.cheats += 1;
+        true
+    }
+
+    /// Messes the board up (`human-extra`): two pieces of their own added, two
+    /// pieces taken off, or two device pieces moved to empty squares; `false`
+    /// (nothing touched) when the board has no room for the one drawn.
+    pub(super) fn mess_up(&mut self, w: &mut World) -> bool {
+        let empty = self.memory.empty_squares();
+        let device = self.memory.pieces(self.device());
+        let mut done = 0;
+        if self.rng.chance(self.sweep_share) && self.sweep(w) {
+            return true;
+        }
+        match self.rng.below(3) {
+            0 if device.len() >= 2 => {
+                // Two pieces off the board, back into storage.
+                for _ in 0..2 {
+                    let on = Self::seen(w, self.colour.other());
+                    let Some(s) = self.any(on) else { break };
+                    let (Some(i), Some(slot)) =
+                        (w.piece_seen_on(s), w.free_slot(self.colour.other()))
+                    else {
+                        break;
+                    };
+                    w.hand_move(i, slot, 0.0);
+                    done += 1;
+                }
+            }
+            1 if device.len() >= 2 && empty.len() >= 2 => {
+                // Two device pieces to two squares that were free before: a
+                // second piece never goes where the first one was (that would be
+                // one piece moved, a cheat).
+                let free = self.free_squares(w).bits();
+                let on = Self::seen(w, self.colour.other()).bits();
+                let a = self.any(tictable::Squares::from_bits(on));
+                let b = a.and_then(|a| self.any(tictable::Squares::from_bits(on & !a.bit())));
+                let x = self.any(tictable::Squares::from_bits(free));
+                let y = x.and_then(|x| self.any(tictable::Squares::from_bits(free & !x.bit())));
+                if let (Some(a), Some(b), Some(x), Some(y)) = (a, b, x, y) {
+                    done += u32::from(Self::shift(w, a, x)) + u32::from(Self::shift(w, b, y));
+                }
+            }
+            // Two pieces of their own at once, when two fit (one alone would be a
+            // move, made without meaning to and not remembered).
+            _ if self.free_squares(w).len() >= 2 && w.stored_pieces(self.colour) >= 2 => {
+                for _ in 0..2 {
+                    if let Some(s) = self.any(self.free_squares(w)) {
+                        done += u32::from(Self::place(w, self.colour, s));
+                    }
+                }
+            }
+            _ => {}
+        }
+        if done > 0 {
+            self.extras += 1;
+        }
+        done > 0
+    }
+
+    /// Gives the game up (a small share of `human-extra`): every piece on the
+    /// board back into storage, the game forgotten, and Start held for
+    /// [`ABANDON_PRESS_MS`] (the machine's way out in any state); `false` when the
+    /// board is empty already.
+    pub(super) fn sweep(&mut self, w: &mut World) -> bool {
+        let mut swept = false;
+        for i in 0..w.pieces.len() {
+            let p = w.pieces[i];
+            if w.head.held == Some(i) || w.in_storage(&p) {
+                continue;
+            }
+            if let Some(slot) = w.free_slot(p.colour) {
+                w.hand_move(i, slot, 0.0);
+                swept = true;
+            }
+        }
+        if swept {
+            self.memory = Board::EMPTY;
+            self.device_target = None;
+            self.extras += 1;
+            self.sweeps += 1;
+            self.abandoning = true;
+            self.hold(Button::Start, w.now_ms, ABANDON_PRESS_MS);
+        }
+        swept
+    }
+}

@@ -1,0 +1,215 @@
+//! How a person puts the board right: what they believe it should show, the
+//! rearranging by hand, and what they do when the error light comes on.
+
+use super::{SimHuman, ABANDON_PRESS_MS, FIX_DELAY_MS, HAND_JITTER_MM, START_AFTER_MS};
+use crate::panel::{Button, Light};
+use crate::sim::world::{um, World, ON_SQUARE_MM, PIECES};
+use crate::Colour;
+use tictable::{Board, Square};
+
+impl SimHuman {
+    /// What the person believes the board should show: the game as remembered,
+    /// and the device's piece where they saw the head go down on an empty square
+    /// in the device's turn.
+    pub(super) fn belief(&self) -> Board {
+        match self.device_target {
+            Some(s) if self.memory.to_move() == self.device() => {
+                self.memory.play(s).unwrap_or(self.memory)
+            }
+            _ => self.memory,
+        }
+    }
+
+    /// Rearranges the pieces by hand to show what the person believes the board
+    /// should show ([`SimHuman::belief`]): pieces in the wrong place are picked up
+    /// first and reused where a piece of their colour is missing; only then are
+    /// pieces taken from or returned to storage. Sometimes ([`SimHuman::slip_rate`])
+    /// one piece lands on a wrong square.
+    pub(super) fn fix(&mut self, w: &mut World) {
+        let target = self.belief();
+        let want = |s: Square| target.get(s).map(Colour::of);
+        // The pieces picked up, in the order they were (at most all of them).
+        let (mut hand, mut held) = ([0usize; PIECES], 0usize);
+        let mut placed = 0u16;
+        for i in 0..w.pieces.len() {
+            let p = w.pieces[i];
+            if w.head.held == Some(i) || w.in_storage(&p) {
+                continue;
+            }
+            let square = w.config.pose.square_at(p.at, 2_000);
+            match square {
+                Some(s) if want(s) == Some(p.colour) && placed & s.bit() == 0 => {
+                    placed |= s.bit();
+                }
+                _ => {
+                    // Picked up: held in the hand, off the board.
+                    w.pieces[i].at = crate::motion::Point::mm(-500, -500);
+                    hand[held] = i;
+                    held += 1;
+                }
+            }
+        }
+        // A piece left hanging on the head is in the way: taken off first.
+        Self::unstick(w);
+        let slip = self.rng.chance(self.slip_rate);
+        let mut slipped = false;
+        for s in Square::ALL {
+            let Some(colour) = want(s) else {
+                continue;
+            };
+            if placed & s.bit() != 0 {
+                continue;
+            }
+            let from_hand = hand[..held]
+                .iter()
+                .position(|&i| w.pieces[i].colour == colour);
+            let piece = match from_hand {
+                Some(k) => {
+                    // Taken from the hand (the last one fills its place).
+                    let i = hand[k];
+                    held -= 1;
+                    hand[k] = hand[held];
+                    Some(i)
+                }
+                None => w.stored_piece(colour),
+            };
+            if let Some(i) = piece {
+                // A slip: the piece goes on an empty square it does not belong on.
+                let wrong = target.empty_squares().bits() & !placed;
+                let to = match self.any(tictable::Squares::from_bits(wrong)) {
+                    Some(t) if slip && !slipped => {
+                        slipped = true;
+                        t
+                    }
+                    _ => s,
+                };
+                w.hand_move(i, w.config.pose.square_centre(to), 0.0);
+                placed |= to.bit();
+            }
+        }
+        for &i in &hand[..held] {
+            if let Some(slot) = w.free_slot(w.pieces[i].colour) {
+                w.hand_move(i, slot, 0.0);
+            }
+        }
+        self.fixes += 1;
+        self.slips += u32::from(slipped);
+    }
+
+    /// What the error pattern asks of a person beyond putting the board right
+    /// (README's table of light patterns): Error with Device turn and a square
+    /// number 1-9 on Lamp/Win/Draw/Loss is that square's sensor (replug it);
+    /// number 12 without turn lights is "recalibrate the board" (push it back to its
+    /// marks, remove the piece that missed); Human turn and a number is an unclear
+    /// reading there (centre the piece). The person reads the lights, nothing else, and does what a pattern
+    /// asks once (a replugged sensor needs time to come back), again only when the
+    /// pattern changes or after pressing Start.
+    pub(super) fn follow_error_pattern(&mut self, w: &mut World) {
+        let lit = |l: Light| w.lights[l.index()];
+        let number = u8::from(lit(Light::Lamp))
+            | u8::from(lit(Light::Win)) << 1
+            | u8::from(lit(Light::Draw)) << 2
+            | u8::from(lit(Light::Loss)) << 3;
+        let (device, human) = (lit(Light::DeviceTurn), lit(Light::HumanTurn));
+        match (device, human, number) {
+            (true, false, 1..=9) => {
+                if let Some(square) = Square::new(number - 1) {
+                    w.replug(square);
+                }
+            }
+            // A placement that did not arrive: "take a piece stuck on the magnet
+            // off, put a piece of the device's colour on the square" (the board
+            // is then fixed as remembered, with that piece).
+            (true, true, 1..=9) => {
+                Self::unstick(w);
+                if let Some(square) = Square::new(number - 1) {
+                    if self.memory.get(square).is_none() {
+                        self.device_target = Some(square);
+                    }
+                }
+            }
+            // "The board moved: push it back, remove the piece that missed": the
+            // device's last piece is not its move, wherever the person saw the
+            // head put it down.
+            (false, false, 12) => {
+                w.push_board_back();
+                self.device_target = None;
+            }
+            // An unclear reading: "centre the piece on the square".
+            (false, true, 1..=9) => {
+                if let Some(square) = Square::new(number - 1) {
+                    w.centre_piece(square, HAND_JITTER_MM);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Puts the pieces lying on the board but on no square (further than
+    /// [`ON_SQUARE_MM`] from every centre) back into storage.
+    pub(super) fn clear_fallen(w: &mut World) {
+        for i in 0..w.pieces.len() {
+            let p = w.pieces[i];
+            let off = w.config.pose.square_at(p.at, um(ON_SQUARE_MM)).is_none();
+            if w.head.held == Some(i) || w.in_storage(&p) || !off || !w.on_board_area(p.at) {
+                continue;
+            }
+            if let Some(slot) = w.free_slot(p.colour) {
+                w.hand_move(i, slot, 0.0);
+            }
+        }
+    }
+
+    /// Takes a piece hanging on the magnet off (when the magnet is off: a piece
+    /// held by residual magnetism, which a person sees on the head) and puts it
+    /// back in storage.
+    pub(super) fn unstick(w: &mut World) {
+        if let (Some(i), false) = (w.head.held, w.head.magnet) {
+            if let Some(slot) = w.free_slot(w.pieces[i].colour) {
+                w.hand_move(i, slot, 0.0);
+            }
+        }
+    }
+
+    /// The error light is on: after a few seconds the person puts the board the
+    /// way they believe it should be; if it already is and the light stays on,
+    /// they press Start for the machine to try again.
+    pub(super) fn on_error(&mut self, w: &mut World, now: u32) {
+        if self.pressing() {
+            return;
+        }
+        let (lo, hi) = FIX_DELAY_MS;
+        let at = *self
+            .fix_at
+            .get_or_insert_with(|| now + lo + self.rng.below((hi - lo) as usize) as u32);
+        if now < at {
+            return;
+        }
+        if self.followed != Some(w.lights) {
+            self.followed = Some(w.lights);
+            self.follow_error_pattern(w);
+        }
+        let belief = self.belief();
+        let as_believed = w.game_board() == Some(belief);
+        if !as_believed {
+            self.fix(w);
+            self.fix_at = None;
+            self.stuck_since = None;
+            return;
+        }
+        let since = *self.stuck_since.get_or_insert(now);
+        if now.wrapping_sub(since) >= START_AFTER_MS {
+            // A game given up is abandoned again (a power cut during the hold
+            // brought it back).
+            if self.abandoning {
+                self.hold(Button::Start, now, ABANDON_PRESS_MS);
+            } else {
+                self.press(Button::Start, now);
+            }
+            self.restarts += 1;
+            self.stuck_since = None;
+            self.fix_at = None;
+            self.followed = None;
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! The TCS34725 colour sensor as the chip behaves, register by register: the model
+//! each of the simulated machine's nine sensors runs, and the world's side of it
+//! (transactions reaching a sensor, the faults per read, what a sensor sees of the
+//! pieces over it).
+
+use super::stats::WorldStats;
+use super::world::{World, FULL_COVER_MM, NO_COVER_MM};
+use crate::hw::Rgbc;
+use crate::Colour;
+use tictable::Square;
+
+/// Base optics: what a sensor sees for empty, black, white at gain 1.
+const EMPTY_RGBC: [f64; 4] = [1200.0, 420.0, 400.0, 380.0];
+const BLACK_RGBC: [f64; 4] = [260.0, 90.0, 85.0, 80.0];
+const WHITE_RGBC: [f64; 4] = [3400.0, 1150.0, 1200.0, 1100.0];
+
+/// One TCS34725 as the chip behaves: its register file, its RGBC cycle in
+/// simulated time, the data registers' shadowing.
+///
+/// - ENABLE (0x00): PON powers the oscillator; AEN starts RGBC cycles. The datasheet
+///   wants at least 2.4 ms between PON and AEN (counted in
+///   [`WorldStats::warmup_violations`] when not respected).
+/// - A new sample completes once per integration time, 2.4 ms × (256 − ATIME), of
+///   simulated time after AEN; noise is drawn once per sample. Between samples every
+///   read returns the same sample.
+/// - STATUS (0x13) bit 0, AVALID: set when the first sample after AEN completes,
+///   then stays set; cleared when AEN is cleared and at reset.
+/// - Data registers (0x14..=0x1B): reading a channel's low byte returns the latest
+///   sample's low byte and latches its high byte into a shadow register, which the
+///   read of the high byte returns (so a pair read together is never torn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcsRegs {
+    /// Registers 0x00..0x20 (the data registers hold the latched high bytes).
+    pub regs: [u8; 32],
+    /// The register pointer.
+    pub pointer: u8,
+    /// Auto-increment protocol selected by the last command.
+    pub auto_increment: bool,
+    /// When PON was last set, ms.
+    pub pon_at: u32,
+    /// When AEN was last set (the RGBC cycles began), ms.
+    pub aen_at: u32,
+    /// Samples completed since AEN was set.
+    pub samples: u64,
+    /// The latest sample: clear, red, green, blue.
+    pub adc: [u16; 4],
+    /// The ADC is frozen: `adc` never changes again (until a replug).
+    pub frozen: bool,
+}
+
+/// ENABLE bits: power on, RGBC enable.
+const PON: u8 = 0x01;
+const AEN: u8 = 0x02;
+/// STATUS bit: a sample is valid.
+const AVALID: u8 = 0x01;
+
+impl Default for TcsRegs {
+    fn default() -> TcsRegs {
+        let mut regs = [0; 32];
+        regs[0x01] = 0xFF; // ATIME reset value
+        regs[0x03] = 0xFF; // WTIME reset value
+        regs[0x12] = 0x44; // ID of the TCS34725
+        TcsRegs {
+            regs,
+            pointer: 0,
+            auto_increment: false,
+            pon_at: 0,
+            aen_at: 0,
+            samples: 0,
+            adc: [0; 4],
+            frozen: false,
+        }
+    }
+}
+
+impl TcsRegs {
+    /// The integration time, µs: 2.4 ms × (256 − ATIME).
+    pub fn integration_us(&self) -> u64 {
+        2400 * (256 - u64::from(self.regs[0x01]))
+    }
+
+    /// Whether the chip is running RGBC cycles (PON and AEN set).
+    pub fn integrating(&self) -> bool {
+        self.regs[0x00] & (PON | AEN) == PON | AEN
+    }
+
+    /// The samples that should have completed by `now_ms`.
+    pub(super) fn due_samples(&self, now_ms: u32) -> u64 {
+        u64::from(now_ms.wrapping_sub(self.aen_at)) * 1000 / self.integration_us()
+    }
+
+    /// Writes register `p` at `now_ms` (read-only registers keep their value).
+    pub(super) fn write(&mut self, p: usize, b: u8, now_ms: u32, stats: &mut WorldStats) {
+        if matches!(p, 0x12..=0x1B) {
+            return;
+        }
+        let was = self.regs[p];
+        self.regs[p] = b;
+        if p != 0x00 {
+            return;
+        }
+        let rising = b & !was;
+        if rising & PON != 0 {
+            self.pon_at = now_ms;
+        }
+        if b & PON == 0 || b & AEN == 0 {
+            // RGBC stops: no valid sample until the next cycle after AEN.
+            self.regs[0x13] &= !AVALID;
+        }
+        if rising & AEN != 0 && b & PON != 0 {
+            // Integer ms: a gap of 2 ms or less may be shorter than 2.4 ms.
+            if now_ms.wrapping_sub(self.pon_at) < 3 {
+                stats.warmup_violations += 1;
+            }
+            self.aen_at = now_ms;
+            self.samples = 0;
+        }
+    }
+
+    /// Reads register `p`: a data low byte comes from the latest sample and latches
+    /// its high byte; a high byte reads the latch.
+    pub(super) fn read(&mut self, p: usize) -> u8 {
+        if matches!(p, 0x14..=0x1B) && p % 2 == 0 {
+            let [lo, hi] = self.adc[(p - 0x14) / 2].to_le_bytes();
+            self.regs[p + 1] = hi;
+            lo
+        } else {
+            self.regs[p]
+        }
+    }
+
+    /// Completes the samples due by now (`due`, from [`TcsRegs::due_samples`]): the
+    /// latest one is in `adc`, and AVALID is set.
+    pub(super) fn sampled(&mut self, due: u64) {
+        self.samples = due;
+        self.regs[0x13] |= AVALID;
+    }
+}
+
+/// The world's nine sensors: transactions, registers, samples.
+impl World {
+    /// The squares whose sensor's ADC is frozen.
+    pub fn stuck_squares(&self) -> tictable::Squares {
+        let mut bits = 0;
+        for (i, t) in self.sensors.iter().enumerate() {
+            if t.frozen {
+                bits |= 1 << i;
+            }
+        }
+        tictable::Squares::from_bits(bits)
+    }
+
+    /// One transaction reaches the sensor of `square` at `now_ms` (`reads`: it reads
+    /// registers): the faults per read strike first (a brown-out, a freezing ADC),
+    /// then the samples due by now complete (only the latest is measured: it is
+    /// the one the data registers hold).
+    pub(super) fn sensor_access(&mut self, square: Square, reads: bool) {
+        let s = square.index() as usize;
+        if reads && self.rng.chance(self.config.brownout_rate) {
+            self.stats.brownouts += 1;
+            let frozen = self.sensors[s].frozen;
+            let adc = self.sensors[s].adc;
+            self.sensors[s] = TcsRegs {
+                frozen,
+                adc: if frozen { adc } else { [0; 4] },
+                ..TcsRegs::default()
+            };
+        }
+        if reads && !self.sensors[s].frozen && self.rng.chance(self.config.stuck_rate) {
+            self.stats.stuck_sensors += 1;
+            self.sensors[s].frozen = true;
+        }
+        let t = &self.sensors[s];
+        if !t.integrating() {
+            return;
+        }
+        let due = t.due_samples(self.now_ms);
+        if due <= t.samples {
+            return;
+        }
+        self.stats.samples += 1;
+        if !t.frozen {
+            let r = self.measure(square);
+            self.sensors[s].adc = [r.clear, r.red, r.green, r.blue];
+        }
+        self.sensors[s].sampled(due);
+    }
+
+    /// Writes byte `b` to register `p` of the sensor of `square`.
+    pub(super) fn sensor_write(&mut self, square: Square, p: usize, b: u8) {
+        let now = self.now_ms;
+        self.sensors[square.index() as usize].write(p, b, now, &mut self.stats);
+    }
+
+    /// Reads register `p` of the sensor of `square`.
+    pub(super) fn sensor_read(&mut self, square: Square, p: usize) -> u8 {
+        self.sensors[square.index() as usize].read(p)
+    }
+
+    /// What sensor `s` sees now (one sample, with its noise), as raw counts under
+    /// its register settings (gain, integration time).
+    pub fn measure(&mut self, square: Square) -> Rgbc {
+        let s = square.index() as usize;
+        let regs = self.sensors[s].regs;
+        if regs[0] & 0x03 != 0x03 {
+            return Rgbc::default(); // not powered or not integrating
+        }
+        let centre = self.config.pose.square_centre(square);
+        let mut cover = 0.0f64;
+        let mut colour = Colour::Black;
+        for (i, p) in self.pieces.iter().enumerate() {
+            if self.head.held == Some(i) {
+                continue;
+            }
+            let d = p.at.distance(centre) as f32 / 1000.0;
+            let c = ((NO_COVER_MM - d) / (NO_COVER_MM - FULL_COVER_MM)).clamp(0.0, 1.0) as f64;
+            if c > cover {
+                cover = c;
+                colour = p.colour;
+            }
+        }
+        if self.rng.chance(self.config.flicker_rate) {
+            self.stats.flickers += 1;
+            cover = self.rng.unit();
+            colour = if self.rng.chance(0.5) {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+        }
+        let piece = match colour {
+            Colour::Black => BLACK_RGBC,
+            Colour::White => WHITE_RGBC,
+        };
+        let cycles = 256.0 - regs[0x01] as f64;
+        let gain = [1.0, 4.0, 16.0, 60.0][(regs[0x0F] & 3) as usize];
+        let scale = self.gain[s] * cycles / 10.0 * gain / 4.0;
+        let mut v = [0u16; 4];
+        for (k, out) in v.iter_mut().enumerate() {
+            let base = EMPTY_RGBC[k] + (piece[k] - EMPTY_RGBC[k]) * cover;
+            let noisy = base * scale * (1.0 + self.rng.range(-1.0, 1.0) * self.config.noise);
+            *out = noisy.clamp(0.0, 65535.0) as u16;
+        }
+        Rgbc::new(v[0], v[1], v[2], v[3])
+    }
+}
