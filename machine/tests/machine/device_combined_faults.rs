@@ -9,7 +9,7 @@ use tictable_machine::sim::batch::{Summary, Violation};
 use tictable_machine::sim::faults::{FaultKind, FaultSet};
 use tictable_machine::sim::human::Style;
 
-mod common;
+use crate::common;
 use common::machine::{lights, machine};
 
 /// A power cut drops the piece just placed a few mm off its square's centre

@@ -8,7 +8,7 @@ use tictable::portable::{Body, DecodeError, Preamble, Table, TableFile, MAGIC, V
 use tictable::solve::{board_of_index, solve};
 use tictable::{analyse, best_move, Board};
 
-const COMMITTED: &[u8] = include_bytes!("../tables/tictactoe.postcard");
+const COMMITTED: &[u8] = include_bytes!("../../tables/tictactoe.postcard");
 
 fn committed(format: Format) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

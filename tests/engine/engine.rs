@@ -1,6 +1,6 @@
 //! Exhaustive tests of the engine core: positions, symmetry, search and table.
 
-mod common;
+use crate::common;
 use common::{reachable, sq};
 
 use std::collections::HashSet;

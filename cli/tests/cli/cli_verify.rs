@@ -5,7 +5,7 @@
 use std::process::{Command, Output};
 use tictable::portable::{Table, TableFile};
 
-const COMMITTED: &[u8] = include_bytes!("../../tables/tictactoe.postcard");
+const COMMITTED: &[u8] = include_bytes!("../../../tables/tictactoe.postcard");
 
 fn tictable(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tictable"))

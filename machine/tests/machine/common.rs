@@ -1,5 +1,5 @@
-//! Helpers shared by the machine's test crates (`mod common;`): squares by number and
-//! a calibrated simulated machine. Each crate uses only some of them.
+//! Helpers shared by the machine's test modules (`use crate::common;`): squares by number and
+//! a calibrated simulated machine. Each module uses only some of them.
 #![allow(dead_code)]
 
 use tictable::Square;

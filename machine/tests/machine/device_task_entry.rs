@@ -1,7 +1,7 @@
 //! Entering placement tasks (contest items 1 to 3) with the machine's buttons only,
 //! on the simulated machine: the real controller, panel debouncing and drivers.
 
-mod common;
+use crate::common;
 use common::sq;
 
 use tictable::Square;

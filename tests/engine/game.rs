@@ -1,6 +1,6 @@
 //! Game history, undo/redo, and validating save/load (JSON and postcard).
 
-mod common;
+use crate::common;
 use common::sq;
 
 use tictable::game::{Game, GameError, GameResult};

@@ -3,7 +3,7 @@
 //! never panics. (`tests/engine.rs` pins the same facts exhaustively over the reachable
 //! positions; these check them on random inputs, including invalid ones.)
 
-mod common;
+use crate::common;
 use common::reachable;
 
 use proptest::prelude::*;

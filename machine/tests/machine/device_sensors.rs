@@ -3,7 +3,7 @@
 //! embedded-hal-mock; the chip's timing (warm-up, one sample per integration time,
 //! AVALID), brown-outs, stuck sensors and a hung bus.
 
-mod common;
+use crate::common;
 use common::sq;
 
 use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};

@@ -13,7 +13,7 @@ fn format_md_python_reader_reads_the_committed_table() {
     let doc = std::fs::read_to_string(root.join("tables/FORMAT.md")).unwrap();
     let start = doc.find("```python\n").expect("a python block") + "```python\n".len();
     let code = &doc[start..start + doc[start..].find("```").unwrap()];
-    let table = Table::from_postcard(include_bytes!("../tables/tictactoe.postcard")).unwrap();
+    let table = Table::from_postcard(include_bytes!("../../tables/tictactoe.postcard")).unwrap();
     let (key, value) = table.entries().nth(7).unwrap();
     assert!(table.entries().all(|(k, _)| k != 45));
     let check = format!(

@@ -12,7 +12,7 @@ use tictable_machine::sim::human::Style;
 use tictable_machine::sim::run::{ERASE_US, WATCHDOG_MS};
 use tictable_machine::sim::scenario::Scenario;
 
-mod common;
+use crate::common;
 use common::machine::machine;
 
 /// A game with bus errors: every pass well within the watchdog's 1 s, no reset.

@@ -1,7 +1,7 @@
 //! End-to-end: the real controller and drivers (tcs3472, xca9548a, steppers, panel)
 //! against the simulated machine at bus and pin level.
 
-mod common;
+use crate::common;
 use common::sq;
 
 use tictable::strategy::Level;

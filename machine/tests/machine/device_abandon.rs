@@ -10,7 +10,7 @@ use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::human::{SimHuman, Style};
 use tictable_machine::Colour;
 
-mod common;
+use crate::common;
 use common::machine::{lights, machine, M};
 
 /// Holds Start for `ms`, then releases it (and lets the release settle).

@@ -1,5 +1,5 @@
-//! Helpers shared by the test crates (`mod common;`): squares by number and the
-//! reachable positions. Each crate uses only some of them.
+//! Helpers shared by the test modules (`use crate::common;`): squares by number and the
+//! reachable positions. Each module uses only some of them.
 #![allow(dead_code)]
 
 use std::collections::HashSet;

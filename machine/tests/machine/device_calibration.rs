@@ -4,7 +4,7 @@
 //! and 9 and pressing Done, pieces land on the true square centres, a reset keeps
 //! the calibrated pose, and bad pairs of points change nothing.
 
-mod common;
+use crate::common;
 use common::sq;
 
 use tictable::Square;

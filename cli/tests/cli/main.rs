@@ -1,0 +1,11 @@
+//! The `tictable` program end to end, one test binary (`cargo test -p tictable-cli
+//! --test cli`): one module per command or subject, each running the built binary.
+
+mod cli_analyse;
+mod cli_bounds;
+mod cli_export;
+mod cli_map;
+mod cli_play;
+mod cli_simulate;
+mod cli_verify;
+mod stats_cli;

@@ -1,0 +1,37 @@
+//! The machine's integration tests, one test binary (`cargo test -p tictable-machine
+//! --test machine`): one module per subject. A module that needs the simulator is
+//! compiled only with its feature (`sim-core`: the no_std core; `sim`: the whole
+//! simulated machine), so each feature set runs the tests it allows.
+
+mod common;
+#[cfg(feature = "sim")]
+mod device_abandon;
+#[cfg(feature = "sim")]
+mod device_calibration;
+#[cfg(feature = "sim")]
+mod device_chooser;
+#[cfg(feature = "sim")]
+mod device_combined_faults;
+#[cfg(feature = "sim")]
+mod device_motion;
+#[cfg(feature = "sim")]
+mod device_motion_faults;
+mod device_panel;
+#[cfg(feature = "sim")]
+mod device_persist;
+#[cfg(feature = "sim")]
+mod device_scripted;
+#[cfg(feature = "sim")]
+mod device_sensor_calibration;
+#[cfg(feature = "sim")]
+mod device_sensor_faults;
+#[cfg(feature = "sim-core")]
+mod device_sensors;
+#[cfg(feature = "sim")]
+mod device_sim;
+#[cfg(feature = "sim-core")]
+mod device_store;
+#[cfg(feature = "sim")]
+mod device_task_entry;
+#[cfg(feature = "sim")]
+mod device_watchdog;

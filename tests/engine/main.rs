@@ -1,0 +1,26 @@
+//! The engine's integration tests, one test binary (`cargo test -p tictable --test
+//! engine`): one module per subject. A module that needs a feature is compiled only
+//! with it, so `cargo test -p tictable --no-default-features --features F` runs the
+//! tests that feature allows; the workspace's `cargo test` turns them all on.
+
+#[cfg(feature = "std")]
+mod c_header;
+#[cfg(feature = "std")]
+mod common;
+#[cfg(feature = "std")]
+mod engine;
+#[cfg(feature = "postcard")]
+mod format_doc;
+#[cfg(all(feature = "serde", feature = "std"))]
+mod game;
+#[cfg(all(feature = "std", feature = "serde"))]
+mod properties;
+#[cfg(feature = "std")]
+mod python_module;
+mod readme;
+#[cfg(feature = "stats")]
+mod selfplay;
+#[cfg(feature = "std")]
+mod strategy;
+#[cfg(feature = "std")]
+mod tables;
