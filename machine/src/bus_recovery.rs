@@ -2,11 +2,13 @@
 //!
 //! A slave that lost track of the clock mid-byte (a glitch, a brown-out of the
 //! master during a read) keeps driving SDA low, waiting for clocks that never come:
-//! from then on every transaction fails (`ErrorKind::Bus` or `ArbitrationLoss`),
-//! retries included. The cure is the I2C specification's bus clear: up to nine SCL
+//! from then on every transaction fails (a polled master such as the firmware's
+//! times out waiting for START: `ErrorKind::Other`; others report `Bus` or
+//! `ArbitrationLoss`), retries included. The STM32F1's I2C can also lock its BUSY
+//! flag (errata ES096 §2.13.7), with the same symptom and the same cure. The cure is the I2C specification's bus clear: up to nine SCL
 //! pulses until the slave lets SDA go, then a STOP, then the peripheral is
 //! re-initialised. [`SensorBank`](super::sensors::SensorBank) asks for it after
-//! [`RECOVER_AFTER`](super::sensors::RECOVER_AFTER) bus errors in a row, when it was
+//! [`RECOVER_AFTER`](super::sensors::RECOVER_AFTER) such errors in a row, when it was
 //! given a bus that can do it ([`SensorBank::with_recovery`](super::sensors::SensorBank::with_recovery)).
 
 /// An I2C bus that can free itself when a slave holds SDA low (9 SCL clocks, STOP, peripheral re-init).

@@ -35,10 +35,15 @@
 //!   reports them is [`SensorError::Stuck`] until a different sample comes (after
 //!   it is replugged): the scanner then reports its square as a sensor fault.
 //! - **Transient bus errors** are retried ([`SensorSettings::attempts`]).
-//! - **A hung bus** (a slave holding SDA low: every transaction fails with
-//!   `ErrorKind::Bus` or `ArbitrationLoss`) is freed with [`BusRecovery`] after
-//!   [`RECOVER_AFTER`] such errors in a row, when the bank has a bus that can
-//!   ([`SensorBank::with_recovery`]).
+//! - **A hung bus** (a slave holding SDA low, or the STM32F1's I2C locked BUSY,
+//!   errata ES096 §2.13.7: every transaction fails) is freed with [`BusRecovery`]
+//!   after [`RECOVER_AFTER`] such errors in a row, when the bank has a bus that can
+//!   ([`SensorBank::with_recovery`]). Such errors are the ones a stuck line gives
+//!   (see [`hangs_bus`]): `Bus`, `ArbitrationLoss`, and `Other`, which is what a
+//!   polled master (the firmware's, `firmware/src/i2c.rs`) returns when a flag never
+//!   comes. A NACK is not one: a missing or unplugged sensor that NACKs never starts
+//!   a recovery. The recovery is bounded: at most one per [`RECOVER_AFTER`] failed
+//!   transactions, each of which waited out the master's timeout.
 
 pub use super::bus_recovery::BusRecovery;
 use super::elapsed_ms;
@@ -284,9 +289,27 @@ pub const WARMUP_MS: u32 = 4;
 /// four in a row about once in 10^10 samples.
 pub const STUCK_SAMPLES: u8 = 4;
 
-/// Bus errors (`ErrorKind::Bus`, `ArbitrationLoss`) in a row before the bank frees
-/// the bus with [`BusRecovery::recover_bus`].
+/// Errors of a stuck bus ([`hangs_bus`]) in a row before the bank frees the bus
+/// with [`BusRecovery::recover_bus`].
 pub const RECOVER_AFTER: u8 = 2;
+
+/// Whether a bus error is one that a stuck line gives, so that a bus recovery may
+/// cure it: a bus error, an arbitration loss (the master sees SDA low where it sent
+/// a high bit), or `Other`, a polled master's timeout (a flag that never comes: SB
+/// with SDA held low, or the BUSY lock). A NACK is an answer, not a stuck bus.
+///
+/// ```
+/// use embedded_hal::i2c::{ErrorKind, NoAcknowledgeSource};
+/// use tictable_machine::sensors::hangs_bus;
+/// assert!(hangs_bus(ErrorKind::Other));
+/// assert!(!hangs_bus(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address)));
+/// ```
+pub fn hangs_bus(kind: ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::Bus | ErrorKind::ArbitrationLoss | ErrorKind::Other
+    )
+}
 
 /// TCS34725 command byte: the command bit, the auto-increment protocol.
 const CMD: u8 = 0x80;
@@ -493,10 +516,7 @@ impl<I2C: I2c> SensorBank<I2C> {
                 }
                 Err(e) => e,
             };
-            if matches!(
-                e,
-                SensorError::Bus(ErrorKind::Bus | ErrorKind::ArbitrationLoss)
-            ) {
+            if matches!(e, SensorError::Bus(k) if hangs_bus(k)) {
                 self.bus_errors += 1;
                 if let (Some(recover), true) = (self.recover, self.bus_errors >= RECOVER_AFTER) {
                     self.bus_errors = 0;

@@ -81,7 +81,7 @@ impl<W: WorldHandle> I2c for SimBus<W> {
             // START never completes: SB times out.
             w.bus_us += TIMEOUT_US;
             w.stats.hung_transactions += 1;
-            return Err(ErrorKind::Bus);
+            return Err(ErrorKind::Other);
         }
         let hang_rate = w.config.bus_hang_rate;
         if w.rng.chance(hang_rate) {
@@ -89,7 +89,7 @@ impl<W: WorldHandle> I2c for SimBus<W> {
             w.bus_us += BYTE_US + TIMEOUT_US;
             w.stats.bus_hangs += 1;
             w.bus_hung = true;
-            return Err(ErrorKind::Bus);
+            return Err(ErrorKind::Other);
         }
         let nack_rate = w.config.nack_rate;
         if w.rng.chance(nack_rate) {

@@ -38,7 +38,8 @@ pub struct SimConfig {
     /// a person replugs it ([`World::replug`]).
     pub stuck_rate: f64,
     /// Probability per I2C transaction that a slave starts holding SDA low: every
-    /// transaction fails with `ErrorKind::Bus` until the master frees the bus
+    /// transaction fails with `ErrorKind::Other` (the firmware's master: SB never
+    /// comes, a timeout) until the master frees the bus
     /// ([`BusRecovery`](crate::sensors::BusRecovery)).
     pub bus_hang_rate: f64,
     /// Probability that the magnet fails to pick a piece up.

@@ -347,21 +347,21 @@ impl BusRecovery for Recovering {
     }
 }
 
-/// Square 1's start-up, then two attempts of a read that fail at once with a bus
-/// error (SDA held low), then `then`.
-fn hung_tx(then: Vec<T>) -> Vec<T> {
+/// Square 1's start-up, then two attempts of a read that fail at once with `kind`
+/// (SDA held low), then `then`.
+fn hung_tx(kind: ErrorKind, then: Vec<T>) -> Vec<T> {
     let mut expected = start_tx(&[0]);
     for _ in 0..2 {
-        expected.push(T::write(B, vec![0]).with_error(ErrorKind::Bus));
+        expected.push(T::write(B, vec![0]).with_error(kind));
     }
     expected.extend(then);
     expected
 }
 
-#[test]
-fn a_hung_bus_is_freed_after_two_bus_errors_in_a_row() {
-    let r = Rgbc::new(700, 200, 210, 190);
-    let mut mock = Mock::new(&hung_tx(read_tx(0, r)));
+/// A bank with recovery whose first read of square 1 fails twice with `kind`, then
+/// sees `then`: the read's result and the recoveries.
+fn read_after_two(kind: ErrorKind, then: Vec<T>) -> (nb::Result<Rgbc, SensorError>, u32) {
+    let mut mock = Mock::new(&hung_tx(kind, then));
     let recoveries = Rc::new(Cell::new(0));
     let bus = Recovering {
         mock: mock.clone(),
@@ -369,17 +369,43 @@ fn a_hung_bus_is_freed_after_two_bus_errors_in_a_row() {
     };
     let mut bank = SensorBank::new(bus, Wiring::DEFAULT, SensorSettings::DEFAULT).with_recovery();
     start(&mut bank, &[0], 0);
-    assert_eq!(bank.read(sq(0), 34), Ok(r));
-    assert_eq!(recoveries.get(), 1);
-    assert_eq!(bank.stats().recoveries, 1);
+    let result = bank.read(sq(0), 34);
+    assert_eq!(bank.stats().recoveries, recoveries.get());
     mock.done();
+    (result, recoveries.get())
+}
+
+#[test]
+fn a_hung_bus_is_freed_after_two_bus_errors_in_a_row() {
+    let r = Rgbc::new(700, 200, 210, 190);
+    assert_eq!(read_after_two(ErrorKind::Bus, read_tx(0, r)), (Ok(r), 1));
+}
+
+#[test]
+fn a_bus_that_times_out_is_freed_as_well() {
+    // The firmware's master (firmware/src/i2c.rs) reports SB or BUSY that never
+    // clears, a slave holding SDA low, as `Other`: a timeout.
+    let r = Rgbc::new(700, 200, 210, 190);
+    assert_eq!(read_after_two(ErrorKind::Other, read_tx(0, r)), (Ok(r), 1));
+}
+
+#[test]
+fn a_sensor_that_only_nacks_never_starts_a_recovery() {
+    // Unplugged: every attempt is answered with a NACK, which no bus clear cures.
+    let nack = ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address);
+    let then = vec![T::write(B, vec![0]).with_error(nack)];
+    assert_eq!(
+        read_after_two(nack, then),
+        (Err(nb::Error::Other(SensorError::Bus(nack))), 0)
+    );
 }
 
 #[test]
 fn without_recovery_a_hung_bus_stays_hung() {
-    let mut mock = Mock::new(&hung_tx(vec![
-        T::write(B, vec![0]).with_error(ErrorKind::Bus)
-    ]));
+    let mut mock = Mock::new(&hung_tx(
+        ErrorKind::Bus,
+        vec![T::write(B, vec![0]).with_error(ErrorKind::Bus)],
+    ));
     let recoveries = Rc::new(Cell::new(0));
     let bus = Recovering {
         mock: mock.clone(),
