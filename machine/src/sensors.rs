@@ -19,7 +19,8 @@
 //! The chip as it behaves, and what the bank does about it:
 //!
 //! - **Samples take time.** A TCS34725 completes a new RGBC sample once per
-//!   integration time (2.4 ms × cycles); reads in between return the same sample.
+//!   cycle, 2.4 ms of start-up and the integration time (2.4 ms × cycles); reads in
+//!   between return the same sample.
 //!   STATUS bit AVALID says a sample exists. [`SensorBank::read`] takes the current
 //!   time and returns a sample only when a new one is due (`WouldBlock` meanwhile),
 //!   reading STATUS and the data in one block read so the two belong together.
@@ -34,6 +35,11 @@
 //!   darkest piece the counts still spread over several values); a sensor that
 //!   reports them is [`SensorError::Stuck`] until a different sample comes (after
 //!   it is replugged): the scanner then reports its square as a sensor fault.
+//!   Except at full scale: a saturated channel (too much light, a bright white
+//!   piece) reads exactly [`SensorSettings::saturation`] every time, so a sample
+//!   whose clear channel (unfiltered: the first to saturate) is at full scale never
+//!   counts towards a stuck sensor. (A sensor that froze at full scale is then not
+//!   told from a bright one; it reads as white.)
 //! - **Transient bus errors** are retried ([`SensorSettings::attempts`]).
 //! - **A hung bus** (a slave holding SDA low, or the STM32F1's I2C locked BUSY,
 //!   errata ES096 §2.13.7: every transaction fails) is freed with [`BusRecovery`]
@@ -193,19 +199,32 @@ impl SensorSettings {
 }
 
 impl SensorSettings {
-    /// One integration time in whole ms, rounded up (2.4 ms × cycles).
+    /// One RGBC cycle in whole ms, rounded up: the datasheet's 2.4 ms start-up
+    /// ("RGBC init") and the integration time, 2.4 ms × cycles (27 ms by default).
     #[allow(clippy::manual_div_ceil)]
     pub const fn sample_ms(&self) -> u32 {
-        // 12 / 5 ms a cycle, rounded up (no overflow: at most 65 535 × 12 + 4);
+        // 12 / 5 ms a cycle, rounded up (no overflow: at most 65 536 × 12 + 4);
         // `div_ceil` checks the remainder after the division: more flash.
-        (self.integration_cycles as u32 * 12 + 4) / 5
+        ((self.integration_cycles as u32 + 1) * 12 + 4) / 5
     }
 
-    /// The time after which a read is sure to see a new sample: an integration
-    /// time and a quarter (the chip's oscillator is not exact).
+    /// A channel's full-scale count, where it saturates: 1024 × cycles, at most
+    /// 65,535 (TCS34725 datasheet, "maximum RGBC count"; 10,240 by default).
+    pub const fn saturation(&self) -> u16 {
+        let full = self.integration_cycles as u32 * 1024;
+        if full > 65_535 {
+            65_535
+        } else {
+            full as u16
+        }
+    }
+
+    /// The time after which a read is sure to see a new sample: a cycle and an
+    /// eighth (the chip's oscillator is not exact): 30 ms by default, the
+    /// scanner's frame period.
     pub const fn fresh_ms(&self) -> u32 {
         let t = self.sample_ms();
-        t + t / 4
+        t + t / 8
     }
 }
 
@@ -620,11 +639,12 @@ impl<I2C: I2c> SensorBank<I2C> {
     }
 
     /// Takes a fresh sample `raw` of sensor `i`: stuck after [`STUCK_SAMPLES`]
-    /// identical ones.
+    /// identical ones, unless saturated (see the module documentation).
     fn fresh(&mut self, i: usize, raw: [u8; 8], now_ms: u32) -> nb::Result<Rgbc, SensorError> {
+        let full = self.settings.saturation();
         let t = &mut self.track[i];
         t.at = now_ms;
-        if raw == t.last {
+        if raw == t.last && rgbc(raw).clear < full {
             t.same = t.same.saturating_add(1);
         } else {
             t.same = 1;

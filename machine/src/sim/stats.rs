@@ -34,6 +34,8 @@ pub struct WorldStats {
     pub warmup_violations: u64,
     /// RGBC samples completed (each with its own noise).
     pub samples: u64,
+    /// Samples with a channel at the ADC's full scale (1024 × (256 − ATIME)).
+    pub saturated_samples: u64,
     /// Motor slips injected (each [`SLIP_STEPS`](super::world::SLIP_STEPS) pulses lost).
     pub slips: u64,
     /// Releases that failed on purpose.

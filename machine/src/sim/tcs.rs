@@ -20,9 +20,13 @@ const WHITE_RGBC: [f64; 4] = [3400.0, 1150.0, 1200.0, 1100.0];
 /// - ENABLE (0x00): PON powers the oscillator; AEN starts RGBC cycles. The datasheet
 ///   wants at least 2.4 ms between PON and AEN (counted in
 ///   [`WorldStats::warmup_violations`] when not respected).
-/// - A new sample completes once per integration time, 2.4 ms × (256 − ATIME), of
-///   simulated time after AEN; noise is drawn once per sample. Between samples every
-///   read returns the same sample.
+/// - A new sample completes once per RGBC cycle of simulated time after AEN: the
+///   cycle's 2.4 ms start-up (the datasheet's "RGBC init") plus the integration
+///   time, 2.4 ms × (256 − ATIME): 26.4 ms at our 24 ms setting. Noise is drawn once
+///   per sample. Between samples every read returns the same sample.
+/// - Counts saturate at the ADC's full scale, 1024 × (256 − ATIME) up to 65,535
+///   (10,240 at 24 ms; the datasheet's "maximum RGBC count"): a saturated channel
+///   reads that value exactly, whatever the noise, sample after sample.
 /// - STATUS (0x13) bit 0, AVALID: set when the first sample after AEN completes,
 ///   then stays set; cleared when AEN is cleared and at reset.
 /// - Data registers (0x14..=0x1B): reading a channel's low byte returns the latest
@@ -79,6 +83,16 @@ impl TcsRegs {
         2400 * (256 - u64::from(self.regs[0x01]))
     }
 
+    /// One RGBC cycle, µs: the 2.4 ms start-up, then the integration time.
+    pub fn cycle_us(&self) -> u64 {
+        2400 + self.integration_us()
+    }
+
+    /// The full-scale count of a channel: 1024 × (256 − ATIME), at most 65,535.
+    pub fn saturation(&self) -> u16 {
+        (1024 * (256 - u32::from(self.regs[0x01]))).min(65_535) as u16
+    }
+
     /// Whether the chip is running RGBC cycles (PON and AEN set).
     pub fn integrating(&self) -> bool {
         self.regs[0x00] & (PON | AEN) == PON | AEN
@@ -86,7 +100,7 @@ impl TcsRegs {
 
     /// The samples that should have completed by `now_ms`.
     pub(super) fn due_samples(&self, now_ms: u32) -> u64 {
-        u64::from(now_ms.wrapping_sub(self.aen_at)) * 1000 / self.integration_us()
+        u64::from(now_ms.wrapping_sub(self.aen_at)) * 1000 / self.cycle_us()
     }
 
     /// Writes register `p` at `now_ms` (read-only registers keep their value).
@@ -233,13 +247,17 @@ impl World {
             Colour::White => WHITE_RGBC,
         };
         let cycles = 256.0 - regs[0x01] as f64;
+        let full = self.sensors[s].saturation();
         let gain = [1.0, 4.0, 16.0, 60.0][(regs[0x0F] & 3) as usize];
         let scale = self.gain[s] * cycles / 10.0 * gain / 4.0;
         let mut v = [0u16; 4];
         for (k, out) in v.iter_mut().enumerate() {
             let base = EMPTY_RGBC[k] + (piece[k] - EMPTY_RGBC[k]) * cover;
             let noisy = base * scale * (1.0 + self.rng.range(-1.0, 1.0) * self.config.noise);
-            *out = noisy.clamp(0.0, 65535.0) as u16;
+            *out = noisy.clamp(0.0, f64::from(full)) as u16;
+        }
+        if v.contains(&full) {
+            self.stats.saturated_samples += 1;
         }
         Rgbc::new(v[0], v[1], v[2], v[3])
     }

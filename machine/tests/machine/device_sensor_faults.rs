@@ -56,30 +56,33 @@ fn start_chip(world: &RefCell<World>, bus: &mut SimBus<&RefCell<World>>) {
 }
 
 #[test]
-fn the_chip_samples_once_per_integration_time_after_aen() {
+fn the_chip_samples_once_per_cycle_after_aen() {
+    // Datasheet: an RGBC cycle is 2.4 ms of start-up, then the integration time,
+    // 2.4 ms x (256 - ATIME): 26.4 ms at ATIME 0xF6, AEN at 3 ms.
     let world = chip_world();
     let mut bus = SimBus::new(&world, Wiring::DEFAULT);
     start_chip(&world, &mut bus);
     assert_eq!(world.borrow().stats.warmup_violations, 0);
-    // Nothing before one integration time: AVALID clear, data zero.
-    set_time(&world, 26);
+    assert_eq!(world.borrow().sensors[0].cycle_us(), 26_400);
+    // Nothing before one cycle: AVALID clear, data zero.
+    set_time(&world, 29);
     assert_eq!(block(&mut bus), [0; 9]);
-    set_time(&world, 27);
+    set_time(&world, 30);
     let first = block(&mut bus);
     assert_eq!(first[0] & 1, 1, "AVALID once the first sample completed");
     assert_ne!(first[1..], [0; 8]);
     // Reads until the next sample return the same sample, bit for bit.
-    set_time(&world, 50);
+    set_time(&world, 55);
     assert_eq!(block(&mut bus), first);
     assert_eq!(block(&mut bus), first);
     assert_eq!(world.borrow().stats.samples, 1);
     // The next sample: its own noise, and AVALID stays set.
-    set_time(&world, 51);
+    set_time(&world, 56);
     let second = block(&mut bus);
     assert_eq!(second[0] & 1, 1);
     assert_ne!(second, first, "noise is drawn per sample");
-    // Many integration times later: one new sample (the latest), not one per period.
-    set_time(&world, 51 + 10 * 24);
+    // Many cycles later: one new sample (the latest), not one per period.
+    set_time(&world, 56 + 10 * 27);
     block(&mut bus);
     assert_eq!(world.borrow().stats.samples, 3);
     // AEN cleared: AVALID clears with it.
@@ -88,16 +91,35 @@ fn the_chip_samples_once_per_integration_time_after_aen() {
 }
 
 #[test]
+fn counts_saturate_at_the_full_scale_of_the_integration_time_and_repeat_exactly() {
+    // Datasheet: the maximum count is 1024 x (256 - ATIME), 10,240 at 24 ms (not
+    // the register's 65,535). Ten times the light at gain 60x: every channel full.
+    let world = chip_world();
+    world.borrow_mut().gain[0] = 10.0;
+    let mut bus = SimBus::new(&world, Wiring::DEFAULT);
+    start_chip(&world, &mut bus);
+    bus.write(TCS, &[0x8F, 3]).unwrap();
+    let full = [0x01, 0x00, 0x28, 0x00, 0x28, 0x00, 0x28, 0x00, 0x28];
+    for t in [30, 56, 83] {
+        set_time(&world, t);
+        assert_eq!(block(&mut bus), full, "at {t} ms");
+    }
+    let w = world.borrow();
+    assert_eq!((w.stats.samples, w.stats.saturated_samples), (3, 3));
+    assert_eq!(w.sensors[0].saturation(), 10_240);
+}
+
+#[test]
 fn a_data_high_byte_reads_the_shadow_latched_with_its_low_byte() {
     let world = chip_world();
     let mut bus = SimBus::new(&world, Wiring::DEFAULT);
     start_chip(&world, &mut bus);
-    set_time(&world, 27);
+    set_time(&world, 30);
     let lo = reg(&mut bus, 0x14);
     let hi = world.borrow().sensors[0].adc[0] >> 8;
     // Gain 60x: the next sample's clear count is 15 times larger (a new high byte).
     bus.write(TCS, &[0x8F, 3]).unwrap();
-    set_time(&world, 51);
+    set_time(&world, 56);
     let adc = world.borrow().sensors[0].adc[0];
     reg(&mut bus, 0x13); // the next sample completes
     let now = world.borrow().sensors[0].adc[0];
@@ -177,7 +199,13 @@ fn a_sensor_that_browned_out_before_aen_runs_at_the_right_settings() {
 /// when the error light shows. Checks every game: finished, not lost, the pieces as
 /// the record. The world's counters and the bank's.
 fn play(config: SimConfig, games: u32) -> (WorldStats, BankStats) {
-    let mut m: HostMachine<BestMove> = SimMachine::new(config, BestMove).unwrap();
+    play_in(World::new(config), games)
+}
+
+/// [`play`] in a world as it is (its optics changed, say).
+fn play_in(world: World, games: u32) -> (WorldStats, BankStats) {
+    let world = std::rc::Rc::new(RefCell::new(world));
+    let mut m: HostMachine<BestMove> = SimMachine::with_world(world, BestMove).unwrap();
     let mut h = SimHuman::new(Style::Erring(0.2), 0.1, 77);
     for g in 0..games {
         let setup = GameSetup {
@@ -272,6 +300,18 @@ fn no_stuck_sensor_is_seen_where_none_is() {
     let config = SimConfig::standard(0.0, 0.01, 36).unwrap();
     let (w, bank) = play(config, 30);
     assert_eq!(w.stuck_sensors, 0);
+    assert_eq!(bank.stuck, 0, "{bank:?}");
+}
+
+#[test]
+fn a_saturated_sensor_under_a_bright_white_piece_is_not_stuck() {
+    // Optics ten times as bright: under a white piece every channel reaches the
+    // ADC's full scale (10,240 at 24 ms) and repeats it exactly, sample after
+    // sample, as a frozen ADC would. That is not a stuck sensor.
+    let mut world = World::new(SimConfig::standard(0.0, 0.0, 37).unwrap());
+    world.gain = [10.0; 9];
+    let (w, bank) = play_in(world, 4);
+    assert!(w.saturated_samples > 100, "{w:?}");
     assert_eq!(bank.stuck, 0, "{bank:?}");
 }
 

@@ -243,13 +243,13 @@ fn a_browned_out_sensor_is_reinitialised_and_read_again() {
     let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, SensorSettings::DEFAULT);
     start(&mut bank, &[0], 0);
     assert_eq!(bank.read(sq(0), 34), Ok(r));
-    // Not yet two integration times without a sample: it may still come.
+    // Not yet two cycles without a sample: it may still come.
     wb(bank.read(sq(0), 64));
-    // Two integration times (48 ms) without a sample: the sensor lost its settings.
-    wb(bank.read(sq(0), 82));
+    // Two cycles (2 x 27 ms) without a sample: the sensor lost its settings.
+    wb(bank.read(sq(0), 88));
     assert_eq!(bank.stats().reinits, 1);
-    start(&mut bank, &[0], 83);
-    assert_eq!(bank.read(sq(0), 87 + FRESH), Ok(r));
+    start(&mut bank, &[0], 89);
+    assert_eq!(bank.read(sq(0), 93 + FRESH), Ok(r));
     i2c.done();
 }
 
@@ -279,6 +279,27 @@ fn bit_identical_fresh_samples_make_a_stuck_sensor_until_one_differs() {
         }
     }
     assert_eq!(bank.stats().stuck, 1);
+    i2c.done();
+}
+
+#[test]
+fn saturated_samples_repeat_exactly_and_are_not_a_stuck_sensor() {
+    // A bright white piece: every channel at the full scale of 24 ms, 1024 x 10.
+    let full = SensorSettings::DEFAULT.saturation();
+    assert_eq!(full, 10_240);
+    let r = Rgbc::new(full, full, full, full);
+    let n = usize::from(STUCK_SAMPLES) * 2;
+    let mut expected = start_tx(&[6]);
+    for _ in 0..n {
+        expected.extend(read_tx(6, r));
+    }
+    let mut i2c = Mock::new(&expected);
+    let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, SensorSettings::DEFAULT);
+    start(&mut bank, &[6], 0);
+    for k in 1..=n as u32 {
+        assert_eq!(bank.read(sq(6), 4 + k * FRESH), Ok(r), "sample {k}");
+    }
+    assert_eq!(bank.stats().stuck, 0);
     i2c.done();
 }
 
