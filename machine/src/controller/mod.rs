@@ -22,7 +22,9 @@
 //! switches; each takes a storage slot not tried yet in the placement);
 //! a piece that lands elsewhere (dropped in transit) asks a person to remove it
 //! and is placed again; [`MISSES`] misses in a row ask for the board pose; a
-//! switch that closes during a move (lost steps) re-homes and play goes on.
+//! switch that closes during a move (lost steps) re-homes and play goes on; a
+//! motion fault stops with the error light, and a piece held then is let go after
+//! [`MAGNET_HOLD_MS`] when nobody presses Start.
 //! Holding Start for [`ABANDON_HOLD_MS`] abandons the game or task in any state.
 //! The error light's patterns ([`Problem::lights`]) are documented for people in
 //! `firmware/README.md`, "Error light patterns".
@@ -282,6 +284,14 @@ pub const MISSES: u8 = 2;
 
 /// Holding Start this long abandons the game or task in any state, ms.
 pub const ABANDON_HOLD_MS: u32 = 2_000;
+
+/// After a motion fault ([`Problem::Motion`]) the magnet lets go of a piece it
+/// holds once nobody pressed Start for this long, ms: a coil is not left on for as
+/// long as nobody comes. The head stands where the failed job left it: after a
+/// homing that never found its switch (the fault a piece can be held through: a
+/// re-home after lost steps) at the end of that axis's travel, the home side, clear
+/// of the board, so the piece drops where no sensor takes it for a move.
+pub const MAGNET_HOLD_MS: u32 = 60_000;
 
 /// Running totals, for tests and the simulator's reports (kept only with the
 /// `sim-core` feature, see [`Controller::stats`]). `games` is always the sum of

@@ -2,7 +2,8 @@
 //!
 //! In the Error state the machine waits until the board is fixed: put back as the
 //! record has it, a failed placement done by hand, or the record plus one move of
-//! the human's (who is to move). A motion fault waits for Start; an empty
+//! the human's (who is to move). A motion fault waits for Start (a piece held
+//! meanwhile is let go after [`MAGNET_HOLD_MS`]); an empty
 //! storage column for Start after a refill. [`Controller::snapshot`] and
 //! [`Controller::resume`] carry a game or task across a reset: after homing it
 //! goes through the Error state until the board matches the snapshot.
@@ -11,8 +12,9 @@
 //! resumed snapshot's slot masks are cut to the slots that exist.
 
 use super::game::{one_more, one_move_of};
-use super::{Controller, Mode, MoveChooser, Problem, Snapshot, State};
+use super::{Controller, Mode, MoveChooser, Problem, Snapshot, State, MAGNET_HOLD_MS};
 use crate::classify::Sensed;
+use crate::elapsed_ms;
 use crate::model::{ResetCause, FULL_STOCK};
 use crate::motion::{Lift, STORAGE_SLOTS};
 use crate::panel::{Button, Presses};
@@ -93,9 +95,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let start = presses.contains(Button::Start);
         match problem {
             Problem::Motion(_) => {
-                // Start homes again (the record is kept).
+                // Start homes again (the record is kept). Nobody for a while: the
+                // magnet lets go (see `MAGNET_HOLD_MS`; its pin, if it failed,
+                // shows in the next homing).
                 if start {
                     self.started = false;
+                } else if elapsed_ms(now_ms, self.entered_ms) >= MAGNET_HOLD_MS {
+                    let _ = self.hw.machine.release();
                 }
             }
             Problem::StorageEmpty => {

@@ -3,7 +3,8 @@
 //!
 //! Invariants: a job starts only when both axes are homed and both of its points are
 //! within the travel; on a failure the job ends with the magnet left on (a held
-//! piece is not dropped mid-air).
+//! piece is not dropped mid-air; the controller lets it go later with
+//! [`Machine::release`], see `controller::MAGNET_HOLD_MS`).
 
 use super::axis::{Axis, Mode, MotionError, SWITCH_SAMPLES};
 use super::geometry::Point;
@@ -168,8 +169,14 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
 
     /// Raises the head, switches the magnet off and homes both axes.
     pub fn start_homing(&mut self, now_ms: u32) -> Result<(), MotionError> {
-        self.magnet.set_low().map_err(pin_error)?;
+        self.release()?;
         self.start_rehoming(now_ms)
+    }
+
+    /// Switches the magnet off where the head stands: a held piece drops.
+    pub fn release(&mut self) -> Result<(), MotionError> {
+        self.magnet.set_low().map_err(pin_error)?;
+        Ok(())
     }
 
     /// Raises the head and homes both axes, the magnet left as it is (a piece

@@ -15,7 +15,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use tictable::{Board, Square};
-use tictable_machine::controller::{BestMove, GameSetup, Problem, State, PLACEMENT_BUDGET_MS};
+use tictable_machine::controller::{
+    BestMove, GameSetup, Problem, State, Task, MAGNET_HOLD_MS, PLACEMENT_BUDGET_MS,
+};
 use tictable_machine::motion::{Axis, AxisId, HeadTiming, Machine, MotionError, PinLift, Point};
 use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::human::{SimHuman, Style};
@@ -660,4 +662,44 @@ fn a_retry_takes_a_slot_not_tried_yet_when_a_person_emptied_storage() {
     assert!(m.run_until(&mut human, 30_000, |m| m.controller.state()
         == State::HumanTurn));
     assert_eq!(m.controller.record().board().to_string(), "....X....");
+}
+
+#[test]
+fn a_piece_held_through_a_motion_fault_is_let_go_when_nobody_comes() {
+    let world = Rc::new(RefCell::new(World::new(quiet(41))));
+    let mut m = SimMachine::with_world(world, BestMove).unwrap();
+    let mut human = SimHuman::passive(41);
+    assert!(m.run_until(&mut human, 60_000, |m| m.controller.state() == State::Setup));
+    // A white piece to the centre: carried from the white column (x = 300 mm)
+    // back towards the X switch.
+    m.world.borrow_mut().reset_pieces();
+    let task = Task::new(&[(Colour::White, Square::CENTRE)]).unwrap();
+    m.controller.start_task(task).unwrap();
+    assert!(m.run_until(&mut human, 30_000, |m| {
+        let w = m.world.borrow();
+        w.head.held.is_some() && !w.head.lowered
+    }));
+    // The X switch closes on the way (lost steps): a re-home, the piece kept on the
+    // magnet; and that homing never finds the switch (a wire broke).
+    m.world.borrow_mut().head.steps[0] = -5;
+    assert!(m.run_until(&mut human, 5_000, |m| m.controller.stats().rehomes == 1));
+    m.world.borrow_mut().head.steps[0] = 1_000_000;
+    assert!(m.run_until(&mut human, 60_000, |m| matches!(
+        m.controller.state(),
+        State::Error(Problem::Motion(MotionError::HomingFailed(AxisId::X)))
+    )));
+    let held = |m: &M| {
+        let w = m.world.borrow();
+        (w.head.magnet, w.head.held.is_some())
+    };
+    assert_eq!(held(&m), (true, true), "not dropped mid-air at once");
+    // Nobody presses Start: held until MAGNET_HOLD_MS, then let go.
+    m.run_until(&mut human, MAGNET_HOLD_MS - 100, |_| false);
+    assert_eq!(held(&m), (true, true));
+    m.run_until(&mut human, 200, |_| false);
+    assert_eq!(held(&m), (false, false), "the coil stays on for ever");
+    assert!(matches!(
+        m.controller.state(),
+        State::Error(Problem::Motion(_))
+    ));
 }
