@@ -13,9 +13,12 @@
 //!   placement) before it can fall anywhere.
 //!
 //! Other changes while the gantry moves wait for it to stop: erasing a flash page
-//! stalls the CPU for 20–40 ms, and the steps that fall due meanwhile would come
-//! out in one burst that a real stepper does not follow. Right after a move starts
-//! the head is at rest or just accelerating, so the few steps due are slow ones.
+//! stalls the CPU for 20–40 ms, and the move stops dead for that long and goes on
+//! at the speed it had (the firmware's millisecond clock pauses through the stall,
+//! so no burst of the steps due meanwhile follows: `firmware/src/clock.rs`), a stop
+//! and restart that a real stepper at speed does not follow. Right after a move
+//! starts the head is at rest or just accelerating, so the few steps due are slow
+//! ones.
 //!
 //! Why not "only when idle" (the firmware's rule before): the snapshot on flash
 //! during a transfer then still described the turn before it (no pending

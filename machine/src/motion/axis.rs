@@ -5,8 +5,10 @@
 //! the travel; [`Axis::poll_at`] emits only the steps due and never waits; the
 //! switch is watched on every step towards it, so a lost step shows as
 //! [`MotionError::LimitHit`] rather than a wrong position. The switch counts as
-//! closed only after [`SWITCH_SAMPLES`] closed readings in a row, one per poll
-//! (a bounce or a noise spike on the long switch wire does not stop the axis).
+//! closed only after closed readings in a row, one per poll, at least
+//! [`SWITCH_SAMPLES`] of them and over at least [`SWITCH_FILTER_US`] (a bounce, or
+//! driver noise on the switch's weak internal pull-up read on passes tens of µs
+//! apart while stepping, does not stop the axis); the axis holds meanwhile.
 //! [`Axis::start_probe`] checks the position against the switch (lost steps
 //! in either direction) and corrects it.
 
@@ -70,8 +72,13 @@ impl core::error::Error for MotionError {
 }
 
 /// Closed readings of a homing switch in a row (one per poll) before it counts as
-/// closed.
+/// closed (and they must span [`SWITCH_FILTER_US`]).
 pub const SWITCH_SAMPLES: u8 = 3;
+
+/// The shortest time a homing switch must read closed, without an open reading
+/// between, before it counts as closed, µs (a noise burst while stepping lasts
+/// tens of µs; a switch's bounce a few hundred).
+pub const SWITCH_FILTER_US: u32 = 1000;
 
 /// How far past the expected switch position a probe goes, steps (and so the
 /// largest loss it can measure towards the switch).
@@ -112,6 +119,8 @@ pub struct Axis<O, I> {
     profile: Profile,
     /// Closed switch readings in a row.
     closed: u8,
+    /// When the first of them was read: sixteenths of a ms since `started`.
+    closed_at: u32,
     /// Where the last probe found the switch, in steps as counted (0: no loss).
     probe_error: i32,
     /// Probes that found the axis off by more than a step.
@@ -140,6 +149,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             done: 0,
             profile: Profile::default(),
             closed: 0,
+            closed_at: 0,
             probe_error: 0,
             corrections: 0,
         }
@@ -278,15 +288,22 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             }
             // The switch is watched on the way back to it (homing too): every step
             // of a move back starts above 0. A closed reading holds the axis until
-            // it has been read closed SWITCH_SAMPLES polls in a row.
+            // it has been read closed SWITCH_SAMPLES polls in a row spanning more
+            // than SWITCH_FILTER_US: 16 sixteenths and one for the truncation of
+            // both times, at least a full millisecond.
             if !self.forward
                 && self
                     .limit
                     .is_low()
                     .map_err(|e| MotionError::Hw(pin_error(e)))?
             {
-                self.closed += 1;
-                if self.closed < SWITCH_SAMPLES {
+                if self.closed == 0 {
+                    self.closed_at = t16;
+                }
+                self.closed = self.closed.saturating_add(1);
+                if self.closed < SWITCH_SAMPLES
+                    || t16.wrapping_sub(self.closed_at) <= SWITCH_FILTER_US * 16 / 1000
+                {
                     return Err(nb::Error::WouldBlock);
                 }
                 match mode {

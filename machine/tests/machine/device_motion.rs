@@ -595,3 +595,171 @@ fn with_the_sub_millisecond_time_steps_come_out_evenly_not_in_bursts() {
     let mean = fine.iter().sum::<u64>() as f64 / fine.len() as f64;
     assert!((mean - 400.0).abs() < 5.0, "{mean}");
 }
+
+/// The pins of one axis whose switch closes after `switch_at` steps back, and
+/// which reads low by noise on the `noise` reads that follow step `noisy_step`
+/// (driver noise on a weak pull-up, coupled in by the step). Keeps the time the
+/// real switch was first read closed.
+#[derive(Clone)]
+struct NoisyAxis {
+    now_us: Rc<std::cell::Cell<u64>>,
+    steps: Rc<std::cell::Cell<u32>>,
+    noise_left: Rc<std::cell::Cell<u32>>,
+    first_closed_us: Rc<std::cell::Cell<Option<u64>>>,
+    noisy_step: u32,
+    noise: u32,
+    switch_at: u32,
+}
+
+impl embedded_hal::digital::ErrorType for NoisyAxis {
+    type Error = core::convert::Infallible;
+}
+
+/// STEP (DIR ignored: homing only goes back): counts the steps.
+impl embedded_hal::digital::OutputPin for NoisyAxis {
+    fn set_high(&mut self) -> Result<(), Self::Error> {
+        self.steps.set(self.steps.get() + 1);
+        if self.steps.get() == self.noisy_step {
+            self.noise_left.set(self.noise);
+        }
+        Ok(())
+    }
+    fn set_low(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+/// The switch, active low.
+impl embedded_hal::digital::InputPin for NoisyAxis {
+    fn is_high(&mut self) -> Result<bool, Self::Error> {
+        let noisy = self.noise_left.get() > 0;
+        self.noise_left.set(self.noise_left.get().saturating_sub(1));
+        let closed = self.steps.get() >= self.switch_at;
+        if closed && self.first_closed_us.get().is_none() {
+            self.first_closed_us.set(Some(self.now_us.get()));
+        }
+        Ok(!noisy && !closed)
+    }
+    fn is_low(&mut self) -> Result<bool, Self::Error> {
+        self.is_high().map(|h| !h)
+    }
+}
+
+/// Homes an axis whose switch closes after 500 steps, with `noise` low readings
+/// after step 100, polled every `period_us` with the sub-millisecond time: the
+/// steps taken, and the time from the first closed reading of the real switch to
+/// the end of homing, µs (`None`: homed before the real switch).
+fn home_noisy(noise: u32, period_us: u64) -> (u32, Option<u64>) {
+    let pins = NoisyAxis {
+        now_us: Rc::default(),
+        steps: Rc::default(),
+        noise_left: Rc::default(),
+        first_closed_us: Rc::default(),
+        noisy_step: 100,
+        noise,
+        switch_at: 500,
+    };
+    let (dir, limit) = (pins.clone(), pins.clone());
+    let mut axis = Axis::new(AxisId::X, pins.clone(), dir, limit, AxisConfig::DEFAULT);
+    axis.start_homing(0).unwrap();
+    loop {
+        let t = pins.now_us.get();
+        match axis.poll_at((t / 1000) as u32, (t % 1000) as u16) {
+            Ok(()) => break,
+            Err(nb::Error::WouldBlock) => pins.now_us.set(t + period_us),
+            Err(nb::Error::Other(e)) => panic!("{e:?}"),
+        }
+    }
+    assert!(axis.is_homed() && axis.position() == 0);
+    let first = pins.first_closed_us.get();
+    (pins.steps.get(), first.map(|t| pins.now_us.get() - t))
+}
+
+#[test]
+fn a_limit_switch_counts_as_closed_only_after_a_millisecond_of_closed_readings() {
+    // Three low readings on consecutive passes 40 µs apart while stepping: noise,
+    // not the switch. Homing goes on to the real switch at 500 steps.
+    let (steps, _) = home_noisy(3, 40);
+    assert_eq!(steps, 500, "homed on noise");
+    // Even 20 low readings (800 µs) are filtered.
+    assert_eq!(home_noisy(20, 40).0, 500);
+    // The real switch: closed once it has read closed for at least 1 ms, on fast
+    // passes and on slow ones (then at the first pass after the millisecond).
+    for period in [10, 40, 700] {
+        let (steps, filter_us) = home_noisy(0, period);
+        assert_eq!(steps, 500);
+        let filter_us = filter_us.unwrap();
+        assert!(
+            (1000..1126 + period).contains(&filter_us),
+            "{period} µs: {filter_us}"
+        );
+    }
+}
+
+/// The most steps of a 3000-step move (polled every 10 µs with the sub-millisecond
+/// time) within any millisecond after a 40 ms flash stall at 700 ms into it: the
+/// clock pausing through the stall as the firmware's does (SysTick's exception pends
+/// once while the core cannot fetch: one millisecond counted for the whole stall),
+/// or, with `catch_up`, a clock that counts the stall.
+fn busiest_ms_after_a_stall(catch_up: bool) -> usize {
+    let now = Rc::new(std::cell::Cell::new(0u64));
+    let edges = Rc::new(RefCell::new(Vec::new()));
+    let pin = |log: bool| TimedPin {
+        now_us: now.clone(),
+        edges: log.then(|| edges.clone()),
+        high: false,
+    };
+    let mut axis = Axis::new(
+        AxisId::X,
+        pin(true),
+        pin(false),
+        pin(false),
+        AxisConfig::DEFAULT,
+    );
+    axis.start_homing(0).unwrap();
+    assert!((0..10).any(|t| axis.poll(t) == Ok(())));
+    axis.start_move(3000, 100).unwrap();
+    now.set(100_000);
+    let (stall_at, stall_us) = (800_000, 40_000);
+    let mut lost = 0;
+    loop {
+        let t = now.get();
+        if (stall_at..stall_at + stall_us).contains(&t) {
+            // The core fetches nothing: no poll; one tick is counted after it.
+            now.set(stall_at + stall_us);
+            lost = if catch_up { 0 } else { stall_us - 1000 };
+            continue;
+        }
+        let seen = t - lost;
+        match axis.poll_at((seen / 1000) as u32, (seen % 1000) as u16) {
+            Ok(()) => break,
+            Err(nb::Error::WouldBlock) => now.set(t + 10),
+            Err(nb::Error::Other(e)) => panic!("{e:?}"),
+        }
+    }
+    let edges = edges.borrow();
+    assert_eq!(edges.len(), 3000);
+    let after: Vec<u64> = edges.iter().copied().filter(|&e| e >= stall_at).collect();
+    (0..after.len())
+        .map(|i| {
+            after[i..]
+                .iter()
+                .take_while(|&&e| e < after[i] + 1000)
+                .count()
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn a_flash_stall_pauses_a_move_without_a_burst_of_steps_after_it() {
+    // The firmware's millisecond clock across a flash stall (firmware/src/clock.rs):
+    // it pauses, so the move resumes where it stopped. The one millisecond it counts
+    // for the stall brings that millisecond's steps (2 or 3 at top speed, one every
+    // 400 µs) at once: at most 6 in a millisecond.
+    let paused = busiest_ms_after_a_stall(false);
+    assert!(paused <= 6, "{paused}");
+    // A clock that caught up would have the stalled steps due at once: a burst no
+    // stepper follows.
+    assert!(busiest_ms_after_a_stall(true) > 50);
+}
