@@ -207,6 +207,7 @@ impl Board {
         let mut rcc = dp.RCC.constrain();
         let flash = dp.FLASH.constrain();
         let clock = MsClock::start(&mut cp.SYST, mhz);
+        safety::start_supply_monitor();
 
         // The HAL's port parts: each pin taken once, into an `Out` or `In`; their
         // modes come from the pin table below in four register writes (the port

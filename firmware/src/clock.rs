@@ -3,6 +3,23 @@
 //! timeouts' time base), the SysTick millisecond clock, and the move chooser's
 //! random numbers stirred with it. Every timing is derived from the clock actually
 //! configured ([`ClockSource::mhz`]).
+//!
+//! **The millisecond clock across a flash stall.** Erasing a flash page (20–40 ms)
+//! or programming a half-word (40–70 µs) stalls every fetch from flash, SysTick's
+//! vector and handler included. SysTick's counter runs on and pends its exception
+//! at each wrap, but pending is one bit: after the stall the handler runs once. So
+//! the clock counts one millisecond for the whole stall: it pauses with the core,
+//! falls behind real time by the stall less 1 ms (20–50 ms per erase, one erase per
+//! 17 saves), never jumps forward and never counts the stall afterwards. What the
+//! device logic sees is a pause: a move under way stops and resumes where it
+//! stopped, with no catch-up burst of the steps due meanwhile (host test
+//! `a_flash_stall_pauses_a_move_without_a_burst_of_steps_after_it`, which also
+//! shows the burst a catching-up clock would give); that pause is why saves wait
+//! for the gantry to be at rest or just starting (`device::save_policy`). Waits
+//! measured on the clock come out longer in real time, never shorter (a sensor
+//! sample is then fresher than the clock says; the watchdog is fed before and
+//! after). The cycle counter, which the I2C timeouts count on, keeps counting
+//! through a stall (the core is clocked, only waiting).
 
 use crate::pulse::CycleCounter;
 use crate::startup::{self, ClockRegs, ClockSource};
@@ -80,13 +97,14 @@ pub fn start(rcc: &pac::RCC, flash: &pac::FLASH) -> ClockSource {
 static MILLIS: AtomicU32 = AtomicU32::new(0);
 
 /// The one writer of [`MILLIS`] (everything else only loads it), so a plain load and
-/// store, not a read-modify-write loop (flash).
+/// store, not a read-modify-write loop (flash). With `levels` it also feeds the
+/// watchdog during a long think (`safety::long_think`).
 #[exception]
 fn SysTick() {
-    MILLIS.store(
-        MILLIS.load(Ordering::Relaxed).wrapping_add(1),
-        Ordering::Relaxed,
-    );
+    let ms = MILLIS.load(Ordering::Relaxed).wrapping_add(1);
+    MILLIS.store(ms, Ordering::Relaxed);
+    #[cfg(feature = "levels")]
+    crate::safety::feed_while_thinking(ms);
 }
 
 /// The millisecond clock (wraps after 49 days; the device logic uses wrapping time).

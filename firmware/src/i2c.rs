@@ -29,7 +29,7 @@
 //! loss or a timeout the peripheral is reset and configured again
 //! ([`Registers::reset`]); a slave still holding SDA low needs the bus recovery
 //! (`BusRecovery`), which the library calls after repeated timeouts or bus errors
-//! (`tictable::device::sensors::hangs_bus`).
+//! (`tictable_machine::sensors::hangs_bus`).
 //!
 //! `transaction` takes any list of operations except two reads in a row (the STM32F1's
 //! end-of-read sequences need the total length; refused with `Other` before the bus is

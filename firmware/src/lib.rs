@@ -5,7 +5,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`board`] | the wiring (every pin) and the bring-up in order; boot lights; Level at power-on |
-//! | [`safety`] | safe state, panic and HardFault handlers, watchdog, reset cause |
+//! | [`safety`] | safe state, panic, HardFault and default (NMI, stray) handlers, watchdog, reset cause, supply check |
 //! | [`clock`] | clock start-up (crystal or internal), cycle counter, ms clock, random numbers |
 //! | [`startup`] | the clock start-up sequence with bounded waits (host-tested: `host-check/`) |
 //! | [`pins`] | the output and input pin types the library drives |

@@ -16,7 +16,7 @@ use tictable_machine::classify::Calibration;
 #[cfg(not(feature = "levels"))]
 use tictable_machine::controller::RandomBestMove;
 #[cfg(feature = "levels")]
-use tictable_machine::controller::StrategyChooser;
+use tictable_machine::controller::{MoveChooser, StrategyChooser};
 use tictable_machine::controller::{Controller, GameSetup, Hardware, Layout};
 use tictable_machine::motion::{Point, Pose, Storage, ROT_ONE};
 use tictable_machine::persist::Store;
@@ -45,6 +45,23 @@ const STORAGE: Storage = Storage {
 };
 /// Where the head waits, clear of the board.
 const PARK: Point = Point::mm(160, 10);
+
+/// With `levels`: a move chooser whose thinks run with the watchdog fed from
+/// SysTick (`safety::long_think`: the trap player's first move takes seconds on
+/// the 8 MHz fallback clock, more than the watchdog's timeout).
+#[cfg(feature = "levels")]
+struct Watched<C>(C);
+
+#[cfg(feature = "levels")]
+impl<C: MoveChooser> MoveChooser for Watched<C> {
+    fn choose(&mut self, board: &tictable::Board) -> Option<tictable::Square> {
+        safety::long_think(|| self.0.choose(board))
+    }
+
+    fn next_level(&mut self) {
+        self.0.next_level();
+    }
+}
 
 #[entry]
 fn main() -> ! {
@@ -82,10 +99,10 @@ fn main() -> ! {
     #[cfg(not(feature = "levels"))]
     let chooser = RandomBestMove(rng);
     #[cfg(feature = "levels")]
-    let chooser = StrategyChooser {
+    let chooser = Watched(StrategyChooser {
         strategy: Strategy::new(Level::Trap),
         rng,
-    };
+    });
     let setup = GameSetup {
         device_first: true,
         first_square: None,
@@ -129,7 +146,9 @@ fn main() -> ! {
         }
         let revision = controller.revision();
         let busy = controller.hardware().machine.is_busy();
-        if policy.due(revision, busy, controller.state()) {
+        // No save starts below the supply a flash erase needs to end
+        // (`safety::supply_ok`: the PVD at 2.9 V); it counts as a failed one.
+        if policy.due(revision, busy, controller.state()) && safety::supply_ok() {
             // A failed save is retried at the next change; the game goes on.
             // The snapshot keeps why the board last reset (shown at boot as well).
             let mut snapshot = controller.snapshot();

@@ -1,8 +1,9 @@
 //! The register blocks that code outside the HAL's ownership writes: the safe state
-//! (from reset, a panic or a HardFault, whatever the HAL owns at that moment) and the
+//! (from reset, a panic or a HardFault, whatever the HAL owns at that moment), the
 //! I2C bus recovery and I2C1's clock and reset (on pins and a peripheral `bus::SensorBus`
-//! owns). The firmware's only `unsafe` besides `mem.rs`, the raw I2C1 register writes
-//! in `bus.rs` and the HardFault handler's signature.
+//! owns), the watchdog's key from SysTick during a long think (`levels`) and the
+//! power voltage detector (the HAL does not own PWR). The firmware's only `unsafe` besides `mem.rs`, the raw I2C1 register writes
+//! in `bus.rs` and the HardFault and default handlers' signatures.
 //!
 //! Why this is sound: a register block is a set of volatile cells at a fixed
 //! address, valid for the whole program; a shared reference to it only allows
@@ -55,6 +56,32 @@ pub fn port(b: bool) -> &'static pac::gpioa::RegisterBlock {
 pub fn rcc() -> &'static pac::rcc::RegisterBlock {
     // SAFETY: see the module documentation.
     unsafe { &*pac::RCC::ptr() }
+}
+
+/// The independent watchdog: only its key register is written from here (SysTick
+/// feeding it during a long think, `levels`); a feed from either side is the same
+/// single write.
+#[cfg(feature = "levels")]
+pub fn iwdg() -> &'static pac::iwdg::RegisterBlock {
+    // SAFETY: see the module documentation.
+    unsafe { &*pac::IWDG::ptr() }
+}
+
+/// The power controller: the PVD (`safety::supply_ok`), which nothing else uses.
+pub fn pwr() -> &'static pac::pwr::RegisterBlock {
+    // SAFETY: see the module documentation.
+    unsafe { &*pac::PWR::ptr() }
+}
+
+/// Starts the power voltage detector at `level` (PLS, 0..=7: 2.2 V to 2.9 V in
+/// 0.1 V steps), its clock first (RCC_APB1ENR.PWREN). CR's other bits stay at
+/// their reset value, 0 (no low-power modes, backup domain protected).
+pub fn start_pvd(level: u32) {
+    rcc().apb1enr().modify(|_, w| w.pwren().set_bit());
+    // SAFETY: PVDE and a 3-bit PLS; the rest of CR as at reset (RM0008 §5.4.1).
+    pwr()
+        .cr()
+        .write(|w| unsafe { w.bits(1 << 4 | (level & 7) << 5) });
 }
 
 /// TIM3, the servo's PWM (with `servo-lift`).

@@ -1,6 +1,7 @@
 //! What keeps the machine safe when something goes wrong: the safe state (magnet off,
-//! lift up, stepper drivers disabled), the panic and HardFault handlers that enter it
-//! and reset, the independent watchdog, and the reset cause shown at boot.
+//! lift up, stepper drivers disabled), the panic, HardFault and default (NMI, any
+//! stray exception or interrupt) handlers that enter it and reset, the independent
+//! watchdog, and the reset cause shown at boot.
 
 use crate::regs;
 use cortex_m::peripheral::SCB;
@@ -71,33 +72,60 @@ pub fn fatal() -> ! {
     }
 }
 
+/// The safe state, then a reset (boot code 3, a software reset): the end of a
+/// panic, a HardFault and a stray exception or interrupt.
+#[inline(never)]
+fn safe_reset() -> ! {
+    safe_state();
+    SCB::sys_reset()
+}
+
 /// Panics (never expected: the device logic returns errors) enter the safe state and
 /// reset the chip; the boot code then shows a software reset (3 blinks).
 #[panic_handler]
 fn panic(_info: &core::panic::PanicInfo) -> ! {
-    safe_state();
     #[cfg(feature = "defmt")]
-    if let Some(at) = _info.location() {
-        defmt::error!("panic at {=str}:{=u32}", at.file(), at.line());
+    {
+        // Safe before the (slow) log.
+        safe_state();
+        if let Some(at) = _info.location() {
+            defmt::error!("panic at {=str}:{=u32}", at.file(), at.line());
+        }
     }
-    SCB::sys_reset()
+    safe_reset()
 }
 
-// cortex-m-rt 0.7 accepts the HardFault handler only as an `unsafe fn` (the frame it
-// passes may be corrupt): the one place an `unsafe` signature is needed (the body
-// does nothing unsafe).
+// cortex-m-rt 0.7 accepts the HardFault and default handlers only as `unsafe fn`
+// (the frame may be corrupt; the default handler also serves the NMI, which no
+// critical section holds off): the places an `unsafe` signature is needed (the
+// bodies do nothing unsafe, and touch no data a critical section guards).
 #[allow(unsafe_code)]
 #[exception]
 unsafe fn HardFault(_frame: &cortex_m_rt::ExceptionFrame) -> ! {
-    safe_state();
-    SCB::sys_reset()
+    safe_reset()
+}
+
+/// Every exception and interrupt without a handler of its own: the NMI (the clock
+/// security system's, or a pin), SVCall, PendSV, DebugMonitor, MemManage, BusFault
+/// and UsageFault (disabled: they escalate to HardFault, but a write to SHCSR
+/// could enable them) and any device interrupt (none is enabled; only IRQ0 has a
+/// vector, `vectors.x`). cortex-m-rt's own default spins for ever with the outputs
+/// as they were (the magnet on, the drivers enabled, a STEP line high, the
+/// watchdog left to reset it a second later); this one enters the safe state and
+/// resets at once, as HardFault.
+#[allow(unsafe_code)]
+#[exception]
+unsafe fn DefaultHandler(_irqn: i16) -> ! {
+    safe_reset()
 }
 
 /// The independent watchdog (IWDG): clocked by the LSI oscillator (40 kHz nominal,
 /// 30–60 kHz over parts and temperature per the STM32F103x8 datasheet), prescaler
 /// /32 and reload 1874: (1874 + 1) × 32 / 40 kHz = 1.5 s (1.0–2.0 s over the LSI
-/// range). The super-loop feeds it once per pass; a flash page erase (20–40 ms) or
-/// the trap player's longest think (about 0.4 s, `levels`) fit well within.
+/// range). The super-loop feeds it once per pass; a flash page erase (20–40 ms)
+/// fits well within; during a move chooser's think (`levels`) SysTick feeds it
+/// (`long_think`: the trap player's first move takes 0.4–0.6 s at 72 MHz, but
+/// 3.6–5.4 s on the 8 MHz fallback clock).
 /// Halting the core in a debugger stops it (DBGMCU), so a breakpoint does not reset.
 pub struct Watchdog(pac::IWDG);
 
@@ -125,6 +153,66 @@ impl Watchdog {
     /// Reloads the counter: the next reset is a timeout away.
     pub fn feed(&mut self) {
         self.0.kr().write(|w| w.key().feed());
+    }
+}
+
+/// The power voltage detector's level: PLS = 7, 2.9 V (RM0008 §4.2.2; DS5319's
+/// "programmable voltage detector characteristics" give 2.78–2.97 V falling).
+const PVD_LEVEL: u32 = 7;
+
+/// Starts the power voltage detector (PVD) at 2.9 V. The flash is programmed and
+/// erased from VDD, which it needs at 2.0 V at least (DS5319: 2.0–3.6 V over the
+/// whole programming range): the 3.3 V regulator below 2.9 V means its input is
+/// gone (a power cut, an unplugged supply) and VDD is on its way down, a few ms
+/// from the brown-out reset, too soon for a page erase (20–40 ms) to end.
+pub fn start_supply_monitor() {
+    regs::start_pvd(PVD_LEVEL);
+}
+
+/// Whether VDD is above the PVD's level (PWR_CSR.PVDO clear): a save may start.
+/// `main` starts none below it (the save is then dropped like a failed one and
+/// made at the next change; a snapshot torn by a power cut anyway is one the
+/// store survives, `persist`'s power-cut tests).
+pub fn supply_ok() -> bool {
+    regs::pwr().csr().read().pvdo().bit_is_clear()
+}
+
+/// With `levels`: the longest think SysTick feeds the watchdog through, ms. The
+/// heaviest, the trap player's first move on an empty board, is 27.6 M
+/// instructions on the Cortex-M3 (`scripts/qemu-test`): 13.8 s even at 4 cycles an
+/// instruction on the 8 MHz fallback clock (no crystal, or a PLL that never locks;
+/// measured there at 3.6–5.4 s), well over the watchdog's shortest timeout
+/// (1.0 s), under this bound. A think that never ends still resets, this bound and
+/// a watchdog timeout later.
+#[cfg(feature = "levels")]
+pub const THINK_LIMIT_MS: u32 = 15_000;
+
+/// With `levels`: whether a think is under way and when it began, ms.
+#[cfg(feature = "levels")]
+static THINKING: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+#[cfg(feature = "levels")]
+static THINK_START: core::sync::atomic::AtomicU32 = core::sync::atomic::AtomicU32::new(0);
+
+/// With `levels`: runs `think` (a move chooser's) with the watchdog fed from SysTick
+/// for up to [`THINK_LIMIT_MS`]: the super-loop, which feeds it otherwise, waits
+/// meanwhile.
+#[cfg(feature = "levels")]
+pub fn long_think<T>(think: impl FnOnce() -> T) -> T {
+    use core::sync::atomic::Ordering::Relaxed;
+    THINK_START.store(crate::clock::now_ms(), Relaxed);
+    THINKING.store(true, Relaxed);
+    let result = think();
+    THINKING.store(false, Relaxed);
+    result
+}
+
+/// With `levels`: called by SysTick at millisecond `ms`: feeds the watchdog while
+/// a think is under way and younger than [`THINK_LIMIT_MS`].
+#[cfg(feature = "levels")]
+pub(crate) fn feed_while_thinking(ms: u32) {
+    use core::sync::atomic::Ordering::Relaxed;
+    if THINKING.load(Relaxed) && ms.wrapping_sub(THINK_START.load(Relaxed)) < THINK_LIMIT_MS {
+        regs::iwdg().kr().write(|w| w.key().feed());
     }
 }
 
