@@ -15,7 +15,7 @@
 //! stopped, with no catch-up burst of the steps due meanwhile (host test
 //! `a_flash_stall_pauses_a_move_without_a_burst_of_steps_after_it`, which also
 //! shows the burst a catching-up clock would give); that pause is why saves wait
-//! for the gantry to be at rest or just starting (`device::save_policy`). Waits
+//! for the gantry to be at rest or just starting (`tictable_machine::save_policy`). Waits
 //! measured on the clock come out longer in real time, never shorter (a sensor
 //! sample is then fresher than the clock says; the watchdog is fed before and
 //! after). The cycle counter, which the I2C timeouts count on, keeps counting
