@@ -15,9 +15,9 @@ use tictable_firmware::safety;
 use tictable_machine::classify::Calibration;
 #[cfg(not(feature = "levels"))]
 use tictable_machine::controller::RandomBestMove;
+use tictable_machine::controller::{Controller, GameSetup, Hardware, Layout};
 #[cfg(feature = "levels")]
 use tictable_machine::controller::{MoveChooser, StrategyChooser};
-use tictable_machine::controller::{Controller, GameSetup, Hardware, Layout};
 use tictable_machine::motion::{Point, Pose, Storage, ROT_ONE};
 use tictable_machine::persist::Store;
 use tictable_machine::save_policy::SavePolicy;
