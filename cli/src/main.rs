@@ -11,6 +11,7 @@ mod player;
 mod selfplay;
 mod simulate;
 mod stats;
+mod values;
 mod verify;
 
 /// Perfect tic-tac-toe from a precomputed lookup table.

@@ -1,7 +1,7 @@
 //! `tictable selfplay`: two levels play each other, sampled or exactly.
 
-use crate::play::parse_seed;
 use crate::player::{self, Named};
+use crate::values;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use num_traits::ToPrimitive;
 use rand_core::SeedableRng;
@@ -40,7 +40,7 @@ pub struct Args {
         default_value_t = 10_000,
         conflicts_with = "exact",
         allow_hyphen_values = true,
-        value_parser = parse_games
+        value_parser = games
     )]
     games: u64,
     /// Seed of the random generator (PCG-64 MCG); the same seed replays the same games.
@@ -50,7 +50,7 @@ pub struct Args {
         default_value_t = 0,
         conflicts_with = "exact",
         allow_hyphen_values = true,
-        value_parser = parse_seed
+        value_parser = values::seed
     )]
     seed: u64,
     /// Exact probabilities instead of sampled games.
@@ -61,15 +61,9 @@ pub struct Args {
     json: bool,
 }
 
-/// A number of games: a whole number from 1 (no games say nothing).
-fn parse_games(text: &str) -> Result<u64, String> {
-    match text.trim().parse::<u64>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "`{text}` is not a number of games: a whole number from 1 to {}",
-            u64::MAX
-        )),
-    }
+/// A number of sampled games, from 1.
+fn games(text: &str) -> Result<u64, String> {
+    values::games(text, u64::MAX)
 }
 
 /// `n` and `word`, with an `s` (`es` after an `s`) unless `n` is 1 ("1 game",

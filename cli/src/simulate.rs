@@ -1,11 +1,15 @@
 //! `tictable simulate`: whole games between the simulated machine (the real
 //! controller and drivers on a simulated bus and pins) and simulated humans.
 
+use crate::player;
 use crate::selfplay::count as count_of;
+use crate::values;
+use clap::error::ErrorKind;
+use clap::Args as _;
 use serde_json::json;
 use std::io::{self, Write};
 use std::process::ExitCode;
-use tictable::strategy::Level;
+use tictable::strategy::{Level, MistakeRate};
 use tictable::Square;
 use tictable_machine::controller::{GameRecord, State};
 use tictable_machine::panel::Light;
@@ -29,24 +33,26 @@ const WEAR_JUDGED_FROM_GAMES: u32 = 100;
 /// Games alternate device first (black, optionally from a random first square) and
 /// device second; humans are random, perfect or err 20 % of the time. Exit status 0
 /// when the device never lost, every cheat was restored, no piece was lost, no game
-/// got stuck or was abandoned, no bus collision happened, every placement took at
-/// most 15 s, every fault kind asked for was injected and recovered from, and the
-/// snapshot flash lasts at least 100,000 games; 1 otherwise (the first broken rule
-/// on stderr); 2 for bad arguments.
+/// got stuck or was not resumed after a power cut, no bus collision happened, every
+/// placement took at most 15 s, every fault kind asked for was injected and recovered
+/// from, and the snapshot flash lasts at least 100,000 games (judged from 100 games
+/// on); games a person gave up do not break it (they are counted as abandoned). 1
+/// otherwise (the first broken rule on stderr); 2 for bad arguments.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Number of games.
+    /// Number of games (at least 1).
     #[arg(long, default_value_t = 100, allow_hyphen_values = true, value_parser = count)]
     games: u32,
     /// Seed of everything random (world, humans, faults, device choices).
-    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = seed)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = values::seed)]
     seed: u64,
     /// Probability per human turn that the human moves a device piece instead.
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = probability)]
     cheat_rate: f64,
     /// The fault kinds to inject, separated by commas, or `all`: i2c, brownout,
     /// stuck-sensor, bus-hang, lost-steps, magnet, drop, bump, human-extra,
-    /// power-cut. Default: i2c,magnet when --fault-rate is above 0.
+    /// power-cut. Default: i2c,magnet when --fault-rate is above 0. Needs a
+    /// --fault-rate above 0.
     #[arg(long, value_parser = faults)]
     faults: Option<FaultSet>,
     /// Probability of each fault kind: per I2C transaction and sensor reading
@@ -57,9 +63,10 @@ pub struct Args {
     /// Board rotation in degrees (-45..=45).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = angle)]
     angle: f32,
-    /// The device's level: random, easy, medium, perfect or trap (perfect play that
-    /// steers towards the opponent's mistakes).
-    #[arg(long, default_value = "trap")]
+    /// The device's level: random, easy, medium, perfect (or hard) or trap (perfect
+    /// play that steers towards the opponent's mistakes), written as for `play`; the
+    /// machine's panel sets a level only, so no mistake rate and no forced first move.
+    #[arg(long, default_value = "trap", value_parser = level)]
     level: Level,
     /// One JSON line instead of text.
     #[arg(long)]
@@ -70,13 +77,29 @@ pub struct Args {
 }
 
 fn count(s: &str) -> Result<u32, String> {
-    s.parse()
-        .map_err(|_| format!("{s} is not a number of games (0..={})", u32::MAX))
+    values::games(s, u32::MAX.into()).map(|n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
-fn seed(s: &str) -> Result<u64, String> {
-    s.parse()
-        .map_err(|_| format!("{s} is not a seed (0..={})", u64::MAX))
+/// A level as `play` and `selfplay` read a player ([`player::parse`]), refusing what
+/// the machine cannot do: its panel sets a level only, and the simulation chooses
+/// its first square game by game.
+fn level(s: &str) -> Result<Level, String> {
+    let strategy = player::parse(s)?;
+    if strategy.mistake_rate() != MistakeRate::ZERO {
+        return Err(format!(
+            "`{s}`: the machine plays its level without a mistake rate (its panel sets \
+             only the level): write `{}`",
+            strategy.level()
+        ));
+    }
+    if strategy.first_move().is_some() {
+        return Err(format!(
+            "`{s}`: the simulation chooses the machine's first square game by game (a \
+             random one half of the time it opens): write `{}`",
+            strategy.level()
+        ));
+    }
+    Ok(strategy.level())
 }
 
 fn faults(s: &str) -> Result<FaultSet, String> {
@@ -168,17 +191,26 @@ fn by_kind(n: &ByKind) -> serde_json::Value {
 }
 
 pub fn run(args: Args) -> ExitCode {
+    if args.fault_rate == 0.0 && args.faults.is_some_and(|f| !f.is_empty()) {
+        // A usage mistake, reported as clap reports one (exit status 2).
+        let mut command =
+            Args::augment_args(clap::Command::new("simulate")).bin_name("tictable simulate");
+        let _ = command
+            .error(
+                ErrorKind::MissingRequiredArgument,
+                "--faults needs a --fault-rate above 0 (for example --fault-rate 0.01): at \
+                 the default rate 0 no fault is injected",
+            )
+            .print();
+        return ExitCode::from(2);
+    }
     let requested = args.faults.unwrap_or(if args.fault_rate > 0.0 {
         FaultSet::I2C_AND_MAGNET
     } else {
         FaultSet::EMPTY
     });
     let batch = Batch {
-        games: if args.watch {
-            args.games.max(1)
-        } else {
-            args.games
-        },
+        games: args.games,
         seed: args.seed,
         cheat_rate: args.cheat_rate,
         faults: requested,
@@ -300,10 +332,12 @@ pub fn run(args: Args) -> ExitCode {
         );
         let _ = writeln!(
             out,
-            "flash: {:.1} erases per game, lasts {} games",
+            "flash: {:.1} erases per game, lasts {}",
             s.flash_erases_per_game(),
             s.wear_games()
-                .map_or("forever (nothing erased)".into(), |g| g.to_string())
+                .map_or("forever (nothing erased)".into(), |g| {
+                    count_of(g, "game")
+                })
         );
     }
     let min_wear = if s.games >= WEAR_JUDGED_FROM_GAMES {

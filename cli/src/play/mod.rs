@@ -61,7 +61,7 @@ pub struct Args {
     plain: bool,
     /// Seed for the engines' random choices (0 to 18446744073709551615; default:
     /// from the clock).
-    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_seed)]
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = crate::values::seed)]
     seed: Option<u64>,
     /// The file s and l offer (a JSON save file; squares in it are 0-8).
     #[arg(long, value_name = "PATH", default_value = "tictable-game.json")]
@@ -94,17 +94,6 @@ fn parse_delay(text: &str) -> Result<Duration, String> {
 
 fn parse_clock(text: &str) -> Result<Duration, String> {
     parse_seconds(text, 1.0..=3600.0, "the move clock")
-}
-
-/// A seed: a whole number from 0 to `u64::MAX` (negative ones get this message, not
-/// clap's "unexpected argument").
-pub fn parse_seed(text: &str) -> Result<u64, String> {
-    text.trim().parse().map_err(|_| {
-        format!(
-            "`{text}` is not a seed: a whole number from 0 to {}",
-            u64::MAX
-        )
-    })
 }
 
 pub fn run(args: Args) -> ExitCode {
