@@ -352,13 +352,16 @@ impl fmt::Display for PositionError {
                 }
                 Ok(())
             }
+            // People count characters from 1 (the field counts from 0).
             PositionError::BadCharacter { index, found } => write!(
                 f,
-                "bad character {found:?} at index {index} (cells are X, O, '.', '-' or '_')"
+                "bad character {found:?} at character {} (cells are X, O, '.', '-' or '_')",
+                index + 1
             ),
             PositionError::BadSeparator { index } => write!(
                 f,
-                "misplaced '/' at index {index} (rows of three cells, e.g. XX./OO./...)"
+                "misplaced '/' at character {} (rows of three cells, e.g. XX./OO./...)",
+                index + 1
             ),
             PositionError::BitsOutOfRange => write!(f, "bits set outside squares 0..=8"),
             PositionError::Overlap { square } => {
