@@ -1,6 +1,6 @@
 //! Bad input is bounded: an endless or huge line to `analyse -` gets its own error and
-//! the next line is answered, in bounded memory; error indices count the characters
-//! of the echoed input; save files are read up to a documented size, only in the
+//! the next line is answered, in bounded memory; errors count the characters of the
+//! echoed input from 1; save files are read up to a documented size, only in the
 //! documented object form, and errors quote only a short excerpt.
 
 use std::io::Write;
@@ -87,7 +87,7 @@ fn error_index_counts_characters_of_the_echoed_input() {
         lines[0]["error"]
             .as_str()
             .unwrap()
-            .contains("'Z' at index 10"),
+            .contains("'Z' at character 11"),
         "{}",
         lines[0]
     );
@@ -96,10 +96,24 @@ fn error_index_counts_characters_of_the_echoed_input() {
         lines[1]["error"]
             .as_str()
             .unwrap()
-            .contains("'é' at index 0"),
+            .contains("'é' at character 1"),
         "{}",
         lines[1]
     );
+}
+
+#[test]
+fn text_mode_errors_count_characters_from_1_as_people_do() {
+    // Issue 28: "bad character 'Y' at index 1" counted from 0.
+    let out = Command::new(bin())
+        .args(["analyse", "XY.......", "XX./OO/...."])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("bad character 'Y' at character 2"), "{text}");
+    assert!(text.contains("misplaced '/' at character 7"), "{text}");
+    assert!(!text.contains("index"), "{text}");
+    assert_eq!(out.status.code(), Some(2));
 }
 
 /// The plain dialogue loading `path`: its output.
