@@ -825,7 +825,7 @@ impl App {
     }
 
     /// Why a save file is not a game: an illegal move names its square as people
-    /// do (the file itself holds squares 0-8); other errors quote serde briefly.
+    /// do and as the file holds it (0-8); other errors quote serde briefly.
     fn load_error(&self, text: &str, error: serde_json::Error) -> String {
         #[derive(serde::Deserialize)]
         struct Saved {
@@ -837,9 +837,10 @@ impl App {
             .and_then(|s| Game::from_moves(&s.moves, s.cursor).err());
         match game_error {
             Some(GameError::IllegalMove { ply, square, error }) => format!(
-                "not a valid game: move {} (square {}) is illegal: {}",
+                "not a valid game: move {} (square {}, written {} in the file) is illegal: {}",
                 ply + 1,
                 self.label(square),
+                square.index(),
                 match error {
                     MoveError::Occupied { .. } => "the square is taken",
                     MoveError::GameOver => "the game was over",
@@ -1397,7 +1398,17 @@ mod tests {
         assert_eq!(
             app.message.as_deref(),
             Some(
-                "cannot load: not a valid game: move 2 (square 5) is illegal: the square is taken"
+                "cannot load: not a valid game: move 2 (square 5, written 4 in the file) is \
+                 illegal: the square is taken"
+            )
+        );
+        // The file's square too (0-8), so the person finds it in the file.
+        app.loaded(Ok(r#"{"moves":[0,0],"cursor":2}"#.into()));
+        assert_eq!(
+            app.message.as_deref(),
+            Some(
+                "cannot load: not a valid game: move 2 (square 1, written 0 in the file) is \
+                 illegal: the square is taken"
             )
         );
         app.loaded(Ok(r#"{"moves":[4,9],"cursor":2}"#.into()));

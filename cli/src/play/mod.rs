@@ -114,6 +114,12 @@ pub fn run(args: Args) -> ExitCode {
     app.file = args.file.clone();
     let stdin_terminal = std::io::stdin().is_terminal();
     let result = if args.plain || !stdin_terminal || !std::io::stdout().is_terminal() {
+        if args.clock.is_some() {
+            eprintln!(
+                "tictable: --clock is for the full-screen game only: this line dialogue \
+                 has no move clock"
+            );
+        }
         let stdout = anstream::AutoStream::auto(std::io::stdout());
         let input = std::io::stdin().lock();
         let mut stderr = std::io::stderr();

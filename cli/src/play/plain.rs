@@ -3,24 +3,49 @@
 //! `--layout keypad`; the board shows them on the empty squares); bad input, also
 //! bytes that are not text, gets a message and the prompt again.
 
-use super::app::{Action, App, Prompt, Seat};
+use super::app::{Action, App, Effect, Prompt, Seat};
 use super::{engine_move, perform};
 use crate::analyse::read_line;
 use anstyle::{AnsiColor, Style};
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
-use tictable::game::GameResult;
+use tictable::game::{Game, GameResult};
 use tictable::{move_values, Player, Square};
 
 /// The longest line read; longer ones are not a move (and memory stays bounded).
 const MAX_LINE: usize = 256;
 
+/// The commands this game takes: squares only when a person plays.
 fn help(app: &App) -> String {
-    format!(
-        "Type a square: {}, or: u undo, r redo, h hint, n new game, s [FILE] save, \
-         l [FILE] load, q quit.",
-        app.settings.layout.describe()
-    )
+    if app.settings.has_human() {
+        format!(
+            "Type a square: {}, or: u undo, r redo, h hint, n new game, s [FILE] save, \
+             l [FILE] load, q quit.",
+            app.settings.layout.describe()
+        )
+    } else {
+        "Commands: n new game, h hint, s [FILE] save, l [FILE] load, q quit.".to_string()
+    }
+}
+
+/// What a typed word that is not a command is: a key 1-9, a number out of that
+/// range (also a negative one), or not a move at all (`+4`, `abc`).
+#[derive(Debug, PartialEq, Eq)]
+enum Typed {
+    Key(u8),
+    OutOfRange,
+    NotAMove,
+}
+
+fn typed(text: &str) -> Typed {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Typed::NotAMove;
+    }
+    match text.parse::<u8>() {
+        Ok(key @ 1..=9) => Typed::Key(key),
+        _ => Typed::OutOfRange,
+    }
 }
 
 /// Runs the dialogue. `echo` repeats each input line after the prompt (for input
@@ -122,8 +147,7 @@ pub fn run<R: rand_core::Rng + ?Sized>(
             if app.quit {
                 return Ok(());
             }
-            perform(&mut app, effect);
-            report(&mut app, &mut out)?;
+            settle(&mut app, effect, &mut out, &mut shown)?;
             continue;
         }
         let (word, argument) = command
@@ -162,20 +186,19 @@ pub fn run<R: rand_core::Rng + ?Sized>(
                 } else {
                     app.load_from(path)
                 };
-                perform(&mut app, effect);
-                report(&mut app, &mut out)?;
+                settle(&mut app, effect, &mut out, &mut shown)?;
                 continue;
             }
-            text => match text.parse::<u32>() {
-                Ok(digit @ 1..=9) => match app.settings.layout.square(digit as u8) {
+            text => match typed(text) {
+                Typed::Key(key) => match app.settings.layout.square(key) {
                     Some(square) => Action::Place(square),
                     None => continue,
                 },
-                Ok(_) => {
+                Typed::OutOfRange => {
                     writeln!(out, "{text} is out of range: squares are 1-9.")?;
                     continue;
                 }
-                Err(_) => {
+                Typed::NotAMove => {
                     writeln!(out, "{text:?} is not a move. {}", help(&app))?;
                     continue;
                 }
@@ -185,9 +208,23 @@ pub fn run<R: rand_core::Rng + ?Sized>(
         if app.quit {
             return Ok(());
         }
-        perform(&mut app, effect);
-        report(&mut app, &mut out)?;
+        settle(&mut app, effect, &mut out, &mut shown)?;
     }
+}
+
+/// Performs an action's file I/O and prints its message; after a load the board is
+/// drawn again (`shown` forgotten), also when the file held the game on the screen.
+fn settle(
+    app: &mut App,
+    effect: Effect,
+    out: &mut impl Write,
+    shown: &mut Option<Game>,
+) -> io::Result<()> {
+    if matches!(effect, Effect::Load(_)) {
+        *shown = None;
+    }
+    perform(app, effect);
+    report(app, out)
 }
 
 /// Prints and clears the app's message, if any.
@@ -255,4 +292,21 @@ fn hints(app: &App) -> String {
         .filter_map(|&s| values[s.index() as usize].map(|v| format!("{} {v}", app.label(s))))
         .collect();
     format!("Hint for {}: {}.", board.to_move(), list.join(" · "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_numbers_are_keys_out_of_range_or_not_moves() {
+        assert_eq!(typed("4"), Typed::Key(4));
+        assert_eq!(typed("09"), Typed::Key(9));
+        for out in ["0", "10", "-1", "-0", "300", "99999999999999999999"] {
+            assert_eq!(typed(out), Typed::OutOfRange, "{out}");
+        }
+        for not in ["+4", "-", "", "4a", "four", "--1", "4.0"] {
+            assert_eq!(typed(not), Typed::NotAMove, "{not}");
+        }
+    }
 }

@@ -33,7 +33,11 @@ fn two_humans_play_a_game_with_bad_input_on_the_way() {
     assert!(out.contains("square 5 is taken."), "{out}");
     assert!(out.contains("0 is out of range: squares are 1-9."));
     assert!(out.contains("10 is out of range: squares are 1-9."));
-    assert!(out.contains("\"-3\" is not a move."));
+    // A negative number is a number out of range too, as 0 and 10 are.
+    assert!(
+        out.contains("-3 is out of range: squares are 1-9."),
+        "{out}"
+    );
     // The legal moves X5 O7 X8 O9 X1 O3 were played, the bad ones ignored; squares
     // count 1-9 left to right, top to bottom.
     assert!(
@@ -112,7 +116,8 @@ fn hints_and_save_and_load_and_bad_files() {
     assert!(out.contains(&format!("saved to {}.", good.display())));
     assert!(
         out.contains(
-            "cannot load: not a valid game: move 2 (square 5) is illegal: the square is taken"
+            "cannot load: not a valid game: move 2 (square 5, written 4 in the file) is illegal: \
+             the square is taken"
         ),
         "{out}"
     );
@@ -460,4 +465,88 @@ fn the_readme_dialogue_example_runs_as_written() {
     let out = String::from_utf8(output.stdout).unwrap();
     assert!(out.contains(" 7 | 8 | X \n"), "{out}");
     assert!(out.ends_with("discard it and quit? (y/n) > y\n"), "{out}");
+}
+
+#[test]
+fn a_signed_number_is_not_a_move_and_every_number_outside_1_9_is_out_of_range() {
+    // Issue 28: `+4` was played as 4; `-1` said "not a move" where 0 and 10 said
+    // "out of range".
+    let out = run_plain(&["--x", "human", "--o", "human"], "+4\n-1\n4\n");
+    assert!(out.contains("\"+4\" is not a move."), "{out}");
+    assert!(
+        out.contains("-1 is out of range: squares are 1-9."),
+        "{out}"
+    );
+    // Only the plain 4 was played: one board drawn after the first, with X on 4.
+    assert_eq!(out.matches("---+---+---").count(), 4, "two boards: {out}");
+    assert_eq!(
+        out.rsplit("\n\n").nth(1),
+        Some(" 1 | 2 | 3 \n---+---+---\n X | 5 | 6 \n---+---+---\n 7 | 8 | 9 "),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_plain_dialogue_says_that_it_has_no_move_clock() {
+    // Issue 28: `--clock` was ignored without a word.
+    let out = tictable()
+        .args(["play", "--plain", "--clock", "10"])
+        .write_stdin("q\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("--clock") && stderr.contains("full-screen game only"),
+        "{stderr}"
+    );
+    let quiet = tictable()
+        .args(["play", "--plain"])
+        .write_stdin("q\n")
+        .output()
+        .unwrap();
+    assert!(quiet.stderr.is_empty(), "{quiet:?}");
+}
+
+#[test]
+fn engines_playing_each_other_do_not_ask_for_a_square() {
+    // Issue 28: engine against engine still said "Type a square".
+    let out = run_plain(&["--x", "perfect", "--o", "trap", "--seed", "1"], "q\n");
+    assert!(!out.contains("Type a square"), "{out}");
+    assert!(out.contains("n new game"), "{out}");
+    // With a person the squares are offered.
+    let out = run_plain(&["--x", "human", "--o", "trap"], "q\n");
+    assert!(out.contains("Type a square"), "{out}");
+}
+
+#[test]
+fn the_board_is_shown_again_after_a_load() {
+    // Issue 28: after `l` the board was not shown again (loading the game on the
+    // screen changed nothing, so nothing was drawn).
+    let dir = std::env::temp_dir().join(format!("tictable-reload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.json");
+    let input = format!("5\ns {0}\nl {0}\nq\n", file.display());
+    let out = run_plain(&["--x", "human", "--o", "human"], &input);
+    let after = out.split("game loaded.").nth(1).expect("loaded");
+    assert!(after.contains(" 4 | X | 6 \n"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_save_names_the_square_as_people_do_and_as_the_file_does() {
+    // Issue 28: "move 2 (square 1)" while the file holds 0: say both.
+    let dir = std::env::temp_dir().join(format!("tictable-badsave-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.json");
+    std::fs::write(&file, r#"{"moves":[0,0],"cursor":2}"#).unwrap();
+    let out = run_plain(
+        &["--x", "human", "--o", "human"],
+        &format!("l {}\nq\n", file.display()),
+    );
+    assert!(
+        out.contains("move 2 (square 1, written 0 in the file) is illegal: the square is taken"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
