@@ -5,8 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tictable::export::Format;
 
+/// Write the table: postcard, C header, JSON or Python.
+///
 /// Solve every position and write the table as a postcard file, a single-file C99
-/// header, a JSON listing or a Python module (the artefacts in `tables/`, byte for byte).
+/// header, a JSON document or a Python module (the artefacts in `tables/`, byte for
+/// byte).
 ///
 /// The output is deterministic. Regenerate the committed artefacts with
 /// `tictable export --format postcard -o tables/tictactoe.postcard` (and `c` ->
@@ -28,7 +31,8 @@ enum FormatArg {
     Postcard,
     /// The single-file C99 header (tables/tictactoe.h).
     C,
-    /// One JSON object per canonical position (tables/tictactoe.json).
+    /// One JSON document listing every canonical decision position
+    /// (tables/tictactoe.json).
     Json,
     /// The Python / MicroPython module (tables/tictactoe.py).
     Python,

@@ -20,7 +20,8 @@ use tictable::strategy::Strategy;
 /// A LEVEL is random, easy, medium, perfect (or hard) or trap; perfect and trap take
 /// a mistake rate (`perfect:0.15`: 15% of the moves come from the next worse outcome
 /// class), and any level a forced first move (`perfect@5`, squares 1-9 left to
-/// right, top to bottom: 5 is the centre).
+/// right, top to bottom: 5 is the centre). A forced first move gives up the
+/// never-lose guarantee of perfect and trap (`--x random --o trap@2 --exact`).
 ///
 /// JSON (one line): {"x":..,"o":..,"games":N,"x_win":..,"o_win":..,"draw":..}, "x"
 /// and "o" written as on the command line; with --exact "games" is null and

@@ -6,8 +6,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tictable::{entry, solve, table};
 
-/// Print the size of the compiled table (entries; bytes of keys, values and hash
-/// parameters) and the solve behind it (position counts, time of a full solve).
+/// Print the size of the compiled table and the solve behind it.
+///
+/// The table: entries; bytes of keys, values and hash parameters. The solve:
+/// position counts, time of a full solve.
 ///
 /// The solve time is that of `tictable::solve::solve()` in this binary: build with
 /// `--release` for a meaningful figure.

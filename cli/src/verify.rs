@@ -11,6 +11,8 @@ use tictable::{analyse, best_moves, search, solve::board_of_index, Analysis, Boa
 /// The largest table file `--table` reads (the published one is under 3 KB).
 const MAX_TABLE_BYTES: u64 = 1 << 20;
 
+/// Check the table against the live search, position by position.
+///
 /// Re-solve every reachable position with the live alpha-beta search and compare it
 /// with the table's answer, position by position: the compiled analysis and
 /// best-moves tables, or with `--table` a postcard table file (as written by

@@ -30,13 +30,16 @@ use std::time::Duration;
 /// A PLAYER is `human` or a level: random, easy, medium, perfect (or hard), trap,
 /// with an optional mistake rate for perfect and trap (`perfect:0.15` plays a move
 /// of the next worse outcome class 15% of the time) and an optional forced first
-/// move (`perfect@5`: the centre, squares 1-9).
+/// move (`perfect@5`: the centre, squares 1-9). A forced first move gives up the
+/// never-lose guarantee of perfect and trap: an O forced onto an edge after X took
+/// the centre can lose.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// Who plays X (moves first): `human` or a level.
+    /// Who plays X (moves first): `human` or a level, e.g. `perfect`, `trap:0.1` or
+    /// `trap@2`; a forced first move gives up the never-lose guarantee.
     #[arg(long, value_name = "PLAYER", default_value = "human")]
     x: Seat,
-    /// Who plays O: `human` or a level.
+    /// Who plays O: `human` or a level, as for --x.
     #[arg(long, value_name = "PLAYER", default_value = "trap")]
     o: Seat,
     /// Seconds an engine visibly "thinks" before moving in the full-screen game (0
