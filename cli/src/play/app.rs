@@ -84,6 +84,14 @@ impl KeyLayout {
         }
     }
 
+    /// The shortest description, for the key line under the board.
+    pub fn short(self) -> &'static str {
+        match self {
+            KeyLayout::Rows => "1-9 (1 = top-left)",
+            KeyLayout::Keypad => "1-9 (7 = top-left)",
+        }
+    }
+
     fn other(self) -> KeyLayout {
         match self {
             KeyLayout::Rows => KeyLayout::Keypad,

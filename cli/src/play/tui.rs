@@ -98,9 +98,13 @@ fn event_loop<R: rand_core::Rng + ?Sized>(
         if event::poll(timeout)? {
             let action = match event::read()? {
                 Event::Key(key) => app.action_for(key),
-                Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
-                    app.action_for_click(ui::square_at(area, mouse.column, mouse.row))
-                }
+                Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => app
+                    .action_for_click(ui::square_at(
+                        area,
+                        app.settings.layout,
+                        mouse.column,
+                        mouse.row,
+                    )),
                 // The next draw lays the screen out for the new size.
                 Event::Resize(..) => {
                     terminal.autoresize()?;

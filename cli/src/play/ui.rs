@@ -2,8 +2,8 @@
 //! `TestBackend`). The board grows with the terminal and is centred in it; the
 //! same geometry maps mouse clicks back to squares ([`square_at`]).
 
-use super::app::{App, MenuRow, Seat};
-use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use super::app::{App, KeyLayout, MenuRow, Seat};
+use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
@@ -15,10 +15,13 @@ const CELL_WIDTH: u16 = 9;
 const CELL_HEIGHT: u16 = 3;
 /// How many times a cell can grow (by 4 columns and 2 rows each).
 const MAX_GROWTH: u16 = 3;
-/// The rows around the board: title, gap, gap, players, score, gap, two help rows.
-const OTHER_ROWS: u16 = 8;
+/// The one-row lines around the board: title, players, score.
+const TEXT_ROWS: u16 = 3;
 /// The status line's rows: long messages wrap into them.
 const STATUS_ROWS: u16 = 3;
+/// Blank rows when there is room for them: after the board, before the key lines,
+/// after the title (dropped in the reverse order on a small screen).
+const GAPS: u16 = 3;
 /// The smallest terminal the full layout fits in.
 pub const MIN_WIDTH: u16 = 40;
 /// See [`MIN_WIDTH`].
@@ -92,24 +95,60 @@ impl Theme {
 
 /// Whether the full layout fits in `area` (else only "too small" is drawn).
 pub fn fits(area: Rect) -> bool {
-    area.width >= MIN_WIDTH && area.height >= MIN_HEIGHT
+    Geometry::new(area, KeyLayout::Rows).is_some()
+}
+
+/// The key legend in lines of at most `width` columns, an item never split across
+/// two lines (both layouts give lines of the same lengths).
+fn key_lines(layout: KeyLayout, width: u16) -> Vec<String> {
+    let squares = format!("{} or click", layout.short());
+    let items = [
+        squares.as_str(),
+        "←↑→↓ Enter",
+        "u undo",
+        "r redo",
+        "h hint",
+        "n new",
+        "s save",
+        "l load",
+        "m menu",
+        "q quit",
+    ];
+    let mut lines: Vec<String> = Vec::new();
+    for item in items {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 3 + item.chars().count() <= width.into() => {
+                line.push_str(" · ");
+                line.push_str(item);
+            }
+            _ => lines.push(item.to_string()),
+        }
+    }
+    lines
 }
 
 /// Where everything goes: the board's cells and the rows around it.
 struct Geometry {
     cell_width: u16,
     cell_height: u16,
+    title: Rect,
     board: Rect,
-    top: u16,
+    players: Rect,
+    score: Rect,
+    status: Rect,
+    keys: Rect,
+    key_lines: Vec<String>,
 }
 
 impl Geometry {
-    /// The largest board that fits, the whole block centred; `None` when the
-    /// screen is too small.
-    fn new(area: Rect) -> Option<Geometry> {
-        if !fits(area) {
+    /// The largest board that fits with every gap, or the smallest with the gaps
+    /// that fit; the whole block centred. `None` when the screen is too small.
+    fn new(area: Rect, layout: KeyLayout) -> Option<Geometry> {
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             return None;
         }
+        let key_lines = key_lines(layout, area.width);
+        let text = TEXT_ROWS + STATUS_ROWS + key_lines.len() as u16;
         let board_size = |growth: u16| {
             let (w, h) = (CELL_WIDTH + 4 * growth, CELL_HEIGHT + 2 * growth);
             (w, h, 3 * w + 4, 3 * h + 4)
@@ -118,26 +157,45 @@ impl Geometry {
             .rev()
             .find(|&g| {
                 let (_, _, width, height) = board_size(g);
-                width <= area.width && height + OTHER_ROWS + STATUS_ROWS <= area.height
+                width <= area.width && height + text + GAPS <= area.height
             })
             .unwrap_or(0);
         let (cell_width, cell_height, width, height) = board_size(growth);
-        let total = height + OTHER_ROWS + STATUS_ROWS;
-        let top = area.y + area.height.saturating_sub(total) / 2;
-        let left = area.x + area.width.saturating_sub(width) / 2;
+        let gaps = area.height.checked_sub(height + text)?.min(GAPS);
+        // Gaps in order of need: after the board, before the keys, after the title.
+        let gap = |n: u16| u16::from(gaps >= n);
+        let total = height + text + gaps;
+        let mut y = area.y + (area.height - total) / 2;
+        let mut row = |rows: u16, gap_after: u16| {
+            let rect = Rect::new(area.x, y, area.width, rows);
+            y += rows + gap_after;
+            rect
+        };
+        let title = row(1, gap(3));
+        let board_row = row(height, gap(1));
+        let players = row(1, 0);
+        let score = row(1, 0);
+        let status = row(STATUS_ROWS, gap(2));
+        let keys = row(key_lines.len() as u16, 0);
+        let left = area.x + (area.width - width) / 2;
         Some(Geometry {
             cell_width,
             cell_height,
-            board: Rect::new(left, top + 2, width, height),
-            top,
+            title,
+            board: Rect::new(left, board_row.y, width, height),
+            players,
+            score,
+            status,
+            keys,
+            key_lines,
         })
     }
 }
 
 /// The square under the terminal cell (`column`, `row`), for mouse clicks: `None`
 /// on the grid lines, beside the board, or when the screen is too small.
-pub fn square_at(area: Rect, column: u16, row: u16) -> Option<Square> {
-    let g = Geometry::new(area)?;
+pub fn square_at(area: Rect, layout: KeyLayout, column: u16, row: u16) -> Option<Square> {
+    let g = Geometry::new(area, layout)?;
     let inside = |value: u16, start: u16, cell: u16| -> Option<u8> {
         let offset = value.checked_sub(start)?;
         let (index, within) = (offset / (cell + 1), offset % (cell + 1));
@@ -151,7 +209,7 @@ pub fn square_at(area: Rect, column: u16, row: u16) -> Option<Square> {
 /// Draws the whole screen.
 pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
     let area = frame.area();
-    let Some(g) = Geometry::new(area) else {
+    let Some(g) = Geometry::new(area, app.settings.layout) else {
         let text = format!(
             "Terminal too small ({}x{}): resize to at least {MIN_WIDTH}x{MIN_HEIGHT}, or q to quit.",
             area.width, area.height
@@ -159,19 +217,6 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
     };
-    let content = Rect::new(area.x, g.top, area.width, area.bottom() - g.top);
-    let [title, _, _board, _, players, score, status, _, help] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(g.board.height),
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(STATUS_ROWS),
-        Constraint::Length(1),
-        Constraint::Min(2),
-    ])
-    .areas(content);
     let centred = |lines: Line<'static>, rect: Rect, f: &mut Frame| {
         f.render_widget(
             Paragraph::new(lines)
@@ -185,7 +230,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
             "tictable — perfect tic-tac-toe",
             Style::new().add_modifier(Modifier::BOLD),
         ),
-        title,
+        g.title,
         frame,
     );
     frame.render_widget(Paragraph::new(board_lines(app, theme, &g)), g.board);
@@ -196,12 +241,12 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
             Span::styled("O", theme.piece(Player::O)),
             Span::raw(format!(": {}", app.settings.o)),
         ]),
-        players,
+        g.players,
         frame,
     );
     centred(
         Line::raw(format!("Score  {}", app.score.describe(&app.settings))),
-        score,
+        g.score,
         frame,
     );
     let status_style = match app.game.result() {
@@ -210,13 +255,13 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
         None if app.message.is_some() => theme.fg(Color::Yellow),
         None => Style::new(),
     };
-    centred(Line::styled(app.status(), status_style), status, frame);
-    let keys = format!(
-        "{} or click · ←↑→↓ + Enter · u undo · r redo · h hint · n new · s save · \
-         l load · m menu · q quit",
-        app.settings.layout.describe()
-    );
-    centred(Line::styled(keys, theme.dim()), help, frame);
+    centred(Line::styled(app.status(), status_style), g.status, frame);
+    let keys: Vec<Line> = g
+        .key_lines
+        .iter()
+        .map(|line| Line::styled(line.clone(), theme.dim()))
+        .collect();
+    frame.render_widget(Paragraph::new(keys).alignment(Alignment::Center), g.keys);
     if let Some(selected) = app.menu {
         render_menu(frame, app, selected, theme);
     }
@@ -300,11 +345,14 @@ fn cell_text(
 
 /// The in-game menu as a centred popup.
 fn render_menu(frame: &mut Frame, app: &App, selected: usize, theme: Theme) {
-    let height = MenuRow::ALL.len() as u16 + 4;
+    let forced = [app.settings.x, app.settings.o]
+        .iter()
+        .any(|seat| matches!(seat, Seat::Engine(s) if s.first_move().is_some()));
+    let height = MenuRow::ALL.len() as u16 + 4 + u16::from(forced);
     let area = frame
         .area()
         .centered(Constraint::Length(40), Constraint::Length(height));
-    let choice = |name: &str, value: String| format!("{name:<10}‹ {value:<13} ›");
+    let choice = |name: &str, value: String| format!("{name:<10} ‹ {value:<14} ›");
     let seat = |seat: Seat| seat.to_string();
     let value = |row: MenuRow| match row {
         MenuRow::X => choice("X", seat(app.settings.x)),
@@ -324,8 +372,8 @@ fn render_menu(frame: &mut Frame, app: &App, selected: usize, theme: Theme) {
         MenuRow::Keys => choice(
             "Keys",
             match app.settings.layout {
-                super::app::KeyLayout::Rows => "1 = top-left".to_string(),
-                super::app::KeyLayout::Keypad => "keypad 7 8 9".to_string(),
+                KeyLayout::Rows => "1 = top-left".to_string(),
+                KeyLayout::Keypad => "keypad 7 8 9".to_string(),
             },
         ),
         MenuRow::NewGame => "Start a new game".to_string(),
@@ -344,6 +392,10 @@ fn render_menu(frame: &mut Frame, app: &App, selected: usize, theme: Theme) {
         })
         .collect();
     lines.push(Line::raw(""));
+    if forced {
+        // Perfect and trap never lose, but not from a forced first square.
+        lines.push(Line::raw(" A forced first move (@N) can lose"));
+    }
     lines.push(Line::styled(
         "↑↓ select · ←→ change · Esc close",
         theme.dim(),
@@ -429,16 +481,13 @@ mod tests {
         assert!(screen.contains("X: human   O: human"), "{screen}");
         assert!(screen.contains("Score  X 0 · O 0 · draws 0"));
         assert!(screen.contains("X to move"));
-        assert!(
-            screen.contains("1-9 rows (1 = top-left) or click"),
-            "{screen}"
-        );
+        assert!(screen.contains("1-9 (1 = top-left) or click"), "{screen}");
         assert!(screen.contains("q quit"));
         // The keypad layout shows its own keys, and says so.
-        a.settings.layout = super::super::app::KeyLayout::Keypad;
+        a.settings.layout = KeyLayout::Keypad;
         let lines = text(&draw(&a, 60, 24, COLOR));
         assert!(lines[top + 1].contains("│         │8        │9        │"));
-        assert!(lines.join("\n").contains("1-9 keypad (7 = top-left)"));
+        assert!(lines.join("\n").contains("1-9 (7 = top-left) or click"));
     }
 
     #[test]
@@ -531,7 +580,7 @@ mod tests {
         let a = app("human", "human");
         for (width, height, cell) in [(40, 24, 9), (60, 24, 9), (80, 32, 13), (200, 60, 21)] {
             let area = Rect::new(0, 0, width, height);
-            let g = Geometry::new(area).unwrap();
+            let g = Geometry::new(area, KeyLayout::Rows).unwrap();
             assert_eq!(g.cell_width, cell, "{width}x{height}");
             // Centred: the margins differ by at most one column.
             let right = width - g.board.right();
@@ -544,17 +593,28 @@ mod tests {
                 let x = g.board.x + 1 + column * (g.cell_width + 1);
                 let y = g.board.y + 1 + row * (g.cell_height + 1);
                 for (dx, dy) in [(0, 0), (g.cell_width - 1, g.cell_height - 1)] {
-                    assert_eq!(square_at(area, x + dx, y + dy), Some(sq(s)));
+                    assert_eq!(
+                        square_at(area, KeyLayout::Rows, x + dx, y + dy),
+                        Some(sq(s))
+                    );
                 }
             }
-            assert_eq!(square_at(area, g.board.x, g.board.y + 1), None);
             assert_eq!(
-                square_at(area, g.board.x + 1 + g.cell_width, g.board.y + 1),
+                square_at(area, KeyLayout::Rows, g.board.x, g.board.y + 1),
                 None
             );
-            assert_eq!(square_at(area, 0, 0), None);
+            assert_eq!(
+                square_at(
+                    area,
+                    KeyLayout::Rows,
+                    g.board.x + 1 + g.cell_width,
+                    g.board.y + 1
+                ),
+                None
+            );
+            assert_eq!(square_at(area, KeyLayout::Rows, 0, 0), None);
         }
-        assert!(square_at(Rect::new(0, 0, 30, 10), 15, 5).is_none());
+        assert!(square_at(Rect::new(0, 0, 30, 10), KeyLayout::Rows, 15, 5).is_none());
     }
 
     #[test]
@@ -563,12 +623,14 @@ mod tests {
         a.apply(Action::ToggleMenu);
         let screen = text(&draw(&a, 60, 24, COLOR)).join("\n");
         assert!(screen.contains("Menu"));
-        assert!(screen.contains("X         ‹ human         ›"), "{screen}");
-        assert!(screen.contains("O         ‹ perfect:0.15  ›"), "{screen}");
-        assert!(screen.contains("  mistakes‹ 15 %          ›"), "{screen}");
-        assert!(screen.contains("Delay     ‹ 0.0 s         ›"));
-        assert!(screen.contains("Clock     ‹ off           ›"));
-        assert!(screen.contains("Keys      ‹ 1 = top-left  ›"));
+        assert!(screen.contains("X          ‹ human          ›"), "{screen}");
+        assert!(screen.contains("O          ‹ perfect:0.15   ›"), "{screen}");
+        // Issue 28: "mistakes‹" had no space before the arrow.
+        assert!(screen.contains("  mistakes ‹ 15 %"), "{screen}");
+        assert!(!screen.contains("mistakes‹"), "{screen}");
+        assert!(screen.contains("Delay      ‹ 0.0 s          ›"));
+        assert!(screen.contains("Clock      ‹ off            ›"));
+        assert!(screen.contains("Keys       ‹ 1 = top-left   ›"));
         assert!(screen.contains("Start a new game"));
         let small = text(&draw(&a, 30, 10, COLOR)).join(" ");
         assert!(small.contains("Terminal too small (30x10)"), "{small}");
@@ -597,5 +659,46 @@ mod tests {
         a.clock_left = Some(Duration::from_secs(4));
         let screen = text(&draw(&a, 80, 30, COLOR)).join("\n");
         assert!(screen.contains("X (you) to move · 4 s left"), "{screen}");
+    }
+
+    #[test]
+    fn every_key_shows_at_the_smallest_size() {
+        // Issue 28: at 40x24 the key line was cut after "n": save, load, menu and
+        // quit were not shown.
+        let a = app("human", "trap");
+        for (width, height) in [(MIN_WIDTH, MIN_HEIGHT), (50, 24), (60, 24), (80, 30)] {
+            let lines = text(&draw(&a, width, height, COLOR));
+            let screen = lines.join("\n");
+            for key in [
+                "u undo", "r redo", "h hint", "n new", "s save", "l load", "m menu", "q quit",
+            ] {
+                // Each on one line, never split by the wrapping.
+                assert!(
+                    lines.iter().any(|l| l.contains(key)),
+                    "{width}x{height}: {key} missing:\n{screen}"
+                );
+            }
+            assert!(screen.contains("1-9"), "{width}x{height}:\n{screen}");
+            // The board is still whole.
+            assert!(
+                screen.contains("└─") && screen.contains("─┘"),
+                "{width}x{height}:\n{screen}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_forced_first_move_is_said_to_lose_in_the_menu() {
+        // Issue 28: trap@2 gives up the never-lose guarantee; the menu said nothing.
+        let mut a = app("human", "trap@2");
+        a.apply(Action::ToggleMenu);
+        let screen = text(&draw(&a, 60, 24, COLOR)).join("\n");
+        assert!(screen.contains("O          ‹ trap@2"), "{screen}");
+        assert!(screen.contains("forced first move"), "{screen}");
+        assert!(screen.contains("can lose"), "{screen}");
+        let mut a = app("human", "trap");
+        a.apply(Action::ToggleMenu);
+        let screen = text(&draw(&a, 60, 24, COLOR)).join("\n");
+        assert!(!screen.contains("forced first move"), "{screen}");
     }
 }
