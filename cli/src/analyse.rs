@@ -64,8 +64,7 @@ pub fn run(args: Args) -> ExitCode {
         }
         out.flush()
     })();
-    match result {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+    match crate::output::closed_is_done(result) {
         Err(e) => {
             eprintln!("tictable: {e}");
             ExitCode::from(2)

@@ -1,6 +1,5 @@
 //! `tictable export`: write a table artefact (postcard, C header, JSON or Python).
 
-use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tictable::export::Format;
@@ -48,13 +47,7 @@ pub fn run(args: Args) -> ExitCode {
     let bytes = format.render(&tictable::solve::solve());
     let result = match &args.output {
         Some(path) => std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display())),
-        None => {
-            let mut stdout = io::stdout().lock();
-            match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.to_string()),
-                _ => Ok(()),
-            }
-        }
+        None => crate::output::print(&bytes).map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

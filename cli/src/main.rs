@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod analyse;
 mod export;
 mod map;
+mod output;
 mod play;
 mod player;
 mod selfplay;

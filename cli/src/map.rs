@@ -9,7 +9,6 @@
 //! program can check the picture against the table.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tictable::{best_move, Board, Player, Square};
@@ -139,7 +138,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let picture = svg(player);
     let written = if args.output.as_os_str() == "-" {
-        std::io::stdout().lock().write_all(picture.as_bytes())
+        crate::output::print(picture.as_bytes())
     } else {
         std::fs::write(&args.output, picture)
     };

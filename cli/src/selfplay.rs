@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use num_traits::ToPrimitive;
 use rand_core::SeedableRng;
 use serde_json::json;
+use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 use tictable::selfplay::{exact, Sampler};
@@ -92,20 +93,35 @@ fn progress_style() -> ProgressStyle {
 }
 
 pub fn run(args: Args) -> ExitCode {
+    let text = match report(&args) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("tictable: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match crate::output::print_styled(&text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tictable: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The games played or computed, as the text or JSON line `run` prints (styled:
+/// bold headings).
+fn report(args: &Args) -> Result<String, String> {
     let (x, o) = (Named(args.x), Named(args.o));
     let (strategy_x, strategy_o) = (args.x, args.o);
     let bold = anstyle::Style::new().bold();
+    let mut out = String::new();
     if args.exact {
-        let p = match exact(&strategy_x, &strategy_o) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("tictable: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
+        let p = exact(&strategy_x, &strategy_o).map_err(|e| e.to_string())?;
         let f = |r: &num_rational::BigRational| r.to_f64().unwrap_or(f64::NAN);
         if args.json {
-            println!(
+            let _ = writeln!(
+                out,
                 "{}",
                 json!({
                     "x": x.to_string(), "o": o.to_string(), "games": null,
@@ -116,16 +132,16 @@ pub fn run(args: Args) -> ExitCode {
                 })
             );
         } else {
-            anstream::println!("{bold}X {x} vs O {o}, exact:{bold:#}");
+            let _ = writeln!(out, "{bold}X {x} vs O {o}, exact:{bold:#}");
             for (name, r) in [
                 ("X wins", &p.x_win),
                 ("O wins", &p.o_win),
                 ("draws", &p.draw),
             ] {
-                anstream::println!("  {name:<7} {:>9.5}%  = {r}", 100.0 * f(r));
+                let _ = writeln!(out, "  {name:<7} {:>9.5}%  = {r}", 100.0 * f(r));
             }
         }
-        return ExitCode::SUCCESS;
+        return Ok(out);
     }
     let progress = if args.games >= 100_000 {
         // Drawn on stderr, and only when stderr is a terminal.
@@ -137,23 +153,20 @@ pub fn run(args: Args) -> ExitCode {
     };
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(args.seed);
     let start = Instant::now();
-    let counts = match Sampler::new(strategy_x, strategy_o)
+    let counts = Sampler::new(strategy_x, strategy_o)
         .run(args.games, &mut rng, |n| progress.set_position(n))
-    {
-        Ok(counts) => counts,
-        Err(e) => {
+        .map_err(|e| {
             progress.abandon();
-            eprintln!("tictable: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+            e.to_string()
+        })?;
     progress.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     // At least one game was played (`--games` starts at 1).
     let games = counts.games().max(1) as f64;
     let share = |n: u64| n as f64 / games;
     if args.json {
-        println!(
+        let _ = writeln!(
+            out,
             "{}",
             json!({
                 "x": x.to_string(), "o": o.to_string(), "games": counts.games(),
@@ -162,7 +175,8 @@ pub fn run(args: Args) -> ExitCode {
             })
         );
     } else {
-        anstream::println!(
+        let _ = writeln!(
+            out,
             "{bold}X {x} vs O {o}: {}, seed {}{bold:#}",
             count(counts.games(), "game"),
             args.seed
@@ -172,15 +186,16 @@ pub fn run(args: Args) -> ExitCode {
             ("O wins", counts.o_win),
             ("draws", counts.draw),
         ] {
-            println!("  {name:<7} {:>9.5}%  ({n})", 100.0 * share(n));
+            let _ = writeln!(out, "  {name:<7} {:>9.5}%  ({n})", 100.0 * share(n));
         }
-        println!(
+        let _ = writeln!(
+            out,
             "  {:.0} games/s ({:.3} s)",
             counts.games() as f64 / seconds.max(1e-9),
             seconds
         );
     }
-    ExitCode::SUCCESS
+    Ok(out)
 }
 
 #[cfg(test)]

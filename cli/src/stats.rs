@@ -1,7 +1,7 @@
 //! `tictable stats`: the size of the compiled table and the solve behind it.
 
 use serde_json::{json, Value};
-use std::io::{self, Write};
+
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tictable::{entry, solve, table};
@@ -162,9 +162,8 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         stats.text()
     };
-    match io::stdout().lock().write_all(report.as_bytes()) {
+    match crate::output::print(report.as_bytes()) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tictable: {e}");
             ExitCode::from(2)

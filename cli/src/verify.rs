@@ -81,10 +81,14 @@ pub fn run(args: Args) -> ExitCode {
         Some(path) => format!("table {}", path.display()),
         None => "compiled tables".to_string(),
     };
-    println!(
-        "verify: {what}: {checked} positions checked, {mismatches} mismatches ({:.0} ms)",
+    let line = format!(
+        "verify: {what}: {checked} positions checked, {mismatches} mismatches ({:.0} ms)\n",
         start.elapsed().as_secs_f64() * 1e3
     );
+    if let Err(e) = crate::output::print(line.as_bytes()) {
+        eprintln!("verify: {e}");
+        return ExitCode::FAILURE;
+    }
     if mismatches == 0 {
         ExitCode::SUCCESS
     } else {

@@ -132,9 +132,8 @@ pub fn run(args: Args) -> ExitCode {
         let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
         tui::run(app, &mut rng, ui::Theme { color }, !args.quiet)
     };
-    match result {
+    match crate::output::closed_is_done(result) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tictable: {e}");
             ExitCode::FAILURE

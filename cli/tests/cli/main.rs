@@ -5,6 +5,7 @@ mod cli_analyse;
 mod cli_bounds;
 mod cli_export;
 mod cli_map;
+mod cli_pipes;
 mod cli_play;
 mod cli_simulate;
 mod cli_verify;
