@@ -1,7 +1,7 @@
 //! `tictable map`: the complete optimal-strategy map of one side as an SVG picture.
 //!
 //! Like the famous one-page map: the board is drawn with the side's chosen move in
-//! red; in every square still empty lies a smaller map, for when the opponent
+//! vermilion; in every square still empty lies a smaller map, for when the opponent
 //! replies there; and so on, down to the end of every game. The side plays the
 //! table's lowest-numbered best move ([`tictable::best_move`]); the opponent's every
 //! reply is drawn. Each decision is a `<g>` element with `data-pos` (the position,
@@ -24,31 +24,89 @@ pub struct Args {
     output: PathBuf,
 }
 
-/// Colours: the side's move, pieces already played, grid lines (Okabe-Ito red).
+/// Colours: the side's move (Okabe-Ito vermilion, told apart also by colour-blind
+/// readers), pieces already played, grid lines.
 const CHOSEN: &str = "#d55e00";
 const INK: &str = "#222";
 const GRID: &str = "#999";
 
+/// The map's side, in user units (the SVG scales to any size).
+const SIZE: f64 = 2700.0;
+/// The band above the map: the title and the legend.
+const HEADER: f64 = 200.0;
+
 /// The SVG of `player`'s map.
 pub fn svg(player: Player) -> String {
-    const SIZE: f64 = 2700.0;
-    const TITLE: f64 = 90.0;
     let mut s = String::new();
     let _ = write!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {SIZE} {h}\" \
          font-family=\"sans-serif\">\n<title>Optimal moves for {p}</title>\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n\
-         <text x=\"{mid}\" y=\"60\" font-size=\"48\" text-anchor=\"middle\">\
-         Complete map of optimal tic-tac-toe moves for {p} (red: {p}'s move; \
-         in each empty square, the map after the opponent plays there)</text>\n",
-        h = SIZE + TITLE,
+         <text x=\"{mid}\" y=\"80\" font-size=\"64\" text-anchor=\"middle\">\
+         Optimal tic-tac-toe: the complete map for {p}</text>\n",
+        h = SIZE + HEADER,
         p = player.char(),
         mid = SIZE / 2.0,
     );
-    draw(&mut s, Board::EMPTY, player, 0.0, TITLE, SIZE);
+    legend(&mut s, player);
+    draw(&mut s, Board::EMPTY, player, 0.0, HEADER, SIZE);
     s.push_str("</svg>\n");
     s
+}
+
+/// The legend under the title, centred: each kind of mark drawn as on the map, and
+/// named.
+fn legend(s: &mut String, player: Player) {
+    const ICON: f64 = 48.0;
+    const TOP: f64 = 122.0;
+    const FONT: f64 = 36.0;
+    /// Between an icon and its words.
+    const PAD: f64 = 16.0;
+    /// Between two items.
+    const GAP: f64 = 90.0;
+    let opponent = player.other();
+    let items = [
+        (
+            Some((player, CHOSEN)),
+            format!("{player}'s move, in vermilion"),
+        ),
+        (Some((opponent, INK)), "pieces already played".to_string()),
+        (
+            None,
+            format!("in an empty square: the map after {opponent} replies there"),
+        ),
+    ];
+    // Text widths at 0.6 em a character (the test's estimate).
+    let width = |words: &str| ICON + PAD + words.chars().count() as f64 * FONT * 0.6;
+    let total: f64 = items.iter().map(|(_, w)| width(w) + GAP).sum::<f64>() - GAP;
+    let mut x = (SIZE - total) / 2.0;
+    s.push_str("<g id=\"legend\">\n");
+    for (icon, words) in &items {
+        match icon {
+            Some((piece, colour)) => mark(s, *piece, x, TOP, ICON, colour),
+            // A small empty grid: where the smaller maps lie.
+            None => {
+                for i in 1..3 {
+                    let d = ICON / 3.0 * f64::from(i);
+                    let _ = writeln!(
+                        s,
+                        "<path d=\"M{:.1} {TOP:.1}v{ICON:.1}M{x:.1} {:.1}h{ICON:.1}\" stroke=\"{GRID}\" stroke-width=\"3\"/>",
+                        x + d,
+                        TOP + d
+                    );
+                }
+            }
+        }
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{FONT}\">{words}</text>",
+            x + ICON + PAD,
+            TOP + ICON / 2.0 + FONT * 0.35
+        );
+        x += width(words) + GAP;
+    }
+    s.push_str("</g>\n");
 }
 
 /// Draws the map of `board` (any side to move) in the square at (`x`, `y`) of side
