@@ -3,6 +3,7 @@
 
 mod cli_analyse;
 mod cli_bounds;
+mod cli_examples;
 mod cli_export;
 mod cli_map;
 mod cli_pipes;
