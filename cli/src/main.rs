@@ -1,4 +1,5 @@
 //! `tictable`: the command-line interface. Each subcommand lives in its own module.
+#![forbid(unsafe_code)]
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
