@@ -667,6 +667,14 @@ mod tests {
         // quit were not shown.
         let a = app("human", "trap");
         for (width, height) in [(MIN_WIDTH, MIN_HEIGHT), (50, 24), (60, 24), (80, 30)] {
+            // Both layouts take the same rows (`fits` asks with one of them).
+            let widths = |layout| {
+                key_lines(layout, width)
+                    .iter()
+                    .map(|l| l.chars().count())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(widths(KeyLayout::Rows), widths(KeyLayout::Keypad));
             let lines = text(&draw(&a, width, height, COLOR));
             let screen = lines.join("\n");
             for key in [

@@ -253,7 +253,10 @@ fn invalid_lines_get_an_error_object_and_exit_2() {
         .as_str()
         .unwrap()
         .contains("impossible counts"));
-    assert!(lines[3]["error"].as_str().unwrap().contains("at character 8"));
+    assert!(lines[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("at character 8"));
     assert!(lines[4]["error"].as_str().unwrap().contains("both players"));
     assert!(lines[5]["error"].as_str().unwrap().contains("after X won"));
     assert_eq!(lines[6]["position"], "ÄÖÜ");
