@@ -14,6 +14,12 @@ use tictable::strategy::{Level, MistakeRate, Strategy};
 use tictable::{analyse, move_values, Analysis, Board, Squares};
 
 #[cfg(feature = "machine")]
+pub mod advice;
+#[cfg(feature = "machine")]
+pub mod hands;
+#[cfg(feature = "machine")]
+pub mod lamps;
+#[cfg(feature = "machine")]
 pub mod machine;
 
 thread_local! {

@@ -2,18 +2,21 @@
 //! the simulator's world, the visitor in the person's place (a passive
 //! [`SimHuman`]: the page moves the pieces and presses the buttons).
 
-use crate::{answer, Rng};
+use crate::advice::{advice, Act, Advice, Context};
+use crate::hands::{self, ASIDE};
+use crate::{answer, lamps, Rng};
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::rc::Rc;
 use tictable::strategy::Strategy;
 use tictable::Square;
 use tictable_machine::controller::StrategyChooser;
+use tictable_machine::motion::Point;
 use tictable_machine::panel::Button;
 use tictable_machine::sim::faults::{FaultKind, FaultSet};
-use tictable_machine::sim::human::SimHuman;
+use tictable_machine::sim::human::{SimHuman, ABANDON_PRESS_MS};
 use tictable_machine::sim::run::SimMachine;
-use tictable_machine::sim::world::{SimConfig, World};
+use tictable_machine::sim::world::{SimConfig, World, BUMP_MM};
 use tictable_machine::Colour;
 
 type Machine = SimMachine<StrategyChooser<Rng>, Rc<RefCell<World>>>;
@@ -84,24 +87,14 @@ fn visitor(m: &Machine) -> Colour {
 }
 
 /// The visitor puts a piece of their colour from storage on `square` (0..=8).
-/// 0 done; 1 no machine; 2 no such square or it is taken; 3 no piece left.
+/// 0 done; 1 no machine; 2 no such square or it is taken, or no piece left.
 #[no_mangle]
 pub extern "C" fn machine_place(square: u32) -> i32 {
-    with(|m, _| {
+    with(|m, h| {
         let Some(s) = u8::try_from(square).ok().and_then(Square::new) else {
             return 2;
         };
-        let colour = visitor(m);
-        let mut w = m.world.borrow_mut();
-        if w.piece_on(s).is_some() {
-            return 2;
-        }
-        let Some(i) = w.stored_piece(colour) else {
-            return 3;
-        };
-        let to = w.config.pose.square_centre(s);
-        w.hand_move(i, to, 2.0);
-        0
+        act(m, h, Act::Place(visitor(m), Some(s)))
     })
     .unwrap_or(1)
 }
@@ -129,6 +122,71 @@ pub extern "C" fn machine_move(from: u32, to: u32) -> i32 {
     .unwrap_or(1)
 }
 
+/// The advice for the machine as it is now.
+fn advice_now(m: &Machine) -> Advice {
+    let w = m.world.borrow();
+    let cx = Context {
+        visitor: visitor(m),
+        faults_on: !w.config.faults.is_empty() && w.config.fault_rate > 0.0,
+        board_used: (0..w.pieces.len()).any(|i| w.on_board_area(w.piece_at(i))),
+    };
+    advice(m.controller.state(), cx)
+}
+
+/// Does `a` at the machine (see [`machine_do`]).
+fn act(m: &mut Machine, h: &mut SimHuman, a: Act) -> i32 {
+    let done = |ok: bool| if ok { 0 } else { 2 };
+    let record = m.controller.record().board();
+    let pending = m.controller.snapshot().pending;
+    let mut w = m.world.borrow_mut();
+    match a {
+        Act::Wait => 0,
+        Act::Press(b) => {
+            h.press(b, m.now);
+            0
+        }
+        Act::HoldStart => {
+            h.hold(Button::Start, m.now, ABANDON_PRESS_MS);
+            0
+        }
+        Act::Place(c, Some(s)) => done(hands::place(&mut w, c, s)),
+        Act::Place(_, None) => 2,
+        Act::Remove(s) => done(hands::remove(&mut w, s)),
+        Act::RemoveStrays => {
+            // Where the game has a piece, and the placement under way's square.
+            let target = |s| match (record.get(s), pending) {
+                (Some(p), _) => Some(Colour::of(p)),
+                (None, Some((c, _, t))) if t == s => Some(c),
+                _ => None,
+            };
+            hands::tidy(&mut w, target);
+            0
+        }
+        Act::Centre(s) => done(hands::centre(&mut w, s)),
+        Act::Replug(s) => {
+            w.replug(s);
+            0
+        }
+        Act::PushBack => {
+            w.push_board_back();
+            0
+        }
+        Act::Refill => {
+            hands::refill(&mut w);
+            0
+        }
+        Act::ClearBoard => {
+            w.reset_pieces();
+            0
+        }
+        Act::AsRecorded => done(hands::as_board(&mut w, record)),
+        Act::FaultsOff => {
+            w.config.set_faults(FaultSet::EMPTY, 0.0);
+            0
+        }
+    }
+}
+
 /// Presses button `index` (0 Done, 1 Side, 2 FirstSquare, 3 Start, 4 Level) the
 /// way a finger does (held about 0.1 s, bouncing). 0 done; 1 no machine or no
 /// such button.
@@ -144,23 +202,80 @@ pub extern "C" fn machine_press(index: u32) -> i32 {
     .unwrap_or(1)
 }
 
-/// The visitor clears the board: every piece back in its storage column.
+/// Does what a person does: act `code` with `arg` (a square 0..=8 or a button
+/// index, see [`Act::code`]); the page's "What to do" buttons and its hands.
+/// 0 done; 1 no machine; 2 no such act, or it cannot be done now (no piece
+/// there, the square taken, no piece left in storage).
 #[no_mangle]
-pub extern "C" fn machine_clear() {
-    with(|m, _| m.world.borrow_mut().reset_pieces());
+pub extern "C" fn machine_do(code: u32, arg: u32) -> i32 {
+    let Some(a) = Act::from_code(code, arg) else {
+        return 2;
+    };
+    with(|m, h| act(m, h, a)).unwrap_or(1)
 }
 
-/// The visitor fixes what a person fixes by hand: pushes the board back to its
-/// marks and replugs every stuck sensor.
+/// Fixes by hand what the machine asks for now: every step of its advice but
+/// waiting and abandoning (a press last). 0 done; 1 no machine; 2 some step
+/// could not be done.
 #[no_mangle]
-pub extern "C" fn machine_fix() {
-    with(|m, _| {
-        let mut w = m.world.borrow_mut();
-        w.push_board_back();
-        for s in w.stuck_squares() {
-            w.replug(s);
+pub extern "C" fn machine_fix() -> i32 {
+    with(|m, h| {
+        let steps = advice_now(m).steps;
+        let mut result = 0;
+        for step in steps {
+            if !matches!(step, Act::Wait | Act::HoldStart | Act::Place(_, None)) {
+                result = result.max(act(m, h, step));
+            }
         }
-    });
+        result
+    })
+    .unwrap_or(1)
+}
+
+/// Something a visitor does to the machine to see it cope (`kind`, on square
+/// `square` 0..=8 where it takes one): 0 pushes the piece on the square 9 mm
+/// off its centre; 1 freezes the sensor of the square (its ADC stops, as a
+/// stuck chip's); 2 bumps the board 8 mm; 3 knocks the piece the magnet
+/// carries off onto the square; 4 takes the machine's pieces out of storage
+/// and sets them aside. 0 done; 1 no machine; 2 not possible now (no piece
+/// there, nothing carried, the square taken).
+#[no_mangle]
+pub extern "C" fn machine_trouble(kind: u32, square: u32) -> i32 {
+    let s = u8::try_from(square).ok().and_then(Square::new);
+    with(|m, _| {
+        let device = m.controller.setup().device_colour();
+        let mut w = m.world.borrow_mut();
+        match (kind, s) {
+            (0, Some(s)) => {
+                let Some(i) = w.piece_seen_on(s) else {
+                    return 2;
+                };
+                let c = w.config.pose.square_centre(s);
+                w.pieces[i].at = Point::new(c.x + 9_000, c.y);
+            }
+            (1, Some(s)) => w.sensors[usize::from(s.index())].frozen = true,
+            (2, _) => w.bump(BUMP_MM, 0.0),
+            (3, Some(s)) => {
+                let Some(i) = w.head.held else {
+                    return 2;
+                };
+                if w.piece_seen_on(s).is_some() {
+                    return 2;
+                }
+                w.head.held = None;
+                w.head.drop_in = None;
+                w.pieces[i].at = w.config.pose.square_centre(s);
+            }
+            (4, _) => {
+                while let Some(i) = w.stored_piece(device) {
+                    w.pieces[i].at = ASIDE;
+                }
+            }
+            _ => return 2,
+        }
+        0
+    })
+    .unwrap_or(1)
 }
 
 /// Injects the fault kinds of `mask` (bit i: the simulator's i-th kind, see
@@ -213,8 +328,13 @@ pub extern "C" fn machine_power_cut() -> i32 {
     .unwrap_or(1)
 }
 
+/// `text` escaped for a JSON string.
+fn json_text(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
 /// Millimetres of a point, for the page.
-fn mm(p: tictable_machine::motion::Point) -> String {
+fn mm(p: Point) -> String {
     format!(
         "[{:.2},{:.2}]",
         f64::from(p.x) / 1000.0,
@@ -235,7 +355,7 @@ pub extern "C" fn machine_view() -> usize {
             "{{\"now\":{},\"state\":\"{:?}\",\"words\":\"{}\",\"device_first\":{},\"level\":\"{}\",\"record\":\"{}\"",
             m.now,
             c.state(),
-            c.state().to_string().replace('\\', "\\\\").replace('"', "\\\""),
+            json_text(&c.state().to_string()),
             c.setup().device_first,
             Strategy::level(&c.chooser().strategy),
             c.record().board()
@@ -270,6 +390,39 @@ pub extern "C" fn machine_view() -> usize {
                 .enumerate()
                 .fold(0u32, |b, (i, &on)| b | u32::from(on) << i)
         };
+        let seen: Vec<String> = Square::ALL
+            .iter()
+            .map(|&q| {
+                w.piece_seen_on(q)
+                    .map_or(0, |i| 1 + u8::from(w.pieces[i].colour == Colour::White))
+                    .to_string()
+            })
+            .collect();
+        let lights = bits(&w.lights) as u8;
+        let faults_on = !w.config.faults.is_empty() && w.config.fault_rate > 0.0;
+        let aside = (0..w.pieces.len())
+            .filter(|&i| w.head.held != Some(i) && w.pieces[i].at.x < ASIDE.x / 2)
+            .count();
+        drop(w);
+        let advice = advice_now(m);
+        let steps: Vec<String> = advice
+            .steps
+            .iter()
+            .map(|a| {
+                let (code, arg) = a.code();
+                format!("[{code},{arg},\"{}\"]", a.label())
+            })
+            .collect();
+        let _ = write!(
+            s,
+            ",\"seen\":[{}],\"lights_say\":\"{}\",\"advice\":\"{}\",\"steps\":[{}],\"visitor\":{},\"faults_on\":{faults_on},\"aside\":{aside}",
+            seen.join(","),
+            json_text(&lamps::say(c.state(), lights)),
+            json_text(&advice.say),
+            steps.join(","),
+            u8::from(visitor(m) == Colour::White)
+        );
+        let w = m.world.borrow();
         let st = m.stats();
         let _ = write!(
             s,

@@ -34,7 +34,7 @@ const context = await chromium.launchPersistentContext(profile, {
   headless: true,
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  viewport: { width: 1150, height: 1500 },
+  viewport: { width: 1280, height: 900 },
 });
 const errors = [];
 try {
@@ -71,6 +71,28 @@ try {
   }
   check(b.status === "O wins — the engine won", "the page announces the engine's win: " + b.status);
   check(b.history === [...b.pos].filter(c => c !== ".").length, "the value history has a point per ply");
+  // The winning line is highlighted: three squares of one line, all the winner's.
+  const lineSquares = await page.$$eval("#board button.line", bs => bs.map(b => +b.dataset.i));
+  const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+  check(LINES.some(l => JSON.stringify(l) === JSON.stringify(lineSquares)) && lineSquares.every(i => b.pos[i] === "O"),
+    "the winning line is highlighted: " + lineSquares);
+  // The history says each move's value as the hints do (`tictable analyse`: the
+  // child position's value flipped, plies counting the move).
+  const history = await page.$$eval("#history li", ls => ls.map(l => l.textContent));
+  let hpos = ".........";
+  for (const [k, text] of history.entries()) {
+    const sq = +text.match(/played (\d)/)[1] - 1, next = put(hpos, sq);
+    const want = `${k % 2 ? "O" : "X"} played ${sq + 1}: ${moveValue(cli([next])[0])}`;
+    check(text === want, `history "${text}" vs hint convention "${want}"`);
+    hpos = next;
+  }
+  // The chart's dots cover none of its labels.
+  const chartClash = await page.evaluate(() => {
+    const t = [...document.querySelectorAll("#chart text")].map(e => e.getBoundingClientRect());
+    return [...document.querySelectorAll("#chart circle")].map(e => e.getBoundingClientRect())
+      .filter(c => t.some(r => c.left < r.right - 1 && r.left < c.right - 1 && c.top < r.bottom - 1 && r.top < c.bottom - 1)).length;
+  });
+  check(chartClash === 0, `${chartClash} chart dots cover a label`);
   // Undo goes back to the test's turn, redo forward again.
   await page.click("#undo");
   const undone = await board();
@@ -85,6 +107,22 @@ try {
   await page.focus("#board button[data-i='0']");
   await page.keyboard.press("ArrowRight"); await page.keyboard.press("ArrowDown"); await page.keyboard.press("Enter");
   check((await board()).pos[4] === "X", "arrows and Enter play square 5");
+
+  // The mistake rate: -1 and 5 are refused with a message (the engine does not
+  // play with them); levels that ignore it disable the box.
+  await setSelect("level", 3);
+  for (const bad of ["-1", "5"]) {
+    await page.fill("#rate", bad); await page.dispatchEvent("#rate", "change");
+    const msg = await page.textContent("#rate-err");
+    check(/from 0 to 1/.test(msg) && await page.getAttribute("#rate", "aria-invalid") === "true", `mistake rate ${bad}: "${msg}"`);
+  }
+  await page.fill("#rate", "0.2"); await page.dispatchEvent("#rate", "change");
+  check(await page.textContent("#rate-err") === "", "mistake rate 0.2 accepted");
+  for (const [level, enabled] of [[0, false], [1, false], [2, false], [3, true], [4, true]]) {
+    await setSelect("level", level);
+    check(await page.isEnabled("#rate") === enabled, `mistake rate box ${enabled ? "enabled" : "disabled"} for level ${level}`);
+  }
+  await setSelect("level", 3); await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
 
   // 2. Hints against `tictable analyse` on at least 200 positions read off the page.
   await setSelect("level", 0);
@@ -163,14 +201,19 @@ try {
   await setPosition("XO.XO....");
   await (await page.$("#analyse")).screenshot({ path: join(outDir, "analyse.png") });
 
-  // 4. A complete machine game as fast as possible, with one cheat the machine undoes.
-  await setSelect("m-speed", 0);
+  // 4. The machine. Its panel, read off the page.
   const machine = () => page.evaluate(() => ({
     state: document.getElementById("m-state").dataset.state,
     full: document.getElementById("m-state").textContent,
     record: document.getElementById("m-record").textContent,
     restores: +document.getElementById("m-restores").textContent,
-    lights: [...document.querySelectorAll("#m-lights .on")].map(l => l.textContent),
+    time: document.getElementById("m-now").textContent,
+    lights: [...document.querySelectorAll("#m-lamps .lamp.on")].map(l => l.textContent),
+    say: document.getElementById("m-say").textContent,
+    advice: document.getElementById("m-advice").textContent,
+    steps: [...document.querySelectorAll("#m-steps button")].map(b => b.textContent),
+    seen: [...document.querySelectorAll("#m-squares button")].map(b => b.dataset.seen),
+    held: +document.getElementById("mv").dataset.held,
   }));
   const waitFor = async (ok, what, ms = 60000) => {
     const end = Date.now() + ms;
@@ -181,50 +224,185 @@ try {
       await page.waitForTimeout(20);
     }
   };
-  await waitFor(m => m.state === "Setup", "Setup");
-  await page.click("#m-btn-3");
-  let m, cheated = false, machineTurns = 0;
-  for (;;) {
-    m = await waitFor(m => (m.state === "HumanTurn" && !m.lights.includes("Error")) || m.state === "Over", "the person's turn or the end");
-    if (m.state === "Over") break;
-    check(m.full === "the person's turn: move a piece, then press Done", "the machine's state in words: " + m.full);
-    const empty = [...m.record].flatMap((c, i) => c === "." ? [i] : []);
-    if (!cheated) {
-      const device = [...m.record].indexOf("X");
-      await page.click("#m-cheat");
-      await page.click(`#m-squares button[data-i='${device}']`);
-      await page.click(`#m-squares button[data-i='${empty[0]}']`);
-      await page.click("#m-btn-0");
-      await waitFor(m => m.restores === 1, "the cheat put back");
-      await (await page.$("#machine")).screenshot({ path: join(outDir, "machine.png") });
-      cheated = true;
-      continue;
+  const tool = async name => page.click(`#m-tools button:text-is("${name}")`);
+  const square = async i => page.click(`#m-squares button[data-i='${i}']`);
+  const LAMP_NAMES = ["Lamp", "Device turn", "Human turn", "Win", "Draw", "Loss", "Error"];
+  const humanTurn = m => m.state === "HumanTurn";
+  // The lights: lamps named as on the panel, their meaning in words.
+  const lampsOk = m => m.lights.every(l => LAMP_NAMES.includes(l)) && m.say.startsWith("The lights say: ");
+  await setSelect("m-speed", 0);
+  let m = await waitFor(m => m.state === "Setup", "Setup");
+  // The time does not count before Start.
+  check(m.time === "—", "no game time before Start: " + m.time);
+  check(lampsOk(m) && !/DeviceTurn|HumanTurn/.test(m.say), "lamps in the panel's words: " + m.lights + " / " + m.say);
+  check(m.steps.includes("Press Start") && /Start/.test(m.advice), "Setup names Start: " + m.advice);
+
+  // Every problem the machine can show: provoked through the page, the advice
+  // names buttons the page offers, and pressing them (in order, until the
+  // error light goes out) leaves the error state.
+  const drilled = [];
+  const drill = async (what, words, provoke) => {
+    await provoke();
+    const e = await waitFor(m => m.state === "Error", what + ": the error light");
+    check(words.test(e.full), `${what}: the machine says "${e.full}"`);
+    check(e.steps.length > 0 && e.lights.includes("Error") && lampsOk(e), `${what}: steps ${e.steps}, lights ${e.lights}`);
+    // The lights say one message: the pattern's, not "won" and "lost" at once.
+    check(e.say.includes(e.full.replace(/^Error light: /, "")) && !/machine won|machine lost/.test(e.say), `${what}: lights say "${e.say}"`);
+    if (drilled.length === 0) await (await page.$("#machine")).screenshot({ path: join(outDir, "machine-error.png") });
+    let left = null;
+    for (let k = 0; k < e.steps.length && !left; k++) {
+      const label = e.steps[k];
+      if (label === "Hold Start 2 s (abandon)") continue;
+      await page.click(`#m-steps button:text-is("${label}")`);
+      left = await waitFor(m => m.state !== "Error", `${what}: out of the error after "${label}"`, 8000).catch(() => null);
     }
-    await page.click(`#m-squares button[data-i='${empty[0]}']`);
-    await page.click("#m-btn-0");
+    check(left !== null, `${what}: the advised steps (${e.steps.join(", ")}) end the error`);
+    drilled.push(what);
+    return left;
+  };
+  const knockWhilePlacing = async () => {
+    const p = await waitFor(m => m.state === "Placing" && m.held >= 0, "a piece on the magnet");
+    const target = +p.full.match(/square (\d)/)[1] - 1;
+    const empty = [...p.record].flatMap((c, i) => c === "." && i !== target ? [i] : []);
+    await tool("Knock carried piece here"); await square(empty[0]);
+  };
+  // Start: the device moves first; its first piece is knocked off the magnet
+  // onto another square (a stray), and the next one too (the board moved?).
+  await setSelect("m-speed", 1);
+  await page.click("#m-btn-3");
+  await drill("StrayPiece", /fell elsewhere: remove the stray piece/, knockWhilePlacing);
+  await drill("Recalibrate", /placements miss their squares/, knockWhilePlacing);
+  await setSelect("m-speed", 0);
+  m = await waitFor(humanTurn, "the person's turn");
+  check(m.time !== "—", "the game time counts after Start: " + m.time);
+  check(m.full === "The person's turn: move a piece, then press Done", "the machine's state in words: " + m.full);
+  check(m.steps.includes("Press Done") && /Done/.test(m.advice), "the person's turn names Done: " + m.advice);
+  // The 1-9 buttons show what is on the board (the device plays black = X).
+  const seenOk = m => [...m.record].every((c, i) => m.seen[i] === { ".": "empty", X: "black", O: "white" }[c]);
+  check(seenOk(m), `the squares show the board: ${m.seen} for ${m.record}`);
+  const devicePiece = () => [...m.record].indexOf("X");
+  const emptySquare = () => [...m.record].indexOf(".");
+  await drill("Mismatch", /does not match the game/, async () => { await tool("Remove"); await square(devicePiece()); await page.click("#m-btn-0"); });
+  m = await waitFor(humanTurn, "the person's turn after the mismatch");
+  await drill("Unclear", /unclear reading on square/, async () => { await tool("Nudge off-centre"); await square(devicePiece()); await page.click("#m-btn-0"); });
+  m = await waitFor(humanTurn, "the person's turn after the unclear reading");
+  await drill("SensorFault", /no answer from the sensor of square/, async () => { await tool("Freeze sensor"); await square(emptySquare()); await page.click("#m-btn-0"); });
+  m = await waitFor(humanTurn, "the person's turn after the sensor fault");
+  // "Fix by hand" does what the advice says and leaves the error state.
+  await tool("Remove"); await square(devicePiece()); await page.click("#m-btn-0");
+  await waitFor(m => m.state === "Error", "the mismatch again");
+  await page.click("#m-fix");
+  m = await waitFor(humanTurn, "Fix by hand ends the error", 10000);
+  checks++;
+  // A cheat: one of the device's pieces moved; the device puts it back.
+  await tool("Move (cheat)"); await square(devicePiece()); await square(emptySquare());
+  await page.click("#m-btn-0");
+  m = await waitFor(m => humanTurn(m) && m.restores === 1, "the cheat put back");
+  // The person's move, then the magnet fails every grip: the placement fails.
+  await tool("Your piece"); await square(emptySquare());
+  await page.check("#m-faultbox input[data-name='magnet']");
+  await page.fill("#m-rate", "1"); await page.dispatchEvent("#m-rate", "change");
+  await drill("PlacementFailed", /did not arrive: put it there by hand/, () => page.click("#m-btn-0"));
+  await page.uncheck("#m-faultbox input[data-name='magnet']");
+  await page.fill("#m-rate", "0.05"); await page.dispatchEvent("#m-rate", "change");
+  // Abandoned (Start held), then a start on a board that is not empty.
+  m = await waitFor(humanTurn, "the person's turn after the failed placement");
+  await drill("Abandoned", /abandoned: clear the board/, () => page.click("#m-hold"));
+  m = await waitFor(m => m.state === "Setup", "Setup after abandoning");
+  await drill("BoardNotEmpty", /the board is not empty/, async () => { await tool("Your piece"); await square(4); await page.click("#m-btn-3"); });
+  // The game goes on to its end (the person plays the first empty square).
+  let machineTurns = 0;
+  for (;;) {
+    m = await waitFor(m => humanTurn(m) || m.state === "Over", "the person's turn or the end");
+    if (m.state === "Over") break;
+    check(seenOk(m), `the squares show the board: ${m.seen} for ${m.record}`);
+    await tool("Your piece"); await square(emptySquare()); await page.click("#m-btn-0");
     await waitFor(x => x.record !== m.record || x.state === "Over", "the move taken");
     machineTurns++;
   }
-  check(cheated && m.restores === 1, "one cheat, restored once");
-  check(m.lights.some(l => ["Win", "Draw", "Loss"].includes(l)), "the result light: " + m.lights);
+  check(m.lights.some(l => ["Win", "Draw", "Loss"].includes(l)) && lampsOk(m), "the result light: " + m.lights);
   check(!m.lights.includes("Loss"), "the perfect machine does not lose: " + m.full);
+  check(m.steps.includes("Clear the board") && m.steps.includes("Press Start"), "after the game: " + m.steps);
   const final = cli([m.record])[0];
   check(final.terminal, "the machine's record is a finished game: " + m.record);
-  if (!cheated) await (await page.$("#machine")).screenshot({ path: join(outDir, "machine.png") });
-  // Faults: the I2C fault at rate 0.5 strikes (the counter grows) and the machine
-  // rides it out; the board turned by 45 degrees gets a new, calibrated machine.
+  await (await page.$("#machine")).screenshot({ path: join(outDir, "machine.png") });
+  // Faults: the I2C fault at rate 0.5 strikes (the counter grows).
+  await page.click(`#m-steps button:text-is("Clear the board")`);
   await page.check("#m-faultbox input[data-name='i2c']");
   await page.fill("#m-rate", "0.5"); await page.dispatchEvent("#m-rate", "change");
   await page.click("#m-btn-3");
   await page.waitForFunction(() => +document.getElementById("m-faults").textContent > 0, null, { timeout: 60000 });
   checks++;
   await page.uncheck("#m-faultbox input[data-name='i2c']");
+  // The board turned by 45 degrees: a new, calibrated machine; the drawing keeps
+  // its four grid lines, each three squares long and turned with the board.
   for (let k = 0; k < 3; k++) await page.click("#m-rot-plus");
   check(await page.textContent("#m-angle") === "45", "the board turned to 45 degrees");
   await waitFor(m => m.state === "Setup", "Setup of the turned board");
-  await page.screenshot({ path: join(outDir, "page.png"), fullPage: true });
+  const grid = await page.$$eval("#mv .gridline", ls => ls.map(l => l.getAttribute("points").split(" ").map(p => p.split(",").map(Number))));
+  const turned = grid.every(([[x1, y1], [x2, y2]]) => Math.abs(Math.hypot(x2 - x1, y2 - y1) - 96) < 1 && Math.abs(Math.abs(x2 - x1) - Math.abs(y2 - y1)) < 1);
+  check(grid.length === 4 && turned, "the turned board's grid lines: " + JSON.stringify(grid));
+  // Motion: the head carries a piece with the magnet on, drawn as such.
+  await setSelect("m-speed", 1);
+  await page.click("#m-btn-3");
+  await waitFor(m => m.held >= 0, "the head carrying a piece");
+  check(await page.$$eval("#mv .field", f => f.length) > 0 && /magnet on/.test(await page.textContent("#m-head")), "the magnet drawn on");
+  await (await page.$("#machine")).screenshot({ path: join(outDir, "machine-moving.png") });
 
-  // 5. The page without the machine (play.html beside it): it loads, plays, and
+  // 5. The layout at 1280, 800 and 400 px: no element leaves its card or the
+  // viewport, no text overlaps another, fault names stay whole, the play
+  // panel's settings stay on one line at 1280 px. Screenshots of each.
+  const layout = () => page.evaluate(() => {
+    const bad = [], vw = document.documentElement.clientWidth;
+    const shown = e => { const r = e.getBoundingClientRect(), cs = getComputedStyle(e); return r.width > 0 && r.height > 0 && cs.visibility !== "hidden"; };
+    const name = e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.dataset.i ? `[${e.dataset.i}]` : "") + " " + (e.textContent || "").trim().slice(0, 24);
+    for (const card of document.querySelectorAll("header, section")) {
+      const c = card.getBoundingClientRect();
+      for (const e of card.querySelectorAll("*")) {
+        if (!shown(e) || e.closest("svg") !== null && e.tagName !== "svg") continue;
+        const r = e.getBoundingClientRect();
+        if (r.left < c.left - 1 || r.right > c.right + 1) bad.push(`${name(e)} leaves its card (${r.left | 0}..${r.right | 0} of ${c.left | 0}..${c.right | 0})`);
+        if (r.left < -1 || r.right > vw + 1) bad.push(`${name(e)} leaves the viewport (${r.left | 0}..${r.right | 0} of ${vw})`);
+      }
+    }
+    const boxes = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walk.nextNode());) {
+      const p = n.parentElement;
+      if (!n.textContent.trim() || p.closest("script,style,title") || !shown(p)) continue;
+      const range = document.createRange(); range.selectNodeContents(n);
+      for (const r of p.closest("svg") ? [p.getBoundingClientRect()] : range.getClientRects()) if (r.width > 1 && r.height > 1) boxes.push([r, p, n.textContent.trim().slice(0, 20)]);
+    }
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [a, , ta] = boxes[i], [b, , tb] = boxes[j];
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 2 && h > 2) bad.push(`text "${ta}" overlaps "${tb}"`);
+    }
+    for (const l of document.querySelectorAll("#m-faultbox label")) {
+      const range = document.createRange(); range.selectNodeContents(l);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (tops.size > 1) bad.push(`fault "${l.textContent.trim()}" breaks over ${tops.size} lines`);
+    }
+    const settings = [...document.querySelectorAll("#play-settings > label")].map(l => Math.round(l.getBoundingClientRect().top));
+    return { bad, settingsLines: 1 + Math.round((Math.max(...settings) - Math.min(...settings)) / 20), settings };
+  });
+  await setSelect("m-speed", 10);
+  for (const width of [1280, 800, 400]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    const { bad, settingsLines, settings } = await layout();
+    check(bad.length === 0, `${width} px: ${bad.slice(0, 8).join("; ")}`);
+    if (width === 1280) check(settingsLines === 1, `1280 px: the play settings wrap onto ${settingsLines} lines: ${settings}`);
+    await page.screenshot({ path: join(outDir, `page-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.click("#theme");
+  check(await page.evaluate(() => document.documentElement.dataset.theme) === "dark", "the theme toggle switches to dark");
+  check((await layout()).bad.length === 0, "dark theme: the same layout");
+  await page.screenshot({ path: join(outDir, "page-1280-dark.png"), fullPage: true });
+  await page.click("#theme");
+  check(await page.$("link[rel=icon][href^='data:image/svg+xml']") !== null, "an inline SVG favicon");
+
+  // 6. The page without the machine (play.html beside it): it loads, plays, and
   // has no machine panel.
   const playPath = join(dirname(pagePath), "play.html");
   await page.goto("file://" + resolve(playPath));
@@ -239,7 +417,8 @@ try {
   console.log(`web: PASS page ${size(pagePath)} B, wasm ${size(pagePath.replace(/\.html$/, ".wasm"))} B, ` +
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
-    `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), 0 console errors`);
+    `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), ` +
+    `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, 0 console errors`);
 } finally {
   await context.close();
   rmSync(profile, { recursive: true, force: true });
