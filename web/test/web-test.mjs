@@ -9,9 +9,13 @@ import { dirname, join, resolve } from "node:path";
 const [pagePath, tictable, outDir] = process.argv.slice(2);
 mkdirSync(outDir, { recursive: true });
 let checks = 0;
+// WEB_TEST_KEEP_GOING=1 lists every failed check instead of stopping at the first
+// (to see which checks an old or broken page fails).
+const failed = [];
 const check = (ok, what) => {
-  if (!ok) throw new Error("check failed: " + what);
-  checks++;
+  if (!ok && !process.env.WEB_TEST_KEEP_GOING) throw new Error("check failed: " + what);
+  if (!ok) console.log("FAIL: " + what); else checks++;
+  if (!ok) failed.push(what);
 };
 // `tictable analyse --json` on many positions at once, one answer per line.
 // (Exit status 2 when some are invalid: each line says which.)
@@ -413,6 +417,7 @@ try {
   check((await board()).history === 2, "play.html plays a move and the engine answers");
 
   check(errors.length === 0, "no console errors: " + errors.join("; "));
+  if (failed.length) throw new Error(`${failed.length} checks failed`);
   const size = f => statSync(f).size;
   console.log(`web: PASS page ${size(pagePath)} B, wasm ${size(pagePath.replace(/\.html$/, ".wasm"))} B, ` +
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
