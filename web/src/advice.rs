@@ -154,6 +154,8 @@ pub struct Context {
     pub faults_on: bool,
     /// Some piece lies on the board area (not in storage).
     pub board_used: bool,
+    /// The machine's storage column holds a piece.
+    pub device_stocked: bool,
 }
 
 /// The advice for `state`.
@@ -227,6 +229,15 @@ pub fn advice(state: State, cx: Context) -> Advice {
         ),
         State::Error(problem) => problem_advice(problem, device),
     };
+    // A piece of the machine's colour to put down by hand comes from its
+    // storage column: refilled first when it is empty.
+    let places_device = |a: &Act| matches!(a, Act::Place(c, _) if *c == device);
+    if !cx.device_stocked && advice.steps.iter().any(places_device) {
+        advice
+            .say
+            .insert_str(0, "Refill the machine's storage first. ");
+        advice.steps.insert(0, Act::Refill);
+    }
     if cx.faults_on && matches!(state, State::Error(_)) {
         advice.say.push_str(
             " If it comes back again and again, the simulated faults cause it: switch them off.",
@@ -352,6 +363,7 @@ mod tests {
             visitor: Colour::White,
             faults_on: false,
             board_used: true,
+            device_stocked: true,
         };
         for p in every_problem() {
             let a = advice(State::Error(p), cx);
@@ -379,6 +391,15 @@ mod tests {
             },
         );
         assert_eq!(with_faults.steps.last(), Some(&Act::FaultsOff));
+        let failed = State::Error(Problem::PlacementFailed(Square::CENTRE));
+        let empty = advice(
+            failed,
+            Context {
+                device_stocked: false,
+                ..cx
+            },
+        );
+        assert_eq!(empty.steps[0], Act::Refill, "{empty:?}");
         assert_eq!(Act::from_code(99, 0), None);
         assert_eq!(Act::from_code(5, 9), None);
     }

@@ -129,6 +129,7 @@ fn advice_now(m: &Machine) -> Advice {
         visitor: visitor(m),
         faults_on: !w.config.faults.is_empty() && w.config.fault_rate > 0.0,
         board_used: (0..w.pieces.len()).any(|i| w.on_board_area(w.piece_at(i))),
+        device_stocked: w.stored_piece(visitor(m).other()).is_some(),
     };
     advice(m.controller.state(), cx)
 }
@@ -500,6 +501,54 @@ mod tests {
         let v = view();
         assert!(v.contains("\"state\":\"Over"), "{v}");
         assert!(v.contains("\"restores\":1"), "{v}");
+    }
+
+    /// Follows the machine's advice (every step but waiting, abandoning and
+    /// a piece on a square of one's choice; the machine run a while after
+    /// each) until it leaves the error state; returns the problem's words.
+    fn follow_advice() -> String {
+        let field = |v: &str, key: &str| v.split(key).nth(1).unwrap().to_string();
+        let words = field(&view(), "\"words\":\"");
+        let words = words.split('"').next().unwrap().to_string();
+        for _ in 0..3 {
+            let steps = field(&view(), "\"steps\":[");
+            for step in steps.split("]]").next().unwrap().split("],[") {
+                let mut f = step.trim_start_matches('[').split(',');
+                let code: u32 = f.next().unwrap().parse().unwrap();
+                let arg: u32 = f.next().unwrap().parse().unwrap();
+                let skip = code == 0 || code == 2 || (code == 3 || code == 4) && arg == 9;
+                if !skip {
+                    assert_eq!(machine_do(code, arg), 0, "step {code},{arg}: {}", view());
+                    machine_run(3_000);
+                }
+                if !view().contains("\"state\":\"Error") {
+                    return words;
+                }
+            }
+        }
+        panic!("still in the error state after its advice: {}", view());
+    }
+
+    /// The machine's pieces taken out of storage: the placement that follows
+    /// fails, and the advice (refill, put the piece there) gets the game going.
+    #[test]
+    fn an_empty_storage_column_is_refilled_by_the_advice() {
+        assert_eq!(machine_new(5, 0, 3), 0);
+        assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
+        machine_press(3);
+        assert!(run_until(120_000, "\"state\":\"HumanTurn\""), "{}", view());
+        assert_eq!(machine_trouble(4, 0), 0);
+        let record = view().split("\"record\":\"").nth(1).unwrap()[..9].to_string();
+        machine_place(record.find('.').unwrap() as u32);
+        machine_press(0);
+        assert!(run_until(120_000, "\"state\":\"Error"), "{}", view());
+        let words = follow_advice();
+        assert!(words.contains("did not arrive"), "{words}");
+        assert!(
+            run_until(120_000, "\"state\":\"HumanTurn\""),
+            "{words}: {}",
+            view()
+        );
     }
 
     /// A power cut in the middle of a game: the controller resumes from the
