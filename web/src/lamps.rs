@@ -19,6 +19,17 @@ pub fn name(light: Light) -> &'static str {
     }
 }
 
+/// What each light means on its own (`firmware/README.md`, "Buttons and lights").
+const MEANING: [(Light, &str); 7] = [
+    (Light::Lamp, "the machine's move is done"),
+    (Light::DeviceTurn, "the machine is working"),
+    (Light::HumanTurn, "waiting for your move and Done"),
+    (Light::Win, "the machine won"),
+    (Light::Draw, "a draw"),
+    (Light::Loss, "the machine lost"),
+    (Light::Error, "something needs a person"),
+];
+
 /// The names of the lights lit in `mask`, joined with " + " ("all off").
 fn lit(mask: u8) -> String {
     let names: Vec<&str> = Light::ALL
@@ -72,28 +83,11 @@ pub fn say(state: State, mask: u8) -> String {
         ),
         State::CalibratingPose(_) => "pose calibration: aim the head at the square shown".into(),
         _ => {
-            let mut parts = Vec::new();
-            if on(Light::Lamp) {
-                parts.push("the machine's move is done");
-            }
-            if on(Light::DeviceTurn) {
-                parts.push("the machine is working");
-            }
-            if on(Light::HumanTurn) {
-                parts.push("waiting for your move and Done");
-            }
-            if on(Light::Win) {
-                parts.push("the machine won");
-            }
-            if on(Light::Draw) {
-                parts.push("a draw");
-            }
-            if on(Light::Loss) {
-                parts.push("the machine lost");
-            }
-            if on(Light::Error) {
-                parts.push("something needs a person");
-            }
+            let parts: Vec<&str> = MEANING
+                .iter()
+                .filter(|(l, _)| on(*l))
+                .map(|&(_, m)| m)
+                .collect();
             parts.join("; ")
         }
     };

@@ -5,12 +5,13 @@
 use crate::advice::{advice, Act, Advice, Context};
 use crate::hands::{self, ASIDE};
 use crate::{answer, lamps, Rng};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::rc::Rc;
 use tictable::strategy::Strategy;
 use tictable::Square;
 use tictable_machine::controller::StrategyChooser;
+use tictable_machine::model::ResetCause;
 use tictable_machine::motion::Point;
 use tictable_machine::panel::Button;
 use tictable_machine::sim::faults::{FaultKind, FaultSet};
@@ -23,7 +24,13 @@ type Machine = SimMachine<StrategyChooser<Rng>, Rc<RefCell<World>>>;
 
 thread_local! {
     static MACHINE: RefCell<Option<(Machine, SimHuman)>> = const { RefCell::new(None) };
+    /// When the machine was last switched on (its time, ms): the page shows the
+    /// real board's boot signal from then (`firmware/README.md`, "Lights at boot").
+    static SWITCHED_ON: Cell<u32> = const { Cell::new(0) };
 }
+
+/// Error-light blinks at a power-on: the reset cause's code.
+const POWER_ON_BLINKS: u8 = ResetCause::PowerOn as u8;
 
 /// Runs `f` on the machine; `None` when none was built.
 fn with<T>(f: impl FnOnce(&mut Machine, &mut SimHuman) -> T) -> Option<T> {
@@ -55,6 +62,7 @@ pub extern "C" fn machine_new(seed: u32, angle_deg: i32, level: u32) -> i32 {
     })();
     match built {
         Ok(m) => {
+            SWITCHED_ON.set(m.0.now);
             MACHINE.with(|slot| *slot.borrow_mut() = Some(m));
             0
         }
@@ -318,6 +326,7 @@ pub extern "C" fn machine_power_cut() -> i32 {
             strategy: m.controller.chooser().strategy,
             rng: Rng::new(u64::from(m.now), 0xC0DE),
         };
+        SWITCHED_ON.set(m.now);
         match m.power_cycle(chooser) {
             Ok(()) => 0,
             Err(e) => {
@@ -416,12 +425,13 @@ pub extern "C" fn machine_view() -> usize {
             .collect();
         let _ = write!(
             s,
-            ",\"seen\":[{}],\"lights_say\":\"{}\",\"advice\":\"{}\",\"steps\":[{}],\"visitor\":{},\"faults_on\":{faults_on},\"aside\":{aside}",
+            ",\"seen\":[{}],\"lights_say\":\"{}\",\"advice\":\"{}\",\"steps\":[{}],\"visitor\":{},\"faults_on\":{faults_on},\"aside\":{aside},\"boot\":[{POWER_ON_BLINKS},{}]",
             seen.join(","),
             json_text(&lamps::say(c.state(), lights)),
             json_text(&advice.say),
             steps.join(","),
-            u8::from(visitor(m) == Colour::White)
+            u8::from(visitor(m) == Colour::White),
+            m.now.wrapping_sub(SWITCHED_ON.get())
         );
         let w = m.world.borrow();
         let st = m.stats();

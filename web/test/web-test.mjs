@@ -262,7 +262,7 @@ try {
     }
     check(left !== null, `${what}: the advised steps (${e.steps.join(", ")}) end the error`);
     drilled.push(what);
-    return left;
+    return e;
   };
   const knockWhilePlacing = async () => {
     const p = await waitFor(m => m.state === "Placing" && m.held >= 0, "a piece on the magnet");
@@ -310,8 +310,15 @@ try {
   await drill("PlacementFailed", /did not arrive: put it there by hand/, () => page.click("#m-btn-0"));
   await page.uncheck("#m-faultbox input[data-name='magnet']");
   await page.fill("#m-rate", "0.05"); await page.dispatchEvent("#m-rate", "change");
-  // Abandoned (Start held), then a start on a board that is not empty.
+  // The machine's pieces taken out of storage: its next placement fails, and
+  // the advice refills the column before the piece goes down by hand.
   m = await waitFor(humanTurn, "the person's turn after the failed placement");
+  await page.click("#m-take");
+  await tool("Your piece"); await square(emptySquare());
+  const refilled = await drill("PlacementFailed with empty storage", /did not arrive: put it there by hand/, () => page.click("#m-btn-0"));
+  check(refilled.steps[0] === "Refill the storage", "an empty column is refilled first: " + refilled.steps);
+  // Abandoned (Start held), then a start on a board that is not empty.
+  m = await waitFor(humanTurn, "the person's turn after the empty storage");
   await drill("Abandoned", /abandoned: clear the board/, () => page.click("#m-hold"));
   m = await waitFor(m => m.state === "Setup", "Setup after abandoning");
   await drill("BoardNotEmpty", /the board is not empty/, async () => { await tool("Your piece"); await square(4); await page.click("#m-btn-3"); });
@@ -353,6 +360,11 @@ try {
   await waitFor(m => m.held >= 0, "the head carrying a piece");
   check(await page.$$eval("#mv .field", f => f.length) > 0 && /magnet on/.test(await page.textContent("#m-head")), "the magnet drawn on");
   await (await page.$("#machine")).screenshot({ path: join(outDir, "machine-moving.png") });
+  // A power cut: the magnet drops its piece; switched on again, the Error light
+  // blinks the reset cause (2 blinks: power-on) before the usual lights.
+  await page.click("#m-power");
+  const boot = await waitFor(m => /Error blinks 2 times/.test(m.say), "the boot signal", 5000);
+  check(boot.held === -1, "the power cut dropped the piece");
 
   // 5. The layout at 1280, 800 and 400 px: no element leaves its card or the
   // viewport, no text overlaps another, fault names stay whole, the play
@@ -392,8 +404,7 @@ try {
   });
   await setSelect("m-speed", 10);
   // The play panel mid-game: pieces, hints and the chart all shown.
-  await setSelect("side", "X"); await setSelect("level", 3); await page.click("#new");
-  await page.click("#board button[data-i='4']");
+  await setSelect("side", "O"); await setSelect("level", 3); await page.click("#new");
   for (const width of [1280, 800, 400]) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(300);
