@@ -253,6 +253,13 @@ try {
     // The lights say one message: the pattern's, not "won" and "lost" at once.
     check(e.say.includes(e.full.replace(/^Error light: /, "")) && !/machine won|machine lost/.test(e.say), `${what}: lights say "${e.say}"`);
     if (drilled.length === 0) await (await page.$("#machine")).screenshot({ path: join(outDir, "machine-error.png") });
+    check(await followAdvice(e, what) !== null, `${what}: the advised steps (${e.steps.join(", ")}) end the error`);
+    drilled.push(what);
+    return e;
+  };
+  // Presses the advised steps of error `e` in order (abandoning aside) until the
+  // machine leaves the error state; the state then, or null.
+  async function followAdvice(e, what) {
     let left = null;
     for (let k = 0; k < e.steps.length && !left; k++) {
       const label = e.steps[k];
@@ -260,10 +267,8 @@ try {
       await page.click(`#m-steps button:text-is("${label}")`);
       left = await waitFor(m => m.state !== "Error", `${what}: out of the error after "${label}"`, 8000).catch(() => null);
     }
-    check(left !== null, `${what}: the advised steps (${e.steps.join(", ")}) end the error`);
-    drilled.push(what);
-    return e;
-  };
+    return left;
+  }
   const knockWhilePlacing = async () => {
     const p = await waitFor(m => m.state === "Placing" && m.held >= 0, "a piece on the magnet");
     const target = +p.full.match(/square (\d)/)[1] - 1;
@@ -310,23 +315,26 @@ try {
   await drill("PlacementFailed", /did not arrive: put it there by hand/, () => page.click("#m-btn-0"));
   await page.uncheck("#m-faultbox input[data-name='magnet']");
   await page.fill("#m-rate", "0.05"); await page.dispatchEvent("#m-rate", "change");
+  // Abandoned (Start held), then a start on a board that is not empty.
+  m = await waitFor(humanTurn, "the person's turn after the failed placement");
+  await drill("Abandoned", /abandoned: clear the board/, () => page.click("#m-hold"));
+  m = await waitFor(m => m.state === "Setup", "Setup after abandoning");
+  await drill("BoardNotEmpty", /the board is not empty/, async () => { await tool("Your piece"); await square(4); await page.click("#m-btn-3"); });
   // The machine's pieces taken out of storage: its next placement fails, and
   // the advice refills the column before the piece goes down by hand.
-  m = await waitFor(humanTurn, "the person's turn after the failed placement");
+  m = await waitFor(humanTurn, "the person's turn in a new game");
   await page.click("#m-take");
   await tool("Your piece"); await square(emptySquare());
   const refilled = await drill("PlacementFailed with empty storage", /did not arrive: put it there by hand/, () => page.click("#m-btn-0"));
   check(refilled.steps[0] === "Refill the storage", "an empty column is refilled first: " + refilled.steps);
-  // Abandoned (Start held), then a start on a board that is not empty.
-  m = await waitFor(humanTurn, "the person's turn after the empty storage");
-  await drill("Abandoned", /abandoned: clear the board/, () => page.click("#m-hold"));
-  m = await waitFor(m => m.state === "Setup", "Setup after abandoning");
-  await drill("BoardNotEmpty", /the board is not empty/, async () => { await tool("Your piece"); await square(4); await page.click("#m-btn-3"); });
   // The game goes on to its end (the person plays the first empty square).
   let machineTurns = 0;
   for (;;) {
-    m = await waitFor(m => humanTurn(m) || m.state === "Over", "the person's turn or the end");
+    m = await waitFor(m => humanTurn(m) || m.state === "Over" || m.state === "Error", "the person's turn or the end");
     if (m.state === "Over") break;
+    // A message met in play (a piece that arrived only at a retry, say): the
+    // advice ends it too.
+    if (m.state === "Error") { check(await followAdvice(m, m.full) !== null, "in play: " + m.full + " ended by " + m.steps); continue; }
     check(seenOk(m), `the squares show the board: ${m.seen} for ${m.record}`);
     await tool("Your piece"); await square(emptySquare()); await page.click("#m-btn-0");
     await waitFor(x => x.record !== m.record || x.state === "Over", "the move taken");
