@@ -6,7 +6,10 @@
 //! masks (`x`, `o`; bit `i` is square `i`, 0..=8 row-major, shown as 1-9).
 //!
 //! Play and analyse use the table only; with the `machine` feature the page also
-//! drives the real `device` controller against the simulator's world (`sim-core`).
+//! drives the real controller (`tictable-machine`) against the simulator's world
+//! (`sim-core`): [`machine`] has the exports, [`advice`] what a person does for
+//! each thing the machine shows, [`hands`] the person's hands on the simulated
+//! table, [`lamps`] the panel's lights in words.
 
 use std::cell::RefCell;
 use std::fmt::Write as _;

@@ -1,4 +1,4 @@
-//! The machine panel: the real `device` controller (the firmware's logic) against
+//! The machine panel: the real controller (`tictable-machine`, the firmware's logic) against
 //! the simulator's world, the visitor in the person's place (a passive
 //! [`SimHuman`]: the page moves the pieces and presses the buttons).
 
