@@ -539,14 +539,19 @@ mod tests {
         panic!("still in the error state after its advice: {}", view());
     }
 
+    /// A machine (seed `seed`, perfect) past Start, at the person's first turn.
+    fn game_started(seed: u32) {
+        assert_eq!(machine_new(seed, 0, 3), 0);
+        assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
+        machine_press(3);
+        assert!(run_until(120_000, "\"state\":\"HumanTurn\""), "{}", view());
+    }
+
     /// The machine's pieces taken out of storage: the placement that follows
     /// fails, and the advice (refill, put the piece there) gets the game going.
     #[test]
     fn an_empty_storage_column_is_refilled_by_the_advice() {
-        assert_eq!(machine_new(5, 0, 3), 0);
-        assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
-        machine_press(3);
-        assert!(run_until(120_000, "\"state\":\"HumanTurn\""), "{}", view());
+        game_started(5);
         assert_eq!(machine_trouble(4, 0), 0);
         let record = view().split("\"record\":\"").nth(1).unwrap()[..9].to_string();
         machine_place(record.find('.').unwrap() as u32);
@@ -565,10 +570,7 @@ mod tests {
     /// flash and the game goes on to the person's turn with the same record.
     #[test]
     fn a_power_cut_resumes_from_the_flash() {
-        assert_eq!(machine_new(3, 0, 3), 0);
-        assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
-        machine_press(3);
-        assert!(run_until(120_000, "\"state\":\"HumanTurn\""), "{}", view());
+        game_started(3);
         machine_place(if view().contains("\"record\":\"....X") {
             0
         } else {
