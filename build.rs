@@ -1,7 +1,9 @@
 //! Solves every reachable position and emits `OUT_DIR/table.rs`: a `phf` map from
 //! canonical key to packed entry (layout in `src/entry.rs`), and the same values in
-//! the compact key-less layout 32-bit targets use (`src/slot_hash.rs`). The solver is the
-//! library's own code, included by path: one source of truth.
+//! the compact key-less layout 32-bit targets use (`src/slot_hash.rs`), and the answer
+//! of every board by base-3 index for 64-bit hosts (`src/table/wide.rs`), taken from
+//! those entries through the library's own lookup path. The solver and the lookup
+//! path are the library's own code, included by path: one source of truth.
 
 #[allow(dead_code)]
 #[path = "src/analysis.rs"]
@@ -12,6 +14,9 @@ mod board;
 #[allow(dead_code)]
 #[path = "src/entry.rs"]
 mod entry;
+#[allow(dead_code)]
+#[path = "src/table/lookup.rs"]
+mod lookup;
 #[allow(dead_code)]
 #[path = "src/search.rs"]
 mod search;
@@ -27,6 +32,11 @@ mod symmetry;
 #[allow(dead_code)]
 #[path = "src/tactics.rs"]
 mod tactics;
+#[allow(dead_code)]
+#[path = "src/table/wide.rs"]
+mod wide;
+
+use std::collections::HashMap;
 
 use std::io::Write;
 
@@ -40,6 +50,8 @@ fn main() {
         "solve",
         "symmetry",
         "tactics",
+        "table/lookup",
+        "table/wide",
     ] {
         println!("cargo:rerun-if-changed=src/{file}.rs");
     }
@@ -81,10 +93,10 @@ fn main() {
             );
         }
     }
-    let best: Vec<(u16, u16)> = tactics::table_entries(&solution.decisions)
+    let best_entries: Vec<(u16, u16)> = tactics::table_entries(&solution.decisions)
         .map(|(key, value)| (key, corrupt_value(corrupt, key, value)))
         .collect();
-    let best = Compact::build(&best);
+    let best = Compact::build(&best_entries);
     best.write(
         &mut out,
         "BEST",
@@ -92,6 +104,50 @@ fn main() {
          `tactics::immediate_best` does not decide, by slot (0 in unused slots).",
     );
     best.write_nine_bits(&mut out, "BEST");
+    write_per_board(&mut out, &entries, &best_entries);
+}
+
+/// Writes the per-board layout of 64-bit hosts: `WIDE`, the analysis table's answer
+/// for each of the 3^9 boards by base-3 index (`wide::encode`), and `WIDE_BEST`, the
+/// best-moves table's (the bits of the best moves, 0 without a move to make). Each
+/// comes from its own table's entries through the library's lookup path
+/// (`lookup::analyse_in`, `tactics::best_moves_in`), corrupted entries included, so
+/// the tests and `tictable verify` check both tables' entries on 64-bit hosts too.
+fn write_per_board(out: &mut impl Write, entries: &[(u16, u16)], best_entries: &[(u16, u16)]) {
+    let analysis: HashMap<u16, u16> = entries.iter().copied().collect();
+    let best: HashMap<u16, board::Squares> = best_entries
+        .iter()
+        .map(|&(key, set)| (key, board::Squares::from_bits(set)))
+        .collect();
+    let (mut wide, mut wide_best) = (Vec::new(), Vec::new());
+    for index in 0..19683u16 {
+        let board = board::Board::from_base3_index(index).expect("below 3^9");
+        let answer = match lookup::analyse_in(&board, |key| analysis.get(&key).copied()) {
+            Ok(analysis) => Some(analysis),
+            Err(lookup::LookupError::Position(_)) => None,
+            Err(e) => {
+                // Stored as "no analysis": the lookup reports a malformed entry.
+                println!("cargo:warning=the table cannot answer {board}: {e}");
+                None
+            }
+        };
+        wide.push(wide::encode(board, answer).to_string());
+        let set = tactics::best_moves_in(board, |key| best.get(&key).copied());
+        wide_best.push(set.map_or(0, board::Squares::bits).to_string());
+    }
+    writeln!(
+        out,
+        "/// The analysis of every board by base-3 index (`wide` entries).\n\
+         #[cfg(target_pointer_width = \"64\")]\n\
+         static WIDE: [u32; {n}] = [{wide}];\n\
+         /// The best moves of every board by base-3 index (0: no move to make).\n\
+         #[cfg(target_pointer_width = \"64\")]\n\
+         static WIDE_BEST: [u16; {n}] = [{wide_best}];",
+        n = wide.len(),
+        wide = wide.join(","),
+        wide_best = wide_best.join(","),
+    )
+    .expect("write table.rs");
 }
 
 /// The environment variable that makes a deliberately wrong table, for the tests

@@ -6,13 +6,19 @@
 //! the benchmark only, from the same data as the compiled table, and checked against
 //! `tictable::analyse` on all 4520 decision positions before it is timed.
 //!
-//! - `table/analyse`: `tictable::analyse` (validate, canonicalise, phf `ptrhash`
-//!   lookup, map the moves back) over all 4520 decision positions; `table/best_move`
-//!   the same through `tictable::best_move` (the tactics rule, else the best-moves
-//!   table).
+//! - `versus_plain/*`: the goal of issue 27 side by side in one run:
+//!   `tictable::analyse` and `tictable::best_move` over the 4520 decision positions
+//!   against a plain `Vec` of the same answers indexed by the board's base-3 index
+//!   (`plain_*`), filled at start from the API itself for all 3^9 boards. The summary
+//!   prints API / plain (goal: at most 2x).
+//! - `lookup/table_*`: `tictable::analyse` (on 64-bit hosts one load from the
+//!   per-board layout) over all 4520 decision positions; `table_best_move` the same
+//!   through `tictable::best_move`.
 //! - `search/analyse`: the live alpha-beta search (`tictable::search::analyse`) over
 //!   the same positions, and `search/empty` / `table/empty` from the empty board.
-//! - `alt/*`: the same canonical table as a phf map without `ptrhash` (CHD, as phf
+//! - `alt/*`: the canonical table as the compiled `ptrhash` phf map (validate,
+//!   canonicalise, probe, map the moves back: `analyse` on 64-bit hosts before the
+//!   per-board layout), as a phf map without `ptrhash` (CHD, as phf
 //!   builds it without the feature), a sorted array with binary search, a direct
 //!   array indexed by the base-3 index of the canonical board; and without symmetry
 //!   reduction (all 4520 positions): a `ptrhash` phf map and a direct array.
@@ -25,7 +31,7 @@ use std::hint::black_box;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tictable::board::Status;
-use tictable::{canonical, entry, solve, Analysis, Board, Symmetry};
+use tictable::{canonical, entry, solve, Analysis, Board, LookupError, Square, Symmetry};
 
 /// Number of base-3 board indices (3^9).
 const BOARDS: usize = 19683;
@@ -302,6 +308,11 @@ fn lookups(c: &mut Criterion, rows: &mut Vec<Row>) {
         let expected = tictable::analyse(board).ok();
         assert!(expected.is_some());
         assert_eq!(
+            lookup(board, true, |k| tictable::table::map().get(&k).copied()),
+            expected,
+            "ptrhash at {board}"
+        );
+        assert_eq!(
             lookup(board, true, |k| chd.get(k)),
             expected,
             "CHD at {board}"
@@ -342,8 +353,8 @@ fn lookups(c: &mut Criterion, rows: &mut Vec<Row>) {
     });
     row(
         "table_analyse",
-        "tictable::analyse (phf ptrhash, symmetry)",
-        Some(size.total()),
+        "tictable::analyse (per-board layout)",
+        Some(size.wide_bytes),
     );
     g.bench("table_best_move", || {
         for board in &positions {
@@ -352,8 +363,19 @@ fn lookups(c: &mut Criterion, rows: &mut Vec<Row>) {
     });
     row(
         "table_best_move",
-        "tictable::best_move (tactics + best-moves table)",
-        Some(size.best_bytes),
+        "tictable::best_move (per-board layout)",
+        Some(size.wide_best_bytes),
+    );
+    let map = tictable::table::map();
+    g.bench("alt_phf_ptrhash", || {
+        for board in &positions {
+            black_box(lookup(black_box(board), true, |k| map.get(&k).copied()));
+        }
+    });
+    row(
+        "alt_phf_ptrhash",
+        "compiled phf map (ptrhash), symmetry",
+        Some(size.total()),
     );
     g.bench("alt_phf_chd", || {
         for board in &positions {
@@ -411,9 +433,75 @@ fn lookups(c: &mut Criterion, rows: &mut Vec<Row>) {
     rows.push((
         "lookup/table_empty".into(),
         "tictable::analyse, empty board".into(),
-        Some(size.total()),
+        Some(size.wide_bytes),
         1,
     ));
+    g.finish();
+}
+
+/// The goal of issue 27 measured side by side: the table's API against a plain array
+/// of its own answers, a `Vec` indexed by the board's base-3 index, filled at start
+/// by calling the API on each of the 3^9 boards. Same positions, same order, same
+/// `black_box` around each answer.
+fn versus_plain(c: &mut Criterion, rows: &mut Vec<Row>) {
+    let positions = decision_positions();
+    let n = positions.len();
+    let boards = || (0..BOARDS as u16).map(|i| Board::from_base3_index(i).expect("below 3^9"));
+    let plain_analyse: Vec<Result<Analysis, LookupError>> =
+        boards().map(|b| tictable::analyse(&b)).collect();
+    let plain_best_move: Vec<Option<Square>> = boards().map(|b| tictable::best_move(&b)).collect();
+    for board in &positions {
+        let index = board.base3_index() as usize;
+        assert_eq!(plain_analyse[index], tictable::analyse(board), "{board}");
+        assert_eq!(
+            plain_best_move[index],
+            tictable::best_move(board),
+            "{board}"
+        );
+    }
+    let mut g = Group::new(c, "versus_plain", 40, 3);
+    g.inner.throughput(Throughput::Elements(n as u64));
+    let mut row = |id: &str, label: &str, bytes: usize| {
+        rows.push((
+            format!("versus_plain/{id}"),
+            label.to_string(),
+            Some(bytes),
+            n,
+        ));
+    };
+    let size = tictable::table::size();
+    g.bench("analyse", || {
+        for board in &positions {
+            let _ = black_box(tictable::analyse(black_box(board)));
+        }
+    });
+    row("analyse", "tictable::analyse", size.wide_bytes);
+    g.bench("plain_analyse", || {
+        for board in &positions {
+            let _ = black_box(plain_analyse[black_box(board).base3_index() as usize]);
+        }
+    });
+    row(
+        "plain_analyse",
+        "plain 3^9 array of analyse's answers",
+        size_of_val(&plain_analyse[..]),
+    );
+    g.bench("best_move", || {
+        for board in &positions {
+            black_box(tictable::best_move(black_box(board)));
+        }
+    });
+    row("best_move", "tictable::best_move", size.wide_best_bytes);
+    g.bench("plain_best_move", || {
+        for board in &positions {
+            black_box(plain_best_move[black_box(board).base3_index() as usize]);
+        }
+    });
+    row(
+        "plain_best_move",
+        "plain 3^9 array of best_move's answers",
+        size_of_val(&plain_best_move[..]),
+    );
     g.finish();
 }
 
@@ -533,6 +621,23 @@ fn print_summary(rows: &[Row]) {
     let per_lookup = |key: &str, n: usize| call_ns(key).map(|(m, f)| (m / n as f64, f / n as f64));
     let table = per_lookup("lookup/table_analyse", 4520);
     println!();
+    println!("The goal (issue 27): the API within 2x of a plain 3^9 array of its answers");
+    for what in ["analyse", "best_move"] {
+        let api = per_lookup(&format!("versus_plain/{what}"), 4520);
+        let plain = per_lookup(&format!("versus_plain/plain_{what}"), 4520);
+        if let (Some(api), Some(plain)) = (api, plain) {
+            println!(
+                "  {what:<10} {:>8} vs plain {:>8} (median): {:.2}x; fastest {:>8} vs {:>8}: {:.2}x (goal <= 2x)",
+                format_ns(api.0),
+                format_ns(plain.0),
+                api.0 / plain.0,
+                format_ns(api.1),
+                format_ns(plain.1),
+                api.1 / plain.1
+            );
+        }
+    }
+    println!();
     println!("Summary: time per lookup (median and fastest of criterion's samples) and bytes");
     println!(
         "{:<52} {:>11} {:>11} {:>7} {:>9}",
@@ -583,11 +688,16 @@ fn print_summary(rows: &[Row]) {
         size.hash_bytes,
         size.total()
     );
+    println!(
+        "per-board layout (what 64-bit hosts look up): {} B analyses + {} B best moves",
+        size.wide_bytes, size.wide_best_bytes
+    );
 }
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut rows = Vec::new();
+    versus_plain(&mut c, &mut rows);
     lookups(&mut c, &mut rows);
     parts(&mut c, &mut rows);
     live_search(&mut c, &mut rows);

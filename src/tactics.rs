@@ -9,8 +9,9 @@
 //! it leaves those positions out, and the tests check it on every reachable one.
 
 use crate::analysis::Analysis;
-use crate::board::{Board, Squares};
+use crate::board::{Board, Squares, Status};
 use crate::entry;
+use crate::symmetry::canonical;
 
 /// The best moves of `board`, a valid position with a move to make, when the next
 /// two plies decide them; `None` when only a deeper search (or the table) can:
@@ -57,6 +58,41 @@ pub const fn immediate_best(board: Board) -> Option<Squares> {
     } else {
         Some(empty)
     }
+}
+
+/// The best moves of `board`, or `None` when the game is over or the board is
+/// invalid: by the rule of [`immediate_best`], else from `get`, the table of best
+/// moves as a function from a canonical key ([`entry::key`]) to the best moves of
+/// that canonical position, mapped back through the inverse symmetry (`None` when
+/// `get` has no set under the key).
+///
+/// [`crate::best_moves`] runs it over the compiled table of best moves (on 64-bit
+/// hosts `build.rs` runs it once per board and stores the answers), so every layout
+/// answers through this one path.
+///
+/// ```
+/// use tictable::{tactics::best_moves_in, Board};
+/// // Decided by the rule: no probe.
+/// let win: Board = "XX./OO./...".parse()?;
+/// assert_eq!(best_moves_in(win, |_| None).map(|s| s.bits()), Some(0b100));
+/// // The empty board needs the table: here a table without it.
+/// assert_eq!(best_moves_in(Board::EMPTY, |_| None), None);
+/// # Ok::<(), tictable::PositionError>(())
+/// ```
+#[inline]
+pub fn best_moves_in(board: Board, get: impl FnOnce(u16) -> Option<Squares>) -> Option<Squares> {
+    if board.status().ok()? != Status::Ongoing {
+        return None;
+    }
+    if let Some(best) = immediate_best(board) {
+        return Some(best);
+    }
+    let (canonical_board, symmetry) = canonical(board);
+    Some(
+        symmetry
+            .inverse()
+            .apply_squares(get(entry::key(canonical_board))?),
+    )
 }
 
 /// The entries of the table of best moves, `(key, best)`: for every position of
