@@ -66,7 +66,7 @@ pub fn map() -> &'static phf::Map<u16, u16> {
 /// assert_eq!(a.outcome(), Outcome::Draw);
 /// assert_eq!(a.best().bits(), 0b010_101_010);
 /// ```
-#[inline]
+#[cfg_attr(target_pointer_width = "64", inline)]
 pub fn analyse(board: &Board) -> Result<Analysis, LookupError> {
     #[cfg(target_pointer_width = "64")]
     return wide_analyse(board);
