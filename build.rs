@@ -131,7 +131,7 @@ fn write_per_board(out: &mut impl Write, entries: &[(u16, u16)], best_entries: &
                 None
             }
         };
-        wide.push(wide::encode(board, answer).to_string());
+        wide.push(wide::encode(answer).to_string());
         let set = tactics::best_moves_in(board, |key| best.get(&key).copied());
         wide_best.push(set.map_or(0, board::Squares::bits).to_string());
     }

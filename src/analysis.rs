@@ -53,24 +53,33 @@ impl fmt::Display for Outcome {
 /// and the outcome is the result for the side whose turn it would be (a loss when the
 /// opponent completed a line, a draw for a full board).
 ///
+/// Four bytes: the fields packed in one `u32` (bit 0 is the least significant):
+/// best moves in bits 0..=8 (bit `i` = square `i`), plies in 9..=12, the side to
+/// move in 13 (1 for O), safe moves in 14..=22, the outcome in 23..=24 (0 loss,
+/// 1 draw, 2 win), the bits above 0. That form is also the per-board table entry of
+/// 64-bit hosts, so a lookup there reads an analysis as it is stored.
+///
 /// ```
 /// use tictable::{analyse, Board, Outcome, Player};
 /// let a = analyse(&"XX.OO....".parse::<Board>().unwrap()).unwrap();
 /// assert_eq!((a.to_move(), a.outcome(), a.plies()), (Player::X, Outcome::Win, 1));
 /// assert_eq!(a.best().bits(), 1 << 2);
 /// assert!(!a.is_terminal());
+/// assert_eq!(core::mem::size_of_val(&a), 4);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Analysis {
-    to_move: Player,
-    outcome: Outcome,
-    plies: u8,
-    best: Squares,
-    safe: Squares,
-}
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Analysis(u32);
+
+const PLIES_SHIFT: u32 = 9;
+const TO_MOVE_SHIFT: u32 = 13;
+const SAFE_SHIFT: u32 = 14;
+const OUTCOME_SHIFT: u32 = 23;
+/// Every packed analysis is below this: outcome 0..=2 and no bit above it.
+const PACKED_END: u32 = 3 << OUTCOME_SHIFT;
 
 impl Analysis {
-    /// Assembles an analysis (crate-internal: only solvers make them).
+    /// Assembles an analysis (crate-internal: only solvers make them). `plies` is at
+    /// most 9.
     pub(crate) const fn new(
         to_move: Player,
         outcome: Outcome,
@@ -78,12 +87,30 @@ impl Analysis {
         best: Squares,
         safe: Squares,
     ) -> Analysis {
-        Analysis {
-            to_move,
-            outcome,
-            plies,
-            best,
-            safe,
+        debug_assert!(plies <= 9, "at most 9 plies");
+        Analysis(
+            best.bits() as u32
+                | ((plies & 0xf) as u32) << PLIES_SHIFT
+                | (matches!(to_move, Player::O) as u32) << TO_MOVE_SHIFT
+                | (safe.bits() as u32) << SAFE_SHIFT
+                | (outcome as u32) << OUTCOME_SHIFT,
+        )
+    }
+
+    /// The packed form (see the type's documentation).
+    #[inline]
+    pub(crate) const fn packed(self) -> u32 {
+        self.0
+    }
+
+    /// The analysis whose packed form is `bits`, or `None` when none is (an outcome
+    /// field of 3 or a bit above it): one comparison.
+    #[inline(always)]
+    pub(crate) const fn from_packed(bits: u32) -> Option<Analysis> {
+        if bits < PACKED_END {
+            Some(Analysis(bits))
+        } else {
+            None
         }
     }
 
@@ -108,48 +135,69 @@ impl Analysis {
     /// The side to move (for a finished game, the side whose turn it would be).
     #[inline]
     pub const fn to_move(self) -> Player {
-        self.to_move
+        if self.0 & 1 << TO_MOVE_SHIFT != 0 {
+            Player::O
+        } else {
+            Player::X
+        }
     }
 
     /// The outcome for the side to move under optimal play.
     #[inline]
     pub const fn outcome(self) -> Outcome {
-        self.outcome
+        match self.0 >> OUTCOME_SHIFT {
+            0 => Outcome::Loss,
+            1 => Outcome::Draw,
+            _ => Outcome::Win,
+        }
     }
 
     /// Plies (single moves) to the end of the game under optimal play: the winner
     /// takes the shortest way, the loser the longest; a draw always fills the board.
     #[inline]
     pub const fn plies(self) -> u8 {
-        self.plies
+        ((self.0 >> PLIES_SHIFT) & 0xf) as u8
     }
 
     /// The optimal moves: best outcome, then fewest plies to a win / most plies to a loss.
     #[inline]
     pub const fn best(self) -> Squares {
-        self.best
+        Squares::from_bits(self.0 as u16)
     }
 
     /// The moves that keep the outcome (a superset of [`best`](Analysis::best)).
     #[inline]
     pub const fn safe(self) -> Squares {
-        self.safe
+        Squares::from_bits((self.0 >> SAFE_SHIFT) as u16)
     }
 
     /// Whether the game is over.
     #[inline]
     pub const fn is_terminal(self) -> bool {
-        self.plies == 0
+        self.plies() == 0
     }
 
     /// The player who wins under optimal play (for a finished game, who won); `None`
     /// for a draw.
     pub const fn winner(self) -> Option<Player> {
-        match self.outcome {
-            Outcome::Win => Some(self.to_move),
-            Outcome::Loss => Some(self.to_move.other()),
+        match self.outcome() {
+            Outcome::Win => Some(self.to_move()),
+            Outcome::Loss => Some(self.to_move().other()),
             Outcome::Draw => None,
         }
+    }
+}
+
+impl fmt::Debug for Analysis {
+    /// The fields by name, as a derived `Debug` of a struct with these fields prints.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Analysis")
+            .field("to_move", &self.to_move())
+            .field("outcome", &self.outcome())
+            .field("plies", &self.plies())
+            .field("best", &self.best())
+            .field("safe", &self.safe())
+            .finish()
     }
 }
 

@@ -134,7 +134,10 @@ pub fn move_values(board: &Board) -> Result<[Option<MoveValue>; 9], LookupError>
 /// ```
 #[inline]
 pub fn best_move(board: &Board) -> Option<Square> {
-    best_moves(board)?.first()
+    #[cfg(target_pointer_width = "64")]
+    return wide_best_set(board).first();
+    #[cfg(not(target_pointer_width = "64"))]
+    return best_moves(board)?.first();
 }
 
 /// The best moves of `board` (those of [`analyse`]), or `None` when the game is over
@@ -164,13 +167,21 @@ pub fn best_moves(board: &Board) -> Option<Squares> {
     return compact_best_moves(board);
 }
 
-/// [`best_moves`] from the per-board layout of 64-bit hosts: 0 for a board without
-/// a move to make (no decision position has an empty best set).
+/// [`best_moves`] from the per-board layout of 64-bit hosts.
 #[cfg(target_pointer_width = "64")]
 #[inline(always)]
 fn wide_best_moves(board: &Board) -> Option<Squares> {
-    let set = *WIDE_BEST.get(usize::from(board.base3_index()))?;
-    (set != 0).then_some(Squares::from_bits(set))
+    let set = wide_best_set(board);
+    (!set.is_empty()).then_some(set)
+}
+
+/// The best moves of `board` in the per-board layout of 64-bit hosts, empty for a
+/// board without a move to make (no decision position has an empty best set).
+#[cfg(target_pointer_width = "64")]
+#[inline(always)]
+fn wide_best_set(board: &Board) -> Squares {
+    let set = WIDE_BEST.get(usize::from(board.base3_index()));
+    set.map_or(Squares::EMPTY, |&set| Squares::from_bits(set))
 }
 
 /// [`best_moves`] from the compact layout of the best-moves table (32-bit targets).
@@ -433,7 +444,7 @@ mod tests {
             #[cfg(target_pointer_width = "64")]
             assert_eq!(
                 WIDE[usize::from(board.base3_index())],
-                wide::encode(board, from_map.ok()),
+                wide::encode(from_map.ok()),
                 "{board}"
             );
             match board.validate() {
