@@ -205,7 +205,9 @@ pub fn canonical(board: Board) -> (Board, Symmetry) {
 
 /// The smallest of the eight images of `m0` and its symmetry index (first index on
 /// ties), in straight-line code: the fastest on 64-bit hosts (62 ns per lookup
-/// against 77 ns for the loop, `cargo bench --bench lookup`).
+/// through the canonical table against 77 ns for the loop, `cargo bench -p
+/// tictable-bench`; `analyse` there reads the per-board layout and canonicalises
+/// nothing).
 #[inline(always)]
 fn min_image_unrolled(m0: u32) -> (u32, u8) {
     let m1 = mirror_columns(m0);
