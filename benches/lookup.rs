@@ -1,7 +1,7 @@
 //! What the table buys: the compiled lookup against the live search and against other
 //! ways to store the same table, and the full solve.
 //!
-//! `cargo bench --bench lookup` runs every benchmark with criterion and ends with a
+//! `cargo bench -p tictable-bench` runs every benchmark with criterion and ends with a
 //! summary table (time per lookup, bytes, ratios). Every alternative is built here, in
 //! the benchmark only, from the same data as the compiled table, and checked against
 //! `tictable::analyse` on all 4520 decision positions before it is timed.

@@ -731,7 +731,7 @@ const fn base3(bits: u16) -> u16 {
 
 /// [`base3_by_rows`] of every 9-bit mask, computed at compile time: the base-3 index
 /// in two loads, a third of the time of an `analyse` on the per-board layout
-/// (`cargo bench --bench lookup`).
+/// (`cargo bench -p tictable-bench`).
 #[cfg(target_pointer_width = "64")]
 static BASE3: [u16; 512] = {
     let mut table = [0; 512];

@@ -56,7 +56,7 @@ pub fn map() -> &'static phf::Map<u16, u16> {
 ///
 /// On 64-bit hosts one load from the per-board layout (the canonical table's
 /// answers for every board, expanded by `build.rs`): about 1 ns, against 40-75 ns
-/// through canonicalisation and the `phf` map (`cargo bench --bench lookup`). On
+/// through canonicalisation and the `phf` map (`cargo bench -p tictable-bench`). On
 /// 32-bit targets: canonicalise, one probe of the compact layout, map the moves
 /// back (about 500 instructions on a Cortex-M3, `scripts/qemu-test`).
 ///
