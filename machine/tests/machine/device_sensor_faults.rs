@@ -361,9 +361,10 @@ fn a_piece_on_a_stuck_sensor_is_a_sensor_fault_not_a_missed_move() {
 }
 
 /// The long form of the check above (2000 games, as the goal command): run with
-/// `cargo test --features sim --test device_sensor_faults -- --ignored`.
+/// `cargo test -p tictable-machine --features sim --test machine
+/// two_thousand_games -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "long (2000 games): cargo test -p tictable-machine --features sim --test machine two_thousand_games -- --ignored"]
 fn two_thousand_games_and_no_false_stuck_sensor() {
     let config = SimConfig::standard(0.0, 0.01, 11).unwrap();
     let (w, bank) = play(config, 2000);
