@@ -265,7 +265,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// `now_ms`; `Ok` once idle. With a sub-millisecond time a move's steps come out
     /// at their due times to a sixteenth of a millisecond when polled often enough,
     /// instead of together at each millisecond tick (a step at 2 500 steps/s is due
-    /// every 400 µs; `tests/device_motion.rs` measures the spacing).
+    /// every 400 µs; `machine/tests/machine/device_motion.rs` measures the spacing).
     pub fn poll_at(&mut self, now_ms: u32, sub_ms_us: u16) -> nb::Result<(), MotionError> {
         if matches!(self.mode, Mode::Idle) {
             return Ok(());
