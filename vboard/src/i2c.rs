@@ -8,8 +8,8 @@
 //! errata's locked BUSY after glitches on the lines. The slaves are the world's,
 //! on the simulator's byte-level [`Wire`].
 
-use tictable::device::sim::wire::{Addressed, Wire, WireFault};
-use tictable::device::sim::world::World;
+use tictable_machine::sim::wire::{Addressed, Wire, WireFault};
+use tictable_machine::sim::world::World;
 
 /// I2C1's base address.
 pub const BASE: u32 = 0x4000_5400;
@@ -469,8 +469,8 @@ impl I2c {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tictable::device::sensors::Wiring;
-    use tictable::device::sim::world::SimConfig;
+    use tictable_machine::sensors::Wiring;
+    use tictable_machine::sim::world::SimConfig;
 
     const PCLK1: u64 = 36_000_000;
 

@@ -1,6 +1,6 @@
 //! The virtual blue pill: the exact release image of `firmware/` on an emulated
 //! STM32F103C8 (Unicorn's Cortex-M3 and the peripheral models here, each after
-//! RM0008 and the errata ES096), with the simulator's world (`tictable::device::sim`)
+//! RM0008 and the errata ES096), with the simulator's world (`tictable_machine::sim`)
 //! behind its pins and its I2C bus, and the simulator's people at the table.
 //!
 //! Unicorn is GPL-2.0: it stays in this unpublished test crate, never in the

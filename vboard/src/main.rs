@@ -8,7 +8,7 @@
 
 use std::process::ExitCode;
 use std::sync::Mutex;
-use tictable::device::sim::human::Style;
+use tictable_machine::sim::human::Style;
 use tictable_vboard::elf::Image;
 use tictable_vboard::scenarios::{self, Plan, Report};
 use tictable_vboard::session::GameSpec;

@@ -15,9 +15,9 @@ use crate::rcc::{self, Effect, Oscillators, Rcc, ResetKind};
 use crate::scb::{Request, Scb};
 use crate::systick::{self, SysTick};
 use std::fmt;
-use tictable::device::sensors::Wiring as SensorWiring;
-use tictable::device::sim::wire::Wire;
-use tictable::device::sim::world::World;
+use tictable_machine::sensors::Wiring as SensorWiring;
+use tictable_machine::sim::wire::Wire;
+use tictable_machine::sim::world::World;
 
 /// Why a run ended abnormally.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -544,7 +544,7 @@ fn bitband(addr: u32) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tictable::device::sim::world::SimConfig;
+    use tictable_machine::sim::world::SimConfig;
 
     fn mcu() -> Mcu {
         let w = World::new(SimConfig::standard(0.0, 0.0, 1).unwrap());

@@ -4,7 +4,7 @@
 //! low at least 1 µs, DIR set up 200 ns before the STEP rising edge): a pulse too
 //! short is not taken, a DIR change too late steps the old way.
 
-use tictable::device::sim::world::World;
+use tictable_machine::sim::world::World;
 
 /// A pin: port (0 = A, 1 = B, 2 = C) and number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,7 +222,7 @@ impl Wiring {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tictable::device::sim::world::SimConfig;
+    use tictable_machine::sim::world::SimConfig;
 
     fn world() -> World {
         let mut w = World::new(SimConfig::standard(0.0, 0.0, 1).unwrap());

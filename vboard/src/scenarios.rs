@@ -8,10 +8,10 @@ use crate::elf::Image;
 use crate::rcc::{Oscillators, ResetKind};
 use crate::session::{Bench, GameResult, GameSpec, RunError, Session};
 use std::fmt::Write as _;
-use tictable::device::panel::Light;
-use tictable::device::sim::faults::{ByKind, FaultKind, FaultSet};
-use tictable::device::sim::human::Style;
-use tictable::device::sim::scenario::world_faults;
+use tictable_machine::panel::Light;
+use tictable_machine::sim::faults::{ByKind, FaultKind, FaultSet};
+use tictable_machine::sim::human::Style;
+use tictable_machine::sim::scenario::world_faults;
 
 /// The watchdog's shortest timeout (LSI at 60 kHz), ms: no loop pass may come near.
 pub const WATCHDOG_MIN_MS: u64 = 1_000;

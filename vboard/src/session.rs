@@ -13,12 +13,12 @@ use crate::cpu::Board;
 use crate::elf::Image;
 use crate::mcu::{Fault, Mcu};
 use crate::rcc::{Oscillators, ResetKind};
-use tictable::device::classify::Reference;
-use tictable::device::controller::sensor_calibration::STEPS;
-use tictable::device::panel::{Button, Light};
-use tictable::device::sim::human::{SimHuman, Style};
-use tictable::device::sim::world::{SimConfig, World, ON_SQUARE_MM};
-use tictable::device::Colour;
+use tictable_machine::classify::Reference;
+use tictable_machine::controller::sensor_calibration::STEPS;
+use tictable_machine::panel::{Button, Light};
+use tictable_machine::sim::human::{SimHuman, Style};
+use tictable_machine::sim::world::{SimConfig, World, ON_SQUARE_MM};
+use tictable_machine::Colour;
 use tictable::Board as Position;
 
 /// How long the machine may take to be ready for a game, ms.
@@ -177,7 +177,7 @@ pub struct Session<'a> {
     done_at: Option<(u64, u64)>,
     done_was: bool,
     /// A fault kind on until the world counted one more than this.
-    pub burst: Option<(tictable::device::sim::faults::FaultKind, u64)>,
+    pub burst: Option<(tictable_machine::sim::faults::FaultKind, u64)>,
 }
 
 /// The lights that are on.
@@ -269,10 +269,10 @@ impl<'a> Session<'a> {
         let m = self.board.mcu();
         m.world.now_ms = now;
         if let Some((kind, before)) = self.burst {
-            if tictable::device::sim::scenario::world_faults(&m.world)[kind] > before {
+            if tictable_machine::sim::scenario::world_faults(&m.world)[kind] > before {
                 m.world
                     .config
-                    .set_faults(tictable::device::sim::faults::FaultSet::EMPTY, 0.0);
+                    .set_faults(tictable_machine::sim::faults::FaultSet::EMPTY, 0.0);
                 self.burst = None;
             }
         }
