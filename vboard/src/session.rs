@@ -13,13 +13,13 @@ use crate::cpu::Board;
 use crate::elf::Image;
 use crate::mcu::{Fault, Mcu};
 use crate::rcc::{Oscillators, ResetKind};
+use tictable::Board as Position;
 use tictable_machine::classify::Reference;
 use tictable_machine::controller::sensor_calibration::STEPS;
 use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::human::{SimHuman, Style};
 use tictable_machine::sim::world::{SimConfig, World, ON_SQUARE_MM};
 use tictable_machine::Colour;
-use tictable::Board as Position;
 
 /// How long the machine may take to be ready for a game, ms.
 pub const READY_LIMIT_MS: u32 = 60_000;
@@ -176,6 +176,8 @@ pub struct Session<'a> {
     pub done_to_step_us: Vec<u64>,
     done_at: Option<(u64, u64)>,
     done_was: bool,
+    /// STEP edges so far, and when the count last changed (ns).
+    edges_seen: (u64, u64),
     /// A fault kind on until the world counted one more than this.
     pub burst: Option<(tictable_machine::sim::faults::FaultKind, u64)>,
 }
@@ -224,6 +226,7 @@ impl<'a> Session<'a> {
             done_to_step_us: vec![],
             done_at: None,
             done_was: false,
+            edges_seen: (0, 0),
             burst: None,
         })
     }
@@ -280,17 +283,23 @@ impl<'a> Session<'a> {
         // Done pressed: time to the first STEP edge.
         let done = m.world.buttons[Button::Done.index()];
         let edges = m.wiring.timing.edges[0] + m.wiring.timing.edges[1];
+        // Done pressed to the first STEP edge of the device's move: the first edge
+        // after Done that follows a rest of the gantry of 50 ms or more (the head
+        // may still be parking after the last move when the person presses).
         if done && !self.done_was {
             self.done_at = Some((ns, edges));
         }
         self.done_was = done;
-        if let Some((t, e)) = self.done_at {
-            if edges > e {
+        if edges != self.edges_seen.0 {
+            let rested = ns - self.edges_seen.1 >= 50_000_000;
+            if let Some((t, _)) = self.done_at.filter(|_| rested) {
                 self.done_to_step_us.push((ns - t) / 1_000);
                 self.done_at = None;
-            } else if ns - t > 30_000_000_000 {
-                self.done_at = None;
             }
+            self.edges_seen = (edges, ns);
+        }
+        if self.done_at.is_some_and(|(t, _)| ns - t > 30_000_000_000) {
+            self.done_at = None;
         }
         let lights = m.world.lights;
         if lights != self.last_lights {
