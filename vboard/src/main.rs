@@ -185,9 +185,9 @@ fn figures(reports: &[Report]) -> String {
         quantile(&placements, 99),
         placements.last().copied().unwrap_or(0),
         placements.len(),
-        normal().map(|r| r.figures.step_high_ns).min().unwrap_or(0) as f64 / 1000.0,
-        normal().map(|r| r.figures.step_low_ns).min().unwrap_or(0) as f64 / 1000.0,
-        normal().map(|r| r.figures.dir_setup_ns).min().unwrap_or(0) as f64 / 1000.0,
+        normal().map(|r| r.figures.step_high_ns).filter(|&t| t != u64::MAX).min().unwrap_or(0) as f64 / 1000.0,
+        normal().map(|r| r.figures.step_low_ns).filter(|&t| t != u64::MAX).min().unwrap_or(0) as f64 / 1000.0,
+        normal().map(|r| r.figures.dir_setup_ns).filter(|&t| t != u64::MAX).min().unwrap_or(0) as f64 / 1000.0,
         first.map_or(0, |r| r.figures.erases) as f64 / games as f64,
         first.map_or(0, |r| r.figures.erases),
         games
@@ -224,9 +224,11 @@ fn verdict(reports: &[Report]) -> String {
         .get((placements.len() * 99).div_ceil(100).saturating_sub(1))
         .copied()
         .unwrap_or(0);
+    // No STEP pulse at all (a board that never homed) shows 0.
     let high = reports
         .iter()
         .map(|r| r.figures.step_high_ns)
+        .filter(|&h| h != u64::MAX)
         .min()
         .unwrap_or(0);
     let failed: Vec<&str> = reports

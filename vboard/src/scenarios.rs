@@ -45,6 +45,9 @@ pub struct Plan {
     pub cold_boot: bool,
     /// Watchdog resets this scenario causes (0 for most).
     pub watchdog_resets: usize,
+    /// The snapshot pages hold old data (a chip used before, or a previous
+    /// firmware's): nothing valid, nothing erased. Starts uncalibrated.
+    pub old_data: bool,
 }
 
 impl Plan {
@@ -58,6 +61,7 @@ impl Plan {
             bursts: vec![None; n],
             cold_boot: false,
             watchdog_resets: 0,
+            old_data: false,
         }
     }
 }
@@ -87,6 +91,12 @@ pub fn first() -> Plan {
 pub fn rest() -> Vec<Plan> {
     let mut v = vec![];
     let plain = GameSpec::plain(Style::Perfect);
+    // A chip whose snapshot pages hold old data: the calibration, a game and a
+    // cold boot that resumes need every page erased before it is written.
+    let mut used = Plan::new("used-flash", false, vec![plain]);
+    used.old_data = true;
+    used.cold_boot = true;
+    v.push(used);
     v.push(Plan::new(
         "power-cuts",
         true,
@@ -217,7 +227,13 @@ pub fn run(plan: &Plan, image: &Image, flash: Option<&[u8]>) -> Report {
         name: plan.name.into(),
         ..Report::default()
     };
-    let start = if plan.calibrated {
+    let start = if plan.old_data {
+        let mut f = image.flash.clone();
+        for (i, b) in f[crate::STORE_OFFSET..].iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(37) ^ 0x5A;
+        }
+        Some(f)
+    } else if plan.calibrated {
         flash.map(<[u8]>::to_vec)
     } else {
         None
