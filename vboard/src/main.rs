@@ -97,7 +97,7 @@ fn main() -> ExitCode {
         p.cold_boot = false;
         p.games = vec![GameSpec::plain(Style::Perfect)];
         p.bursts = vec![None];
-        p.bench.cpi = 2;
+        p.bench.cpi = 1;
         if wanted(&p) {
             plans.push((p, l));
         }
