@@ -254,13 +254,16 @@ pub fn run(plan: &Plan, image: &Image, flash: Option<&[u8]>) -> Report {
     let ms = s.ms;
     let m = s.mcu();
     let line = format!(
-        "{:8} ms end: I2C1 reset {} times, {} bytes; SDA held low: {}; bus recoveries seen: {}; watchdog feeds {}",
+        "{:8} ms end: I2C1 reset {} times, {} bytes; SDA held low: {}; bus recoveries seen: {}; watchdog feeds {}; \
+         SysTick ticks lost (since the last reset) {} over {} erases",
         ms,
         m.i2c.resets,
         m.i2c.bytes,
         m.world.bus_hung,
         m.i2c.recovery_clocks / 9,
-        m.iwdg.feeds
+        m.iwdg.feeds,
+        m.systick.merged,
+        m.flash.total_erases()
     );
     s.log.push(line);
     r.flash = s.mcu().flash_array().to_vec();
