@@ -80,9 +80,9 @@ pub struct Flash {
     pub half_words: u64,
     /// The array changed since the core's copy was last updated.
     pub dirty: bool,
-    /// A fault to inject: the next erase never ends (BSY stays set; the core,
-    /// fetching from this flash, stalls until a reset).
-    pub hang_next_erase: bool,
+    /// A fault to inject: the next erase or write never ends (BSY stays set; the
+    /// core, fetching from this flash, stalls until a reset).
+    pub hang_next_op: bool,
 }
 
 impl Flash {
@@ -101,7 +101,7 @@ impl Flash {
             erases: vec![0; SIZE / PAGE],
             half_words: 0,
             dirty: false,
-            hang_next_erase: false,
+            hang_next_op: false,
         }
     }
 
@@ -133,7 +133,7 @@ impl Flash {
     /// When the operation under way ends, ns (a hung erase: never).
     pub fn busy_until(&self) -> Option<u64> {
         self.op.map(|op| match op {
-            Op::Erase { at, .. } if at == u64::MAX => u64::MAX,
+            Op::Erase { at, .. } | Op::Program { at, .. } if at == u64::MAX => u64::MAX,
             Op::Erase { at, .. } => at + ERASE_NS,
             Op::Program { at, .. } => at + PROGRAM_NS,
         })
@@ -175,7 +175,7 @@ impl Flash {
             }
             Some(Op::Program { offset, value, at }) => {
                 let zeros = !value;
-                let done_bits = ((now - at) * 16 / PROGRAM_NS) as u32;
+                let done_bits = (now.saturating_sub(at).min(PROGRAM_NS) * 16 / PROGRAM_NS) as u32;
                 let mut mask = 0u16;
                 for bit in 0..16 {
                     if zeros & (1 << bit) != 0 && mask.count_ones() < done_bits {
@@ -243,7 +243,7 @@ impl Flash {
                     if value & cr::PER != 0 {
                         let page = (self.ar.wrapping_sub(BASE) as usize % SIZE) & !(PAGE - 1);
                         self.erases[page / PAGE] += 1;
-                        let at = if std::mem::take(&mut self.hang_next_erase) {
+                        let at = if std::mem::take(&mut self.hang_next_op) {
                             u64::MAX
                         } else {
                             now
@@ -283,13 +283,14 @@ impl Flash {
             return Programmed::Error;
         }
         self.half_words += 1;
-        self.op = Some(Op::Program {
-            offset,
-            value,
-            at: now,
-        });
+        let at = if std::mem::take(&mut self.hang_next_op) {
+            u64::MAX
+        } else {
+            now
+        };
+        self.op = Some(Op::Program { offset, value, at });
         Programmed::Busy {
-            until: now + PROGRAM_NS,
+            until: self.busy_until().unwrap_or(u64::MAX),
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod i2c;
 pub mod iwdg;
 pub mod mcu;
 pub mod pins;
+pub mod pwr;
 pub mod rcc;
 pub mod scb;
 pub mod scenarios;

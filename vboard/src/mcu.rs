@@ -11,6 +11,7 @@ use crate::gpio::{self, Mode, Port};
 use crate::i2c::{self, I2c};
 use crate::iwdg::{self, Iwdg};
 use crate::pins::{self, Outputs, Pin, Wiring};
+use crate::pwr::{self, Pwr};
 use crate::rcc::{self, Effect, Oscillators, Rcc, ResetKind};
 use crate::scb::{Request, Scb};
 use crate::systick::{self, SysTick};
@@ -130,6 +131,8 @@ pub struct Mcu {
     pub systick: SysTick,
     dwt: Dwt,
     scb: Scb,
+    /// The power controller (the PVD) and the supply.
+    pub pwr: Pwr,
     /// I2C1.
     pub i2c: I2c,
     /// The board's wiring and the stepper drivers.
@@ -170,6 +173,7 @@ impl Mcu {
             systick: SysTick::default(),
             dwt: Dwt::default(),
             scb: Scb::default(),
+            pwr: Pwr::default(),
             i2c: I2c::new(Wire::new(SensorWiring::DEFAULT), rcc::OSC_HZ),
             wiring: Wiring::default(),
             time,
@@ -206,6 +210,9 @@ impl Mcu {
         self.systick = SysTick::default();
         self.dwt = Dwt::default();
         self.scb = Scb::default();
+        let supply = self.pwr.supply_mv;
+        self.pwr = Pwr::default();
+        self.pwr.supply_mv = supply;
         self.i2c.reset(&mut self.world);
         self.i2c.set_pclk1(rcc::OSC_HZ);
         self.time.set_hz(rcc::OSC_HZ);
@@ -279,6 +286,13 @@ impl Mcu {
             }
             _ if (iwdg::BASE..iwdg::BASE + 0x400).contains(&addr) => {
                 self.iwdg.read(addr - iwdg::BASE, now)
+            }
+            _ if (pwr::BASE..pwr::BASE + 0x400).contains(&addr) => {
+                if self.rcc.apb1_enabled(28) {
+                    self.pwr.read(addr - pwr::BASE)
+                } else {
+                    Some(0)
+                }
             }
             _ if (i2c::BASE..i2c::BASE + 0x400).contains(&addr) => {
                 if self.rcc.apb1_enabled(21) {
@@ -357,6 +371,13 @@ impl Mcu {
                     self.rcc.start_lsi(now);
                 }
                 self.iwdg.write(addr - iwdg::BASE, value, now)
+            }
+            _ if (pwr::BASE..pwr::BASE + 0x400).contains(&addr) => {
+                if self.rcc.apb1_enabled(28) {
+                    self.pwr.write(addr - pwr::BASE, value)
+                } else {
+                    Some(()) // no clock: the write is lost
+                }
             }
             _ if (i2c::BASE..i2c::BASE + 0x400).contains(&addr) => {
                 if self.rcc.apb1_enabled(21) {

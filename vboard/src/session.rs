@@ -83,8 +83,8 @@ pub struct GameSpec {
     pub cut_in_erase_after_ms: Option<u32>,
     /// A power cut during a half-word write after this many ms.
     pub cut_in_write_after_ms: Option<u32>,
-    /// The next flash erase after this many ms never ends (a hung loop: the
-    /// watchdog must reset the chip).
+    /// The next flash erase or write after this many ms never ends (a hung loop:
+    /// the watchdog must reset the chip).
     pub hang_erase_after_ms: Option<u32>,
     /// A slave holds SDA low from this many ms after Start.
     pub hold_bus_after_ms: Option<u32>,
@@ -521,9 +521,11 @@ impl<'a> Session<'a> {
             }
             if armed.3.is_some_and(|t| since >= t) {
                 armed.3 = None;
-                self.mcu().flash.hang_next_erase = true;
-                self.log
-                    .push(format!("{:8} ms the next flash erase will hang", self.ms));
+                self.mcu().flash.hang_next_op = true;
+                self.log.push(format!(
+                    "{:8} ms the next flash erase or write will hang",
+                    self.ms
+                ));
             }
             if armed.4.is_some_and(|t| since >= t) {
                 armed.4 = None;
