@@ -585,18 +585,18 @@ mod tests {
     #[test]
     fn an_unknown_address_is_a_fault_with_pc_and_address() {
         let mut m = mcu();
-        m.read(0x4000_7000, 0x0800_0123);
+        m.read(0x4000_4400, 0x0800_0123);
         assert_eq!(
             m.fault,
             Some(Fault::Unmapped {
                 pc: 0x0800_0123,
-                addr: 0x4000_7000,
+                addr: 0x4000_4400,
                 write: false
             })
         );
         assert_eq!(
             m.fault.unwrap().to_string(),
-            "read of 0x40007000, which no model knows, at pc 0x08000123"
+            "read of 0x40004400, which no model knows, at pc 0x08000123"
         );
     }
 

@@ -67,8 +67,10 @@ mod tests {
 
     #[test]
     fn pvdo_reports_a_supply_below_the_level_only_when_enabled() {
-        let mut p = Pwr::default();
-        p.supply_mv = 2_800;
+        let mut p = Pwr {
+            supply_mv: 2_800,
+            ..Pwr::default()
+        };
         assert_eq!(p.read(4), Some(0), "PVD off");
         p.write(0, PVDE | (7 << 5));
         assert_eq!(p.read(4), Some(PVDO), "2.8 V < 2.88 V");
