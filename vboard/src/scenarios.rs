@@ -115,6 +115,12 @@ pub fn rest() -> Vec<Plan> {
             },
         ],
     ));
+    // People who move one of the device's pieces every turn they can.
+    let cheater = GameSpec {
+        cheat_rate: 1.0,
+        ..GameSpec::plain(Style::Random)
+    };
+    v.push(Plan::new("cheats", true, vec![cheater, cheater, cheater]));
     let mut wd = Plan::new(
         "watchdog",
         true,
