@@ -111,6 +111,9 @@ pub struct I2c {
     pub resets: u64,
     /// SCL clocks driven as a GPIO (bus recovery).
     pub recovery_clocks: u64,
+    /// STOPs and STARTs that found a slave holding SDA because this master had
+    /// acknowledged the last byte it read (no fault injected: a master's bug).
+    pub master_hangs: u64,
 }
 
 impl I2c {
@@ -138,6 +141,7 @@ impl I2c {
             bytes: 0,
             resets: 0,
             recovery_clocks: 0,
+            master_hangs: 0,
         }
     }
 
@@ -231,7 +235,10 @@ impl I2c {
     fn on(&mut self, e: Event, now: u64, w: &mut World) {
         match e {
             Event::Started => {
-                if self.wire.start(w) {
+                let held = Wire::sda_held(w);
+                let started = self.wire.start(w);
+                self.master_hangs += u64::from(!held && Wire::sda_held(w));
+                if started {
                     self.sr1 |= sr1::SB;
                     self.msl = true;
                     self.cr1 &= !cr1::START;
@@ -303,7 +310,9 @@ impl I2c {
                 }
             }
             Event::Stopped => {
+                let held = Wire::sda_held(w);
                 self.wire.stop(w);
+                self.master_hangs += u64::from(!held && Wire::sda_held(w));
                 self.stop_req = false;
                 self.cr1 &= !cr1::STOP;
                 self.msl = false;
@@ -588,6 +597,7 @@ mod tests {
         let got = b.read_n(0x29, 4);
         assert_eq!(got[0], 0x44);
         assert!(b.idle(), "STOP made, bus free");
+        assert_eq!(b.i2c.master_hangs, 0);
         assert!(!Wire::sda_held(&b.w));
         assert_eq!(b.i2c.bytes, 2 + 2 + 1 + 4);
     }
@@ -608,6 +618,7 @@ mod tests {
         b.now += 1_000_000;
         b.rd(0x18);
         assert!(Wire::sda_held(&b.w), "the slave sends on: SDA low");
+        assert_eq!(b.i2c.master_hangs, 1);
         assert!(!b.idle(), "BUSY for good");
         // A START never completes now.
         b.cr1(cr1::START, 0);

@@ -386,6 +386,12 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
             t.short_pulses, t.dir_violations, t.disabled_edges
         ));
     }
+    if m.i2c.master_hangs > 0 {
+        r.violations.push(format!(
+            "the master's own transfers left a slave holding SDA {} times (the last byte read acknowledged)",
+            m.i2c.master_hangs
+        ));
+    }
     if m.world.stats.collisions > 0 {
         r.violations
             .push(format!("{} bus collisions", m.world.stats.collisions));
