@@ -9,9 +9,13 @@
 //!
 //! - [`bus::SimBus`]: an embedded-hal 1.0 `I2c` bus with two TCA9548A multiplexers
 //!   and nine TCS34725 models ([`tcs::TcsRegs`]: warm-up, one sample per
-//!   integration time of simulated time, AVALID, shadowed data registers); it counts
-//!   collisions (two sensors selected at once) and injects NACKs, bus timeouts and
-//!   bus hangs (SDA held low until the master recovers the bus).
+//!   integration time of simulated time, AVALID, shadowed data registers), run over
+//!   the byte-level [`wire::Wire`].
+//! - [`wire::Wire`]: the bus at byte level (START, address and acknowledge, bytes,
+//!   STOP, clock pulses), shared with the virtual blue pill (`vboard/`): collisions
+//!   (two sensors selected at once: both acknowledge, their bits ANDed, counted),
+//!   NACKs, stretched clocks and bus hangs (SDA held low until the master clocks
+//!   the slave free) are injected here.
 //! - [`pins::SimPin`]: STEP/DIR pins counting pulses, limit switches, the lift, the
 //!   magnet, buttons and lights.
 //! - [`world::World`]: pieces in storage, on squares or on the magnet; the optics
@@ -44,6 +48,7 @@ pub mod run;
 pub mod scenario;
 pub mod stats;
 pub mod tcs;
+pub mod wire;
 pub mod world;
 
 /// SplitMix64: a small, fast, seedable generator for the simulation.

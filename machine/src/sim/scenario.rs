@@ -353,8 +353,9 @@ impl GameReport {
 /// The longest a placement may take (contest rule), ms.
 pub const PLACEMENT_LIMIT_MS: u32 = 15_000;
 
-/// The faults the world counted so far, by kind.
-fn world_faults(w: &World) -> ByKind {
+/// The faults the world counted so far, by kind (public for the virtual blue
+/// pill, `vboard/`, which plays the image against this world).
+pub fn world_faults(w: &World) -> ByKind {
     let mut k = ByKind::default();
     k[FaultKind::I2c] = w.stats.nacks + w.stats.timeouts + w.stats.flickers;
     k[FaultKind::Magnet] = w.stats.missed_pickups;

@@ -1,0 +1,530 @@
+//! The Cortex-M3 core (Unicorn's emulator) in the STM32F103C8's memory map: 64 KiB
+//! of flash at 0x0800_0000 and its alias at 0, 20 KiB of RAM at 0x2000_0000, the
+//! system memory's flash-size word, the peripherals through [`Mcu`]. Time comes from
+//! the instructions executed (`cpi` core cycles each; a register access lands at
+//! its instruction's cycle). Unicorn takes no exceptions by itself: SysTick's is
+//! entered here (when PRIMASK allows) and left through EXC_RETURN; any other CPU
+//! exception ends the run as a [`Fault`].
+
+use crate::elf::Image;
+use crate::flash;
+use crate::mcu::{Fault, Mcu};
+use crate::rcc::ResetKind;
+use unicorn_engine::{Arch, ArmCpuModel, HookType, MemType, Mode, Prot, RegisterARM, Unicorn};
+
+/// RAM: 20 KiB at 0x2000_0000.
+pub const RAM_BASE: u32 = 0x2000_0000;
+/// RAM's size.
+pub const RAM_SIZE: u32 = 20 * 1024;
+/// The word painted into RAM at power-on (the stack's high-water mark is where
+/// it was overwritten).
+pub const PAINT: u32 = 0xDEAD_C0DE;
+/// The handler's return to thread mode with the main stack.
+const EXC_RETURN: u32 = 0xFFFF_FFF9;
+/// SysTick's exception number.
+const SYSTICK: u32 = 15;
+/// Unicorn's interrupt number for an M-profile exception return.
+const EXCP_EXCEPTION_EXIT: u32 = 8;
+/// Cycles of an exception entry and of a return (ARM: 12 each, no tail-chain).
+const ENTRY_CYCLES: u64 = 12;
+
+/// The core's bookkeeping, with the chip.
+pub struct Core {
+    /// The chip.
+    pub mcu: Mcu,
+    /// Core cycles per instruction.
+    pub cpi: u64,
+    /// Instructions executed.
+    pub instructions: u64,
+    block_addr: u32,
+    block_start: u64,
+    block_cycles: u64,
+    /// Emulation stops at this cycle.
+    stop_at: u64,
+    in_handler: bool,
+    /// Instructions per block, by the block's address: (size, count).
+    blocks: std::collections::HashMap<u32, (u32, u32)>,
+    /// Flash contents last copied into the core's memory.
+    flash_copy: Vec<u8>,
+    /// SysTick exceptions taken.
+    pub ticks: u64,
+}
+
+impl Core {
+    /// The cycle of the instruction at `pc` in the current block.
+    fn sync(&mut self, pc: u32) {
+        let k = self.count(
+            self.block_addr,
+            pc.saturating_sub(self.block_addr).min(0x1000),
+        );
+        let t = self.block_start + u64::from(k) * self.cpi;
+        if t > self.mcu.time.cycles {
+            self.mcu.time.cycles = t;
+        }
+    }
+
+    /// Thumb instructions in `len` bytes from `addr` (16- or 32-bit encodings).
+    fn count(&self, addr: u32, len: u32) -> u32 {
+        let mem = self.mcu.flash_array();
+        let base = addr & 0x00FF_FFFF;
+        if addr >> 24 != 0x08 && addr >> 24 != 0 || base as usize + len as usize > mem.len() {
+            return len / 2;
+        }
+        let (mut o, end, mut n) = (base as usize, (base + len) as usize, 0);
+        while o < end {
+            let hw = u16::from_le_bytes([mem[o], mem[o + 1]]);
+            o += if hw >> 11 >= 0b11101 { 4 } else { 2 };
+            n += 1;
+        }
+        n
+    }
+
+    /// A new block of `size` bytes at `addr` begins.
+    fn block(&mut self, addr: u32, size: u32) -> bool {
+        let end = self.block_start + self.block_cycles;
+        if end > self.mcu.time.cycles {
+            self.mcu.time.cycles = end;
+        }
+        let n = match self.blocks.get(&addr) {
+            Some(&(s, n)) if s == size => n,
+            _ => {
+                let n = self.count(addr, size).max(1);
+                self.blocks.insert(addr, (size, n));
+                n
+            }
+        };
+        self.block_addr = addr;
+        self.block_start = self.mcu.time.cycles;
+        self.block_cycles = u64::from(n) * self.cpi;
+        self.instructions += u64::from(n);
+        self.mcu.time.cycles >= self.stop_at
+    }
+
+    /// After an access: a stall (the flash busy) moves time on, and a fault, a
+    /// reset or a stall ends the emulation at the next block (an access cannot
+    /// stop it: Unicorn would run the instruction again); whether the flash
+    /// changed (to be copied into the core's memory).
+    fn after_access(&mut self) -> bool {
+        if let Some(until) = self.mcu.stall_until.take() {
+            if until > self.mcu.time.cycles {
+                let d = until - self.mcu.time.cycles;
+                self.mcu.time.cycles = until;
+                self.block_start += d;
+            }
+            self.stop_at = 0;
+        }
+        if self.mcu.fault.is_some() || self.mcu.reset.is_some() {
+            self.stop_at = 0;
+        }
+        self.mcu.flash.dirty
+    }
+}
+
+type Uc<'a> = Unicorn<'a, Core>;
+
+fn reg(uc: &Uc, r: RegisterARM) -> u32 {
+    uc.reg_read(r).unwrap_or(0) as u32
+}
+
+/// Copies the flash array into the core's memory where it changed.
+fn sync_flash(uc: &mut Uc) {
+    let core = uc.get_data_mut();
+    if !std::mem::take(&mut core.mcu.flash.dirty) {
+        return;
+    }
+    let new = core.mcu.flash_array().to_vec();
+    let changed: Vec<usize> = (0..flash::SIZE / flash::PAGE)
+        .filter(|p| {
+            let r = p * flash::PAGE..(p + 1) * flash::PAGE;
+            new[r.clone()] != core.flash_copy[r]
+        })
+        .collect();
+    core.flash_copy = new.clone();
+    for p in changed {
+        let r = p * flash::PAGE..(p + 1) * flash::PAGE;
+        for base in [u64::from(flash::BASE), 0] {
+            uc.mem_write(base + r.start as u64, &new[r.clone()])
+                .expect("flash mapped");
+        }
+    }
+}
+
+/// The board: the core, the chip, the machine.
+pub struct Board<'a> {
+    uc: Uc<'a>,
+    image: Image,
+}
+
+/// Why [`Board::run`] returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The time asked for passed.
+    Time,
+    /// The chip reset (after it happened): the kind.
+    Reset(ResetKind),
+}
+
+impl<'a> Board<'a> {
+    /// A board running `image` on `mcu` (powered on), `cpi` cycles per instruction.
+    pub fn new(image: Image, mcu: Mcu, cpi: u64) -> Result<Board<'a>, String> {
+        fn e(what: &'static str) -> impl Fn(unicorn_engine::uc_error) -> String {
+            move |err| format!("{what}: {err:?}")
+        }
+        let flash_copy = mcu.flash_array().to_vec();
+        let core = Core {
+            mcu,
+            cpi: cpi.max(1),
+            instructions: 0,
+            block_addr: 0,
+            block_start: 0,
+            block_cycles: 0,
+            stop_at: 0,
+            in_handler: false,
+            blocks: Default::default(),
+            flash_copy: flash_copy.clone(),
+            ticks: 0,
+        };
+        let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB | Mode::MCLASS, core)
+            .map_err(e("Unicorn"))?;
+        uc.ctl_set_cpu_model(ArmCpuModel::CORTEX_M3 as i32)
+            .map_err(e("CPU model"))?;
+        for base in [u64::from(flash::BASE), 0] {
+            uc.mem_map(base, flash::SIZE as u64, Prot::READ | Prot::EXEC)
+                .map_err(e("flash"))?;
+            uc.mem_write(base, &flash_copy).map_err(e("flash"))?;
+        }
+        uc.mem_map(u64::from(RAM_BASE), u64::from(RAM_SIZE), Prot::ALL)
+            .map_err(e("RAM"))?;
+        // System memory: the flash size in KiB (F_SIZE) and the unique ID.
+        uc.mem_map(0x1FFF_F000, 0x1000, Prot::READ)
+            .map_err(e("system memory"))?;
+        uc.mem_write(0x1FFF_F7E0, &64u16.to_le_bytes())
+            .map_err(e("F_SIZE"))?;
+        for (base, size) in [
+            (0x4000_0000u64, 0x2_4000u64),
+            (0x4200_0000, 0x200_0000),
+            (0xE000_0000, 0x10_0000),
+        ] {
+            uc.mmio_map(
+                base,
+                size,
+                Some(move |uc: &mut Uc, off: u64, _size: usize| {
+                    let pc = reg(uc, RegisterARM::PC);
+                    let core = uc.get_data_mut();
+                    core.sync(pc);
+                    let v = core.mcu.read((base + off) as u32, pc);
+                    if core.after_access() {
+                        sync_flash(uc);
+                    }
+                    u64::from(v)
+                }),
+                Some(move |uc: &mut Uc, off: u64, _size: usize, value: u64| {
+                    let pc = reg(uc, RegisterARM::PC);
+                    let core = uc.get_data_mut();
+                    core.sync(pc);
+                    core.mcu.write((base + off) as u32, value as u32, pc);
+                    if core.after_access() {
+                        sync_flash(uc);
+                    }
+                }),
+            )
+            .map_err(e("peripherals"))?;
+        }
+        // Writes to the flash array: programming through the FPEC.
+        uc.add_mem_hook(
+            HookType::MEM_WRITE_PROT,
+            0,
+            u64::from(flash::BASE) + flash::SIZE as u64 - 1,
+            |uc, _t: MemType, addr, size, value| {
+                let pc = reg(uc, RegisterARM::PC);
+                let core = uc.get_data_mut();
+                let offset = (addr as u32 & 0x00FF_FFFF) as usize;
+                if addr as u32 >> 24 != 0x08 && addr >= flash::SIZE as u64 {
+                    core.mcu.fault.get_or_insert(Fault::Unmapped {
+                        pc,
+                        addr: addr as u32,
+                        write: true,
+                    });
+                    return false;
+                }
+                core.sync(pc);
+                core.mcu.program(offset, size, value as u16);
+                core.after_access();
+                true
+            },
+        )
+        .map_err(e("flash hook"))?;
+        uc.add_mem_hook(
+            HookType::MEM_UNMAPPED,
+            1,
+            0,
+            |uc, t: MemType, addr, _size, _v| {
+                let pc = reg(uc, RegisterARM::PC);
+                let write = matches!(t, MemType::WRITE_UNMAPPED);
+                uc.get_data_mut().mcu.fault.get_or_insert(Fault::Unmapped {
+                    pc,
+                    addr: addr as u32,
+                    write,
+                });
+                false
+            },
+        )
+        .map_err(e("unmapped hook"))?;
+        uc.add_intr_hook(|uc, intno| {
+            let pc = reg(uc, RegisterARM::PC);
+            if intno == EXCP_EXCEPTION_EXIT && uc.get_data().in_handler && pc | 1 == EXC_RETURN {
+                exception_return(uc);
+            } else {
+                let what = format!("exception {intno}");
+                uc.get_data_mut()
+                    .mcu
+                    .fault
+                    .get_or_insert(Fault::Cpu { pc, what });
+                let _ = uc.emu_stop();
+            }
+        })
+        .map_err(e("interrupt hook"))?;
+        uc.add_block_hook(1, 0, |uc, addr, size| {
+            if uc.get_data_mut().block(addr as u32, size) {
+                let _ = uc.emu_stop();
+            }
+        })
+        .map_err(e("block hook"))?;
+        let mut board = Board { uc, image };
+        board.reset_core(true);
+        Ok(board)
+    }
+
+    /// The chip.
+    pub fn mcu(&mut self) -> &mut Mcu {
+        &mut self.uc.get_data_mut().mcu
+    }
+
+    /// The core's counters.
+    pub fn core(&self) -> &Core {
+        self.uc.get_data()
+    }
+
+    /// The program counter.
+    pub fn pc(&self) -> u32 {
+        reg(&self.uc, RegisterARM::PC)
+    }
+
+    /// The image.
+    pub fn image(&self) -> &Image {
+        &self.image
+    }
+
+    /// The core's registers at reset: SP and PC from the vector table; RAM
+    /// painted when `paint` (a power-on: RAM's contents are lost).
+    fn reset_core(&mut self, paint: bool) {
+        if paint {
+            let words: Vec<u8> = (0..RAM_SIZE / 4)
+                .flat_map(|_| PAINT.to_le_bytes())
+                .collect();
+            self.uc
+                .mem_write(u64::from(RAM_BASE), &words)
+                .expect("RAM mapped");
+        }
+        let sp = self.image.initial_sp();
+        let pc = self.image.reset_vector();
+        for (r, v) in [
+            (RegisterARM::PRIMASK, 0),
+            (RegisterARM::CONTROL, 0),
+            (RegisterARM::XPSR, 0x0100_0000),
+            (RegisterARM::MSP, sp),
+            (RegisterARM::SP, sp),
+            (RegisterARM::LR, 0xFFFF_FFFF),
+            (RegisterARM::PC, pc),
+        ] {
+            self.uc.reg_write(r, u64::from(v)).expect("register");
+        }
+        let core = self.uc.get_data_mut();
+        core.in_handler = false;
+        core.block_cycles = 0;
+        core.block_start = core.mcu.time.cycles;
+    }
+
+    /// Resets the chip and the core: `kind` (RAM painted again at a power-on).
+    pub fn reset(&mut self, kind: ResetKind) {
+        self.mcu().reset_chip(kind);
+        sync_flash(&mut self.uc);
+        self.reset_core(kind == ResetKind::PowerOn);
+    }
+
+    /// The stack's high-water mark, bytes: from the top of RAM down to the lowest
+    /// word no longer painted, above the statics (`__sheap`, else `__ebss`).
+    pub fn stack_high_water(&self) -> u32 {
+        let top = self.image.initial_sp();
+        let bottom = self
+            .image
+            .symbol("__sheap")
+            .or_else(|| self.image.symbol("__ebss"))
+            .unwrap_or(RAM_BASE)
+            .max(RAM_BASE);
+        let Ok(ram) = self
+            .uc
+            .mem_read_as_vec(u64::from(bottom), (top - bottom) as usize)
+        else {
+            return 0;
+        };
+        let first = ram
+            .chunks_exact(4)
+            .position(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) != PAINT)
+            .unwrap_or(ram.len() / 4);
+        top - (bottom + 4 * first as u32)
+    }
+
+    /// Runs until `end_ns` (or a reset, which is carried out and returned, or a
+    /// fault).
+    pub fn run_until(&mut self, end_ns: u64) -> Result<Option<ResetKind>, Fault> {
+        loop {
+            let (done, reset) = self.slice(end_ns)?;
+            if let Some(kind) = reset {
+                self.reset(kind);
+                return Ok(Some(kind));
+            }
+            if done {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Runs up to `end_ns` at most, stopping early for SysTick, the watchdog, a
+    /// flash change; whether `end_ns` was reached, and a reset that came.
+    fn slice(&mut self, end_ns: u64) -> Result<(bool, Option<ResetKind>), Fault> {
+        let core = self.uc.get_data_mut();
+        let m = &mut core.mcu;
+        m.advance();
+        if let Some(kind) = m.reset.take() {
+            return Ok((false, Some(kind)));
+        }
+        let mut stop = m.time.cycles_at_ns(end_ns);
+        if let Some(t) = m.systick.next_interrupt() {
+            stop = stop.min(t.max(m.time.cycles + 1));
+        }
+        if let Some(t) = m.iwdg.expires_at() {
+            stop = stop.min(m.time.cycles_at_ns(t).max(m.time.cycles + 1));
+        }
+        m.skip_limit = stop;
+        core.stop_at = stop;
+        let primask = reg(&self.uc, RegisterARM::PRIMASK) & 1;
+        let core = self.uc.get_data_mut();
+        if core.mcu.systick.pending && !core.in_handler && primask == 0 {
+            core.mcu.systick.pending = false;
+            take_exception(&mut self.uc, SYSTICK);
+        }
+        let pc = reg(&self.uc, RegisterARM::PC);
+        let r = self.uc.emu_start(u64::from(pc | 1), 0xFFFF_FFFF, 0, 0);
+        sync_flash(&mut self.uc);
+        let core = self.uc.get_data_mut();
+        let end = core.block_start + core.block_cycles;
+        if end > core.mcu.time.cycles {
+            core.mcu.time.cycles = end;
+        }
+        core.block_start = core.mcu.time.cycles;
+        core.block_cycles = 0;
+        if let Err(e) = r {
+            let pc = reg(&self.uc, RegisterARM::PC);
+            let core = self.uc.get_data_mut();
+            if core.in_handler && pc | 1 == EXC_RETURN {
+                exception_return(&mut self.uc);
+            } else {
+                let f = core.mcu.fault.take().unwrap_or(Fault::Cpu {
+                    pc,
+                    what: format!("{e:?}"),
+                });
+                return Err(f);
+            }
+        }
+        let core = self.uc.get_data_mut();
+        if let Some(f) = core.mcu.fault.take() {
+            return Err(f);
+        }
+        core.mcu.advance();
+        if let Some(kind) = core.mcu.reset.take() {
+            return Ok((false, Some(kind)));
+        }
+        Ok((core.mcu.ns() >= end_ns, None))
+    }
+}
+
+/// Exception entry: the frame (R0-R3, R12, LR, PC, xPSR) pushed on the main
+/// stack, 8-byte aligned, LR = EXC_RETURN, PC = the handler.
+fn take_exception(uc: &mut Uc, n: u32) {
+    let sp = reg(uc, RegisterARM::SP);
+    let xpsr = reg(uc, RegisterARM::XPSR);
+    let pc = reg(uc, RegisterARM::PC);
+    let align = sp & 4;
+    let frame_sp = sp.wrapping_sub(32 + align);
+    let mut frame = Vec::with_capacity(32);
+    for r in [
+        RegisterARM::R0,
+        RegisterARM::R1,
+        RegisterARM::R2,
+        RegisterARM::R3,
+        RegisterARM::R12,
+        RegisterARM::LR,
+    ] {
+        frame.extend_from_slice(&reg(uc, r).to_le_bytes());
+    }
+    frame.extend_from_slice(&(pc & !1).to_le_bytes());
+    frame.extend_from_slice(&(xpsr | 1 << 24 | if align != 0 { 1 << 9 } else { 0 }).to_le_bytes());
+    let core = uc.get_data_mut();
+    let handler = u32::from_le_bytes(
+        core.mcu.flash_array()[4 * n as usize..4 * n as usize + 4]
+            .try_into()
+            .expect("4"),
+    );
+    core.in_handler = true;
+    core.ticks += 1;
+    core.mcu.time.cycles += ENTRY_CYCLES;
+    core.block_start = core.mcu.time.cycles;
+    core.block_cycles = 0;
+    if uc.mem_write(u64::from(frame_sp), &frame).is_err() {
+        uc.get_data_mut().mcu.fault.get_or_insert(Fault::Cpu {
+            pc,
+            what: "stack overflow on exception entry".into(),
+        });
+        return;
+    }
+    let _ = uc.reg_write(RegisterARM::SP, u64::from(frame_sp));
+    let _ = uc.reg_write(RegisterARM::LR, u64::from(EXC_RETURN));
+    let _ = uc.reg_write(RegisterARM::PC, u64::from(handler | 1));
+}
+
+/// Exception return: the frame popped, thread mode again.
+fn exception_return(uc: &mut Uc) {
+    let sp = reg(uc, RegisterARM::SP);
+    let Ok(f) = uc.mem_read_as_vec(u64::from(sp), 32) else {
+        uc.get_data_mut().mcu.fault.get_or_insert(Fault::Cpu {
+            pc: EXC_RETURN,
+            what: "bad stack at exception return".into(),
+        });
+        return;
+    };
+    let w = |i: usize| u32::from_le_bytes(f[4 * i..4 * i + 4].try_into().expect("4"));
+    for (i, r) in [
+        RegisterARM::R0,
+        RegisterARM::R1,
+        RegisterARM::R2,
+        RegisterARM::R3,
+        RegisterARM::R12,
+        RegisterARM::LR,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let _ = uc.reg_write(r, u64::from(w(i)));
+    }
+    let xpsr = w(7);
+    let pad = if xpsr & 1 << 9 != 0 { 4 } else { 0 };
+    let _ = uc.reg_write(RegisterARM::SP, u64::from(sp + 32 + pad));
+    let _ = uc.reg_write(RegisterARM::XPSR, u64::from(xpsr & !0x1FF & !(1 << 9)));
+    let _ = uc.reg_write(RegisterARM::PC, u64::from(w(6) | 1));
+    let core = uc.get_data_mut();
+    core.in_handler = false;
+    core.mcu.time.cycles += ENTRY_CYCLES;
+    core.block_start = core.mcu.time.cycles;
+    core.block_cycles = 0;
+}

@@ -1,0 +1,692 @@
+//! I2C1 of the STM32F103, the "v1" peripheral, as a master (RM0008 §26.3.3,
+//! §26.6; errata ES096 §2.13), timed byte by byte from CCR and the APB1 clock:
+//! START (SB, cleared by reading SR1 then writing DR), the address byte (ADDR,
+//! cleared by reading SR1 then SR2; AF on a NACK; ARLO when a slave holds SDA low),
+//! transmission (TXE, BTF), reception (RXNE, BTF; ACK sampled at each byte's
+//! acknowledge bit, or with POS for the next byte), STOP and repeated START after
+//! the byte under way, BUSY while a transfer or a slave holds the bus, and the
+//! errata's locked BUSY after glitches on the lines. The slaves are the world's,
+//! on the simulator's byte-level [`Wire`].
+
+use tictable_machine::sim::wire::{Addressed, Wire, WireFault};
+use tictable_machine::sim::world::World;
+
+/// I2C1's base address.
+pub const BASE: u32 = 0x4000_5400;
+
+/// CR1 bits.
+pub mod cr1 {
+    /// Peripheral enable.
+    pub const PE: u16 = 1 << 0;
+    /// START generation.
+    pub const START: u16 = 1 << 8;
+    /// STOP generation.
+    pub const STOP: u16 = 1 << 9;
+    /// Acknowledge enable.
+    pub const ACK: u16 = 1 << 10;
+    /// ACK applies to the next byte.
+    pub const POS: u16 = 1 << 11;
+    /// Software reset.
+    pub const SWRST: u16 = 1 << 15;
+}
+
+/// SR1 bits.
+pub mod sr1 {
+    /// START generated.
+    pub const SB: u16 = 1 << 0;
+    /// Address sent and acknowledged.
+    pub const ADDR: u16 = 1 << 1;
+    /// Byte transfer finished.
+    pub const BTF: u16 = 1 << 2;
+    /// Data register not empty (receiving).
+    pub const RXNE: u16 = 1 << 6;
+    /// Data register empty (transmitting).
+    pub const TXE: u16 = 1 << 7;
+    /// Bus error.
+    pub const BERR: u16 = 1 << 8;
+    /// Arbitration lost.
+    pub const ARLO: u16 = 1 << 9;
+    /// Acknowledge failure.
+    pub const AF: u16 = 1 << 10;
+    /// The error flags, cleared by writing 0.
+    pub const ERRORS: u16 = 0xDF00;
+}
+
+/// How long a slave stretching SCL ([`WireFault::Stretch`]) holds it, ns: longer
+/// than any master here waits for a flag; then it lets go without acknowledging.
+pub const STRETCH_NS: u64 = 5_000_000;
+
+/// What the shift register is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shift {
+    Idle,
+    /// Sending a byte.
+    Sending,
+    /// Receiving a byte; `Some(ack)`: its acknowledge was decided at its start
+    /// (POS set).
+    Receiving(Option<bool>),
+    /// Holds a received byte, acknowledged or not, while DR is full (BTF: SCL
+    /// stretched).
+    Holding(u8, bool),
+}
+
+/// An event of the bus, due at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    Started,
+    Addressed(u8),
+    /// The stretching slave lets go of SCL without acknowledging.
+    Unstretched,
+    Sent(u8),
+    Received,
+    Stopped,
+}
+
+/// I2C1.
+#[derive(Clone, Debug)]
+pub struct I2c {
+    cr1: u16,
+    cr2: u16,
+    oar1: u16,
+    oar2: u16,
+    ccr: u16,
+    trise: u16,
+    sr1: u16,
+    msl: bool,
+    tra: bool,
+    /// ES096 §2.13.7: BUSY locked by a glitch until a reset.
+    busy_lock: bool,
+    /// SR1 was read since the last DR or SR2 access (the clearing sequences).
+    sr1_read: bool,
+    dr: Option<u8>,
+    shift: Shift,
+    event: Option<(u64, Event)>,
+    start_req: bool,
+    stop_req: bool,
+    pclk1_hz: u64,
+    wire: Wire,
+    /// Bytes clocked (address bytes included).
+    pub bytes: u64,
+    /// Peripheral resets (RCC or SWRST).
+    pub resets: u64,
+    /// SCL clocks driven as a GPIO (bus recovery).
+    pub recovery_clocks: u64,
+    /// STOPs and STARTs that found a slave holding SDA because this master had
+    /// acknowledged the last byte it read (no fault injected: a master's bug).
+    pub master_hangs: u64,
+}
+
+impl I2c {
+    /// I2C1 after reset, on the bus `wire`, its APB1 clock at `pclk1_hz`.
+    pub fn new(wire: Wire, pclk1_hz: u64) -> I2c {
+        I2c {
+            cr1: 0,
+            cr2: 0,
+            oar1: 0,
+            oar2: 0,
+            ccr: 0,
+            trise: 2,
+            sr1: 0,
+            msl: false,
+            tra: false,
+            busy_lock: false,
+            sr1_read: false,
+            dr: None,
+            shift: Shift::Idle,
+            event: None,
+            start_req: false,
+            stop_req: false,
+            pclk1_hz,
+            wire,
+            bytes: 0,
+            resets: 0,
+            recovery_clocks: 0,
+            master_hangs: 0,
+        }
+    }
+
+    /// The APB1 clock changed.
+    pub fn set_pclk1(&mut self, hz: u64) {
+        self.pclk1_hz = hz.max(1);
+    }
+
+    /// The peripheral is reset (RCC_APB1RSTR, or CR1.SWRST): every register to its
+    /// reset value, its lines released (the slaves see a STOP).
+    pub fn reset(&mut self, w: &mut World) {
+        if self.msl {
+            self.wire.stop(w);
+        }
+        let (wire, pclk1, bytes, resets) = (
+            self.wire.clone(),
+            self.pclk1_hz,
+            self.bytes,
+            self.resets + 1,
+        );
+        *self = I2c::new(wire, pclk1);
+        self.bytes = bytes;
+        self.resets = resets;
+    }
+
+    /// One SCL period, ns: standard mode, Thigh = Tlow = CCR × TPCLK1 (RM0008
+    /// §26.6.8).
+    fn bit_ns(&self) -> u64 {
+        2 * u64::from((self.ccr & 0xFFF).max(4)) * 1_000_000_000 / self.pclk1_hz
+    }
+
+    /// A byte and its acknowledge bit, ns.
+    fn byte_ns(&self) -> u64 {
+        9 * self.bit_ns()
+    }
+
+    fn schedule(&mut self, now: u64, after: u64, e: Event) {
+        self.event = Some((now + after, e));
+    }
+
+    /// When the next flag changes, ns.
+    pub fn next_event(&self) -> Option<u64> {
+        self.event.map(|(t, _)| t)
+    }
+
+    /// Whether the bus is busy as SR2.BUSY says.
+    fn busy(&self, w: &World) -> bool {
+        self.msl || self.busy_lock || Wire::sda_held(w) || self.event.is_some()
+    }
+
+    /// The level the peripheral leaves on SDA (PB7): low while a slave holds it.
+    pub fn sda(&self, w: &World) -> bool {
+        !Wire::sda_held(w)
+    }
+
+    /// The lines glitched while the pins were not the peripheral's (ES096 §2.13.7:
+    /// the analog filter may leave BUSY locked); only a reset clears it.
+    pub fn lines_glitched(&mut self) {
+        if self.cr1 & cr1::PE != 0 {
+            self.busy_lock = true;
+        }
+    }
+
+    /// The master's clock pulse on SCL as a GPIO (bus recovery).
+    pub fn clock_pulse(&mut self, w: &mut World) {
+        self.recovery_clocks += 1;
+        self.wire.clock_pulse(w);
+    }
+
+    /// Runs the bus up to `now`.
+    pub fn advance(&mut self, now: u64, w: &mut World) {
+        while let Some((t, e)) = self.event {
+            if t > now {
+                break;
+            }
+            self.event = None;
+            self.on(e, t, w);
+        }
+    }
+
+    /// A START can be made now (the bus is free, or we are its master).
+    fn try_start(&mut self, now: u64, w: &World) {
+        if self.msl || !(self.busy_lock || Wire::sda_held(w)) {
+            self.start_req = false;
+            self.schedule(now, self.bit_ns(), Event::Started);
+        } else {
+            self.start_req = true;
+        }
+    }
+
+    fn on(&mut self, e: Event, now: u64, w: &mut World) {
+        match e {
+            Event::Started => {
+                let held = Wire::sda_held(w);
+                let started = self.wire.start(w);
+                self.master_hangs += u64::from(!held && Wire::sda_held(w));
+                if started {
+                    self.sr1 |= sr1::SB;
+                    self.msl = true;
+                    self.cr1 &= !cr1::START;
+                    self.shift = Shift::Idle;
+                    self.sr1 &= !(sr1::TXE | sr1::BTF);
+                } else {
+                    // A slave holds SDA low: the START waits for a free bus.
+                    self.msl = false;
+                    self.start_req = true;
+                }
+            }
+            Event::Addressed(byte) => {
+                self.bytes += 1;
+                let read = byte & 1 != 0;
+                match self.wire.address(w, byte >> 1, read) {
+                    Addressed::Ack => {
+                        self.sr1 |= sr1::ADDR;
+                        self.tra = !read;
+                    }
+                    Addressed::Nack | Addressed::Fault(WireFault::Nack) => self.sr1 |= sr1::AF,
+                    Addressed::Fault(WireFault::Stretch) => {
+                        self.schedule(now, STRETCH_NS, Event::Unstretched)
+                    }
+                    Addressed::Fault(WireFault::Hang) => {
+                        // The slave's 0 beat our 1: arbitration lost, the master
+                        // drops to slave mode; SDA stays low (BUSY).
+                        self.sr1 |= sr1::ARLO;
+                        self.msl = false;
+                        self.tra = false;
+                    }
+                }
+            }
+            Event::Unstretched => self.sr1 |= sr1::AF,
+            Event::Sent(b) => {
+                self.bytes += 1;
+                self.shift = Shift::Idle;
+                if !self.wire.write(w, b) {
+                    self.sr1 |= sr1::AF;
+                    return;
+                }
+                if let Some(next) = self.dr.take() {
+                    self.send(now, next);
+                } else if self.stop_req {
+                    self.schedule(now, self.bit_ns(), Event::Stopped);
+                } else if self.start_req {
+                    self.try_start(now, w);
+                } else {
+                    self.sr1 |= sr1::BTF;
+                }
+            }
+            Event::Received => {
+                self.bytes += 1;
+                let Shift::Receiving(decided) = self.shift else {
+                    return;
+                };
+                let ack = decided.unwrap_or(self.cr1 & cr1::ACK != 0);
+                let b = self.wire.read(w, ack);
+                if self.dr.is_none() {
+                    self.dr = Some(b);
+                    self.sr1 |= sr1::RXNE;
+                    self.shift = Shift::Idle;
+                    self.after_byte(now, ack, w);
+                } else {
+                    self.shift = Shift::Holding(b, ack);
+                    self.sr1 |= sr1::BTF;
+                    if self.stop_req {
+                        self.schedule(now, self.bit_ns(), Event::Stopped);
+                    }
+                }
+            }
+            Event::Stopped => {
+                let held = Wire::sda_held(w);
+                self.wire.stop(w);
+                self.master_hangs += u64::from(!held && Wire::sda_held(w));
+                self.stop_req = false;
+                self.cr1 &= !cr1::STOP;
+                self.msl = false;
+                self.tra = false;
+                self.sr1 &= !(sr1::TXE | sr1::BTF);
+                if self.start_req {
+                    self.try_start(now, w);
+                }
+            }
+        }
+    }
+
+    /// After a received byte reached DR: a STOP or START asked for, or the next
+    /// byte when this one was acknowledged.
+    fn after_byte(&mut self, now: u64, acked: bool, w: &World) {
+        if self.stop_req {
+            self.schedule(now, self.bit_ns(), Event::Stopped);
+        } else if self.start_req {
+            self.try_start(now, w);
+        } else if acked {
+            self.receive(now);
+        }
+    }
+
+    fn send(&mut self, now: u64, b: u8) {
+        self.shift = Shift::Sending;
+        self.sr1 |= sr1::TXE;
+        self.schedule(now, self.byte_ns(), Event::Sent(b));
+    }
+
+    fn receive(&mut self, now: u64) {
+        let decided = (self.cr1 & cr1::POS != 0).then_some(self.cr1 & cr1::ACK != 0);
+        self.shift = Shift::Receiving(decided);
+        self.schedule(now, self.byte_ns(), Event::Received);
+    }
+
+    /// Reads a register; `None`: no such register.
+    pub fn read(&mut self, offset: u32, now: u64, w: &mut World) -> Option<u32> {
+        self.advance(now, w);
+        let v = match offset {
+            0x00 => self.cr1,
+            0x04 => self.cr2,
+            0x08 => self.oar1,
+            0x0C => self.oar2,
+            0x10 => {
+                let v = self.dr.take().unwrap_or(0);
+                self.sr1 &= !sr1::RXNE;
+                if core::mem::take(&mut self.sr1_read) {
+                    self.sr1 &= !sr1::BTF;
+                }
+                if let Shift::Holding(b, acked) = self.shift {
+                    self.dr = Some(b);
+                    self.sr1 = (self.sr1 & !sr1::BTF) | sr1::RXNE;
+                    self.shift = Shift::Idle;
+                    // SCL runs again: the byte's acknowledge was given already.
+                    if self.msl {
+                        self.after_byte(now, acked, w);
+                    }
+                }
+                u16::from(v)
+            }
+            0x14 => {
+                self.sr1_read = true;
+                self.sr1
+            }
+            0x18 => {
+                let v =
+                    u16::from(self.msl) | u16::from(self.busy(w)) << 1 | u16::from(self.tra) << 2;
+                if core::mem::take(&mut self.sr1_read) && self.sr1 & sr1::ADDR != 0 {
+                    self.sr1 &= !sr1::ADDR;
+                    if self.tra {
+                        self.sr1 |= sr1::TXE;
+                    } else {
+                        self.receive(now);
+                    }
+                }
+                v
+            }
+            0x1C => self.ccr,
+            0x20 => self.trise,
+            _ => return None,
+        };
+        Some(u32::from(v))
+    }
+
+    /// Writes a register; `None`: no such register.
+    pub fn write(&mut self, offset: u32, value: u32, now: u64, w: &mut World) -> Option<()> {
+        self.advance(now, w);
+        let v = value as u16;
+        match offset {
+            0x00 => {
+                if v & cr1::SWRST != 0 {
+                    self.reset(w);
+                    self.cr1 = cr1::SWRST;
+                    return Some(());
+                }
+                let old = self.cr1;
+                if v & cr1::PE == 0 {
+                    if self.msl {
+                        self.wire.stop(w);
+                    }
+                    self.msl = false;
+                    self.event = None;
+                    self.shift = Shift::Idle;
+                    self.sr1 = 0;
+                    self.cr1 = v & !(cr1::START | cr1::STOP);
+                    return Some(());
+                }
+                self.cr1 = v;
+                if v & cr1::START != 0 && old & cr1::START == 0 {
+                    let busy_shift = matches!(self.shift, Shift::Sending | Shift::Receiving(_))
+                        || self.dr.is_some() && self.tra;
+                    if self.msl && busy_shift {
+                        self.start_req = true;
+                    } else if self.event.is_none() {
+                        self.try_start(now, w);
+                    } else {
+                        self.start_req = true;
+                    }
+                }
+                if v & cr1::STOP != 0 && old & cr1::STOP == 0 {
+                    let busy_shift = matches!(self.shift, Shift::Sending | Shift::Receiving(_))
+                        || self.dr.is_some() && self.tra;
+                    if !self.msl {
+                        // Not master: STOP only releases the lines.
+                        self.cr1 &= !cr1::STOP;
+                    } else if busy_shift {
+                        self.stop_req = true;
+                    } else {
+                        self.schedule(now, self.bit_ns(), Event::Stopped);
+                    }
+                }
+            }
+            0x04 => self.cr2 = v & 0x1F3F,
+            0x08 => self.oar1 = v,
+            0x0C => self.oar2 = v,
+            0x10 => {
+                let b = v as u8;
+                let sb = self.sr1 & sr1::SB != 0 && core::mem::take(&mut self.sr1_read);
+                if sb {
+                    self.sr1 &= !sr1::SB;
+                    self.schedule(now, self.byte_ns(), Event::Addressed(b));
+                } else if self.msl && self.tra && self.sr1 & sr1::ADDR == 0 {
+                    self.sr1 &= !sr1::BTF;
+                    if self.shift == Shift::Idle && self.event.is_none() {
+                        self.send(now, b);
+                    } else {
+                        self.dr = Some(b);
+                        self.sr1 &= !sr1::TXE;
+                    }
+                }
+            }
+            0x14 => self.sr1 &= v | !sr1::ERRORS,
+            0x18 => {}
+            0x1C => self.ccr = v,
+            0x20 => self.trise = v & 0x3F,
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tictable_machine::sensors::Wiring;
+    use tictable_machine::sim::world::SimConfig;
+
+    const PCLK1: u64 = 36_000_000;
+
+    struct Bench {
+        i2c: I2c,
+        w: World,
+        now: u64,
+    }
+
+    impl Bench {
+        fn new() -> Bench {
+            let mut b = Bench {
+                i2c: I2c::new(Wire::new(Wiring::DEFAULT), PCLK1),
+                w: World::new(SimConfig::standard(0.0, 0.0, 1).unwrap()),
+                now: 0,
+            };
+            b.wr(0x04, 36);
+            b.wr(0x1C, 180);
+            b.wr(0x20, 37);
+            b.wr(0x00, u32::from(cr1::PE));
+            b
+        }
+        fn rd(&mut self, o: u32) -> u16 {
+            self.i2c.read(o, self.now, &mut self.w).unwrap() as u16
+        }
+        fn wr(&mut self, o: u32, v: u32) {
+            self.i2c.write(o, v, self.now, &mut self.w).unwrap();
+        }
+        fn cr1(&mut self, set: u16, clear: u16) {
+            let v = self.rd(0) & !clear | set;
+            self.wr(0, u32::from(v));
+        }
+        /// Polls SR1 until `flag` (or an error), at most 10 ms; whether it came.
+        fn wait(&mut self, flag: u16) -> bool {
+            for _ in 0..10_000 {
+                let s = self.rd(0x14);
+                if s & flag != 0 {
+                    return true;
+                }
+                if s & (sr1::AF | sr1::ARLO) != 0 {
+                    return false;
+                }
+                self.now += 1_000;
+            }
+            false
+        }
+        fn address(&mut self, byte: u8) -> bool {
+            self.cr1(cr1::START, 0);
+            assert!(self.wait(sr1::SB), "SB");
+            self.wr(0x10, u32::from(byte));
+            self.wait(sr1::ADDR)
+        }
+        fn clear_addr(&mut self) {
+            self.rd(0x14);
+            self.rd(0x18);
+        }
+        /// Writes `bytes` to `a7`, the firmware's way.
+        fn write(&mut self, a7: u8, bytes: &[u8], end: u16) -> bool {
+            if !self.address(a7 << 1) {
+                return false;
+            }
+            self.clear_addr();
+            for &b in bytes {
+                assert!(self.wait(sr1::TXE));
+                self.wr(0x10, u32::from(b));
+            }
+            assert!(self.wait(sr1::BTF));
+            self.cr1(end, 0);
+            true
+        }
+        /// Reads `n` (> 2) bytes the firmware's way.
+        fn read_n(&mut self, a7: u8, n: usize) -> Vec<u8> {
+            assert!(self.address(a7 << 1 | 1));
+            self.cr1(cr1::ACK, cr1::POS);
+            self.clear_addr();
+            let mut out = vec![];
+            for _ in 0..n - 3 {
+                assert!(self.wait(sr1::RXNE));
+                out.push(self.rd(0x10) as u8);
+            }
+            assert!(self.wait(sr1::BTF));
+            self.cr1(0, cr1::ACK);
+            out.push(self.rd(0x10) as u8);
+            self.cr1(cr1::STOP, 0);
+            out.push(self.rd(0x10) as u8);
+            assert!(self.wait(sr1::RXNE));
+            out.push(self.rd(0x10) as u8);
+            out
+        }
+        fn idle(&mut self) -> bool {
+            for _ in 0..100 {
+                self.now += 10_000;
+                if self.rd(0x18) & 2 == 0 {
+                    return true;
+                }
+            }
+            false
+        }
+    }
+
+    #[test]
+    fn a_byte_takes_90_us_at_100_khz() {
+        let b = Bench::new();
+        assert_eq!(b.i2c.byte_ns(), 90_000);
+    }
+
+    #[test]
+    fn a_write_then_a_block_read_with_the_last_byte_nacked_leaves_the_bus_free() {
+        let mut b = Bench::new();
+        assert!(b.write(0x70, &[1 << 3], cr1::STOP));
+        assert!(b.idle());
+        assert_eq!(b.w.mux, [1 << 3, 0]);
+        // ID (0x12) and STATUS (0x13) .. auto-increment from 0x12: 4 bytes.
+        assert!(b.write(0x29, &[0xA0 | 0x12], cr1::START));
+        let got = b.read_n(0x29, 4);
+        assert_eq!(got[0], 0x44);
+        assert!(b.idle(), "STOP made, bus free");
+        assert_eq!(b.i2c.master_hangs, 0);
+        assert!(!Wire::sda_held(&b.w));
+        assert_eq!(b.i2c.bytes, 2 + 2 + 1 + 4);
+    }
+
+    #[test]
+    fn a_last_byte_acknowledged_hangs_the_bus() {
+        let mut b = Bench::new();
+        assert!(b.write(0x70, &[1 << 3], cr1::STOP));
+        assert!(b.idle());
+        assert!(b.write(0x29, &[0x80 | 0x12], cr1::START));
+        // One byte, but ACK left on (the NACK forgotten), then STOP.
+        assert!(b.address(0x29 << 1 | 1));
+        b.cr1(cr1::ACK, cr1::POS);
+        b.clear_addr();
+        b.cr1(cr1::STOP, 0);
+        assert!(b.wait(sr1::RXNE));
+        assert_eq!(b.rd(0x10), 0x44);
+        b.now += 1_000_000;
+        b.rd(0x18);
+        assert!(Wire::sda_held(&b.w), "the slave sends on: SDA low");
+        assert_eq!(b.i2c.master_hangs, 1);
+        assert!(!b.idle(), "BUSY for good");
+        // A START never completes now.
+        b.cr1(cr1::START, 0);
+        assert!(!b.wait(sr1::SB));
+    }
+
+    #[test]
+    fn two_byte_read_with_pos_nacks_the_second() {
+        let mut b = Bench::new();
+        assert!(b.address(0x70 << 1 | 1));
+        b.cr1(cr1::POS | cr1::ACK, 0);
+        b.clear_addr();
+        b.cr1(0, cr1::ACK);
+        assert!(b.wait(sr1::BTF));
+        b.cr1(cr1::STOP, 0);
+        assert_eq!(b.rd(0x10), 0);
+        assert_eq!(b.rd(0x10), 0);
+        assert!(b.idle());
+        assert!(!Wire::sda_held(&b.w));
+    }
+
+    #[test]
+    fn a_nack_sets_af_and_a_hang_loses_arbitration_and_locks_busy() {
+        let mut b = Bench::new();
+        assert!(!b.address(0x42 << 1));
+        assert_ne!(b.rd(0x14) & sr1::AF, 0);
+        b.wr(0x14, u32::from(!sr1::AF));
+        b.cr1(cr1::STOP, 0);
+        assert!(b.idle());
+        b.w.config.bus_hang_rate = 1.0;
+        assert!(!b.address(0x70 << 1));
+        assert_ne!(b.rd(0x14) & sr1::ARLO, 0);
+        assert_eq!(b.rd(0x18) & 3, 2, "not master, BUSY");
+        // A reset does not free a bus a slave holds.
+        b.i2c.reset(&mut b.w);
+        b.wr(0x1C, 180);
+        b.wr(0x00, u32::from(cr1::PE));
+        assert!(!b.idle());
+        // Nine clocks do.
+        for _ in 0..9 {
+            b.i2c.clock_pulse(&mut b.w);
+        }
+        assert!(b.idle());
+    }
+
+    #[test]
+    fn a_stretched_clock_delays_the_address_beyond_any_timeout() {
+        let mut b = Bench::new();
+        b.w.config.timeout_rate = 1.0;
+        b.cr1(cr1::START, 0);
+        assert!(b.wait(sr1::SB));
+        b.wr(0x10, 0x70 << 1);
+        let t0 = b.now;
+        assert!(!b.wait(sr1::ADDR));
+        assert!(b.now - t0 >= STRETCH_NS);
+    }
+
+    #[test]
+    fn a_glitch_on_the_lines_locks_busy_until_a_reset() {
+        let mut b = Bench::new();
+        b.i2c.lines_glitched();
+        assert!(!b.idle());
+        b.cr1(cr1::START, 0);
+        assert!(!b.wait(sr1::SB), "no START while BUSY");
+        b.wr(0x00, u32::from(cr1::SWRST));
+        b.wr(0x00, 0);
+        b.wr(0x1C, 180);
+        b.wr(0x00, u32::from(cr1::PE));
+        assert!(b.idle());
+    }
+}

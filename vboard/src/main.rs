@@ -1,0 +1,251 @@
+//! `tictable-vboard`: plays the scenario set on the exact firmware image and prints
+//! one line per scenario and a final `vboard: PASS ...` or `vboard: FAIL ...` line
+//! (exit 0 only on PASS). Usage:
+//!
+//! ```text
+//! tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--only NAME] [--jobs N] [--log]
+//! ```
+
+use std::process::ExitCode;
+use std::sync::Mutex;
+use tictable_machine::sim::human::Style;
+use tictable_vboard::elf::Image;
+use tictable_vboard::scenarios::{self, Plan, Report};
+use tictable_vboard::session::GameSpec;
+
+struct Args {
+    image: String,
+    levels: Option<String>,
+    only: Option<String>,
+    jobs: usize,
+    log: bool,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut it = std::env::args().skip(1);
+    let mut a = Args {
+        image: String::new(),
+        levels: None,
+        only: None,
+        jobs: 2,
+        log: false,
+    };
+    while let Some(x) = it.next() {
+        match x.as_str() {
+            "--levels" => a.levels = Some(it.next().ok_or("--levels needs an image")?),
+            "--only" => a.only = Some(it.next().ok_or("--only needs a scenario name")?),
+            "--jobs" => {
+                a.jobs = it
+                    .next()
+                    .and_then(|j| j.parse().ok())
+                    .filter(|&j| j > 0)
+                    .ok_or("--jobs needs a number above 0")?
+            }
+            "--log" => a.log = true,
+            "-h" | "--help" => return Err(String::new()),
+            _ if x.starts_with('-') => return Err(format!("unknown option {x}")),
+            _ if a.image.is_empty() => a.image = x,
+            _ => return Err(format!("unexpected argument {x}")),
+        }
+    }
+    if a.image.is_empty() {
+        return Err("no image given".into());
+    }
+    Ok(a)
+}
+
+fn main() -> ExitCode {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("tictable-vboard: {e}");
+            }
+            eprintln!("usage: tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--only NAME] [--jobs N] [--log]");
+            return ExitCode::from(2);
+        }
+    };
+    let load = |p: &str| Image::load(p.as_ref()).map_err(|e| format!("{p}: {e}"));
+    let (image, levels) = match (
+        load(&args.image),
+        args.levels.as_deref().map(load).transpose(),
+    ) {
+        (Ok(i), Ok(l)) => (i, l),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("tictable-vboard: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let wanted = |p: &Plan| args.only.as_deref().is_none_or(|o| o == p.name);
+    let mut reports = vec![];
+    let first = scenarios::run(&scenarios::first(), &image, None);
+    show(&first, args.log);
+    let flash = first.flash.clone();
+    let first_ok = first.violations.is_empty();
+    reports.push(first);
+    let mut plans: Vec<(Plan, Image)> = scenarios::rest()
+        .into_iter()
+        .filter(wanted)
+        .map(|p| (p, image.clone()))
+        .collect();
+    if let Some(l) = levels {
+        let mut p = Plan {
+            name: "levels",
+            ..scenarios::first()
+        };
+        p.calibrated = true;
+        p.cold_boot = false;
+        p.games = vec![GameSpec::plain(Style::Perfect)];
+        p.bursts = vec![None];
+        p.bench.cpi = 1;
+        if wanted(&p) {
+            plans.push((p, l));
+        }
+    }
+    if first_ok || args.only.is_some() {
+        let queue = Mutex::new(plans);
+        let done = Mutex::new(vec![]);
+        std::thread::scope(|s| {
+            for _ in 0..args.jobs {
+                s.spawn(|| loop {
+                    let Some((plan, img)) = queue.lock().expect("queue").pop() else {
+                        break;
+                    };
+                    let r = scenarios::run(&plan, &img, Some(&flash));
+                    show(&r, args.log);
+                    done.lock().expect("reports").push(r);
+                });
+            }
+        });
+        reports.extend(done.into_inner().expect("reports"));
+    }
+    println!("{}", figures(&reports));
+    let line = verdict(&reports);
+    println!("{line}");
+    if line.starts_with("vboard: PASS") {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn show(r: &Report, log: bool) {
+    println!("{}", r.summary());
+    if log || !r.violations.is_empty() {
+        let from = if log {
+            0
+        } else {
+            r.log.len().saturating_sub(25)
+        };
+        for l in &r.log[from..] {
+            println!("    {l}");
+        }
+    }
+}
+
+/// The `q` quantile (0..=100) of sorted `v`.
+fn quantile<T: Copy + Default>(v: &[T], q: usize) -> T {
+    v.get((v.len() * q).div_ceil(100).saturating_sub(1))
+        .copied()
+        .unwrap_or_default()
+}
+
+/// The figures of the image, over every scenario but those that stall it on
+/// purpose (`watchdog`) or run it on the 8 MHz fallback clock.
+fn figures(reports: &[Report]) -> String {
+    let normal = || {
+        reports.iter().filter(|r| {
+            !matches!(
+                r.name.as_str(),
+                "watchdog" | "no-pll-lock" | "no-crystal" | "levels"
+            )
+        })
+    };
+    let mut placements: Vec<u32> = normal()
+        .flat_map(|r| r.figures.placements_ms.iter().copied())
+        .collect();
+    placements.sort_unstable();
+    let mut done: Vec<u64> = normal()
+        .flat_map(|r| r.figures.done_to_step_us.iter().copied())
+        .collect();
+    done.sort_unstable();
+    let first = reports.first();
+    let games = first.map_or(0, |r| r.games.len()).max(1);
+    format!(
+        "figures (72 MHz, {} cycles/instruction): boot to ready {} ms; longest loop pass {} µs; stack {} B of 20 KiB; \
+         Done to first STEP p50 {} µs, max {} µs; placement p50 {} ms, p99 {} ms, max {} ms ({} placements); \
+         STEP high >= {:.2} µs, low >= {:.2} µs, DIR set-up >= {:.2} µs; flash erases per game {:.2} (blank-flash: {} erases, {} games)",
+        tictable_vboard::session::Bench::default().cpi,
+        first.and_then(|r| r.figures.boot_ms).unwrap_or(0),
+        normal().map(|r| r.figures.max_pass_us).max().unwrap_or(0),
+        reports.iter().map(|r| r.figures.stack_b).max().unwrap_or(0),
+        quantile(&done, 50),
+        done.last().copied().unwrap_or(0),
+        quantile(&placements, 50),
+        quantile(&placements, 99),
+        placements.last().copied().unwrap_or(0),
+        placements.len(),
+        normal().map(|r| r.figures.step_high_ns).filter(|&t| t != u64::MAX).min().unwrap_or(0) as f64 / 1000.0,
+        normal().map(|r| r.figures.step_low_ns).filter(|&t| t != u64::MAX).min().unwrap_or(0) as f64 / 1000.0,
+        normal().map(|r| r.figures.dir_setup_ns).filter(|&t| t != u64::MAX).min().unwrap_or(0) as f64 / 1000.0,
+        first.map_or(0, |r| r.figures.erases) as f64 / games as f64,
+        first.map_or(0, |r| r.figures.erases),
+        games
+    )
+}
+
+/// The final line.
+fn verdict(reports: &[Report]) -> String {
+    let games: Vec<_> = reports.iter().flat_map(|r| r.games.iter()).collect();
+    let losses = games.iter().filter(|g| g.device_won == Some(false)).count();
+    let cheats: u32 = games.iter().map(|g| g.cheats).sum();
+    let restored: u32 = games.iter().map(|g| g.restored).sum();
+    let faults = reports
+        .iter()
+        .fold((0, 0), |a, r| (a.0 + r.faults.0, a.1 + r.faults.1));
+    let boot = reports
+        .iter()
+        .filter_map(|r| r.figures.boot_ms)
+        .max()
+        .unwrap_or(0);
+    let pass = reports
+        .iter()
+        .filter(|r| r.name != "watchdog")
+        .map(|r| r.figures.max_pass_us)
+        .max()
+        .unwrap_or(0);
+    let stack = reports.iter().map(|r| r.figures.stack_b).max().unwrap_or(0);
+    let mut placements: Vec<u32> = reports
+        .iter()
+        .flat_map(|r| r.figures.placements_ms.iter().copied())
+        .collect();
+    placements.sort_unstable();
+    let p99 = placements
+        .get((placements.len() * 99).div_ceil(100).saturating_sub(1))
+        .copied()
+        .unwrap_or(0);
+    // No STEP pulse at all (a board that never homed) shows 0.
+    let high = reports
+        .iter()
+        .map(|r| r.figures.step_high_ns)
+        .filter(|&h| h != u64::MAX)
+        .min()
+        .unwrap_or(0);
+    let failed: Vec<&str> = reports
+        .iter()
+        .filter(|r| !r.violations.is_empty())
+        .map(|r| r.name.as_str())
+        .collect();
+    let verdict = if failed.is_empty() && !games.is_empty() {
+        "PASS".to_string()
+    } else {
+        format!("FAIL ({})", failed.join(", "))
+    };
+    format!(
+        "vboard: {verdict} games={} losses={losses} cheats={restored}/{cheats} faults={}/{} boot_ms={boot} max_pass_us={pass} stack_b={stack} placement_p99_ms={p99} step_high_us={:.1}",
+        games.len(),
+        faults.1,
+        faults.0,
+        high as f64 / 1000.0
+    )
+}

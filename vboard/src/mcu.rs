@@ -1,0 +1,637 @@
+//! The STM32F103C8 around the core: its peripherals at their addresses (and the
+//! peripheral bit-band alias), the pins wired to the simulated machine, and the
+//! time base: core cycles from the instructions executed, turned into nanoseconds
+//! at the clock the RCC runs.
+//!
+//! An access to an address no model knows is a [`Fault`]: the run ends there.
+
+use crate::dwt::{self, Dwt};
+use crate::flash::{self, Flash, Programmed};
+use crate::gpio::{self, Mode, Port};
+use crate::i2c::{self, I2c};
+use crate::iwdg::{self, Iwdg};
+use crate::pins::{self, Outputs, Pin, Wiring};
+use crate::pwr::{self, Pwr};
+use crate::rcc::{self, Effect, Oscillators, Rcc, ResetKind};
+use crate::scb::{Request, Scb};
+use crate::systick::{self, SysTick};
+use std::fmt;
+use tictable_machine::sensors::Wiring as SensorWiring;
+use tictable_machine::sim::wire::Wire;
+use tictable_machine::sim::world::World;
+
+/// Why a run ended abnormally.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A read or write of an address no model knows.
+    Unmapped {
+        /// The instruction's address.
+        pc: u32,
+        /// The address accessed.
+        addr: u32,
+        /// A write.
+        write: bool,
+    },
+    /// The CPU raised an exception (HardFault, an undefined instruction, ...).
+    Cpu {
+        /// Where.
+        pc: u32,
+        /// Unicorn's interrupt number or error.
+        what: String,
+    },
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Unmapped { pc, addr, write } => write!(
+                f,
+                "{} of {addr:#010x}, which no model knows, at pc {pc:#010x}",
+                if *write { "write" } else { "read" }
+            ),
+            Fault::Cpu { pc, what } => write!(f, "CPU fault ({what}) at pc {pc:#010x}"),
+        }
+    }
+}
+
+/// The peripheral bit-band alias (ARM DDI 0403 §B3.1.3).
+const BITBAND_BASE: u32 = 0x4200_0000;
+/// DBGMCU_CR (the watchdog's debug freeze): kept, no effect without a debugger.
+const DBGMCU_CR: u32 = 0xE004_2004;
+/// AFIO: remaps (kept; the firmware uses none that matters here).
+const AFIO: std::ops::Range<u32> = 0x4001_0000..0x4001_0020;
+/// RCC_APB1RSTR's I2C1RST bit; RCC_APB2RSTR's IOPARST..IOPCRST.
+const I2C1RST: u32 = 1 << 21;
+const IOPRST: [u32; 3] = [1 << 2, 1 << 3, 1 << 4];
+
+/// The core's time: cycles, and nanoseconds at the clock of each stretch.
+#[derive(Clone, Copy, Debug)]
+pub struct Time {
+    /// Core cycles since power-on.
+    pub cycles: u64,
+    /// The core clock, Hz.
+    pub hz: u64,
+    /// ns and cycles at the last clock change.
+    ns_at: u64,
+    cycles_at: u64,
+}
+
+impl Time {
+    /// At power-on: 8 MHz (HSI).
+    pub fn new(ns: u64) -> Time {
+        Time {
+            cycles: 0,
+            hz: rcc::OSC_HZ,
+            ns_at: ns,
+            cycles_at: 0,
+        }
+    }
+
+    /// Now, ns.
+    pub fn ns(&self) -> u64 {
+        self.ns_at
+            + ((self.cycles - self.cycles_at) as u128 * 1_000_000_000 / self.hz as u128) as u64
+    }
+
+    /// The time at cycle `c` (at the current clock), ns.
+    pub fn ns_at_cycle(&self, c: u64) -> u64 {
+        self.ns_at
+            + ((c.saturating_sub(self.cycles_at)) as u128 * 1_000_000_000 / self.hz as u128) as u64
+    }
+
+    /// The cycle at which `ns` is reached (rounded up).
+    pub fn cycles_at_ns(&self, ns: u64) -> u64 {
+        if ns <= self.ns_at {
+            return self.cycles_at;
+        }
+        self.cycles_at
+            + ((ns - self.ns_at) as u128 * self.hz as u128).div_ceil(1_000_000_000) as u64
+    }
+
+    /// The clock changes to `hz` now.
+    pub fn set_hz(&mut self, hz: u64) {
+        self.ns_at = self.ns();
+        self.cycles_at = self.cycles;
+        self.hz = hz;
+    }
+}
+
+/// The chip and the machine it drives.
+pub struct Mcu {
+    /// The simulated machine.
+    pub world: World,
+    /// The flash.
+    pub flash: Flash,
+    /// RCC.
+    pub rcc: Rcc,
+    /// The watchdog.
+    pub iwdg: Iwdg,
+    gpio: [Port; 3],
+    /// SysTick.
+    pub systick: SysTick,
+    dwt: Dwt,
+    scb: Scb,
+    /// The power controller (the PVD) and the supply.
+    pub pwr: Pwr,
+    /// I2C1.
+    pub i2c: I2c,
+    /// The board's wiring and the stepper drivers.
+    pub wiring: Wiring,
+    /// The time.
+    pub time: Time,
+    osc: Oscillators,
+    lsi_hz: u64,
+    dbgmcu: u32,
+    afio: [u32; 8],
+    /// The run must end.
+    pub fault: Option<Fault>,
+    /// A reset was asked for (AIRCR) or happened (the watchdog).
+    pub reset: Option<ResetKind>,
+    /// The core stalls (a flash operation) until this cycle.
+    pub stall_until: Option<u64>,
+    /// The last status register polled and where from: a second identical poll
+    /// skips ahead to the peripheral's next event.
+    poll: Option<(u32, u32)>,
+    /// Skipping never goes past this cycle (the next SysTick, the end of the slice).
+    pub skip_limit: u64,
+    /// Cycles skipped in polls.
+    pub skipped: u64,
+    /// SCL as last driven by the GPIO (bus recovery).
+    scl_gpio: bool,
+}
+
+impl Mcu {
+    /// The chip after a power-on with `flash_array` and the machine `world`.
+    pub fn new(world: World, flash_array: Vec<u8>, osc: Oscillators, lsi_hz: u64) -> Mcu {
+        let time = Time::new(0);
+        Mcu {
+            world,
+            flash: Flash::new(flash_array),
+            rcc: Rcc::new(osc, ResetKind::PowerOn, None),
+            iwdg: Iwdg::new(lsi_hz),
+            gpio: Default::default(),
+            systick: SysTick::default(),
+            dwt: Dwt::default(),
+            scb: Scb::default(),
+            pwr: Pwr::default(),
+            i2c: I2c::new(Wire::new(SensorWiring::DEFAULT), rcc::OSC_HZ),
+            wiring: Wiring::default(),
+            time,
+            osc,
+            lsi_hz,
+            dbgmcu: 0,
+            afio: [0; 8],
+            fault: None,
+            reset: None,
+            stall_until: None,
+            poll: None,
+            skip_limit: 0,
+            skipped: 0,
+            scl_gpio: true,
+        }
+    }
+
+    /// Resets the chip (`kind`): every peripheral to its reset state, the pins
+    /// released; the flash array, the world and the time go on. A power-on also
+    /// ends a flash operation under way (what it leaves: [`Flash::power_cut`]).
+    pub fn reset_chip(&mut self, kind: ResetKind) {
+        let now = self.time.ns();
+        self.flash.advance(now);
+        self.flash.power_cut(now);
+        if kind == ResetKind::PowerOn {
+            self.world.power_cut();
+        } else {
+            self.world.mcu_reset();
+        }
+        self.flash.reset();
+        self.rcc = Rcc::new(self.osc, kind, Some(&self.rcc));
+        self.iwdg = Iwdg::new(self.lsi_hz);
+        self.gpio = Default::default();
+        self.systick = SysTick::default();
+        self.dwt = Dwt::default();
+        self.scb = Scb::default();
+        let supply = self.pwr.supply_mv;
+        self.pwr = Pwr::default();
+        self.pwr.supply_mv = supply;
+        self.i2c.reset(&mut self.world);
+        self.i2c.set_pclk1(rcc::OSC_HZ);
+        self.time.set_hz(rcc::OSC_HZ);
+        self.dbgmcu = 0;
+        self.afio = [0; 8];
+        self.reset = None;
+        self.stall_until = None;
+        self.poll = None;
+        self.wiring.release(now, &mut self.world);
+        self.scl_gpio = true;
+    }
+
+    /// Now, ns.
+    pub fn ns(&self) -> u64 {
+        self.time.ns()
+    }
+
+    /// The flash array (for the core's memory after programming).
+    pub fn flash_array(&self) -> &[u8] {
+        self.flash.array()
+    }
+
+    /// Catches up with time: flash operations, the bus, the watchdog, SysTick.
+    pub fn advance(&mut self) {
+        let now = self.ns();
+        self.flash.advance(now);
+        self.i2c.advance(now, &mut self.world);
+        self.systick.advance(self.time.cycles);
+        if self.iwdg.expires_at().is_some_and(|t| now >= t) {
+            self.reset.get_or_insert(ResetKind::Watchdog);
+        }
+    }
+
+    /// A second read of the same status register from the same instruction with
+    /// nothing written in between: time skips to `event` (ns), or with no event
+    /// to come (a flag that never comes) to the limit, which nothing passes
+    /// unseen: the next SysTick, the watchdog, the world's next millisecond.
+    fn skip_poll(&mut self, addr: u32, pc: u32, event: Option<u64>) {
+        let repeated = self.poll == Some((addr, pc));
+        self.poll = Some((addr, pc));
+        if !repeated {
+            return;
+        }
+        let t = event.unwrap_or(u64::MAX);
+        let target = self.time.cycles_at_ns(t).min(self.skip_limit);
+        if target > self.time.cycles {
+            self.skipped += target - self.time.cycles;
+            self.time.cycles = target;
+        }
+    }
+
+    /// A read of `addr` by the instruction at `pc`.
+    pub fn read(&mut self, addr: u32, pc: u32) -> u32 {
+        self.advance();
+        let now = self.ns();
+        let value = match addr {
+            0x4200_0000..=0x43FF_FFFF => {
+                let (word, bit) = bitband(addr);
+                Some((self.read(word, pc) >> bit) & 1)
+            }
+            _ if (rcc::BASE..rcc::BASE + 0x400).contains(&addr) => {
+                let e = self.rcc.next_event(now);
+                self.skip_poll(addr, pc, e);
+                self.rcc.read(addr - rcc::BASE, self.ns())
+            }
+            _ if (flash::REG_BASE..flash::REG_BASE + 0x400).contains(&addr) => {
+                let e = self.flash.busy_until();
+                self.skip_poll(addr, pc, e);
+                self.flash.advance(self.ns());
+                self.flash.read(addr - flash::REG_BASE, self.ns())
+            }
+            _ if (iwdg::BASE..iwdg::BASE + 0x400).contains(&addr) => {
+                self.iwdg.read(addr - iwdg::BASE, now)
+            }
+            _ if (pwr::BASE..pwr::BASE + 0x400).contains(&addr) => {
+                if self.rcc.apb1_enabled(28) {
+                    self.pwr.read(addr - pwr::BASE)
+                } else {
+                    Some(0)
+                }
+            }
+            _ if (i2c::BASE..i2c::BASE + 0x400).contains(&addr) => {
+                if self.rcc.apb1_enabled(21) {
+                    let e = self.i2c.next_event();
+                    self.skip_poll(addr, pc, e);
+                    let now = self.ns();
+                    self.i2c.read(addr - i2c::BASE, now, &mut self.world)
+                } else {
+                    Some(0)
+                }
+            }
+            _ if (systick::BASE..systick::BASE + 0x10).contains(&addr) => {
+                self.systick.read(addr, self.time.cycles)
+            }
+            dwt::CTRL | dwt::CYCCNT | dwt::DEMCR => self.dwt.read(addr, self.time.cycles),
+            DBGMCU_CR => Some(self.dbgmcu),
+            _ if AFIO.contains(&addr) => Some(self.afio[((addr - AFIO.start) / 4) as usize]),
+            _ => {
+                if let Some(port) = gpio::BASES
+                    .iter()
+                    .position(|b| (*b..*b + 0x400).contains(&addr))
+                {
+                    let offset = addr - gpio::BASES[port];
+                    let idr = if offset == 0x08 { self.idr(port) } else { 0 };
+                    self.gpio[port].read(offset, || idr)
+                } else {
+                    self.scb.read(addr)
+                }
+            }
+        };
+        value.unwrap_or_else(|| {
+            self.fault.get_or_insert(Fault::Unmapped {
+                pc,
+                addr,
+                write: false,
+            });
+            0
+        })
+    }
+
+    /// A write of `value` to `addr` by the instruction at `pc`.
+    pub fn write(&mut self, addr: u32, value: u32, pc: u32) {
+        self.advance();
+        self.poll = None;
+        let now = self.ns();
+        let done = match addr {
+            0x4200_0000..=0x43FF_FFFF => {
+                let (word, bit) = bitband(addr);
+                // Read-modify-write of the word (write-only bits read as 0).
+                let old = self.read(word, pc);
+                let new = if value & 1 != 0 {
+                    old | 1 << bit
+                } else {
+                    old & !(1 << bit)
+                };
+                self.poll = None;
+                self.write(word, new, pc);
+                Some(())
+            }
+            _ if (rcc::BASE..rcc::BASE + 0x400).contains(&addr) => {
+                let effect = self.rcc.write(addr - rcc::BASE, value, now);
+                if let Some(e) = effect {
+                    self.rcc_effect(e);
+                }
+                effect.map(|_| ())
+            }
+            _ if (flash::REG_BASE..flash::REG_BASE + 0x400).contains(&addr) => {
+                let r = self.flash.write(addr - flash::REG_BASE, value, now);
+                if let Some(Some(until)) = r {
+                    self.stall(until);
+                }
+                r.map(|_| ())
+            }
+            _ if (iwdg::BASE..iwdg::BASE + 0x400).contains(&addr) => {
+                if addr == iwdg::BASE && value & 0xFFFF == 0xCCCC {
+                    self.rcc.start_lsi(now);
+                }
+                self.iwdg.write(addr - iwdg::BASE, value, now)
+            }
+            _ if (pwr::BASE..pwr::BASE + 0x400).contains(&addr) => {
+                if self.rcc.apb1_enabled(28) {
+                    self.pwr.write(addr - pwr::BASE, value)
+                } else {
+                    Some(()) // no clock: the write is lost
+                }
+            }
+            _ if (i2c::BASE..i2c::BASE + 0x400).contains(&addr) => {
+                if self.rcc.apb1_enabled(21) {
+                    self.i2c
+                        .write(addr - i2c::BASE, value, now, &mut self.world)
+                } else {
+                    Some(())
+                }
+            }
+            _ if (systick::BASE..systick::BASE + 0x10).contains(&addr) => {
+                self.systick.write(addr, value, self.time.cycles)
+            }
+            dwt::CTRL | dwt::CYCCNT | dwt::DEMCR => self.dwt.write(addr, value, self.time.cycles),
+            DBGMCU_CR => {
+                self.dbgmcu = value;
+                Some(())
+            }
+            _ if AFIO.contains(&addr) => {
+                self.afio[((addr - AFIO.start) / 4) as usize] = value;
+                Some(())
+            }
+            _ => {
+                if let Some(port) = gpio::BASES
+                    .iter()
+                    .position(|b| (*b..*b + 0x400).contains(&addr))
+                {
+                    let r = if self.rcc.apb2_enabled(2 + port as u32) {
+                        self.gpio[port].write(addr - gpio::BASES[port], value)
+                    } else {
+                        Some(()) // no clock: the write is lost
+                    };
+                    self.pins_changed();
+                    r
+                } else {
+                    match self.scb.write(addr, value) {
+                        Some(Request::Reset) => {
+                            self.reset = Some(ResetKind::Software);
+                            Some(())
+                        }
+                        r => r.map(|_| ()),
+                    }
+                }
+            }
+        };
+        if done.is_none() {
+            self.fault.get_or_insert(Fault::Unmapped {
+                pc,
+                addr,
+                write: true,
+            });
+        }
+    }
+
+    /// The core stalls until `until` ns (every fetch waits for the flash).
+    fn stall(&mut self, until: u64) {
+        // The watchdog runs on the LSI and ends any stall.
+        let until = until
+            .min(self.iwdg.expires_at().unwrap_or(u64::MAX))
+            .min(self.ns() + 10_000_000_000);
+        let c = self.time.cycles_at_ns(until);
+        self.stall_until = Some(self.stall_until.map_or(c, |s| s.max(c)));
+    }
+
+    /// A write of `size` bytes to the flash array at `offset` (programming).
+    pub fn program(&mut self, offset: usize, size: usize, value: u16) {
+        self.advance();
+        match self.flash.program(offset, size, value, self.ns()) {
+            Programmed::Busy { until } => self.stall(until),
+            Programmed::Error => {}
+        }
+    }
+
+    fn rcc_effect(&mut self, e: Effect) {
+        let now = self.ns();
+        match e {
+            Effect::None => {}
+            Effect::Clock => {
+                self.rcc.settle(now);
+                self.time.set_hz(self.rcc.hclk_hz(now));
+                self.i2c.set_pclk1(self.rcc.pclk1_hz(now));
+            }
+            Effect::Reset(apb1, apb2) => {
+                if apb1 & I2C1RST != 0 {
+                    self.i2c.reset(&mut self.world);
+                    self.i2c.set_pclk1(self.rcc.pclk1_hz(now));
+                }
+                for (port, bit) in IOPRST.iter().enumerate() {
+                    if apb2 & bit != 0 {
+                        self.gpio[port] = Port::default();
+                    }
+                }
+                self.pins_changed();
+            }
+        }
+    }
+
+    /// The level of pin `n` of `port` as the outside sees it.
+    fn level(&self, port: usize, n: u32) -> bool {
+        let p = &self.gpio[port];
+        let pin = Pin(port, n);
+        if pin == pins::SDA || pin == pins::SCL {
+            // Open-drain with the board's 4.7 kΩ pull-ups: low when anybody pulls.
+            let port_low = match p.mode(n) {
+                Mode::Output { .. } => p.driven(n) == Some(false),
+                Mode::Alternate { .. } => pin == pins::SDA && !self.i2c.sda(&self.world),
+                _ => false,
+            };
+            let slave_low = pin == pins::SDA && !self.i2c.sda(&self.world);
+            return !(port_low || slave_low);
+        }
+        if let Some(level) = p.driven(n) {
+            return level;
+        }
+        let pulled_up = matches!(p.mode(n), Mode::Pull(true));
+        let to_ground = pins::LIMIT
+            .iter()
+            .enumerate()
+            .any(|(a, &l)| l == pin && self.world.limit_closed(a))
+            || pins::BUTTONS
+                .iter()
+                .enumerate()
+                .any(|(i, &b)| b == pin && self.world.buttons[i]);
+        if to_ground {
+            return false;
+        }
+        if pulled_up {
+            return true;
+        }
+        // Released outputs: the board's resistors (ENABLE up, the rest down).
+        pin == pins::ENABLE
+    }
+
+    fn idr(&mut self, port: usize) -> u32 {
+        // A noisy homing switch reads closed now and then (the world's draw).
+        let mut v = self.gpio[port].idr(|n| self.level(port, n));
+        for (a, &l) in pins::LIMIT.iter().enumerate() {
+            if l.0 == port
+                && matches!(self.gpio[port].mode(l.1), Mode::Pull(true))
+                && self.world.read_limit(a)
+            {
+                v &= !(1 << l.1);
+            }
+        }
+        v
+    }
+
+    /// The port registers changed: the outputs go to the machine; SCL driven as a
+    /// GPIO clocks the bus (recovery), and a line moved while the pins are not
+    /// I2C1's can lock its BUSY (ES096 §2.13.7).
+    fn pins_changed(&mut self) {
+        let now = self.ns();
+        let out = Outputs::from_ports(|p: Pin| self.gpio[p.0].driven(p.1));
+        if out != self.wiring.outputs() {
+            self.wiring.update(out, now, &mut self.world);
+        }
+        let b = &self.gpio[1];
+        if matches!(b.mode(pins::SCL.1), Mode::Output { .. }) {
+            let scl = b.driven(pins::SCL.1) != Some(false);
+            if scl != self.scl_gpio {
+                self.scl_gpio = scl;
+                self.i2c.lines_glitched();
+                if scl {
+                    self.i2c.clock_pulse(&mut self.world);
+                }
+            }
+        } else {
+            self.scl_gpio = true;
+        }
+    }
+
+    /// The level of a pin (for a watcher: a waveform, a test).
+    pub fn pin(&self, pin: Pin) -> bool {
+        self.level(pin.0, pin.1)
+    }
+}
+
+/// The word and bit a peripheral bit-band alias address stands for.
+fn bitband(addr: u32) -> (u32, u32) {
+    let off = addr - BITBAND_BASE;
+    let byte = 0x4000_0000 + off / 32;
+    let bit = (off % 32) / 4 + 8 * (byte & 3);
+    (byte & !3, bit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tictable_machine::sim::world::SimConfig;
+
+    fn mcu() -> Mcu {
+        let w = World::new(SimConfig::standard(0.0, 0.0, 1).unwrap());
+        Mcu::new(w, vec![0xFF; flash::SIZE], Oscillators::default(), 40_000)
+    }
+
+    #[test]
+    fn the_bit_band_alias_reaches_the_peripheral_bit() {
+        assert_eq!(bitband(0x4242_0300), (0x4002_1018, 0));
+        let mut m = mcu();
+        m.write(0x4242_0308, 1, 0); // RCC_APB2ENR bit 2: IOPAEN
+        assert_eq!(m.read(rcc::BASE + 0x18, 0), 1 << 2);
+        assert_eq!(m.read(0x4242_0308, 0), 1);
+        assert!(m.fault.is_none());
+    }
+
+    #[test]
+    fn an_unknown_address_is_a_fault_with_pc_and_address() {
+        let mut m = mcu();
+        m.read(0x4000_4400, 0x0800_0123);
+        assert_eq!(
+            m.fault,
+            Some(Fault::Unmapped {
+                pc: 0x0800_0123,
+                addr: 0x4000_4400,
+                write: false
+            })
+        );
+        assert_eq!(
+            m.fault.unwrap().to_string(),
+            "read of 0x40004400, which no model knows, at pc 0x08000123"
+        );
+    }
+
+    #[test]
+    fn a_button_pressed_reads_low_through_the_pull_up() {
+        let mut m = mcu();
+        m.write(rcc::BASE + 0x18, 0xC, 0);
+        // PB8 (Start): input with pull-up.
+        m.write(gpio::BASES[1] + 4, 0x4444_4448, 0);
+        m.write(gpio::BASES[1] + 0x10, 1 << 8, 0);
+        assert_ne!(m.read(gpio::BASES[1] + 8, 0) & (1 << 8), 0);
+        m.world.buttons[3] = true;
+        assert_eq!(m.read(gpio::BASES[1] + 8, 0) & (1 << 8), 0);
+    }
+
+    #[test]
+    fn a_slave_holding_sda_low_shows_on_pb7() {
+        let mut m = mcu();
+        m.write(rcc::BASE + 0x18, 0xC, 0);
+        // PB7: open-drain output, released.
+        m.write(gpio::BASES[1], 0x6444_4444, 0);
+        m.write(gpio::BASES[1] + 0x10, 1 << 7, 0);
+        assert_ne!(m.read(gpio::BASES[1] + 8, 0) & (1 << 7), 0);
+        m.world.bus_hung = true;
+        assert_eq!(m.read(gpio::BASES[1] + 8, 0) & (1 << 7), 0);
+    }
+
+    #[test]
+    fn time_follows_the_clock() {
+        let mut t = Time::new(0);
+        t.cycles = 8_000;
+        assert_eq!(t.ns(), 1_000_000);
+        t.set_hz(72_000_000);
+        t.cycles += 72_000;
+        assert_eq!(t.ns(), 2_000_000);
+        assert_eq!(t.cycles_at_ns(3_000_000), 8_000 + 144_000);
+    }
+}

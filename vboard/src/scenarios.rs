@@ -1,0 +1,457 @@
+//! The scenario set played on the image, and the rules each run must keep: the
+//! games' (see [`crate::session`]), and the board's: no reset but those a scenario
+//! causes, STEP and DIR timing within the drivers' limits, no bus collision, no
+//! loop pass as long as the watchdog's shortest timeout, a resumed machine that
+//! does not ask for a calibration again.
+
+use crate::elf::Image;
+use crate::rcc::{Oscillators, ResetKind};
+use crate::session::{Bench, GameResult, GameSpec, RunError, Session};
+use std::fmt::Write as _;
+use tictable_machine::panel::Light;
+use tictable_machine::sim::faults::{ByKind, FaultKind, FaultSet};
+use tictable_machine::sim::human::Style;
+use tictable_machine::sim::scenario::world_faults;
+
+/// The watchdog's shortest timeout (LSI at 60 kHz), ms: no loop pass may come near.
+pub const WATCHDOG_MIN_MS: u64 = 1_000;
+
+/// One fault kind switched on for a game: at `rate` from the game's start until
+/// the world counted one.
+#[derive(Clone, Copy, Debug)]
+pub struct Burst {
+    /// The kind.
+    pub kind: FaultKind,
+    /// Its rate (see `SimConfig::set_faults`).
+    pub rate: f64,
+}
+
+/// A scenario: how the board is built, what flash it starts with, the games.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Its name.
+    pub name: &'static str,
+    /// The board.
+    pub bench: Bench,
+    /// Start from the calibrated flash of the first scenario (else blank: the
+    /// guided calibration comes first).
+    pub calibrated: bool,
+    /// The games.
+    pub games: Vec<GameSpec>,
+    /// A fault kind for each game (same index), if any.
+    pub bursts: Vec<Option<Burst>>,
+    /// Power off and on again after the games, then one more game: the machine
+    /// must resume without a calibration.
+    pub cold_boot: bool,
+    /// Watchdog resets this scenario causes (0 for most).
+    pub watchdog_resets: usize,
+    /// The snapshot pages hold old data (a chip used before, or a previous
+    /// firmware's): nothing valid, nothing erased. Starts uncalibrated.
+    pub old_data: bool,
+}
+
+impl Plan {
+    fn new(name: &'static str, calibrated: bool, games: Vec<GameSpec>) -> Plan {
+        let n = games.len();
+        Plan {
+            name,
+            bench: Bench::default(),
+            calibrated,
+            games,
+            bursts: vec![None; n],
+            cold_boot: false,
+            watchdog_resets: 0,
+            old_data: false,
+        }
+    }
+}
+
+/// The first scenario: a blank flash (calibration), games by perfect, random and
+/// cheating people, a cold boot that resumes.
+pub fn first() -> Plan {
+    let cheat = GameSpec {
+        cheat_rate: 0.5,
+        ..GameSpec::plain(Style::Random)
+    };
+    let mut p = Plan::new(
+        "blank-flash",
+        false,
+        vec![
+            GameSpec::plain(Style::Perfect),
+            GameSpec::plain(Style::Random),
+            cheat,
+            GameSpec::plain(Style::Erring(0.3)),
+        ],
+    );
+    p.cold_boot = true;
+    p
+}
+
+/// The scenarios after the first, on its calibrated flash.
+pub fn rest() -> Vec<Plan> {
+    let mut v = vec![];
+    let plain = GameSpec::plain(Style::Perfect);
+    // A chip whose snapshot pages hold old data: the calibration, a game and a
+    // cold boot that resumes need every page erased before it is written.
+    let mut used = Plan::new("used-flash", false, vec![plain]);
+    used.old_data = true;
+    used.cold_boot = true;
+    v.push(used);
+    v.push(Plan::new(
+        "power-cuts",
+        true,
+        vec![
+            GameSpec {
+                cut_at_ms: Some(6_000),
+                ..plain
+            },
+            GameSpec {
+                cut_in_erase_after_ms: Some(1_000),
+                ..plain
+            },
+            GameSpec {
+                cut_in_write_after_ms: Some(2_000),
+                ..plain
+            },
+        ],
+    ));
+    // People who move one of the device's pieces every turn they can.
+    let cheater = GameSpec {
+        cheat_rate: 1.0,
+        ..GameSpec::plain(Style::Random)
+    };
+    v.push(Plan::new("cheats", true, vec![cheater, cheater, cheater]));
+    let mut wd = Plan::new(
+        "watchdog",
+        true,
+        vec![GameSpec {
+            hang_erase_after_ms: Some(3_000),
+            ..plain
+        }],
+    );
+    wd.watchdog_resets = 1;
+    v.push(wd);
+    let mut xtal = Plan::new("no-crystal", true, vec![plain]);
+    xtal.bench.osc = Oscillators {
+        crystal_starts: false,
+        pll_locks: true,
+    };
+    v.push(xtal);
+    let mut pll = Plan::new("no-pll-lock", true, vec![plain]);
+    pll.bench.osc = Oscillators {
+        crystal_starts: true,
+        pll_locks: false,
+    };
+    v.push(pll);
+    // A slave holding SDA low: for good from 3 s after Start, and the fault kind
+    // `bus-hang` of `--faults all`.
+    let mut held = Plan::new(
+        "bus-held-low",
+        true,
+        vec![
+            GameSpec {
+                hold_bus_after_ms: Some(3_000),
+                ..plain
+            },
+            plain,
+        ],
+    );
+    held.bursts[1] = Some(Burst {
+        kind: FaultKind::BusHang,
+        rate: 10.0,
+    });
+    v.push(held);
+    let kinds = [
+        (FaultKind::I2c, 0.05),
+        (FaultKind::Brownout, 10.0),
+        (FaultKind::Magnet, 0.5),
+        (FaultKind::LostSteps, 1.0 / 2e-5),
+        (FaultKind::Drop, 10.0),
+        (FaultKind::Bump, 10.0),
+    ];
+    let mut f = Plan::new("faults", true, kinds.iter().map(|_| plain).collect());
+    f.bursts = kinds
+        .iter()
+        .map(|&(kind, rate)| Some(Burst { kind, rate }))
+        .collect();
+    v.push(f);
+    v
+}
+
+/// What a scenario found.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Its name.
+    pub name: String,
+    /// The games.
+    pub games: Vec<GameResult>,
+    /// Rule violations, in words.
+    pub violations: Vec<String>,
+    /// Fault kinds switched on, and those injected and recovered from.
+    pub faults: (u32, u32),
+    /// Figures.
+    pub figures: Figures,
+    /// The flash at the end.
+    pub flash: Vec<u8>,
+    /// What happened, for a failure's report.
+    pub log: Vec<String>,
+}
+
+/// Figures measured on the image.
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    /// Power-on to the machine ready (resumed from flash), ms.
+    pub boot_ms: Option<u32>,
+    /// The longest loop pass (between watchdog feeds), µs.
+    pub max_pass_us: u64,
+    /// The stack's high-water mark, bytes.
+    pub stack_b: u32,
+    /// Done pressed to the first STEP edge, µs.
+    pub done_to_step_us: Vec<u64>,
+    /// Placements, ms.
+    pub placements_ms: Vec<u32>,
+    /// Shortest STEP high and low, DIR set-up, ns.
+    pub step_high_ns: u64,
+    /// Shortest STEP low, ns.
+    pub step_low_ns: u64,
+    /// Shortest DIR set-up before a STEP edge, ns.
+    pub dir_setup_ns: u64,
+    /// Flash page erases.
+    pub erases: u64,
+    /// I2C bytes clocked and bus-busy time, per scan estimate not kept; bytes.
+    pub i2c_bytes: u64,
+    /// Virtual time, ms.
+    pub virtual_ms: u32,
+    /// Wall time, s.
+    pub wall_s: f64,
+}
+
+/// Plays `plan` on `image` (with `flash` when the plan starts calibrated).
+pub fn run(plan: &Plan, image: &Image, flash: Option<&[u8]>) -> Report {
+    let t0 = std::time::Instant::now();
+    let mut r = Report {
+        name: plan.name.into(),
+        ..Report::default()
+    };
+    let start = if plan.old_data {
+        let mut f = image.flash.clone();
+        for (i, b) in f[crate::STORE_OFFSET..].iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(37) ^ 0x5A;
+        }
+        Some(f)
+    } else if plan.calibrated {
+        flash.map(<[u8]>::to_vec)
+    } else {
+        None
+    };
+    let mut s = match Session::new(image, start, &plan.bench) {
+        Ok(s) => s,
+        Err(e) => {
+            r.violations.push(e.to_string());
+            return r;
+        }
+    };
+    let outcome = play(plan, &mut s, &mut r);
+    if let Err(e) = outcome {
+        r.violations.push(e.to_string());
+    }
+    board_rules(plan, &mut s, &mut r);
+    r.figures.wall_s = t0.elapsed().as_secs_f64();
+    let ms = s.ms;
+    let m = s.mcu();
+    let line = format!(
+        "{:8} ms end: I2C1 reset {} times, {} bytes; SDA held low: {}; bus recoveries seen: {}; watchdog feeds {}; \
+         SysTick ticks lost (since the last reset) {} over {} erases",
+        ms,
+        m.i2c.resets,
+        m.i2c.bytes,
+        m.world.bus_hung,
+        m.i2c.recovery_clocks / 9,
+        m.iwdg.feeds,
+        m.systick.merged,
+        m.flash.total_erases()
+    );
+    s.log.push(line);
+    r.flash = s.mcu().flash_array().to_vec();
+    r.log = std::mem::take(&mut s.log);
+    r
+}
+
+fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
+    if !plan.calibrated {
+        s.calibrate()?;
+    } else if s.wait_ready(crate::session::READY_LIMIT_MS).is_err() {
+        return Err(RunError::Stuck(
+            "a calibrated flash did not boot to Setup".into(),
+        ));
+    }
+    for (i, game) in plan.games.iter().enumerate() {
+        let burst = plan.bursts.get(i).copied().flatten();
+        let before = world_faults(&s.world().clone());
+        if let Some(b) = burst {
+            s.world()
+                .config
+                .set_faults(FaultSet::EMPTY.with(b.kind), b.rate);
+        }
+        let g = if let Some(b) = burst {
+            play_burst(s, game, b, &before)?
+        } else {
+            s.play(game)?
+        };
+        if let Some(b) = burst {
+            s.world().config.set_faults(FaultSet::EMPTY, 0.0);
+            let n = world_faults(&s.world().clone())[b.kind] - before[b.kind];
+            r.faults.0 += 1;
+            if n == 0 {
+                r.violations.push(format!(
+                    "game {}: fault kind {} was never injected",
+                    i + 1,
+                    b.kind
+                ));
+            } else if g.violations().is_empty() {
+                r.faults.1 += 1;
+            }
+        }
+        for v in g.violations() {
+            r.violations.push(format!("game {}: {v}", i + 1));
+        }
+        r.games.push(g);
+    }
+    if plan.cold_boot {
+        s.power_cycle(1_000);
+        let on = s.ms;
+        let ready = s.wait_ready(crate::session::READY_LIMIT_MS)?;
+        r.figures.boot_ms = Some(ready - on);
+        if s.log
+            .iter()
+            .rev()
+            .take_while(|l| !l.contains("power cut"))
+            .any(|l| l.contains("lights [DeviceTurn, Error]"))
+        {
+            r.violations
+                .push("the cold boot with the flash kept asked for a calibration".into());
+        }
+        let g = s.play(&GameSpec::plain(Style::Perfect))?;
+        for v in g.violations() {
+            r.violations.push(format!("game after the cold boot: {v}"));
+        }
+        r.games.push(g);
+    }
+    Ok(())
+}
+
+/// A game with `b` on until one of it was counted.
+fn play_burst(
+    s: &mut Session,
+    game: &GameSpec,
+    b: Burst,
+    before: &ByKind,
+) -> Result<GameResult, RunError> {
+    // The session plays the game; the burst is switched off after its first
+    // fault by a watcher on every world ms.
+    s.burst = Some((b.kind, before[b.kind]));
+    let g = s.play(game);
+    s.burst = None;
+    g
+}
+
+/// The board's rules over the whole run.
+fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
+    let watchdog = s
+        .resets
+        .iter()
+        .filter(|(_, k)| *k == ResetKind::Watchdog)
+        .count();
+    let other = s
+        .resets
+        .iter()
+        .filter(|(_, k)| matches!(k, ResetKind::Software | ResetKind::Pin))
+        .count();
+    if watchdog != plan.watchdog_resets {
+        r.violations.push(format!(
+            "{watchdog} watchdog resets (expected {})",
+            plan.watchdog_resets
+        ));
+    }
+    if other > 0 {
+        r.violations
+            .push(format!("{other} software resets (a panic or a HardFault)"));
+    }
+    let stack = s.board.stack_high_water();
+    let m = s.mcu();
+    let t = m.wiring.timing;
+    if t.short_pulses + t.dir_violations + t.disabled_edges > 0 {
+        r.violations.push(format!(
+            "stepper drivers: {} pulses too short, {} DIR changes without set-up time, {} edges while disabled",
+            t.short_pulses, t.dir_violations, t.disabled_edges
+        ));
+    }
+    if m.i2c.master_hangs > 0 {
+        r.violations.push(format!(
+            "the master's own transfers left a slave holding SDA {} times (the last byte read acknowledged)",
+            m.i2c.master_hangs
+        ));
+    }
+    if m.world.stats.collisions > 0 {
+        r.violations
+            .push(format!("{} bus collisions", m.world.stats.collisions));
+    }
+    let pass_us = m.iwdg.longest_gap_ns / 1_000;
+    if pass_us >= WATCHDOG_MIN_MS * 1_000 && plan.watchdog_resets == 0 {
+        r.violations.push(format!(
+            "a loop pass of {pass_us} µs, near the watchdog's shortest timeout"
+        ));
+    }
+    r.figures.max_pass_us = pass_us;
+    r.figures.stack_b = stack;
+    r.figures.step_high_ns = t.min_high_ns;
+    r.figures.step_low_ns = t.min_low_ns;
+    r.figures.dir_setup_ns = t.min_dir_setup_ns;
+    r.figures.erases = m.flash.total_erases();
+    r.figures.i2c_bytes = m.i2c.bytes;
+    r.figures.done_to_step_us = s.done_to_step_us.clone();
+    r.figures.placements_ms = r
+        .games
+        .iter()
+        .flat_map(|g| g.placements_ms.iter().copied())
+        .collect();
+    r.figures.virtual_ms = s.ms;
+}
+
+impl Report {
+    /// One line: the scenario, its games and what failed.
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        let won = self
+            .games
+            .iter()
+            .filter(|g| g.device_won == Some(true))
+            .count();
+        let drawn = self
+            .games
+            .iter()
+            .filter(|g| g.finished && g.device_won.is_none())
+            .count();
+        let _ = write!(
+            out,
+            "{:14} {} games ({won} won, {drawn} drawn), {:.1} s virtual in {:.1} s, longest pass {} µs, {} erases",
+            self.name,
+            self.games.len(),
+            f64::from(self.figures.virtual_ms) / 1000.0,
+            self.figures.wall_s,
+            self.figures.max_pass_us,
+            self.figures.erases
+        );
+        if self.violations.is_empty() {
+            out.push_str(": ok");
+        } else {
+            let _ = write!(out, ": FAIL {}", self.violations.join("; "));
+        }
+        out
+    }
+}
+
+/// Whether the lights show a calibration step (Error with a step light).
+pub fn calibration_lights(l: &[bool; 7]) -> bool {
+    l[Light::Error.index()] && l[Light::DeviceTurn.index()]
+}
