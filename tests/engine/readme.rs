@@ -1,40 +1,272 @@
-//! README.md as a newcomer reads it: every link to a file in the repository leads to
-//! one (none leaves it), and what it says of `tables/tictactoe.json` is what the
-//! file is (one JSON document, not one object per line).
+//! README.md and `docs/*.md` as a newcomer reads them: every link to a file in the
+//! repository leads to one (none leaves it) and every `#anchor` to a heading there,
+//! every path written in backticks exists, the table sizes they state are the ones the
+//! crate computes, a byte figure is written in one file only, and what they say of
+//! `tables/tictactoe.json` is what the file is. (That the commands they show still run
+//! is checked by the program's tests: `cli/tests/readme_commands.rs`.)
 
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
-fn readme() -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap()
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// README.md and every `docs/*.md`, as (path relative to the root, text).
+fn documents() -> Vec<(PathBuf, String)> {
+    let mut paths = vec![PathBuf::from("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .expect("a docs/ directory")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .map(|p| p.strip_prefix(root()).unwrap().to_path_buf())
+        .collect();
+    docs.sort();
+    paths.extend(docs);
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(root().join(&p))
+                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (p, text)
+        })
+        .collect()
+}
+
+fn document(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The prose of a Markdown text: fenced code blocks blanked out (they hold commands and
+/// program output, not links).
+fn prose(text: &str) -> String {
+    let mut fenced = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The inline code spans of a prose text (between single backticks).
+fn code_spans(prose: &str) -> Vec<&str> {
+    prose.split('`').skip(1).step_by(2).collect()
+}
+
+/// The anchor GitHub gives a heading: lower case, spaces as hyphens, punctuation other
+/// than `-` and `_` dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings.
+fn anchors(text: &str) -> BTreeSet<String> {
+    prose(text)
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| slug(l.trim_start_matches('#')))
+        .collect()
 }
 
 #[test]
-fn links_lead_to_files_in_the_repository() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = readme();
+fn links_lead_to_files_and_headings_in_the_repository() {
+    let root = root().canonicalize().unwrap();
     let mut checked = 0;
-    for (start, _) in text.match_indices("](") {
-        let rest = &text[start + 2..];
-        let target = &rest[..rest.find(')').expect("a closed link")];
-        if target.starts_with("http") || target.starts_with('#') {
+    for (path, text) in documents() {
+        let dir = root.join(&path).parent().unwrap().to_path_buf();
+        let prose = prose(&text);
+        for (start, _) in prose.match_indices("](") {
+            let rest = &prose[start + 2..];
+            let target = &rest[..rest.find(')').expect("a closed link")];
+            if target.starts_with("http") {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let file = if file.is_empty() {
+                root.join(&path)
+            } else {
+                dir.join(file)
+            };
+            let resolved = file
+                .canonicalize()
+                .unwrap_or_else(|_| panic!("{}: {target} does not exist", path.display()));
+            assert!(
+                resolved.starts_with(&root),
+                "{}: {target} leaves the repository",
+                path.display()
+            );
+            if !anchor.is_empty() {
+                let heads = anchors(&std::fs::read_to_string(&resolved).unwrap());
+                assert!(
+                    heads.contains(anchor),
+                    "{}: {target}: no heading #{anchor} there (headings: {heads:?})",
+                    path.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} links found");
+}
+
+/// Paths written in backticks that are made by a build, not kept in the repository.
+const BUILT: [&str; 2] = ["web/dist/", "target/"];
+
+/// Where a repository path in backticks can start.
+const TOP: [&str; 13] = [
+    "src/", "machine/", "cli/", "firmware/", "qemu/", "web/", "scripts/", "tests/", "tables/",
+    "examples/", "benches/", "fuzz/", "docs/",
+];
+
+#[test]
+fn paths_in_backticks_exist() {
+    let mut checked = 0;
+    for (path, text) in documents() {
+        for span in code_spans(&prose(&text)) {
+            let candidate = span.trim_end_matches(['/', ':']);
+            let looks_like_a_path = TOP.iter().any(|t| span.starts_with(t))
+                && !span.contains([' ', '<', '*', '|', '{']);
+            if !looks_like_a_path || BUILT.iter().any(|b| span.starts_with(b)) {
+                continue;
+            }
+            assert!(
+                root().join(candidate).exists(),
+                "{}: `{span}` does not exist",
+                path.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} paths found");
+}
+
+/// The README's row of its embedding table that starts with `way`.
+fn embed_row(readme: &str, way: &str) -> String {
+    readme
+        .lines()
+        .find(|l| l.starts_with(&format!("| {way} |")))
+        .unwrap_or_else(|| panic!("README's embedding table has no row \"{way}\""))
+        .to_string()
+}
+
+#[test]
+fn table_sizes_are_the_ones_the_crate_computes() {
+    let size = tictable::table::size();
+    let readme = document("README.md");
+    let row = embed_row(&readme, "Rust, compiled in");
+    for (what, bytes) in [
+        ("analysis table", size.total()),
+        ("compact layout", size.compact_bytes),
+        ("best-moves table", size.best_bytes),
+    ] {
+        assert!(
+            row.contains(&format!(" {bytes} B")),
+            "README says another size for the {what} than `tictable stats` ({bytes} B): {row}"
+        );
+    }
+    // What the best-moves table's size counts, term by term, as docs/tables.md
+    // writes it: the packed sets (a byte per slot, a bit per slot), the pilots, the seed.
+    let slots = size.best_entries + 1;
+    let (low, high, pilots) = (slots, slots.div_ceil(8), size.best_entries.div_ceil(3));
+    assert_eq!(low + high + pilots + 4, size.best_bytes);
+    let sum = format!("{low} B + {high} B + {pilots} B + 4 B in all");
+    assert!(
+        document("docs/tables.md").contains(&sum),
+        "docs/tables.md does not count the best-moves table as {sum}"
+    );
+    // The figure of the table before its sets were packed in 9 bits is gone, except
+    // where docs/tables.md says it is the older one.
+    for (path, text) in documents() {
+        for stale in ["230 B", "230-byte", "230 bytes"] {
+            let count = text.matches(stale).count();
+            let explained = usize::from(path == Path::new("docs/tables.md"));
+            assert!(
+                count <= explained,
+                "{}: says {stale} of the best-moves table",
+                path.display()
+            );
+        }
+    }
+}
+
+/// The byte figures of a text (`2765 B`, `20,680 B`), those of three digits or more.
+fn byte_figures(text: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let chars: Vec<char> = text.chars().collect();
+    for i in 0..chars.len() {
+        if !chars[i].is_ascii_digit() || (i > 0 && (chars[i - 1].is_alphanumeric())) {
             continue;
         }
-        let path = target.split('#').next().unwrap_or(target);
-        assert!(!path.contains(".."), "{target} leaves the repository");
-        assert!(root.join(path).exists(), "{target} does not exist");
-        checked += 1;
+        if i > 0 && matches!(chars[i - 1], ',' | '.' | '-' | '+' | '^') {
+            continue;
+        }
+        let mut j = i;
+        while j < chars.len() && (chars[j].is_ascii_digit() || chars[j] == ',') {
+            j += 1;
+        }
+        let number: String = chars[i..j].iter().collect();
+        let number = number.trim_end_matches(',');
+        let digits = number.chars().filter(char::is_ascii_digit).count();
+        let unit: String = chars[j..chars.len().min(j + 3)].iter().collect();
+        let is_bytes = unit.starts_with(" B") && !unit[2..].starts_with(char::is_alphanumeric);
+        if is_bytes && digits >= 3 && chars[j - 1] != ',' {
+            found.insert(number.replace(',', ""));
+        }
     }
-    assert!(checked > 0 || !text.contains("]("));
+    found
+}
+
+#[test]
+fn a_byte_figure_is_written_in_one_file_only() {
+    let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for (path, text) in documents() {
+        for figure in byte_figures(&text) {
+            files.entry(figure).or_default().push(path.clone());
+        }
+    }
+    assert!(files.len() > 30, "only {} byte figures found", files.len());
+    let repeated: Vec<_> = files.iter().filter(|(_, f)| f.len() > 1).collect();
+    assert!(
+        repeated.is_empty(),
+        "byte figures written in more than one file (keep each where its script \
+         measures it, link to it elsewhere): {repeated:?}"
+    );
+}
+
+#[test]
+fn byte_figures_are_found_as_written() {
+    let found = byte_figures("a 2765 B table, 20,680 B as .py, 146 B, 12 B, 2 B, 1,000 KB");
+    let expected: BTreeSet<String> = ["2765", "20680", "146"].map(String::from).into();
+    assert_eq!(found, expected);
 }
 
 #[test]
 fn the_json_table_is_one_document_as_described() {
-    let text = readme();
+    let text = document("docs/tables.md");
     assert!(text
         .contains("`tictactoe.json`: the 627 canonical decision positions, in one JSON document"));
-    assert!(!text.contains("one object per line"));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let json = std::fs::read_to_string(root.join("tables/tictactoe.json")).unwrap();
+    for (path, text) in documents() {
+        assert!(
+            !text.contains("one object per line"),
+            "{}: calls tictactoe.json one object per line",
+            path.display()
+        );
+    }
+    let json = std::fs::read_to_string(root().join("tables/tictactoe.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
     assert_eq!(v["format"], "tictable");
     assert_eq!(v["positions"].as_array().map(Vec::len), Some(627));

@@ -1,0 +1,282 @@
+//! Every command README.md and `docs/*.md` show still runs: each line of a fenced `sh`
+//! block that runs the program (`tictable ...`, `cargo run --release -- ...`, also at
+//! the end of a pipe) is run by `sh` against the program this test was built with, as
+//! a person who ran `cargo install --path cli` would type it, in a scratch directory
+//! holding a copy of `tables/`, with no terminal and an empty stdin.
+//!
+//! A block must exit 0, or the status written just above it as `<!-- exit: N -->`. A
+//! block after `<!-- not run: REASON -->` (long runs) is left to the ignored test
+//! `the_commands_marked_not_run_run_too`, which `cargo test -p tictable-cli --test
+//! readme_commands -- --ignored` runs.
+#![cfg(unix)]
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The repository root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A command shown in a document, where it is, and how it must end.
+#[derive(Debug)]
+struct Shown {
+    /// The document and line, `docs/cli.md:42`.
+    place: String,
+    /// The line as written.
+    line: String,
+    /// The line as `sh` runs it: `cargo run --release --` written as `tictable`.
+    script: String,
+    /// The exit status it must end with.
+    status: i32,
+    /// Why it is not run by `cargo test`, if it is not.
+    not_run: Option<String>,
+}
+
+/// The argument of an HTML comment `<!-- NAME: VALUE -->` on `line`.
+fn marker<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    line.trim()
+        .strip_prefix("<!--")?
+        .strip_suffix("-->")?
+        .trim()
+        .strip_prefix(name)?
+        .strip_prefix(':')
+        .map(str::trim)
+}
+
+/// `line` as `sh` runs it, when it runs the program; `None` for other commands
+/// (`cargo test`, `cd firmware && ...`).
+fn script(line: &str) -> Option<String> {
+    let code = line.trim();
+    if code.is_empty() || code.starts_with('#') {
+        return None;
+    }
+    let script = code
+        .replace("cargo run --release -- ", "tictable ")
+        .replace("cargo run --release --", "tictable")
+        .replace("cargo run --release", "tictable");
+    let runs_it = script.starts_with("tictable") || script.contains("| tictable");
+    runs_it.then_some(script)
+}
+
+/// The commands of one Markdown document.
+fn commands_in(name: &str, text: &str) -> Vec<Shown> {
+    let mut shown = Vec::new();
+    let (mut status, mut not_run) = (0, None::<String>);
+    let mut block: Option<&str> = None;
+    for (number, line) in text.lines().enumerate() {
+        let fence = line.trim_start().strip_prefix("```");
+        match (block, fence) {
+            (None, Some(info)) => block = Some(info.trim()),
+            (Some(_), Some(_)) => {
+                block = None;
+                (status, not_run) = (0, None);
+            }
+            (None, None) => {
+                if let Some(n) = marker(line, "exit") {
+                    status = n.parse().expect("<!-- exit: N --> with a number");
+                } else if let Some(reason) = marker(line, "not run") {
+                    not_run = Some(reason.to_string());
+                } else if !line.trim().is_empty() {
+                    (status, not_run) = (0, None);
+                }
+            }
+            (Some(info), None) => {
+                if info != "sh" {
+                    continue;
+                }
+                if let Some(script) = script(line) {
+                    shown.push(Shown {
+                        place: format!("{name}:{}", number + 1),
+                        line: line.to_string(),
+                        script,
+                        status,
+                        not_run: not_run.clone(),
+                    });
+                }
+            }
+        }
+    }
+    shown
+}
+
+/// The commands of README.md and every `docs/*.md`.
+fn shown() -> Vec<Shown> {
+    let mut names = vec!["README.md".to_string()];
+    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    docs.sort();
+    names.extend(docs);
+    names
+        .iter()
+        .flat_map(|name| {
+            let text = std::fs::read_to_string(root().join(name)).unwrap();
+            commands_in(name, &text)
+        })
+        .collect()
+}
+
+/// A scratch directory holding a copy of `tables/` (commands read and write there).
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("tables")).unwrap();
+    for entry in std::fs::read_dir(root().join("tables")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join("tables").join(path.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+/// The longest a command may take (a debug build on a busy 2-core machine).
+const LIMIT: Duration = Duration::from_secs(300);
+
+/// Runs one command in `dir`; a description of what went wrong, if anything did.
+fn run(shown: &Shown, dir: &Path) -> Option<String> {
+    let bin = Path::new(env!("CARGO_BIN_EXE_tictable")).parent().unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bin.to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let out = dir.join("stdout");
+    let err = dir.join("stderr");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(&shown.script)
+        .current_dir(dir)
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .stdout(File::create(&out).unwrap())
+        .stderr(File::create(&err).unwrap())
+        .spawn()
+        .expect("sh runs");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Some(format!(
+                "{}: `{}` still running after {LIMIT:?}: mark it <!-- not run: REASON -->",
+                shown.place, shown.line
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let code = status.code();
+    (code != Some(shown.status)).then(|| {
+        let stderr = std::fs::read_to_string(&err).unwrap_or_default();
+        let stdout = std::fs::read_to_string(&out).unwrap_or_default();
+        let tail = |s: &str| s.lines().rev().take(5).collect::<Vec<_>>().join(" / ");
+        format!(
+            "{}: `{}` ended with {code:?}, not {} (stderr: {}; stdout, last lines: {})",
+            shown.place,
+            shown.line,
+            shown.status,
+            tail(&stderr),
+            tail(&stdout)
+        )
+    })
+}
+
+/// Runs the commands `pick` selects; panics naming every one that failed.
+fn run_all(pick: impl Fn(&Shown) -> bool, dir: &str) -> usize {
+    let dir = scratch(dir);
+    let selected: Vec<Shown> = shown().into_iter().filter(|s| pick(s)).collect();
+    let failures: Vec<String> = selected.iter().filter_map(|s| run(s, &dir)).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} commands shown in the docs failed:\n{}",
+        failures.len(),
+        selected.len(),
+        failures.join("\n")
+    );
+    selected.len()
+}
+
+#[test]
+fn every_command_shown_in_the_docs_runs() {
+    for s in shown().iter().filter(|s| s.not_run.is_some()) {
+        eprintln!(
+            "not run here ({}): {}: {}",
+            s.not_run.as_deref().unwrap_or_default(),
+            s.place,
+            s.line
+        );
+    }
+    let ran = run_all(|s| s.not_run.is_none(), "readme-commands");
+    assert!(ran >= 20, "only {ran} commands found in README.md and docs/");
+}
+
+#[test]
+#[ignore = "the long runs marked <!-- not run: REASON --> in the docs (minutes)"]
+fn the_commands_marked_not_run_run_too() {
+    let ran = run_all(|s| s.not_run.is_some(), "readme-commands-long");
+    assert!(ran > 0);
+}
+
+/// The reading of the documents: which lines are commands, with which status.
+#[test]
+fn commands_are_read_from_sh_blocks_with_their_markers() {
+    let text = "\
+```sh
+cargo run --release    # plays
+cargo test
+printf '5\\n' | cargo run --release -- play --plain
+```
+
+<!-- exit: 2 -->
+```sh
+tictable analyse XXXXXXXXX
+```
+
+<!-- not run: long -->
+```sh
+tictable selfplay --games 1000000
+```
+
+```text
+tictable analyse is output here, not a command
+```
+
+```sh
+cd firmware && cargo build --release
+tictable verify
+```
+";
+    let shown = commands_in("t.md", text);
+    let got: Vec<(&str, i32, Option<&str>)> = shown
+        .iter()
+        .map(|s| (s.script.as_str(), s.status, s.not_run.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("tictable    # plays", 0, None),
+            ("printf '5\\n' | tictable play --plain", 0, None),
+            ("tictable analyse XXXXXXXXX", 2, None),
+            ("tictable selfplay --games 1000000", 0, Some("long")),
+            ("tictable verify", 0, None),
+        ]
+    );
+    assert_eq!(shown[0].place, "t.md:2");
+}
+
+/// A command that fails is reported with its place, its status and its stderr.
+#[test]
+fn a_failing_command_is_reported() {
+    let dir = scratch("readme-commands-failing");
+    let shown = &commands_in("t.md", "```sh\ntictable analyse XXXXXXXXX\n```\n")[0];
+    let report = run(shown, &dir).expect("an invalid position fails");
+    assert!(report.starts_with("t.md:2: `tictable analyse XXXXXXXXX` ended with Some(2), not 0"), "{report}");
+    assert!(report.contains("impossible counts"), "{report}");
+}
