@@ -3,7 +3,7 @@
 //! every path written in backticks exists, the table sizes they state are the ones the
 //! crate computes, a byte figure is written in one file only, and what they say of
 //! `tables/tictactoe.json` is what the file is. (That the commands they show still run
-//! is checked by the program's tests: `cli/tests/readme_commands.rs`.)
+//! is checked by the program's tests: `cli/tests/cli/readme_commands.rs`.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -128,8 +128,19 @@ const BUILT: [&str; 2] = ["web/dist/", "target/"];
 
 /// Where a repository path in backticks can start.
 const TOP: [&str; 13] = [
-    "src/", "machine/", "cli/", "firmware/", "qemu/", "web/", "scripts/", "tests/", "tables/",
-    "examples/", "benches/", "fuzz/", "docs/",
+    "src/",
+    "machine/",
+    "cli/",
+    "firmware/",
+    "qemu/",
+    "web/",
+    "scripts/",
+    "tests/",
+    "tables/",
+    "examples/",
+    "benches/",
+    "fuzz/",
+    "docs/",
 ];
 
 #[test]

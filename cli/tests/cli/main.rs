@@ -10,4 +10,5 @@ mod cli_pipes;
 mod cli_play;
 mod cli_simulate;
 mod cli_verify;
+mod readme_commands;
 mod stats_cli;

@@ -6,7 +6,7 @@
 //!
 //! A block must exit 0, or the status written just above it as `<!-- exit: N -->`. A
 //! block after `<!-- not run: REASON -->` (long runs) is left to the ignored test
-//! `the_commands_marked_not_run_run_too`, which `cargo test -p tictable-cli --test
+//! `the_commands_marked_not_run_run_too`, which `cargo test -p tictable-cli --test cli
 //! readme_commands -- --ignored` runs.
 #![cfg(unix)]
 
@@ -140,10 +140,9 @@ const LIMIT: Duration = Duration::from_secs(300);
 /// Runs one command in `dir`; a description of what went wrong, if anything did.
 fn run(shown: &Shown, dir: &Path) -> Option<String> {
     let bin = Path::new(env!("CARGO_BIN_EXE_tictable")).parent().unwrap();
-    let path = std::env::join_paths(
-        std::iter::once(bin.to_path_buf())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
     .unwrap();
     let out = dir.join("stdout");
     let err = dir.join("stderr");
@@ -214,7 +213,10 @@ fn every_command_shown_in_the_docs_runs() {
         );
     }
     let ran = run_all(|s| s.not_run.is_none(), "readme-commands");
-    assert!(ran >= 20, "only {ran} commands found in README.md and docs/");
+    assert!(
+        ran >= 20,
+        "only {ran} commands found in README.md and docs/"
+    );
 }
 
 #[test]
@@ -277,6 +279,9 @@ fn a_failing_command_is_reported() {
     let dir = scratch("readme-commands-failing");
     let shown = &commands_in("t.md", "```sh\ntictable analyse XXXXXXXXX\n```\n")[0];
     let report = run(shown, &dir).expect("an invalid position fails");
-    assert!(report.starts_with("t.md:2: `tictable analyse XXXXXXXXX` ended with Some(2), not 0"), "{report}");
+    assert!(
+        report.starts_with("t.md:2: `tictable analyse XXXXXXXXX` ended with Some(2), not 0"),
+        "{report}"
+    );
     assert!(report.contains("impossible counts"), "{report}");
 }
