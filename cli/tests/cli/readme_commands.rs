@@ -4,7 +4,9 @@
 //! a person who ran `cargo install --path cli` would type it, in a scratch directory
 //! holding a copy of `tables/`, with no terminal and an empty stdin.
 //!
-//! A block must exit 0, or the status written just above it as `<!-- exit: N -->`. A
+//! A block must exit 0, or the status written just above it as `<!-- exit: N -->`; a
+//! block after `<!-- output: ... -->` is output that the last command of the block
+//! before must print, line for line and in that order. A
 //! block after `<!-- not run: REASON -->` (long runs) is left to the ignored test
 //! `the_commands_marked_not_run_run_too`, which `cargo test -p tictable-cli --test cli
 //! readme_commands -- --ignored` runs.
@@ -33,6 +35,9 @@ struct Shown {
     status: i32,
     /// Why it is not run by `cargo test`, if it is not.
     not_run: Option<String>,
+    /// The lines its standard output must hold, in order: the block after
+    /// `<!-- output: ... -->` that follows the command's block.
+    output: Vec<String>,
 }
 
 /// The argument of an HTML comment `<!-- NAME: VALUE -->` on `line`.
@@ -63,8 +68,8 @@ fn script(line: &str) -> Option<String> {
 
 /// The commands of one Markdown document.
 fn commands_in(name: &str, text: &str) -> Vec<Shown> {
-    let mut shown = Vec::new();
-    let (mut status, mut not_run) = (0, None::<String>);
+    let mut shown: Vec<Shown> = Vec::new();
+    let (mut status, mut not_run, mut output) = (0, None::<String>, false);
     let mut block: Option<&str> = None;
     for (number, line) in text.lines().enumerate() {
         let fence = line.trim_start().strip_prefix("```");
@@ -72,16 +77,22 @@ fn commands_in(name: &str, text: &str) -> Vec<Shown> {
             (None, Some(info)) => block = Some(info.trim()),
             (Some(_), Some(_)) => {
                 block = None;
-                (status, not_run) = (0, None);
+                (status, not_run, output) = (0, None, false);
             }
             (None, None) => {
                 if let Some(n) = marker(line, "exit") {
                     status = n.parse().expect("<!-- exit: N --> with a number");
                 } else if let Some(reason) = marker(line, "not run") {
                     not_run = Some(reason.to_string());
+                } else if marker(line, "output").is_some() {
+                    output = true;
                 } else if !line.trim().is_empty() {
-                    (status, not_run) = (0, None);
+                    (status, not_run, output) = (0, None, false);
                 }
+            }
+            (Some(_), None) if output => {
+                let last = shown.last_mut().expect("<!-- output: --> after a command");
+                last.output.push(line.to_string());
             }
             (Some(info), None) => {
                 if info != "sh" {
@@ -94,6 +105,7 @@ fn commands_in(name: &str, text: &str) -> Vec<Shown> {
                         script,
                         status,
                         not_run: not_run.clone(),
+                        output: Vec::new(),
                     });
                 }
             }
@@ -172,9 +184,20 @@ fn run(shown: &Shown, dir: &Path) -> Option<String> {
         std::thread::sleep(Duration::from_millis(20));
     };
     let code = status.code();
+    let stdout = std::fs::read_to_string(&out).unwrap_or_default();
+    let mut printed = stdout.lines();
+    if let Some(missing) = shown
+        .output
+        .iter()
+        .find(|want| !printed.any(|line| line == want.as_str()))
+    {
+        return Some(format!(
+            "{}: `{}` did not print, in the order shown, the line `{missing}` (it printed: {stdout})",
+            shown.place, shown.line
+        ));
+    }
     (code != Some(shown.status)).then(|| {
         let stderr = std::fs::read_to_string(&err).unwrap_or_default();
-        let stdout = std::fs::read_to_string(&out).unwrap_or_default();
         let tail = |s: &str| s.lines().rev().take(5).collect::<Vec<_>>().join(" / ");
         format!(
             "{}: `{}` ended with {code:?}, not {} (stderr: {}; stdout, last lines: {})",
@@ -241,6 +264,11 @@ printf '5\\n' | cargo run --release -- play --plain
 tictable analyse XXXXXXXXX
 ```
 
+<!-- output: of the command above -->
+```text
+an error
+```
+
 <!-- not run: long -->
 ```sh
 tictable selfplay --games 1000000
@@ -271,6 +299,8 @@ tictable verify
         ]
     );
     assert_eq!(shown[0].place, "t.md:2");
+    assert_eq!(shown[2].output, ["an error"]);
+    assert!(shown.iter().filter(|s| !s.output.is_empty()).count() == 1);
 }
 
 /// A command that fails is reported with its place, its status and its stderr.
@@ -284,4 +314,19 @@ fn a_failing_command_is_reported() {
         "{report}"
     );
     assert!(report.contains("impossible counts"), "{report}");
+}
+
+/// A command whose output differs from the output shown is reported.
+#[test]
+fn output_other_than_shown_is_reported() {
+    let dir = scratch("readme-commands-output");
+    let text = "```sh\ntictable analyse --json XX.OO....\n```\n<!-- output: -->\n```json\n";
+    let right =
+        r#"{"position":"XX.OO....","to_move":"X","outcome":"win","plies":1,"best":[2],"safe":[2]}"#;
+    let shown = &commands_in("t.md", &format!("{text}{right}\n```\n"))[0];
+    assert_eq!(run(shown, &dir), None);
+    let wrong = right.replace("[2]", "[3]");
+    let shown = &commands_in("t.md", &format!("{text}{wrong}\n```\n"))[0];
+    let report = run(shown, &dir).expect("another output is reported");
+    assert!(report.contains("did not print"), "{report}");
 }
