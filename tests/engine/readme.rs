@@ -174,18 +174,40 @@ fn embed_row(readme: &str, way: &str) -> String {
         .to_string()
 }
 
+/// `n` as README writes byte figures: thousands grouped by commas from 10,000 up.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    if n < 10_000 {
+        return digits;
+    }
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[test]
 fn table_sizes_are_the_ones_the_crate_computes() {
     let size = tictable::table::size();
     let readme = document("README.md");
     let row = embed_row(&readme, "Rust, compiled in");
-    for (what, bytes) in [
+    let mut figures = vec![
         ("analysis table", size.total()),
         ("compact layout", size.compact_bytes),
         ("best-moves table", size.best_bytes),
-    ] {
+    ];
+    // The per-board layouts exist on 64-bit hosts only (0 bytes elsewhere).
+    if cfg!(target_pointer_width = "64") {
+        figures.push(("per-board layout", size.wide_bytes));
+        figures.push(("per-board best moves", size.wide_best_bytes));
+    }
+    for (what, bytes) in figures {
         assert!(
-            row.contains(&format!(" {bytes} B")),
+            row.contains(&format!(" {} B", grouped(bytes))),
             "README says another size for the {what} than `tictable stats` ({bytes} B): {row}"
         );
     }
@@ -256,6 +278,14 @@ fn a_byte_figure_is_written_in_one_file_only() {
         "byte figures written in more than one file (keep each where its script \
          measures it, link to it elsewhere): {repeated:?}"
     );
+}
+
+#[test]
+fn byte_figures_are_grouped_as_written() {
+    assert_eq!(grouped(146), "146");
+    assert_eq!(grouped(2765), "2765");
+    assert_eq!(grouped(78_732), "78,732");
+    assert_eq!(grouped(1_234_567), "1,234,567");
 }
 
 #[test]
