@@ -43,6 +43,9 @@ pub enum Act {
     AsRecorded,
     /// Switches the simulated faults off (the page's fault boxes).
     FaultsOff,
+    /// Frees a jammed mechanism: the motors turn the axes again (a slip only
+    /// as often as the fault boxes ask).
+    FreeMechanism,
 }
 
 impl Act {
@@ -65,6 +68,7 @@ impl Act {
             Act::ClearBoard => (11, 0),
             Act::AsRecorded => (12, 0),
             Act::FaultsOff => (13, 0),
+            Act::FreeMechanism => (14, 0),
         }
     }
 
@@ -94,6 +98,7 @@ impl Act {
             11 => Act::ClearBoard,
             12 => Act::AsRecorded,
             13 => Act::FaultsOff,
+            14 => Act::FreeMechanism,
             _ => return None,
         })
     }
@@ -121,6 +126,7 @@ impl Act {
             Act::ClearBoard => "Clear the board".into(),
             Act::AsRecorded => "Put the board back as the game has it".into(),
             Act::FaultsOff => "Switch the simulated faults off".into(),
+            Act::FreeMechanism => "Free the jammed mechanism".into(),
         }
     }
 }
@@ -319,9 +325,10 @@ fn problem_advice(problem: Problem, device: Colour) -> Advice {
             vec![Act::Refill, Act::Press(Button::Start)],
         ),
         Problem::Motion(_) => (
-            "Check the mechanism and the switches, then press Start: the machine homes again."
+            "Free the jammed mechanism (an axis that does not turn, a switch that does not \
+             close), then press Start: the machine homes again."
                 .to_string(),
-            vec![Act::Press(Button::Start)],
+            vec![Act::FreeMechanism, Act::Press(Button::Start)],
         ),
         // A problem this page does not know yet: the way out that always works.
         _ => (

@@ -193,6 +193,12 @@ fn act(m: &mut Machine, h: &mut SimHuman, a: Act) -> i32 {
             w.config.set_faults(FaultSet::EMPTY, 0.0);
             0
         }
+        Act::FreeMechanism => {
+            // The slip rate back to what the fault boxes ask (see trouble 5).
+            let (faults, rate) = (w.config.faults, w.config.fault_rate);
+            w.config.set_faults(faults, rate);
+            0
+        }
     }
 }
 
@@ -246,7 +252,9 @@ pub extern "C" fn machine_fix() -> i32 {
 /// off its centre; 1 freezes the sensor of the square (its ADC stops, as a
 /// stuck chip's); 2 bumps the board 8 mm; 3 knocks the piece the magnet
 /// carries off onto the square; 4 takes the machine's pieces out of storage
-/// and sets them aside. 0 done; 1 no machine; 2 not possible now (no piece
+/// and sets them aside; 5 jams the mechanism (the simulator's lost steps at
+/// every STEP pulse: the motors turn, the axes do not, so the next homing never
+/// finds its switch). 0 done; 1 no machine; 2 not possible now (no piece
 /// there, nothing carried, the square taken).
 #[no_mangle]
 pub extern "C" fn machine_trouble(kind: u32, square: u32) -> i32 {
@@ -280,6 +288,7 @@ pub extern "C" fn machine_trouble(kind: u32, square: u32) -> i32 {
                     w.pieces[i].at = ASIDE;
                 }
             }
+            (5, _) => w.config.lost_step_rate = 1.0,
             _ => return 2,
         }
         0
@@ -564,6 +573,35 @@ mod tests {
             "{words}: {}",
             view()
         );
+    }
+
+    /// The mechanism jammed at the person's turn: the device's placement finds
+    /// nothing moved, its checked retry homes and never finds the switch (a
+    /// motion problem), and the advice (free the mechanism, press Start) homes
+    /// again and the game goes on.
+    #[test]
+    fn a_jammed_mechanism_is_freed_by_the_advice() {
+        game_started(5);
+        // The head parked first (a jam while it parks stops it there).
+        machine_run(10_000);
+        assert_eq!(machine_trouble(5, 0), 0);
+        let record = view().split("\"record\":\"").nth(1).unwrap()[..9].to_string();
+        machine_place(record.find('.').unwrap() as u32);
+        machine_press(0);
+        assert!(run_until(120_000, "\"state\":\"Error"), "{}", view());
+        let words = follow_advice();
+        assert!(
+            words.contains("mechanism: X homing switch not found"),
+            "{words}"
+        );
+        assert!(
+            run_until(120_000, "\"state\":\"HumanTurn\""),
+            "{words}: {}",
+            view()
+        );
+        let v = view();
+        let record = v.split("\"record\":\"").nth(1).unwrap()[..9].to_string();
+        assert_eq!(record.matches('X').count(), 2, "{v}");
     }
 
     /// A power cut in the middle of a game: the controller resumes from the
