@@ -110,20 +110,27 @@ fn settle(s: &mut Session, quiet_ms: u32) -> Result<(), RunError> {
     }
 }
 
-/// Plays the contest items: 4 and 5, 1, 2, then 3 on the board turned each way.
-pub fn play(s: &mut Session) -> Result<Outcome, RunError> {
-    let mut o = Outcome::default();
+/// Plays the contest items into `o`: 4 and 5, 1, 2, then 3 on the board turned
+/// each way. After an item fails the rest are not played (the machine waits for
+/// a person); what was played stays in `o` when the run stops with an error.
+pub fn play(s: &mut Session, o: &mut Outcome) -> Result<(), RunError> {
     for (name, sc) in GAMES {
         o.items.1 += 1;
         let before = o.violations.len();
-        game(s, name, &sc, &mut o)?;
-        o.items.0 += u32::from(o.violations.len() == before);
+        game(s, name, &sc, o)?;
+        if o.violations.len() > before {
+            return Ok(());
+        }
+        o.items.0 += 1;
     }
     for (name, items) in [("item 1", &ITEM_1[..]), ("item 2", &ITEM_2[..])] {
         o.items.1 += 1;
         let before = o.violations.len();
-        run_task(s, name, items, &mut o)?;
-        o.items.0 += u32::from(o.violations.len() == before);
+        run_task(s, name, items, o)?;
+        if o.violations.len() > before {
+            return Ok(());
+        }
+        o.items.0 += 1;
     }
     for turn in TURNS {
         o.items.1 += 1;
@@ -133,13 +140,16 @@ pub fn play(s: &mut Session) -> Result<Outcome, RunError> {
         } else {
             "item 3 (-45°)"
         };
-        calibrate_pose(s, name, turn, &mut o)?;
+        calibrate_pose(s, name, turn, o)?;
         if o.violations.len() == before {
-            run_task(s, name, &ITEM_2, &mut o)?;
+            run_task(s, name, &ITEM_2, o)?;
         }
-        o.items.0 += u32::from(o.violations.len() == before);
+        if o.violations.len() > before {
+            return Ok(());
+        }
+        o.items.0 += 1;
     }
-    Ok(o)
+    Ok(())
 }
 
 /// Back to the setup lights after a game or task (a result or the Lamp alone):
@@ -379,4 +389,31 @@ fn calibrate_pose(s: &mut Session, name: &str, deg: f32, o: &mut Outcome) -> Res
     }
     s.log.push(format!("{:8} ms {name}: pose calibrated", s.ms));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_items_are_tasks_the_controller_takes_and_the_games_their_setups() {
+        assert_eq!(task(&ITEM_1).map(|t| t.items().len()), Ok(1));
+        assert_eq!(task(&ITEM_2).map(|t| t.items().len()), Ok(4));
+        let s = GAMES[0].1.setup();
+        assert!(s.device_first);
+        assert_eq!(s.first_square.map(|q| q.index()), Some(4));
+        assert!(!GAMES[1].1.setup().device_first);
+    }
+
+    #[test]
+    fn the_square_lights_read_in_binary() {
+        let mut l = [false; 7];
+        assert_eq!(shown_square(&l), 0);
+        l[Light::Lamp.index()] = true;
+        l[Light::Draw.index()] = true;
+        assert_eq!(shown_square(&l), 5);
+        l[Light::Draw.index()] = false;
+        l[Light::Loss.index()] = true;
+        assert_eq!(shown_square(&l), 9);
+    }
 }

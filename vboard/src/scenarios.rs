@@ -332,12 +332,14 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
         r.games.push(g);
     }
     if plan.contest {
-        let o = crate::contest::play(s)?;
+        let mut o = crate::contest::Outcome::default();
+        let played = crate::contest::play(s, &mut o);
         r.contest_items = o.items;
         r.task_placements = o.placements;
         r.violations.extend(o.violations);
         r.games.extend(o.games);
         r.figures.task_placements_ms = o.placement_ms;
+        played?;
     }
     if plan.cold_boot {
         s.power_cycle(1_000);
