@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod contest;
 pub mod cpu;
 pub mod dwt;
 pub mod elf;

@@ -215,6 +215,12 @@ fn verdict(reports: &[Report]) -> String {
         .max()
         .unwrap_or(0);
     let stack = reports.iter().map(|r| r.figures.stack_b).max().unwrap_or(0);
+    let contest = reports.iter().fold((0, 0), |a, r| {
+        (a.0 + r.contest_items.0, a.1 + r.contest_items.1)
+    });
+    let tasks = reports.iter().fold((0, 0), |a, r| {
+        (a.0 + r.task_placements.0, a.1 + r.task_placements.1)
+    });
     let mut placements: Vec<u32> = reports
         .iter()
         .flat_map(|r| r.figures.placements_ms.iter().copied())
@@ -242,10 +248,14 @@ fn verdict(reports: &[Report]) -> String {
         format!("FAIL ({})", failed.join(", "))
     };
     format!(
-        "vboard: {verdict} games={} losses={losses} cheats={restored}/{cheats} faults={}/{} boot_ms={boot} max_pass_us={pass} stack_b={stack} placement_p99_ms={p99} step_high_us={:.1}",
+        "vboard: {verdict} games={} losses={losses} cheats={restored}/{cheats} faults={}/{} contest={}/{} task_placements={}/{} boot_ms={boot} max_pass_us={pass} stack_b={stack} placement_p99_ms={p99} step_high_us={:.1}",
         games.len(),
         faults.1,
         faults.0,
+        contest.0,
+        contest.1,
+        tasks.0,
+        tasks.1,
         high as f64 / 1000.0
     )
 }

@@ -48,6 +48,8 @@ pub struct Plan {
     /// The snapshot pages hold old data (a chip used before, or a previous
     /// firmware's): nothing valid, nothing erased. Starts uncalibrated.
     pub old_data: bool,
+    /// Play the contest items ([`crate::contest`]) after the games.
+    pub contest: bool,
 }
 
 impl Plan {
@@ -62,6 +64,7 @@ impl Plan {
             cold_boot: false,
             watchdog_resets: 0,
             old_data: false,
+            contest: false,
         }
     }
 }
@@ -175,6 +178,11 @@ pub fn rest() -> Vec<Plan> {
         .map(|&(kind, rate)| Some(Burst { kind, rate }))
         .collect();
     v.push(f);
+    // The contest items 1-5 entered through the panel (item 3 on the board turned
+    // both ways, after the pose calibration).
+    let mut contest = Plan::new("contest", true, vec![]);
+    contest.contest = true;
+    v.push(contest);
     v
 }
 
@@ -189,6 +197,10 @@ pub struct Report {
     pub violations: Vec<String>,
     /// Fault kinds switched on, and those injected and recovered from.
     pub faults: (u32, u32),
+    /// Contest items passed, and played.
+    pub contest_items: (u32, u32),
+    /// Task placements inside their square within 15 s, and made.
+    pub task_placements: (u32, u32),
     /// Figures.
     pub figures: Figures,
     /// The flash at the end.
@@ -210,6 +222,8 @@ pub struct Figures {
     pub done_to_step_us: Vec<u64>,
     /// Placements, ms.
     pub placements_ms: Vec<u32>,
+    /// Task placements of the contest items, ms.
+    pub task_placements_ms: Vec<u32>,
     /// Shortest STEP high and low, DIR set-up, ns.
     pub step_high_ns: u64,
     /// Shortest STEP low, ns.
@@ -316,6 +330,16 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
             r.violations.push(format!("game {}: {v}", i + 1));
         }
         r.games.push(g);
+    }
+    if plan.contest {
+        let mut o = crate::contest::Outcome::default();
+        let played = crate::contest::play(s, &mut o);
+        r.contest_items = o.items;
+        r.task_placements = o.placements;
+        r.violations.extend(o.violations);
+        r.games.extend(o.games);
+        r.figures.task_placements_ms = o.placement_ms;
+        played?;
     }
     if plan.cold_boot {
         s.power_cycle(1_000);
