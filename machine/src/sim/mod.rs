@@ -9,10 +9,11 @@
 //!
 //! - [`bus::SimBus`]: an embedded-hal 1.0 `I2c` bus with two TCA9548A multiplexers
 //!   and nine TCS34725 models ([`tcs::TcsRegs`]: warm-up, one sample per
-//!   integration time of simulated time, AVALID, shadowed data registers), run over
-//!   the byte-level [`wire::Wire`].
+//!   integration time of simulated time, AVALID, shadowed data registers), a
+//!   transaction at a time (not yet over [`wire::Wire`]: run over it, the bus's
+//!   deeper stack overflowed the Cortex-M0 test image's 16 KiB of RAM).
 //! - [`wire::Wire`]: the bus at byte level (START, address and acknowledge, bytes,
-//!   STOP, clock pulses), shared with the virtual blue pill (`vboard/`): collisions
+//!   STOP, clock pulses), what the virtual blue pill (`vboard/`) runs: collisions
 //!   (two sensors selected at once: both acknowledge, their bits ANDed, counted),
 //!   NACKs, stretched clocks and bus hangs (SDA held low until the master clocks
 //!   the slave free) are injected here.
