@@ -49,15 +49,7 @@ impl<W: WorldHandle> SimBus<W> {
 
     /// The squares whose sensor is reachable now (its multiplexer channel is on).
     fn selected(&self, w: &World) -> impl Iterator<Item = Square> + '_ {
-        let mux = w.mux;
-        Square::ALL.into_iter().filter(move |s| {
-            let ch = self.wiring.channel(*s);
-            let m = match ch.mux {
-                Mux::A => mux[0],
-                Mux::B => mux[1],
-            };
-            m & (1 << ch.channel) != 0
-        })
+        super::wire::selected(self.wiring, w.mux)
     }
 }
 

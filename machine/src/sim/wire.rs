@@ -126,15 +126,7 @@ impl Wire {
 
     /// The squares whose sensor is reachable now (its multiplexer channel is on).
     pub fn selected(&self, w: &World) -> impl Iterator<Item = Square> + '_ {
-        let mux = w.mux;
-        Square::ALL.into_iter().filter(move |s| {
-            let ch = self.wiring.channel(*s);
-            let m = match ch.mux {
-                Mux::A => mux[0],
-                Mux::B => mux[1],
-            };
-            m & (1 << ch.channel) != 0
-        })
+        selected(self.wiring, w.mux)
     }
 
     /// Whether a slave holds SDA low now (what a master reads on its SDA pin).
@@ -346,6 +338,19 @@ impl Wire {
         }
         self.stop(w);
     }
+}
+
+/// The squares whose sensor is reachable with the multiplexers' channel masks
+/// `mux` (A, B), the sensors wired as `wiring` (the wire's and the host bus's test).
+pub(crate) fn selected(wiring: Wiring, mux: [u8; 2]) -> impl Iterator<Item = Square> {
+    Square::ALL.into_iter().filter(move |s| {
+        let ch = wiring.channel(*s);
+        let m = match ch.mux {
+            Mux::A => mux[0],
+            Mux::B => mux[1],
+        };
+        m & (1 << ch.channel) != 0
+    })
 }
 
 #[cfg(test)]
