@@ -114,6 +114,30 @@ pub struct I2c {
     /// STOPs and STARTs that found a slave holding SDA because this master had
     /// acknowledged the last byte it read (no fault injected: a master's bug).
     pub master_hangs: u64,
+    /// What the bus did, when a watcher asked (`Some`): the waveform's source.
+    pub probe: Option<Vec<BusRecord>>,
+}
+
+/// A condition or a byte on the bus, for a watcher (a waveform).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BusEvent {
+    /// A START (or repeated START) condition.
+    Start,
+    /// A byte and its acknowledge bit ended (`true`: acknowledged, SDA low).
+    Byte(u8, bool),
+    /// A STOP condition.
+    Stop,
+}
+
+/// A [`BusEvent`] at its time, with the SCL period then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BusRecord {
+    /// When the condition was made or the byte's acknowledge bit ended, ns.
+    pub at_ns: u64,
+    /// What happened.
+    pub event: BusEvent,
+    /// One SCL period, ns.
+    pub bit_ns: u64,
 }
 
 impl I2c {
@@ -142,6 +166,18 @@ impl I2c {
             resets: 0,
             recovery_clocks: 0,
             master_hangs: 0,
+            probe: None,
+        }
+    }
+
+    fn record(&mut self, at_ns: u64, event: BusEvent) {
+        let bit_ns = self.bit_ns();
+        if let Some(p) = &mut self.probe {
+            p.push(BusRecord {
+                at_ns,
+                event,
+                bit_ns,
+            });
         }
     }
 
@@ -162,9 +198,11 @@ impl I2c {
             self.bytes,
             self.resets + 1,
         );
+        let probe = self.probe.take();
         *self = I2c::new(wire, pclk1);
         self.bytes = bytes;
         self.resets = resets;
+        self.probe = probe;
     }
 
     /// One SCL period, ns: standard mode, Thigh = Tlow = CCR × TPCLK1 (RM0008
@@ -239,6 +277,7 @@ impl I2c {
                 let started = self.wire.start(w);
                 self.master_hangs += u64::from(!held && Wire::sda_held(w));
                 if started {
+                    self.record(now, BusEvent::Start);
                     self.sr1 |= sr1::SB;
                     self.msl = true;
                     self.cr1 &= !cr1::START;
@@ -253,7 +292,9 @@ impl I2c {
             Event::Addressed(byte) => {
                 self.bytes += 1;
                 let read = byte & 1 != 0;
-                match self.wire.address(w, byte >> 1, read) {
+                let answer = self.wire.address(w, byte >> 1, read);
+                self.record(now, BusEvent::Byte(byte, answer == Addressed::Ack));
+                match answer {
                     Addressed::Ack => {
                         self.sr1 |= sr1::ADDR;
                         self.tra = !read;
@@ -275,7 +316,9 @@ impl I2c {
             Event::Sent(b) => {
                 self.bytes += 1;
                 self.shift = Shift::Idle;
-                if !self.wire.write(w, b) {
+                let acked = self.wire.write(w, b);
+                self.record(now, BusEvent::Byte(b, acked));
+                if !acked {
                     self.sr1 |= sr1::AF;
                     return;
                 }
@@ -296,6 +339,7 @@ impl I2c {
                 };
                 let ack = decided.unwrap_or(self.cr1 & cr1::ACK != 0);
                 let b = self.wire.read(w, ack);
+                self.record(now, BusEvent::Byte(b, ack));
                 if self.dr.is_none() {
                     self.dr = Some(b);
                     self.sr1 |= sr1::RXNE;
@@ -311,6 +355,7 @@ impl I2c {
             }
             Event::Stopped => {
                 let held = Wire::sda_held(w);
+                self.record(now, BusEvent::Stop);
                 self.wire.stop(w);
                 self.master_hangs += u64::from(!held && Wire::sda_held(w));
                 self.stop_req = false;

@@ -24,6 +24,8 @@ pub mod scb;
 pub mod scenarios;
 pub mod session;
 pub mod systick;
+pub mod vcd;
+pub mod view;
 
 /// Where the firmware's snapshot store begins in flash (its last 24 pages,
 /// `firmware/memory.x`), bytes from the flash's base.

@@ -4,14 +4,22 @@
 //!
 //! ```text
 //! tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--only NAME] [--jobs N] [--log]
+//!                       [--vcd FILE] [--watch] [--speed N]
 //! ```
+//!
+//! `--vcd FILE` writes the pins of the scenario `--only` names as a Value Change
+//! Dump; `--watch` shows it playing in the terminal, at `--speed` times real time
+//! (default 1; 0: as fast as it runs). Both need `--only` (one scenario).
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use tictable_machine::sim::human::Style;
 use tictable_vboard::elf::Image;
 use tictable_vboard::scenarios::{self, Plan, Report};
-use tictable_vboard::session::GameSpec;
+use tictable_vboard::session::{GameSpec, Observer, Session};
+use tictable_vboard::vcd::Recorder;
+use tictable_vboard::view::{Mode, View};
 
 struct Args {
     image: String,
@@ -19,7 +27,14 @@ struct Args {
     only: Option<String>,
     jobs: usize,
     log: bool,
+    vcd: Option<String>,
+    watch: bool,
+    speed: f64,
 }
+
+const USAGE: &str =
+    "usage: tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--only NAME] [--jobs N] [--log] \
+                     [--vcd FILE] [--watch] [--speed N]";
 
 fn parse() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
@@ -29,6 +44,9 @@ fn parse() -> Result<Args, String> {
         only: None,
         jobs: 2,
         log: false,
+        vcd: None,
+        watch: false,
+        speed: 1.0,
     };
     while let Some(x) = it.next() {
         match x.as_str() {
@@ -42,6 +60,15 @@ fn parse() -> Result<Args, String> {
                     .ok_or("--jobs needs a number above 0")?
             }
             "--log" => a.log = true,
+            "--vcd" => a.vcd = Some(it.next().ok_or("--vcd needs a file name")?),
+            "--watch" => a.watch = true,
+            "--speed" => {
+                a.speed = it
+                    .next()
+                    .and_then(|j| j.parse().ok())
+                    .filter(|&j: &f64| j.is_finite() && j >= 0.0)
+                    .ok_or("--speed needs a number, 0 or above (0: as fast as it runs)")?
+            }
             "-h" | "--help" => return Err(String::new()),
             _ if x.starts_with('-') => return Err(format!("unknown option {x}")),
             _ if a.image.is_empty() => a.image = x,
@@ -50,6 +77,9 @@ fn parse() -> Result<Args, String> {
     }
     if a.image.is_empty() {
         return Err("no image given".into());
+    }
+    if (a.vcd.is_some() || a.watch) && a.only.is_none() {
+        return Err("--vcd and --watch record one scenario: name it with --only NAME".into());
     }
     Ok(a)
 }
@@ -61,7 +91,7 @@ fn main() -> ExitCode {
             if !e.is_empty() {
                 eprintln!("tictable-vboard: {e}");
             }
-            eprintln!("usage: tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--only NAME] [--jobs N] [--log]");
+            eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
     };
@@ -77,8 +107,16 @@ fn main() -> ExitCode {
         }
     };
     let wanted = |p: &Plan| args.only.as_deref().is_none_or(|o| o == p.name);
+    let mut watch = match Watch::new(&args) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("tictable-vboard: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut reports = vec![];
-    let first = scenarios::run(&scenarios::first(), &image, None);
+    let first_plan = scenarios::first();
+    let first = scenarios::run_watched(&first_plan, &image, None, watch.of(first_plan.name));
     show(&first, args.log);
     let flash = first.flash.clone();
     let first_ok = first.violations.is_empty();
@@ -102,6 +140,28 @@ fn main() -> ExitCode {
             plans.push((p, l));
         }
     }
+    let names: Vec<&str> = std::iter::once(first_plan.name)
+        .chain(scenarios::rest().iter().map(|p| p.name))
+        .chain(args.levels.is_some().then_some("levels"))
+        .collect();
+    if let Some(only) = args
+        .only
+        .as_deref()
+        .filter(|o| watch.on() && !names.contains(o))
+    {
+        eprintln!(
+            "tictable-vboard: no scenario {only} to record (the scenarios: {})",
+            names.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    // The watched scenario plays here, the others on the workers.
+    if let Some(i) = plans.iter().position(|(p, _)| watch.of(p.name).is_some()) {
+        let (plan, img) = plans.remove(i);
+        let r = scenarios::run_watched(&plan, &img, Some(&flash), watch.of(plan.name));
+        show(&r, args.log);
+        reports.push(r);
+    }
     if first_ok || args.only.is_some() {
         let queue = Mutex::new(plans);
         let done = Mutex::new(vec![]);
@@ -119,6 +179,10 @@ fn main() -> ExitCode {
         });
         reports.extend(done.into_inner().expect("reports"));
     }
+    if let Err(e) = watch.finish() {
+        eprintln!("tictable-vboard: {e}");
+        return ExitCode::FAILURE;
+    }
     println!("{}", figures(&reports));
     let line = verdict(&reports);
     println!("{line}");
@@ -126,6 +190,89 @@ fn main() -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// The watchers of the scenario `--only` names: the waveform, the terminal view.
+struct Watch {
+    name: Option<String>,
+    vcd: Option<(String, Recorder<std::io::BufWriter<std::fs::File>>)>,
+    view: Option<View<std::io::Stdout>>,
+}
+
+impl Watch {
+    /// The watchers `args` ask for (the VCD file created now: a bad path fails
+    /// before the run).
+    fn new(args: &Args) -> Result<Watch, String> {
+        let name = args
+            .only
+            .clone()
+            .filter(|_| args.vcd.is_some() || args.watch);
+        let title = format!("tictable-vboard: {}", name.as_deref().unwrap_or_default());
+        let vcd = match &args.vcd {
+            Some(path) => {
+                let f = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
+                let comment = format!("{title}, image {}", args.image);
+                Some((
+                    path.clone(),
+                    Recorder::new(std::io::BufWriter::new(f), &comment),
+                ))
+            }
+            None => None,
+        };
+        let view = args.watch.then(|| {
+            let mode = if std::io::stdout().is_terminal() {
+                Mode::Frames
+            } else {
+                Mode::Lines
+            };
+            View::new(std::io::stdout(), mode, args.speed, &title)
+        });
+        Ok(Watch { name, vcd, view })
+    }
+
+    /// Whether anything watches.
+    fn on(&self) -> bool {
+        self.name.is_some()
+    }
+
+    /// The observer of the scenario `name`, if it is the one watched.
+    fn of(&mut self, name: &str) -> Option<&mut dyn Observer> {
+        (self.name.as_deref() == Some(name)).then_some(self as &mut dyn Observer)
+    }
+
+    /// Ends the recording; the file's size and changes on stderr.
+    fn finish(self) -> Result<(), String> {
+        if let Some(v) = self.view.and_then(|v| v.error) {
+            return Err(format!("the view: {v}"));
+        }
+        let Some((path, rec)) = self.vcd else {
+            return Ok(());
+        };
+        let (changes, late) = rec.finish().map_err(|e| format!("{path}: {e}"))?;
+        let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+        eprintln!("vcd: {path}: {changes} changes, {bytes} bytes ({late} drawn late)");
+        Ok(())
+    }
+}
+
+impl Observer for Watch {
+    fn start(&mut self, s: &mut Session<'_>) {
+        if let Some((_, r)) = &mut self.vcd {
+            r.start(s);
+        }
+        if let Some(v) = &mut self.view {
+            v.start(s);
+        }
+    }
+
+    fn tick(&mut self, s: &mut Session<'_>) {
+        if let Some((_, r)) = &mut self.vcd {
+            r.tick(s);
+        }
+        if let Some(v) = &mut self.view {
+            v.tick(s);
+        }
     }
 }
 

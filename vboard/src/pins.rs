@@ -108,6 +108,17 @@ pub struct DriverTiming {
     pub disabled_edges: u64,
 }
 
+/// The pins after a change, for a watcher (a waveform).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PinRecord {
+    /// When, ns.
+    pub at_ns: u64,
+    /// The outputs' levels.
+    pub outputs: Outputs,
+    /// The homing switches, X and Y (`true`: closed, the pin pulled to GND).
+    pub limits_closed: [bool; 2],
+}
+
 /// The drivers, the lift, the magnet and the lights behind the pins.
 #[derive(Clone, Debug)]
 pub struct Wiring {
@@ -122,6 +133,8 @@ pub struct Wiring {
     pending_step: [bool; 2],
     /// Timing seen.
     pub timing: DriverTiming,
+    /// Every change, when a watcher asked (`Some`).
+    pub probe: Option<Vec<PinRecord>>,
 }
 
 impl Default for Wiring {
@@ -139,6 +152,7 @@ impl Default for Wiring {
                 min_dir_setup_ns: u64::MAX,
                 ..DriverTiming::default()
             },
+            probe: None,
         }
     }
 }
@@ -172,6 +186,13 @@ impl Wiring {
             w.set_magnet(new.magnet);
         }
         w.lights = new.lights;
+        if let Some(p) = &mut self.probe {
+            p.push(PinRecord {
+                at_ns: now,
+                outputs: new,
+                limits_closed: [0, 1].map(|a| w.limit_closed(a)),
+            });
+        }
     }
 
     fn rising(&mut self, a: usize, now: u64) {

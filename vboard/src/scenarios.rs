@@ -242,6 +242,16 @@ pub struct Figures {
 
 /// Plays `plan` on `image` (with `flash` when the plan starts calibrated).
 pub fn run(plan: &Plan, image: &Image, flash: Option<&[u8]>) -> Report {
+    run_watched(plan, image, flash, None)
+}
+
+/// [`run`], with `observer` watching the session.
+pub fn run_watched(
+    plan: &Plan,
+    image: &Image,
+    flash: Option<&[u8]>,
+    observer: Option<&mut dyn crate::session::Observer>,
+) -> Report {
     let t0 = std::time::Instant::now();
     let mut r = Report {
         name: plan.name.into(),
@@ -265,6 +275,9 @@ pub fn run(plan: &Plan, image: &Image, flash: Option<&[u8]>) -> Report {
             return r;
         }
     };
+    if let Some(o) = observer {
+        s.watch(o);
+    }
     let outcome = play(plan, &mut s, &mut r);
     if let Err(e) = outcome {
         r.violations.push(e.to_string());

@@ -157,6 +157,15 @@ impl GameResult {
     }
 }
 
+/// Something that watches a run (a waveform, a terminal view), called after each
+/// of the world's milliseconds.
+pub trait Observer {
+    /// The session as the watch begins (at power-on).
+    fn start(&mut self, _s: &mut Session<'_>) {}
+    /// The session after a millisecond.
+    fn tick(&mut self, s: &mut Session<'_>);
+}
+
 /// A run of the image.
 pub struct Session<'a> {
     /// The board (core, chip, machine).
@@ -180,6 +189,8 @@ pub struct Session<'a> {
     edges_seen: (u64, u64),
     /// A fault kind on until the world counted one more than this.
     pub burst: Option<(tictable_machine::sim::faults::FaultKind, u64)>,
+    /// A watcher, called at the end of each [`Session::tick`].
+    pub observer: Option<&'a mut dyn Observer>,
 }
 
 /// The lights that are on.
@@ -228,7 +239,14 @@ impl<'a> Session<'a> {
             done_was: false,
             edges_seen: (0, 0),
             burst: None,
+            observer: None,
         })
+    }
+
+    /// `o` watches from now on.
+    pub fn watch(&mut self, o: &'a mut dyn Observer) {
+        o.start(self);
+        self.observer = Some(o);
     }
 
     /// The world.
@@ -308,6 +326,10 @@ impl<'a> Session<'a> {
                 self.log
                     .push(format!("{now:8} ms lights {:?}", lit(&lights)));
             }
+        }
+        if let Some(o) = self.observer.take() {
+            o.tick(self);
+            self.observer = Some(o);
         }
         Ok(())
     }
