@@ -227,8 +227,8 @@ fn an_i2c_transfer_is_drawn_as_the_peripheral_clocks_it() {
     let sda_at = |t: u64| {
         changes
             .iter()
-            .filter(|c| c.1 == SDA && c.0 <= t)
-            .last()
+            .rev()
+            .find(|c| c.1 == SDA && c.0 <= t)
             .is_none_or(|c| c.2)
     };
     assert!(
