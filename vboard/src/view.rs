@@ -51,30 +51,6 @@ fn letter(c: Colour) -> char {
     }
 }
 
-/// A light's name on the panel.
-fn light_name(l: Light) -> &'static str {
-    match l {
-        Light::Lamp => "lamp",
-        Light::DeviceTurn => "device",
-        Light::HumanTurn => "person",
-        Light::Win => "win",
-        Light::Draw => "draw",
-        Light::Loss => "loss",
-        Light::Error => "error",
-    }
-}
-
-/// A button's name on the panel.
-fn button_name(b: Button) -> &'static str {
-    match b {
-        Button::Done => "Done",
-        Button::Side => "Side",
-        Button::FirstSquare => "First square",
-        Button::Start => "Start",
-        Button::Level => "Level",
-    }
-}
-
 impl Snapshot {
     /// What a person sees of `w` at `ms`.
     pub fn of(w: &World, ms: u32) -> Snapshot {
@@ -136,7 +112,7 @@ impl Snapshot {
             .iter()
             .map(|&l| {
                 let on = if self.lights[l.index()] { '#' } else { ' ' };
-                format!("[{on}] {}", light_name(l))
+                format!("[{on}] {l:?}")
             })
             .collect::<Vec<_>>()
             .join(" ")
@@ -146,7 +122,7 @@ impl Snapshot {
         let down: Vec<_> = Button::ALL
             .iter()
             .filter(|b| self.buttons[b.index()])
-            .map(|&b| button_name(b))
+            .map(|b| format!("{b:?}"))
             .collect();
         if down.is_empty() {
             "none".into()
@@ -198,7 +174,7 @@ impl Snapshot {
         let lit: Vec<_> = Light::ALL
             .iter()
             .filter(|l| self.lights[l.index()])
-            .map(|&l| light_name(l))
+            .map(|l| format!("{l:?}"))
             .collect();
         format!(
             "{:10.3} s  {} {} {}  {}  lights: {}  buttons: {}  off: {}",
@@ -294,10 +270,14 @@ impl<W: Write> View<W> {
     }
 
     fn draw(&mut self, snap: &Snapshot, log: &[String]) -> io::Result<()> {
+        let seen = snap.seen();
+        let changed = self.seen.as_ref() != Some(&seen) || self.log_seen != log.len();
         match self.mode {
             Mode::Frames => {
+                // What a person sees at once; the head's travel at most every
+                // FRAME_EVERY.
                 let due = self.last_frame.is_none_or(|t| t.elapsed() >= FRAME_EVERY);
-                if !due {
+                if !(changed || due) {
                     return Ok(());
                 }
                 self.last_frame = Some(Instant::now());
@@ -314,13 +294,12 @@ impl<W: Write> View<W> {
                 for l in &log[self.log_seen.min(log.len())..] {
                     writeln!(self.out, "log {}", l.trim_start())?;
                 }
-                let seen = snap.seen();
                 if self.seen.as_ref() != Some(&seen) {
-                    self.seen = Some(seen);
                     writeln!(self.out, "{}", snap.line())?;
                 }
             }
         }
+        self.seen = Some(seen);
         self.log_seen = log.len();
         self.out.flush()
     }

@@ -73,25 +73,8 @@ fn the_header_lists_every_signal_once_with_its_initial_level() {
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), ids.len(), "one id a signal");
-    for name in [
-        "step_x",
-        "dir_x",
-        "step_y",
-        "dir_y",
-        "enable_n",
-        "lift",
-        "magnet",
-        "lamp",
-        "error",
-        "done_n",
-        "level_n",
-        "limit_x_n",
-        "limit_y_n",
-        "scl",
-        "sda",
-    ] {
-        assert!(SIGNALS.contains(&name), "{name}");
-    }
+    let asked = "step_x dir_x step_y dir_y enable_n lift magnet lamp error done_n level_n limit_x_n limit_y_n scl sda";
+    assert!(asked.split(' ').all(|n| SIGNALS.contains(&n)));
     assert!(changes.is_empty());
     assert_eq!(read_initial, initial);
 }
@@ -301,7 +284,7 @@ fn the_view_renders_a_known_world() {
         "tictable-vboard: test   t = 12.345 s (virtual)
 
    X | 2 | 3    head (120.0, 45.5) mm, lift down, magnet on
-  ---+---+---   lights  [ ] lamp [#] device [ ] person [ ] win [ ] draw [ ] loss [ ] error
+  ---+---+---   lights  [ ] Lamp [#] DeviceTurn [ ] HumanTurn [ ] Win [ ] Draw [ ] Loss [ ] Error
    4 | O | 6    buttons Done
   ---+---+---   off the squares: X at ({:.1}, {:.1}) mm
    7 | 8 | 9
@@ -317,7 +300,7 @@ log:
     assert_eq!(
         s.line(),
         format!(
-            "    12.345 s  X.. .O. ...  head (120.0, 45.5) mm, lift down, magnet on  lights: device  \
+            "    12.345 s  X.. .O. ...  head (120.0, 45.5) mm, lift down, magnet on  lights: DeviceTurn  \
              buttons: Done  off: X at ({:.1}, {:.1}) mm",
             stray.1, stray.2
         )
