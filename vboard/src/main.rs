@@ -107,6 +107,21 @@ fn main() -> ExitCode {
         }
     };
     let wanted = |p: &Plan| args.only.as_deref().is_none_or(|o| o == p.name);
+    let names: Vec<&str> = std::iter::once(scenarios::first().name)
+        .chain(scenarios::rest().iter().map(|p| p.name))
+        .chain(args.levels.is_some().then_some("levels"))
+        .collect();
+    if let Some(only) = args
+        .only
+        .as_deref()
+        .filter(|o| (args.vcd.is_some() || args.watch) && !names.contains(o))
+    {
+        eprintln!(
+            "tictable-vboard: no scenario {only} to record (the scenarios: {})",
+            names.join(", ")
+        );
+        return ExitCode::from(2);
+    }
     let mut watch = match Watch::new(&args) {
         Ok(w) => w,
         Err(e) => {
@@ -139,21 +154,6 @@ fn main() -> ExitCode {
         if wanted(&p) {
             plans.push((p, l));
         }
-    }
-    let names: Vec<&str> = std::iter::once(first_plan.name)
-        .chain(scenarios::rest().iter().map(|p| p.name))
-        .chain(args.levels.is_some().then_some("levels"))
-        .collect();
-    if let Some(only) = args
-        .only
-        .as_deref()
-        .filter(|o| watch.on() && !names.contains(o))
-    {
-        eprintln!(
-            "tictable-vboard: no scenario {only} to record (the scenarios: {})",
-            names.join(", ")
-        );
-        return ExitCode::from(2);
     }
     // The watched scenario plays here, the others on the workers.
     if let Some(i) = plans.iter().position(|(p, _)| watch.of(p.name).is_some()) {
@@ -229,11 +229,6 @@ impl Watch {
             View::new(std::io::stdout(), mode, args.speed, &title)
         });
         Ok(Watch { name, vcd, view })
-    }
-
-    /// Whether anything watches.
-    fn on(&self) -> bool {
-        self.name.is_some()
     }
 
     /// The observer of the scenario `name`, if it is the one watched.
