@@ -734,4 +734,45 @@ mod tests {
         b.wr(0x00, u32::from(cr1::PE));
         assert!(b.idle());
     }
+
+    #[test]
+    fn the_probe_records_each_condition_and_byte_as_it_ends() {
+        let mut b = Bench::new();
+        b.i2c.probe = Some(vec![]);
+        assert!(b.write(0x70, &[1 << 3], cr1::STOP));
+        assert!(b.idle());
+        assert!(b.write(0x29, &[0xA0 | 0x12], cr1::START));
+        b.read_n(0x29, 4);
+        assert!(b.idle());
+        let seen: Vec<BusEvent> = b.i2c.probe.iter().flatten().map(|r| r.event).collect();
+        use BusEvent::{Byte, Start, Stop};
+        assert_eq!(
+            seen[..10],
+            [
+                Start,
+                Byte(0xE0, true),
+                Byte(1 << 3, true),
+                Stop,
+                Start,
+                Byte(0x52, true),
+                Byte(0xB2, true),
+                Start,
+                Byte(0x53, true),
+                Byte(0x44, true),
+            ]
+        );
+        // STATUS and two more, the last not acknowledged; then STOP.
+        let acks: Vec<Option<bool>> = seen[10..]
+            .iter()
+            .map(|e| match e {
+                Byte(_, ack) => Some(*ack),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(acks, [Some(true), Some(true), Some(false), None]);
+        assert_eq!(seen[13], Stop);
+        let r = b.i2c.probe.as_deref().unwrap_or_default();
+        assert!(r.iter().all(|r| r.bit_ns == 10_000));
+        assert!(r.windows(2).all(|w| w[0].at_ns <= w[1].at_ns));
+    }
 }
