@@ -303,4 +303,21 @@ mod tests {
         let lit = Outputs::from_ports(|p| (p == LIGHTS[6]).then_some(true));
         assert!(lit.lights[6]);
     }
+
+    #[test]
+    fn the_probe_records_each_change_with_the_switches_after_it() {
+        let (mut p, mut w) = (Wiring::default(), world());
+        w.head.steps = [1, 100];
+        p.probe = Some(vec![]);
+        drive(&mut p, &mut w, 1_000, |o| o.enable = false);
+        drive(&mut p, &mut w, 3_000, |o| o.step[0] = true);
+        drive(&mut p, &mut w, 5_000, |o| o.step[0] = false);
+        let r = p.probe.unwrap_or_default();
+        let at: Vec<u64> = r.iter().map(|r| r.at_ns).collect();
+        assert_eq!(at, [1_000, 3_000, 5_000]);
+        assert!(!r[0].outputs.enable && r[1].outputs.step[0] && !r[2].outputs.step[0]);
+        // The step towards the switch (DIR low) closed it.
+        assert_eq!(r[1].limits_closed, [false, false]);
+        assert_eq!(r[2].limits_closed, [true, false]);
+    }
 }
