@@ -190,7 +190,7 @@ impl BusWave {
 }
 
 /// A dump being written: the header, the levels at time 0, then the changes in
-/// time order (held back [`HOLD_NS`] to sort the bus's edges in).
+/// time order (held back 5 ms of virtual time to sort the bus's edges in).
 pub struct Dump<W: Write> {
     w: ::vcd::Writer<W>,
     ids: Vec<IdCode>,
