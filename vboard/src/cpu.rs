@@ -2,8 +2,10 @@
 //! of flash at 0x0800_0000 and its alias at 0, 20 KiB of RAM at 0x2000_0000, the
 //! system memory's flash-size word, the peripherals through [`Mcu`]. Time comes from
 //! the instructions executed (`cpi` core cycles each; a register access lands at
-//! its instruction's cycle). Unicorn takes no exceptions by itself: SysTick's is
-//! entered here (when PRIMASK allows) and left through EXC_RETURN; any other CPU
+//! its instruction's cycle). Unicorn takes no exceptions by itself: SysTick's and
+//! a device interrupt enabled and pending in the NVIC are entered here (when
+//! PRIMASK allows and no handler runs), the NMI at once (nothing masks it), each
+//! through its vector; a handler is left through EXC_RETURN; any other CPU
 //! exception ends the run as a [`Fault`].
 
 use crate::elf::Image;
@@ -23,6 +25,21 @@ pub const PAINT: u32 = 0xDEAD_C0DE;
 const EXC_RETURN: u32 = 0xFFFF_FFF9;
 /// SysTick's exception number.
 const SYSTICK: u32 = 15;
+/// The NMI's exception number.
+const NMI: u32 = 2;
+/// The first device interrupt's exception number (IRQ n is 16 + n).
+const IRQ0: u32 = 16;
+
+/// An exception a scenario raises from outside the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exception {
+    /// The NMI, pended through ICSR.NMIPENDSET (as the clock security system
+    /// or the NMI pin would).
+    Nmi,
+    /// Device interrupt `n` enabled in the NVIC (ISER) and pended (ISPR): a
+    /// stray interrupt the program has no handler for.
+    Irq(u32),
+}
 /// Unicorn's interrupt number for an M-profile exception return.
 const EXCP_EXCEPTION_EXIT: u32 = 8;
 /// Cycles of an exception entry and of a return (ARM: 12 each, no tail-chain).
@@ -305,6 +322,22 @@ impl<'a> Board<'a> {
         self.uc.get_data()
     }
 
+    /// Raises `e` through the NVIC's and the SCB's registers; the core takes it
+    /// at the start of the next slice of [`Board::run_until`].
+    pub fn raise(&mut self, e: Exception) {
+        let scb = &mut self.mcu().scb;
+        match e {
+            Exception::Nmi => {
+                scb.write(0xE000_ED04, 1 << 31);
+            }
+            Exception::Irq(n) => {
+                let (word, bit) = (4 * (n / 32), 1 << (n % 32));
+                scb.write(0xE000_E100 + word, bit);
+                scb.write(0xE000_E200 + word, bit);
+            }
+        }
+    }
+
     /// The program counter.
     pub fn pc(&self) -> u32 {
         reg(&self.uc, RegisterARM::PC)
@@ -410,9 +443,16 @@ impl<'a> Board<'a> {
         core.stop_at = stop;
         let primask = reg(&self.uc, RegisterARM::PRIMASK) & 1;
         let core = self.uc.get_data_mut();
-        if core.mcu.systick.pending && !core.in_handler && primask == 0 {
-            core.mcu.systick.pending = false;
-            take_exception(&mut self.uc, SYSTICK);
+        if core.mcu.scb.take_nmi() {
+            take_exception(&mut self.uc, NMI);
+        } else if !core.in_handler && primask == 0 {
+            if let Some(n) = core.mcu.scb.take_irq() {
+                take_exception(&mut self.uc, IRQ0 + n);
+            } else if core.mcu.systick.pending {
+                core.mcu.systick.pending = false;
+                core.ticks += 1;
+                take_exception(&mut self.uc, SYSTICK);
+            }
         }
         let pc = reg(&self.uc, RegisterARM::PC);
         let r = self.uc.emu_start(u64::from(pc | 1), 0xFFFF_FFFF, 0, 0);
@@ -471,13 +511,22 @@ fn take_exception(uc: &mut Uc, n: u32) {
     frame.extend_from_slice(&(pc & !1).to_le_bytes());
     frame.extend_from_slice(&(xpsr | 1 << 24 | if align != 0 { 1 << 9 } else { 0 }).to_le_bytes());
     let core = uc.get_data_mut();
-    let handler = u32::from_le_bytes(
-        core.mcu.flash_array()[4 * n as usize..4 * n as usize + 4]
-            .try_into()
-            .expect("4"),
-    );
+    // The vector at 4n of the table (VTOR is 0: the table at the flash's start).
+    let vector = |n: u32| {
+        u32::from_le_bytes(
+            core.mcu.flash_array()[4 * n as usize..4 * n as usize + 4]
+                .try_into()
+                .expect("4"),
+        )
+    };
+    // A vector without the Thumb bit is an INVSTATE UsageFault on the
+    // handler's first instruction, escalated to HardFault (UsageFault is
+    // disabled): entered here as HardFault at once.
+    let handler = match vector(n) {
+        h if h & 1 == 0 => vector(3),
+        h => h,
+    };
     core.in_handler = true;
-    core.ticks += 1;
     core.mcu.time.cycles += ENTRY_CYCLES;
     core.block_start = core.mcu.time.cycles;
     core.block_cycles = 0;

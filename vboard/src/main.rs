@@ -151,8 +151,23 @@ fn main() -> ExitCode {
         p.games = vec![GameSpec::plain(Style::Perfect)];
         p.bursts = vec![None];
         p.bench.cpi = 1;
-        if wanted(&p) {
-            plans.push((p, l));
+        // The same on the 8 MHz fallback clock (a PLL that never locks) at 5
+        // cycles per instruction: the trap player's first move is its longest
+        // think, 27.6 M instructions, 17 s there (`safety::THINK_LIMIT_MS`: 20 s),
+        // which SysTick must feed the watchdog through.
+        let mut slow = Plan {
+            name: "levels-8mhz",
+            ..p.clone()
+        };
+        slow.bench.cpi = 5;
+        slow.bench.osc = tictable_vboard::rcc::Oscillators {
+            crystal_starts: true,
+            pll_locks: false,
+        };
+        for plan in [slow, p] {
+            if wanted(&plan) {
+                plans.push((plan, l.clone()));
+            }
         }
     }
     // The watched scenario plays here, the others on the workers.

@@ -130,7 +130,8 @@ pub struct Mcu {
     /// SysTick.
     pub systick: SysTick,
     dwt: Dwt,
-    scb: Scb,
+    /// The system control block and the NVIC.
+    pub scb: Scb,
     /// The power controller (the PVD) and the supply.
     pub pwr: Pwr,
     /// I2C1.
@@ -158,6 +159,9 @@ pub struct Mcu {
     pub skipped: u64,
     /// SCL as last driven by the GPIO (bus recovery).
     scl_gpio: bool,
+    /// Flash erases and half-word writes started while VDD was below what
+    /// flash needs ([`Pwr::too_low_for_flash`]): the firmware must start none.
+    pub flash_ops_low: u64,
 }
 
 impl Mcu {
@@ -188,6 +192,7 @@ impl Mcu {
             skip_limit: 0,
             skipped: 0,
             scl_gpio: true,
+            flash_ops_low: 0,
         }
     }
 
@@ -210,9 +215,9 @@ impl Mcu {
         self.systick = SysTick::default();
         self.dwt = Dwt::default();
         self.scb = Scb::default();
-        let supply = self.pwr.supply_mv;
+        let (supply, low_reads) = (self.pwr.supply_mv, self.pwr.low_reads);
         self.pwr = Pwr::default();
-        self.pwr.supply_mv = supply;
+        (self.pwr.supply_mv, self.pwr.low_reads) = (supply, low_reads);
         self.i2c.reset(&mut self.world);
         self.i2c.set_pclk1(rcc::OSC_HZ);
         self.time.set_hz(rcc::OSC_HZ);
@@ -362,6 +367,7 @@ impl Mcu {
             _ if (flash::REG_BASE..flash::REG_BASE + 0x400).contains(&addr) => {
                 let r = self.flash.write(addr - flash::REG_BASE, value, now);
                 if let Some(Some(until)) = r {
+                    self.flash_ops_low += u64::from(self.pwr.too_low_for_flash());
                     self.stall(until);
                 }
                 r.map(|_| ())
@@ -445,7 +451,10 @@ impl Mcu {
     pub fn program(&mut self, offset: usize, size: usize, value: u16) {
         self.advance();
         match self.flash.program(offset, size, value, self.ns()) {
-            Programmed::Busy { until } => self.stall(until),
+            Programmed::Busy { until } => {
+                self.flash_ops_low += u64::from(self.pwr.too_low_for_flash());
+                self.stall(until)
+            }
             Programmed::Error => {}
         }
     }

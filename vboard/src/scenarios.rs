@@ -4,14 +4,14 @@
 //! loop pass as long as the watchdog's shortest timeout, a resumed machine that
 //! does not ask for a calibration again.
 
+use crate::cpu::Exception;
 use crate::elf::Image;
 use crate::rcc::{Oscillators, ResetKind};
-use crate::session::{Bench, GameResult, GameSpec, RunError, Session};
+use crate::session::{Bench, GameResult, GameSpec, RunError, Sag, Session};
 use std::fmt::Write as _;
 use tictable_machine::panel::Light;
-use tictable_machine::sim::faults::{ByKind, FaultKind, FaultSet};
+use tictable_machine::sim::faults::FaultKind;
 use tictable_machine::sim::human::Style;
-use tictable_machine::sim::scenario::world_faults;
 
 /// The watchdog's shortest timeout (LSI at 60 kHz), ms: no loop pass may come near.
 pub const WATCHDOG_MIN_MS: u64 = 1_000;
@@ -45,6 +45,9 @@ pub struct Plan {
     pub cold_boot: bool,
     /// Watchdog resets this scenario causes (0 for most).
     pub watchdog_resets: usize,
+    /// Software resets this scenario causes (an NMI or a stray interrupt: the
+    /// firmware's handler enters the safe state and resets; 0 for most).
+    pub software_resets: usize,
     /// The snapshot pages hold old data (a chip used before, or a previous
     /// firmware's): nothing valid, nothing erased. Starts uncalibrated.
     pub old_data: bool,
@@ -63,6 +66,7 @@ impl Plan {
             bursts: vec![None; n],
             cold_boot: false,
             watchdog_resets: 0,
+            software_resets: 0,
             old_data: false,
             contest: false,
         }
@@ -164,13 +168,23 @@ pub fn rest() -> Vec<Plan> {
         rate: 10.0,
     });
     v.push(held);
+    // One game for each other kind of `--faults all` (`bus-hang` above), at
+    // rates that strike early in the game (see `SimConfig::set_faults`):
+    // `stuck-sensor` per sensor read, `human-extra` per turn of the person (the
+    // machine must show the error, the person puts the board right),
+    // `power-cut` per change of the lights (at a random moment within 3 s or
+    // inside the next save's erase or write; the image boots cold with the
+    // flash kept and resumes the game, or the operator starts it again).
     let kinds = [
         (FaultKind::I2c, 0.05),
         (FaultKind::Brownout, 10.0),
+        (FaultKind::StuckSensor, 10.0),
         (FaultKind::Magnet, 0.5),
         (FaultKind::LostSteps, 1.0 / 2e-5),
         (FaultKind::Drop, 10.0),
         (FaultKind::Bump, 10.0),
+        (FaultKind::HumanExtra, 1.0),
+        (FaultKind::PowerCut, 0.3),
     ];
     let mut f = Plan::new("faults", true, kinds.iter().map(|_| plain).collect());
     f.bursts = kinds
@@ -178,6 +192,49 @@ pub fn rest() -> Vec<Plan> {
         .map(|&(kind, rate)| Some(Burst { kind, rate }))
         .collect();
     v.push(f);
+    // More power cuts drawn as the host's `power-cut` kind draws them, each
+    // followed by a cold boot with the flash kept.
+    let mut cuts = Plan::new("power-cut-draws", true, vec![plain; 3]);
+    cuts.bursts = vec![
+        Some(Burst {
+            kind: FaultKind::PowerCut,
+            rate: 0.2,
+        });
+        3
+    ];
+    v.push(cuts);
+    // The supply below the PVD's level while saves come due: none may start;
+    // once it is back, the saves resume.
+    v.push(Plan::new(
+        "low-supply",
+        true,
+        vec![GameSpec {
+            sag: Some(Sag {
+                after_ms: 1_000,
+                for_ms: 8_000,
+                mv: 2_700,
+            }),
+            ..plain
+        }],
+    ));
+    // An NMI, and a device interrupt enabled without a handler, with the magnet
+    // holding a piece and the steppers running: the outputs safe at once, a
+    // software reset, the game resumed from flash.
+    for (name, e) in [
+        ("nmi", Exception::Nmi),
+        ("stray-interrupt", Exception::Irq(0)),
+    ] {
+        let mut p = Plan::new(
+            name,
+            true,
+            vec![GameSpec {
+                exception_mid_move: Some(e),
+                ..plain
+            }],
+        );
+        p.software_resets = 1;
+        v.push(p);
+    }
     // The contest items 1-5 entered through the panel (item 3 on the board turned
     // both ways, after the pose calibration).
     let mut contest = Plan::new("contest", true, vec![]);
@@ -314,20 +371,17 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
     }
     for (i, game) in plan.games.iter().enumerate() {
         let burst = plan.bursts.get(i).copied().flatten();
-        let before = world_faults(&s.world().clone());
+        let before = s.faults();
+        // The burst is switched off after its first fault by the session's
+        // watch on every world ms.
         if let Some(b) = burst {
-            s.world()
-                .config
-                .set_faults(FaultSet::EMPTY.with(b.kind), b.rate);
+            s.start_burst(b.kind, b.rate);
         }
-        let g = if let Some(b) = burst {
-            play_burst(s, game, b, &before)?
-        } else {
-            s.play(game)?
-        };
+        let g = s.play(game);
+        s.stop_burst();
+        let g = g?;
         if let Some(b) = burst {
-            s.world().config.set_faults(FaultSet::EMPTY, 0.0);
-            let n = world_faults(&s.world().clone())[b.kind] - before[b.kind];
+            let n = s.faults()[b.kind] - before[b.kind];
             r.faults.0 += 1;
             if n == 0 {
                 r.violations.push(format!(
@@ -377,21 +431,6 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
     Ok(())
 }
 
-/// A game with `b` on until one of it was counted.
-fn play_burst(
-    s: &mut Session,
-    game: &GameSpec,
-    b: Burst,
-    before: &ByKind,
-) -> Result<GameResult, RunError> {
-    // The session plays the game; the burst is switched off after its first
-    // fault by a watcher on every world ms.
-    s.burst = Some((b.kind, before[b.kind]));
-    let g = s.play(game);
-    s.burst = None;
-    g
-}
-
 /// The board's rules over the whole run.
 fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
     let watchdog = s
@@ -410,9 +449,11 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
             plan.watchdog_resets
         ));
     }
-    if other > 0 {
-        r.violations
-            .push(format!("{other} software resets (a panic or a HardFault)"));
+    if other != plan.software_resets {
+        r.violations.push(format!(
+            "{other} software or pin resets (a panic, a HardFault, an exception handler; expected {})",
+            plan.software_resets
+        ));
     }
     let stack = s.board.stack_high_water();
     let m = s.mcu();
@@ -427,6 +468,13 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
         r.violations.push(format!(
             "the master's own transfers left a slave holding SDA {} times (the last byte read acknowledged)",
             m.i2c.master_hangs
+        ));
+    }
+    if m.flash_ops_low > 0 {
+        r.violations.push(format!(
+            "{} flash operations started with VDD below {} mV (the PVD's level)",
+            m.flash_ops_low,
+            crate::pwr::SAVE_MIN_MV
         ));
     }
     if m.world.stats.collisions > 0 {

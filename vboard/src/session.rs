@@ -9,7 +9,7 @@
 //! pieces lie as the person remembers the game, the result light matches that
 //! board, and every cheat is put back by the device before the person's next turn.
 
-use crate::cpu::Board;
+use crate::cpu::{Board, Exception};
 use crate::elf::Image;
 use crate::mcu::{Fault, Mcu};
 use crate::rcc::{Oscillators, ResetKind};
@@ -17,8 +17,11 @@ use tictable::Board as Position;
 use tictable_machine::classify::Reference;
 use tictable_machine::controller::sensor_calibration::STEPS;
 use tictable_machine::panel::{Button, Light};
+use tictable_machine::sim::faults::{ByKind, FaultKind, FaultSet};
 use tictable_machine::sim::human::{SimHuman, Style};
+use tictable_machine::sim::scenario::world_faults;
 use tictable_machine::sim::world::{SimConfig, World, ON_SQUARE_MM};
+use tictable_machine::sim::SplitMix64;
 use tictable_machine::Colour;
 
 /// How long the machine may take to be ready for a game, ms.
@@ -27,6 +30,12 @@ pub const READY_LIMIT_MS: u32 = 60_000;
 pub const GAME_LIMIT_MS: u32 = 3 * 60_000;
 /// How long a result light must stay on for the game to count as over, ms.
 const OVER_STEADY_MS: u32 = 1_000;
+/// After a power cut, the Device-turn light alone with the gantry at rest this
+/// long tells the operator the machine is in Setup (the game was not on flash
+/// yet): the device, first in every game here, would be moving by then.
+const SETUP_REST_MS: u32 = 4_000;
+/// How soon after an NMI or a stray interrupt the outputs must be safe, ms.
+pub const SAFE_WITHIN_MS: u32 = 10;
 
 /// How the board is built for a run.
 #[derive(Clone, Debug)]
@@ -88,6 +97,34 @@ pub struct GameSpec {
     pub hang_erase_after_ms: Option<u32>,
     /// A slave holds SDA low from this many ms after Start.
     pub hold_bus_after_ms: Option<u32>,
+    /// The supply sags below the PVD's level for a while.
+    pub sag: Option<Sag>,
+    /// An exception raised the first time the magnet holds a piece while the
+    /// steppers run.
+    pub exception_mid_move: Option<Exception>,
+}
+
+/// A supply sag: VDD at `mv` from `after_ms` after Start for `for_ms`.
+#[derive(Clone, Copy, Debug)]
+pub struct Sag {
+    /// When it starts, ms after Start.
+    pub after_ms: u32,
+    /// How long it lasts, ms.
+    pub for_ms: u32,
+    /// VDD meanwhile, mV.
+    pub mv: u32,
+}
+
+/// A power cut to come, drawn by the `power-cut` fault kind or scheduled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum CutPlan {
+    /// At this world ms.
+    At(u32),
+    /// Inside the next page erase, this fraction of the way through it.
+    InErase(f64),
+    /// Inside a half-word write after the flash counted this many, this
+    /// fraction of the way through it.
+    InWrite(u64, f64),
 }
 
 impl GameSpec {
@@ -101,6 +138,8 @@ impl GameSpec {
             cut_in_write_after_ms: None,
             hang_erase_after_ms: None,
             hold_bus_after_ms: None,
+            sag: None,
+            exception_mid_move: None,
         }
     }
 }
@@ -128,14 +167,44 @@ pub struct GameResult {
     pub duration_ms: u32,
     /// Times the person fixed the board after the error light.
     pub fixes: u32,
+    /// The person gave the game up (swept the board, held Start: a share of
+    /// `human-extra`), and the machine went back to Setup.
+    pub given_up: bool,
+    /// Power cuts in the game, and restarts by the operator after one (the
+    /// game was not on flash yet).
+    pub cuts: (u32, u32),
+    /// A supply sag: PVDO reads that said "low", and half-words written after
+    /// the supply came back (`None`: no sag).
+    pub sag: Option<(u64, u64)>,
+    /// An exception raised mid-move: ms until the outputs were safe (`None`:
+    /// never), and whether a software reset followed.
+    pub exception: Option<(Option<u32>, bool)>,
 }
 
 impl GameResult {
     /// The rule violations of this game, in words (empty: it passed).
     pub fn violations(&self) -> Vec<String> {
         let mut v = vec![];
-        if !self.finished {
+        if !self.finished && !self.given_up {
             v.push("stuck: no result light".into());
+        }
+        if let Some((low_reads, written)) = self.sag {
+            if low_reads == 0 {
+                v.push("no save came due while the supply was low (PVDO never read set)".into());
+            }
+            if written == 0 {
+                v.push("nothing saved after the supply came back".into());
+            }
+        }
+        if let Some((safe, reset)) = self.exception {
+            match safe {
+                Some(ms) if ms <= SAFE_WITHIN_MS => {}
+                Some(ms) => v.push(format!("outputs safe only {ms} ms after the exception")),
+                None => v.push("outputs never safe after the exception".into()),
+            }
+            if !reset {
+                v.push("no software reset after the exception".into());
+            }
         }
         if self.device_won == Some(false) && self.finished {
             v.push("the device LOST".into());
@@ -187,10 +256,19 @@ pub struct Session<'a> {
     done_was: bool,
     /// STEP edges so far, and when the count last changed (ns).
     edges_seen: (u64, u64),
-    /// A fault kind on until the world counted one more than this.
-    pub burst: Option<(tictable_machine::sim::faults::FaultKind, u64)>,
     /// A watcher, called at the end of each [`Session::tick`].
     pub observer: Option<&'a mut dyn Observer>,
+    /// A fault kind on until [`Session::faults`] counted one more than this.
+    pub burst: Option<(FaultKind, u64)>,
+    /// Power cuts made in games (the `power-cut` kind's count).
+    pub cuts: u64,
+    /// The `power-cut` kind's probability per change of the lights (the
+    /// changes of state a person sees; the host draws per state change).
+    cut_rate: f64,
+    /// The power-cut draws.
+    rng: SplitMix64,
+    /// A power cut to come.
+    cut_plan: Option<CutPlan>,
 }
 
 /// The lights that are on.
@@ -240,6 +318,10 @@ impl<'a> Session<'a> {
             edges_seen: (0, 0),
             burst: None,
             observer: None,
+            cuts: 0,
+            cut_rate: 0.0,
+            rng: SplitMix64::new(bench.seed ^ 0xC07),
+            cut_plan: None,
         })
     }
 
@@ -289,15 +371,13 @@ impl<'a> Session<'a> {
         let now = self.ms;
         let m = self.board.mcu();
         m.world.now_ms = now;
+        self.human.step(&mut m.world, now);
         if let Some((kind, before)) = self.burst {
-            if tictable_machine::sim::scenario::world_faults(&m.world)[kind] > before {
-                m.world
-                    .config
-                    .set_faults(tictable_machine::sim::faults::FaultSet::EMPTY, 0.0);
-                self.burst = None;
+            if self.faults()[kind] > before {
+                self.stop_burst();
             }
         }
-        self.human.step(&mut m.world, now);
+        let m = self.board.mcu();
         // Done pressed: time to the first STEP edge.
         let done = m.world.buttons[Button::Done.index()];
         let edges = m.wiring.timing.edges[0] + m.wiring.timing.edges[1];
@@ -322,6 +402,19 @@ impl<'a> Session<'a> {
         let lights = m.world.lights;
         if lights != self.last_lights {
             self.last_lights = lights;
+            if self.cut_plan.is_none() && self.rng.chance(self.cut_rate) {
+                // As the host draws: within the next 3 s, or half the time inside
+                // the next save (its page erase or one of its half-word writes).
+                let f = self.rng.unit();
+                self.cut_plan = Some(if !self.rng.chance(0.5) {
+                    CutPlan::At(now + 1 + self.rng.below(3_000) as u32)
+                } else if self.rng.chance(0.5) {
+                    CutPlan::InErase(f)
+                } else {
+                    let skip = self.rng.below(22) as u64;
+                    CutPlan::InWrite(self.board.mcu().flash.half_words + skip, f)
+                });
+            }
             if self.log.len() < 5_000 {
                 self.log
                     .push(format!("{now:8} ms lights {:?}", lit(&lights)));
@@ -332,6 +425,69 @@ impl<'a> Session<'a> {
             self.observer = Some(o);
         }
         Ok(())
+    }
+
+    /// The faults injected so far, by kind: the world's, the person's mess-ups
+    /// (`human-extra`) and the power cuts made in games (`power-cut`).
+    pub fn faults(&mut self) -> ByKind {
+        let mut k = world_faults(&self.board.mcu().world);
+        k[FaultKind::HumanExtra] = u64::from(self.human.extras);
+        k[FaultKind::PowerCut] = self.cuts;
+        k
+    }
+
+    /// Switches `kind` on at `rate` (as `SimConfig::set_faults` and the host's
+    /// runner take it: `human-extra` per turn of the person, `power-cut` per
+    /// change of the lights) until one of it is counted.
+    pub fn start_burst(&mut self, kind: FaultKind, rate: f64) {
+        let before = self.faults()[kind];
+        self.world()
+            .config
+            .set_faults(FaultSet::EMPTY.with(kind), rate);
+        let of = |k| if k == kind { rate } else { 0.0 };
+        self.human.extra_rate = of(FaultKind::HumanExtra);
+        self.cut_rate = of(FaultKind::PowerCut);
+        self.burst = Some((kind, before));
+    }
+
+    /// Switches every fault kind off.
+    pub fn stop_burst(&mut self) {
+        self.world().config.set_faults(FaultSet::EMPTY, 0.0);
+        self.human.extra_rate = 0.0;
+        self.cut_rate = 0.0;
+        self.burst = None;
+    }
+
+    /// Makes the power cut planned, if it is due: whether it was.
+    fn due_cut(&mut self) -> bool {
+        let Some(plan) = self.cut_plan else {
+            return false;
+        };
+        let m = self.board.mcu();
+        let now = m.ns();
+        let busy = m.flash.busy_until().filter(|&u| u != u64::MAX);
+        let left = busy.map(|u| u.saturating_sub(now));
+        let inside = match plan {
+            CutPlan::At(t) => (self.ms >= t).then_some(("", 0)),
+            // An erase (40 ms) or a half-word write (70 µs) under way.
+            CutPlan::InErase(f) => left
+                .filter(|&l| l > 1_000_000)
+                .map(|l| (" inside a flash erase", (l as f64 * f) as u64)),
+            CutPlan::InWrite(after, f) => left
+                .filter(|&l| l < 1_000_000 && m.flash.half_words > after)
+                .map(|l| (" inside a flash write", (l as f64 * f) as u64)),
+        };
+        let Some((what, into)) = inside else {
+            return false;
+        };
+        m.time.cycles = m.time.cycles_at_ns(now + into);
+        self.cut_plan = None;
+        self.cuts += 1;
+        if !what.is_empty() {
+            self.log.push(format!("{:8} ms power cut{what}", self.ms));
+        }
+        self.power_cycle(1_000);
+        true
     }
 
     fn fault(&mut self, f: Fault) -> RunError {
@@ -502,6 +658,16 @@ impl<'a> Session<'a> {
             spec.hang_erase_after_ms,
             spec.hold_bus_after_ms,
         );
+        let sweeps0 = self.human.sweeps;
+        // The last power cut (world ms), and since when the machine has looked
+        // like Setup after it.
+        let (mut cut_at, mut setup_since) = (None, None);
+        let mut sag = spec.sag.map(|g| (g, false));
+        let (low0, mut written0) = (self.mcu().pwr.low_reads, None);
+        let mut raise = spec.exception_mid_move;
+        let mut raised: Option<(u32, usize)> = None;
+        let mut edges_before = self.edges();
+        let mut given_since = None;
         while self.ms < start + GAME_LIMIT_MS {
             let cheats = self.human.cheats;
             self.tick()?;
@@ -512,33 +678,71 @@ impl<'a> Session<'a> {
             // Faults on a schedule.
             if armed.0.is_some_and(|t| since >= t) {
                 armed.0 = None;
-                self.power_cycle(1_000);
+                self.cut_plan = Some(CutPlan::At(self.ms));
             }
-            if armed.1.is_some_and(|t| since >= t)
-                && self.mcu().flash.busy_until().is_some_and(|u| u != u64::MAX)
-            {
-                // Half-way through the erase (or write) under way.
-                let m = self.mcu();
-                let until = m.flash.busy_until().unwrap_or(0);
-                if until.saturating_sub(m.ns()) > 1_000_000 {
-                    m.time.cycles = m.time.cycles_at_ns(until - 20_000_000);
-                    armed.1 = None;
+            if armed.1.is_some_and(|t| since >= t) {
+                // Half-way through the next erase.
+                armed.1 = None;
+                self.cut_plan = Some(CutPlan::InErase(0.5));
+            }
+            if armed.2.is_some_and(|t| since >= t) {
+                // 40 µs into a 70 µs half-word write.
+                armed.2 = None;
+                let n = self.mcu().flash.half_words;
+                self.cut_plan = Some(CutPlan::InWrite(n, 0.57));
+            }
+            if self.due_cut() {
+                r.cuts.0 += 1;
+                cut_at = Some(self.ms);
+                setup_since = None;
+                // Whatever the person was about to check is void: the machine
+                // comes back with what its flash holds.
+                placing_since = None;
+                was = [false; 7];
+            }
+            if let Some((g, restored)) = sag.as_mut() {
+                if !*restored && since >= g.after_ms && self.mcu().pwr.supply_mv != g.mv {
+                    self.mcu().pwr.supply_mv = g.mv;
                     self.log
-                        .push(format!("{:8} ms power cut inside a flash erase", self.ms));
-                    self.power_cycle(1_000);
+                        .push(format!("{:8} ms the supply sags to {} mV", self.ms, g.mv));
+                }
+                if !*restored && since >= g.after_ms + g.for_ms {
+                    *restored = true;
+                    self.mcu().pwr.supply_mv = crate::pwr::NOMINAL_MV;
+                    written0 = Some(self.mcu().flash.half_words);
+                    self.log
+                        .push(format!("{:8} ms the supply is back", self.ms));
                 }
             }
-            if armed.2.is_some_and(|t| since >= t)
-                && self.mcu().flash.busy_until().is_some_and(|u| u != u64::MAX)
-            {
-                let m = self.mcu();
-                let until = m.flash.busy_until().unwrap_or(0);
-                if until.saturating_sub(m.ns()) < 1_000_000 {
-                    m.time.cycles = m.time.cycles_at_ns(until.saturating_sub(30_000));
-                    armed.2 = None;
-                    self.log
-                        .push(format!("{:8} ms power cut inside a flash write", self.ms));
-                    self.power_cycle(1_000);
+            // The exception, the first time the magnet holds a piece and the
+            // steppers run.
+            let edges = self.edges();
+            let moving = edges != edges_before;
+            edges_before = edges;
+            if let Some(e) = raise.filter(|_| moving && self.mcu().wiring.outputs().magnet) {
+                raise = None;
+                self.board.raise(e);
+                raised = Some((self.ms, self.resets.len()));
+                r.exception = Some((None, false));
+                self.log.push(format!(
+                    "{:8} ms {e:?} raised (magnet on, steppers running)",
+                    self.ms
+                ));
+            }
+            if let Some((at, resets)) = raised {
+                let o = self.mcu().wiring.outputs();
+                let safe = o.enable && !o.magnet && !o.lift && o.step == [false; 2];
+                let software = self.resets[resets..]
+                    .iter()
+                    .any(|(_, k)| *k == ResetKind::Software);
+                if let Some(x) = r.exception.as_mut() {
+                    if safe && x.0.is_none() {
+                        x.0 = Some(self.ms - at);
+                    }
+                    x.1 |= software;
+                }
+                if self.ms > at + SAFE_WITHIN_MS {
+                    raised = None;
                 }
             }
             if armed.3.is_some_and(|t| since >= t) {
@@ -580,6 +784,37 @@ impl<'a> Session<'a> {
                 }
             }
             was = l;
+            // After a power cut: the machine back in Setup (the game was not on
+            // flash yet) is started again by the operator, as the host's runner
+            // does.
+            if cut_at.is_some() && device_turn && !human_turn && result.is_none() && !moving {
+                let t = *setup_since.get_or_insert(self.ms);
+                if self.ms >= t + SETUP_REST_MS {
+                    cut_at = None;
+                    setup_since = None;
+                    r.cuts.1 += 1;
+                    self.world().reset_pieces();
+                    self.human.new_game(human_colour, spec.style);
+                    let now = self.ms;
+                    self.human.press(Button::Start, now);
+                    self.log.push(format!(
+                        "{now:8} ms back in Setup after the cut: board cleared, Start pressed"
+                    ));
+                }
+            } else {
+                setup_since = None;
+            }
+            // A game given up (the board swept, Start held) is over once the
+            // machine is ready again.
+            if self.human.sweeps > sweeps0 && Session::ready(&l) && !moving {
+                let t = *given_since.get_or_insert(self.ms);
+                if self.ms >= t + 2 * OVER_STEADY_MS {
+                    r.given_up = true;
+                    break;
+                }
+            } else {
+                given_since = None;
+            }
             match result {
                 Some(x) => {
                     let t = *over_since.get_or_insert(self.ms);
@@ -603,8 +838,30 @@ impl<'a> Session<'a> {
         // it: the board must be that game plus at most one device piece.
         let memory = self.human.memory();
         let device = human_colour.other().player();
+        if spec.sag.is_some() {
+            let m = self.mcu();
+            let written = written0.map_or(0, |n| m.flash.half_words - n);
+            let low = m.pwr.low_reads - low0;
+            r.sag = Some((low, written));
+            self.log.push(format!(
+                "{:8} ms the sag: PVDO read set {low} times, {written} half-words written after it",
+                self.ms
+            ));
+        }
+        if let Some((safe, reset)) = r.exception {
+            let safe = safe.map_or("never".into(), |ms| format!("within {} ms", ms + 1));
+            self.log.push(format!(
+                "{:8} ms the exception: outputs safe {safe} (the tick it was raised in), software reset: {reset}",
+                self.ms
+            ));
+        }
         let w = self.world();
-        let lying = w.board_within(ON_SQUARE_MM);
+        // A piece a power cut dropped where no sensor sees it is in no game.
+        let lying = if r.cuts.0 > 0 {
+            w.board_ignoring_strays(ON_SQUARE_MM).map(|(b, _)| b)
+        } else {
+            w.board_within(ON_SQUARE_MM)
+        };
         let (final_board, off) = match lying {
             Some((x, o)) => {
                 let (dev_lying, dev_mem) = match device {
@@ -638,6 +895,8 @@ impl<'a> Session<'a> {
         r.fixes = self.human.fixes - fixes0;
         r.resets = self.resets[resets0..].iter().map(|(_, k)| *k).collect();
         r.duration_ms = self.ms - start;
+        // A cut drawn for a save that did not come is not carried over.
+        self.cut_plan = None;
         self.human.passive = true;
         let lights = lit(&self.lights());
         self.log.push(format!(
@@ -648,6 +907,12 @@ impl<'a> Session<'a> {
             r.violations()
         ));
         Ok(r)
+    }
+
+    /// STEP rising edges so far, both axes.
+    fn edges(&mut self) -> u64 {
+        let t = self.mcu().wiring.timing;
+        t.edges[0] + t.edges[1]
     }
 
     /// Whether the device's pieces lie on the squares the person remembers them.
