@@ -527,6 +527,15 @@ impl Report {
             self.figures.max_pass_us,
             self.figures.erases
         );
+        // Errors the person had to fix, and power cuts, for the reader.
+        let fixes: u32 = self.games.iter().map(|g| g.fixes).sum();
+        let cuts: u32 = self.games.iter().map(|g| g.cuts.0).sum();
+        if fixes > 0 {
+            let _ = write!(out, ", {fixes} fixes by the person");
+        }
+        if cuts > 0 {
+            let _ = write!(out, ", {cuts} power cuts");
+        }
         if self.violations.is_empty() {
             out.push_str(": ok");
         } else {

@@ -120,8 +120,10 @@ pub struct Sag {
 enum CutPlan {
     /// At this world ms.
     At(u32),
-    /// Inside the next page erase, this fraction of the way through it.
-    InErase(f64),
+    /// Inside the next page erase, this fraction of the way through it; given
+    /// up when a half-word is written first (the next save erased nothing) past
+    /// this count, unless `None` (a scheduled cut: the next erase whenever).
+    InErase(f64, Option<u64>),
     /// Inside a half-word write after the flash counted this many, this
     /// fraction of the way through it.
     InWrite(u64, f64),
@@ -173,6 +175,9 @@ pub struct GameResult {
     /// Power cuts in the game, and restarts by the operator after one (the
     /// game was not on flash yet).
     pub cuts: (u32, u32),
+    /// Games the machine forgot: back in Setup after a cut that came 0.5 s or
+    /// more after its first placement ended (a save was due then).
+    pub forgotten: u32,
     /// A supply sag: PVDO reads that said "low", and half-words written after
     /// the supply came back (`None`: no sag).
     pub sag: Option<(u64, u64)>,
@@ -187,6 +192,12 @@ impl GameResult {
         let mut v = vec![];
         if !self.finished && !self.given_up {
             v.push("stuck: no result light".into());
+        }
+        if self.forgotten > 0 {
+            v.push(format!(
+                "back in Setup after {} power cuts though the game was on flash",
+                self.forgotten
+            ));
         }
         if let Some((low_reads, written)) = self.sag {
             if low_reads == 0 {
@@ -409,11 +420,15 @@ impl<'a> Session<'a> {
                 self.cut_plan = Some(if !self.rng.chance(0.5) {
                     CutPlan::At(now + 1 + self.rng.below(3_000) as u32)
                 } else if self.rng.chance(0.5) {
-                    CutPlan::InErase(f)
+                    CutPlan::InErase(f, Some(self.board.mcu().flash.half_words))
                 } else {
                     let skip = self.rng.below(22) as u64;
                     CutPlan::InWrite(self.board.mcu().flash.half_words + skip, f)
                 });
+                if self.log.len() < 5_000 {
+                    self.log
+                        .push(format!("{now:8} ms power cut drawn: {:?}", self.cut_plan));
+                }
             }
             if self.log.len() < 5_000 {
                 self.log
@@ -470,7 +485,17 @@ impl<'a> Session<'a> {
         let inside = match plan {
             CutPlan::At(t) => (self.ms >= t).then_some(("", 0)),
             // An erase (40 ms) or a half-word write (70 µs) under way.
-            CutPlan::InErase(f) => left
+            CutPlan::InErase(_, Some(n)) if busy.is_none() && m.flash.half_words > n => {
+                // As the host's runner: a cut drawn for the next save's erase is
+                // dropped when that save erased nothing.
+                self.cut_plan = None;
+                self.log.push(format!(
+                    "{:8} ms the next save erased nothing: no cut",
+                    self.ms
+                ));
+                return false;
+            }
+            CutPlan::InErase(f, _) => left
                 .filter(|&l| l > 1_000_000)
                 .map(|l| (" inside a flash erase", (l as f64 * f) as u64)),
             CutPlan::InWrite(after, f) => left
@@ -662,6 +687,10 @@ impl<'a> Session<'a> {
         // The last power cut (world ms), and since when the machine has looked
         // like Setup after it.
         let (mut cut_at, mut setup_since) = (None, None);
+        // When the device's first placement of the game ended (the Human-turn
+        // light), and whether the last cut came well after it: the game was on
+        // flash then (a save is due at once), so the machine must resume it.
+        let (mut first_turn_at, mut was_saved) = (None, false);
         let mut sag = spec.sag.map(|g| (g, false));
         let (low0, mut written0) = (self.mcu().pwr.low_reads, None);
         let mut raise = spec.exception_mid_move;
@@ -683,7 +712,7 @@ impl<'a> Session<'a> {
             if armed.1.is_some_and(|t| since >= t) {
                 // Half-way through the next erase.
                 armed.1 = None;
-                self.cut_plan = Some(CutPlan::InErase(0.5));
+                self.cut_plan = Some(CutPlan::InErase(0.5, None));
             }
             if armed.2.is_some_and(|t| since >= t) {
                 // 40 µs into a 70 µs half-word write.
@@ -695,6 +724,7 @@ impl<'a> Session<'a> {
                 r.cuts.0 += 1;
                 cut_at = Some(self.ms);
                 setup_since = None;
+                was_saved = first_turn_at.is_some_and(|t: u32| self.ms >= t + 500);
                 // Whatever the person was about to check is void: the machine
                 // comes back with what its flash holds.
                 placing_since = None;
@@ -777,6 +807,9 @@ impl<'a> Session<'a> {
             if error {
                 placing_since = None;
             }
+            if human_turn && first_turn_at.is_none() {
+                first_turn_at = Some(self.ms);
+            }
             if human_turn && !was[Light::HumanTurn.index()] && cheat_open {
                 cheat_open = false;
                 if self.device_pieces_as_remembered() {
@@ -793,6 +826,8 @@ impl<'a> Session<'a> {
                     cut_at = None;
                     setup_since = None;
                     r.cuts.1 += 1;
+                    r.forgotten += u32::from(was_saved);
+                    first_turn_at = None;
                     self.world().reset_pieces();
                     self.human.new_game(human_colour, spec.style);
                     let now = self.ms;
