@@ -175,6 +175,12 @@ pub struct GameResult {
     /// Power cuts in the game, and restarts by the operator after one (the
     /// game was not on flash yet).
     pub cuts: (u32, u32),
+    /// Mess-ups of the board (`human-extra`) the machine went on from without
+    /// the Error light.
+    pub unseen_messes: u32,
+    /// Sensors still frozen (`stuck-sensor`) when the game ended: the machine
+    /// never asked a person to replug them.
+    pub frozen: u32,
     /// Games the machine forgot: back in Setup after a cut that came 0.5 s or
     /// more after its first placement ended (a save was due then).
     pub forgotten: u32,
@@ -192,6 +198,18 @@ impl GameResult {
         let mut v = vec![];
         if !self.finished && !self.given_up {
             v.push("stuck: no result light".into());
+        }
+        if self.unseen_messes > 0 {
+            v.push(format!(
+                "{} mess-ups of the board not shown with the Error light",
+                self.unseen_messes
+            ));
+        }
+        if self.frozen > 0 {
+            v.push(format!(
+                "{} sensors still frozen at the end (never reported for a replug)",
+                self.frozen
+            ));
         }
         if self.forgotten > 0 {
             v.push(format!(
@@ -697,9 +715,15 @@ impl<'a> Session<'a> {
         let mut raised: Option<(u32, usize)> = None;
         let mut edges_before = self.edges();
         let mut given_since = None;
+        // A mess-up of the board (`human-extra`) the machine has not shown as an
+        // error yet: it must, before the person's next turn or a result.
+        let mut mess_open = false;
         while self.ms < start + GAME_LIMIT_MS {
-            let cheats = self.human.cheats;
+            let (cheats, extras) = (self.human.cheats, self.human.extras);
             self.tick()?;
+            if self.human.extras != extras {
+                mess_open = true;
+            }
             let since = self.ms - start;
             if self.human.cheats != cheats {
                 cheat_open = true;
@@ -806,6 +830,11 @@ impl<'a> Session<'a> {
             }
             if error {
                 placing_since = None;
+                mess_open = false;
+            }
+            if mess_open && ((human_turn && !was[Light::HumanTurn.index()]) || result.is_some()) {
+                mess_open = false;
+                r.unseen_messes += 1;
             }
             if human_turn && first_turn_at.is_none() {
                 first_turn_at = Some(self.ms);
@@ -926,6 +955,7 @@ impl<'a> Session<'a> {
                 Some(false) => b.winner() != Some(device.other()),
                 None => b.winner().is_some() || !b.is_full(),
             };
+        r.frozen = self.world().stuck_squares().len();
         r.cheats = self.human.cheats - cheats0;
         r.fixes = self.human.fixes - fixes0;
         r.resets = self.resets[resets0..].iter().map(|(_, k)| *k).collect();
