@@ -314,7 +314,7 @@ fn figures(reports: &[Report]) -> String {
         reports.iter().filter(|r| {
             !matches!(
                 r.name.as_str(),
-                "watchdog" | "no-pll-lock" | "no-crystal" | "levels"
+                "watchdog" | "no-pll-lock" | "no-crystal" | "levels" | "levels-8mhz"
             )
         })
     };

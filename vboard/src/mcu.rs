@@ -162,6 +162,28 @@ pub struct Mcu {
     /// Flash erases and half-word writes started while VDD was below what
     /// flash needs ([`Pwr::too_low_for_flash`]): the firmware must start none.
     pub flash_ops_low: u64,
+    /// A power cut to make inside a flash operation to come.
+    pub flash_cut: Option<FlashCut>,
+    /// What the last such cut fell in (`"erase"`, `"write"`), or `"none"` when
+    /// a cut for the next save's erase was dropped; taken by the session.
+    pub flash_cut_made: Option<&'static str>,
+}
+
+/// A power cut inside the next flash operation of a kind: the core stalls (as
+/// the operation stalls it) only until `fraction` of the operation, and the
+/// power fails there (a reset of kind `PowerOn`: the flash keeps what the
+/// operation left, [`Flash::power_cut`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlashCut {
+    /// Inside a page erase (else a half-word write).
+    pub erase: bool,
+    /// A write only once the flash has counted more half-words than this.
+    pub after: u64,
+    /// An erase cut only for the next save: dropped when a half-word write
+    /// starts first (that save erased nothing), as the host's runner drops it.
+    pub next_save_only: bool,
+    /// How far through the operation, 0..1.
+    pub fraction: f64,
 }
 
 impl Mcu {
@@ -193,6 +215,8 @@ impl Mcu {
             skipped: 0,
             scl_gpio: true,
             flash_ops_low: 0,
+            flash_cut: None,
+            flash_cut_made: None,
         }
     }
 
@@ -368,6 +392,7 @@ impl Mcu {
                 let r = self.flash.write(addr - flash::REG_BASE, value, now);
                 if let Some(Some(until)) = r {
                     self.flash_ops_low += u64::from(self.pwr.too_low_for_flash());
+                    let until = self.cut_inside(true, now, until);
                     self.stall(until);
                 }
                 r.map(|_| ())
@@ -437,6 +462,32 @@ impl Mcu {
         }
     }
 
+    /// A flash operation (an erase if `erase`) started at `now`, to end at
+    /// `until`: the stall's end, or the moment of the power cut planned inside
+    /// it ([`Mcu::flash_cut`]).
+    fn cut_inside(&mut self, erase: bool, now: u64, until: u64) -> u64 {
+        let Some(c) = self.flash_cut else {
+            return until;
+        };
+        let hit = match (c.erase, erase) {
+            (true, true) => true,
+            (true, false) if c.next_save_only => {
+                self.flash_cut = None;
+                self.flash_cut_made = Some("none");
+                return until;
+            }
+            (false, false) => self.flash.half_words > c.after,
+            _ => false,
+        };
+        if !hit || until == u64::MAX {
+            return until;
+        }
+        self.flash_cut = None;
+        self.flash_cut_made = Some(if erase { "erase" } else { "write" });
+        self.reset = Some(ResetKind::PowerOn);
+        now + ((until - now) as f64 * c.fraction.clamp(0.0, 1.0)) as u64
+    }
+
     /// The core stalls until `until` ns (every fetch waits for the flash).
     fn stall(&mut self, until: u64) {
         // The watchdog runs on the LSI and ends any stall.
@@ -453,6 +504,7 @@ impl Mcu {
         match self.flash.program(offset, size, value, self.ns()) {
             Programmed::Busy { until } => {
                 self.flash_ops_low += u64::from(self.pwr.too_low_for_flash());
+                let until = self.cut_inside(false, self.ns(), until);
                 self.stall(until)
             }
             Programmed::Error => {}

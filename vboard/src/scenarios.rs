@@ -104,6 +104,9 @@ pub fn rest() -> Vec<Plan> {
     used.old_data = true;
     used.cold_boot = true;
     v.push(used);
+    // Scheduled cuts: 6 s after Start; inside a half-word write; inside the
+    // next page erase (one comes every 17 saves: a plain game follows, and a
+    // cut still to come at the end is a violation).
     v.push(Plan::new(
         "power-cuts",
         true,
@@ -113,13 +116,14 @@ pub fn rest() -> Vec<Plan> {
                 ..plain
             },
             GameSpec {
-                cut_in_erase_after_ms: Some(1_000),
-                ..plain
-            },
-            GameSpec {
                 cut_in_write_after_ms: Some(2_000),
                 ..plain
             },
+            GameSpec {
+                cut_in_erase_after_ms: Some(1_000),
+                ..plain
+            },
+            plain,
         ],
     ));
     // People who move one of the device's pieces every turn they can.
@@ -397,6 +401,10 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
             r.violations.push(format!("game {}: {v}", i + 1));
         }
         r.games.push(g);
+    }
+    if s.flash_cut_pending() {
+        r.violations
+            .push("a power cut scheduled inside a flash operation never came".into());
     }
     if plan.contest {
         let mut o = crate::contest::Outcome::default();

@@ -11,7 +11,7 @@
 
 use crate::cpu::{Board, Exception};
 use crate::elf::Image;
-use crate::mcu::{Fault, Mcu};
+use crate::mcu::{Fault, FlashCut, Mcu};
 use crate::rcc::{Oscillators, ResetKind};
 use tictable::Board as Position;
 use tictable_machine::classify::Reference;
@@ -387,12 +387,33 @@ impl<'a> Session<'a> {
         let end = phase + (u64::from(self.ms) + 1) * 1_000_000;
         match self.board.run_until(end) {
             Ok(Some(kind)) => {
-                self.resets.push((self.ms, kind));
-                self.log.push(format!("{:8} ms reset: {kind:?}", self.ms));
                 self.phase_ns = None;
+                match self.board.mcu().flash_cut_made.take() {
+                    // The power failed inside a flash operation (the chip
+                    // reset itself at that moment, keeping what the operation
+                    // left): the world loses power too, for 1 s.
+                    Some(what) if kind == ResetKind::PowerOn => {
+                        self.cuts += 1;
+                        self.log
+                            .push(format!("{:8} ms power cut inside a flash {what}", self.ms));
+                        self.power_cycle(1_000);
+                    }
+                    other => {
+                        self.board.mcu().flash_cut_made = other;
+                        self.resets.push((self.ms, kind));
+                        self.log.push(format!("{:8} ms reset: {kind:?}", self.ms));
+                    }
+                }
             }
             Ok(None) => {}
             Err(f) => return Err(self.fault(f)),
+        }
+        if self.board.mcu().flash_cut_made == Some("none") {
+            self.board.mcu().flash_cut_made = None;
+            self.log.push(format!(
+                "{:8} ms the next save erased nothing: the cut drawn for its erase is dropped",
+                self.ms
+            ));
         }
         let ns = self.board.mcu().ns();
         let ms = (ns.saturating_sub(phase) / 1_000_000) as u32;
@@ -491,46 +512,46 @@ impl<'a> Session<'a> {
         self.burst = None;
     }
 
-    /// Makes the power cut planned, if it is due: whether it was.
-    fn due_cut(&mut self) -> bool {
+    /// Makes the power cut planned if it is due now, or hands one planned
+    /// inside a flash operation to the chip ([`Mcu::flash_cut`]: the core runs
+    /// into it, and [`Session::tick`] finishes the cut).
+    fn due_cut(&mut self) {
         let Some(plan) = self.cut_plan else {
-            return false;
+            return;
         };
         let m = self.board.mcu();
-        let now = m.ns();
-        let busy = m.flash.busy_until().filter(|&u| u != u64::MAX);
-        let left = busy.map(|u| u.saturating_sub(now));
-        let inside = match plan {
-            CutPlan::At(t) => (self.ms >= t).then_some(("", 0)),
-            // An erase (40 ms) or a half-word write (70 µs) under way.
-            CutPlan::InErase(_, Some(n)) if busy.is_none() && m.flash.half_words > n => {
-                // As the host's runner: a cut drawn for the next save's erase is
-                // dropped when that save erased nothing.
+        let cut = match plan {
+            CutPlan::At(t) if self.ms >= t => {
                 self.cut_plan = None;
-                self.log.push(format!(
-                    "{:8} ms the next save erased nothing: no cut",
-                    self.ms
-                ));
-                return false;
+                self.cuts += 1;
+                self.power_cycle(1_000);
+                return;
             }
-            CutPlan::InErase(f, _) => left
-                .filter(|&l| l > 1_000_000)
-                .map(|l| (" inside a flash erase", (l as f64 * f) as u64)),
-            CutPlan::InWrite(after, f) => left
-                .filter(|&l| l < 1_000_000 && m.flash.half_words > after)
-                .map(|l| (" inside a flash write", (l as f64 * f) as u64)),
+            CutPlan::At(_) => return,
+            CutPlan::InErase(fraction, next_save) => FlashCut {
+                erase: true,
+                after: 0,
+                next_save_only: next_save.is_some(),
+                fraction,
+            },
+            CutPlan::InWrite(after, fraction) => FlashCut {
+                erase: false,
+                after,
+                next_save_only: false,
+                fraction,
+            },
         };
-        let Some((what, into)) = inside else {
-            return false;
-        };
-        m.time.cycles = m.time.cycles_at_ns(now + into);
-        self.cut_plan = None;
-        self.cuts += 1;
-        if !what.is_empty() {
-            self.log.push(format!("{:8} ms power cut{what}", self.ms));
+        if m.flash_cut.is_some() {
+            // One planned already (a scheduled one not yet come): kept.
+            return;
         }
-        self.power_cycle(1_000);
-        true
+        m.flash_cut = Some(cut);
+        self.cut_plan = None;
+    }
+
+    /// Whether a power cut planned inside a flash operation is still to come.
+    pub fn flash_cut_pending(&mut self) -> bool {
+        self.mcu().flash_cut.is_some()
     }
 
     fn fault(&mut self, f: Fault) -> RunError {
@@ -719,7 +740,7 @@ impl<'a> Session<'a> {
         // error yet: it must, before the person's next turn or a result.
         let mut mess_open = false;
         while self.ms < start + GAME_LIMIT_MS {
-            let (cheats, extras) = (self.human.cheats, self.human.extras);
+            let (cheats, extras, cuts) = (self.human.cheats, self.human.extras, self.cuts);
             self.tick()?;
             if self.human.extras != extras {
                 mess_open = true;
@@ -744,7 +765,8 @@ impl<'a> Session<'a> {
                 let n = self.mcu().flash.half_words;
                 self.cut_plan = Some(CutPlan::InWrite(n, 0.57));
             }
-            if self.due_cut() {
+            self.due_cut();
+            if self.cuts > cuts {
                 r.cuts.0 += 1;
                 cut_at = Some(self.ms);
                 setup_since = None;
@@ -960,8 +982,12 @@ impl<'a> Session<'a> {
         r.fixes = self.human.fixes - fixes0;
         r.resets = self.resets[resets0..].iter().map(|(_, k)| *k).collect();
         r.duration_ms = self.ms - start;
-        // A cut drawn for a save that did not come is not carried over.
+        // A cut drawn for a save that did not come is not carried over (one
+        // scheduled inside a flash operation is: see `flash_cut_pending`).
         self.cut_plan = None;
+        if self.cut_rate > 0.0 || self.burst.is_some() {
+            self.mcu().flash_cut = None;
+        }
         self.human.passive = true;
         let lights = lit(&self.lights());
         self.log.push(format!(
