@@ -685,6 +685,61 @@ mod tests {
         assert_eq!(m.read(gpio::BASES[1] + 8, 0) & (1 << 7), 0);
     }
 
+    /// Unlocks the FPEC and starts an erase of the page at `addr`.
+    fn start_erase(m: &mut Mcu, addr: u32) {
+        let r = flash::REG_BASE;
+        m.write(r + 4, 0x4567_0123, 0);
+        m.write(r + 4, 0xCDEF_89AB, 0);
+        m.write(r + 0x10, 0x2, 0); // PER
+        m.write(r + 0x14, addr, 0);
+        m.write(r + 0x10, 0x42 /* PER | STRT */, 0);
+    }
+
+    #[test]
+    fn a_cut_planned_inside_an_erase_resets_the_chip_part_way_through_it() {
+        let mut m = mcu();
+        start_erase(&mut m, 0x0800_A000);
+        assert_eq!(m.reset, None, "no cut planned");
+        let full = m.stall_until.take().unwrap();
+        m.flash.advance(u64::MAX - 1);
+        m.flash_cut = Some(FlashCut {
+            erase: true,
+            after: 0,
+            next_save_only: false,
+            fraction: 0.5,
+        });
+        let t0 = m.time.cycles;
+        start_erase(&mut m, 0x0800_A400);
+        assert_eq!(m.reset, Some(ResetKind::PowerOn));
+        assert_eq!(m.flash_cut_made, Some("erase"));
+        assert_eq!(m.flash_cut, None);
+        let half = m.stall_until.unwrap() - t0;
+        assert!(
+            half * 2 <= full - t0 + 1 && half * 2 + 1 >= full - t0,
+            "{half} of {full}"
+        );
+    }
+
+    #[test]
+    fn a_cut_for_the_next_saves_erase_is_dropped_when_it_writes_first() {
+        let mut m = mcu();
+        m.flash_cut = Some(FlashCut {
+            erase: true,
+            after: 0,
+            next_save_only: true,
+            fraction: 0.5,
+        });
+        let r = flash::REG_BASE;
+        m.write(r + 4, 0x4567_0123, 0);
+        m.write(r + 4, 0xCDEF_89AB, 0);
+        m.write(r + 0x10, 0x1, 0); // PG
+        m.program(0xA000, 2, 0x1234);
+        assert_eq!(
+            (m.flash_cut, m.flash_cut_made, m.reset),
+            (None, Some("none"), None)
+        );
+    }
+
     #[test]
     fn time_follows_the_clock() {
         let mut t = Time::new(0);

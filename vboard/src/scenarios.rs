@@ -206,6 +206,9 @@ pub fn rest() -> Vec<Plan> {
         });
         3
     ];
+    // Draws from this seed: two cuts inside a save's half-word writes, one at
+    // a random moment (the scheduled `power-cuts` has one inside an erase).
+    cuts.bench.cut_seed = 3;
     v.push(cuts);
     // The supply below the PVD's level while saves come due: none may start;
     // once it is back, the saves resume.

@@ -48,6 +48,9 @@ pub struct Bench {
     pub lsi_hz: u64,
     /// The world's seed.
     pub seed: u64,
+    /// Mixed into the power-cut draws' seed (the world's stays: the calibrated
+    /// flash of the first scenario is the world's of that seed).
+    pub cut_seed: u64,
 }
 
 impl Default for Bench {
@@ -57,6 +60,7 @@ impl Default for Bench {
             osc: Oscillators::default(),
             lsi_hz: 40_000,
             seed: 7,
+            cut_seed: 0,
         }
     }
 }
@@ -349,7 +353,7 @@ impl<'a> Session<'a> {
             observer: None,
             cuts: 0,
             cut_rate: 0.0,
-            rng: SplitMix64::new(bench.seed ^ 0xC07),
+            rng: SplitMix64::new(bench.seed ^ 0xC07 ^ bench.cut_seed.rotate_left(17)),
             cut_plan: None,
         })
     }
