@@ -717,6 +717,7 @@ impl<'a> Session<'a> {
         let mut r = GameResult::default();
         let resets0 = self.resets.len();
         let (mut over_since, mut placing_since) = (None, None);
+        let mut timed = true;
         let mut was = self.lights();
         let mut cheat_open = false;
         let mut armed = (
@@ -779,6 +780,9 @@ impl<'a> Session<'a> {
                 // comes back with what its flash holds.
                 placing_since = None;
                 was = [false; 7];
+                // The boot and the homing after it are no placement: timing
+                // starts again at the next device turn after the person's.
+                timed = false;
             }
             if let Some((g, restored)) = sag.as_mut() {
                 if !*restored && since >= g.after_ms && self.mcu().pwr.supply_mv != g.mv {
@@ -847,7 +851,8 @@ impl<'a> Session<'a> {
             // Placements: Device turn on (no error) until Human turn or a result.
             let device_turn = l[Light::DeviceTurn.index()] && !error;
             let human_turn = l[Light::HumanTurn.index()] && !error;
-            if device_turn && !was[Light::DeviceTurn.index()] && placing_since.is_none() {
+            timed |= human_turn;
+            if timed && device_turn && !was[Light::DeviceTurn.index()] && placing_since.is_none() {
                 placing_since = Some(self.ms);
             }
             if (human_turn || result.is_some()) && placing_since.is_some() {
