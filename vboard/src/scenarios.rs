@@ -403,6 +403,15 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
         for v in g.violations() {
             r.violations.push(format!("game {}: {v}", i + 1));
         }
+        // Nothing disturbed the game (no fault kind, cheat, cut, sag, hang, held
+        // bus or exception): the device must place every piece itself.
+        if burst.is_none() && game.undisturbed() && g.fixes > 0 {
+            r.violations.push(format!(
+                "game {}: the person fixed the board {} times in a game nothing disturbed",
+                i + 1,
+                g.fixes
+            ));
+        }
         r.games.push(g);
     }
     if s.flash_cut_pending() {

@@ -134,6 +134,18 @@ enum CutPlan {
 }
 
 impl GameSpec {
+    /// Whether nothing is to disturb the game: no cheat, no scheduled fault.
+    pub fn undisturbed(&self) -> bool {
+        self.cheat_rate == 0.0
+            && self.cut_at_ms.is_none()
+            && self.cut_in_erase_after_ms.is_none()
+            && self.cut_in_write_after_ms.is_none()
+            && self.hang_erase_after_ms.is_none()
+            && self.hold_bus_after_ms.is_none()
+            && self.sag.is_none()
+            && self.exception_mid_move.is_none()
+    }
+
     /// A plain game.
     pub const fn plain(style: Style) -> GameSpec {
         GameSpec {
