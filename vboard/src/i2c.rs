@@ -8,7 +8,7 @@
 //! errata's locked BUSY after glitches on the lines. The slaves are the world's,
 //! on the simulator's byte-level [`Wire`].
 
-use tictable_machine::sim::wire::{Addressed, Wire, WireFault};
+use tictable_machine::sim::wire::{Addressed, Wire, WireFault, BYTE_CLOCKS};
 use tictable_machine::sim::world::World;
 
 /// I2C1's base address.
@@ -213,7 +213,7 @@ impl I2c {
 
     /// A byte and its acknowledge bit, ns.
     fn byte_ns(&self) -> u64 {
-        9 * self.bit_ns()
+        BYTE_CLOCKS * self.bit_ns()
     }
 
     fn schedule(&mut self, now: u64, after: u64, e: Event) {
@@ -629,6 +629,8 @@ mod tests {
     fn a_byte_takes_90_us_at_100_khz() {
         let b = Bench::new();
         assert_eq!(b.i2c.byte_ns(), 90_000);
+        // What the host bus charges a byte.
+        assert_eq!(b.i2c.byte_ns(), tictable_machine::sim::wire::BYTE_US * 1000);
     }
 
     #[test]
