@@ -178,7 +178,7 @@ impl Wire {
         self.drawn = true;
         self.target = Target::Nobody;
         if first {
-            if let Some(fault) = Self::draw_fault(w) {
+            if let Some(fault) = w.draw_bus_fault() {
                 if fault == WireFault::Hang {
                     self.hang_clocks = 0;
                     self.in_transaction = false;
@@ -209,28 +209,6 @@ impl Wire {
         self.command_next = true;
         self.ignoring = false;
         Addressed::Ack
-    }
-
-    /// The bus faults of one transaction, in the order the world draws them: a
-    /// hang, a NACK, a stretched clock.
-    fn draw_fault(w: &mut World) -> Option<WireFault> {
-        let hang_rate = w.config.bus_hang_rate;
-        if w.rng.chance(hang_rate) {
-            w.stats.bus_hangs += 1;
-            w.bus_hung = true;
-            return Some(WireFault::Hang);
-        }
-        let nack_rate = w.config.nack_rate;
-        if w.rng.chance(nack_rate) {
-            w.stats.nacks += 1;
-            return Some(WireFault::Nack);
-        }
-        let timeout_rate = w.config.timeout_rate;
-        if w.rng.chance(timeout_rate) {
-            w.stats.timeouts += 1;
-            return Some(WireFault::Stretch);
-        }
-        None
     }
 
     /// A data byte from the master; whether it was acknowledged.
