@@ -13,7 +13,7 @@ use crate::cpu::Board;
 use crate::elf::Image;
 use crate::mcu::{Fault, Mcu};
 use crate::rcc::{Oscillators, ResetKind};
-use tictable::Board as Position;
+use tictable::{Board as Position, Squares};
 use tictable_machine::classify::Reference;
 use tictable_machine::controller::sensor_calibration::STEPS;
 use tictable_machine::panel::{Button, Light};
@@ -88,6 +88,8 @@ pub struct GameSpec {
     pub hang_erase_after_ms: Option<u32>,
     /// A slave holds SDA low from this many ms after Start.
     pub hold_bus_after_ms: Option<u32>,
+    /// The person's moves from the position alone (see `SimHuman::script`).
+    pub script: Option<fn(&Position) -> Option<tictable::Square>>,
 }
 
 impl GameSpec {
@@ -101,6 +103,7 @@ impl GameSpec {
             cut_in_write_after_ms: None,
             hang_erase_after_ms: None,
             hold_bus_after_ms: None,
+            script: None,
         }
     }
 }
@@ -128,6 +131,11 @@ pub struct GameResult {
     pub duration_ms: u32,
     /// Times the person fixed the board after the error light.
     pub fixes: u32,
+    /// The device moved first.
+    pub device_first: bool,
+    /// The moves in order as the person saw them played (theirs, and the
+    /// device's when its piece appeared; the device's last from the board).
+    pub moves: Vec<tictable::Square>,
 }
 
 impl GameResult {
@@ -479,6 +487,7 @@ impl<'a> Session<'a> {
         self.human.passive = false;
         self.human.new_game(human_colour, spec.style);
         self.human.cheat_rate = spec.cheat_rate;
+        self.human.script = spec.script;
         let (cheats0, fixes0) = (self.human.cheats, self.human.fixes);
         let start = self.ms;
         self.human.press(Button::Start, start);
@@ -490,7 +499,11 @@ impl<'a> Session<'a> {
                 "person first"
             }
         ));
-        let mut r = GameResult::default();
+        let mut r = GameResult {
+            device_first,
+            ..GameResult::default()
+        };
+        let mut seen = Position::EMPTY;
         let resets0 = self.resets.len();
         let (mut over_since, mut placing_since) = (None, None);
         let mut was = self.lights();
@@ -505,6 +518,11 @@ impl<'a> Session<'a> {
         while self.ms < start + GAME_LIMIT_MS {
             let cheats = self.human.cheats;
             self.tick()?;
+            let memory = self.human.memory();
+            if let Some(m) = one_move(seen, memory) {
+                r.moves.push(m);
+            }
+            seen = memory;
             let since = self.ms - start;
             if self.human.cheats != cheats {
                 cheat_open = true;
@@ -622,6 +640,9 @@ impl<'a> Session<'a> {
                     0
                 };
                 let off = ((dev_lying & !last) ^ dev_mem) | (hum_lying ^ hum_mem);
+                if let Some(m) = Squares::from_bits(last).first() {
+                    r.moves.push(m);
+                }
                 (Position::from_bits(x, o).ok(), off.count_ones())
             }
             None => (None, 9),
@@ -639,6 +660,7 @@ impl<'a> Session<'a> {
         r.resets = self.resets[resets0..].iter().map(|(_, k)| *k).collect();
         r.duration_ms = self.ms - start;
         self.human.passive = true;
+        self.human.script = None;
         let lights = lit(&self.lights());
         self.log.push(format!(
             "{:8} ms game over: {:?}, board {:?}, {:?}",
@@ -664,6 +686,14 @@ impl<'a> Session<'a> {
         };
         lying == remembered
     }
+}
+
+/// The square played from `before` to `after`, when `after` is `before` and one
+/// move.
+fn one_move(before: Position, after: Position) -> Option<tictable::Square> {
+    let new = (after.x() | after.o()) & !(before.x() | before.o());
+    let m = Squares::from_bits(new).first()?;
+    (new.count_ones() == 1 && before.play(m) == Ok(after)).then_some(m)
 }
 
 /// A board as 9 characters (X, O, .).
