@@ -294,9 +294,12 @@ fn run(
 
 fn show(r: &Report, log: bool) {
     println!("{}", r.summary());
-    // The differential's games side by side, always.
-    for l in r.log.iter().filter(|l| l.starts_with(differential::NAME)) {
-        println!("    {l}");
+    // The differential's games side by side (the last lines of its log, shown
+    // below on a failure).
+    if !log && r.violations.is_empty() {
+        for l in r.log.iter().filter(|l| l.starts_with(differential::NAME)) {
+            println!("    {l}");
+        }
     }
     if log || !r.violations.is_empty() {
         let from = if log {

@@ -90,6 +90,9 @@ pub struct GameSpec {
     pub hold_bus_after_ms: Option<u32>,
     /// The person's moves from the position alone (see `SimHuman::script`).
     pub script: Option<fn(&Position) -> Option<tictable::Square>>,
+    /// Who moves first, set with the Side button before Start (`None`: as the
+    /// machine is set up).
+    pub device_first: Option<bool>,
 }
 
 impl GameSpec {
@@ -104,6 +107,7 @@ impl GameSpec {
             hang_erase_after_ms: None,
             hold_bus_after_ms: None,
             script: None,
+            device_first: None,
         }
     }
 }
@@ -477,6 +481,9 @@ impl<'a> Session<'a> {
     /// machine is ready; the person plays until a result light stays on.
     pub fn play(&mut self, spec: &GameSpec) -> Result<GameResult, RunError> {
         self.wait_ready(READY_LIMIT_MS)?;
+        if let Some(want) = spec.device_first {
+            self.choose_side(want)?;
+        }
         let device_first = !exactly(&self.lights(), &[Light::HumanTurn]);
         let human_colour = if device_first {
             Colour::White
@@ -670,6 +677,30 @@ impl<'a> Session<'a> {
             r.violations()
         ));
         Ok(r)
+    }
+
+    /// Presses Side until the setup's lights show the device moving first (`true`)
+    /// or the person (Side after a game shows the setup, toggled).
+    fn choose_side(&mut self, device_first: bool) -> Result<(), RunError> {
+        for _ in 0..3 {
+            let l = self.lights();
+            let shown = if exactly(&l, &[Light::HumanTurn]) {
+                Some(false)
+            } else {
+                l[Light::DeviceTurn.index()].then_some(true)
+            };
+            if shown == Some(device_first) {
+                return Ok(());
+            }
+            let now = self.ms;
+            self.human.press(Button::Side, now);
+            self.run_for(400)?;
+        }
+        Err(RunError::Stuck(format!(
+            "Side did not set the device {}; lights {:?}",
+            if device_first { "first" } else { "second" },
+            lit(&self.lights())
+        )))
     }
 
     /// Whether the device's pieces lie on the squares the person remembers them.
