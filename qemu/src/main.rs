@@ -2,16 +2,16 @@
 //!
 //! 1. the table equals the live search on every reachable position, and so do the
 //!    best moves of the best-moves table (the lookup the firmware links);
-//! 2. instructions per lookup (and per best-moves lookup) and for a live search from
-//!    the empty board, measured with
-//!    SysTick under `qemu-system-arm -icount shift=0` (one instruction = 1 ns of virtual
+//! 2. instructions per lookup (and per best-moves lookup), for a live search from
+//!    the empty board and for the trap player's first move, measured with SysTick
+//!    under `qemu-system-arm -icount shift=0` (one instruction = 1 ns of virtual
 //!    time) and calibrated against `cortex_m::asm::delay`, whose loop is exactly two
-//!    instructions (`subs`, `bne`) per iteration;
-//! 3. scripted complete games through the device `Controller` against the simulator's
-//!    no_std core ([`games`]): each must end, the device must not lose, moved pieces
-//!    must be put back, the pieces must match the game record, and the game's fault
-//!    kind (one game per kind) must be injected and recovered from; each game prints
-//!    a `game <n>/<games> <cpu>: ...: PASS` line (or FAIL) with its figures.
+//!    instructions (`subs`, `bne`) per iteration.
+//!
+//! These are what an engine user on a Cortex-M gets; the image links the engine
+//! alone. The peak stack of these checks is reported too (the live search's recursion on a
+//! Cortex-M0 with 16 KiB of RAM). Complete games of the machine run on the firmware's
+//! own image on a virtual STM32F103 (`vboard/`, `scripts/vboard-test`), not here.
 //!
 //! Prints `on-target: PASS <cpu> lookup=<n> search=<n>` (or `on-target: FAIL ...`) over
 //! semihosting and exits with the matching status.
@@ -21,12 +21,11 @@
 use core::hint::black_box;
 use cortex_m::peripheral::{syst::SystClkSource, SYST};
 use cortex_m_rt::entry;
-use cortex_m_semihosting::{debug, hprint, hprintln};
+use cortex_m_semihosting::{debug, hprintln};
 use tictable::board::Status;
 use tictable::strategy::trap_moves;
 use tictable::{analyse, best_moves, search, Board};
 
-mod games;
 mod stack;
 
 include!(concat!(env!("OUT_DIR"), "/positions.rs"));
@@ -160,31 +159,6 @@ fn main() -> ! {
         black_box(trap_moves(black_box(&Board::EMPTY)).ok());
     }));
 
-    // 3. Complete games through the device controller.
-    // 4. Meanwhile, the controller's pass while the gantry carries a piece: 20 000
-    // passes 10 µs apart (200 ms of the transfer), through the simulator's pins
-    // (heavier than GPIO registers).
-    const PASSES: u32 = 20_000;
-    let mut pass_ticks = 0;
-    let played = games::play(|pass| {
-        pass_ticks = ticks(syst, || {
-            for _ in 0..PASSES {
-                pass();
-            }
-        });
-    });
-    let per_pass = per_tick(pass_ticks) / u64::from(PASSES);
-    let summary = match played {
-        Ok(summary) => summary,
-        Err(failure) => {
-            hprintln!("on-target: FAIL {} games: {}", CPU, failure);
-            debug::exit(debug::EXIT_FAILURE);
-            loop {
-                cortex_m::asm::wfi();
-            }
-        }
-    };
-
     hprintln!(
         "on-target: PASS {} lookup={} search={}",
         CPU,
@@ -200,27 +174,11 @@ fn main() -> ! {
         trap
     );
     hprintln!(
-        "detail: controller pass while the gantry moves: {} instructions on average (a step is due every 400 µs at top speed)",
-        per_pass
-    );
-    hprintln!(
         "detail: {} positions checked, {} decision lookups timed, {} instructions per SysTick tick",
         checked,
         DECISIONS.len(),
         u64::from(2 * (DELAY + 1)) / calibration.max(1)
     );
-    hprint!(
-        "detail: games={} through the device controller on the shared sim core: {} won, {} drawn, none lost, boards match records; {} cheats, {} restored; faults injected (all recovered from):",
-        games::GAMES,
-        summary.device_wins,
-        summary.device_draws,
-        summary.cheats_injected,
-        summary.cheats_restored,
-    );
-    for (kind, n) in summary.faults_by_kind.iter() {
-        hprint!(" {}={}", kind, n);
-    }
-    hprintln!();
     let (peak, size) = stack::peak();
     hprintln!(
         "detail: peak stack {} bytes of {} available (RAM above the statics)",

@@ -8,7 +8,9 @@
 //! errata's locked BUSY after glitches on the lines. The slaves are the world's,
 //! on the simulator's byte-level [`Wire`].
 
-use tictable_machine::sim::wire::{Addressed, Wire, WireFault};
+use tictable::Square;
+use tictable_machine::sensors::SENSOR_ADDRESS;
+use tictable_machine::sim::wire::{Addressed, Wire, WireFault, BYTE_CLOCKS};
 use tictable_machine::sim::world::World;
 
 /// I2C1's base address.
@@ -55,6 +57,58 @@ pub mod sr1 {
 /// How long a slave stretching SCL ([`WireFault::Stretch`]) holds it, ns: longer
 /// than any master here waits for a flag; then it lets go without acknowledging.
 pub const STRETCH_NS: u64 = 5_000_000;
+
+/// The time the bus is busy: each transaction from the master's START request to
+/// its STOP on the bus (the master's waits for each flag included, a repeated START
+/// inside), and its sum over each scan of the nine sensors: the transactions from
+/// the end of the last scan until every sensor has been addressed for a read (the
+/// multiplexer selects and the writes of the command byte are part of it).
+#[derive(Clone, Debug, Default)]
+pub struct BusTime {
+    /// All transactions so far, ns.
+    pub busy_ns: u64,
+    /// Each complete scan's bus time, ns.
+    pub scans_ns: Vec<u64>,
+    /// The open transaction's START request, ns.
+    since: Option<u64>,
+    /// The sensors read in the scan under way (bit `i`: square index `i`).
+    read: u16,
+    /// The scan under way's bus time so far, ns.
+    scan_ns: u64,
+    /// The latest time the bus was run to, ns (when a reset ends a transaction).
+    seen_ns: u64,
+}
+
+impl BusTime {
+    /// Every sensor read.
+    const ALL: u16 = (1 << 9) - 1;
+
+    /// A START was asked for at `now` (a transaction opens unless one is).
+    fn start(&mut self, now: u64) {
+        self.since.get_or_insert(now);
+    }
+
+    /// The sensors `read` were addressed for a read.
+    fn sensors_read(&mut self, read: impl Iterator<Item = Square>) {
+        for s in read {
+            self.read |= 1 << s.index();
+        }
+    }
+
+    /// The transaction ended at `now` (a STOP, a reset, a lost arbitration): its
+    /// time counts; a scan ends with it once every sensor was read.
+    fn end(&mut self, now: u64) {
+        if let Some(t) = self.since.take() {
+            let d = now.saturating_sub(t);
+            self.busy_ns += d;
+            self.scan_ns += d;
+        }
+        if self.read == Self::ALL {
+            self.scans_ns.push(std::mem::take(&mut self.scan_ns));
+            self.read = 0;
+        }
+    }
+}
 
 /// What the shift register is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +170,8 @@ pub struct I2c {
     pub master_hangs: u64,
     /// What the bus did, when a watcher asked (`Some`): the waveform's source.
     pub probe: Option<Vec<BusRecord>>,
+    /// The time the bus was busy, and per scan.
+    pub time: BusTime,
 }
 
 /// A condition or a byte on the bus, for a watcher (a waveform).
@@ -167,6 +223,7 @@ impl I2c {
             recovery_clocks: 0,
             master_hangs: 0,
             probe: None,
+            time: BusTime::default(),
         }
     }
 
@@ -192,17 +249,20 @@ impl I2c {
         if self.msl {
             self.wire.stop(w);
         }
-        let (wire, pclk1, bytes, resets) = (
+        self.time.end(self.time.seen_ns);
+        let (wire, pclk1, bytes, resets, time) = (
             self.wire.clone(),
             self.pclk1_hz,
             self.bytes,
             self.resets + 1,
+            std::mem::take(&mut self.time),
         );
         let probe = self.probe.take();
         *self = I2c::new(wire, pclk1);
         self.bytes = bytes;
         self.resets = resets;
         self.probe = probe;
+        self.time = time;
     }
 
     /// One SCL period, ns: standard mode, Thigh = Tlow = CCR × TPCLK1 (RM0008
@@ -213,7 +273,7 @@ impl I2c {
 
     /// A byte and its acknowledge bit, ns.
     fn byte_ns(&self) -> u64 {
-        9 * self.bit_ns()
+        BYTE_CLOCKS * self.bit_ns()
     }
 
     fn schedule(&mut self, now: u64, after: u64, e: Event) {
@@ -251,6 +311,7 @@ impl I2c {
 
     /// Runs the bus up to `now`.
     pub fn advance(&mut self, now: u64, w: &mut World) {
+        self.time.seen_ns = self.time.seen_ns.max(now);
         while let Some((t, e)) = self.event {
             if t > now {
                 break;
@@ -298,6 +359,9 @@ impl I2c {
                     Addressed::Ack => {
                         self.sr1 |= sr1::ADDR;
                         self.tra = !read;
+                        if read && byte >> 1 == SENSOR_ADDRESS {
+                            self.time.sensors_read(self.wire.selected(w));
+                        }
                     }
                     Addressed::Nack | Addressed::Fault(WireFault::Nack) => self.sr1 |= sr1::AF,
                     Addressed::Fault(WireFault::Stretch) => {
@@ -309,6 +373,7 @@ impl I2c {
                         self.sr1 |= sr1::ARLO;
                         self.msl = false;
                         self.tra = false;
+                        self.time.end(now);
                     }
                 }
             }
@@ -357,6 +422,7 @@ impl I2c {
                 let held = Wire::sda_held(w);
                 self.record(now, BusEvent::Stop);
                 self.wire.stop(w);
+                self.time.end(now);
                 self.master_hangs += u64::from(!held && Wire::sda_held(w));
                 self.stop_req = false;
                 self.cr1 &= !cr1::STOP;
@@ -364,6 +430,7 @@ impl I2c {
                 self.tra = false;
                 self.sr1 &= !(sr1::TXE | sr1::BTF);
                 if self.start_req {
+                    self.time.start(now);
                     self.try_start(now, w);
                 }
             }
@@ -459,6 +526,7 @@ impl I2c {
                     if self.msl {
                         self.wire.stop(w);
                     }
+                    self.time.end(now);
                     self.msl = false;
                     self.event = None;
                     self.shift = Shift::Idle;
@@ -468,6 +536,7 @@ impl I2c {
                 }
                 self.cr1 = v;
                 if v & cr1::START != 0 && old & cr1::START == 0 {
+                    self.time.start(now);
                     let busy_shift = matches!(self.shift, Shift::Sending | Shift::Receiving(_))
                         || self.dr.is_some() && self.tra;
                     if self.msl && busy_shift {
@@ -629,6 +698,8 @@ mod tests {
     fn a_byte_takes_90_us_at_100_khz() {
         let b = Bench::new();
         assert_eq!(b.i2c.byte_ns(), 90_000);
+        // What the host bus charges a byte.
+        assert_eq!(b.i2c.byte_ns(), tictable_machine::sim::wire::BYTE_US * 1000);
     }
 
     #[test]
@@ -683,6 +754,42 @@ mod tests {
         assert_eq!(b.rd(0x10), 0);
         assert!(b.idle());
         assert!(!Wire::sda_held(&b.w));
+    }
+
+    #[test]
+    fn a_scan_of_the_nine_sensors_is_timed_from_start_to_stop() {
+        let mut b = Bench::new();
+        let wiring = Wiring::DEFAULT;
+        for (i, &square) in Square::ALL.iter().enumerate() {
+            assert!(b.i2c.time.scans_ns.is_empty(), "no scan before the ninth");
+            // As `SensorBank` reads a square: the other multiplexer off, this
+            // one's channel on, STATUS and the four channels in one block.
+            let ch = wiring.channel(square);
+            for (mux, mask) in [(ch.mux.other(), 0), (ch.mux, 1 << ch.channel)] {
+                assert!(b.write(mux.address(), &[mask], cr1::STOP));
+                assert!(b.idle());
+            }
+            assert!(b.write(0x29, &[0xA0 | 0x13], cr1::START));
+            b.read_n(0x29, 9);
+            assert!(b.idle());
+            // Idle time between transactions does not count.
+            b.now += 1_000_000 * (i as u64 + 1);
+        }
+        assert_eq!(b.i2c.time.scans_ns.len(), 1);
+        let scan = b.i2c.time.scans_ns[0];
+        // 16 bytes of 9 bits at 100 kHz a square, with START and STOP bits and
+        // the master's polling on top.
+        let bytes_ns = 9 * 16 * 90_000;
+        assert!(
+            (bytes_ns..bytes_ns + bytes_ns / 8).contains(&scan),
+            "{scan} ns"
+        );
+        assert_eq!(b.i2c.time.busy_ns, scan);
+        // The next scan starts empty.
+        assert!(b.write(0x70, &[0], cr1::STOP));
+        assert!(b.idle());
+        assert_eq!(b.i2c.time.scans_ns.len(), 1);
+        assert!(b.i2c.time.busy_ns > scan);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 pub mod contest;
 pub mod cpu;
+pub mod differential;
 pub mod dwt;
 pub mod elf;
 pub mod flash;

@@ -15,6 +15,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use tictable_machine::sim::human::Style;
+use tictable_vboard::differential;
 use tictable_vboard::elf::Image;
 use tictable_vboard::scenarios::{self, Plan, Report};
 use tictable_vboard::session::{GameSpec, Observer, Session};
@@ -110,6 +111,7 @@ fn main() -> ExitCode {
     let names: Vec<&str> = std::iter::once(scenarios::first().name)
         .chain(scenarios::rest().iter().map(|p| p.name))
         .chain(args.levels.is_some().then_some("levels"))
+        .chain(Some(differential::NAME))
         .collect();
     if let Some(only) = args
         .only
@@ -170,10 +172,14 @@ fn main() -> ExitCode {
             }
         }
     }
+    let diff = differential::plan();
+    if wanted(&diff) {
+        plans.push((diff, image.clone()));
+    }
     // The watched scenario plays here, the others on the workers.
     if let Some(i) = plans.iter().position(|(p, _)| watch.of(p.name).is_some()) {
         let (plan, img) = plans.remove(i);
-        let r = scenarios::run_watched(&plan, &img, Some(&flash), watch.of(plan.name));
+        let r = run(&plan, &img, &flash, watch.of(plan.name));
         show(&r, args.log);
         reports.push(r);
     }
@@ -186,7 +192,7 @@ fn main() -> ExitCode {
                     let Some((plan, img)) = queue.lock().expect("queue").pop() else {
                         break;
                     };
-                    let r = scenarios::run(&plan, &img, Some(&flash));
+                    let r = run(&plan, &img, &flash, None);
                     show(&r, args.log);
                     done.lock().expect("reports").push(r);
                 });
@@ -286,8 +292,30 @@ impl Observer for Watch {
     }
 }
 
+/// Plays `plan` on `img` from the first scenario's `flash`, `observer` watching;
+/// the differential's games then on the host too.
+fn run(
+    plan: &Plan,
+    img: &Image,
+    flash: &[u8],
+    observer: Option<&mut dyn tictable_vboard::session::Observer>,
+) -> Report {
+    let mut r = scenarios::run_watched(plan, img, Some(flash), observer);
+    if plan.name == differential::NAME {
+        differential::compare(plan, &mut r);
+    }
+    r
+}
+
 fn show(r: &Report, log: bool) {
     println!("{}", r.summary());
+    // The differential's games side by side (the last lines of its log, shown
+    // below on a failure).
+    if !log && r.violations.is_empty() {
+        for l in r.log.iter().filter(|l| l.starts_with(differential::NAME)) {
+            println!("    {l}");
+        }
+    }
     if log || !r.violations.is_empty() {
         let from = if log {
             0
@@ -307,8 +335,11 @@ fn quantile<T: Copy + Default>(v: &[T], q: usize) -> T {
         .unwrap_or_default()
 }
 
-/// The figures of the image, over every scenario but those that stall it on
-/// purpose (`watchdog`) or run it on the 8 MHz fallback clock.
+/// The figures of the image, one per line under a heading (`scripts/vboard-figures`
+/// copies them into the READMEs): over every scenario but those that stall it on
+/// purpose (`watchdog`) or run it on the 8 MHz fallback clock; the bus's over those
+/// without bus faults injected either. All come from virtual time and seeded
+/// worlds: the same images give the same figures.
 fn figures(reports: &[Report]) -> String {
     let normal = || {
         reports.iter().filter(|r| {
@@ -318,37 +349,95 @@ fn figures(reports: &[Report]) -> String {
             )
         })
     };
-    let mut placements: Vec<u32> = normal()
-        .flat_map(|r| r.figures.placements_ms.iter().copied())
-        .collect();
-    placements.sort_unstable();
-    let mut done: Vec<u64> = normal()
-        .flat_map(|r| r.figures.done_to_step_us.iter().copied())
-        .collect();
-    done.sort_unstable();
+    let clean = || normal().filter(|r| !matches!(r.name.as_str(), "faults" | "bus-held-low"));
+    let sorted = |mut v: Vec<u64>| {
+        v.sort_unstable();
+        v
+    };
+    let placements = sorted(
+        normal()
+            .flat_map(|r| r.figures.placements_ms.iter().map(|&t| u64::from(t)))
+            .collect(),
+    );
+    let done = sorted(
+        normal()
+            .flat_map(|r| r.figures.done_to_step_us.iter().copied())
+            .collect(),
+    );
+    let scans = sorted(
+        clean()
+            .flat_map(|r| r.figures.scan_bus_us.iter().map(|&t| u64::from(t)))
+            .collect(),
+    );
+    let busy_ns: u64 = clean().map(|r| r.figures.bus_busy_ns).sum();
+    let run_ns: u64 = clean()
+        .map(|r| u64::from(r.figures.virtual_ms) * 1_000_000)
+        .sum();
+    let shortest = |f: fn(&Report) -> u64| {
+        normal()
+            .map(f)
+            .filter(|&t| t != u64::MAX)
+            .min()
+            .unwrap_or(0) as f64
+            / 1000.0
+    };
+    let ms = |us: u64| us as f64 / 1000.0;
     let first = reports.first();
     let games = first.map_or(0, |r| r.games.len()).max(1);
-    format!(
-        "figures (72 MHz, {} cycles/instruction): boot to ready {} ms; longest loop pass {} µs; stack {} B of 20 KiB; \
-         Done to first STEP p50 {} µs, max {} µs; placement p50 {} ms, p99 {} ms, max {} ms ({} placements); \
-         STEP high >= {:.2} µs, low >= {:.2} µs, DIR set-up >= {:.2} µs; flash erases per game {:.2} (blank-flash: {} erases, {} games)",
-        tictable_vboard::session::Bench::default().cpi,
-        first.and_then(|r| r.figures.boot_ms).unwrap_or(0),
-        normal().map(|r| r.figures.max_pass_us).max().unwrap_or(0),
-        reports.iter().map(|r| r.figures.stack_b).max().unwrap_or(0),
-        quantile(&done, 50),
-        done.last().copied().unwrap_or(0),
-        quantile(&placements, 50),
-        quantile(&placements, 99),
-        placements.last().copied().unwrap_or(0),
-        placements.len(),
-        normal().map(|r| r.figures.step_high_ns).filter(|&t| t != u64::MAX).min().unwrap_or(0) as f64 / 1000.0,
-        normal().map(|r| r.figures.step_low_ns).filter(|&t| t != u64::MAX).min().unwrap_or(0) as f64 / 1000.0,
-        normal().map(|r| r.figures.dir_setup_ns).filter(|&t| t != u64::MAX).min().unwrap_or(0) as f64 / 1000.0,
-        first.map_or(0, |r| r.figures.erases) as f64 / games as f64,
-        first.map_or(0, |r| r.figures.erases),
-        games
-    )
+    let erases = first.map_or(0, |r| r.figures.erases);
+    let lines = [
+        format!(
+            "boot to ready (power-on with the flash kept, homing included): {} ms",
+            first.and_then(|r| r.figures.boot_ms).unwrap_or(0)
+        ),
+        format!(
+            "longest loop pass (between watchdog feeds): {} µs, against the watchdog's shortest timeout of 1 s",
+            normal().map(|r| r.figures.max_pass_us).max().unwrap_or(0)
+        ),
+        format!(
+            "stack high-water mark (RAM painted at power-on): {} B of 20 KiB",
+            reports.iter().map(|r| r.figures.stack_b).max().unwrap_or(0)
+        ),
+        format!(
+            "Done pressed to the first STEP edge of the device's move: p50 {} ms, max {} ms",
+            quantile(&done, 50) / 1000,
+            done.last().copied().unwrap_or(0) / 1000
+        ),
+        format!(
+            "placement (Device-turn light to Human-turn light): p50 {} ms, p99 {} ms, max {} ms over {} placements",
+            quantile(&placements, 50),
+            quantile(&placements, 99),
+            placements.last().copied().unwrap_or(0),
+            placements.len()
+        ),
+        format!(
+            "STEP high at least {:.2} µs, low at least {:.2} µs; DIR set up at least {:.2} ms before a STEP edge",
+            shortest(|r| r.figures.step_high_ns),
+            shortest(|r| r.figures.step_low_ns),
+            shortest(|r| r.figures.dir_setup_ns) / 1000.0
+        ),
+        format!(
+            "I2C bus time per scan of the nine sensors (START to STOP, multiplexer selects included): p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} scans; the bus busy {:.1} % of the time",
+            ms(quantile(&scans, 50)),
+            ms(quantile(&scans, 99)),
+            ms(scans.last().copied().unwrap_or(0)),
+            scans.len(),
+            busy_ns as f64 * 100.0 / run_ns.max(1) as f64
+        ),
+        format!(
+            "flash page erases per game: {:.2} ({erases} over the {games} games of `blank-flash`, calibration included)",
+            erases as f64 / games as f64
+        ),
+    ];
+    let mut out = format!(
+        "figures (virtual STM32F103 at 72 MHz, {} cycles per instruction):",
+        tictable_vboard::session::Bench::default().cpi
+    );
+    for l in lines {
+        out.push_str("\n  ");
+        out.push_str(&l);
+    }
+    out
 }
 
 /// The final line.
@@ -378,6 +467,9 @@ fn verdict(reports: &[Report]) -> String {
     let tasks = reports.iter().fold((0, 0), |a, r| {
         (a.0 + r.task_placements.0, a.1 + r.task_placements.1)
     });
+    let differential = reports.iter().fold((0, 0), |a, r| {
+        (a.0 + r.differential.0, a.1 + r.differential.1)
+    });
     let mut placements: Vec<u32> = reports
         .iter()
         .flat_map(|r| r.figures.placements_ms.iter().copied())
@@ -405,7 +497,7 @@ fn verdict(reports: &[Report]) -> String {
         format!("FAIL ({})", failed.join(", "))
     };
     format!(
-        "vboard: {verdict} games={} losses={losses} cheats={restored}/{cheats} faults={}/{} contest={}/{} task_placements={}/{} boot_ms={boot} max_pass_us={pass} stack_b={stack} placement_p99_ms={p99} step_high_us={:.1}",
+        "vboard: {verdict} games={} losses={losses} cheats={restored}/{cheats} faults={}/{} contest={}/{} task_placements={}/{} differential={}/{} boot_ms={boot} max_pass_us={pass} stack_b={stack} placement_p99_ms={p99} step_high_us={:.1}",
         games.len(),
         faults.1,
         faults.0,
@@ -413,6 +505,8 @@ fn verdict(reports: &[Report]) -> String {
         contest.1,
         tasks.0,
         tasks.1,
+        differential.0,
+        differential.1,
         high as f64 / 1000.0
     )
 }

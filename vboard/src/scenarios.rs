@@ -265,6 +265,9 @@ pub struct Report {
     pub contest_items: (u32, u32),
     /// Task placements inside their square within 15 s, and made.
     pub task_placements: (u32, u32),
+    /// Games the image and the host simulator played alike, and compared
+    /// ([`crate::differential`]).
+    pub differential: (u32, u32),
     /// Figures.
     pub figures: Figures,
     /// The flash at the end.
@@ -296,8 +299,12 @@ pub struct Figures {
     pub dir_setup_ns: u64,
     /// Flash page erases.
     pub erases: u64,
-    /// I2C bytes clocked and bus-busy time, per scan estimate not kept; bytes.
+    /// I2C bytes clocked (address bytes included).
     pub i2c_bytes: u64,
+    /// The I2C bus busy (START to STOP), ns.
+    pub bus_busy_ns: u64,
+    /// The bus time of each scan of the nine sensors, µs (see [`crate::i2c::BusTime`]).
+    pub scan_bus_us: Vec<u32>,
     /// Virtual time, ms.
     pub virtual_ms: u32,
     /// Wall time, s.
@@ -514,6 +521,14 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
     r.figures.dir_setup_ns = t.min_dir_setup_ns;
     r.figures.erases = m.flash.total_erases();
     r.figures.i2c_bytes = m.i2c.bytes;
+    r.figures.bus_busy_ns = m.i2c.time.busy_ns;
+    r.figures.scan_bus_us = m
+        .i2c
+        .time
+        .scans_ns
+        .iter()
+        .map(|&t| (t / 1_000) as u32)
+        .collect();
     r.figures.done_to_step_us = s.done_to_step_us.clone();
     r.figures.placements_ms = r
         .games

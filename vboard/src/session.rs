@@ -13,7 +13,7 @@ use crate::cpu::{Board, Exception};
 use crate::elf::Image;
 use crate::mcu::{Fault, FlashCut, Mcu};
 use crate::rcc::{Oscillators, ResetKind};
-use tictable::Board as Position;
+use tictable::{Board as Position, Squares};
 use tictable_machine::classify::Reference;
 use tictable_machine::controller::sensor_calibration::STEPS;
 use tictable_machine::panel::{Button, Light};
@@ -106,6 +106,11 @@ pub struct GameSpec {
     /// An exception raised the first time the magnet holds a piece while the
     /// steppers run.
     pub exception_mid_move: Option<Exception>,
+    /// The person's moves from the position alone (see `SimHuman::script`).
+    pub script: Option<fn(&Position) -> Option<tictable::Square>>,
+    /// Who moves first, set with the Side button before Start (`None`: as the
+    /// machine is set up).
+    pub device_first: Option<bool>,
 }
 
 /// A supply sag: VDD at `mv` from `after_ms` after Start for `for_ms`.
@@ -158,6 +163,8 @@ impl GameSpec {
             hold_bus_after_ms: None,
             sag: None,
             exception_mid_move: None,
+            script: None,
+            device_first: None,
         }
     }
 }
@@ -206,6 +213,11 @@ pub struct GameResult {
     /// An exception raised mid-move: ms until the outputs were safe (`None`:
     /// never), and whether a software reset followed.
     pub exception: Option<(Option<u32>, bool)>,
+    /// The device moved first.
+    pub device_first: bool,
+    /// The moves in order as the person saw them played (theirs, and the
+    /// device's when its piece appeared; the device's last from the board).
+    pub moves: Vec<tictable::Square>,
 }
 
 impl GameResult {
@@ -705,6 +717,9 @@ impl<'a> Session<'a> {
     /// machine is ready; the person plays until a result light stays on.
     pub fn play(&mut self, spec: &GameSpec) -> Result<GameResult, RunError> {
         self.wait_ready(READY_LIMIT_MS)?;
+        if let Some(want) = spec.device_first {
+            self.choose_side(want)?;
+        }
         let device_first = !exactly(&self.lights(), &[Light::HumanTurn]);
         let human_colour = if device_first {
             Colour::White
@@ -715,6 +730,7 @@ impl<'a> Session<'a> {
         self.human.passive = false;
         self.human.new_game(human_colour, spec.style);
         self.human.cheat_rate = spec.cheat_rate;
+        self.human.script = spec.script;
         let (cheats0, fixes0) = (self.human.cheats, self.human.fixes);
         let start = self.ms;
         self.human.press(Button::Start, start);
@@ -726,7 +742,11 @@ impl<'a> Session<'a> {
                 "person first"
             }
         ));
-        let mut r = GameResult::default();
+        let mut r = GameResult {
+            device_first,
+            ..GameResult::default()
+        };
+        let mut seen = Position::EMPTY;
         let resets0 = self.resets.len();
         let (mut over_since, mut placing_since) = (None, None);
         let mut timed = true;
@@ -759,6 +779,11 @@ impl<'a> Session<'a> {
         while self.ms < start + GAME_LIMIT_MS {
             let (cheats, extras, cuts) = (self.human.cheats, self.human.extras, self.cuts);
             self.tick()?;
+            let memory = self.human.memory();
+            if let Some(m) = one_move(seen, memory) {
+                r.moves.push(m);
+            }
+            seen = memory;
             if self.human.extras != extras {
                 mess_open = true;
             }
@@ -986,6 +1011,9 @@ impl<'a> Session<'a> {
                     0
                 };
                 let off = ((dev_lying & !last) ^ dev_mem) | (hum_lying ^ hum_mem);
+                if let Some(m) = Squares::from_bits(last).first() {
+                    r.moves.push(m);
+                }
                 (Position::from_bits(x, o).ok(), off.count_ones())
             }
             None => (None, 9),
@@ -1010,6 +1038,7 @@ impl<'a> Session<'a> {
             self.mcu().flash_cut = None;
         }
         self.human.passive = true;
+        self.human.script = None;
         let lights = lit(&self.lights());
         self.log.push(format!(
             "{:8} ms game over: {:?}, board {:?}, {:?}",
@@ -1027,6 +1056,30 @@ impl<'a> Session<'a> {
         t.edges[0] + t.edges[1]
     }
 
+    /// Presses Side until the setup's lights show the device moving first (`true`)
+    /// or the person (Side after a game shows the setup, toggled).
+    fn choose_side(&mut self, device_first: bool) -> Result<(), RunError> {
+        for _ in 0..3 {
+            let l = self.lights();
+            let shown = if exactly(&l, &[Light::HumanTurn]) {
+                Some(false)
+            } else {
+                l[Light::DeviceTurn.index()].then_some(true)
+            };
+            if shown == Some(device_first) {
+                return Ok(());
+            }
+            let now = self.ms;
+            self.human.press(Button::Side, now);
+            self.run_for(400)?;
+        }
+        Err(RunError::Stuck(format!(
+            "Side did not set the device {}; lights {:?}",
+            if device_first { "first" } else { "second" },
+            lit(&self.lights())
+        )))
+    }
+
     /// Whether the device's pieces lie on the squares the person remembers them.
     fn device_pieces_as_remembered(&mut self) -> bool {
         let device = self.human.colour.other();
@@ -1041,6 +1094,14 @@ impl<'a> Session<'a> {
         };
         lying == remembered
     }
+}
+
+/// The square played from `before` to `after`, when `after` is `before` and one
+/// move.
+fn one_move(before: Position, after: Position) -> Option<tictable::Square> {
+    let new = (after.x() | after.o()) & !(before.x() | before.o());
+    let m = Squares::from_bits(new).first()?;
+    (new.count_ones() == 1 && before.play(m) == Ok(after)).then_some(m)
 }
 
 /// A board as 9 characters (X, O, .).

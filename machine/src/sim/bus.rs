@@ -1,60 +1,116 @@
-//! The simulated I2C bus: two TCA9548A multiplexers and nine TCS34725 sensors.
+//! The simulated I2C bus as an embedded-hal 1.0 `I2c`: two TCA9548A multiplexers and
+//! nine TCS34725 sensors, over the byte-level [`Wire`] the virtual blue pill
+//! (`vboard/`) drives too. The slaves, the bus faults and the sensors' faults are the
+//! wire's and the world's; this master adds what the firmware's polled master
+//! (`firmware/src/i2c.rs`) makes of them, and the time it spends.
 
+use super::wire::{Addressed, Wire, WireFault, BIT_US, BYTE_US, RELEASE_CLOCKS};
 use super::world::{World, WorldHandle};
-use crate::sensors::{BusRecovery, Mux, Wiring, SENSOR_ADDRESS};
+use crate::sensors::{BusRecovery, Wiring};
 use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
-use tictable::Square;
 
-/// One byte and its acknowledge at 100 kHz, µs.
-pub const BYTE_US: u64 = 90;
-/// A START or a STOP, µs.
-pub const EDGE_US: u64 = 10;
-/// How long the firmware's master waits for a flag before giving up, µs.
+/// How long the firmware's master waits for a flag before giving up, µs
+/// (`firmware/src/board.rs`: each flag at most 1 ms).
 pub const TIMEOUT_US: u64 = 1_000;
-
-/// The data bytes of an operation.
-fn op_len(op: &Operation<'_>) -> usize {
-    match op {
-        Operation::Write(b) => b.len(),
-        Operation::Read(b) => b.len(),
-    }
-}
 
 /// A handle on the simulated bus (clones share the world). `W` is how the world
 /// is shared: `&RefCell<World>` or `Rc<RefCell<World>>`.
+///
+/// Each transaction runs byte by byte over a [`Wire`], as embedded-hal 1.0 lays it
+/// out: START, the address, the bytes of a run of operations in one direction; a
+/// repeated START and the address where the direction changes; the master
+/// acknowledges every byte it reads but the last of a run; STOP. The errors are
+/// the firmware master's:
+///
+/// - a NACK of the address or of a written byte: `NoAcknowledge` (then STOP);
+/// - a slave starting to hold SDA low at the address ([`WireFault::Hang`]): the
+///   master loses arbitration, `ArbitrationLoss`;
+/// - a START that cannot be made (SDA held low) or a flag that never comes (a slave
+///   stretching SCL, [`WireFault::Stretch`]): `Other` after [`TIMEOUT_US`].
+///
+/// The time it takes is kept in [`World::bus_us`]: the wire's [`BYTE_US`] per byte
+/// (address bytes included), [`BIT_US`] per START and STOP, [`TIMEOUT_US`] per flag
+/// waited for in vain.
 ///
 /// ```
 /// use core::cell::RefCell;
 /// use embedded_hal::i2c::I2c;
 /// use tictable_machine::sensors::{Mux, Wiring};
 /// use tictable_machine::sim::bus::SimBus;
+/// use tictable_machine::sim::wire::{BIT_US, BYTE_US};
 /// use tictable_machine::sim::world::{SimConfig, World};
 ///
 /// let world = RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1).unwrap()));
 /// let mut bus = SimBus::new(&world, Wiring::DEFAULT);
 /// bus.write(Mux::A.address(), &[0b100]).unwrap();
 /// assert_eq!(world.borrow().mux, [0b100, 0]);
+/// // START, the address, one byte, STOP.
+/// assert_eq!(world.borrow().bus_us, 2 * BYTE_US + 2 * BIT_US);
 /// ```
 #[derive(Clone, Debug)]
 pub struct SimBus<W> {
     world: W,
-    wiring: Wiring,
+    wire: Wire,
 }
 
 impl<W: WorldHandle> SimBus<W> {
     /// The bus of `world`, with the sensors wired as `wiring`.
     pub fn new(world: W, wiring: Wiring) -> SimBus<W> {
-        SimBus { world, wiring }
+        SimBus {
+            world,
+            wire: Wire::new(wiring),
+        }
+    }
+}
+
+impl<W> SimBus<W> {
+    /// A START (or repeated START); `Err`: SDA is held low, SB never comes.
+    fn start(&mut self, w: &mut World) -> Result<(), ErrorKind> {
+        if self.wire.start(w) {
+            w.bus_us += BIT_US;
+            Ok(())
+        } else {
+            w.bus_us += TIMEOUT_US;
+            Err(ErrorKind::Other)
+        }
     }
 
-    /// The squares whose sensor is reachable now (its multiplexer channel is on).
-    fn selected(&self, w: &World) -> impl Iterator<Item = Square> + '_ {
-        super::wire::selected(self.wiring, w.mux)
+    /// The address byte; `reads`: the transaction reads registers (see
+    /// [`Wire::address`]).
+    fn address(&mut self, w: &mut World, address: u8, reads: bool) -> Result<(), ErrorKind> {
+        w.bus_us += BYTE_US;
+        match self.wire.address(w, address, reads) {
+            Addressed::Ack => Ok(()),
+            Addressed::Nack | Addressed::Fault(WireFault::Nack) => {
+                self.stop(w);
+                Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address))
+            }
+            // ADDR never comes; the master gives up and resets its peripheral,
+            // which releases the lines.
+            Addressed::Fault(WireFault::Stretch) => {
+                w.bus_us += TIMEOUT_US;
+                self.wire.stop(w);
+                Err(ErrorKind::Other)
+            }
+            // The slave's 0 beat the master's 1: no STOP can be made.
+            Addressed::Fault(WireFault::Hang) => Err(ErrorKind::ArbitrationLoss),
+        }
+    }
+
+    /// A STOP.
+    fn stop(&mut self, w: &mut World) {
+        w.bus_us += BIT_US;
+        self.wire.stop(w);
     }
 }
 
 impl<W> ErrorType for SimBus<W> {
     type Error = ErrorKind;
+}
+
+/// Whether an operation reads.
+fn is_read(op: &Operation<'_>) -> bool {
+    matches!(op, Operation::Read(_))
 }
 
 impl<W: WorldHandle> I2c for SimBus<W> {
@@ -63,116 +119,55 @@ impl<W: WorldHandle> I2c for SimBus<W> {
         address: u8,
         operations: &mut [Operation<'_>],
     ) -> Result<(), Self::Error> {
-        let mut w = self.world.borrow_mut();
-        w.stats.transactions += 1;
-        // The bus time of the firmware's master (`firmware/src/i2c.rs`): each
-        // byte 90 µs at 100 kHz, START and STOP 10 µs; a flag that never comes
-        // is waited for 1 ms.
-        let bytes: usize = operations.iter().map(|op| 1 + op_len(op)).sum();
-        if w.bus_hung {
-            // START never completes: SB times out.
-            w.bus_us += TIMEOUT_US;
-            w.stats.hung_transactions += 1;
-            return Err(ErrorKind::Other);
-        }
-        let hang_rate = w.config.bus_hang_rate;
-        if w.rng.chance(hang_rate) {
-            // A slave holds SDA low from now on (a glitch mid-byte, say).
-            w.bus_us += BYTE_US + TIMEOUT_US;
-            w.stats.bus_hangs += 1;
-            w.bus_hung = true;
-            return Err(ErrorKind::Other);
-        }
-        let nack_rate = w.config.nack_rate;
-        if w.rng.chance(nack_rate) {
-            w.bus_us += BYTE_US + 2 * EDGE_US;
-            w.stats.nacks += 1;
-            return Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address));
-        }
-        let timeout_rate = w.config.timeout_rate;
-        if w.rng.chance(timeout_rate) {
-            w.bus_us += BYTE_US + TIMEOUT_US;
-            w.stats.timeouts += 1;
-            return Err(ErrorKind::Other);
-        }
-        w.bus_us += bytes as u64 * BYTE_US + 2 * EDGE_US;
-        let mux_index = Mux::ALL.iter().position(|m| m.address() == address);
-        if let Some(m) = mux_index {
-            for op in operations.iter_mut() {
-                match op {
-                    Operation::Write(bytes) => {
-                        if let Some(&b) = bytes.last() {
-                            w.mux[m] = b;
-                        }
-                    }
-                    Operation::Read(buf) => buf.fill(w.mux[m]),
-                }
+        let world = self.world.clone();
+        let mut guard = world.borrow_mut();
+        let w = &mut *guard;
+        let reads = operations.iter().any(is_read);
+        for i in 0..operations.len() {
+            let read = is_read(&operations[i]);
+            if i == 0 || read != is_read(&operations[i - 1]) {
+                self.start(w)?;
+                // The sensor's faults per read strike once, at the first address.
+                self.address(w, address, reads && i == 0)?;
             }
-            return Ok(());
-        }
-        if address != SENSOR_ADDRESS {
-            return Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address));
-        }
-        let mut selected = self.selected(&w);
-        let (Some(square), None) = (selected.next(), selected.next()) else {
-            drop(selected);
-            if self.selected(&w).count() == 0 {
-                return Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Address));
-            }
-            // Two sensors answer at 0x29 at once: a collision on the real bus.
-            w.stats.collisions += 1;
-            return Err(ErrorKind::ArbitrationLoss);
-        };
-        let reads = operations.iter().any(|op| matches!(op, Operation::Read(_)));
-        w.sensor_access(square, reads);
-        let s = square.index() as usize;
-        for op in operations.iter_mut() {
-            match op {
-                Operation::Write(bytes) => {
-                    let Some((&cmd, data)) = bytes.split_first() else {
-                        continue;
-                    };
-                    if cmd & 0x80 == 0 {
-                        // Not a command byte: the real part ignores it.
-                        continue;
-                    }
-                    let t = &mut w.sensors[s];
-                    t.pointer = cmd & 0x1F;
-                    t.auto_increment = (cmd >> 5) & 0x03 == 0x01;
-                    for &b in data {
-                        let p = w.sensors[s].pointer as usize;
-                        w.sensor_write(square, p, b);
-                        let t = &mut w.sensors[s];
-                        if t.auto_increment {
-                            t.pointer = (t.pointer + 1) & 0x1F;
+            let run_ends = operations
+                .get(i + 1)
+                .is_none_or(|next| is_read(next) != read);
+            match &mut operations[i] {
+                Operation::Write(data) => {
+                    for &b in data.iter() {
+                        w.bus_us += BYTE_US;
+                        if !self.wire.write(w, b) {
+                            self.stop(w);
+                            return Err(ErrorKind::NoAcknowledge(NoAcknowledgeSource::Data));
                         }
                     }
                 }
                 Operation::Read(buf) => {
-                    for b in buf.iter_mut() {
-                        let p = w.sensors[s].pointer as usize;
-                        *b = w.sensor_read(square, p);
-                        let t = &mut w.sensors[s];
-                        if t.auto_increment {
-                            t.pointer = (t.pointer + 1) & 0x1F;
-                        }
+                    let n = buf.len();
+                    for (k, b) in buf.iter_mut().enumerate() {
+                        w.bus_us += BYTE_US;
+                        *b = self.wire.read(w, !(run_ends && k + 1 == n));
                     }
                 }
             }
+        }
+        if !operations.is_empty() {
+            self.stop(w);
         }
         Ok(())
     }
 }
 
-/// The simulated master frees a hung bus the way the firmware does (9 SCL clocks,
-/// STOP, peripheral re-init): the slave lets SDA go.
+/// The simulated master frees a hung bus the way the firmware does: SCL clocked by
+/// hand [`RELEASE_CLOCKS`] times, then a STOP (and the peripheral set up again).
 impl<W: WorldHandle> BusRecovery for SimBus<W> {
     fn recover_bus(&mut self) -> bool {
-        let mut w = self.world.borrow_mut();
+        let mut guard = self.world.borrow_mut();
+        let w = &mut *guard;
         w.stats.bus_recoveries += 1;
-        // Up to 9 SCL clocks of 10 µs and a STOP.
-        w.bus_us += 9 * 10 + EDGE_US;
-        w.bus_hung = false;
+        w.bus_us += u64::from(RELEASE_CLOCKS) * BIT_US + BIT_US;
+        self.wire.clock_out(w);
         true
     }
 }

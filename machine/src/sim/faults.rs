@@ -1,15 +1,21 @@
 //! The kinds of faults the simulator can inject, as a small set (no_std, no
 //! allocation), and counters by kind.
 //!
-//! Who injects what: `i2c` (NACKs, bus timeouts, garbage readings), `magnet`
-//! (missed pick-ups and releases), `brownout`, `stuck-sensor`, `bus-hang`,
-//! `lost-steps`, `drop` and `bump` are the world's models ([`super::world`],
-//! [`super::bus`]); `power-cut` and `human-extra` are injected by the runner
-//! ([`super::scenario`]) and the simulated person ([`super::human`]). Every kind
+//! Who injects what: the bus's and the sensors' kinds, `i2c` (NACKs, stretched
+//! clocks, garbage readings), `bus-hang`, `brownout` and `stuck-sensor`, are drawn
+//! and applied here (`impl World` below), where the byte-level bus
+//! ([`super::wire`]) calls them, for the host's bus and the virtual blue pill
+//! alike; `magnet` (missed pick-ups and releases), `lost-steps`, `drop` and `bump`
+//! are the world's mechanism ([`super::world`]); `power-cut` and `human-extra` are
+//! injected by the runner ([`super::scenario`]) and the simulated person
+//! ([`super::human`]). Every kind
 //! is counted where it is injected: a run that asked for a kind and never got one
 //! fails its contract ([`super::batch::Summary::check`]) instead of pretending.
 
-use super::world::SimConfig;
+use super::tcs::TcsRegs;
+use super::wire::WireFault;
+use super::world::{SimConfig, World};
+use crate::Colour;
 use core::fmt;
 use core::str::FromStr;
 
@@ -265,5 +271,69 @@ impl SimConfig {
         self.bump_rate = of(FaultKind::Bump) * GRIP_FAULT_SCALE;
         self.faults = faults;
         self.fault_rate = rate;
+    }
+}
+
+/// The bus's and the sensors' faults (kinds `i2c`, `bus-hang`, `brownout`,
+/// `stuck-sensor`), drawn and applied here and nowhere else, for every master: the
+/// byte-level [`Wire`](super::wire::Wire) draws a transaction's bus fault at its
+/// first address byte, a sensor's per-read faults where a transfer reaches it, a
+/// garbage sample where one is measured; the host's bus and the virtual blue pill's
+/// I2C1 both run over it.
+impl World {
+    /// The bus fault of one transaction, in this order: a slave starting to hold
+    /// SDA low (`bus-hang`: [`World::bus_hung`] from now on), a NACK, a stretched
+    /// clock (both `i2c`); counted.
+    pub(super) fn draw_bus_fault(&mut self) -> Option<WireFault> {
+        if self.rng.chance(self.config.bus_hang_rate) {
+            self.stats.bus_hangs += 1;
+            self.bus_hung = true;
+            return Some(WireFault::Hang);
+        }
+        if self.rng.chance(self.config.nack_rate) {
+            self.stats.nacks += 1;
+            return Some(WireFault::Nack);
+        }
+        if self.rng.chance(self.config.timeout_rate) {
+            self.stats.timeouts += 1;
+            return Some(WireFault::Stretch);
+        }
+        None
+    }
+
+    /// The faults of one register read of sensor `s` (0-8), applied: a brown-out
+    /// (its registers back to their reset values; a frozen ADC stays frozen), then
+    /// its ADC freezing on its latest sample; counted.
+    pub(super) fn draw_sensor_faults(&mut self, s: usize) {
+        if self.rng.chance(self.config.brownout_rate) {
+            self.stats.brownouts += 1;
+            let frozen = self.sensors[s].frozen;
+            let adc = self.sensors[s].adc;
+            self.sensors[s] = TcsRegs {
+                frozen,
+                adc: if frozen { adc } else { [0; 4] },
+                ..TcsRegs::default()
+            };
+        }
+        if !self.sensors[s].frozen && self.rng.chance(self.config.stuck_rate) {
+            self.stats.stuck_sensors += 1;
+            self.sensors[s].frozen = true;
+        }
+    }
+
+    /// A garbage sample (an `i2c` fault that still acknowledges): `Some` with the
+    /// cover (0 to 1) and the colour the sensor sees instead of the pieces; counted.
+    pub(super) fn draw_garbage_sample(&mut self) -> Option<(f64, Colour)> {
+        if !self.rng.chance(self.config.flicker_rate) {
+            return None;
+        }
+        self.stats.flickers += 1;
+        let cover = self.rng.unit();
+        let colour = if self.rng.chance(0.5) {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        Some((cover, colour))
     }
 }

@@ -3,26 +3,29 @@
 //!
 //! The real controller and the real drivers (`tcs3472`, `xca9548a`, the stepper and
 //! panel state machines) run unchanged against these models, on the host (`tictable
-//! simulate`, the tests) and on the emulated Cortex-M CPUs of `scripts/qemu-test` alike.
+//! simulate`, the tests, the machine panel of the web page); the virtual blue pill
+//! (`vboard/`) runs the firmware's image against the same world and [`wire::Wire`].
 //! Bus and pins share one [`world::World`] through a [`world::WorldHandle`]:
 //! `&RefCell<World>` or `Rc<RefCell<World>>`.
 //!
 //! - [`bus::SimBus`]: an embedded-hal 1.0 `I2c` bus with two TCA9548A multiplexers
 //!   and nine TCS34725 models ([`tcs::TcsRegs`]: warm-up, one sample per
-//!   integration time of simulated time, AVALID, shadowed data registers), a
-//!   transaction at a time (not yet over [`wire::Wire`]: run over it, the bus's
-//!   deeper stack overflowed the Cortex-M0 test image's 16 KiB of RAM).
+//!   integration time of simulated time, AVALID, shadowed data registers), each
+//!   transaction run byte by byte over a [`wire::Wire`], with the firmware master's
+//!   errors and bus time.
 //! - [`wire::Wire`]: the bus at byte level (START, address and acknowledge, bytes,
-//!   STOP, clock pulses), what the virtual blue pill (`vboard/`) runs: collisions
-//!   (two sensors selected at once: both acknowledge, their bits ANDed, counted),
-//!   NACKs, stretched clocks and bus hangs (SDA held low until the master clocks
-//!   the slave free) are injected here.
+//!   STOP, clock pulses) and its timing, one model for the host bus and the virtual
+//!   blue pill (`vboard/`): collisions (two sensors selected at once: both
+//!   acknowledge, their bits ANDed, counted), NACKs, stretched clocks and bus hangs
+//!   (SDA held low until the master clocks the slave free) are injected here, and
+//!   the sensors' own faults (brown-outs, frozen ADCs, garbage samples) where a
+//!   transfer reaches them ([`tcs`]).
 //! - [`pins::SimPin`]: STEP/DIR pins counting pulses, limit switches, the lift, the
 //!   magnet, buttons and lights.
 //! - [`world::World`]: pieces in storage, on squares or on the magnet; the optics
 //!   under each square with per-sensor gain and noise (drawn once per sample);
-//!   flickering samples, sensor brown-outs, frozen ADCs (stuck sensors, until
-//!   [`world::World::replug`]) and missed pick-ups as injectable faults.
+//!   missed pick-ups and the mechanism's faults; stuck sensors last until
+//!   [`world::World::replug`].
 //! - [`human::SimHuman`]: random, perfect or error-prone players, some of whom cheat
 //!   by moving one of the device's pieces.
 //! - [`flash::MemFlash`]: an `embedded-storage` NOR flash in memory for snapshots,

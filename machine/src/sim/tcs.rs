@@ -170,19 +170,8 @@ impl World {
     /// the one the data registers hold).
     pub(super) fn sensor_access(&mut self, square: Square, reads: bool) {
         let s = square.index() as usize;
-        if reads && self.rng.chance(self.config.brownout_rate) {
-            self.stats.brownouts += 1;
-            let frozen = self.sensors[s].frozen;
-            let adc = self.sensors[s].adc;
-            self.sensors[s] = TcsRegs {
-                frozen,
-                adc: if frozen { adc } else { [0; 4] },
-                ..TcsRegs::default()
-            };
-        }
-        if reads && !self.sensors[s].frozen && self.rng.chance(self.config.stuck_rate) {
-            self.stats.stuck_sensors += 1;
-            self.sensors[s].frozen = true;
+        if reads {
+            self.draw_sensor_faults(s);
         }
         let t = &self.sensors[s];
         if !t.integrating() {
@@ -233,14 +222,8 @@ impl World {
                 colour = p.colour;
             }
         }
-        if self.rng.chance(self.config.flicker_rate) {
-            self.stats.flickers += 1;
-            cover = self.rng.unit();
-            colour = if self.rng.chance(0.5) {
-                Colour::Black
-            } else {
-                Colour::White
-            };
+        if let Some((c, col)) = self.draw_garbage_sample() {
+            (cover, colour) = (c, col);
         }
         let piece = match colour {
             Colour::Black => BLACK_RGBC,

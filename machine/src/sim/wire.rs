@@ -19,12 +19,26 @@
 //!   through every START until the master clocks SCL [`RELEASE_CLOCKS`] times: it
 //!   finishes the byte it was sending and lets go.
 //!
+//! Its timing is the bus's too: [`SCL_HZ`], [`BIT_US`] per START, STOP or recovery
+//! clock and [`BYTE_US`] per byte are what the host bus charges; the virtual blue
+//! pill's I2C1 clocks [`BYTE_CLOCKS`] per byte at the rate its CCR sets.
+//!
 //! [`SimConfig`]: super::world::SimConfig
 //! [`SimConfig::bus_hang_rate`]: super::world::SimConfig::bus_hang_rate
 
 use super::world::World;
 use crate::sensors::{Mux, Wiring, SENSOR_ADDRESS};
 use tictable::Square;
+
+/// The bus's clock, Hz: I2C standard mode, as the firmware sets its master up
+/// (`firmware/src/board.rs`).
+pub const SCL_HZ: u64 = 100_000;
+/// One SCL period, µs; a START or a STOP takes one.
+pub const BIT_US: u64 = 1_000_000 / SCL_HZ;
+/// The SCL clocks of one byte: eight bits and the acknowledge.
+pub const BYTE_CLOCKS: u64 = 9;
+/// One byte and its acknowledge, µs.
+pub const BYTE_US: u64 = BYTE_CLOCKS * BIT_US;
 
 /// SCL clocks after which a slave holding SDA low lets it go: the rest of the byte
 /// it was sending and the acknowledge bit, at most nine (NXP UM10204, 3.1.16).
@@ -164,7 +178,7 @@ impl Wire {
         self.drawn = true;
         self.target = Target::Nobody;
         if first {
-            if let Some(fault) = Self::draw_fault(w) {
+            if let Some(fault) = w.draw_bus_fault() {
                 if fault == WireFault::Hang {
                     self.hang_clocks = 0;
                     self.in_transaction = false;
@@ -195,28 +209,6 @@ impl Wire {
         self.command_next = true;
         self.ignoring = false;
         Addressed::Ack
-    }
-
-    /// The bus faults of one transaction, in the order the world draws them: a
-    /// hang, a NACK, a stretched clock.
-    fn draw_fault(w: &mut World) -> Option<WireFault> {
-        let hang_rate = w.config.bus_hang_rate;
-        if w.rng.chance(hang_rate) {
-            w.stats.bus_hangs += 1;
-            w.bus_hung = true;
-            return Some(WireFault::Hang);
-        }
-        let nack_rate = w.config.nack_rate;
-        if w.rng.chance(nack_rate) {
-            w.stats.nacks += 1;
-            return Some(WireFault::Nack);
-        }
-        let timeout_rate = w.config.timeout_rate;
-        if w.rng.chance(timeout_rate) {
-            w.stats.timeouts += 1;
-            return Some(WireFault::Stretch);
-        }
-        None
     }
 
     /// A data byte from the master; whether it was acknowledged.
@@ -341,8 +333,8 @@ impl Wire {
 }
 
 /// The squares whose sensor is reachable with the multiplexers' channel masks
-/// `mux` (A, B), the sensors wired as `wiring` (the wire's and the host bus's test).
-pub(crate) fn selected(wiring: Wiring, mux: [u8; 2]) -> impl Iterator<Item = Square> {
+/// `mux` (A, B), the sensors wired as `wiring`.
+fn selected(wiring: Wiring, mux: [u8; 2]) -> impl Iterator<Item = Square> {
     Square::ALL.into_iter().filter(move |s| {
         let ch = wiring.channel(*s);
         let m = match ch.mux {

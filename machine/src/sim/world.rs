@@ -25,8 +25,8 @@ pub struct SimConfig {
     pub timing: HeadTiming,
     /// Probability that an I2C transaction is not acknowledged.
     pub nack_rate: f64,
-    /// Probability that an I2C transaction times out (a device holds the bus; the
-    /// HAL gives up and reports `ErrorKind::Other`).
+    /// Probability that an I2C transaction times out (a slave stretches SCL longer
+    /// than the master waits; it gives up and reports `ErrorKind::Other`).
     pub timeout_rate: f64,
     /// Probability that a sensor sample is garbage (a flicker).
     pub flicker_rate: f64,
@@ -37,9 +37,10 @@ pub struct SimConfig {
     /// reports the same raw counts, bit for bit, whatever lies on its square, until
     /// a person replugs it ([`World::replug`]).
     pub stuck_rate: f64,
-    /// Probability per I2C transaction that a slave starts holding SDA low: every
-    /// transaction fails with `ErrorKind::Other` (the firmware's master: SB never
-    /// comes, a timeout) until the master frees the bus
+    /// Probability per I2C transaction that a slave starts holding SDA low: that
+    /// transaction's master loses arbitration (`ErrorKind::ArbitrationLoss`), and
+    /// every later one fails with `ErrorKind::Other` (the firmware's master: SB
+    /// never comes, a timeout) until the master frees the bus
     /// ([`BusRecovery`](crate::sensors::BusRecovery)).
     pub bus_hang_rate: f64,
     /// Probability that the magnet fails to pick a piece up.
@@ -229,8 +230,8 @@ pub struct World {
     /// the table a person pushes it back to after a bump).
     pub marks: Pose,
     /// Time the I2C bus has been busy, µs, as the firmware's master spends it
-    /// ([`super::bus`]: bytes at 100 kHz, 1 ms per flag that never comes, the
-    /// recovery's clocks).
+    /// ([`super::bus`]: the [`super::wire`]'s bytes and clocks at 100 kHz, 1 ms per
+    /// flag that never comes).
     pub bus_us: u64,
 }
 

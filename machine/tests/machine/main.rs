@@ -35,3 +35,5 @@ mod device_store;
 mod device_task_entry;
 #[cfg(feature = "sim")]
 mod device_watchdog;
+#[cfg(feature = "sim-core")]
+mod sim_bus;

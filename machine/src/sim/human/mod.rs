@@ -98,6 +98,10 @@ pub struct SimHuman {
     device_target: Option<Square>,
     /// A passive human only presses buttons when told (for scripted tests).
     pub passive: bool,
+    /// Moves from the position alone instead of [`SimHuman::style`]'s draws: a
+    /// person who plays the same game on two machines whose timings differ (the
+    /// other draws, press lengths and delays, follow the timing). `None`: the style.
+    pub script: Option<fn(&Board) -> Option<Square>>,
     /// Cheats done.
     pub cheats: u32,
     /// Times the board was messed up on purpose (`human-extra`), sweeps included.
@@ -135,6 +139,7 @@ impl SimHuman {
             memory: Board::EMPTY,
             device_target: None,
             passive: false,
+            script: None,
             cheats: 0,
             extras: 0,
             sweeps: 0,
@@ -217,6 +222,9 @@ impl SimHuman {
     }
 
     fn choose(&mut self, board: &Board) -> Option<Square> {
+        if let Some(script) = self.script {
+            return script(board).filter(|&s| board.get(s).is_none());
+        }
         let legal = board.legal_moves();
         if legal.is_empty() {
             return None;
