@@ -32,7 +32,9 @@ pub const GAME_LIMIT_MS: u32 = 3 * 60_000;
 const OVER_STEADY_MS: u32 = 1_000;
 /// After a power cut, the Device-turn light alone with the gantry at rest this
 /// long tells the operator the machine is in Setup (the game was not on flash
-/// yet): the device, first in every game here, would be moving by then.
+/// yet): the device, moving first, would be moving by then. (In a game the
+/// person moves first, Setup shows the Human-turn light as the person's turn
+/// does: no scenario cuts the power in one.)
 const SETUP_REST_MS: u32 = 4_000;
 /// How soon after an NMI or a stray interrupt the outputs must be safe, ms.
 pub const SAFE_WITHIN_MS: u32 = 10;
