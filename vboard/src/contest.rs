@@ -3,7 +3,8 @@
 //! item 1 (a black piece on square 5), item 2 (two black and two white pieces on
 //! set squares), item 3 (item 2 on the board turned by +45° and by -45°, after the
 //! pose calibration by jogging the head onto squares 1 and 9), item 4 (the device
-//! first on a set square) and item 5 (the person first).
+//! first on a set square), item 5 (the person first) and item 6 (a person moving
+//! the device's pieces, each put back).
 //!
 //! The games are the host runner's data ([`Scenario`]: who moves first, the first
 //! square, how the person plays) played by the simulator's person (`SimHuman`); the
@@ -22,12 +23,20 @@ use tictable_machine::sim::scenario::{Scenario, PLACEMENT_LIMIT_MS};
 use tictable_machine::sim::world::{SimConfig, ON_SQUARE_MM};
 use tictable_machine::Colour;
 
-/// Items 4 and 5 as the host runner's data: the device first on square 5 against
-/// an erring person (a reply that gives a forced win is punished), the person
-/// first, playing at random.
-pub const GAMES: [(&str, Scenario); 2] = [
+/// Items 4, 5 and 6 as the host runner's data: the device first on square 5
+/// against an erring person (a reply that gives a forced win is punished), the
+/// person first, playing at random; and the person first moving one of the
+/// device's pieces at every turn they can (the device must put each back).
+pub const GAMES: [(&str, Scenario); 3] = [
     ("item 4", Scenario::game(true, Some(4), Style::Erring(0.3))),
     ("item 5", Scenario::game(false, None, Style::Random)),
+    (
+        "item 6",
+        Scenario {
+            cheat_rate: 1.0,
+            ..Scenario::game(false, None, Style::Random)
+        },
+    ),
 ];
 
 /// Item 1: one black piece on square 5 (index 4).
@@ -55,7 +64,7 @@ pub struct Outcome {
     /// Task placement times (the previous placement or Start to the piece lying
     /// inside its square), ms.
     pub placement_ms: Vec<u32>,
-    /// The games of items 4 and 5.
+    /// The games of items 4, 5 and 6.
     pub games: Vec<GameResult>,
     /// Rule violations, in words.
     pub violations: Vec<String>,
@@ -110,7 +119,7 @@ fn settle(s: &mut Session, quiet_ms: u32) -> Result<(), RunError> {
     }
 }
 
-/// Plays the contest items into `o`: 4 and 5, 1, 2, then 3 on the board turned
+/// Plays the contest items into `o`: 4, 5 and 6, 1, 2, then 3 on the board turned
 /// each way. After an item fails the rest are not played (the machine waits for
 /// a person); what was played stays in `o` when the run stops with an error.
 pub fn play(s: &mut Session, o: &mut Outcome) -> Result<(), RunError> {
@@ -168,7 +177,7 @@ fn to_setup(s: &mut Session) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Items 4 and 5: the operator selects the scenario's setup with Side and First
+/// Items 4, 5 and 6: the operator selects the scenario's setup with Side and First
 /// square, the person plays it (`Session::play`).
 fn game(s: &mut Session, name: &str, sc: &Scenario, o: &mut Outcome) -> Result<(), RunError> {
     to_setup(s)?;
@@ -221,6 +230,10 @@ fn game(s: &mut Session, name: &str, sc: &Scenario, o: &mut Outcome) -> Result<(
                 "{name}: a placement took {ms} ms (limit {PLACEMENT_LIMIT_MS})"
             ));
         }
+    }
+    if sc.cheat_rate > 0.0 && g.cheats == 0 {
+        o.violations
+            .push(format!("{name}: the person never moved a device piece"));
     }
     o.games.push(g);
     Ok(())

@@ -172,15 +172,6 @@ pub struct Board<'a> {
     image: Image,
 }
 
-/// Why [`Board::run`] returned.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// The time asked for passed.
-    Time,
-    /// The chip reset (after it happened): the kind.
-    Reset(ResetKind),
-}
-
 impl<'a> Board<'a> {
     /// A board running `image` on `mcu` (powered on), `cpi` cycles per instruction.
     pub fn new(image: Image, mcu: Mcu, cpi: u64) -> Result<Board<'a>, String> {

@@ -258,9 +258,14 @@ impl I2c {
             std::mem::take(&mut self.time),
         );
         let probe = self.probe.take();
+        let (clocks, hangs) = (self.recovery_clocks, self.master_hangs);
         *self = I2c::new(wire, pclk1);
         self.bytes = bytes;
         self.resets = resets;
+        // The run's counters outlive a peripheral reset (the firmware resets
+        // I2C1 around a bus recovery).
+        self.recovery_clocks = clocks;
+        self.master_hangs = hangs;
         self.probe = probe;
         self.time = time;
     }

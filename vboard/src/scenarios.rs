@@ -386,6 +386,7 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
     for (i, game) in plan.games.iter().enumerate() {
         let burst = plan.bursts.get(i).copied().flatten();
         let before = s.faults();
+        let clocks_before = s.mcu().i2c.recovery_clocks;
         // The burst is switched off after its first fault by the session's
         // watch on every world ms.
         if let Some(b) = burst {
@@ -402,6 +403,15 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
                     "game {}: fault kind {} was never injected",
                     i + 1,
                     b.kind
+                ));
+            } else if b.kind == FaultKind::BusHang
+                && s.mcu().i2c.recovery_clocks.saturating_sub(clocks_before) < 9
+            {
+                // A hang counted must be a hang seen: SDA held low until the
+                // firmware clocked it free (at least one recovery's 9 clocks).
+                r.violations.push(format!(
+                    "game {}: bus-hang injected {n} times, but the firmware never clocked the bus free",
+                    i + 1
                 ));
             } else if g.violations().is_empty() {
                 r.faults.1 += 1;
