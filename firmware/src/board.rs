@@ -17,18 +17,6 @@ use tictable_machine::motion::PinLift;
 #[cfg(feature = "servo-lift")]
 use tictable_machine::motion::ServoLift;
 use tictable_machine::motion::{Axis, AxisConfig, AxisId, HeadTiming, Machine};
-
-/// The lift's and magnet's times, each one millisecond tick longer than the
-/// mechanism's (`HeadTiming::DEFAULT`): a wait counts whole ticks from the tick
-/// it began in, so it can end up to a loop pass short of its length, and on the
-/// 8 MHz fallback clock a pass is long enough that the magnet switched on before
-/// the lift was down (every pick-up missed on the virtual board: `vboard/`,
-/// `no-pll-lock` and `levels-8mhz`).
-const HEAD_TIMING: HeadTiming = HeadTiming {
-    lift_ms: HeadTiming::DEFAULT.lift_ms + 1,
-    grip_ms: HeadTiming::DEFAULT.grip_ms + 1,
-    release_ms: HeadTiming::DEFAULT.release_ms + 1,
-};
 use tictable_machine::panel::Panel;
 use tictable_machine::sensors::{SensorBank, SensorSettings, Wiring};
 
@@ -298,7 +286,7 @@ impl Board {
                 axis(AxisId::Y, y_step, y_dir, y_limit),
                 lift,
                 magnet,
-                HEAD_TIMING,
+                HeadTiming::DEFAULT,
             ),
             panel: Panel::new(buttons, lights, DEBOUNCE_MS),
             enable,

@@ -52,10 +52,12 @@ pub mod scanner;
 pub mod sensors;
 #[cfg(feature = "sim-core")]
 pub mod sim;
+pub mod time;
 
 /// The guided sensor calibration, moved to [`controller::sensor_calibration`]; this
 /// path stays for one release.
 pub use controller::sensor_calibration as guided;
+pub use time::{elapsed_ms, wait_ticks, waited_ms};
 
 /// The colour of a piece. Black moves first, so black is [`tictable::Player::X`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,12 +107,6 @@ impl Colour {
             Colour::White => 1,
         }
     }
-}
-
-/// Milliseconds elapsed from `since` to `now` on a wrapping `u32` millisecond clock.
-#[inline]
-pub const fn elapsed_ms(now: u32, since: u32) -> u32 {
-    now.wrapping_sub(since)
 }
 
 /// Writes `squares` for people: numbered 1 to 9, separated by commas ("1, 5, 9").

@@ -8,8 +8,8 @@
 //! not ask for again (holding Start through a reset still abandons, see
 //! [`Panel::is_held`]).
 
-use super::elapsed_ms;
 use super::hw::{pin_error, HwError};
+use super::waited_ms;
 use embedded_hal::digital::{InputPin, OutputPin};
 
 /// The buttons, in the order of the pin array given to [`Panel::new`].
@@ -101,8 +101,8 @@ pub const MIN_DEBOUNCE_MS: u32 = 50;
 /// assert_eq!(d.update(true, 0), None);   // bounce starts
 /// assert_eq!(d.update(false, 10), None); // bounced back
 /// assert_eq!(d.update(true, 20), None);
-/// assert_eq!(d.update(true, 69), None);  // 49 ms stable: not yet
-/// assert_eq!(d.update(true, 70), Some(true));
+/// assert_eq!(d.update(true, 70), None);  // 50 ticks: maybe 49.x ms, not yet
+/// assert_eq!(d.update(true, 71), Some(true)); // at least 50 ms stable
 /// assert_eq!(d.update(true, 200), None); // reported once
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,7 +143,7 @@ impl Debouncer {
             self.candidate = level;
             self.since = now_ms;
         }
-        if self.candidate != self.stable && elapsed_ms(now_ms, self.since) >= self.debounce_ms {
+        if self.candidate != self.stable && waited_ms(now_ms, self.since, self.debounce_ms) {
             self.stable = self.candidate;
             return Some(self.stable);
         }

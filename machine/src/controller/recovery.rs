@@ -14,11 +14,11 @@
 use super::game::{one_more, one_move_of};
 use super::{Controller, Mode, MoveChooser, Problem, Snapshot, State, MAGNET_HOLD_MS};
 use crate::classify::Sensed;
-use crate::elapsed_ms;
 use crate::model::{ResetCause, FULL_STOCK};
 use crate::motion::{Lift, STORAGE_SLOTS};
 use crate::panel::{Button, Presses};
 use crate::scanner::BoardView;
+use crate::waited_ms;
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
 use tictable::Squares;
@@ -100,7 +100,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 // shows in the next homing).
                 if start {
                     self.started = false;
-                } else if elapsed_ms(now_ms, self.entered_ms) >= MAGNET_HOLD_MS {
+                } else if waited_ms(now_ms, self.entered_ms, MAGNET_HOLD_MS) {
                     let _ = self.hw.machine.release();
                 }
             }

@@ -9,8 +9,8 @@
 use super::axis::{Axis, Mode, MotionError, SWITCH_SAMPLES};
 use super::geometry::Point;
 use super::lift::Lift;
-use crate::elapsed_ms;
 use crate::hw::pin_error;
+use crate::time::{wait_ticks, waited_ms};
 use embedded_hal::digital::{InputPin, OutputPin};
 
 /// Timing of the lift and the magnet.
@@ -246,7 +246,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
     /// (`checked`: by way of the switches, see [`Machine::start_checked_transfer`]).
     pub fn transfer_ms(&self, from: Point, to: Point, checked: bool) -> u32 {
         let t = &self.timing;
-        let mut ms = 4 * t.lift_ms + t.grip_ms + t.release_ms;
+        let mut ms = 4 * wait_ticks(t.lift_ms) + wait_ticks(t.grip_ms) + wait_ticks(t.release_ms);
         let mut here = (self.x.position(), self.y.position());
         if checked {
             let p = self.targets[0];
@@ -306,7 +306,7 @@ impl<O: OutputPin, I: InputPin, L: Lift> Machine<O, I, L> {
             }
             y?;
             x?;
-            if elapsed_ms(now_ms, self.since) < self.wait {
+            if !waited_ms(now_ms, self.since, self.wait) {
                 return Err(nb::Error::WouldBlock);
             }
             if self.plan == 0 {
