@@ -6,6 +6,8 @@
 //!
 //! From the bottom up (each module imports only those above it in this list):
 //!
+//! - [`time`]: the millisecond clock: time elapsed on a wrapping tick counter, and
+//!   the rule for a wait that must last at least its length in real time.
 //! - [`hw`]: the hardware types every driver shares ([`hw::Rgbc`], [`hw::HwError`]).
 //! - [`classify`]: per-square calibration and colour classification with margins.
 //! - [`sensors`]: nine TCS34725 colour sensors behind two TCA9548A multiplexers,

@@ -11,7 +11,7 @@ use tictable_machine::motion::{
 };
 use tictable_machine::sim::pins::{Role, SimPin};
 use tictable_machine::sim::world::{SimConfig, World};
-use tictable_machine::Colour;
+use tictable_machine::{wait_ticks, Colour};
 
 /// Q16 cos and sin of `decideg` tenths of a degree, from f64.
 fn exact(decideg: i32) -> (f64, f64) {
@@ -459,9 +459,9 @@ fn worst_case_placement_time_from_the_model_is_under_15_s() {
                     let here = Point::mm(320, 320);
                     let t = m.travel_ms(here, from)
                         + m.travel_ms(from, to)
-                        + 4 * HeadTiming::DEFAULT.lift_ms
-                        + HeadTiming::DEFAULT.grip_ms
-                        + HeadTiming::DEFAULT.release_ms;
+                        + 4 * wait_ticks(HeadTiming::DEFAULT.lift_ms)
+                        + wait_ticks(HeadTiming::DEFAULT.grip_ms)
+                        + wait_ticks(HeadTiming::DEFAULT.release_ms);
                     worst = worst.max(t);
                 }
             }
@@ -594,6 +594,111 @@ fn with_the_sub_millisecond_time_steps_come_out_evenly_not_in_bursts() {
     }
     let mean = fine.iter().sum::<u64>() as f64 / fine.len() as f64;
     assert!((mean - 400.0).abs() < 5.0, "{mean}");
+}
+
+/// A pin of the head test: the lift's and the magnet's log (µs, level) at each
+/// change; the axes' pins log nothing, and read as closed switches.
+struct HeadPin {
+    now_us: Rc<std::cell::Cell<u64>>,
+    log: Option<Rc<RefCell<Vec<(u64, bool)>>>>,
+    high: bool,
+}
+
+impl embedded_hal::digital::ErrorType for HeadPin {
+    type Error = core::convert::Infallible;
+}
+
+impl embedded_hal::digital::OutputPin for HeadPin {
+    fn set_high(&mut self) -> Result<(), Self::Error> {
+        self.set(true);
+        Ok(())
+    }
+    fn set_low(&mut self) -> Result<(), Self::Error> {
+        self.set(false);
+        Ok(())
+    }
+}
+
+impl embedded_hal::digital::InputPin for HeadPin {
+    fn is_high(&mut self) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+    fn is_low(&mut self) -> Result<bool, Self::Error> {
+        Ok(true) // active low: closed
+    }
+}
+
+impl HeadPin {
+    fn set(&mut self, high: bool) {
+        if let (true, Some(log)) = (high != self.high, &self.log) {
+            log.borrow_mut().push((self.now_us.get(), high));
+        }
+        self.high = high;
+    }
+}
+
+/// A transfer polled every `period_us` from `start_us` with the millisecond tick
+/// alone: the real time in µs between each change of the head (lift or magnet)
+/// and the next, and to the end of the job, with the wait each needs, ms.
+fn head_gaps(start_us: u64, period_us: u64) -> Vec<(u64, u32)> {
+    let now = Rc::new(std::cell::Cell::new(start_us));
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let pin = |log: Option<&Rc<RefCell<Vec<(u64, bool)>>>>| HeadPin {
+        now_us: now.clone(),
+        log: log.cloned(),
+        high: false,
+    };
+    // Switches closed from the start: homed without a step.
+    let axis = |id| Axis::new(id, pin(None), pin(None), pin(None), AxisConfig::DEFAULT);
+    let t = HeadTiming::DEFAULT;
+    let mut m = Machine::new(
+        axis(AxisId::X),
+        axis(AxisId::Y),
+        PinLift(pin(Some(&log))),
+        pin(Some(&log)),
+        t,
+    );
+    let poll = |m: &mut Machine<HeadPin, HeadPin, PinLift<HeadPin>>| loop {
+        let r = m.poll((now.get() / 1000) as u32);
+        match r {
+            Ok(()) => return now.get(),
+            Err(nb::Error::WouldBlock) => now.set(now.get() + period_us),
+            Err(nb::Error::Other(e)) => panic!("{e:?}"),
+        }
+    };
+    m.start_homing((now.get() / 1000) as u32).unwrap();
+    poll(&mut m);
+    log.borrow_mut().clear();
+    m.start_transfer(Point::mm(10, 10), Point::mm(20, 20))
+        .unwrap();
+    let end = poll(&mut m);
+    let log = log.borrow();
+    // Lift down, magnet on, lift up, lift down, magnet off, lift up: the lift and
+    // the magnet alternate, so the pins' logs merge in order of time.
+    let needs = [
+        t.lift_ms,
+        t.grip_ms,
+        t.lift_ms,
+        t.lift_ms,
+        t.release_ms,
+        t.lift_ms,
+    ];
+    assert_eq!(log.len(), needs.len(), "{log:?}");
+    let times: Vec<u64> = log.iter().map(|&(at, _)| at).chain([end]).collect();
+    times.windows(2).map(|w| w[1] - w[0]).zip(needs).collect()
+}
+
+#[test]
+fn the_head_waits_last_their_length_in_real_time_whatever_the_tick_phase() {
+    // Polls every 0.7 ms (a slow loop pass), begun at every phase of a tick.
+    for start_us in (0..1000).step_by(50) {
+        for (gap_us, ms) in head_gaps(100_000 + start_us, 700) {
+            assert!(
+                gap_us >= u64::from(ms) * 1000,
+                "begun {start_us} µs into a tick: a {ms} ms wait lasted {gap_us} µs"
+            );
+        }
+    }
 }
 
 /// The pins of one axis whose switch closes after `switch_at` steps back, and
