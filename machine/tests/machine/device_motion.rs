@@ -596,11 +596,14 @@ fn with_the_sub_millisecond_time_steps_come_out_evenly_not_in_bursts() {
     assert!((mean - 400.0).abs() < 5.0, "{mean}");
 }
 
-/// A pin of the head test: the lift's and the magnet's log (µs, level) at each
-/// change; the axes' pins log nothing, and read as closed switches.
+/// The changes of the head's pins: (µs, level).
+type HeadLog = Rc<RefCell<Vec<(u64, bool)>>>;
+
+/// A pin of the head test: the lift's and the magnet's log their changes; the
+/// axes' pins log nothing, and read as closed switches.
 struct HeadPin {
     now_us: Rc<std::cell::Cell<u64>>,
-    log: Option<Rc<RefCell<Vec<(u64, bool)>>>>,
+    log: Option<HeadLog>,
     high: bool,
 }
 
@@ -642,8 +645,8 @@ impl HeadPin {
 /// and the next, and to the end of the job, with the wait each needs, ms.
 fn head_gaps(start_us: u64, period_us: u64) -> Vec<(u64, u32)> {
     let now = Rc::new(std::cell::Cell::new(start_us));
-    let log = Rc::new(RefCell::new(Vec::new()));
-    let pin = |log: Option<&Rc<RefCell<Vec<(u64, bool)>>>>| HeadPin {
+    let log: HeadLog = Rc::default();
+    let pin = |log: Option<&HeadLog>| HeadPin {
         now_us: now.clone(),
         log: log.cloned(),
         high: false,
