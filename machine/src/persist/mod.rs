@@ -67,12 +67,14 @@ pub use store::{PersistError, Store};
 #[cfg(test)]
 mod tests {
     use super::codec::*;
+    #[cfg(feature = "sim-core")]
     use super::store::*;
     use super::Snapshot;
     use crate::classify::Calibration;
     use crate::model::{GameRecord, GameSetup, Mode, ResetCause, Task, FULL_STOCK};
     use crate::motion::{Point, Pose};
     use crate::Colour;
+    #[cfg(feature = "sim-core")]
     use embedded_storage::nor_flash::NorFlash;
     use tictable::Square;
 
