@@ -105,8 +105,7 @@ fn press(s: &mut Session, b: Button) -> Result<(), RunError> {
 fn settle(s: &mut Session, quiet_ms: u32) -> Result<(), RunError> {
     let mut last = (u64::MAX, s.ms);
     let ok = s.run_until(20_000, |s| {
-        let t = s.mcu().wiring.timing;
-        let e = t.edges[0] + t.edges[1];
+        let e = s.edges();
         if e != last.0 {
             last = (e, s.ms);
         }

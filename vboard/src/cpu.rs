@@ -480,6 +480,16 @@ impl<'a> Board<'a> {
     }
 }
 
+/// The registers an exception frame holds before PC and xPSR, in stack order.
+const FRAME_REGS: [RegisterARM; 6] = [
+    RegisterARM::R0,
+    RegisterARM::R1,
+    RegisterARM::R2,
+    RegisterARM::R3,
+    RegisterARM::R12,
+    RegisterARM::LR,
+];
+
 /// Exception entry: the frame (R0-R3, R12, LR, PC, xPSR) pushed on the main
 /// stack, 8-byte aligned, LR = EXC_RETURN, PC = the handler.
 fn take_exception(uc: &mut Uc, n: u32) {
@@ -489,14 +499,7 @@ fn take_exception(uc: &mut Uc, n: u32) {
     let align = sp & 4;
     let frame_sp = sp.wrapping_sub(32 + align);
     let mut frame = Vec::with_capacity(32);
-    for r in [
-        RegisterARM::R0,
-        RegisterARM::R1,
-        RegisterARM::R2,
-        RegisterARM::R3,
-        RegisterARM::R12,
-        RegisterARM::LR,
-    ] {
+    for r in FRAME_REGS {
         frame.extend_from_slice(&reg(uc, r).to_le_bytes());
     }
     frame.extend_from_slice(&(pc & !1).to_le_bytes());
@@ -544,17 +547,7 @@ fn exception_return(uc: &mut Uc) {
         return;
     };
     let w = |i: usize| u32::from_le_bytes(f[4 * i..4 * i + 4].try_into().expect("4"));
-    for (i, r) in [
-        RegisterARM::R0,
-        RegisterARM::R1,
-        RegisterARM::R2,
-        RegisterARM::R3,
-        RegisterARM::R12,
-        RegisterARM::LR,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, r) in FRAME_REGS.into_iter().enumerate() {
         let _ = uc.reg_write(r, u64::from(w(i)));
     }
     let xpsr = w(7);

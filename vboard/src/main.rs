@@ -475,10 +475,7 @@ fn verdict(reports: &[Report]) -> String {
         .flat_map(|r| r.figures.placements_ms.iter().copied())
         .collect();
     placements.sort_unstable();
-    let p99 = placements
-        .get((placements.len() * 99).div_ceil(100).saturating_sub(1))
-        .copied()
-        .unwrap_or(0);
+    let p99 = quantile(&placements, 99);
     // No STEP pulse at all (a board that never homed) shows 0.
     let high = reports
         .iter()

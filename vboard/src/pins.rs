@@ -108,6 +108,13 @@ pub struct DriverTiming {
     pub disabled_edges: u64,
 }
 
+impl DriverTiming {
+    /// STEP rising edges of both axes: unchanged while the gantry rests.
+    pub fn steps(&self) -> u64 {
+        self.edges[0] + self.edges[1]
+    }
+}
+
 /// The pins after a change, for a watcher (a waveform).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PinRecord {

@@ -460,7 +460,7 @@ impl<'a> Session<'a> {
         let m = self.board.mcu();
         // Done pressed: time to the first STEP edge.
         let done = m.world.buttons[Button::Done.index()];
-        let edges = m.wiring.timing.edges[0] + m.wiring.timing.edges[1];
+        let edges = m.wiring.timing.steps();
         // Done pressed to the first STEP edge of the device's move: the first edge
         // after Done that follows a rest of the gantry of 50 ms or more (the head
         // may still be parking after the last move when the person presses).
@@ -633,8 +633,7 @@ impl<'a> Session<'a> {
         let mut edges = u64::MAX;
         let ok = self.run_until(limit_ms, |s| {
             let l = s.lights();
-            let t = s.mcu().wiring.timing;
-            let e = t.edges[0] + t.edges[1];
+            let e = s.edges();
             let resting = std::mem::replace(&mut edges, e) == e;
             if Session::ready(&l) && resting {
                 let t = *since.get_or_insert(s.ms);
@@ -1053,9 +1052,8 @@ impl<'a> Session<'a> {
     }
 
     /// STEP rising edges so far, both axes.
-    fn edges(&mut self) -> u64 {
-        let t = self.mcu().wiring.timing;
-        t.edges[0] + t.edges[1]
+    pub fn edges(&mut self) -> u64 {
+        self.mcu().wiring.timing.steps()
     }
 
     /// Presses Side until the setup's lights show the device moving first (`true`)
