@@ -255,6 +255,11 @@ pub fn rest() -> Vec<Plan> {
 pub struct Report {
     /// Its name.
     pub name: String,
+    /// The board as built (72 MHz, the default cycles per instruction) and no
+    /// hang on purpose: its figures are the image's own.
+    pub nominal: bool,
+    /// The scenario stalls the image on purpose until the watchdog resets it.
+    pub hangs: bool,
     /// The games.
     pub games: Vec<GameResult>,
     /// Rule violations, in words.
@@ -324,8 +329,13 @@ pub fn run_watched(
     observer: Option<&mut dyn crate::session::Observer>,
 ) -> Report {
     let t0 = std::time::Instant::now();
+    let hangs = plan.watchdog_resets > 0;
     let mut r = Report {
         name: plan.name.into(),
+        nominal: plan.bench.cpi == Bench::default().cpi
+            && plan.bench.osc == Oscillators::default()
+            && !hangs,
+        hangs,
         ..Report::default()
     };
     let start = if plan.old_data {
