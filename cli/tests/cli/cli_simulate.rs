@@ -122,8 +122,9 @@ fn bad_arguments_are_refused_with_status_2() {
 }
 
 #[test]
-fn a_fault_kind_asked_for_but_never_injected_fails_the_run_honestly() {
-    // A bump per grip at 0.001 x 0.1: none in one game.
+fn a_fault_kind_not_drawn_is_said_and_fails_only_where_it_was_certain() {
+    // Issue 34 item 11. A bump per grip at 0.001 x 0.1: none in one game, as luck
+    // has it: said on stderr, and the run (nothing else wrong) succeeds.
     let out = tictable(&[
         "simulate",
         "--games",
@@ -134,15 +135,55 @@ fn a_fault_kind_asked_for_but_never_injected_fails_the_run_honestly() {
         "0.001",
         "--json",
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
     let v: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
     assert_eq!(v["faults_by_kind"]["bump"], 0, "{v}");
     assert_eq!(v["faults"], serde_json::json!(["bump"]));
-    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("fault kind bump was never injected"),
+        stderr.contains("bump: not drawn in 1 game at rate 0.001"),
         "{stderr}"
     );
+    assert!(!stderr.contains("contract broken"), "{stderr}");
+    // Certain (missing every bump in 197 games at rate 1 has probability below
+    // 1e-9), drawn, and recovered from.
+    let out = tictable(&[
+        "simulate",
+        "--games",
+        "4",
+        "--faults",
+        "magnet,human-extra,power-cut",
+        "--fault-rate",
+        "1",
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let v: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    for kind in ["magnet", "human-extra", "power-cut"] {
+        assert!(v["faults_by_kind"][kind].as_u64().unwrap() > 0, "{kind}: {v}");
+    }
+    assert!(!stderr.contains("not drawn"), "{stderr}");
+}
+
+#[test]
+fn a_level_meant_to_lose_reports_its_losses_and_the_run_succeeds() {
+    // Issue 34 item 10: random and medium lost games and every run ended "contract
+    // broken". Their losses are counted; "never loses" is judged at perfect and trap.
+    for level in ["random", "medium"] {
+        let out = tictable(&[
+            "simulate", "--games", "40", "--seed", "3", "--level", level, "--json",
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{level}: {stderr}");
+        let v: Value =
+            serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+        assert!(v["device_losses"].as_u64().unwrap() > 0, "{level}: {v}");
+        assert_eq!(v["level"], level);
+    }
+    let text = tictable(&["simulate", "--games", "40", "--seed", "3", "--level", "random"]);
+    assert_eq!(text.status.code(), Some(0));
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains(" losses;") || text.contains(" loss;"), "{text}");
 }
 
 #[test]
