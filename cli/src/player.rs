@@ -43,6 +43,25 @@ pub fn parse(text: &str) -> Result<Strategy, String> {
         })
 }
 
+/// A player as the person wrote it on the command line: the strategy [`parse`]
+/// read, and the text itself (`hard@5` stays `hard@5` where output names the
+/// player as written, such as `selfplay --json`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// The text, without surrounding white space.
+    pub text: String,
+}
+
+/// Reads a player as [`parse`] does, keeping the text.
+pub fn parse_written(text: &str) -> Result<Written, String> {
+    Ok(Written {
+        strategy: parse(text)?,
+        text: text.trim().to_string(),
+    })
+}
+
 /// A strategy written as [`parse`] reads it (first move 1-9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Named(pub Strategy);
@@ -74,5 +93,10 @@ mod tests {
         assert!(parse("perfect@10").is_err());
         assert!(parse("robot").unwrap_err().contains("hard"));
         assert!(parse("easy:0.2").is_err());
+        let hard = parse_written(" hard@5").unwrap();
+        assert_eq!(
+            (hard.strategy, hard.text.as_str()),
+            (parse("perfect@5").unwrap(), "hard@5")
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! `tictable selfplay`: two levels play each other, sampled or exactly.
 
-use crate::player::{self, Named};
+use crate::player::{self, Named, Written};
 use crate::values;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use num_traits::ToPrimitive;
@@ -10,7 +10,6 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 use tictable::selfplay::{exact, Sampler};
-use tictable::strategy::Strategy;
 
 /// Two players play each other: sampled games, or exact result probabilities.
 ///
@@ -30,11 +29,11 @@ use tictable::strategy::Strategy;
 #[derive(clap::Args)]
 pub struct Args {
     /// The player of X (moves first).
-    #[arg(long, value_name = "LEVEL", value_parser = player::parse)]
-    x: Strategy,
+    #[arg(long, value_name = "LEVEL", value_parser = player::parse_written)]
+    x: Written,
     /// The player of O.
-    #[arg(long, value_name = "LEVEL", value_parser = player::parse)]
-    o: Strategy,
+    #[arg(long, value_name = "LEVEL", value_parser = player::parse_written)]
+    o: Written,
     /// Number of sampled games (at least 1).
     #[arg(
         long,
@@ -100,20 +99,16 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match crate::output::print_styled(&text) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tictable: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    crate::output::finish(crate::output::print_styled(&text))
 }
 
 /// The games played or computed, as the text or JSON line `run` prints (styled:
 /// bold headings).
 fn report(args: &Args) -> Result<String, String> {
-    let (x, o) = (Named(args.x), Named(args.o));
-    let (strategy_x, strategy_o) = (args.x, args.o);
+    let (strategy_x, strategy_o) = (args.x.strategy, args.o.strategy);
+    let (x, o) = (Named(strategy_x), Named(strategy_o));
+    // JSON names the players as written on the command line (`hard`, not `perfect`).
+    let (x_written, o_written) = (&args.x.text, &args.o.text);
     let bold = anstyle::Style::new().bold();
     let mut out = String::new();
     if args.exact {
@@ -124,7 +119,7 @@ fn report(args: &Args) -> Result<String, String> {
                 out,
                 "{}",
                 json!({
-                    "x": x.to_string(), "o": o.to_string(), "games": null,
+                    "x": x_written, "o": o_written, "games": null,
                     "x_win": f(&p.x_win), "o_win": f(&p.o_win), "draw": f(&p.draw),
                     "x_win_exact": p.x_win.to_string(),
                     "o_win_exact": p.o_win.to_string(),
@@ -169,7 +164,7 @@ fn report(args: &Args) -> Result<String, String> {
             out,
             "{}",
             json!({
-                "x": x.to_string(), "o": o.to_string(), "games": counts.games(),
+                "x": x_written, "o": o_written, "games": counts.games(),
                 "x_win": share(counts.x_win), "o_win": share(counts.o_win),
                 "draw": share(counts.draw),
             })

@@ -1,13 +1,13 @@
 //! `tictable simulate`: whole games between the simulated machine (the real
 //! controller and drivers on a simulated bus and pins) and simulated humans.
 
+use crate::output::{self, Tally};
 use crate::player;
 use crate::selfplay::count as count_of;
 use crate::values;
 use clap::error::ErrorKind;
 use clap::Args as _;
 use serde_json::json;
-use crate::output::{self, Tally};
 use std::fmt::Write as _;
 use std::io;
 use std::process::ExitCode;

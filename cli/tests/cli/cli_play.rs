@@ -335,7 +335,13 @@ fn players_number_first_moves_1_to_9_and_hard_is_perfect() {
         .unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["x"], "perfect@5");
+    // Issue 34 item 12: as written on the command line, as the help says ("x" and
+    // "o" written as on the command line), not the library's name.
+    assert_eq!(
+        (&v["x"], &v["o"]),
+        (&"hard@5".into(), &"random".into()),
+        "{v}"
+    );
     let out = tictable()
         .args(["play", "--plain", "--x", "perfect@0"])
         .output()

@@ -160,7 +160,10 @@ fn a_fault_kind_not_drawn_is_said_and_fails_only_where_it_was_certain() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let v: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
     for kind in ["magnet", "human-extra", "power-cut"] {
-        assert!(v["faults_by_kind"][kind].as_u64().unwrap() > 0, "{kind}: {v}");
+        assert!(
+            v["faults_by_kind"][kind].as_u64().unwrap() > 0,
+            "{kind}: {v}"
+        );
     }
     assert!(!stderr.contains("not drawn"), "{stderr}");
 }
@@ -175,15 +178,19 @@ fn a_level_meant_to_lose_reports_its_losses_and_the_run_succeeds() {
         ]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{level}: {stderr}");
-        let v: Value =
-            serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+        let v: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
         assert!(v["device_losses"].as_u64().unwrap() > 0, "{level}: {v}");
         assert_eq!(v["level"], level);
     }
-    let text = tictable(&["simulate", "--games", "40", "--seed", "3", "--level", "random"]);
+    let text = tictable(&[
+        "simulate", "--games", "40", "--seed", "3", "--level", "random",
+    ]);
     assert_eq!(text.status.code(), Some(0));
     let text = String::from_utf8(text.stdout).unwrap();
-    assert!(text.contains(" losses;") || text.contains(" loss;"), "{text}");
+    assert!(
+        text.contains(" losses;") || text.contains(" loss;"),
+        "{text}"
+    );
 }
 
 #[test]
