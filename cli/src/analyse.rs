@@ -47,12 +47,22 @@ pub fn run(args: Args) -> ExitCode {
             write!(out, "{}", text_report(&input, result))
         }
     };
+    // A failed read of stdin is bad input (2); a failed write is a write error.
+    let mut read_error = None;
     let result = (|| -> io::Result<()> {
         for position in &args.positions {
             if position == "-" {
                 let mut stdin = io::stdin().lock();
                 let mut line = Vec::new();
-                while let Some(length) = read_line(&mut stdin, &mut line, MAX_LINE)? {
+                loop {
+                    let length = match read_line(&mut stdin, &mut line, MAX_LINE) {
+                        Ok(Some(length)) => length,
+                        Ok(None) => break,
+                        Err(e) => {
+                            read_error = Some(e);
+                            return out.flush();
+                        }
+                    };
                     let text = String::from_utf8_lossy(&line);
                     let text = text.strip_suffix('\n').unwrap_or(&text);
                     let text = text.strip_suffix('\r').unwrap_or(text);
@@ -64,13 +74,14 @@ pub fn run(args: Args) -> ExitCode {
         }
         out.flush()
     })();
-    match crate::output::closed_is_done(result) {
-        Err(e) => {
-            eprintln!("tictable: {e}");
+    match (crate::output::closed_is_done(result), read_error) {
+        (Err(e), _) => crate::output::write_failed("stdout", &e),
+        (Ok(()), Some(e)) => {
+            eprintln!("tictable: cannot read stdin: {e}");
             ExitCode::from(2)
         }
-        Ok(()) if all_valid => ExitCode::SUCCESS,
-        Ok(()) => {
+        (Ok(()), None) if all_valid => ExitCode::SUCCESS,
+        (Ok(()), None) => {
             eprintln!("tictable: some positions were invalid");
             ExitCode::from(2)
         }

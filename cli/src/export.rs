@@ -45,15 +45,11 @@ pub fn run(args: Args) -> ExitCode {
         FormatArg::Python => Format::Python,
     };
     let bytes = format.render(&tictable::solve::solve());
-    let result = match &args.output {
-        Some(path) => std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display())),
-        None => crate::output::print(&bytes).map_err(|e| e.to_string()),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tictable: export: {e}");
-            ExitCode::from(2)
-        }
+    match &args.output {
+        Some(path) => match std::fs::write(path, &bytes) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => crate::output::write_failed(&path.display().to_string(), &e),
+        },
+        None => crate::output::finish(crate::output::print(&bytes)),
     }
 }

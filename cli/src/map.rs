@@ -195,16 +195,11 @@ pub fn run(args: Args) -> ExitCode {
         Player::O
     };
     let picture = svg(player);
-    let written = if args.output.as_os_str() == "-" {
-        crate::output::print(picture.as_bytes())
-    } else {
-        std::fs::write(&args.output, picture)
-    };
-    match written {
+    if args.output.as_os_str() == "-" {
+        return crate::output::finish(crate::output::print(picture.as_bytes()));
+    }
+    match std::fs::write(&args.output, picture) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tictable: {}: {e}", args.output.display());
-            ExitCode::from(2)
-        }
+        Err(e) => crate::output::write_failed(&args.output.display().to_string(), &e),
     }
 }

@@ -162,11 +162,5 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         stats.text()
     };
-    match crate::output::print(report.as_bytes()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tictable: {e}");
-            ExitCode::from(2)
-        }
-    }
+    crate::output::finish(crate::output::print(report.as_bytes()))
 }

@@ -86,8 +86,7 @@ pub fn run(args: Args) -> ExitCode {
         start.elapsed().as_secs_f64() * 1e3
     );
     if let Err(e) = crate::output::print(line.as_bytes()) {
-        eprintln!("verify: {e}");
-        return ExitCode::FAILURE;
+        return crate::output::write_failed("stdout", &e);
     }
     if mismatches == 0 {
         ExitCode::SUCCESS

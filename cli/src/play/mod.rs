@@ -132,13 +132,7 @@ pub fn run(args: Args) -> ExitCode {
         let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
         tui::run(app, &mut rng, ui::Theme { color }, !args.quiet)
     };
-    match crate::output::closed_is_done(result) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tictable: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    crate::output::finish(result)
 }
 
 /// Performs the file I/O an action asked for and reports back to the app; an

@@ -1,6 +1,8 @@
 //! A closed pipe ends the program quietly, as Unix tools do (`tictable map | head`):
 //! every subcommand that writes to stdout, writing into a pipe nobody reads, exits
 //! with its usual status and says nothing on stderr (no "Broken pipe", no panic).
+//! Every other write error (a full disk) is said, with one exit status for every
+//! subcommand: 74 (docs/cli.md, "Exit status").
 
 use std::process::{Command, Stdio};
 
@@ -28,32 +30,86 @@ fn into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// Every subcommand that writes to stdout, with the arguments the tests give it.
+const WRITERS: [&[&str]; 13] = [
+    &["map", "--player", "x"],
+    &["analyse", "X...O...."],
+    &["verify"],
+    &[
+        "selfplay", "--x", "random", "--o", "random", "--games", "10",
+    ],
+    &["selfplay", "--x", "random", "--o", "random", "--exact"],
+    &[
+        "selfplay", "--x", "random", "--o", "random", "--exact", "--json",
+    ],
+    &["export", "--format", "json"],
+    &["stats", "--runs", "1"],
+    &["stats", "--runs", "1", "--json"],
+    &["play", "--plain"],
+    &["--help"],
+    &["simulate", "--games", "1"],
+    &["simulate", "--games", "1", "--json"],
+];
+
 #[test]
 fn every_subcommand_that_writes_ends_quietly_on_a_closed_pipe() {
     let mut loud = Vec::new();
-    for args in [
-        &["map", "--player", "x"][..],
-        &["analyse", "X...O...."],
-        &["verify"],
-        &[
-            "selfplay", "--x", "random", "--o", "random", "--games", "10",
-        ],
-        &["selfplay", "--x", "random", "--o", "random", "--exact"],
-        &[
-            "selfplay", "--x", "random", "--o", "random", "--exact", "--json",
-        ],
-        &["export", "--format", "json"],
-        &["stats", "--runs", "1"],
-        &["stats", "--runs", "1", "--json"],
-        &["play", "--plain"],
-        &["--help"],
-        &["simulate", "--games", "1"],
-        &["simulate", "--games", "1", "--json"],
-    ] {
+    for args in WRITERS {
         let (code, stderr) = into_closed_pipe(args);
         if code != Some(0) || !stderr.is_empty() {
             loud.push(format!("{args:?}: exit {code:?}, stderr {stderr:?}"));
         }
     }
     assert!(loud.is_empty(), "{}", loud.join("\n"));
+}
+
+/// Runs `tictable args` with stdout `/dev/full` (every write fails with ENOSPC): its
+/// exit status and stderr.
+fn into_full_disk(args: &[&str]) -> (Option<i32>, String) {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("open /dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_tictable"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("run tictable");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_write_error_is_said_with_status_74_by_every_subcommand() {
+    // Issue 34 item 13: `/dev/full` ended selfplay with 1 and analyse with 2.
+    let mut wrong = Vec::new();
+    let dir = std::env::temp_dir().join(format!("tictable-write-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let into_dir = dir.to_str().unwrap();
+    let mut cases: Vec<(Vec<&str>, &str)> = WRITERS
+        .iter()
+        .filter(|args| args[0] != "--help") // clap writes the help itself
+        .map(|args| (args.to_vec(), "cannot write stdout: "))
+        .collect();
+    // Files named with --output: a full disk, and a directory.
+    for file in ["/dev/full", into_dir] {
+        cases.push((vec!["export", "--format", "c", "--output", file], file));
+        cases.push((vec!["map", "--player", "o", "--output", file], file));
+    }
+    for (args, said) in &cases {
+        let (code, stderr) = into_full_disk(args);
+        let first = stderr.lines().next().unwrap_or("");
+        if code != Some(74)
+            || !first.starts_with("tictable: cannot write ")
+            || !first.contains(said)
+        {
+            wrong.push(format!("{args:?}: exit {code:?}, stderr {stderr:?}"));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
