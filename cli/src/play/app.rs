@@ -323,6 +323,40 @@ pub enum Prompt {
 }
 
 impl Prompt {
+    /// The question in three parts for a narrow screen, one line each: what is
+    /// asked, the file name (the part that can be long, shortened from its start),
+    /// and the keys that answer (never cut).
+    pub fn parts(&self) -> (String, Option<String>, String) {
+        match self {
+            Prompt::Path { purpose, text } => (
+                match purpose {
+                    FileAction::Save => "Save to file:",
+                    FileAction::Load => "Load from file:",
+                }
+                .to_string(),
+                Some(format!("{text}▏")),
+                format!(
+                    "(Enter: {} · Esc: cancel)",
+                    match purpose {
+                        FileAction::Save => "save",
+                        FileAction::Load => "load",
+                    }
+                ),
+            ),
+            Prompt::Overwrite(path) => (
+                "This file exists:".to_string(),
+                Some(path.display().to_string()),
+                "overwrite it? (y/n)".to_string(),
+            ),
+            Prompt::Discard(Then::Load(path)) => (
+                "This game is not saved: discard it".to_string(),
+                Some(format!("and load {}?", path.display())),
+                "(y/n)".to_string(),
+            ),
+            Prompt::Discard(_) => (self.text(), None, String::new()),
+        }
+    }
+
     /// The question as shown to the person.
     pub fn text(&self) -> String {
         match self {

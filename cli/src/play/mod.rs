@@ -140,6 +140,12 @@ pub fn run(args: Args) -> ExitCode {
 fn perform(app: &mut App, effect: Effect) {
     match effect {
         Effect::None => {}
+        // A directory cannot be replaced by a save file: said at once, not after
+        // "overwrite it?".
+        Effect::Save { path, .. } if path.is_dir() => app.saved(Err(format!(
+            "{} is a directory: give a file name",
+            path.display()
+        ))),
         Effect::Save {
             path,
             overwrite: false,

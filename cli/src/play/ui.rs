@@ -88,6 +88,16 @@ impl Theme {
         }
     }
 
+    /// The hint key while hints are on: bold and reversed (and green in colour).
+    fn hints_on(self) -> Style {
+        let on = Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED);
+        if self.color {
+            on.fg(Color::Green)
+        } else {
+            on
+        }
+    }
+
     fn dim(self) -> Style {
         self.fg(Color::DarkGray)
     }
@@ -96,6 +106,22 @@ impl Theme {
 /// Whether the full layout fits in `area` (else only "too small" is drawn).
 pub fn fits(area: Rect) -> bool {
     Geometry::new(area, KeyLayout::Rows).is_some()
+}
+
+/// The hint key in the legend while hints are off, and while they are on.
+const HINT_OFF: &str = "h hint off";
+/// See [`HINT_OFF`].
+const HINT_ON: &str = "h hint ON";
+
+/// `text` in at most `width` columns: its end, after an ellipsis, when it is longer
+/// (a file name's end is where the typing happens and the name itself is).
+fn keep_end(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    if n <= width {
+        return text.to_string();
+    }
+    let tail: String = text.chars().skip(n + 1 - width).collect();
+    format!("…{tail}")
 }
 
 /// The key legend in lines of at most `width` columns, an item never split across
@@ -107,7 +133,7 @@ fn key_lines(layout: KeyLayout, width: u16) -> Vec<String> {
         "←↑→↓ Enter",
         "u undo",
         "r redo",
-        "h hint",
+        HINT_OFF,
         "n new",
         "s save",
         "l load",
@@ -255,11 +281,40 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
         None if app.message.is_some() => theme.fg(Color::Yellow),
         None => Style::new(),
     };
-    centred(Line::styled(app.status(), status_style), g.status, frame);
+    match &app.prompt {
+        // A question too long for one line: one line per part, the file name
+        // shortened so that the keys that answer it stay on screen.
+        Some(prompt) if prompt.text().chars().count() > usize::from(area.width) => {
+            let width = usize::from(area.width);
+            let (ask, name, keys) = prompt.parts();
+            let lines: Vec<Line> = [Some(ask), name.map(|n| keep_end(&n, width)), Some(keys)]
+                .into_iter()
+                .flatten()
+                .filter(|l| !l.is_empty())
+                .map(|l| Line::styled(l, status_style))
+                .collect();
+            frame.render_widget(
+                Paragraph::new(lines)
+                    .alignment(Alignment::Center)
+                    .wrap(Wrap { trim: true }),
+                g.status,
+            );
+        }
+        _ => centred(Line::styled(app.status(), status_style), g.status, frame),
+    }
+    // The hint key says whether hints are on (the lines were broken with the
+    // longer "off", so turning hints on never moves anything).
     let keys: Vec<Line> = g
         .key_lines
         .iter()
-        .map(|line| Line::styled(line.clone(), theme.dim()))
+        .map(|line| match line.split_once(HINT_OFF) {
+            Some((before, after)) if app.hint => Line::from(vec![
+                Span::styled(before.to_string(), theme.dim()),
+                Span::styled(HINT_ON, theme.hints_on()),
+                Span::styled(after.to_string(), theme.dim()),
+            ]),
+            _ => Line::styled(line.clone(), theme.dim()),
+        })
         .collect();
     frame.render_widget(Paragraph::new(keys).alignment(Alignment::Center), g.keys);
     if let Some(selected) = app.menu {
@@ -708,5 +763,72 @@ mod tests {
         a.apply(Action::ToggleMenu);
         let screen = text(&draw(&a, 60, 24, COLOR)).join("\n");
         assert!(!screen.contains("forced first move"), "{screen}");
+    }
+
+    #[test]
+    fn the_hint_key_says_when_hints_are_on_without_moving_anything() {
+        // Issue 34 item 14: `h` toggled the hints with no indicator.
+        let mut a = app("human", "trap");
+        for (width, height) in [(MIN_WIDTH, MIN_HEIGHT), (60, 24)] {
+            a.hint = false;
+            let off = text(&draw(&a, width, height, Theme { color: false }));
+            assert!(off.iter().any(|l| l.contains("h hint off")), "{off:?}");
+            a.apply(Action::ToggleHint);
+            let buffer = draw(&a, width, height, Theme { color: false });
+            let on = text(&buffer);
+            let row = on.iter().position(|l| l.contains("h hint ON")).unwrap();
+            assert!(!on.join("\n").contains("h hint off"));
+            let x = on[row].find("h hint ON").unwrap() as u16;
+            assert!(buffer[(x, row as u16)]
+                .modifier
+                .contains(Modifier::REVERSED));
+            // Every other row as it was: the legend does not reflow.
+            for (y, (before, after)) in off.iter().zip(&on).enumerate() {
+                if y != row && !(TOP as usize..TOP as usize + 13).contains(&y) {
+                    assert_eq!(before, after, "{width}x{height} row {y}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_file_name_is_shortened_and_the_keys_stay_at_40x24() {
+        // Issue 34 item 14: a long save file name pushed "(Enter: save · Esc:
+        // cancel)" off the status rows at 40x24.
+        let mut a = app("human", "trap");
+        let name = "a-very-long-directory-name/another-long-directory/and-a-long-save-name.json";
+        a.file = name.into();
+        for (action, keys) in [
+            (Action::Save, "(Enter: save · Esc: cancel)"),
+            (Action::Load, "(Enter: load · Esc: cancel)"),
+        ] {
+            a.prompt = None;
+            a.apply(action);
+            let lines = text(&draw(&a, MIN_WIDTH, MIN_HEIGHT, COLOR));
+            let screen = lines.join("\n");
+            assert!(lines.iter().any(|l| l.trim() == keys), "{screen}");
+            // The name's end, after an ellipsis, on one line of the width.
+            let shown = lines.iter().find(|l| l.starts_with('…')).expect(&screen);
+            assert_eq!(shown.chars().count(), usize::from(MIN_WIDTH), "{screen}");
+            assert!(shown.ends_with("and-a-long-save-name.json▏"), "{screen}");
+            for key in ["h hint off", "s save", "q quit", "1-9"] {
+                assert!(screen.contains(key), "{key}:\n{screen}");
+            }
+        }
+        // The overwrite question keeps its (y/n).
+        a.prompt = None;
+        a.ask_overwrite(name.into());
+        let screen = text(&draw(&a, MIN_WIDTH, MIN_HEIGHT, COLOR)).join("\n");
+        assert!(screen.contains("overwrite it? (y/n)"), "{screen}");
+        assert!(screen.contains("…"), "{screen}");
+        // A short name stays on one line as before.
+        a.prompt = None;
+        a.file = "g.json".into();
+        a.apply(Action::Save);
+        let screen = text(&draw(&a, 80, 30, COLOR)).join("\n");
+        assert!(
+            screen.contains("Save to file: g.json▏ (Enter: save · Esc: cancel)"),
+            "{screen}"
+        );
     }
 }

@@ -618,3 +618,60 @@ fn the_help_says_a_forced_first_move_can_lose() {
         );
     }
 }
+
+#[test]
+fn saving_to_a_directory_says_so_at_once_without_asking_to_overwrite() {
+    // Issue 34 item 14: `s DIR` asked "DIR exists: overwrite it?" and then failed.
+    let dir = std::env::temp_dir().join(format!("tictable-dir-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.display();
+    let out = run_plain(&["--o", "human"], &format!("5\ns {d}\n1\n"));
+    assert!(!out.contains("overwrite it?"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "cannot save: {d} is a directory: give a file name"
+        )),
+        "{out}"
+    );
+    // The 1 after it was a move, not an answer.
+    assert!(out.contains(" O | 2 | 3 "), "{out}");
+    assert!(dir.is_dir());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unknown_option_gets_no_far_fetched_suggestion() {
+    // Issue 34 item 14: `--bogus` suggested `--o` (clap's Jaro threshold takes a
+    // one-letter name for close to anything); a near miss is still suggested.
+    for (args, usage) in [
+        (&["--bogus"][..], "Usage: tictable [OPTIONS]"),
+        (&["play", "--bogus"], "Usage: tictable play [OPTIONS]"),
+        (
+            &["selfplay", "--bogus", "--x", "random", "--o", "random"],
+            "Usage: tictable selfplay [OPTIONS] --x <LEVEL> --o <LEVEL>",
+        ),
+    ] {
+        let out = tictable().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("unexpected argument '--bogus'"), "{err}");
+        assert!(!err.contains("similar argument"), "{args:?}: {err}");
+        assert!(err.contains(usage), "{args:?}: {err}");
+    }
+    for (typo, meant) in [
+        (&["--sed", "3"][..], "'--seed'"),
+        (
+            &["selfplay", "--exat", "--x", "random", "--o", "random"],
+            "'--exact'",
+        ),
+        (&["simulate", "--gmes", "3"], "'--games'"),
+    ] {
+        let out = tictable().args(typo).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{typo:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!("a similar argument exists: {meant}")),
+            "{err}"
+        );
+    }
+}
