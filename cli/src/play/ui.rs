@@ -776,7 +776,10 @@ mod tests {
             a.apply(Action::ToggleHint);
             let buffer = draw(&a, width, height, Theme { color: false });
             let on = text(&buffer);
-            let row = on.iter().position(|l| l.contains("h hint ON")).unwrap();
+            let row = on
+                .iter()
+                .position(|l| l.contains("h hint ON"))
+                .unwrap_or_else(|| panic!("{width}x{height}: no \"h hint ON\" in {on:#?}"));
             assert!(!on.join("\n").contains("h hint off"));
             let x = on[row].find("h hint ON").unwrap() as u16;
             assert!(buffer[(x, row as u16)]

@@ -160,6 +160,8 @@ impl core::fmt::Display for Violation {
     }
 }
 
+impl core::error::Error for Violation {}
+
 impl Summary {
     /// Adds one game.
     pub fn add_game(&mut self, r: &GameReport) {

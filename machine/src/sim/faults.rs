@@ -112,6 +112,8 @@ impl fmt::Display for UnknownFault {
     }
 }
 
+impl core::error::Error for UnknownFault {}
+
 impl FromStr for FaultKind {
     type Err = UnknownFault;
     fn from_str(s: &str) -> Result<FaultKind, UnknownFault> {

@@ -35,6 +35,32 @@ impl NorFlashError for MemFlashError {
     }
 }
 
+/// Says what failed, as every error of the crate does.
+///
+/// ```
+/// use embedded_storage::nor_flash::NorFlashErrorKind;
+/// use tictable_machine::sim::flash::MemFlashError;
+///
+/// let e = MemFlashError::NotErased { offset: 6 };
+/// assert_eq!(e.to_string(), "write to a word not erased at offset 6");
+/// let e: &dyn core::error::Error = &MemFlashError::Check(NorFlashErrorKind::NotAligned);
+/// assert!(e.to_string().starts_with("misaligned or out of bounds: "));
+/// assert_eq!(MemFlashError::PowerCut.to_string(), "the power failed during the operation");
+/// ```
+impl core::fmt::Display for MemFlashError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            MemFlashError::Check(kind) => write!(f, "misaligned or out of bounds: {kind}"),
+            MemFlashError::NotErased { offset } => {
+                write!(f, "write to a word not erased at offset {offset}")
+            }
+            MemFlashError::PowerCut => f.write_str("the power failed during the operation"),
+        }
+    }
+}
+
+impl core::error::Error for MemFlashError {}
+
 impl From<NorFlashErrorKind> for MemFlashError {
     fn from(kind: NorFlashErrorKind) -> MemFlashError {
         MemFlashError::Check(kind)

@@ -35,5 +35,6 @@ mod device_store;
 mod device_task_entry;
 #[cfg(feature = "sim")]
 mod device_watchdog;
+mod error_types;
 #[cfg(feature = "sim-core")]
 mod sim_bus;
