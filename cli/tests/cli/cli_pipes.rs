@@ -17,11 +17,16 @@ fn into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
         .expect("run true");
     let writer = reader.stdin.take().expect("the pipe's writing end");
     assert!(reader.wait().expect("true ends").success());
+    with_stdout(args, writer.into())
+}
+
+/// Runs `tictable args` writing to `stdout`: its exit status and stderr.
+fn with_stdout(args: &[&str], stdout: Stdio) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tictable"))
         .args(args)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
-        .stdout(writer)
+        .stdout(stdout)
         .output()
         .expect("run tictable");
     (
@@ -70,17 +75,7 @@ fn into_full_disk(args: &[&str]) -> (Option<i32>, String) {
         .write(true)
         .open("/dev/full")
         .expect("open /dev/full");
-    let out = Command::new(env!("CARGO_BIN_EXE_tictable"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(full)
-        .output()
-        .expect("run tictable");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    with_stdout(args, full.into())
 }
 
 #[test]

@@ -531,9 +531,13 @@ impl embedded_hal::digital::InputPin for TimedPin {
     }
 }
 
-/// The gaps between the steps of a 3000-step move polled every `period_us`, with
-/// the sub-millisecond time (`fine`) or the millisecond alone.
-fn step_gaps(period_us: u64, fine: bool) -> Vec<u64> {
+/// An X axis on [`TimedPin`]s, at time 0: the clock both read (µs), the STEP
+/// pin's rising edges, and the axis (DIR and the switch log nothing).
+fn timed_axis() -> (
+    Rc<std::cell::Cell<u64>>,
+    Rc<RefCell<Vec<u64>>>,
+    Axis<TimedPin, TimedPin>,
+) {
     let now = Rc::new(std::cell::Cell::new(0u64));
     let edges = Rc::new(RefCell::new(Vec::new()));
     let pin = |log: bool| TimedPin {
@@ -541,13 +545,20 @@ fn step_gaps(period_us: u64, fine: bool) -> Vec<u64> {
         edges: log.then(|| edges.clone()),
         high: false,
     };
-    let mut axis = Axis::new(
+    let axis = Axis::new(
         AxisId::X,
         pin(true),
         pin(false),
         pin(false),
         AxisConfig::DEFAULT,
     );
+    (now, edges, axis)
+}
+
+/// The gaps between the steps of a 3000-step move polled every `period_us`, with
+/// the sub-millisecond time (`fine`) or the millisecond alone.
+fn step_gaps(period_us: u64, fine: bool) -> Vec<u64> {
+    let (now, edges, mut axis) = timed_axis();
     axis.start_homing(0).unwrap();
     // The switch is closed from the start: homed once it has been read closed
     // SWITCH_SAMPLES polls in a row, without a step.
@@ -810,20 +821,7 @@ fn a_limit_switch_counts_as_closed_only_after_a_millisecond_of_closed_readings()
 /// once while the core cannot fetch: one millisecond counted for the whole stall),
 /// or, with `catch_up`, a clock that counts the stall.
 fn busiest_ms_after_a_stall(catch_up: bool) -> usize {
-    let now = Rc::new(std::cell::Cell::new(0u64));
-    let edges = Rc::new(RefCell::new(Vec::new()));
-    let pin = |log: bool| TimedPin {
-        now_us: now.clone(),
-        edges: log.then(|| edges.clone()),
-        high: false,
-    };
-    let mut axis = Axis::new(
-        AxisId::X,
-        pin(true),
-        pin(false),
-        pin(false),
-        AxisConfig::DEFAULT,
-    );
+    let (now, edges, mut axis) = timed_axis();
     axis.start_homing(0).unwrap();
     assert!((0..10).any(|t| axis.poll(t) == Ok(())));
     axis.start_move(3000, 100).unwrap();
