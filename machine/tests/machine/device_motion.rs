@@ -493,12 +493,17 @@ fn servo_lift_sets_the_duty_cycles() {
     pwm.done();
 }
 
+/// The time a [`TimedPin`] reads, µs.
+type Clock = Rc<std::cell::Cell<u64>>;
+/// The times of a [`TimedPin`]'s rising edges, µs.
+type Edges = Rc<RefCell<Vec<u64>>>;
+
 /// A STEP/DIR pin that logs the time of every rising edge, and a limit switch that
 /// is always closed (homing ends at once; a move away from it never reads it).
 #[derive(Clone)]
 struct TimedPin {
-    now_us: Rc<std::cell::Cell<u64>>,
-    edges: Option<Rc<RefCell<Vec<u64>>>>,
+    now_us: Clock,
+    edges: Option<Edges>,
     high: bool,
 }
 
@@ -533,11 +538,7 @@ impl embedded_hal::digital::InputPin for TimedPin {
 
 /// An X axis on [`TimedPin`]s, at time 0: the clock both read (µs), the STEP
 /// pin's rising edges, and the axis (DIR and the switch log nothing).
-fn timed_axis() -> (
-    Rc<std::cell::Cell<u64>>,
-    Rc<RefCell<Vec<u64>>>,
-    Axis<TimedPin, TimedPin>,
-) {
+fn timed_axis() -> (Clock, Edges, Axis<TimedPin, TimedPin>) {
     let now = Rc::new(std::cell::Cell::new(0u64));
     let edges = Rc::new(RefCell::new(Vec::new()));
     let pin = |log: bool| TimedPin {
