@@ -50,7 +50,7 @@ pub fn parse(text: &str) -> Result<Strategy, String> {
 pub struct Written {
     /// The strategy.
     pub strategy: Strategy,
-    /// The text, without surrounding white space.
+    /// The text as typed.
     pub text: String,
 }
 
@@ -58,7 +58,7 @@ pub struct Written {
 pub fn parse_written(text: &str) -> Result<Written, String> {
     Ok(Written {
         strategy: parse(text)?,
-        text: text.trim().to_string(),
+        text: text.to_string(),
     })
 }
 
@@ -93,7 +93,7 @@ mod tests {
         assert!(parse("perfect@10").is_err());
         assert!(parse("robot").unwrap_err().contains("hard"));
         assert!(parse("easy:0.2").is_err());
-        let hard = parse_written(" hard@5").unwrap();
+        let hard = parse_written("hard@5").unwrap();
         assert_eq!(
             (hard.strategy, hard.text.as_str()),
             (parse("perfect@5").unwrap(), "hard@5")
