@@ -132,7 +132,32 @@ pub fn run(args: Args) -> ExitCode {
         let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
         tui::run(app, &mut rng, ui::Theme { color }, !args.quiet)
     };
-    crate::output::finish(result)
+    match result {
+        // Input that cannot be read is bad input (2), not a write error.
+        Err(e) if e.get_ref().is_some_and(|inner| inner.is::<ReadFailed>()) => {
+            eprintln!("tictable: {e}");
+            ExitCode::from(2)
+        }
+        result => crate::output::finish(result),
+    }
+}
+
+/// A failed read of the person's input, told apart from a failed write (which
+/// ends the program with a write error's status).
+#[derive(Debug)]
+struct ReadFailed(std::io::Error);
+
+impl std::fmt::Display for ReadFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read the input: {}", self.0)
+    }
+}
+
+impl std::error::Error for ReadFailed {}
+
+/// `e`, marked as a failed read ([`ReadFailed`]).
+fn read_failed(e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), ReadFailed(e))
 }
 
 /// Performs the file I/O an action asked for and reports back to the app; an

@@ -4,7 +4,7 @@
 //! bytes that are not text, gets a message and the prompt again.
 
 use super::app::{Action, App, Effect, Prompt, Seat};
-use super::{engine_move, perform};
+use super::{engine_move, perform, read_failed};
 use crate::analyse::read_line;
 use anstyle::{AnsiColor, Style};
 use std::io::{self, BufRead, Write};
@@ -111,7 +111,7 @@ pub fn run<R: rand_core::Rng + ?Sized>(
             }
         }
         out.flush()?;
-        let Some(length) = read_line(&mut input, &mut bytes, MAX_LINE)? else {
+        let Some(length) = read_line(&mut input, &mut bytes, MAX_LINE).map_err(read_failed)? else {
             writeln!(out)?;
             return Ok(());
         };

@@ -107,3 +107,19 @@ fn a_write_error_is_said_with_status_74_by_every_subcommand() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn input_that_cannot_be_read_is_bad_input_with_status_2() {
+    // A directory as stdin: every read fails (EISDIR). Not a write error.
+    for args in [&["analyse", "-"][..], &["play", "--plain"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tictable"))
+            .args(args)
+            .stdin(std::fs::File::open(std::env::temp_dir()).expect("open a directory"))
+            .output()
+            .expect("run tictable");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("cannot read"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("cannot write"), "{args:?}: {stderr}");
+    }
+}
