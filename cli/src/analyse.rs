@@ -19,7 +19,8 @@ const EXCERPT_CHARS: usize = 40;
 /// rows by '/': `XX.OO....` or `XX./OO./...`, top row first. The readable report
 /// numbers squares 1-9 left to right, top to bottom; `--json` numbers them 0-8 (the
 /// programmer's numbering). With `-`, lines longer than 1024 bytes are refused (each with
-/// its own error line). Exit status: 0 when every position was valid, 2 otherwise.
+/// its own error line). Exit status: 0 when every position was valid, 2 otherwise (74
+/// when the output cannot be written).
 #[derive(clap::Args)]
 pub struct Args {
     /// One JSON object per input line, in order (the stable format for scripts).

@@ -22,7 +22,12 @@ mod verify;
 #[derive(Parser)]
 #[command(name = "tictable", version, about, long_about = None)]
 #[command(args_conflicts_with_subcommands = true)]
-#[command(after_help = "Without a subcommand, tictable starts `play` (with the same options).")]
+#[command(
+    after_help = "Without a subcommand, tictable starts `play` (with the same options).\n\n\
+    Exit status, every command: 0 success (also when the reader of stdout went away), \
+    1 a check failed (verify, simulate), 2 bad arguments or input, 74 the output could \
+    not be written."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

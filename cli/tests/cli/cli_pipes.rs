@@ -106,6 +106,25 @@ fn a_write_error_is_said_with_status_74_by_every_subcommand() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The help says so, as docs/cli.md does.
+    let help = Command::new(env!("CARGO_BIN_EXE_tictable"))
+        .arg("--help")
+        .output()
+        .expect("run tictable");
+    let help = String::from_utf8_lossy(&help.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        help.contains("74 the output could not be written"),
+        "{help}"
+    );
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/cli.md")).unwrap();
+    assert!(
+        docs.contains("| 74 | the output could not be written"),
+        "docs/cli.md"
+    );
 }
 
 #[test]
