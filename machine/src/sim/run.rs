@@ -193,6 +193,52 @@ pub type SimFlash = MemFlash<FLASH_BYTES, FLASH_PAGE, 2>;
 
 const _: () = assert!(Store::<SimFlash>::PAGE_STRIDE == FLASH_PAGE);
 
+/// The head alone on simulated pins: both axes, the lift and the magnet.
+pub type SimHead<W> = Machine<SimPin<W>, SimPin<W>, PinLift<SimPin<W>>>;
+
+/// The real head drivers on the simulated pins of `world` (STEP, DIR and the
+/// homing switch of each axis, lift, magnet), with the world's axis settings and
+/// head timing: the head of [`build_controller`], and of tests that drive it alone.
+///
+/// ```
+/// use core::cell::RefCell;
+/// use std::rc::Rc;
+/// use tictable_machine::sim::run::build_head;
+/// use tictable_machine::sim::world::{SimConfig, World};
+///
+/// let world = Rc::new(RefCell::new(World::new(SimConfig::standard(0.0, 0.0, 1).unwrap())));
+/// let mut head = build_head(&world);
+/// head.start_homing(0).unwrap();
+/// let homed_in_ms = (1..60_000u32).find(|&t| {
+///     world.borrow_mut().now_ms = t;
+///     head.poll(t).is_ok()
+/// });
+/// assert!(homed_in_ms.is_some());
+/// ```
+pub fn build_head<W: WorldHandle>(world: &W) -> SimHead<W> {
+    let (axis, timing) = {
+        let w = world.borrow();
+        (w.config.axis, w.config.timing)
+    };
+    let pin = |role| SimPin::new(world.clone(), role);
+    let new_axis = |id, a| {
+        Axis::new(
+            id,
+            pin(Role::Step(a)),
+            pin(Role::Dir(a)),
+            pin(Role::Limit(a)),
+            axis,
+        )
+    };
+    Machine::new(
+        new_axis(AxisId::X, 0),
+        new_axis(AxisId::Y, 1),
+        PinLift(pin(Role::Lift)),
+        pin(Role::Magnet),
+        timing,
+    )
+}
+
 /// The real controller on the simulated hardware of `world`.
 pub fn build_controller<C: MoveChooser, W: WorldHandle>(
     world: &W,
@@ -212,22 +258,7 @@ pub fn build_controller<C: MoveChooser, W: WorldHandle>(
         SensorSettings::DEFAULT,
     )
     .with_recovery();
-    let axis = |id, a| {
-        Axis::new(
-            id,
-            pin(Role::Step(a)),
-            pin(Role::Dir(a)),
-            pin(Role::Limit(a)),
-            config.axis,
-        )
-    };
-    let machine = Machine::new(
-        axis(AxisId::X, 0),
-        axis(AxisId::Y, 1),
-        PinLift(pin(Role::Lift)),
-        pin(Role::Magnet),
-        config.timing,
-    );
+    let machine = build_head(world);
     let panel = Panel::new(
         core::array::from_fn(|i| pin(Role::Button(i))),
         core::array::from_fn(|i| pin(Role::Light(i))),

@@ -18,11 +18,10 @@ use tictable::{Board, Square};
 use tictable_machine::controller::{
     BestMove, GameSetup, Problem, State, Task, MAGNET_HOLD_MS, PLACEMENT_BUDGET_MS,
 };
-use tictable_machine::motion::{Axis, AxisId, HeadTiming, Machine, MotionError, PinLift, Point};
+use tictable_machine::motion::{AxisId, HeadTiming, MotionError, Point};
 use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::human::{SimHuman, Style};
-use tictable_machine::sim::pins::{Role, SimPin};
-use tictable_machine::sim::run::SimMachine;
+use tictable_machine::sim::run::{build_head, SimHead, SimMachine};
 use tictable_machine::sim::world::{SimConfig, World};
 use tictable_machine::Colour;
 
@@ -456,8 +455,7 @@ fn a_slow_machine_stops_with_the_error_light_within_the_budget() {
     assert_eq!(m.controller.stats().budget_stops, 1);
 }
 
-type Pin = SimPin<Rc<RefCell<World>>>;
-type Head = Machine<Pin, Pin, PinLift<Pin>>;
+type Head = SimHead<Rc<RefCell<World>>>;
 
 /// The head alone on the simulated pins of a world built by `c`, and a clock
 /// that runs it: `run(&mut head)` polls every ms until the job ends.
@@ -469,25 +467,8 @@ struct Bench {
 
 impl Bench {
     fn new(c: SimConfig) -> Bench {
-        let axis = c.axis;
         let world = Rc::new(RefCell::new(World::new(c)));
-        let pin = |r| SimPin::new(world.clone(), r);
-        let ax = |id, a| {
-            Axis::new(
-                id,
-                pin(Role::Step(a)),
-                pin(Role::Dir(a)),
-                pin(Role::Limit(a)),
-                axis,
-            )
-        };
-        let head = Machine::new(
-            ax(AxisId::X, 0),
-            ax(AxisId::Y, 1),
-            PinLift(pin(Role::Lift)),
-            pin(Role::Magnet),
-            HeadTiming::DEFAULT,
-        );
+        let head = build_head(&world);
         let mut b = Bench { world, head, t: 0 };
         b.head.start_homing(0).unwrap();
         b.run().unwrap();
