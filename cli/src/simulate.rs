@@ -545,7 +545,7 @@ mod tests {
             "{miss}"
         );
         // At rate 1 a bump comes with probability 0.1 per grip: 0.9^196 = 1.07e-9,
-        // 0.9^197 = 9.6e-10.
+        // 0.9^197 = 9.7e-10 (docs/machine.md quotes both figures).
         s.games = 196;
         assert!(!not_drawn(&s, bump, true, 1.0)[0].certain);
         s.games = 197;
