@@ -1,0 +1,62 @@
+//! Moves as people (1-based) and programs (0-based) write them, and the errors.
+
+use tictable_games::{catalog, ConnectFour, Game, Hexapawn, Morris, MoveError, Notation, TicTacToe};
+
+#[test]
+fn moves_are_numbered_from_1_for_people_and_from_0_for_programs() {
+    let game = TicTacToe::normal();
+    let start = game.start();
+    let centre = game.parse_move(&start, "5", Notation::People).unwrap();
+    assert_eq!(game.write_move(centre, Notation::Api), "4");
+    let c4 = ConnectFour::new(5, 4).unwrap();
+    let mv = c4.parse_move(&c4.start(), "0", Notation::Api).unwrap();
+    assert_eq!(c4.write_move(mv, Notation::People), "1");
+    let hexapawn = Hexapawn;
+    let mv = hexapawn.parse_move(&hexapawn.start(), "8-5", Notation::People).unwrap();
+    assert_eq!(hexapawn.write_move(mv, Notation::Api), "7-4");
+}
+
+#[test]
+fn a_bad_move_names_the_syntax_and_the_legal_moves() {
+    let game = Morris::three_mens_morris();
+    let error = game.parse_move(&game.start(), "1-2", Notation::People).unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("`1-2` is not a legal move"), "{text}");
+    assert!(text.contains("a point 1-9 to place a piece"), "{text}");
+    assert!(text.contains("legal: 1, 2, 3"), "{text}");
+    let c4 = ConnectFour::new(4, 4).unwrap();
+    let text = c4.parse_move(&c4.start(), "x", Notation::People).unwrap_err().to_string();
+    assert!(text.contains("a column 1-4"), "{text}");
+}
+
+#[test]
+fn a_finished_game_has_no_moves() {
+    let game = TicTacToe::normal();
+    let mut p = game.start();
+    for square in ["1", "4", "2", "5", "3"] {
+        p = game.play(&p, game.parse_move(&p, square, Notation::People).unwrap());
+    }
+    assert_eq!(game.write_position(&p, Notation::People), "XXX/OO./...");
+    assert_eq!(game.parse_move(&p, "9", Notation::People), Err(MoveError::GameOver));
+}
+
+#[test]
+fn unknown_and_oversized_games_are_refused_with_the_reason() {
+    let text = catalog::parse("chess").unwrap_err().to_string();
+    assert!(text.contains("unknown game `chess`") && text.contains("connect4:WxH"), "{text}");
+    let text = catalog::parse("mnk:9,9,9").unwrap_err().to_string();
+    assert!(text.contains("3^81"), "{text}");
+    let text = catalog::parse("connect4:9x9").unwrap_err().to_string();
+    assert!(text.contains("bytes"), "{text}");
+    assert!(catalog::parse("mnk:4,4").is_err());
+    assert!(catalog::parse("connect4:0x4").is_err());
+    assert!(catalog::parse("mnk:3,3,4").is_err());
+}
+
+#[test]
+fn every_listed_game_parses_to_its_id() {
+    for any in catalog::all() {
+        assert_eq!(catalog::parse(&any.id()).unwrap(), any);
+    }
+    assert_eq!(catalog::all().len(), 16);
+}
