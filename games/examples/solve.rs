@@ -8,7 +8,9 @@ fn main() {
     let games = if ids.is_empty() {
         catalog::all()
     } else {
-        ids.iter().map(|id| catalog::parse(id).unwrap_or_else(|e| panic!("{e}"))).collect()
+        ids.iter()
+            .map(|id| catalog::parse(id).unwrap_or_else(|e| panic!("{e}")))
+            .collect()
     };
     for any in games {
         let t = Instant::now();

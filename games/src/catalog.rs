@@ -69,12 +69,31 @@ pub const LISTED: [&str; 18] = [
     "connect4:WxH",
 ];
 
-/// The games `--game all` solves: every listed one but the families' patterns.
-pub fn all() -> Vec<AnyGame> {
+/// Each listed id with its rules in one line (the families' patterns with their
+/// general rules).
+///
+/// ```
+/// let listed = tictable_games::catalog::describe();
+/// assert_eq!(listed[0].0, "tictactoe");
+/// assert!(listed.iter().any(|(id, rules)| id == "connect4:WxH" && rules.contains("lowest empty cell")));
+/// ```
+pub fn describe() -> Vec<(String, String)> {
     LISTED
         .iter()
-        .filter_map(|id| parse(id).ok())
+        .map(|&id| {
+            let rules = match id {
+                "mnk:M,N,K" => "M columns x N rows; X first; K of one's own in a row, column or diagonal wins; a full board draws".to_string(),
+                "connect4:WxH" => "W columns x H rows; X first; a piece drops to the lowest empty cell of its column; four in a row, column or diagonal wins; a full board draws".to_string(),
+                _ => parse(id).map(|g| g.rules()).unwrap_or_default(),
+            };
+            (id.to_string(), rules)
+        })
         .collect()
+}
+
+/// The games `--game all` solves: every listed one but the families' patterns.
+pub fn all() -> Vec<AnyGame> {
+    LISTED.iter().filter_map(|id| parse(id).ok()).collect()
 }
 
 /// Why a game id was refused.
@@ -95,10 +114,18 @@ pub enum CatalogError {
 impl fmt::Display for CatalogError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CatalogError::Unknown(id) => write!(f, "unknown game `{id}`; known games: {}", LISTED.join(", ")),
-            CatalogError::MnkSyntax(id) => write!(f, "`{id}`: expected mnk:M,N,K (columns, rows, line length), e.g. mnk:4,4,4"),
+            CatalogError::Unknown(id) => {
+                write!(f, "unknown game `{id}`; known games: {}", LISTED.join(", "))
+            }
+            CatalogError::MnkSyntax(id) => write!(
+                f,
+                "`{id}`: expected mnk:M,N,K (columns, rows, line length), e.g. mnk:4,4,4"
+            ),
             CatalogError::Mnk(e) => e.fmt(f),
-            CatalogError::ConnectFourSyntax(id) => write!(f, "`{id}`: expected connect4:WxH (columns x rows), e.g. connect4:5x4"),
+            CatalogError::ConnectFourSyntax(id) => write!(
+                f,
+                "`{id}`: expected connect4:WxH (columns x rows), e.g. connect4:5x4"
+            ),
             CatalogError::ConnectFour(e) => e.fmt(f),
         }
     }
@@ -117,7 +144,9 @@ impl core::error::Error for CatalogError {}
 pub fn parse(id: &str) -> Result<AnyGame, CatalogError> {
     let id = id.trim();
     let numbers = |text: &str, separator: char| -> Option<Vec<usize>> {
-        text.split(separator).map(|n| n.trim().parse().ok()).collect()
+        text.split(separator)
+            .map(|n| n.trim().parse().ok())
+            .collect()
     };
     Ok(match id {
         "tictactoe" => AnyGame::TicTacToe(TicTacToe::normal()),
@@ -134,7 +163,9 @@ pub fn parse(id: &str) -> Result<AnyGame, CatalogError> {
                 }
             } else if let Some(rest) = id.strip_prefix("connect4:") {
                 match numbers(rest, 'x').as_deref() {
-                    Some(&[w, h]) => AnyGame::ConnectFour(ConnectFour::new(w, h).map_err(CatalogError::ConnectFour)?),
+                    Some(&[w, h]) => AnyGame::ConnectFour(
+                        ConnectFour::new(w, h).map_err(CatalogError::ConnectFour)?,
+                    ),
                     _ => return Err(CatalogError::ConnectFourSyntax(id.to_string())),
                 }
             } else {

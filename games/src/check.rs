@@ -71,13 +71,19 @@ pub fn consistency<G: Game>(solution: &Solution<G>) -> Result<u64, CheckError> {
             reason,
         };
         let Some(record) = solution.get(&position) else {
-            return Err(error(None, "a reachable position is missing from the table"));
+            return Err(error(
+                None,
+                "a reachable position is missing from the table",
+            ));
         };
         moves.clear();
         children.clear();
         if let Some(outcome) = game.primitive(&position) {
             if record != Record::from((outcome, 0)) {
-                return Err(error(Some(record), "the game is over: its primitive value at remoteness 0"));
+                return Err(error(
+                    Some(record),
+                    "the game is over: its primitive value at remoteness 0",
+                ));
             }
             continue;
         }
@@ -119,13 +125,19 @@ pub fn consistency<G: Game>(solution: &Solution<G>) -> Result<u64, CheckError> {
                 Some(record),
                 match record.outcome {
                     Outcome::Win => "no child is lost at remoteness - 1, or one is lost nearer",
-                    Outcome::Loss => "not every child is won, or the farthest is not at remoteness - 1",
+                    Outcome::Loss => {
+                        "not every child is won, or the farthest is not at remoteness - 1"
+                    }
                     Outcome::Draw => "a child is lost for the opponent, or none is drawn",
                 },
             ));
         }
     }
-    let stored = solution.table().iter().filter(|&&b| Record::decode(b).is_some()).count() as u64;
+    let stored = solution
+        .table()
+        .iter()
+        .filter(|&&b| Record::decode(b).is_some())
+        .count() as u64;
     if stored != checked {
         return Err(CheckError {
             position: String::from("(table)"),
@@ -198,7 +210,9 @@ pub fn live<G: Game>(solution: &Solution<G>, budget: u64) -> Result<(u64, u64), 
             None => skipped += 1,
         }
         moves.clear();
-        game.moves(&position, &mut moves);
+        if game.primitive(&position).is_none() {
+            game.moves(&position, &mut moves);
+        }
         stack.extend(moves.iter().map(|&mv| game.play(&position, mv)));
     }
     Ok((compared, skipped))

@@ -44,7 +44,9 @@ pub enum ConnectFourError {
 impl fmt::Display for ConnectFourError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConnectFourError::Empty => f.write_str("connect4:WxH needs at least 1 column and 1 row"),
+            ConnectFourError::Empty => {
+                f.write_str("connect4:WxH needs at least 1 column and 1 row")
+            }
             ConnectFourError::TooLarge { width, height } => {
                 let codes = ((1u128 << (height + 1).min(127)) - 1) as f64;
                 let bytes = (0..*width).fold(1.0, |p: f64, _| p * codes);
@@ -138,16 +140,17 @@ impl Game for ConnectFour {
     }
 
     fn moves(&self, p: &Connect4Position, out: &mut Vec<u8>) {
-        if self.primitive(p).is_some() {
-            return;
-        }
         out.extend((0..self.width as u8).filter(|&c| p.mask & self.top(c.into()) == 0));
     }
 
     fn play(&self, p: &Connect4Position, column: u8) -> Connect4Position {
         let mask = p.mask | (p.mask + self.bottom(column.into()));
         let piece = mask ^ p.mask;
-        let x = if p.mask.count_ones() % 2 == 0 { p.x | piece } else { p.x };
+        let x = if p.mask.count_ones() % 2 == 0 {
+            p.x | piece
+        } else {
+            p.x
+        };
         Connect4Position { x, mask }
     }
 
@@ -178,7 +181,11 @@ impl Game for ConnectFour {
 
     fn key(&self, p: &Connect4Position) -> u64 {
         let radix = (1u64 << self.stride()) - 1;
-        self.codes(p).fold((0, 1), |(key, place), code| (key + code * place, place * radix)).0
+        self.codes(p)
+            .fold((0, 1), |(key, place), code| {
+                (key + code * place, place * radix)
+            })
+            .0
     }
 
     fn symmetries(&self) -> usize {
@@ -192,10 +199,14 @@ impl Game for ConnectFour {
         let column_mask = (1u64 << self.stride()) - 1;
         let mirror = |bits: u64| {
             (0..self.width).fold(0, |acc, c| {
-                acc | (bits >> (c * self.stride()) & column_mask) << ((self.width - 1 - c) * self.stride())
+                acc | (bits >> (c * self.stride()) & column_mask)
+                    << ((self.width - 1 - c) * self.stride())
             })
         };
-        Connect4Position { x: mirror(p.x), mask: mirror(p.mask) }
+        Connect4Position {
+            x: mirror(p.x),
+            mask: mirror(p.mask),
+        }
     }
 
     fn symmetric_key(&self, p: &Connect4Position, index: usize) -> u64 {
@@ -212,7 +223,11 @@ impl Game for ConnectFour {
     }
 
     fn move_syntax(&self, notation: Notation) -> String {
-        format!("a column {}-{} (left to right)", notation.number(0), notation.number(self.width - 1))
+        format!(
+            "a column {}-{} (left to right)",
+            notation.number(0),
+            notation.number(self.width - 1)
+        )
     }
 
     fn write_position(&self, p: &Connect4Position, _: Notation) -> String {

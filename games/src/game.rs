@@ -85,7 +85,8 @@ pub trait Game {
     fn rules(&self) -> String;
     /// The position before the first move.
     fn start(&self) -> Self::Position;
-    /// Appends the legal moves of `position` to `out` (nothing once the game is over).
+    /// Appends the legal moves of `position` to `out`. Only asked of positions whose
+    /// [`primitive`](Game::primitive) value is `None` (the game goes on).
     fn moves(&self, position: &Self::Position, out: &mut Vec<Self::Move>);
     /// The position after `mv`, one of the legal moves of `position`.
     fn play(&self, position: &Self::Position, mv: Self::Move) -> Self::Position;
@@ -143,7 +144,9 @@ pub trait Game {
         notation: Notation,
     ) -> Result<Self::Move, MoveError> {
         let mut moves = Vec::new();
-        self.moves(position, &mut moves);
+        if self.primitive(position).is_none() {
+            self.moves(position, &mut moves);
+        }
         if moves.is_empty() {
             return Err(MoveError::GameOver);
         }

@@ -65,7 +65,11 @@ impl Game for Hexapawn {
     }
 
     fn start(&self) -> HexapawnPosition {
-        HexapawnPosition { white: BOTTOM, black: TOP, to_move: Player::X }
+        HexapawnPosition {
+            white: BOTTOM,
+            black: TOP,
+            to_move: Player::X,
+        }
     }
 
     fn moves(&self, p: &HexapawnPosition, out: &mut Vec<PawnMove>) {
@@ -81,13 +85,19 @@ impl Game for Hexapawn {
                 continue;
             }
             if (p.white | p.black) >> ahead & 1 == 0 {
-                out.push(PawnMove { from: from as u8, to: ahead as u8 });
+                out.push(PawnMove {
+                    from: from as u8,
+                    to: ahead as u8,
+                });
             }
             for side in [-1i8, 1] {
                 let column = from % 3 + side;
                 let to = ahead + side;
                 if (0..3).contains(&column) && enemy >> to & 1 != 0 {
-                    out.push(PawnMove { from: from as u8, to: to as u8 });
+                    out.push(PawnMove {
+                        from: from as u8,
+                        to: to as u8,
+                    });
                 }
             }
         }
@@ -98,8 +108,16 @@ impl Game for Hexapawn {
         own = own & !(1 << mv.from) | 1 << mv.to;
         enemy &= !(1 << mv.to);
         match p.to_move {
-            Player::X => HexapawnPosition { white: own, black: enemy, to_move: Player::O },
-            Player::O => HexapawnPosition { white: enemy, black: own, to_move: Player::X },
+            Player::X => HexapawnPosition {
+                white: own,
+                black: enemy,
+                to_move: Player::O,
+            },
+            Player::O => HexapawnPosition {
+                white: enemy,
+                black: own,
+                to_move: Player::X,
+            },
         }
     }
 
@@ -134,12 +152,21 @@ impl Game for Hexapawn {
             return *p;
         }
         // Left-right mirror: swap the outer columns.
-        let mirror = |b: u16| (b & 0b010_010_010) | (b & 0b001_001_001) << 2 | (b & 0b100_100_100) >> 2;
-        HexapawnPosition { white: mirror(p.white), black: mirror(p.black), to_move: p.to_move }
+        let mirror =
+            |b: u16| (b & 0b010_010_010) | (b & 0b001_001_001) << 2 | (b & 0b100_100_100) >> 2;
+        HexapawnPosition {
+            white: mirror(p.white),
+            black: mirror(p.black),
+            to_move: p.to_move,
+        }
     }
 
     fn write_move(&self, mv: PawnMove, notation: Notation) -> String {
-        format!("{}-{}", notation.number(mv.from.into()), notation.number(mv.to.into()))
+        format!(
+            "{}-{}",
+            notation.number(mv.from.into()),
+            notation.number(mv.to.into())
+        )
     }
 
     fn move_syntax(&self, notation: Notation) -> String {

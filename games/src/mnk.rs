@@ -97,7 +97,11 @@ impl Mnk {
                     }
                     let mut mask = 0u64;
                     for i in 0..k as isize {
-                        mask |= 1 << at((column as isize + dc * i) as usize, (row as isize + dr * i) as usize);
+                        mask |= 1
+                            << at(
+                                (column as isize + dc * i) as usize,
+                                (row as isize + dr * i) as usize,
+                            );
                     }
                     if !lines.contains(&mask) {
                         lines.push(mask);
@@ -167,7 +171,8 @@ impl Mnk {
         let tables = &self.weights[s * bytes..(s + 1) * bytes];
         let mut key = 0;
         for (byte, table) in tables.iter().enumerate() {
-            key += table[(x >> (8 * byte)) as usize & 0xff] + 2 * table[(o >> (8 * byte)) as usize & 0xff];
+            key += table[(x >> (8 * byte)) as usize & 0xff]
+                + 2 * table[(o >> (8 * byte)) as usize & 0xff];
         }
         key
     }
@@ -206,9 +211,6 @@ impl Game for Mnk {
     }
 
     fn moves(&self, p: &MnkPosition, out: &mut Vec<u8>) {
-        if self.primitive(p).is_some() {
-            return;
-        }
         let occupied = p.x | p.o;
         out.extend((0..self.cells() as u8).filter(|&c| occupied >> c & 1 == 0));
     }
@@ -216,15 +218,25 @@ impl Game for Mnk {
     fn play(&self, p: &MnkPosition, cell: u8) -> MnkPosition {
         let bit = 1u64 << cell;
         if p.x.count_ones() == p.o.count_ones() {
-            MnkPosition { x: p.x | bit, o: p.o }
+            MnkPosition {
+                x: p.x | bit,
+                o: p.o,
+            }
         } else {
-            MnkPosition { x: p.x, o: p.o | bit }
+            MnkPosition {
+                x: p.x,
+                o: p.o | bit,
+            }
         }
     }
 
     fn primitive(&self, p: &MnkPosition) -> Option<Outcome> {
         // Only the player who just moved can have completed a line.
-        let last = if p.x.count_ones() > p.o.count_ones() { p.x } else { p.o };
+        let last = if p.x.count_ones() > p.o.count_ones() {
+            p.x
+        } else {
+            p.o
+        };
         if self.has_line(last) {
             Some(Outcome::Loss)
         } else if (p.x | p.o).count_ones() as usize == self.cells() {
@@ -260,7 +272,10 @@ impl Game for Mnk {
                 .filter(|&c| bits >> c & 1 != 0)
                 .fold(0u64, |acc, c| acc | 1 << self.images[s][c])
         };
-        MnkPosition { x: map(p.x), o: map(p.o) }
+        MnkPosition {
+            x: map(p.x),
+            o: map(p.o),
+        }
     }
 
     fn symmetric_key(&self, p: &MnkPosition, s: usize) -> u64 {

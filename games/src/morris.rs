@@ -53,17 +53,26 @@ pub struct MorrisMove {
 impl Morris {
     /// Three men's morris.
     pub const fn three_mens_morris() -> Morris {
-        Morris { pieces: 3, diagonals: false }
+        Morris {
+            pieces: 3,
+            diagonals: false,
+        }
     }
 
     /// Tapatan.
     pub const fn tapatan() -> Morris {
-        Morris { pieces: 3, diagonals: true }
+        Morris {
+            pieces: 3,
+            diagonals: true,
+        }
     }
 
     /// Achi.
     pub const fn achi() -> Morris {
-        Morris { pieces: 4, diagonals: true }
+        Morris {
+            pieces: 4,
+            diagonals: true,
+        }
     }
 
     /// The points adjacent to `point` along the board's lines.
@@ -123,7 +132,11 @@ impl Game for Morris {
     }
 
     fn start(&self) -> MorrisPosition {
-        MorrisPosition { x: 0, o: 0, to_move: Player::X }
+        MorrisPosition {
+            x: 0,
+            o: 0,
+            to_move: Player::X,
+        }
     }
 
     fn moves(&self, p: &MorrisPosition, out: &mut Vec<MorrisMove>) {
@@ -133,12 +146,23 @@ impl Game for Morris {
         }
         let empty = !(p.x | p.o) & 0x1ff;
         if own.count_ones() < self.pieces {
-            out.extend((0..9u8).filter(|&to| empty >> to & 1 != 0).map(|to| MorrisMove { from: None, to }));
+            out.extend(
+                (0..9u8)
+                    .filter(|&to| empty >> to & 1 != 0)
+                    .map(|to| MorrisMove { from: None, to }),
+            );
             return;
         }
         for from in (0..9u8).filter(|&f| own >> f & 1 != 0) {
             let targets = self.neighbours(from.into()) & empty;
-            out.extend((0..9u8).filter(|&to| targets >> to & 1 != 0).map(|to| MorrisMove { from: Some(from), to }));
+            out.extend(
+                (0..9u8)
+                    .filter(|&to| targets >> to & 1 != 0)
+                    .map(|to| MorrisMove {
+                        from: Some(from),
+                        to,
+                    }),
+            );
         }
     }
 
@@ -149,8 +173,16 @@ impl Game for Morris {
         }
         own |= 1 << mv.to;
         match p.to_move {
-            Player::X => MorrisPosition { x: own, o: other, to_move: Player::O },
-            Player::O => MorrisPosition { x: other, o: own, to_move: Player::X },
+            Player::X => MorrisPosition {
+                x: own,
+                o: other,
+                to_move: Player::O,
+            },
+            Player::O => MorrisPosition {
+                x: other,
+                o: own,
+                to_move: Player::X,
+            },
         }
     }
 
@@ -173,7 +205,9 @@ impl Game for Morris {
     }
 
     fn key(&self, p: &MorrisPosition) -> u64 {
-        let board = (0..9).rev().fold(0u64, |key, i| key * 3 + u64::from(p.x >> i & 1) + 2 * u64::from(p.o >> i & 1));
+        let board = (0..9).rev().fold(0u64, |key, i| {
+            key * 3 + u64::from(p.x >> i & 1) + 2 * u64::from(p.o >> i & 1)
+        });
         board * 2 + matches!(p.to_move, Player::O) as u64
     }
 
@@ -183,7 +217,11 @@ impl Game for Morris {
 
     fn transform(&self, p: &MorrisPosition, index: usize) -> MorrisPosition {
         match Symmetry::from_index(index as u8) {
-            Some(s) => MorrisPosition { x: s.apply_bits(p.x), o: s.apply_bits(p.o), to_move: p.to_move },
+            Some(s) => MorrisPosition {
+                x: s.apply_bits(p.x),
+                o: s.apply_bits(p.o),
+                to_move: p.to_move,
+            },
             None => *p,
         }
     }
@@ -202,7 +240,10 @@ impl Game for Morris {
 
     fn move_syntax(&self, notation: Notation) -> String {
         let (a, b) = (notation.number(0), notation.number(8));
-        format!("a point {a}-{b} to place a piece, or from-to (`{a}-{}`) to slide one", notation.number(1))
+        format!(
+            "a point {a}-{b} to place a piece, or from-to (`{a}-{}`) to slide one",
+            notation.number(1)
+        )
     }
 
     fn write_position(&self, p: &MorrisPosition, _: Notation) -> String {

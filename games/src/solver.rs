@@ -233,11 +233,13 @@ pub fn combine(children: impl IntoIterator<Item = Record>) -> Option<Record> {
     for child in children {
         match child.outcome {
             Outcome::Loss => {
-                nearest_loss = Some(nearest_loss.map_or(child.remoteness, |r| r.min(child.remoteness)))
+                nearest_loss =
+                    Some(nearest_loss.map_or(child.remoteness, |r| r.min(child.remoteness)))
             }
             Outcome::Draw => draw = true,
             Outcome::Win => {
-                farthest_win = Some(farthest_win.map_or(child.remoteness, |r| r.max(child.remoteness)))
+                farthest_win =
+                    Some(farthest_win.map_or(child.remoteness, |r| r.max(child.remoteness)))
             }
         }
     }
@@ -358,7 +360,8 @@ impl<G: Game> Search<'_, '_, G> {
                     // IN_PROGRESS: the child is an ancestor being searched.
                     records.push(Record::decode(byte).ok_or(SolveError::Repeats)?);
                 }
-                let record = combine(records.iter().copied()).ok_or(SolveError::NoMovesNotFinished)?;
+                let record =
+                    combine(records.iter().copied()).ok_or(SolveError::NoMovesNotFinished)?;
                 self.buffers[depth] = moves;
                 self.records[depth] = records;
                 if record.remoteness > MAX_REMOTENESS {
@@ -439,7 +442,9 @@ fn retrograde<G: Game>(
         }
     }
     // 3. Levels: the finished positions first, then each level's parents.
-    let mut undecided: Vec<u32> = (0..n).map(|p| child_start[p + 1] - child_start[p]).collect();
+    let mut undecided: Vec<u32> = (0..n)
+        .map(|p| child_start[p + 1] - child_start[p])
+        .collect();
     let mut value: Vec<Option<Record>> = vec![None; n];
     let mut level: Vec<u32> = Vec::new();
     for (p, position) in positions.iter().enumerate() {
@@ -458,7 +463,9 @@ fn retrograde<G: Game>(
         let mut next_level = Vec::new();
         for &c in &level {
             let child = value[c as usize].map(|r| r.outcome);
-            for &p in &parents[parent_start[c as usize] as usize..parent_start[c as usize + 1] as usize] {
+            for &p in
+                &parents[parent_start[c as usize] as usize..parent_start[c as usize + 1] as usize]
+            {
                 if value[p as usize].is_some() {
                     continue;
                 }
@@ -489,7 +496,12 @@ fn retrograde<G: Game>(
         let record = value[p].unwrap_or((Outcome::Draw, 0).into());
         let (key, orbit) = canonical(game, position);
         solution.table[key as usize] = record.encode();
-        record_stats(&mut solution.summary, record, game.primitive(position).is_some(), orbit);
+        record_stats(
+            &mut solution.summary,
+            record,
+            game.primitive(position).is_some(),
+            orbit,
+        );
     }
     Ok(())
 }

@@ -45,7 +45,8 @@ impl Game for TicTacToe {
         if self.misere {
             "3x3; X first; whoever completes three of their own in a row, column or diagonal loses; a full board draws".into()
         } else {
-            "3x3; X first; three of one's own in a row, column or diagonal wins; a full board draws".into()
+            "3x3; X first; three of one's own in a row, column or diagonal wins; a full board draws"
+                .into()
         }
     }
 

@@ -23,7 +23,9 @@ pub fn first_moves<G: Game>(solution: &Solution<G>) -> Vec<(String, tictable_gam
             let child = game.play(&start, mv);
             (
                 game.write_move(mv, tictable_games::Notation::People),
-                solution.get(&child).expect("a child of the start is reachable"),
+                solution
+                    .get(&child)
+                    .expect("a child of the start is reachable"),
             )
         })
         .collect()

@@ -31,7 +31,11 @@ fn connect_four_5x4_4x5_4x6_match_tromps_counts_and_are_draws() {
     // table of board sizes.
     for (w, h, count) in [(5, 4, 3_945_711), (4, 5, 1_706_255), (4, 6, 15_835_683)] {
         let s = solved(ConnectFour::new(w, h).unwrap()).summary();
-        assert_eq!((s.positions, s.start.outcome), (count, Outcome::Draw), "connect4:{w}x{h}");
+        assert_eq!(
+            (s.positions, s.start.outcome),
+            (count, Outcome::Draw),
+            "connect4:{w}x{h}"
+        );
     }
 }
 
@@ -43,7 +47,10 @@ fn connect_four_5x5_matches_a_published_strong_solution() {
     // 27,296,634 won, 14,419,273 drawn and 28,047,793 lost for the side to move,
     // 69,763,700 positions (Tromp's count), the empty board a draw.
     let s = solved(ConnectFour::new(5, 5).unwrap()).summary();
-    assert_eq!((s.all.win, s.all.draw, s.all.loss), (27_296_634, 14_419_273, 28_047_793));
+    assert_eq!(
+        (s.all.win, s.all.draw, s.all.loss),
+        (27_296_634, 14_419_273, 28_047_793)
+    );
     assert_eq!((s.positions, s.start.outcome), (69_763_700, Outcome::Draw));
 }
 

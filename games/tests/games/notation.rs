@@ -1,6 +1,8 @@
 //! Moves as people (1-based) and programs (0-based) write them, and the errors.
 
-use tictable_games::{catalog, ConnectFour, Game, Hexapawn, Morris, MoveError, Notation, TicTacToe};
+use tictable_games::{
+    catalog, ConnectFour, Game, Hexapawn, Morris, MoveError, Notation, TicTacToe,
+};
 
 #[test]
 fn moves_are_numbered_from_1_for_people_and_from_0_for_programs() {
@@ -12,20 +14,27 @@ fn moves_are_numbered_from_1_for_people_and_from_0_for_programs() {
     let mv = c4.parse_move(&c4.start(), "0", Notation::Api).unwrap();
     assert_eq!(c4.write_move(mv, Notation::People), "1");
     let hexapawn = Hexapawn;
-    let mv = hexapawn.parse_move(&hexapawn.start(), "8-5", Notation::People).unwrap();
+    let mv = hexapawn
+        .parse_move(&hexapawn.start(), "8-5", Notation::People)
+        .unwrap();
     assert_eq!(hexapawn.write_move(mv, Notation::Api), "7-4");
 }
 
 #[test]
 fn a_bad_move_names_the_syntax_and_the_legal_moves() {
     let game = Morris::three_mens_morris();
-    let error = game.parse_move(&game.start(), "1-2", Notation::People).unwrap_err();
+    let error = game
+        .parse_move(&game.start(), "1-2", Notation::People)
+        .unwrap_err();
     let text = error.to_string();
     assert!(text.contains("`1-2` is not a legal move"), "{text}");
     assert!(text.contains("a point 1-9 to place a piece"), "{text}");
     assert!(text.contains("legal: 1, 2, 3"), "{text}");
     let c4 = ConnectFour::new(4, 4).unwrap();
-    let text = c4.parse_move(&c4.start(), "x", Notation::People).unwrap_err().to_string();
+    let text = c4
+        .parse_move(&c4.start(), "x", Notation::People)
+        .unwrap_err()
+        .to_string();
     assert!(text.contains("a column 1-4"), "{text}");
 }
 
@@ -37,13 +46,19 @@ fn a_finished_game_has_no_moves() {
         p = game.play(&p, game.parse_move(&p, square, Notation::People).unwrap());
     }
     assert_eq!(game.write_position(&p, Notation::People), "XXX/OO./...");
-    assert_eq!(game.parse_move(&p, "9", Notation::People), Err(MoveError::GameOver));
+    assert_eq!(
+        game.parse_move(&p, "9", Notation::People),
+        Err(MoveError::GameOver)
+    );
 }
 
 #[test]
 fn unknown_and_oversized_games_are_refused_with_the_reason() {
     let text = catalog::parse("chess").unwrap_err().to_string();
-    assert!(text.contains("unknown game `chess`") && text.contains("connect4:WxH"), "{text}");
+    assert!(
+        text.contains("unknown game `chess`") && text.contains("connect4:WxH"),
+        "{text}"
+    );
     let text = catalog::parse("mnk:9,9,9").unwrap_err().to_string();
     assert!(text.contains("3^81"), "{text}");
     let text = catalog::parse("connect4:9x9").unwrap_err().to_string();

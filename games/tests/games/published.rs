@@ -23,7 +23,11 @@ fn misere_is_a_draw_and_only_the_centre_does_not_lose() {
     assert_eq!(solution.start().outcome, Outcome::Draw);
     for (mv, record) in first_moves(&solution) {
         // The child's record is for O: a draw keeps X's draw, an O win is X's loss.
-        let expected = if mv == "5" { Outcome::Draw } else { Outcome::Win };
+        let expected = if mv == "5" {
+            Outcome::Draw
+        } else {
+            Outcome::Win
+        };
         assert_eq!(record.outcome, expected, "X opening at {mv}");
     }
     assert_eq!(solution.summary().positions, 5478);
@@ -33,7 +37,10 @@ fn misere_is_a_draw_and_only_the_centre_does_not_lose() {
 fn mnk_3_3_3_is_tictactoe() {
     // The m,n,k-game 3,3,3 is tic-tac-toe: the same counts and value.
     let s = solved(Mnk::new(3, 3, 3).unwrap()).summary();
-    assert_eq!((s.positions, s.classes.total(), s.start.outcome), (5478, 765, Outcome::Draw));
+    assert_eq!(
+        (s.positions, s.classes.total(), s.start.outcome),
+        (5478, 765, Outcome::Draw)
+    );
 }
 
 #[test]
@@ -59,7 +66,14 @@ fn connect_four_4x4_has_161029_positions_and_is_a_draw() {
 fn connect_four_small_boards_match_the_position_counts() {
     // markus7800/Connect4-Strong-Solver README table (rows = height, columns = width):
     // 3x3 869, 4x3 12,031, 3x4 6,000, 1x4 5, 4x1 35, 2x2 18.
-    for (w, h, count) in [(3, 3, 869), (4, 3, 12_031), (3, 4, 6_000), (1, 4, 5), (4, 1, 35), (2, 2, 18)] {
+    for (w, h, count) in [
+        (3, 3, 869),
+        (4, 3, 12_031),
+        (3, 4, 6_000),
+        (1, 4, 5),
+        (4, 1, 35),
+        (2, 2, 18),
+    ] {
         let s = solved(ConnectFour::new(w, h).unwrap()).summary();
         assert_eq!(s.positions, count, "connect4:{w}x{h}");
     }
@@ -72,7 +86,9 @@ fn hexapawn_is_a_win_for_black() {
     let solution = solved(Hexapawn);
     assert_eq!(solution.start().outcome, Outcome::Loss);
     // Every opening loses for White.
-    assert!(first_moves(&solution).iter().all(|(_, r)| r.outcome == Outcome::Win));
+    assert!(first_moves(&solution)
+        .iter()
+        .all(|(_, r)| r.outcome == Outcome::Win));
 }
 
 #[test]
@@ -102,7 +118,10 @@ fn achi_is_a_first_player_win() {
     // player has a winning strategy, starting in the centre.
     let solution = solved(Morris::achi());
     assert_eq!(solution.start().outcome, Outcome::Win);
-    let centre = first_moves(&solution).into_iter().find(|(mv, _)| mv == "5").unwrap();
+    let centre = first_moves(&solution)
+        .into_iter()
+        .find(|(mv, _)| mv == "5")
+        .unwrap();
     assert_eq!(centre.1.outcome, Outcome::Loss);
 }
 
