@@ -178,7 +178,8 @@ impl Mnk {
     }
 
     fn has_line(&self, bits: u64) -> bool {
-        self.lines.iter().any(|&line| bits & line == line)
+        // A line is complete when every one of its cells is set.
+        self.lines.iter().any(|line| bits & line == *line)
     }
 }
 
