@@ -100,7 +100,7 @@ fn to_json(s: &Solved) -> Value {
         "draw_symmetry": m.classes.draw,
         "start": { "value": m.start.outcome.as_str(), "remoteness": remoteness(m) },
         "max_remoteness": m.max_remoteness,
-        "seconds": (s.seconds * 1000.0).round() / 1000.0,
+        "seconds": (s.seconds * 1e6).round() / 1e6,
         "positions_per_second": (m.positions as f64 / s.seconds.max(1e-9)).round() as u64,
         "table": {
             "layout": "dense: one byte (value and remoteness) per key of a symmetry class",

@@ -4,6 +4,7 @@
 
 mod common;
 mod consistency;
+mod docs;
 mod large;
 mod notation;
 mod published;
