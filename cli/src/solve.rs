@@ -5,10 +5,11 @@ use crate::output;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use tictable_games::catalog::{self, AnyGame};
-use tictable_games::{check, dispatch, solve_with, Options, Outcome, SolveError, Summary};
+use tictable_games::{check, dispatch, file, solve_with, Options, Outcome, SolveError, Summary};
 
 /// Solve a game: the value and remoteness of every reachable position.
 ///
@@ -28,6 +29,11 @@ pub struct Args {
     /// Also check every position's record against its children's.
     #[arg(long)]
     check: bool,
+    /// Write the solved table to DIR/GAME.postcard (`:` and `,` in the id become `-`):
+    /// a header naming the game, its rules and the format version, then every reachable
+    /// class's value and remoteness.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// The largest table to build, in GiB (one byte per key).
     #[arg(long, value_name = "GIB", default_value_t = 4)]
     max_memory: u64,
@@ -40,9 +46,16 @@ struct Solved {
     summary: Summary,
     seconds: f64,
     checked: Option<Result<u64, String>>,
+    /// The table file written, and its size.
+    written: Option<(PathBuf, usize)>,
 }
 
-fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, SolveError> {
+/// The file name of `id`'s table: `mnk:4,4,4` is `mnk-4-4-4.postcard`.
+pub fn file_name(id: &str) -> String {
+    format!("{}.postcard", id.replace([':', ','], "-"))
+}
+
+fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
     let bar = if args.json {
         ProgressBar::hidden()
     } else {
@@ -59,12 +72,23 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, SolveError> {
         progress: Some(&mut progress),
     };
     let start = Instant::now();
-    let (summary, checked) = dispatch!(game.clone(), g => {
-        let solution = solve_with(g, options)?;
+    let (summary, checked, written) = dispatch!(game.clone(), g => {
+        let solution = solve_with(g, options).map_err(|e| e.to_string())?;
         let seconds = start.elapsed().as_secs_f64();
         bar.set_message(format!("{}: checking", game.id()));
         let checked = args.check.then(|| check::consistency(&solution).map_err(|e| e.to_string()));
-        (solution.summary(), (seconds, checked))
+        let written = match &args.out {
+            Some(dir) => {
+                let bytes = file::to_postcard(&solution);
+                let path = dir.join(file_name(&game.id()));
+                std::fs::create_dir_all(dir)
+                    .and_then(|()| std::fs::write(&path, &bytes))
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                Some((path, bytes.len()))
+            }
+            None => None,
+        };
+        (solution.summary(), (seconds, checked), written)
     });
     bar.finish_and_clear();
     Ok(Solved {
@@ -73,6 +97,7 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, SolveError> {
         summary,
         seconds: checked.0,
         checked: checked.1,
+        written,
     })
 }
 
@@ -112,6 +137,9 @@ fn to_json(s: &Solved) -> Value {
     if let Some(checked) = &s.checked {
         object["consistent"] = json!(checked.is_ok());
     }
+    if let Some((path, bytes)) = &s.written {
+        object["file"] = json!({ "path": path.display().to_string(), "bytes": bytes });
+    }
     object
 }
 
@@ -150,6 +178,9 @@ fn to_text(s: &Solved) -> String {
         m.table_bytes,
         m.table_bytes as f64 * 8.0 / m.classes.total().max(1) as f64
     );
+    if let Some((path, bytes)) = &s.written {
+        let _ = writeln!(t, "  written: {} ({bytes} bytes)", path.display());
+    }
     match &s.checked {
         Some(Ok(n)) => {
             let _ = writeln!(t, "  consistent: {n} classes agree with their children");

@@ -22,6 +22,7 @@ extern crate alloc;
 pub mod catalog;
 pub mod check;
 mod connect4;
+pub mod file;
 mod game;
 mod hexapawn;
 mod mnk;

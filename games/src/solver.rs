@@ -507,6 +507,15 @@ fn retrograde<G: Game>(
 }
 
 impl<G: Game> Solution<G> {
+    /// A solution from its parts (a table file read back).
+    pub(crate) fn from_parts(game: G, table: Vec<u8>, summary: Summary) -> Solution<G> {
+        Solution {
+            game,
+            table,
+            summary,
+        }
+    }
+
     /// The game.
     pub fn game(&self) -> &G {
         &self.game

@@ -129,3 +129,31 @@ fn a_game_too_large_is_refused_with_the_size_it_would_need() {
         assert!(started.elapsed().as_secs() < 5, "{game}");
     }
 }
+
+#[test]
+fn solve_out_writes_a_table_file_that_reads_back_for_its_game_only() {
+    let dir = std::env::temp_dir().join(format!("tictable-cli-games-{}", std::process::id()));
+    let output = tictable(&[
+        "solve",
+        "--game",
+        "mnk:4,3,3",
+        "--json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let path = dir.join("mnk-4-3-3.postcard");
+    assert_eq!(v["file"]["path"], path.display().to_string());
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(v["file"]["bytes"], bytes.len());
+    let game = tictable_games::Mnk::new(4, 3, 3).unwrap();
+    let loaded = tictable_games::file::from_postcard(game, &bytes).unwrap();
+    assert_eq!(tictable_games::check::consistency(&loaded), Ok(28_275));
+    let other = tictable_games::Mnk::new(3, 4, 3).unwrap();
+    let error = tictable_games::file::from_postcard(other, &bytes)
+        .err()
+        .unwrap();
+    assert_eq!(error.to_string(), "a table of mnk:4,3,3, not mnk:3,4,3");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -8,4 +8,5 @@ mod docs;
 mod large;
 mod notation;
 mod published;
+mod table_file;
 mod tictactoe_engine;
