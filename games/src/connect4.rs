@@ -1,6 +1,6 @@
 //! Connect Four on any board whose columns fit a 64-bit bitboard.
 
-use crate::game::{write_grid, Game, Notation, Outcome, Player};
+use crate::game::{piece_at, write_grid, Game, Notation, Outcome, Player};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -233,14 +233,7 @@ impl Game for ConnectFour {
     fn write_position(&self, p: &Connect4Position, _: Notation) -> String {
         write_grid(self.width, self.height, |i| {
             let (column, row) = (i % self.width, self.height - 1 - i / self.width);
-            let bit = 1u64 << (column * self.stride() + row);
-            if p.x & bit != 0 {
-                Some(Player::X)
-            } else if p.mask & bit != 0 {
-                Some(Player::O)
-            } else {
-                None
-            }
+            piece_at(p.x, p.mask ^ p.x, column * self.stride() + row)
         })
     }
 }

@@ -219,3 +219,24 @@ pub(crate) fn write_grid(
     }
     text
 }
+
+/// The piece on cell `i` of two bitboards (bit `i` = cell `i`).
+pub(crate) fn piece_at(x: u64, o: u64, i: usize) -> Option<Player> {
+    if x >> i & 1 != 0 {
+        Some(Player::X)
+    } else if o >> i & 1 != 0 {
+        Some(Player::O)
+    } else {
+        None
+    }
+}
+
+/// The key of a 3x3 board and the side to move: the board's base-3 rank (cell `i`
+/// counts `3^i` for X, twice that for O) times 2, plus 1 when O moves; below
+/// `2 * 3^9`.
+pub(crate) fn key_3x3(x: u16, o: u16, to_move: Player) -> u64 {
+    let board = (0..9).rev().fold(0u64, |key, i| {
+        key * 3 + u64::from(x >> i & 1) + 2 * u64::from(o >> i & 1)
+    });
+    board * 2 + matches!(to_move, Player::O) as u64
+}

@@ -1,6 +1,6 @@
 //! Gardner's hexapawn: three pawns each on a 3x3 board.
 
-use crate::game::{write_grid, Game, Notation, Outcome, Player};
+use crate::game::{key_3x3, piece_at, write_grid, Game, Notation, Outcome, Player};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -137,10 +137,7 @@ impl Game for Hexapawn {
     }
 
     fn key(&self, p: &HexapawnPosition) -> u64 {
-        let board = (0..9).rev().fold(0u64, |key, i| {
-            key * 3 + u64::from(p.white >> i & 1) + 2 * u64::from(p.black >> i & 1)
-        });
-        board * 2 + matches!(p.to_move, Player::O) as u64
+        key_3x3(p.white, p.black, p.to_move)
     }
 
     fn symmetries(&self) -> usize {
@@ -180,15 +177,7 @@ impl Game for Hexapawn {
     }
 
     fn write_position(&self, p: &HexapawnPosition, _: Notation) -> String {
-        let grid = write_grid(3, 3, |i| {
-            if p.white >> i & 1 != 0 {
-                Some(Player::X)
-            } else if p.black >> i & 1 != 0 {
-                Some(Player::O)
-            } else {
-                None
-            }
-        });
+        let grid = write_grid(3, 3, |i| piece_at(p.white.into(), p.black.into(), i));
         format!("{grid} {}", p.to_move.char())
     }
 }

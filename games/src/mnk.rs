@@ -1,6 +1,6 @@
 //! m,n,k-games: tic-tac-toe on an M x N board where K in a line wins.
 
-use crate::game::{write_grid, Game, Notation, Outcome, Player};
+use crate::game::{piece_at, write_grid, Game, Notation, Outcome, Player};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -296,14 +296,6 @@ impl Game for Mnk {
     }
 
     fn write_position(&self, p: &MnkPosition, _: Notation) -> String {
-        write_grid(self.columns, self.rows, |i| {
-            if p.x >> i & 1 != 0 {
-                Some(Player::X)
-            } else if p.o >> i & 1 != 0 {
-                Some(Player::O)
-            } else {
-                None
-            }
-        })
+        write_grid(self.columns, self.rows, |i| piece_at(p.x, p.o, i))
     }
 }

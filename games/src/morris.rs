@@ -1,7 +1,7 @@
 //! The morris family on a 3x3 grid of points: three men's morris, tapatan and achi.
 //! Pieces slide, so positions repeat: the solver uses retrograde analysis.
 
-use crate::game::{write_grid, Game, Notation, Outcome, Player};
+use crate::game::{key_3x3, piece_at, write_grid, Game, Notation, Outcome, Player};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -205,10 +205,7 @@ impl Game for Morris {
     }
 
     fn key(&self, p: &MorrisPosition) -> u64 {
-        let board = (0..9).rev().fold(0u64, |key, i| {
-            key * 3 + u64::from(p.x >> i & 1) + 2 * u64::from(p.o >> i & 1)
-        });
-        board * 2 + matches!(p.to_move, Player::O) as u64
+        key_3x3(p.x, p.o, p.to_move)
     }
 
     fn symmetries(&self) -> usize {
@@ -247,15 +244,7 @@ impl Game for Morris {
     }
 
     fn write_position(&self, p: &MorrisPosition, _: Notation) -> String {
-        let grid = write_grid(3, 3, |i| {
-            if p.x >> i & 1 != 0 {
-                Some(Player::X)
-            } else if p.o >> i & 1 != 0 {
-                Some(Player::O)
-            } else {
-                None
-            }
-        });
+        let grid = write_grid(3, 3, |i| piece_at(p.x.into(), p.o.into(), i));
         format!("{grid} {}", p.to_move.char())
     }
 }

@@ -75,3 +75,21 @@ fn every_listed_game_parses_to_its_id() {
     }
     assert_eq!(catalog::all().len(), 16);
 }
+
+#[test]
+fn positions_are_written_row_by_row_top_row_first() {
+    let game = ConnectFour::new(4, 4).unwrap();
+    let mut p = game.start();
+    for column in ["1", "1", "2"] {
+        p = game.play(&p, game.parse_move(&p, column, Notation::People).unwrap());
+    }
+    assert_eq!(game.write_position(&p, Notation::People), "..../..../O.../XX..");
+    let morris = Morris::tapatan();
+    let mut p = morris.start();
+    for point in ["5", "1"] {
+        p = morris.play(&p, morris.parse_move(&p, point, Notation::People).unwrap());
+    }
+    assert_eq!(morris.write_position(&p, Notation::People), "O../.X./... X");
+    let p = Hexapawn.start();
+    assert_eq!(Hexapawn.write_position(&p, Notation::People), "OOO/.../XXX X");
+}
