@@ -539,6 +539,43 @@ impl<G: Game> Solution<G> {
             .and_then(|&byte| Record::decode(byte))
     }
 
+    /// The optimal moves of `position`, in the order of [`Game::moves`]: in a won
+    /// position the ones that win fastest, in a drawn one those that keep the draw, in a
+    /// lost one those that lose slowest. Empty for a finished or unreachable position.
+    ///
+    /// ```
+    /// use tictable_games::{solve, Game, Notation, TicTacToe};
+    /// let solution = solve(TicTacToe::normal()).unwrap();
+    /// let game = solution.game();
+    /// // X at 1 and 2, O at 4 and 5: X wins at 3 at once.
+    /// let mut p = game.start();
+    /// for square in ["1", "4", "2", "5"] {
+    ///     p = game.play(&p, game.parse_move(&p, square, Notation::People).unwrap());
+    /// }
+    /// let best: Vec<String> = solution.best_moves(&p).into_iter().map(|m| game.write_move(m, Notation::People)).collect();
+    /// assert_eq!(best, ["3"]);
+    /// ```
+    pub fn best_moves(&self, position: &G::Position) -> Vec<G::Move> {
+        let game = &self.game;
+        let Some(record) = self.get(position) else {
+            return Vec::new();
+        };
+        if game.primitive(position).is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        game.moves(position, &mut moves);
+        // The child a best move leads to: lost for the opponent one ply nearer, drawn,
+        // or won for the opponent one ply nearer.
+        let wanted = match record.outcome {
+            Outcome::Win => Record::from((Outcome::Loss, record.remoteness.wrapping_sub(1))),
+            Outcome::Draw => Record::from((Outcome::Draw, 0)),
+            Outcome::Loss => Record::from((Outcome::Win, record.remoteness.wrapping_sub(1))),
+        };
+        moves.retain(|&mv| self.get(&game.play(position, mv)) == Some(wanted));
+        moves
+    }
+
     /// The table: one byte per class key ([`Record::encode`]; 0 where no reachable
     /// class has that key).
     pub fn table(&self) -> &[u8] {

@@ -83,7 +83,10 @@ fn positions_are_written_row_by_row_top_row_first() {
     for column in ["1", "1", "2"] {
         p = game.play(&p, game.parse_move(&p, column, Notation::People).unwrap());
     }
-    assert_eq!(game.write_position(&p, Notation::People), "..../..../O.../XX..");
+    assert_eq!(
+        game.write_position(&p, Notation::People),
+        "..../..../O.../XX.."
+    );
     let morris = Morris::tapatan();
     let mut p = morris.start();
     for point in ["5", "1"] {
@@ -91,5 +94,8 @@ fn positions_are_written_row_by_row_top_row_first() {
     }
     assert_eq!(morris.write_position(&p, Notation::People), "O../.X./... X");
     let p = Hexapawn.start();
-    assert_eq!(Hexapawn.write_position(&p, Notation::People), "OOO/.../XXX X");
+    assert_eq!(
+        Hexapawn.write_position(&p, Notation::People),
+        "OOO/.../XXX X"
+    );
 }

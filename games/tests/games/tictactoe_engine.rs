@@ -25,6 +25,9 @@ fn the_generic_solver_agrees_with_tictable_analyse_on_all_5478_positions() {
         if expected != Outcome::Draw {
             assert_eq!(record.remoteness, analysis.plies(), "{board}");
         }
+        // The optimal moves are the engine's best moves.
+        let best: tictable::Squares = solution.best_moves(&board).into_iter().collect();
+        assert_eq!(best, analysis.best(), "{board}");
         compared += 1;
     }
     assert_eq!(compared, 5478);
