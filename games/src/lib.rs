@@ -30,11 +30,11 @@ mod morris;
 mod solver;
 mod tictactoe;
 
-pub use connect4::ConnectFour;
+pub use connect4::{Connect4Position, ConnectFour, ConnectFourError};
 pub use game::{Game, MoveError, Notation, Outcome, Player};
-pub use hexapawn::Hexapawn;
-pub use mnk::Mnk;
-pub use morris::Morris;
+pub use hexapawn::{Hexapawn, HexapawnPosition, PawnMove};
+pub use mnk::{Mnk, MnkError, MnkPosition};
+pub use morris::{Morris, MorrisMove, MorrisPosition};
 pub use solver::{
     canonical, class_key, combine, solve, solve_with, Counts, Options, Record, Solution,
     SolveError, Summary, MAX_REMOTENESS,

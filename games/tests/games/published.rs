@@ -132,3 +132,31 @@ fn tapatan_solves_consistently() {
     let solution = solved(Morris::tapatan());
     assert_eq!(solution.start().outcome, Outcome::Win);
 }
+
+#[test]
+fn only_tapatan_slides_along_the_diagonals() {
+    // Hand-checked: X on 2, 3 and 5, O on 4, 6 and 8, X to move. Tapatan: 5-1 along the
+    // diagonal completes the top row, a win in 1. Three men's morris: 5 cannot reach 1
+    // and X's only move is 2-1, which completes nothing.
+    use tictable_games::{Game, Notation, Record};
+    let position = tictable_games::MorrisPosition {
+        x: 1 << 1 | 1 << 2 | 1 << 4,
+        o: 1 << 3 | 1 << 5 | 1 << 7,
+        to_move: tictable_games::Player::X,
+    };
+    let tapatan = solved(Morris::tapatan());
+    assert_eq!(
+        tapatan.get(&position),
+        Some(Record::from((Outcome::Win, 1)))
+    );
+    assert!(Morris::tapatan()
+        .parse_move(&position, "5-1", Notation::People)
+        .is_ok());
+    let morris = solved(Morris::three_mens_morris());
+    assert_ne!(morris.get(&position), Some(Record::from((Outcome::Win, 1))));
+    let game = Morris::three_mens_morris();
+    let error = game
+        .parse_move(&position, "5-1", Notation::People)
+        .unwrap_err();
+    assert!(error.to_string().ends_with("legal: 2-1"), "{error}");
+}
