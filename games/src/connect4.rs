@@ -1,6 +1,8 @@
 //! Connect Four on any board whose columns fit a 64-bit bitboard.
 
-use crate::game::{piece_at, write_grid, Game, Notation, Outcome, Player};
+use crate::game::{
+    grid_syntax, parse_grid, piece_at, write_grid, Game, Notation, Outcome, Player, PositionError,
+};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -228,6 +230,35 @@ impl Game for ConnectFour {
             notation.number(0),
             notation.number(self.width - 1)
         )
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Connect4Position, PositionError> {
+        let (w, h) = (self.width, self.height);
+        let (gx, go, _) = parse_grid(text, w, h, false)?;
+        let mut p = Connect4Position { x: 0, mask: 0 };
+        for i in 0..w * h {
+            let bit = 1u64 << ((i % w) * self.stride() + h - 1 - i / w);
+            if (gx | go) >> i & 1 != 0 {
+                p.mask |= bit;
+            }
+            if gx >> i & 1 != 0 {
+                p.x |= bit;
+            }
+        }
+        let column_mask = (1u64 << self.stride()) - 1;
+        let floating = (0..w).any(|c| {
+            let column = p.mask >> (c * self.stride()) & column_mask;
+            column & (column + 1) != 0
+        });
+        let (nx, no) = (gx.count_ones(), go.count_ones());
+        let reason = if floating {
+            "a piece above an empty cell"
+        } else if nx != no && nx != no + 1 {
+            "X has as many pieces as O or one more"
+        } else {
+            return Ok(p);
+        };
+        Err(PositionError::new(text, reason, grid_syntax(w, h, false)))
     }
 
     fn write_position(&self, p: &Connect4Position, _: Notation) -> String {

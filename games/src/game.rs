@@ -1,6 +1,7 @@
 //! The [`Game`] trait: everything the solver needs to know about a game, and the text
 //! notations people and programs use for its moves and positions.
 
+use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
@@ -127,6 +128,17 @@ pub trait Game {
     /// `position` as text: the board row by row, top row first.
     fn write_position(&self, position: &Self::Position, notation: Notation) -> String;
 
+    /// Reads a position written as [`write_position`](Game::write_position) writes it,
+    /// or says what is wrong and what was expected. Games that read no positions keep
+    /// this default, which refuses every text.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError> {
+        Err(PositionError::new(
+            text,
+            "this game reads no positions",
+            String::new(),
+        ))
+    }
+
     /// Reads a move of `position` written in `notation`: one of its legal moves, or an
     /// error naming the expected syntax and the legal moves.
     ///
@@ -200,6 +212,94 @@ impl fmt::Display for MoveError {
 }
 
 impl core::error::Error for MoveError {}
+
+/// Why a position's text was refused: what is wrong, and the notation expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// The text read.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: String,
+    /// The notation expected, with an example.
+    pub expected: String,
+}
+
+impl PositionError {
+    pub(crate) fn new(text: &str, reason: impl Into<String>, expected: String) -> PositionError {
+        PositionError {
+            text: text.to_string(),
+            reason: reason.into(),
+            expected,
+        }
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`: {}", self.text, self.reason)?;
+        if !self.expected.is_empty() {
+            write!(f, "; expected {}", self.expected)?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for PositionError {}
+
+/// The notation of a grid position: `rows` rows of `columns` cells, top row first.
+pub(crate) fn grid_syntax(columns: usize, rows: usize, side: bool) -> String {
+    let row: String = core::iter::repeat_n('.', columns).collect();
+    let example: Vec<&str> = core::iter::repeat_n(row.as_str(), rows).collect();
+    format!(
+        "{rows} rows of {columns} cells (X, O or .) joined by /, top row first{}, e.g. `{}{}`",
+        if side {
+            ", then a space and the side to move (X or O)"
+        } else {
+            ""
+        },
+        example.join("/"),
+        if side { " X" } else { "" }
+    )
+}
+
+/// Reads a grid position: X's and O's cells as bitboards (bit `i` = cell `i`, row-major
+/// from the top row) and, when `side`, the side to move after a space.
+pub(crate) fn parse_grid(
+    text: &str,
+    columns: usize,
+    rows: usize,
+    side: bool,
+) -> Result<(u64, u64, Option<Player>), PositionError> {
+    let error = |reason: &str| PositionError::new(text, reason, grid_syntax(columns, rows, side));
+    let trimmed = text.trim();
+    let (board, to_move) = if side {
+        let (board, mover) = trimmed
+            .rsplit_once(' ')
+            .ok_or_else(|| error("no side to move"))?;
+        let mover = match mover {
+            "X" | "x" => Player::X,
+            "O" | "o" => Player::O,
+            _ => return Err(error("the side to move is X or O")),
+        };
+        (board.trim(), Some(mover))
+    } else {
+        (trimmed, None)
+    };
+    let lines: Vec<&str> = board.split('/').collect();
+    if lines.len() != rows || lines.iter().any(|l| l.chars().count() != columns) {
+        return Err(error("the wrong number of rows or cells"));
+    }
+    let (mut x, mut o) = (0u64, 0u64);
+    for (i, c) in lines.iter().flat_map(|l| l.chars()).enumerate() {
+        match c {
+            'X' | 'x' => x |= 1 << i,
+            'O' | 'o' => o |= 1 << i,
+            '.' => {}
+            _ => return Err(error("a cell other than X, O or .")),
+        }
+    }
+    Ok((x, o, to_move))
+}
 
 /// The board as rows of `X`, `O` and `.` joined by `/`, top row first: `cell(i)` gives
 /// the piece on cell `i` (row-major, top row first).

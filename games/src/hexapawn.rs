@@ -1,6 +1,9 @@
 //! Gardner's hexapawn: three pawns each on a 3x3 board.
 
-use crate::game::{key_3x3, piece_at, write_grid, Game, Notation, Outcome, Player};
+use crate::game::{
+    grid_syntax, key_3x3, parse_grid, piece_at, write_grid, Game, Notation, Outcome, Player,
+    PositionError,
+};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -174,6 +177,22 @@ impl Game for Hexapawn {
             notation.number(7),
             notation.number(4)
         )
+    }
+
+    fn parse_position(&self, text: &str) -> Result<HexapawnPosition, PositionError> {
+        let (white, black, side) = parse_grid(text, 3, 3, true)?;
+        if white.count_ones() > 3 || black.count_ones() > 3 {
+            return Err(PositionError::new(
+                text,
+                "more than 3 pawns a side",
+                grid_syntax(3, 3, true),
+            ));
+        }
+        Ok(HexapawnPosition {
+            white: white as u16,
+            black: black as u16,
+            to_move: side.unwrap_or(Player::X),
+        })
     }
 
     fn write_position(&self, p: &HexapawnPosition, _: Notation) -> String {

@@ -31,7 +31,7 @@ mod solver;
 mod tictactoe;
 
 pub use connect4::{Connect4Position, ConnectFour, ConnectFourError};
-pub use game::{Game, MoveError, Notation, Outcome, Player};
+pub use game::{Game, MoveError, Notation, Outcome, Player, PositionError};
 pub use hexapawn::{Hexapawn, HexapawnPosition, PawnMove};
 pub use mnk::{Mnk, MnkError, MnkPosition};
 pub use morris::{Morris, MorrisMove, MorrisPosition};

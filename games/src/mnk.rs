@@ -1,6 +1,8 @@
 //! m,n,k-games: tic-tac-toe on an M x N board where K in a line wins.
 
-use crate::game::{piece_at, write_grid, Game, Notation, Outcome, Player};
+use crate::game::{
+    grid_syntax, parse_grid, piece_at, write_grid, Game, Notation, Outcome, Player, PositionError,
+};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -293,6 +295,20 @@ impl Game for Mnk {
             notation.number(0),
             notation.number(self.cells() - 1)
         )
+    }
+
+    fn parse_position(&self, text: &str) -> Result<MnkPosition, PositionError> {
+        let (x, o, _) = parse_grid(text, self.columns, self.rows, false)?;
+        let (nx, no) = (x.count_ones(), o.count_ones());
+        if nx != no && nx != no + 1 {
+            let expected = grid_syntax(self.columns, self.rows, false);
+            return Err(PositionError::new(
+                text,
+                "X has as many pieces as O or one more",
+                expected,
+            ));
+        }
+        Ok(MnkPosition { x, o })
     }
 
     fn write_position(&self, p: &MnkPosition, _: Notation) -> String {

@@ -1,7 +1,10 @@
 //! The morris family on a 3x3 grid of points: three men's morris, tapatan and achi.
 //! Pieces slide, so positions repeat: the solver uses retrograde analysis.
 
-use crate::game::{key_3x3, piece_at, write_grid, Game, Notation, Outcome, Player};
+use crate::game::{
+    grid_syntax, key_3x3, parse_grid, piece_at, write_grid, Game, Notation, Outcome, Player,
+    PositionError,
+};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -241,6 +244,27 @@ impl Game for Morris {
             "a point {a}-{b} to place a piece, or from-to (`{a}-{}`) to slide one",
             notation.number(1)
         )
+    }
+
+    fn parse_position(&self, text: &str) -> Result<MorrisPosition, PositionError> {
+        let (x, o, side) = parse_grid(text, 3, 3, true)?;
+        let (nx, no) = (x.count_ones(), o.count_ones());
+        let to_move = side.unwrap_or(Player::X);
+        let placing = nx < self.pieces || no < self.pieces;
+        let reason = if nx > self.pieces || no > self.pieces {
+            "more pieces than a side has"
+        } else if placing
+            && !(nx == no && to_move == Player::X || nx == no + 1 && to_move == Player::O)
+        {
+            "while placing, X has as many pieces as O (X to move) or one more (O to move)"
+        } else {
+            return Ok(MorrisPosition {
+                x: x as u16,
+                o: o as u16,
+                to_move,
+            });
+        };
+        Err(PositionError::new(text, reason, grid_syntax(3, 3, true)))
     }
 
     fn write_position(&self, p: &MorrisPosition, _: Notation) -> String {

@@ -1,9 +1,11 @@
 //! Tic-tac-toe and its misère form, over the `tictable` engine's [`Board`]: the same
 //! moves, lines and eight symmetries; only the value of a completed line differs.
 
-use crate::game::{write_grid, Game, Notation, Outcome, Player};
+use crate::game::{
+    grid_syntax, parse_grid, write_grid, Game, Notation, Outcome, Player, PositionError,
+};
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use tictable::board::Status;
 use tictable::{Board, Square, Symmetry};
@@ -105,6 +107,14 @@ impl Game for TicTacToe {
             notation.number(0),
             notation.number(8)
         )
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Board, PositionError> {
+        let (x, o, _) = parse_grid(text, 3, 3, false)?;
+        // The engine's checks: the counts, and no play after a line.
+        Board::from_bits(x as u16, o as u16)
+            .and_then(|board| board.validate().map(|()| board))
+            .map_err(|e| PositionError::new(text, e.to_string(), grid_syntax(3, 3, false)))
     }
 
     fn write_position(&self, board: &Board, _: Notation) -> String {

@@ -99,3 +99,76 @@ fn positions_are_written_row_by_row_top_row_first() {
         "OOO/.../XXX X"
     );
 }
+
+/// Every reachable position of `game` reads back from its text.
+fn round_trip<G: Game>(game: G) -> usize {
+    let mut stack = vec![game.start()];
+    let mut seen = std::collections::HashSet::new();
+    let mut moves = Vec::new();
+    while let Some(p) = stack.pop() {
+        if !seen.insert(game.key(&p)) {
+            continue;
+        }
+        let text = game.write_position(&p, Notation::People);
+        assert_eq!(game.parse_position(&text), Ok(p), "{text}");
+        moves.clear();
+        if game.primitive(&p).is_none() {
+            game.moves(&p, &mut moves);
+        }
+        stack.extend(moves.iter().map(|&m| game.play(&p, m)));
+    }
+    seen.len()
+}
+
+#[test]
+fn every_reachable_position_reads_back_from_its_text() {
+    assert_eq!(round_trip(TicTacToe::normal()), 5478);
+    assert_eq!(round_trip(TicTacToe::misere()), 5478);
+    assert_eq!(
+        round_trip(tictable_games::Mnk::new(4, 3, 3).unwrap()),
+        111_973
+    );
+    assert_eq!(round_trip(ConnectFour::new(4, 4).unwrap()), 161_029);
+    assert_eq!(round_trip(Morris::achi()), 5716);
+    assert_eq!(round_trip(Hexapawn), 135);
+}
+
+#[test]
+fn a_position_in_the_wrong_notation_names_the_expected_one() {
+    let c4 = ConnectFour::new(4, 4).unwrap();
+    let text = c4
+        .parse_position("X.../..../..../....")
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("a piece above an empty cell"), "{text}");
+    assert!(
+        text.contains("expected 4 rows of 4 cells (X, O or .) joined by /"),
+        "{text}"
+    );
+    let text = c4.parse_position("XX../").unwrap_err().to_string();
+    assert!(text.contains("the wrong number of rows or cells"), "{text}");
+    let morris = Morris::three_mens_morris();
+    let text = morris
+        .parse_position("XX./.../...")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("no side to move") && text.contains("e.g. `.../.../... X`"),
+        "{text}"
+    );
+    let text = morris
+        .parse_position("XX./.../... X")
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("while placing"), "{text}");
+    let text = TicTacToe::normal()
+        .parse_position("XXX/OO./OOO")
+        .unwrap_err()
+        .to_string();
+    assert!(text.starts_with("`XXX/OO./OOO`: "), "{text}");
+    let text = Hexapawn
+        .parse_position("XXX/X../OOO Z")
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("the side to move is X or O"), "{text}");
+}
