@@ -1,7 +1,7 @@
 //! The shipped games by id: `tictactoe`, `misere`, `mnk:M,N,K`, `connect4:WxH`,
 //! `three-mens-morris`, `tapatan`, `achi`, `hexapawn`.
 
-use crate::connect4::{ConnectFour, ConnectFourError};
+use crate::connect_four::{ConnectFour, ConnectFourError};
 use crate::game::Game;
 use crate::hexapawn::Hexapawn;
 use crate::mnk::{Mnk, MnkError};

@@ -21,7 +21,7 @@ extern crate alloc;
 
 pub mod catalog;
 pub mod check;
-mod connect4;
+mod connect_four;
 pub mod file;
 mod game;
 mod hexapawn;
@@ -30,7 +30,7 @@ mod morris;
 mod solver;
 mod tictactoe;
 
-pub use connect4::{Connect4Position, ConnectFour, ConnectFourError};
+pub use connect_four::{Connect4Position, ConnectFour, ConnectFourError};
 pub use game::{Game, MoveError, Notation, Outcome, Player, PositionError};
 pub use hexapawn::{Hexapawn, HexapawnPosition, PawnMove};
 pub use mnk::{Mnk, MnkError, MnkPosition};
