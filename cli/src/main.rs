@@ -8,12 +8,14 @@ use std::process::ExitCode;
 
 mod analyse;
 mod export;
+mod games;
 mod map;
 mod output;
 mod play;
 mod player;
 mod selfplay;
 mod simulate;
+mod solve;
 mod stats;
 mod values;
 mod verify;
@@ -45,6 +47,8 @@ enum Command {
     Export(export::Args),
     Stats(stats::Args),
     Map(map::Args),
+    Games(games::Args),
+    Solve(solve::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +65,8 @@ fn main() -> ExitCode {
         Some(Command::Simulate(args)) => simulate::run(args),
         Some(Command::Stats(args)) => stats::run(args),
         Some(Command::Map(args)) => map::run(args),
+        Some(Command::Games(args)) => games::run(args),
+        Some(Command::Solve(args)) => solve::run(args),
         None => play::run(cli.play),
     }
 }

@@ -578,7 +578,8 @@ fn the_command_list_gives_each_command_one_line() {
         .take_while(|l| !l.trim().is_empty())
         .collect();
     for name in [
-        "analyse", "simulate", "verify", "play", "selfplay", "export", "stats", "map", "help",
+        "analyse", "simulate", "verify", "play", "selfplay", "export", "stats", "map", "games",
+        "solve", "help",
     ] {
         let lines = commands
             .iter()
@@ -590,7 +591,7 @@ fn the_command_list_gives_each_command_one_line() {
     for line in &commands {
         assert!(line.chars().count() <= 100, "{line}");
     }
-    assert_eq!(commands.len(), 9, "one line per command: {text}");
+    assert_eq!(commands.len(), 11, "one line per command: {text}");
     // The long paragraph is still in the command's own help.
     assert!(help(&["verify", "--help"]).contains("Exit status 0 only when the table answers"));
 }

@@ -1,0 +1,252 @@
+//! `tictable solve --game G`: every reachable position of a game solved (value and
+//! remoteness), with counts, the start's value and the table's size.
+
+use crate::output;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use tictable_games::catalog::{self, AnyGame};
+use tictable_games::{check, dispatch, file, solve_with, Options, Outcome, SolveError, Summary};
+
+/// Solve a game: the value and remoteness of every reachable position.
+///
+/// Every position reachable from the start gets its value for the side to move (win,
+/// draw or loss) and its remoteness (plies to the end with perfect play). Prints the
+/// counts by value (all positions, and one per symmetry class), the start's value and
+/// remoteness, the longest remoteness, the time and the table's size. `tictable games`
+/// lists the ids. Exit status 2 for an unknown game or one too large to solve.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game (`tictable games` lists them), or `all` for every listed size.
+    #[arg(long, value_name = "GAME")]
+    game: String,
+    /// One JSON object (an array of them for `all`) instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also check every position's record against its children's.
+    #[arg(long)]
+    check: bool,
+    /// Write the solved table to DIR/GAME.postcard (`:` and `,` in the id become `-`):
+    /// a header naming the game, its rules and the format version, then every reachable
+    /// class's value and remoteness.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The largest table to build, in GiB (one byte per key).
+    #[arg(long, value_name = "GIB", default_value_t = 4)]
+    max_memory: u64,
+}
+
+/// What one game's solve found, with its time and the check's result.
+struct Solved {
+    id: String,
+    rules: String,
+    summary: Summary,
+    seconds: f64,
+    checked: Option<Result<u64, String>>,
+    /// The table file written, and its size.
+    written: Option<(PathBuf, usize)>,
+}
+
+/// The file name of `id`'s table: `mnk:4,4,4` is `mnk-4-4-4.postcard`.
+pub fn file_name(id: &str) -> String {
+    format!("{}.postcard", id.replace([':', ','], "-"))
+}
+
+fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
+    let bar = if args.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new_spinner()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg}: {human_pos} positions solved, {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.set_message(game.id());
+    let mut progress = |solved: u64| bar.set_position(solved);
+    let options = Options {
+        memory_limit: args.max_memory << 30,
+        progress: Some(&mut progress),
+    };
+    let start = Instant::now();
+    let (summary, checked, written) = dispatch!(game.clone(), g => {
+        let solution = solve_with(g, options).map_err(|e| e.to_string())?;
+        let seconds = start.elapsed().as_secs_f64();
+        bar.set_message(format!("{}: checking", game.id()));
+        let checked = args.check.then(|| check::consistency(&solution).map_err(|e| e.to_string()));
+        let written = match &args.out {
+            Some(dir) => {
+                let bytes = file::to_postcard(&solution);
+                let path = dir.join(file_name(&game.id()));
+                std::fs::create_dir_all(dir)
+                    .and_then(|()| std::fs::write(&path, &bytes))
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                Some((path, bytes.len()))
+            }
+            None => None,
+        };
+        (solution.summary(), (seconds, checked), written)
+    });
+    bar.finish_and_clear();
+    Ok(Solved {
+        id: game.id(),
+        rules: game.rules(),
+        summary,
+        seconds: checked.0,
+        checked: checked.1,
+        written,
+    })
+}
+
+fn remoteness(summary: &Summary) -> Value {
+    if summary.start.outcome == Outcome::Draw {
+        Value::Null
+    } else {
+        summary.start.remoteness.into()
+    }
+}
+
+fn to_json(s: &Solved) -> Value {
+    let m = &s.summary;
+    let mut object = json!({
+        "game": s.id,
+        "rules": s.rules,
+        "positions": m.positions,
+        "win": m.all.win,
+        "loss": m.all.loss,
+        "draw": m.all.draw,
+        "terminal": m.all.terminal,
+        "positions_symmetry": m.classes.total(),
+        "win_symmetry": m.classes.win,
+        "loss_symmetry": m.classes.loss,
+        "draw_symmetry": m.classes.draw,
+        "start": { "value": m.start.outcome.as_str(), "remoteness": remoteness(m) },
+        "max_remoteness": m.max_remoteness,
+        "seconds": (s.seconds * 1e6).round() / 1e6,
+        "positions_per_second": (m.positions as f64 / s.seconds.max(1e-9)).round() as u64,
+        "table": {
+            "layout": "dense: one byte (value and remoteness) per key of a symmetry class",
+            "bytes": m.table_bytes,
+            "entries": m.classes.total(),
+            "bits_per_position": ((m.table_bytes as f64 * 8.0 / m.classes.total().max(1) as f64) * 100.0).round() / 100.0,
+        },
+    });
+    if let Some(checked) = &s.checked {
+        object["consistent"] = json!(checked.is_ok());
+    }
+    if let Some((path, bytes)) = &s.written {
+        object["file"] = json!({ "path": path.display().to_string(), "bytes": bytes });
+    }
+    object
+}
+
+fn to_text(s: &Solved) -> String {
+    let m = &s.summary;
+    let mut t = String::new();
+    let _ = writeln!(t, "{}: {}", s.id, s.rules);
+    let _ = writeln!(
+        t,
+        "  positions {:>12}  win {:>11}  draw {:>11}  loss {:>11}  (terminal {})",
+        m.positions, m.all.win, m.all.draw, m.all.loss, m.all.terminal
+    );
+    let _ = writeln!(
+        t,
+        "  symmetry  {:>12}  win {:>11}  draw {:>11}  loss {:>11}",
+        m.classes.total(),
+        m.classes.win,
+        m.classes.draw,
+        m.classes.loss
+    );
+    let start = match m.start.outcome {
+        Outcome::Draw => "a draw".to_string(),
+        Outcome::Win => format!("the first player wins in {} plies", m.start.remoteness),
+        Outcome::Loss => format!("the second player wins in {} plies", m.start.remoteness),
+    };
+    let _ = writeln!(
+        t,
+        "  start: {start}; longest remoteness {}",
+        m.max_remoteness
+    );
+    let _ = writeln!(
+        t,
+        "  {:.3} s, {:.0} positions/s; table {} bytes ({:.1} bits per class)",
+        s.seconds,
+        m.positions as f64 / s.seconds.max(1e-9),
+        m.table_bytes,
+        m.table_bytes as f64 * 8.0 / m.classes.total().max(1) as f64
+    );
+    if let Some((path, bytes)) = &s.written {
+        let _ = writeln!(t, "  written: {} ({bytes} bytes)", path.display());
+    }
+    match &s.checked {
+        Some(Ok(n)) => {
+            let _ = writeln!(t, "  consistent: {n} classes agree with their children");
+        }
+        Some(Err(e)) => {
+            let _ = writeln!(t, "  INCONSISTENT: {e}");
+        }
+        None => {}
+    }
+    t
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let games = if args.game == "all" {
+        catalog::all()
+    } else {
+        match catalog::parse(&args.game) {
+            Ok(game) => vec![game],
+            Err(e) => {
+                eprintln!("solve: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    // Refused before any work: a table larger than the limit.
+    for game in &games {
+        let needed = game.table_bytes();
+        if needed > args.max_memory << 30 {
+            eprintln!(
+                "solve: {}: {}",
+                game.id(),
+                SolveError::TooLarge {
+                    needed,
+                    limit: args.max_memory << 30
+                }
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let mut solved = Vec::new();
+    for game in &games {
+        match solve_one(game, &args) {
+            Ok(s) => solved.push(s),
+            Err(e) => {
+                eprintln!("solve: {}: {e}", game.id());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let text = if args.json {
+        let values: Vec<Value> = solved.iter().map(to_json).collect();
+        match (args.game.as_str(), values.as_slice()) {
+            ("all", _) => format!("{}\n", Value::Array(values)),
+            (_, [one]) => format!("{one}\n"),
+            _ => format!("{}\n", Value::Array(values)),
+        }
+    } else {
+        solved.iter().map(to_text).collect()
+    };
+    let consistent = solved.iter().all(|s| !matches!(s.checked, Some(Err(_))));
+    match output::print(text.as_bytes()) {
+        Ok(()) if consistent => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("solve: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The large boards, in release only (`.ci/run`: `cargo test --release -p
+//! tictable-games --test games -- --ignored`).
+
+use crate::common::solved;
+use tictable_games::{ConnectFour, Mnk, Outcome};
+
+#[test]
+#[ignore = "release: slow"]
+fn mnk_4_4_3_has_6036001_positions_and_is_a_first_player_win() {
+    // 4x4 board, 3 in a line: 6,036,001 reachable positions, first player wins
+    // (DESIGN.md verified facts; m,n,k-game results, Wikipedia "m,n,k-game").
+    let s = solved(Mnk::new(4, 4, 3).unwrap()).summary();
+    assert_eq!((s.positions, s.start.outcome), (6_036_001, Outcome::Win));
+}
+
+#[test]
+#[ignore = "release: slow"]
+fn mnk_4_4_4_has_9722011_positions_1217977_classes_and_is_a_draw() {
+    // 4x4 tic-tac-toe: 9,722,011 reachable positions, 1,217,977 up to symmetry
+    // (OEIS A156297 / DESIGN.md verified facts), a draw (m,n,k-game results).
+    let s = solved(Mnk::new(4, 4, 4).unwrap()).summary();
+    assert_eq!((s.positions, s.classes.total()), (9_722_011, 1_217_977));
+    assert_eq!(s.start.outcome, Outcome::Draw);
+}
+
+#[test]
+#[ignore = "release: slow"]
+fn connect_four_5x4_4x5_4x6_match_tromps_counts_and_are_draws() {
+    // Tromp's table, recounted in markus7800/Connect4-Strong-Solver's README (height x
+    // width): 5x4 3,945,711; 4x5 1,706,255; 4x6 15,835,683; all three draws in Tromp's
+    // table of board sizes.
+    for (w, h, count) in [(5, 4, 3_945_711), (4, 5, 1_706_255), (4, 6, 15_835_683)] {
+        let s = solved(ConnectFour::new(w, h).unwrap()).summary();
+        assert_eq!(
+            (s.positions, s.start.outcome),
+            (count, Outcome::Draw),
+            "connect4:{w}x{h}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "release: slow"]
+fn connect_four_5x5_matches_a_published_strong_solution() {
+    // markus7800/Connect4-Strong-Solver, src/connect4/solution_w5_h5/results_solve_w5_h5.csv
+    // (a BDD strong solution, independent of this solver): summed over the plies,
+    // 27,296,634 won, 14,419,273 drawn and 28,047,793 lost for the side to move,
+    // 69,763,700 positions (Tromp's count), the empty board a draw.
+    let s = solved(ConnectFour::new(5, 5).unwrap()).summary();
+    assert_eq!(
+        (s.all.win, s.all.draw, s.all.loss),
+        (27_296_634, 14_419_273, 28_047_793)
+    );
+    assert_eq!((s.positions, s.start.outcome), (69_763_700, Outcome::Draw));
+}
+
+#[test]
+#[ignore = "release: slow"]
+fn connect_four_6x4_matches_tromps_count_and_is_a_second_player_win() {
+    // Tromp's count (markus7800 README: height 4, width 6: 94,910,577); the value: a
+    // second-player win ("-" for 6x4 in Tromp's table of board sizes,
+    // tromp.github.io/c4/c4.html; not re-fetched in this session: the consistency check
+    // holds every position to its children).
+    let s = solved(ConnectFour::new(6, 4).unwrap()).summary();
+    assert_eq!(s.positions, 94_910_577);
+    assert_eq!(s.start.outcome, Outcome::Loss);
+}

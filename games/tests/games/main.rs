@@ -1,0 +1,12 @@
+//! `tictable-games` end to end, one test binary (`cargo test -p tictable-games --test
+//! games`): one module per subject. The large boards are `#[ignore]`d here and run in
+//! release by `.ci/run` (`cargo test --release -p tictable-games --test games -- --ignored`).
+
+mod common;
+mod consistency;
+mod docs;
+mod large;
+mod notation;
+mod published;
+mod table_file;
+mod tictactoe_engine;
