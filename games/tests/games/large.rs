@@ -56,12 +56,14 @@ fn connect_four_5x5_matches_a_published_strong_solution() {
 
 #[test]
 #[ignore = "release: slow"]
-fn connect_four_6x4_matches_tromps_count_and_is_a_second_player_win() {
-    // Tromp's count (markus7800 README: height 4, width 6: 94,910,577); the value: a
-    // second-player win ("-" for 6x4 in Tromp's table of board sizes,
-    // tromp.github.io/c4/c4.html; not re-fetched in this session: the consistency check
-    // holds every position to its children).
+fn connect_four_6x4_matches_tromps_count_and_is_a_second_player_win_at_move_24() {
+    // Tromp's count (markus7800/Connect4-Strong-Solver README, height 4, width 6:
+    // 94,910,577). The value and its length: ChristopheSteininger/c4 README's table of
+    // outcomes by board size, width 6 height 4: "2nd (24)", the second player wins on
+    // move 24 with perfect play (as Tromp's table of board sizes gives "-" for 6x4), so
+    // the start is lost for the player to move, at remoteness 24.
     let s = solved(ConnectFour::new(6, 4).unwrap()).summary();
     assert_eq!(s.positions, 94_910_577);
     assert_eq!(s.start.outcome, Outcome::Loss);
+    assert_eq!(s.start.remoteness, 24);
 }
