@@ -47,6 +47,7 @@ pub mod export;
 pub mod game;
 #[cfg(feature = "postcard")]
 pub mod portable;
+pub mod opponent;
 pub mod search;
 #[cfg(feature = "stats")]
 pub mod selfplay;

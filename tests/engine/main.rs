@@ -15,6 +15,8 @@ mod format_doc;
 mod game;
 #[cfg(all(feature = "std", feature = "serde"))]
 mod properties;
+#[cfg(feature = "stats")]
+mod players;
 #[cfg(feature = "std")]
 mod python_module;
 mod readme;
