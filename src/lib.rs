@@ -45,9 +45,9 @@ pub mod entry;
 #[cfg(feature = "std")]
 pub mod export;
 pub mod game;
+pub mod opponent;
 #[cfg(feature = "postcard")]
 pub mod portable;
-pub mod opponent;
 pub mod search;
 #[cfg(feature = "stats")]
 pub mod selfplay;

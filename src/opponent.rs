@@ -270,17 +270,18 @@ impl Posterior {
         (self.weights.get(tenths).copied().unwrap_or(0), total)
     }
 
-    /// The posterior mean of ε, rounded to the nearest 1/10 000.
+    /// The posterior mean of ε, rounded to the nearest 1/100 (what `adaptive` plays
+    /// against and shows).
     pub fn mean(&self) -> MistakeRate {
         let total: u128 = self.weights.iter().map(|&w| w as u128).sum();
         let weighted: u128 = self
             .weights
             .iter()
             .enumerate()
-            .map(|(k, &w)| w as u128 * k as u128 * 1000)
+            .map(|(k, &w)| w as u128 * k as u128 * 10)
             .sum();
-        let parts = (weighted + total / 2) / total.max(1);
-        MistakeRate::new(parts as u16).unwrap_or(MistakeRate::ONE)
+        let hundredths = (weighted + total / 2) / total.max(1);
+        MistakeRate::new(hundredths as u16 * 100).unwrap_or(MistakeRate::ONE)
     }
 }
 

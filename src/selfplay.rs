@@ -15,7 +15,7 @@
 
 use crate::board::{Board, Player};
 use crate::game::GameResult;
-use crate::strategy::{ChooseError, Distribution, Strategy};
+use crate::strategy::{ChooseError, Distribution, MistakeRate, Strategy};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -139,8 +139,8 @@ impl Counts {
 }
 
 /// Plays sampled games between two strategies, caching each position's distribution
-/// for a strategy without a memory (its distribution depends only on the position,
-/// so this changes nothing but the speed). A strategy with a memory (`adaptive`)
+/// (a strategy's distribution depends only on the position and, for `adaptive`, its
+/// [estimate](Strategy::estimate), so this changes nothing but the speed). A strategy with a memory (`adaptive`)
 /// observes every move of its opponent, across the games of one sampler (a session).
 ///
 /// ```
@@ -157,7 +157,7 @@ impl Counts {
 pub struct Sampler {
     x: Strategy,
     o: Strategy,
-    cache: HashMap<Board, Distribution>,
+    cache: HashMap<(Board, Option<MistakeRate>), Distribution>,
 }
 
 impl Sampler {
@@ -187,13 +187,13 @@ impl Sampler {
                 Player::X => (&self.x, &mut self.o),
                 Player::O => (&self.o, &mut self.x),
             };
-            let distribution = match self.cache.get(&board) {
-                Some(d) if !mover.has_memory() => *d,
-                _ => {
+            // Adaptive's distribution depends on the position and its estimate only.
+            let key = (board, mover.estimate());
+            let distribution = match self.cache.get(&key) {
+                Some(d) => *d,
+                None => {
                     let d = mover.distribution(&board)?;
-                    if !mover.has_memory() {
-                        self.cache.insert(board, d);
-                    }
+                    self.cache.insert(key, d);
                     d
                 }
             };

@@ -50,8 +50,8 @@
 //! ```
 
 use crate::analysis::Outcome;
-use crate::opponent::{chosen_moves, Aim, Objective, Posterior};
 use crate::board::{Board, Player, PositionError, Square, Squares};
+use crate::opponent::{chosen_moves, Aim, Objective, Posterior};
 use crate::table::LookupError;
 use crate::table::{analyse, move_values};
 use core::fmt;
@@ -609,7 +609,8 @@ impl Strategy {
                 [(f, sharp), (MistakeRate::SCALE - f, least)]
             }
             Level::Adaptive => {
-                let moves = chosen_moves(board, self.posterior.mean(), Aim::Most, Objective::Score)?;
+                let moves =
+                    chosen_moves(board, self.posterior.mean(), Aim::Most, Objective::Score)?;
                 [(10_000, moves), (0, Squares::EMPTY)]
             }
             Level::Epsilon => {

@@ -9,7 +9,7 @@ use clap::Args as _;
 use serde_json::json;
 use std::io::{self, Write};
 use std::process::ExitCode;
-use tictable::strategy::{Level, MistakeRate};
+use tictable::strategy::Level;
 use tictable::Square;
 use tictable_machine::controller::{GameRecord, State};
 use tictable_machine::panel::Light;
@@ -85,7 +85,7 @@ fn count(s: &str) -> Result<u32, String> {
 /// its first square game by game.
 fn level(s: &str) -> Result<Level, String> {
     let strategy = player::parse(s)?;
-    if strategy.mistake_rate() != MistakeRate::ZERO {
+    if strategy.mistake_rate() != strategy.level().default_parameter() {
         return Err(format!(
             "`{s}`: the machine plays its level without a mistake rate (its panel sets \
              only the level): write `{}`",

@@ -13,10 +13,10 @@ mod engine;
 mod format_doc;
 #[cfg(all(feature = "serde", feature = "std"))]
 mod game;
-#[cfg(all(feature = "std", feature = "serde"))]
-mod properties;
 #[cfg(feature = "stats")]
 mod players;
+#[cfg(all(feature = "std", feature = "serde"))]
+mod properties;
 #[cfg(feature = "std")]
 mod python_module;
 mod readme;

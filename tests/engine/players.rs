@@ -192,7 +192,11 @@ fn sharp_and_gentle_0_reach_the_extremes_of_every_never_losing_player() {
         assert_eq!(win_against_random(&s("gentle:1"), me), best);
         let worst = e(false, Class::ValueKeeping, &mut memo, &mut values);
         assert_eq!(worst, least, "{me:?}");
-        assert_eq!(win_against_random(&s("gentle:0"), me), worst, "gentle:0 as {me:?}");
+        assert_eq!(
+            win_against_random(&s("gentle:0"), me),
+            worst,
+            "gentle:0 as {me:?}"
+        );
         // A player that throws won positions away to draws could win still less.
         let lower = e(false, Class::NotLosing, &mut memo, &mut values);
         assert_eq!(lower, least_not_losing, "{me:?}");
@@ -269,7 +273,10 @@ fn gentle_is_monotone_in_f_exactly() {
             let b = (0..=i).fold(BigRational::zero(), |sum, k| {
                 sum + binomial(i, k) / binomial(m, k) * &derivative[k]
             });
-            assert!(!b.is_negative(), "W' Bernstein coefficient {i} < 0 as {me:?}: {b}");
+            assert!(
+                !b.is_negative(),
+                "W' Bernstein coefficient {i} < 0 as {me:?}: {b}"
+            );
         }
         // And strictly: gentle:0 < gentle:0.5 < gentle:1.
         assert!(points[0].1 < gentle(5000, me) && gentle(5000, me) < points[5].1);
@@ -293,7 +300,9 @@ fn adaptive_estimate_converges_on_the_opponents_epsilon() {
     // degrees of freedom) of the true ε, widened by the grid's half step (0.05), and
     // every session within 0.15.
     for (epsilon, truth) in [("0.1", 0.1), ("0.3", 0.3), ("0.7", 0.7)] {
-        let estimates: Vec<f64> = (0..10).map(|seed| estimate_after(epsilon, 200, seed)).collect();
+        let estimates: Vec<f64> = (0..10)
+            .map(|seed| estimate_after(epsilon, 200, seed))
+            .collect();
         let n = estimates.len() as f64;
         let mean = estimates.iter().sum::<f64>() / n;
         let var = estimates.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0);
@@ -303,7 +312,10 @@ fn adaptive_estimate_converges_on_the_opponents_epsilon() {
             "ε = {truth}: mean estimate {mean:.3} ± {half_width:.3} ({estimates:?})"
         );
         for e in &estimates {
-            assert!((e - truth).abs() <= 0.15, "ε = {truth}: a session estimated {e}");
+            assert!(
+                (e - truth).abs() <= 0.15,
+                "ε = {truth}: a session estimated {e}"
+            );
         }
     }
 }
