@@ -108,6 +108,9 @@ enum Class {
     NotLosing,
 }
 
+/// Memo of [`extreme`]: position, side, most, class, ε in 1/10 000.
+type Extremes = HashMap<(Board, Player, bool, Class, u16), BigRational>;
+
 /// The highest (`most`) or lowest win probability for `me`, against a uniformly
 /// random opponent, over every player of `class`: a dynamic programme over all
 /// positions in exact rationals.
@@ -116,10 +119,25 @@ fn extreme(
     me: Player,
     most: bool,
     class: Class,
-    memo: &mut HashMap<(Board, Player, bool, Class), BigRational>,
+    memo: &mut Extremes,
     values: &mut HashMap<Board, i8>,
 ) -> BigRational {
-    if let Some(v) = memo.get(&(board, me, most, class)) {
+    extreme_against(board, me, most, class, 10_000, memo, values)
+}
+
+/// Like [`extreme`] against the ε-random opponent, ε = `epsilon` / 10 000: with
+/// probability ε a uniformly random legal move, otherwise a uniformly random one of
+/// the moves that keep its value (by [`value`]).
+fn extreme_against(
+    board: Board,
+    me: Player,
+    most: bool,
+    class: Class,
+    epsilon: u16,
+    memo: &mut Extremes,
+    values: &mut HashMap<Board, i8>,
+) -> BigRational {
+    if let Some(v) = memo.get(&(board, me, most, class, epsilon)) {
         return v.clone();
     }
     let v = if let Some(winner) = board.winner() {
@@ -143,9 +161,10 @@ fn extreme(
                 }
             })
             .collect();
-        let options = allowed
-            .into_iter()
-            .map(|sq| extreme(board.play(sq).unwrap(), me, most, class, memo, values));
+        let options = allowed.into_iter().map(|sq| {
+            let child = board.play(sq).unwrap();
+            extreme_against(child, me, most, class, epsilon, memo, values)
+        });
         if most {
             options.max().unwrap()
         } else {
@@ -153,14 +172,27 @@ fn extreme(
         }
     } else {
         let legal = board.legal_moves();
-        let n = BigRational::from_integer(BigInt::from(legal.len()));
-        legal
+        let here = value(board, values);
+        let keeps: Vec<Square> = legal
             .into_iter()
-            .map(|sq| extreme(board.play(sq).unwrap(), me, most, class, memo, values))
-            .fold(BigRational::zero(), |a, b| a + b)
-            / n
+            .filter(|&sq| -value(board.play(sq).unwrap(), values) == here)
+            .collect();
+        let e = ratio(epsilon.into(), 10_000);
+        let mut sum = BigRational::zero();
+        for sq in legal {
+            let mut p = &e / BigRational::from_integer(BigInt::from(legal.len()));
+            if keeps.contains(&sq) {
+                p += (BigRational::one() - &e)
+                    / BigRational::from_integer(BigInt::from(keeps.len()));
+            }
+            if !p.is_zero() {
+                let child = board.play(sq).unwrap();
+                sum += p * extreme_against(child, me, most, class, epsilon, memo, values);
+            }
+        }
+        sum
     };
-    memo.insert((board, me, most, class), v.clone());
+    memo.insert((board, me, most, class, epsilon), v.clone());
     v
 }
 
@@ -317,5 +349,178 @@ fn adaptive_estimate_converges_on_the_opponents_epsilon() {
                 "ε = {truth}: a session estimated {e}"
             );
         }
+    }
+}
+
+/// The levels of docs/players.md's table, and the opponents it plays them against.
+const TABLE_LEVELS: [&str; 9] = [
+    "perfect",
+    "trap",
+    "sharp",
+    "gentle:0",
+    "gentle:0.5",
+    "gentle:1",
+    "adaptive",
+    "easy",
+    "medium",
+];
+const TABLE_OPPONENTS: [&str; 4] = ["random", "epsilon:0.1", "epsilon:0.3", "perfect"];
+/// The never-losing levels with a fixed policy, adaptive's yardstick.
+const FIXED_NEVER_LOSING: [&str; 6] = [
+    "perfect",
+    "trap",
+    "sharp",
+    "gentle:0",
+    "gentle:0.5",
+    "gentle:1",
+];
+
+/// Win, draw and loss probabilities of `level` playing `me` against `opponent`.
+fn wdl(level: &str, me: Player, opponent: &str) -> [BigRational; 3] {
+    let (l, o) = (s(level), s(opponent));
+    match me {
+        Player::X => {
+            let p = exact(&l, &o).unwrap();
+            [p.x_win, p.draw, p.o_win]
+        }
+        Player::O => {
+            let p = exact(&o, &l).unwrap();
+            [p.o_win, p.draw, p.x_win]
+        }
+    }
+}
+
+/// `p` as `n/d (12.34 %)`.
+fn cell(p: &BigRational) -> String {
+    use num_traits::ToPrimitive;
+    let percent = p.to_f64().unwrap() * 100.0;
+    if p.is_integer() {
+        format!("{p} ({percent:.2} %)")
+    } else {
+        format!("{}/{} ({percent:.2} %)", p.numer(), p.denom())
+    }
+}
+
+/// The generated part of docs/players.md.
+fn players_table() -> String {
+    let mut out = String::new();
+    out.push_str("| level | plays | against | win | draw | loss |\n");
+    out.push_str("|---|---|---|---|---|---|\n");
+    for level in TABLE_LEVELS {
+        for (me, side) in [(Player::X, "X"), (Player::O, "O")] {
+            for opponent in TABLE_OPPONENTS {
+                let [w, d, l] = wdl(level, me, opponent);
+                assert_eq!(&w + &d + &l, BigRational::one());
+                out.push_str(&format!(
+                    "| `{level}` | {side} | `{opponent}` | {} | {} | {} |\n",
+                    cell(&w),
+                    cell(&d),
+                    cell(&l)
+                ));
+            }
+        }
+    }
+    out.push_str(
+        "\nAdaptive (fresh, uniform prior) against the best fixed never-losing level \
+         (of perfect, trap, sharp, gentle:0, gentle:0.5, gentle:1) for each opponent, \
+         by win probability (none of them loses):\n\n",
+    );
+    out.push_str(
+        "| plays | against | best fixed level | its win | adaptive's win | adaptive − best | \
+         adaptive after a session | the most any never-losing player wins |\n",
+    );
+    out.push_str("|---|---|---|---|---|---|---|---|\n");
+    let (mut memo, mut values) = (HashMap::new(), HashMap::new());
+    for (me, side) in [(Player::X, "X"), (Player::O, "O")] {
+        for opponent in TABLE_OPPONENTS {
+            let (best_level, best) = FIXED_NEVER_LOSING
+                .iter()
+                .map(|&l| (l, wdl(l, me, opponent)[0].clone()))
+                .fold(None::<(&str, BigRational)>, |acc, (l, w)| match acc {
+                    Some((bl, bw)) if bw >= w => Some((bl, bw)),
+                    _ => Some((l, w)),
+                })
+                .unwrap();
+            let adaptive = wdl("adaptive", me, opponent)[0].clone();
+            let difference = &adaptive - &best;
+            let sign = if difference.is_negative() { "−" } else { "+" };
+            let magnitude = difference.abs();
+            let session = after_session(me, opponent);
+            let epsilon = match s(opponent).level() {
+                Level::Random => Some(10_000),
+                Level::Epsilon => Some(s(opponent).mistake_rate().parts_per_10000()),
+                _ => None,
+            };
+            let optimum = epsilon.map_or("—".to_string(), |e| {
+                let v = extreme_against(
+                    Board::EMPTY,
+                    me,
+                    true,
+                    Class::NotLosing,
+                    e,
+                    &mut memo,
+                    &mut values,
+                );
+                // Adaptive, once it has watched the opponent, wins as much as
+                // anyone can (the dynamic programme knows ε; adaptive estimates it).
+                assert_eq!(
+                    session, v,
+                    "adaptive after a session as {me:?} vs {opponent}"
+                );
+                cell(&v)
+            });
+            out.push_str(&format!(
+                "| {side} | `{opponent}` | `{best_level}` | {} | {} | {sign}{} | {} | {optimum} |\n",
+                cell(&best),
+                cell(&adaptive),
+                cell(&magnitude),
+                cell(&session),
+            ));
+        }
+    }
+    out
+}
+
+/// Adaptive's exact win probability in the next game after a session of
+/// `SESSION` sampled games (seed 1) against `opponent`, its posterior carried over.
+fn after_session(me: Player, opponent: &str) -> BigRational {
+    let o = s(opponent);
+    let (x, y) = match me {
+        Player::X => (s("adaptive"), o),
+        Player::O => (o, s("adaptive")),
+    };
+    let mut sampler = Sampler::new(x, y);
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+    sampler.run(SESSION, &mut rng, |_| {}).unwrap();
+    let (x, y) = sampler.players();
+    let p = exact(x, y).unwrap();
+    match me {
+        Player::X => p.x_win,
+        Player::O => p.o_win,
+    }
+}
+
+/// The games of a session in [`after_session`].
+const SESSION: u64 = 100;
+
+const BEGIN: &str = "<!-- players-table: begin (generated: scripts/players-table) -->\n";
+const END: &str = "<!-- players-table: end -->\n";
+
+/// docs/players.md's table is the one computed now; with `TICTABLE_WRITE_TABLE=1`
+/// (`scripts/players-table`) the test writes it instead.
+#[test]
+fn players_table_in_the_docs_is_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/players.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let (head, rest) = doc.split_once(BEGIN).expect("the begin marker");
+    let (shown, tail) = rest.split_once(END).expect("the end marker");
+    let table = players_table();
+    if std::env::var_os("TICTABLE_WRITE_TABLE").is_some() {
+        std::fs::write(path, format!("{head}{BEGIN}{table}{END}{tail}")).unwrap();
+    } else {
+        assert!(
+            shown == table,
+            "docs/players.md's table is stale: run scripts/players-table\n{table}"
+        );
     }
 }
