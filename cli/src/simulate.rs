@@ -63,8 +63,9 @@ pub struct Args {
     /// Board rotation in degrees (-45..=45).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = angle)]
     angle: f32,
-    /// The device's level: random, easy, medium, perfect (or hard) or trap (perfect
-    /// play that steers towards the opponent's mistakes), written as for `play`; the
+    /// The device's level: random, easy, medium, perfect (or hard), trap (perfect
+    /// play that steers towards the opponent's mistakes), sharp, gentle (F = 0.5),
+    /// adaptive or epsilon (ε = 0.1), written as for `play`; the
     /// machine's panel sets a level only, so no mistake rate and no forced first move.
     #[arg(long, default_value = "trap", value_parser = level)]
     level: Level,

@@ -1461,10 +1461,13 @@ mod tests {
         assert_eq!(app.settings.x, "random".parse().unwrap());
         press(&mut app, &[KeyCode::Left]);
         assert_eq!(app.settings.x, Seat::Human);
-        // O: perfect:0.15 -> trap:0.15 -> human -> random ... -> perfect:0.15.
+        // O: perfect:0.15 -> trap:0.15 -> sharp -> gentle:0.5 -> adaptive ->
+        // epsilon:0.1 -> human -> random ... -> perfect:0.15.
         press(&mut app, &[KeyCode::Down, KeyCode::Down, KeyCode::Right]);
         assert_eq!(app.settings.o.to_string(), "trap:0.15");
-        press(&mut app, &[KeyCode::Right; 4]);
+        press(&mut app, &[KeyCode::Right; 3]);
+        assert_eq!(app.settings.o.to_string(), "adaptive");
+        press(&mut app, &[KeyCode::Right; 5]);
         assert_eq!(app.settings.o.to_string(), "medium");
         press(&mut app, &[KeyCode::Right]);
         assert_eq!(app.settings.o.to_string(), "perfect:0.15");
