@@ -503,24 +503,89 @@ fn after_session(me: Player, opponent: &str) -> BigRational {
 /// The games of a session in [`after_session`].
 const SESSION: u64 = 100;
 
-const BEGIN: &str = "<!-- players-table: begin (generated: scripts/players-table) -->\n";
-const END: &str = "<!-- players-table: end -->\n";
+/// The web page's engine levels (its selector's order, `Level::ALL`'s) and the
+/// variants whose figures the page shows beside the selector.
+const PAGE_LEVELS: [(&str, &[&str]); 8] = [
+    ("random", &["random"]),
+    ("easy", &["easy"]),
+    ("medium", &["medium"]),
+    ("perfect", &["perfect"]),
+    ("trap", &["trap"]),
+    ("sharp", &["sharp"]),
+    ("gentle", &["gentle:0", "gentle:0.5", "gentle:1"]),
+    ("adaptive", &["adaptive"]),
+];
 
-/// docs/players.md's table is the one computed now; with `TICTABLE_WRITE_TABLE=1`
-/// (`scripts/players-table`) the test writes it instead.
-#[test]
-fn players_table_in_the_docs_is_current() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/players.md");
-    let doc = std::fs::read_to_string(path).unwrap();
-    let (head, rest) = doc.split_once(BEGIN).expect("the begin marker");
-    let (shown, tail) = rest.split_once(END).expect("the end marker");
-    let table = players_table();
-    if std::env::var_os("TICTABLE_WRITE_TABLE").is_some() {
-        std::fs::write(path, format!("{head}{BEGIN}{table}{END}{tail}")).unwrap();
+/// The page's `WIN_RATES`: per level, its exact results against a uniformly random
+/// player, as X and as O.
+fn page_rates() -> String {
+    let mut out = String::from("const WIN_RATES = [\n");
+    for (name, variants) in PAGE_LEVELS {
+        let mut sides = Vec::new();
+        let mut loses = false;
+        for (me, side) in [(Player::X, "X"), (Player::O, "O")] {
+            let figures: Vec<String> = variants
+                .iter()
+                .map(|&v| {
+                    let [w, _, l] = wdl(v, me, "random");
+                    loses |= !l.is_zero();
+                    let at = v
+                        .split_once(':')
+                        .map_or(String::new(), |(_, f)| format!(" at F = {f}"));
+                    let lost = if l.is_zero() {
+                        String::new()
+                    } else {
+                        format!(", loses {}", cell(&l))
+                    };
+                    format!("wins {}{lost}{at}", cell(&w))
+                })
+                .collect();
+            sides.push(format!("as {side} it {}", figures.join(", ")));
+        }
+        let never = if loses { "" } else { "; it never loses" };
+        out.push_str(&format!(
+            "  \"Against a uniformly random player: {}{never}.\", // {name}\n",
+            sides.join("; ")
+        ));
+    }
+    out.push_str("];\n");
+    out
+}
+
+/// Replaces (or with `write` false, compares) the block between `begin` and `end` in
+/// the file at `path` (relative to the repository) with `block`.
+fn generated_block(path: &str, begin: &str, end: &str, block: &str, write: bool) {
+    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (head, rest) = doc.split_once(begin).expect("the begin marker");
+    let (shown, tail) = rest.split_once(end).expect("the end marker");
+    if write {
+        std::fs::write(&path, format!("{head}{begin}{block}{end}{tail}")).unwrap();
     } else {
         assert!(
-            shown == table,
-            "docs/players.md's table is stale: run scripts/players-table\n{table}"
+            shown == block,
+            "{path}: the generated block is stale: run scripts/players-table\n{block}"
         );
     }
+}
+
+/// docs/players.md's table and the web page's win rates are the ones computed now;
+/// with `TICTABLE_WRITE_TABLE=1` (`scripts/players-table`) the test writes them.
+#[test]
+fn players_table_in_the_docs_is_current() {
+    let write = std::env::var_os("TICTABLE_WRITE_TABLE").is_some();
+    generated_block(
+        "docs/players.md",
+        "<!-- players-table: begin (generated: scripts/players-table) -->\n",
+        "<!-- players-table: end -->\n",
+        &players_table(),
+        write,
+    );
+    generated_block(
+        "web/page/index.html",
+        "// players-table: begin (generated: scripts/players-table)\n",
+        "// players-table: end\n",
+        &page_rates(),
+        write,
+    );
 }
