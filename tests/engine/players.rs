@@ -365,15 +365,9 @@ const TABLE_LEVELS: [&str; 9] = [
     "medium",
 ];
 const TABLE_OPPONENTS: [&str; 4] = ["random", "epsilon:0.1", "epsilon:0.3", "perfect"];
-/// The never-losing levels with a fixed policy, adaptive's yardstick.
-const FIXED_NEVER_LOSING: [&str; 6] = [
-    "perfect",
-    "trap",
-    "sharp",
-    "gentle:0",
-    "gentle:0.5",
-    "gentle:1",
-];
+/// The never-losing levels with a fixed policy, adaptive's yardstick: the table's
+/// first six.
+const FIXED_NEVER_LOSING: &[&str] = TABLE_LEVELS.split_at(6).0;
 
 /// Win, draw and loss probabilities of `level` playing `me` against `opponent`.
 fn wdl(level: &str, me: Player, opponent: &str) -> [BigRational; 3] {

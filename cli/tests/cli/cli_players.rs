@@ -2,25 +2,7 @@
 //! subcommand (a bad `gentle:F` gets F's range and exit 2 everywhere), sharp's exact
 //! figure, and adaptive's estimate shown in `play --plain`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn tictable(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tictable"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use crate::cli_analyse::tictable;
 
 #[test]
 fn a_bad_gentle_gets_its_range_and_exit_2_in_every_subcommand() {
@@ -31,7 +13,7 @@ fn a_bad_gentle_gets_its_range_and_exit_2_in_every_subcommand() {
             vec!["play", "--plain", "--x", bad],
             vec!["simulate", "--level", bad, "--games", "1"],
         ] {
-            let out = tictable(&args, "");
+            let out = tictable(&args, b"");
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
             assert!(stderr.contains("F from 0 to 1"), "{args:?}: {stderr}");
@@ -46,7 +28,7 @@ fn sharp_wins_191_of_192_as_x_against_random() {
         &[
             "selfplay", "--x", "sharp", "--o", "random", "--exact", "--json",
         ],
-        "",
+        b"",
     );
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
@@ -57,7 +39,7 @@ fn sharp_wins_191_of_192_as_x_against_random() {
 #[test]
 fn adaptive_shows_its_estimate_in_the_plain_game() {
     // X (the person) opens in a corner, then leaves O's win open: a careless move.
-    let out = tictable(&["play", "--plain", "--o", "adaptive"], "1\n3\n8\n6\nq\n");
+    let out = tictable(&["play", "--plain", "--o", "adaptive"], b"1\n3\n8\n6\nq\n");
     let text = String::from_utf8_lossy(&out.stdout);
     let estimates: Vec<&str> = text
         .lines()
