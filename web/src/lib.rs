@@ -183,7 +183,11 @@ pub extern "C" fn observe(x: u32, o: u32, square: u32) -> i32 {
 /// posterior mean, to 0.01) in units of 1/10 000.
 #[no_mangle]
 pub extern "C" fn estimate() -> i32 {
-    ADAPTIVE.with(|a| a.borrow().estimate().map_or(-1, |e| e.parts_per_10000().into()))
+    ADAPTIVE.with(|a| {
+        a.borrow()
+            .estimate()
+            .map_or(-1, |e| e.parts_per_10000().into())
+    })
 }
 
 #[cfg(test)]
@@ -223,7 +227,8 @@ mod tests {
 
     #[test]
     fn adaptive_learns_from_the_persons_moves() {
-        assert_eq!(estimate(), 5000); // the uniform prior's mean
+        // The uniform prior's mean.
+        assert_eq!(estimate(), 5000);
         // XX./OO./X.. : O wins at 5 and plays 8, a careless move.
         let careless = observe(0b1000011, 0b11000, 8);
         assert!(careless > 5000, "{careless}");
