@@ -45,6 +45,7 @@ pub mod entry;
 #[cfg(feature = "std")]
 pub mod export;
 pub mod game;
+pub mod opponent;
 #[cfg(feature = "postcard")]
 pub mod portable;
 pub mod search;

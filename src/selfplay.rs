@@ -15,7 +15,7 @@
 
 use crate::board::{Board, Player};
 use crate::game::GameResult;
-use crate::strategy::{ChooseError, Distribution, Strategy};
+use crate::strategy::{ChooseError, Distribution, MistakeRate, Strategy};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -43,17 +43,19 @@ pub fn exact(x: &Strategy, o: &Strategy) -> Result<Exact, ChooseError> {
 pub fn exact_from(board: &Board, x: &Strategy, o: &Strategy) -> Result<Exact, ChooseError> {
     board.validate()?;
     let mut memo = HashMap::new();
-    walk(*board, x, o, &mut memo)
+    walk(*board, *x, *o, &mut memo)
 }
 
-/// Probabilities from `board`, memoised by position (strategies are memoryless).
+/// Probabilities from `board`, memoised by position and the players' states (a
+/// strategy with a memory, `adaptive`, observes each move of its opponent, so its
+/// state depends on the game so far; the others' never changes).
 fn walk(
     board: Board,
-    x: &Strategy,
-    o: &Strategy,
-    memo: &mut HashMap<Board, Exact>,
+    x: Strategy,
+    o: Strategy,
+    memo: &mut HashMap<(Board, Strategy, Strategy), Exact>,
 ) -> Result<Exact, ChooseError> {
-    if let Some(known) = memo.get(&board) {
+    if let Some(known) = memo.get(&(board, x, o)) {
         return Ok(known.clone());
     }
     let one = || BigRational::from_integer(BigInt::from(1));
@@ -76,8 +78,8 @@ fn walk(
         },
         None => {
             let strategy = match board.to_move() {
-                Player::X => x,
-                Player::O => o,
+                Player::X => &x,
+                Player::O => &o,
             };
             let distribution = strategy.distribution(&board)?;
             let mut total = Exact {
@@ -92,6 +94,11 @@ fn walk(
                 );
                 // The support holds only legal moves.
                 let child = board.play(square).map_err(|_| ChooseError::GameOver)?;
+                let (mut x, mut o) = (x, o);
+                match board.to_move() {
+                    Player::X => o.observe(&board, square),
+                    Player::O => x.observe(&board, square),
+                }
                 let below = walk(child, x, o, memo)?;
                 total.x_win += &p * below.x_win;
                 total.o_win += &p * below.o_win;
@@ -100,7 +107,7 @@ fn walk(
             total
         }
     };
-    memo.insert(board, result.clone());
+    memo.insert((board, x, o), result.clone());
     Ok(result)
 }
 
@@ -132,8 +139,9 @@ impl Counts {
 }
 
 /// Plays sampled games between two strategies, caching each position's distribution
-/// (a strategy's distribution depends only on the position, so this changes nothing
-/// but the speed).
+/// (a strategy's distribution depends only on the position and, for `adaptive`, its
+/// [estimate](Strategy::estimate), so this changes nothing but the speed). A strategy with a memory (`adaptive`)
+/// observes every move of its opponent, across the games of one sampler (a session).
 ///
 /// ```
 /// use rand_core::SeedableRng;
@@ -149,7 +157,7 @@ impl Counts {
 pub struct Sampler {
     x: Strategy,
     o: Strategy,
-    cache: HashMap<Board, Distribution>,
+    cache: HashMap<(Board, Option<MistakeRate>), Distribution>,
 }
 
 impl Sampler {
@@ -175,22 +183,29 @@ impl Sampler {
             if board.is_full() {
                 return Ok(GameResult::Draw);
             }
-            let distribution = match self.cache.get(&board) {
+            let (mover, other) = match board.to_move() {
+                Player::X => (&self.x, &mut self.o),
+                Player::O => (&self.o, &mut self.x),
+            };
+            // Adaptive's distribution depends on the position and its estimate only.
+            let key = (board, mover.estimate());
+            let distribution = match self.cache.get(&key) {
                 Some(d) => *d,
                 None => {
-                    let strategy = match board.to_move() {
-                        Player::X => &self.x,
-                        Player::O => &self.o,
-                    };
-                    let d = strategy.distribution(&board)?;
-                    self.cache.insert(board, d);
+                    let d = mover.distribution(&board)?;
+                    self.cache.insert(key, d);
                     d
                 }
             };
-            board = board
-                .play(distribution.sample(rng))
-                .map_err(|_| ChooseError::GameOver)?;
+            let square = distribution.sample(rng);
+            other.observe(&board, square);
+            board = board.play(square).map_err(|_| ChooseError::GameOver)?;
         }
+    }
+
+    /// The two players as they are now (`adaptive`'s posterior after the games so far).
+    pub fn players(&self) -> (&Strategy, &Strategy) {
+        (&self.x, &self.o)
     }
 
     /// Plays `games` games; `progress` is called with the number played so far after

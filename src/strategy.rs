@@ -14,6 +14,15 @@
 //! | `medium`  | 20% `random`, 80% the rule move: win, else block, else centre, else a corner, else a side (uniform among ties) |
 //! | `perfect` | uniform over [`Analysis::best`](crate::Analysis::best)                 |
 //! | `trap`    | outcome-optimal moves that give a fallible opponent the most chances to go wrong (see [`trap_scores`]) |
+//! | `sharp`   | the value-keeping moves with the highest exact win probability against a uniformly random opponent (expectimax, [`opponent`](crate::opponent)) |
+//! | `gentle:F`| per decision, with probability F a `sharp` move, otherwise a value-keeping move with the *lowest* such win probability (F from 0 to 1) |
+//! | `adaptive`| the value-keeping moves with the highest expected score against an ε-random opponent, ε the posterior mean of the opponent's moves seen ([`Strategy::observe`]) |
+//! | `epsilon:E` | the ε-random opponent model: E uniform over the legal moves, 1 − E uniform over the value-keeping moves |
+//!
+//! `sharp`, `gentle` and `adaptive` never lose: they only play value-keeping moves
+//! ([`Analysis::safe`](crate::Analysis::safe)). Only `adaptive` has a memory: the
+//! caller reports the opponent's moves to it ([`Strategy::observe`]), across the
+//! games of a session too.
 //!
 //! `perfect` and `trap` take a mistake rate ([`MistakeRate`], written `perfect:0.15`):
 //! with that probability the player picks uniformly among the moves of the
@@ -42,6 +51,7 @@
 
 use crate::analysis::Outcome;
 use crate::board::{Board, Player, PositionError, Square, Squares};
+use crate::opponent::{chosen_moves, Aim, Objective, Posterior};
 use crate::table::LookupError;
 use crate::table::{analyse, move_values};
 use core::fmt;
@@ -201,6 +211,8 @@ impl MistakeRate {
     pub const SCALE: u16 = 10_000;
     /// Never a mistake.
     pub const ZERO: MistakeRate = MistakeRate(0);
+    /// Probability 1.
+    pub const ONE: MistakeRate = MistakeRate(MistakeRate::SCALE);
 
     /// The rate `parts / 10 000`, or `None` above 1.
     pub const fn new(parts_per_10000: u16) -> Option<MistakeRate> {
@@ -275,19 +287,36 @@ pub enum Level {
     /// highest expected score against the opponent of [`TRAP_EPSILON`] (see
     /// [`trap_scores`]). Never worse than `Perfect` by outcome.
     Trap,
+    /// Value-keeping moves with the highest exact win probability against a
+    /// uniformly random opponent.
+    Sharp,
+    /// Per decision, with probability F (the parameter) a `Sharp` move, otherwise a
+    /// value-keeping move with the lowest win probability against a random opponent.
+    Gentle,
+    /// Value-keeping moves with the highest expected score against the ε-random
+    /// opponent of its posterior mean ε ([`Strategy::observe`]).
+    Adaptive,
+    /// The ε-random opponent (ε the parameter): a uniformly random legal move with
+    /// probability ε, otherwise a uniformly chosen value-keeping move.
+    Epsilon,
 }
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 5] = [
+    pub const ALL: [Level; 9] = [
         Level::Random,
         Level::Easy,
         Level::Medium,
         Level::Perfect,
         Level::Trap,
+        Level::Sharp,
+        Level::Gentle,
+        Level::Adaptive,
+        Level::Epsilon,
     ];
 
-    /// The name used on the command line: `random`, `easy`, `medium`, `perfect`, `trap`.
+    /// The name used on the command line: `random`, `easy`, `medium`, `perfect`,
+    /// `trap`, `sharp`, `gentle`, `adaptive`, `epsilon`.
     pub const fn name(self) -> &'static str {
         match self {
             Level::Random => "random",
@@ -295,12 +324,35 @@ impl Level {
             Level::Medium => "medium",
             Level::Perfect => "perfect",
             Level::Trap => "trap",
+            Level::Sharp => "sharp",
+            Level::Gentle => "gentle",
+            Level::Adaptive => "adaptive",
+            Level::Epsilon => "epsilon",
         }
     }
 
     /// Whether the level takes a mistake rate (`perfect` and `trap`).
     pub const fn takes_mistake_rate(self) -> bool {
         matches!(self, Level::Perfect | Level::Trap)
+    }
+
+    /// Whether the level takes a number from 0 to 1 after a colon: the mistake rate
+    /// of `perfect` and `trap`, F of `gentle`, ε of `epsilon`.
+    pub const fn takes_parameter(self) -> bool {
+        matches!(
+            self,
+            Level::Perfect | Level::Trap | Level::Gentle | Level::Epsilon
+        )
+    }
+
+    /// The parameter a level has when none is written: 0.5 for `gentle`, 0.1 for
+    /// `epsilon`, 0 (no mistakes) for the others.
+    pub const fn default_parameter(self) -> MistakeRate {
+        match self {
+            Level::Gentle => MistakeRate(5_000),
+            Level::Epsilon => MistakeRate(1_000),
+            _ => MistakeRate::ZERO,
+        }
     }
 }
 
@@ -323,11 +375,14 @@ impl FromStr for Level {
 /// Why a strategy string does not parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParseStrategyError {
-    /// Not one of `random`, `easy`, `medium`, `perfect`, `trap`.
+    /// Not one of the names of [`Level::ALL`].
     UnknownLevel,
     /// The mistake rate is not a decimal from 0 to 1 with at most four decimals.
     BadRate,
-    /// Only `perfect` and `trap` take a mistake rate.
+    /// The parameter of `gentle` (F) or `epsilon` (ε) is not a decimal from 0 to 1
+    /// with at most four decimals.
+    BadParameter(Level),
+    /// Only `perfect`, `trap`, `gentle` and `epsilon` take a number.
     RateNotAllowed,
     /// The forced first move is not a square 0..=8.
     BadSquare,
@@ -337,13 +392,19 @@ impl fmt::Display for ParseStrategyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             ParseStrategyError::UnknownLevel => {
-                "unknown level (expected random, easy, medium, perfect or trap)"
+                "unknown level (expected random, easy, medium, perfect, trap, sharp, gentle, adaptive or epsilon)"
+            }
+            ParseStrategyError::BadParameter(Level::Epsilon) => {
+                "bad epsilon (expected ε from 0 to 1, at most 4 decimals, e.g. epsilon:0.1)"
+            }
+            ParseStrategyError::BadParameter(_) => {
+                "bad gentle (expected F from 0 to 1, at most 4 decimals, e.g. gentle:0.5; 0 lets the opponent draw most, 1 plays like sharp)"
             }
             ParseStrategyError::BadRate => {
                 "bad mistake rate (expected a decimal from 0 to 1, at most 4 decimals, e.g. perfect:0.15)"
             }
             ParseStrategyError::RateNotAllowed => {
-                "only perfect and trap take a mistake rate (e.g. perfect:0.15)"
+                "only perfect and trap take a mistake rate (e.g. perfect:0.15), gentle an F (gentle:0.5) and epsilon an ε (epsilon:0.1)"
             }
             ParseStrategyError::BadSquare => {
                 "bad first move (expected a square 0..=8 row-major from the top-left, e.g. perfect@4)"
@@ -416,6 +477,8 @@ pub struct Strategy {
     level: Level,
     mistake_rate: MistakeRate,
     first_move: Option<Square>,
+    /// `adaptive`'s estimate of its opponent; the uniform prior for other levels.
+    posterior: Posterior,
 }
 
 impl From<Level> for Strategy {
@@ -425,22 +488,25 @@ impl From<Level> for Strategy {
 }
 
 impl Strategy {
-    /// The level with no mistakes and no forced first move.
+    /// The level with its [default parameter](Level::default_parameter) (no
+    /// mistakes), no forced first move and, for `adaptive`, the uniform prior.
     pub const fn new(level: Level) -> Strategy {
         Strategy {
             level,
-            mistake_rate: MistakeRate::ZERO,
+            mistake_rate: level.default_parameter(),
             first_move: None,
+            posterior: Posterior::UNIFORM,
         }
     }
 
-    /// The same strategy with a mistake rate; `Err` unless the level is `perfect` or
-    /// `trap` (or the rate is zero).
+    /// The same strategy with a mistake rate (or F for `gentle`, ε for `epsilon`);
+    /// `Err` unless the level [takes one](Level::takes_parameter) (or the rate is
+    /// zero).
     pub const fn with_mistake_rate(
         self,
         rate: MistakeRate,
     ) -> Result<Strategy, ParseStrategyError> {
-        if rate.0 != 0 && !self.level.takes_mistake_rate() {
+        if rate.0 != 0 && !self.level.takes_parameter() {
             return Err(ParseStrategyError::RateNotAllowed);
         }
         Ok(Strategy {
@@ -459,9 +525,46 @@ impl Strategy {
         self.level
     }
 
-    /// The mistake rate.
+    /// The mistake rate (F for `gentle`, ε for `epsilon`).
     pub const fn mistake_rate(&self) -> MistakeRate {
         self.mistake_rate
+    }
+
+    /// Reports a move of the opponent: `square` played in `board` (the position before
+    /// it). `adaptive` updates its posterior over the opponent's ε (see
+    /// [`Posterior::observe`]); the other levels have no memory and ignore it.
+    ///
+    /// ```
+    /// use tictable::strategy::{Level, Strategy};
+    /// use tictable::{Board, Square};
+    /// let mut s = Strategy::new(Level::Adaptive);
+    /// assert_eq!(s.estimate().unwrap().to_string(), "0.5"); // the prior's mean
+    /// let b: Board = "XX./OO./X..".parse()?; // O wins at 5 ...
+    /// s.observe(&b, Square::new(8).unwrap()); // ... and plays 8: a careless player
+    /// assert!(s.estimate().unwrap().parts_per_10000() > 5000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn observe(&mut self, board: &Board, square: Square) {
+        if self.level == Level::Adaptive {
+            self.posterior.observe(board, square);
+        }
+    }
+
+    /// `adaptive`'s estimate of the opponent's mistake rate ε (the posterior mean);
+    /// `None` for the other levels.
+    pub fn estimate(&self) -> Option<MistakeRate> {
+        (self.level == Level::Adaptive).then(|| self.posterior.mean())
+    }
+
+    /// `adaptive`'s posterior; the uniform prior for the other levels.
+    pub const fn posterior(&self) -> &Posterior {
+        &self.posterior
+    }
+
+    /// Whether the distribution depends on more than the position (`adaptive`, whose
+    /// posterior changes with the moves it [observes](Strategy::observe)).
+    pub const fn has_memory(&self) -> bool {
+        matches!(self.level, Level::Adaptive)
     }
 
     /// The forced first move.
@@ -490,6 +593,35 @@ impl Strategy {
             // 0.3 random + 0.7 (0.2 random + 0.8 rule) = 0.44 random + 0.56 rule.
             Level::Easy => [(4_400, legal), (5_600, rule_moves(board))],
             Level::Medium => [(2_000, legal), (8_000, rule_moves(board))],
+            Level::Sharp => [(10_000, sharp_moves(board)?), (0, Squares::EMPTY)],
+            Level::Gentle => {
+                let f = self.mistake_rate.0;
+                let sharp = if f == 0 {
+                    Squares::EMPTY
+                } else {
+                    sharp_moves(board)?
+                };
+                let least = if f == MistakeRate::SCALE {
+                    Squares::EMPTY
+                } else {
+                    chosen_moves(board, MistakeRate::ONE, Aim::Least, Objective::Win)?
+                };
+                [(f, sharp), (MistakeRate::SCALE - f, least)]
+            }
+            Level::Adaptive => {
+                let moves =
+                    chosen_moves(board, self.posterior.mean(), Aim::Most, Objective::Score)?;
+                [(10_000, moves), (0, Squares::EMPTY)]
+            }
+            Level::Epsilon => {
+                let e = self.mistake_rate.0;
+                let safe = if e == MistakeRate::SCALE {
+                    Squares::EMPTY
+                } else {
+                    analyse(board)?.safe()
+                };
+                [(e, legal), (MistakeRate::SCALE - e, safe)]
+            }
             Level::Perfect | Level::Trap => {
                 let chosen = match self.level {
                     Level::Trap => trap_moves(board)?,
@@ -532,7 +664,7 @@ impl Strategy {
 impl fmt::Display for Strategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.level)?;
-        if self.mistake_rate.0 != 0 {
+        if self.mistake_rate.0 != 0 || self.mistake_rate != self.level.default_parameter() {
             write!(f, ":{}", self.mistake_rate)?;
         }
         if let Some(square) = self.first_move {
@@ -556,8 +688,18 @@ impl FromStr for Strategy {
             None => (s, None),
         };
         let (level, rate) = match rest.split_once(':') {
-            Some((level, rate)) => (level.parse::<Level>()?, rate.parse::<MistakeRate>()?),
-            None => (rest.parse::<Level>()?, MistakeRate::ZERO),
+            Some((level, rate)) => {
+                let level = level.parse::<Level>()?;
+                let rate = rate.parse::<MistakeRate>().map_err(|e| match level {
+                    Level::Gentle | Level::Epsilon => ParseStrategyError::BadParameter(level),
+                    _ => e,
+                })?;
+                (level, rate)
+            }
+            None => {
+                let level = rest.parse::<Level>()?;
+                (level, level.default_parameter())
+            }
         };
         Ok(Strategy::new(level)
             .with_mistake_rate(rate)?
@@ -736,4 +878,21 @@ pub fn trap_moves(board: &Board) -> Result<Squares, LookupError> {
     } else {
         tied_best
     })
+}
+
+/// The moves `sharp` chooses among: the value-keeping moves with the highest exact
+/// win probability against a uniformly random opponent when it keeps playing this
+/// way ([`opponent::expectimax`](crate::opponent::expectimax)), restricted to the
+/// table's best moves (the fastest win) when some of them tie for the top.
+///
+/// ```
+/// use tictable::{strategy::sharp_moves, Board};
+/// // O answered the corner with an edge: X has a forced win, and takes a quickest one.
+/// let b: Board = "XO.......".parse()?;
+/// let sharp = sharp_moves(&b)?;
+/// assert!(!sharp.is_empty());
+/// # Ok::<(), tictable::LookupError>(())
+/// ```
+pub fn sharp_moves(board: &Board) -> Result<Squares, LookupError> {
+    chosen_moves(board, MistakeRate::ONE, Aim::Most, Objective::Win)
 }

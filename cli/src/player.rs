@@ -1,9 +1,11 @@
 //! Players as people write them on the command line: a level name (`hard` is
-//! `perfect`), an optional mistake rate, and an optional forced first move numbered
-//! 1-9 left to right, top to bottom (the library's text form numbers it 0-8).
+//! `perfect`), an optional number (the mistake rate of `perfect` and `trap`, F of
+//! `gentle`, ε of `epsilon`), and an optional forced first move numbered 1-9 left to
+//! right, top to bottom (the library's text form numbers it 0-8). Every subcommand
+//! reads its levels here.
 
 use std::fmt;
-use tictable::strategy::Strategy;
+use tictable::strategy::{Level, Strategy};
 use tictable::Square;
 
 /// Parses `LEVEL[:RATE][@SQUARE]` with `SQUARE` in 1-9 and `hard` for `perfect`.
@@ -36,9 +38,13 @@ pub fn parse(text: &str) -> Result<Strategy, String> {
         .parse::<Strategy>()
         .map(|s| s.with_first_move(first_move))
         .map_err(|e| match e {
-            tictable::strategy::ParseStrategyError::UnknownLevel => format!(
-                "unknown level `{level}` (expected random, easy, medium, perfect, hard or trap)"
-            ),
+            tictable::strategy::ParseStrategyError::UnknownLevel => {
+                let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+                format!(
+                    "unknown level `{level}` (expected {}, or hard for perfect)",
+                    names.join(", ")
+                )
+            }
             e => e.to_string(),
         })
 }
@@ -79,7 +85,6 @@ impl fmt::Display for Named {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tictable::strategy::Level;
 
     #[test]
     fn people_number_the_first_move_1_to_9_and_hard_is_perfect() {
@@ -98,5 +103,22 @@ mod tests {
             (hard.strategy, hard.text.as_str()),
             (parse("perfect@5").unwrap(), "hard@5")
         );
+    }
+
+    #[test]
+    fn gentle_takes_f_from_0_to_1_and_says_so() {
+        assert_eq!(Named(parse("gentle").unwrap()).to_string(), "gentle:0.5");
+        assert_eq!(Named(parse("gentle:0").unwrap()).to_string(), "gentle:0");
+        assert_eq!(
+            Named(parse("Gentle:1@5").unwrap()).to_string(),
+            "gentle:1@5"
+        );
+        for bad in ["gentle:1.5", "gentle:-0.1", "gentle:x", "gentle:"] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.contains("F from 0 to 1"), "{bad}: {e}");
+        }
+        assert!(parse("epsilon:2").unwrap_err().contains("ε from 0 to 1"));
+        assert!(parse("sharp:0.5").is_err());
+        assert!(parse("robot").unwrap_err().contains("adaptive"));
     }
 }

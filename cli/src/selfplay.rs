@@ -17,9 +17,10 @@ use tictable::selfplay::{exact, Sampler};
 /// tree is walked once per position, weighted by both players' move distributions, in
 /// exact rational arithmetic.
 ///
-/// A LEVEL is random, easy, medium, perfect (or hard) or trap; perfect and trap take
-/// a mistake rate (`perfect:0.15`: 15% of the moves come from the next worse outcome
-/// class), and any level a forced first move (`perfect@5`, squares 1-9 left to
+/// A LEVEL is random, easy, medium, perfect (or hard), trap, sharp, gentle:F,
+/// adaptive or epsilon:E (docs/players.md); perfect and trap take a mistake rate
+/// (`perfect:0.15`: 15% of the moves come from the next worse outcome class), and any
+/// level a forced first move (`perfect@5`, squares 1-9 left to
 /// right, top to bottom: 5 is the centre). A forced first move gives up the
 /// never-lose guarantee of perfect and trap (`--x random --o trap@2 --exact`).
 ///

@@ -11,7 +11,7 @@ use serde_json::json;
 use std::fmt::Write as _;
 use std::io;
 use std::process::ExitCode;
-use tictable::strategy::{Level, MistakeRate};
+use tictable::strategy::Level;
 use tictable::Square;
 use tictable_machine::controller::{GameRecord, State};
 use tictable_machine::panel::Light;
@@ -69,8 +69,9 @@ pub struct Args {
     /// Board rotation in degrees (-45..=45).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = angle)]
     angle: f32,
-    /// The device's level: random, easy, medium, perfect (or hard) or trap (perfect
-    /// play that steers towards the opponent's mistakes), written as for `play`; the
+    /// The device's level: random, easy, medium, perfect (or hard), trap (perfect
+    /// play that steers towards the opponent's mistakes), sharp, gentle (F = 0.5),
+    /// adaptive or epsilon (ε = 0.1), written as for `play`; the
     /// machine's panel sets a level only, so no mistake rate and no forced first move.
     #[arg(long, default_value = "trap", value_parser = level)]
     level: Level,
@@ -91,7 +92,7 @@ fn count(s: &str) -> Result<u32, String> {
 /// its first square game by game.
 fn level(s: &str) -> Result<Level, String> {
     let strategy = player::parse(s)?;
-    if strategy.mistake_rate() != MistakeRate::ZERO {
+    if strategy.mistake_rate() != strategy.level().default_parameter() {
         return Err(format!(
             "`{s}`: the machine plays its level without a mistake rate (its panel sets \
              only the level): write `{}`",

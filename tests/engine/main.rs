@@ -13,6 +13,8 @@ mod engine;
 mod format_doc;
 #[cfg(all(feature = "serde", feature = "std"))]
 mod game;
+#[cfg(feature = "stats")]
+mod players;
 #[cfg(all(feature = "std", feature = "serde"))]
 mod properties;
 #[cfg(feature = "std")]

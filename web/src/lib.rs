@@ -28,6 +28,9 @@ pub mod machine;
 thread_local! {
     static OUT: RefCell<String> = const { RefCell::new(String::new()) };
     static RNG: RefCell<Rng> = RefCell::new(Rng::new(0x5EED, 0));
+    /// The page's `adaptive` engine: its estimate of the person lasts the session
+    /// (the page's lifetime), across games.
+    static ADAPTIVE: RefCell<Strategy> = const { RefCell::new(Strategy::new(Level::Adaptive)) };
 }
 
 /// Puts `text` in the output buffer; returns its length in bytes.
@@ -133,10 +136,15 @@ pub extern "C" fn analyse_position(x: u32, o: u32) -> usize {
     answer(json)
 }
 
-/// The strategy of level `level` (0 random, 1 easy, 2 medium, 3 perfect, 4 trap)
-/// with a mistake rate of `rate` / 10 000 (perfect and trap only).
+/// The strategy of level `level` (0 random, 1 easy, 2 medium, 3 perfect, 4 trap,
+/// 5 sharp, 6 gentle, 7 adaptive, 8 epsilon: [`Level::ALL`]'s order) with a mistake
+/// rate of `rate` / 10 000 (perfect and trap; F for gentle, ε for epsilon).
+/// `adaptive` is the page's one adaptive engine, with what it has seen so far.
 fn strategy(level: u32, rate: u32) -> Option<Strategy> {
     let level = *Level::ALL.get(level as usize)?;
+    if level == Level::Adaptive {
+        return Some(ADAPTIVE.with(|a| *a.borrow()));
+    }
     let rate = MistakeRate::new(u16::try_from(rate).ok()?)?;
     let plain = Strategy::new(level);
     Some(plain.with_mistake_rate(rate).unwrap_or(plain))
@@ -155,6 +163,31 @@ pub extern "C" fn choose(x: u32, o: u32, level: u32, rate: u32) -> i32 {
     };
     RNG.with(|r| strategy.choose(&board, &mut *r.borrow_mut()))
         .map_or(-1, |s| i32::from(s.index()))
+}
+
+/// Reports the person's move `square` (0..=8) in the position of the masks (before
+/// the move) to the page's `adaptive` engine; returns its estimate of the person's
+/// mistake rate ε afterwards in units of 1/10 000 (see [`estimate`]).
+#[no_mangle]
+pub extern "C" fn observe(x: u32, o: u32, square: u32) -> i32 {
+    if let (Ok(board), Some(square)) = (
+        text(x, o).parse::<Board>(),
+        u8::try_from(square).ok().and_then(tictable::Square::new),
+    ) {
+        ADAPTIVE.with(|a| a.borrow_mut().observe(&board, square));
+    }
+    estimate()
+}
+
+/// The page's `adaptive` engine's estimate of the person's mistake rate ε (the
+/// posterior mean, to 0.01) in units of 1/10 000.
+#[no_mangle]
+pub extern "C" fn estimate() -> i32 {
+    ADAPTIVE.with(|a| {
+        a.borrow()
+            .estimate()
+            .map_or(-1, |e| e.parts_per_10000().into())
+    })
 }
 
 #[cfg(test)]
@@ -190,5 +223,20 @@ mod tests {
         }
         assert_eq!(choose(0b111, 0b11000, 3, 0), -1);
         assert_eq!(choose(0, 0, 9, 0), -1);
+    }
+
+    #[test]
+    fn adaptive_learns_from_the_persons_moves() {
+        // The uniform prior's mean.
+        assert_eq!(estimate(), 5000);
+        // XX./OO./X.. : O wins at 5 and plays 8, a careless move.
+        let careless = observe(0b1000011, 0b11000, 8);
+        assert!(careless > 5000, "{careless}");
+        // Its moves keep the value: sharp, gentle and adaptive never lose.
+        for level in [5, 6, 7] {
+            for _ in 0..20 {
+                assert_eq!(choose(0b11, 0b11000, level, 0), 2);
+            }
+        }
     }
 }

@@ -122,11 +122,34 @@ try {
   }
   await page.fill("#rate", "0.2"); await page.dispatchEvent("#rate", "change");
   check(await page.textContent("#rate-err") === "", "mistake rate 0.2 accepted");
-  for (const [level, enabled] of [[0, false], [1, false], [2, false], [3, true], [4, true]]) {
+  for (const [level, enabled] of [[0, false], [1, false], [2, false], [3, true], [4, true], [5, false], [6, true], [7, false]]) {
     await setSelect("level", level);
     check(await page.isEnabled("#rate") === enabled, `mistake rate box ${enabled ? "enabled" : "disabled"} for level ${level}`);
   }
   await setSelect("level", 3); await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
+
+  // The players of issue 36: exact win rates beside the selector (docs/players.md's
+  // figures), and adaptive's estimate of the person, which moves with a careless move.
+  await setSelect("level", 5);
+  const rates = await page.textContent("#level-rates");
+  check(/as X it wins 191\/192 \(99\.48 %\); as O it wins 866\/945/.test(rates), `sharp's win rates shown: "${rates}"`);
+  // As O: adaptive opens, and O's first reply always has losing moves (an edge after
+  // a corner or the centre); one is a careless move, which raises the estimate.
+  await setSelect("side", "O"); await setSelect("level", 7); await page.click("#new");
+  // The page's adaptive has watched the person since the page opened (the game lost
+  // on purpose above): its estimate is shown, above the prior's 0.5 already.
+  const prior = await page.textContent("#level-rates");
+  const e0 = +(prior.match(/you play like ε ≈ ([0-9.]+)/) || [0, -1])[1];
+  check(e0 > 0.5, `adaptive's estimate shown, raised by the game lost on purpose: "${prior}"`);
+  const { hints } = await board();
+  const losing = hints.findIndex(h => /loss/.test(h || ""));
+  check(losing >= 0, `O has a losing reply to adaptive's opening: ${JSON.stringify(hints)}`);
+  await page.click(`#board button[data-i='${losing}']`);
+  const moved = await page.textContent("#level-rates");
+  const e = +(moved.match(/ε ≈ ([0-9.]+)/) || [0, 0])[1];
+  check(e > e0 || e === 1, `adaptive's estimate rises after a losing move (from ${e0}): "${moved}"`);
+  await setSelect("side", "X");
+  await setSelect("level", 3); await page.click("#new");
 
   // 2. Hints against `tictable analyse` on at least 200 positions read off the page.
   await setSelect("level", 0);

@@ -101,7 +101,7 @@ impl KeyLayout {
 }
 
 /// The levels a seat cycles through in the menu after `human`.
-const LEVEL_CHOICES: [Level; 5] = Level::ALL;
+const LEVEL_CHOICES: [Level; Level::ALL.len()] = Level::ALL;
 
 /// The thinking delays the menu cycles through, in milliseconds.
 const DELAY_CHOICES: [u64; 6] = [0, 200, 400, 800, 1500, 3000];
@@ -910,8 +910,16 @@ impl App {
     }
 
     fn place(&mut self, square: Square) {
+        let before = self.game.board();
         match self.game.play(square) {
-            Ok(()) => self.sync_score(),
+            Ok(()) => {
+                // The engine on the other side sees the move (adaptive learns from it;
+                // an undo does not unlearn it).
+                if let Seat::Engine(s) = self.settings.seat_mut(before.to_move().other()) {
+                    s.observe(&before, square);
+                }
+                self.sync_score()
+            }
             Err(MoveError::Occupied { .. }) => {
                 self.message = Some(format!("square {} is taken", self.label(square)))
             }
@@ -1060,6 +1068,16 @@ impl App {
         }
     }
 
+    /// `, you play like ε ≈ 0.2` for an adaptive engine (`the opponent plays like` when
+    /// no person plays it), empty for the other levels.
+    pub fn estimate_text(&self, engine: Strategy) -> String {
+        match engine.estimate() {
+            Some(e) if self.settings.has_human() => format!(", you play like ε ≈ {e}"),
+            Some(e) => format!(", the opponent plays like ε ≈ {e}"),
+            None => String::new(),
+        }
+    }
+
     /// The one-line status: a question, a message, the result, or whose move it is.
     pub fn status(&self) -> String {
         if let Some(prompt) = &self.prompt {
@@ -1071,7 +1089,7 @@ impl App {
         let name = |player: Player| match self.settings.seat(player) {
             Seat::Human if self.settings.x == self.settings.o => format!("{player}"),
             Seat::Human => format!("{player} (you)"),
-            Seat::Engine(s) => format!("{player} ({})", Named(s)),
+            Seat::Engine(s) => format!("{player} ({}{})", Named(s), self.estimate_text(s)),
         };
         match self.game.result() {
             Some(_) if self.series && !self.settings.has_human() => {
@@ -1477,10 +1495,13 @@ mod tests {
         assert_eq!(app.settings.x, "random".parse().unwrap());
         press(&mut app, &[KeyCode::Left]);
         assert_eq!(app.settings.x, Seat::Human);
-        // O: perfect:0.15 -> trap:0.15 -> human -> random ... -> perfect:0.15.
+        // O: perfect:0.15 -> trap:0.15 -> sharp -> gentle:0.5 -> adaptive ->
+        // epsilon:0.1 -> human -> random ... -> perfect:0.15.
         press(&mut app, &[KeyCode::Down, KeyCode::Down, KeyCode::Right]);
         assert_eq!(app.settings.o.to_string(), "trap:0.15");
-        press(&mut app, &[KeyCode::Right; 4]);
+        press(&mut app, &[KeyCode::Right; 3]);
+        assert_eq!(app.settings.o.to_string(), "adaptive");
+        press(&mut app, &[KeyCode::Right; 5]);
         assert_eq!(app.settings.o.to_string(), "medium");
         press(&mut app, &[KeyCode::Right]);
         assert_eq!(app.settings.o.to_string(), "perfect:0.15");

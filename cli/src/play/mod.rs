@@ -28,7 +28,8 @@ use std::time::Duration;
 /// X always moves first: to let the engine open, use `--x LEVEL --o human`. Two
 /// engines (`--x perfect --o trap`) play game after game until a key is pressed.
 /// A PLAYER is `human` or a level: random, easy, medium, perfect (or hard), trap,
-/// with an optional mistake rate for perfect and trap (`perfect:0.15` plays a move
+/// sharp, gentle:F (F from 0 to 1), adaptive (shows its estimate of your ε) or
+/// epsilon:E (docs/players.md), with an optional mistake rate for perfect and trap (`perfect:0.15` plays a move
 /// of the next worse outcome class 15% of the time) and an optional forced first
 /// move (`perfect@5`: the centre, squares 1-9). A forced first move gives up the
 /// never-lose guarantee of perfect and trap: an O forced onto an edge after X took

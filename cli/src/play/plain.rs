@@ -79,9 +79,10 @@ pub fn run<R: rand_core::Rng + ?Sized>(
             let square = app.game.last_move().unwrap_or(Square::CENTRE);
             writeln!(
                 out,
-                "{} ({}) plays {}.",
+                "{} ({}{}) plays {}.",
                 piece(player),
                 Seat::Engine(strategy),
+                app.estimate_text(strategy),
                 app.label(square)
             )?;
         }

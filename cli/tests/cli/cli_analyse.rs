@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn tictable(args: &[&str], stdin: &[u8]) -> Output {
+/// Runs the built `tictable` with `args`, `stdin` written to it; its output.
+pub(crate) fn tictable(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictable"))
         .args(args)
         .stdin(Stdio::piped())

@@ -343,7 +343,7 @@ fn the_level_is_read_by_the_parser_play_and_selfplay_use() {
     let (code, stderr) = refused(&["simulate", "--level", "robot"]);
     let (play_code, play) = refused(&["play", "--plain", "--o", "robot"]);
     assert_eq!((code, play_code), (Some(2), Some(2)));
-    let reason = "unknown level `robot` (expected random, easy, medium, perfect, hard or trap)";
+    let reason = "unknown level `robot` (expected random, easy, medium, perfect, trap, sharp, gentle, adaptive, epsilon, or hard for perfect)";
     assert!(
         stderr.contains(reason) && play.contains(reason),
         "{stderr}\n{play}"

@@ -121,7 +121,7 @@ pub trait MoveChooser {
 }
 
 /// Any [`Strategy`] of the players module (random, easy, medium, perfect, trap,
-/// with a mistake rate), drawn with `R`; the Level button cycles the levels.
+/// sharp, gentle, adaptive, epsilon, with a mistake rate), drawn with `R`; the Level button cycles the levels.
 ///
 /// ```
 /// use tictable_machine::controller::{MoveChooser, StrategyChooser};
@@ -137,8 +137,8 @@ pub trait MoveChooser {
 /// let mut c = StrategyChooser { strategy: Strategy::new(Level::Trap), rng: Counter(1) };
 /// let b: Board = "XX.OO....".parse().unwrap();
 /// assert_eq!(c.choose(&b).map(|s| s.index()), Some(2));
-/// c.next_level(); // trap -> random
-/// assert_eq!(c.strategy.level(), Level::Random);
+/// c.next_level(); // trap -> sharp (Level::ALL's order, round to random)
+/// assert_eq!(c.strategy.level(), Level::Sharp);
 /// ```
 #[derive(Clone, Debug)]
 pub struct StrategyChooser<R> {

@@ -587,8 +587,13 @@ fn the_level_button_cycles_the_strategy_and_trap_still_never_loses() {
         assert!(r.finished);
         assert_ne!(r.device_won, Some(false));
     }
-    // Trap -> Random: the weakest level can lose, but the machine keeps working.
+    // Trap -> sharp, gentle, adaptive, epsilon -> random (Level::ALL's order): the
+    // weakest level can lose, but the machine keeps working.
     m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.chooser().strategy.level(), Level::Sharp);
+    for _ in 0..4 {
+        m.press(&mut h, Button::Level);
+    }
     assert_eq!(m.controller.chooser().strategy.level(), Level::Random);
 }
 
