@@ -396,7 +396,10 @@ pub fn run(args: Args) -> ExitCode {
 /// levels play random moves some of the time and lose some games. Checked against
 /// the engine's exact self-play in the tests below.
 pub fn never_loses(level: Level) -> bool {
-    matches!(level, Level::Perfect | Level::Trap)
+    matches!(
+        level,
+        Level::Perfect | Level::Trap | Level::Sharp | Level::Gentle | Level::Adaptive
+    )
 }
 
 /// Below this probability of never drawing a fault kind in a run, drawing it is
