@@ -13,11 +13,13 @@ mod engine;
 mod format_doc;
 #[cfg(all(feature = "serde", feature = "std"))]
 mod game;
+mod markdown;
 #[cfg(all(feature = "std", feature = "serde"))]
 mod properties;
 #[cfg(feature = "std")]
 mod python_module;
 mod readme;
+mod rust_version;
 #[cfg(feature = "stats")]
 mod selfplay;
 #[cfg(feature = "std")]
