@@ -422,3 +422,87 @@ fn installs_are_locked() {
         unlocked.join("\n")
     );
 }
+
+/// Whether `text` names `ident` as a whole word.
+fn names(text: &str, ident: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(ident).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + ident.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+/// A Rust path written in backticks (`tictable_machine::sim::wire::Wire`,
+/// `tictable::table::size()`) checked against the source: each module is a file or a
+/// directory of its crate, and the first item after the modules is named in its
+/// module's file (defined or re-exported there). `Err` says what is missing.
+fn resolve(path: &str) -> Result<(), String> {
+    let mut segments = path.split("::");
+    let mut dir = match segments.next() {
+        Some("tictable") => root().join("src"),
+        Some("tictable_machine") => root().join("machine/src"),
+        _ => return Err("not a path of this workspace's crates".into()),
+    };
+    let mut file = dir.join("lib.rs");
+    for segment in segments {
+        let ident: String = segment
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if ident.is_empty() {
+            break;
+        }
+        let (flat, nested) = (
+            dir.join(format!("{ident}.rs")),
+            dir.join(&ident).join("mod.rs"),
+        );
+        if flat.exists() || nested.exists() {
+            file = if flat.exists() { flat } else { nested };
+            dir = dir.join(&ident);
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        if !names(&text, &ident) {
+            return Err(format!("no module or item `{ident}` in {}", file.display()));
+        }
+        break;
+    }
+    Ok(())
+}
+
+/// The crate paths the documents write still lead somewhere (the machine's modules
+/// left `tictable::device` for `tictable_machine`); a bare `device::...` is the old
+/// path. CHANGELOG.md is history: it names the old paths on purpose.
+#[test]
+fn rust_paths_in_backticks_exist() {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (path, text) in documents() {
+        if path == Path::new("CHANGELOG.md") {
+            continue;
+        }
+        for span in code_spans(&prose(&text)) {
+            let span = span.trim();
+            if span.starts_with("device::") || span.starts_with("tictable::device") {
+                wrong.push(format!("{}: `{span}`: the old module path", path.display()));
+            } else if span.starts_with("tictable::") || span.starts_with("tictable_machine::") {
+                checked += 1;
+                if let Err(e) = resolve(span) {
+                    wrong.push(format!("{}: `{span}`: {e}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked > 10, "only {checked} Rust paths found");
+}
+
+#[test]
+fn rust_paths_are_resolved_against_the_source() {
+    assert_eq!(resolve("tictable_machine::sim::wire::Wire"), Ok(()));
+    assert_eq!(resolve("tictable::table::size()"), Ok(()));
+    assert_eq!(resolve("tictable::analyse"), Ok(()));
+    assert!(resolve("tictable::device::sim").is_err());
+    assert!(resolve("tictable_machine::sim::no_such_thing").is_err());
+}
