@@ -360,3 +360,56 @@ fn cargo_run_is_the_program_only_in_this_workspace() {
     assert!(!of_this_workspace(Path::new("firmware/README.md")));
     assert!(!of_this_workspace(Path::new("vboard/README.md")));
 }
+
+/// README credits `tictable stats` with the sizes of its "Rust, compiled in" row: each
+/// figure of that row's size cell is one `tictable stats` prints, except the 64-bit
+/// per-board layouts, which it does not print and which the row credits to
+/// `tictable::table::size()`'s `wide_bytes` and `wide_best_bytes` instead.
+#[test]
+fn the_sizes_credited_to_stats_are_ones_it_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| Rust, compiled in |"))
+        .expect("README's row \"Rust, compiled in\"");
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    let (sizes, measured_by) = (cells[3], cells[4]);
+    let out = Command::new(env!("CARGO_BIN_EXE_tictable"))
+        .arg("stats")
+        .output()
+        .expect("tictable stats runs");
+    assert!(out.status.success());
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let size = tictable::table::size();
+    let wide = [size.wide_bytes, size.wide_best_bytes].map(|b| b.to_string());
+    let mut not_printed = Vec::new();
+    for (at, _) in sizes.match_indices(" B") {
+        let figure: String = sizes[..at]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .filter(char::is_ascii_digit)
+            .collect();
+        if figure.is_empty() || printed.contains(&format!(" {figure} B")) {
+            continue;
+        }
+        not_printed.push(figure);
+    }
+    for figure in &not_printed {
+        assert!(
+            wide.contains(figure),
+            "README credits `tictable stats` with {figure} B, which it does not print:\n{printed}"
+        );
+    }
+    if !not_printed.is_empty() {
+        for field in ["wide_bytes", "wide_best_bytes"] {
+            assert!(
+                measured_by.contains(field),
+                "README's row does not credit the 64-bit sizes to `{field}`: {measured_by}"
+            );
+        }
+    }
+}
