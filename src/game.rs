@@ -1,7 +1,7 @@
 //! A game with history: [`Game`] plays moves from the empty board, undoes and redoes
 //! them, and reports the result and the winning line. Fixed arrays, no allocation.
 //!
-//! With the `serde` feature a game saves and loads (see [`crate::serialize`]); loading
+//! With the `serde` feature a game saves and loads (see the module `serialize`); loading
 //! replays and checks every move, so a tampered file is an error, never a bad game.
 //!
 //! ```

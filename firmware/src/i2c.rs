@@ -5,7 +5,7 @@
 //!
 //! It replaces the HAL's `BlockingI2c` (stm32f1xx-hal 0.11): larger, and its
 //! `transaction` is `todo!()`. The order of register accesses is the HAL's
-//! (`src/i2c/blocking.rs`), which is RM0008's "method 2" for a polled master receiver,
+//! (its file `i2c/blocking.rs`), which is RM0008's "method 2" for a polled master receiver,
 //! with the workarounds of the STM32F10xx errata (ES096 §2.13.2, "some software events
 //! must be managed before the current byte is being transferred") that ST's own
 //! `stm32f1xx_hal_i2c.c` applies: interrupts are masked ([`Registers::critical`]) where

@@ -13,6 +13,7 @@ mod engine;
 mod format_doc;
 #[cfg(all(feature = "serde", feature = "std"))]
 mod game;
+mod markdown;
 #[cfg(feature = "stats")]
 mod players;
 #[cfg(all(feature = "std", feature = "serde"))]
@@ -20,6 +21,7 @@ mod properties;
 #[cfg(feature = "std")]
 mod python_module;
 mod readme;
+mod rust_version;
 #[cfg(feature = "stats")]
 mod selfplay;
 #[cfg(feature = "std")]

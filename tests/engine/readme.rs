@@ -1,4 +1,6 @@
-//! README.md and `docs/*.md` as a newcomer reads them: every link to a file in the
+//! Every Markdown file of the repository (found by walking it: README.md, `docs/`,
+//! the crates' and the firmware's READMEs, ...) and the crate documentation (`//!`) of
+//! every Rust source, as a newcomer reads them: every link to a file in the
 //! repository leads to one (none leaves it) and every `#anchor` to a heading there,
 //! every path written in backticks exists, the table sizes they state are the ones the
 //! crate computes, a byte figure is written in one file only, and what they say of
@@ -8,29 +10,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::markdown;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// README.md and every `docs/*.md`, as (path relative to the root, text).
+/// Every Markdown file of the repository and the crate documentation (`//!`) of every
+/// Rust source, found by walking the tree, as (path relative to the root, text).
 fn documents() -> Vec<(PathBuf, String)> {
-    let mut paths = vec![PathBuf::from("README.md")];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .expect("a docs/ directory")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .map(|p| p.strip_prefix(root()).unwrap().to_path_buf())
-        .collect();
-    docs.sort();
-    paths.extend(docs);
-    paths
-        .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(root().join(&p))
-                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            (p, text)
-        })
-        .collect()
+    let mut all = markdown::markdown_documents(root());
+    all.extend(markdown::crate_docs(root()));
+    all
 }
 
 fn document(path: &str) -> String {
@@ -86,13 +77,16 @@ fn anchors(text: &str) -> BTreeSet<String> {
 fn links_lead_to_files_and_headings_in_the_repository() {
     let root = root().canonicalize().unwrap();
     let mut checked = 0;
+    let mut wrong = Vec::new();
     for (path, text) in documents() {
         let dir = root.join(&path).parent().unwrap().to_path_buf();
         let prose = prose(&text);
         for (start, _) in prose.match_indices("](") {
             let rest = &prose[start + 2..];
             let target = &rest[..rest.find(')').expect("a closed link")];
-            if target.starts_with("http") {
+            // Web addresses, and rustdoc's links to items (`super::sensors::SensorBank`).
+            let item = !target.contains(['.', '/', '#']);
+            if target.starts_with("http") || target.contains("::") || item {
                 continue;
             }
             let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
@@ -101,67 +95,85 @@ fn links_lead_to_files_and_headings_in_the_repository() {
             } else {
                 dir.join(file)
             };
-            let resolved = file
-                .canonicalize()
-                .unwrap_or_else(|_| panic!("{}: {target} does not exist", path.display()));
-            assert!(
-                resolved.starts_with(&root),
-                "{}: {target} leaves the repository",
-                path.display()
-            );
-            if !anchor.is_empty() {
-                let heads = anchors(&std::fs::read_to_string(&resolved).unwrap());
-                assert!(
-                    heads.contains(anchor),
-                    "{}: {target}: no heading #{anchor} there (headings: {heads:?})",
-                    path.display()
-                );
-            }
             checked += 1;
+            let Ok(resolved) = file.canonicalize() else {
+                wrong.push(format!("{}: {target} does not exist", path.display()));
+                continue;
+            };
+            if !resolved.starts_with(&root) {
+                wrong.push(format!(
+                    "{}: {target} leaves the repository",
+                    path.display()
+                ));
+            } else if !anchor.is_empty() {
+                let heads = anchors(&std::fs::read_to_string(&resolved).unwrap_or_default());
+                if !heads.contains(anchor) {
+                    wrong.push(format!(
+                        "{}: {target}: no heading #{anchor} there (headings: {heads:?})",
+                        path.display()
+                    ));
+                }
+            }
         }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(checked > 20, "only {checked} links found");
 }
 
-/// Paths written in backticks that are made by a build, not kept in the repository.
+/// Paths written in backticks that are made by a build, not kept in the repository
+/// (also any `DIR/target/...`).
 const BUILT: [&str; 2] = ["web/dist/", "target/"];
 
-/// Where a repository path in backticks can start.
-const TOP: [&str; 13] = [
-    "src/",
-    "machine/",
-    "cli/",
-    "firmware/",
-    "qemu/",
-    "web/",
-    "scripts/",
-    "tests/",
-    "tables/",
-    "examples/",
-    "benches/",
-    "fuzz/",
-    "docs/",
-];
+/// Where a repository path in backticks can start: the repository's top-level
+/// directories (read from the tree, so a new one counts at once).
+fn top_directories() -> Vec<String> {
+    std::fs::read_dir(root())
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| format!("{}/", e.file_name().to_string_lossy()))
+        .filter(|d| !d.starts_with('.') && d != "target/")
+        .collect()
+}
+
+/// The directories a path written in `document` may be relative to: the document's
+/// own, those above it up to the root (a crate's README names `src/lib.rs` of its
+/// crate; rustdoc in `machine/src/persist/` names `machine/src/...` or `src/...`).
+fn bases(document: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = document
+        .ancestors()
+        .skip(1)
+        .map(|d| root().join(d))
+        .collect();
+    dirs.dedup();
+    dirs
+}
 
 #[test]
 fn paths_in_backticks_exist() {
+    let top = top_directories();
+    assert!(
+        top.contains(&"vboard/".to_string()),
+        "top-level directories: {top:?}"
+    );
     let mut checked = 0;
+    let mut wrong = Vec::new();
     for (path, text) in documents() {
         for span in code_spans(&prose(&text)) {
             let candidate = span.trim_end_matches(['/', ':']);
-            let looks_like_a_path = TOP.iter().any(|t| span.starts_with(t))
+            let looks_like_a_path = top.iter().any(|t| span.starts_with(t.as_str()))
                 && !span.contains([' ', '<', '*', '|', '{']);
-            if !looks_like_a_path || BUILT.iter().any(|b| span.starts_with(b)) {
+            let built = BUILT.iter().any(|b| span.starts_with(b)) || span.contains("/target/");
+            if !looks_like_a_path || built {
                 continue;
             }
-            assert!(
-                root().join(candidate).exists(),
-                "{}: `{span}` does not exist",
-                path.display()
-            );
             checked += 1;
+            if !bases(&path).iter().any(|b| b.join(candidate).exists()) {
+                wrong.push(format!("{}: `{span}` does not exist", path.display()));
+            }
         }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(checked > 20, "only {checked} paths found");
 }
 
@@ -211,6 +223,15 @@ fn table_sizes_are_the_ones_the_crate_computes() {
             "README says another size for the {what} than `tictable stats` ({bytes} B): {row}"
         );
     }
+    // The crate's own pages say the best-moves table's size too: its README on
+    // crates.io and its rustdoc.
+    for page in ["README.crate.md", "src/lib.rs"] {
+        let said = format!("{} B table", size.best_bytes);
+        assert!(
+            document(page).contains(&said),
+            "{page} does not call the best-moves table \"{said}\" (`tictable stats`)"
+        );
+    }
     // What the best-moves table's size counts, term by term, as docs/tables.md
     // writes it: the packed sets (a byte per slot, a bit per slot), the pilots, the seed.
     let slots = size.best_entries + 1;
@@ -236,10 +257,14 @@ fn table_sizes_are_the_ones_the_crate_computes() {
     }
 }
 
-/// The byte figures of a text (`2765 B`, `20,680 B`), those of three digits or more.
+/// The byte figures of a text (`2765 B`, `20,680 B`, `16 384 B`), those of three
+/// digits or more.
 fn byte_figures(text: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
     let chars: Vec<char> = text.chars().collect();
+    let digit = |k: usize| chars.get(k).is_some_and(char::is_ascii_digit);
+    // A group of exactly three digits starts at `k` (the tail of `16 384`).
+    let group = |k: usize| (k..k + 3).all(digit) && !digit(k + 3);
     for i in 0..chars.len() {
         if !chars[i].is_ascii_digit() || (i > 0 && (chars[i - 1].is_alphanumeric())) {
             continue;
@@ -247,8 +272,13 @@ fn byte_figures(text: &str) -> BTreeSet<String> {
         if i > 0 && matches!(chars[i - 1], ',' | '.' | '-' | '+' | '^') {
             continue;
         }
+        if i > 1 && chars[i - 1] == ' ' && digit(i - 2) && group(i) {
+            continue; // inside a number grouped by spaces, found from its start
+        }
         let mut j = i;
-        while j < chars.len() && (chars[j].is_ascii_digit() || chars[j] == ',') {
+        while j < chars.len()
+            && (chars[j].is_ascii_digit() || chars[j] == ',' || (chars[j] == ' ' && group(j + 1)))
+        {
             j += 1;
         }
         let number: String = chars[i..j].iter().collect();
@@ -257,18 +287,61 @@ fn byte_figures(text: &str) -> BTreeSet<String> {
         let unit: String = chars[j..chars.len().min(j + 3)].iter().collect();
         let is_bytes = unit.starts_with(" B") && !unit[2..].starts_with(char::is_alphanumeric);
         if is_bytes && digits >= 3 && chars[j - 1] != ',' {
-            found.insert(number.replace(',', ""));
+            found.insert(number.replace([',', ' '], ""));
         }
     }
     found
 }
 
+/// A text without its generated blocks: the lines from `<!-- NAME:begin -->` to
+/// `<!-- NAME:end -->`, which the script that measures them writes (and checks).
+fn without_generated_blocks(text: &str) -> String {
+    let mut inside = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        let marker = line
+            .trim()
+            .strip_prefix("<!--")
+            .and_then(|l| l.strip_suffix("-->"));
+        match marker.map(str::trim) {
+            Some(m) if m.ends_with(":begin") => inside = true,
+            Some(m) if m.ends_with(":end") => inside = false,
+            _ if !inside => {
+                out.push_str(line);
+                out.push('\n');
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The table sizes the crate computes: figures that any document may repeat, since
+/// `table_sizes_are_the_ones_the_crate_computes` checks them wherever they are written.
+fn computed_figures() -> BTreeSet<String> {
+    let size = tictable::table::size();
+    [
+        size.total(),
+        size.compact_bytes,
+        size.best_bytes,
+        size.wide_bytes,
+        size.wide_best_bytes,
+    ]
+    .iter()
+    .filter(|&&b| b > 0)
+    .map(usize::to_string)
+    .collect()
+}
+
 #[test]
 fn a_byte_figure_is_written_in_one_file_only() {
+    let computed = computed_figures();
     let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-    for (path, text) in documents() {
-        for figure in byte_figures(&text) {
-            files.entry(figure).or_default().push(path.clone());
+    for (path, text) in markdown::markdown_documents(root()) {
+        for figure in byte_figures(&without_generated_blocks(&text)) {
+            if !computed.contains(&figure) {
+                files.entry(figure).or_default().push(path.clone());
+            }
         }
     }
     assert!(files.len() > 30, "only {} byte figures found", files.len());
@@ -290,9 +363,19 @@ fn byte_figures_are_grouped_as_written() {
 
 #[test]
 fn byte_figures_are_found_as_written() {
-    let found = byte_figures("a 2765 B table, 20,680 B as .py, 146 B, 12 B, 2 B, 1,000 KB");
-    let expected: BTreeSet<String> = ["2765", "20680", "146"].map(String::from).into();
+    let found = byte_figures(
+        "a 2765 B table, 20,680 B as .py, 146 B, 12 B, 2 B, 1,000 KB, 16 384 B, 926 + 416 B",
+    );
+    let expected: BTreeSet<String> = ["2765", "20680", "146", "16384", "416"]
+        .map(String::from)
+        .into();
     assert_eq!(found, expected);
+}
+
+#[test]
+fn generated_blocks_are_left_out_of_the_once_only_rule() {
+    let text = "a 2765 B\n<!-- x:begin -->\n4640 B\n<!-- x:end -->\n";
+    assert_eq!(without_generated_blocks(text), "a 2765 B\n");
 }
 
 #[test]
@@ -311,4 +394,135 @@ fn the_json_table_is_one_document_as_described() {
     let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
     assert_eq!(v["format"], "tictable");
     assert_eq!(v["positions"].as_array().map(Vec::len), Some(627));
+}
+
+/// Every `cargo install` a document shows takes `--locked`: the versions of
+/// `Cargo.lock`, which CI tested, not the newest that semver allows (which may need a
+/// newer Rust, or break).
+#[test]
+fn installs_are_locked() {
+    let mut unlocked = Vec::new();
+    let mut seen = 0;
+    for (path, text) in documents() {
+        for (number, line) in text.lines().enumerate() {
+            for (at, _) in line.match_indices("cargo install") {
+                seen += 1;
+                let rest = &line[at..];
+                let command = rest.split(['`', '#', ';', '&', '|']).next().unwrap_or(rest);
+                let words: Vec<&str> = command.split_whitespace().collect();
+                if words.len() <= 2 {
+                    continue; // a mention (`cargo install` alone), not a command
+                }
+                if !words.contains(&"--locked") {
+                    unlocked.push(format!("{}:{}: {command}", path.display(), number + 1));
+                }
+            }
+        }
+    }
+    assert!(seen >= 3, "only {seen} cargo install commands found");
+    assert!(
+        unlocked.is_empty(),
+        "without --locked:\n{}",
+        unlocked.join("\n")
+    );
+}
+
+/// Whether `text` names `ident` as a whole word.
+fn names(text: &str, ident: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(ident).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + ident.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+/// A Rust path written in backticks (`tictable_machine::sim::wire::Wire`,
+/// `tictable::table::size()`) checked against the source: each module is a file or a
+/// directory of its crate, and the first item after the modules is named in its
+/// module's file (defined or re-exported there). `Err` says what is missing.
+fn resolve(path: &str) -> Result<(), String> {
+    let mut segments = path.split("::");
+    let mut dir = match segments.next() {
+        Some("tictable") => root().join("src"),
+        Some("tictable_machine") => root().join("machine/src"),
+        _ => return Err("not a path of this workspace's crates".into()),
+    };
+    let mut file = dir.join("lib.rs");
+    for segment in segments {
+        let ident: String = segment
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if ident.is_empty() {
+            break;
+        }
+        let (flat, nested) = (
+            dir.join(format!("{ident}.rs")),
+            dir.join(&ident).join("mod.rs"),
+        );
+        if flat.exists() || nested.exists() {
+            file = if flat.exists() { flat } else { nested };
+            dir = dir.join(&ident);
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        if !names(&text, &ident) {
+            return Err(format!("no module or item `{ident}` in {}", file.display()));
+        }
+        break;
+    }
+    Ok(())
+}
+
+/// The crate paths the documents write still lead somewhere (the machine's modules
+/// left `tictable::device` for `tictable_machine`); a bare `device::...` is the old
+/// path. CHANGELOG.md is history: it names the old paths on purpose.
+#[test]
+fn rust_paths_in_backticks_exist() {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (path, text) in documents() {
+        if path == Path::new("CHANGELOG.md") {
+            continue;
+        }
+        for span in code_spans(&prose(&text)) {
+            let span = span.trim();
+            if span.starts_with("device::") || span.starts_with("tictable::device") {
+                wrong.push(format!("{}: `{span}`: the old module path", path.display()));
+            } else if span.starts_with("tictable::") || span.starts_with("tictable_machine::") {
+                checked += 1;
+                if let Err(e) = resolve(span) {
+                    wrong.push(format!("{}: `{span}`: {e}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked > 10, "only {checked} Rust paths found");
+}
+
+#[test]
+fn rust_paths_are_resolved_against_the_source() {
+    assert_eq!(resolve("tictable_machine::sim::wire::Wire"), Ok(()));
+    assert_eq!(resolve("tictable::table::size()"), Ok(()));
+    assert_eq!(resolve("tictable::analyse"), Ok(()));
+    assert!(resolve("tictable::device::sim").is_err());
+    assert!(resolve("tictable_machine::sim::no_such_thing").is_err());
+}
+
+/// The firmware's and the virtual blue pill's READMEs stay short enough to read in
+/// about five minutes (what it is, how to run it, the tables a person needs); the rest
+/// lives in `docs/firmware.md` and `docs/vboard.md`. The limit counts words as `wc -w`
+/// does, tables included (they are scanned rather than read: about 350 words a minute).
+#[test]
+fn the_firmware_and_vboard_readmes_stay_short() {
+    const WORDS: usize = 1800;
+    for page in ["firmware/README.md", "vboard/README.md"] {
+        let words = document(page).split_whitespace().count();
+        assert!(
+            words <= WORDS,
+            "{page} has {words} words, over {WORDS}: move details to docs/"
+        );
+    }
 }

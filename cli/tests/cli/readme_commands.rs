@@ -1,6 +1,8 @@
-//! Every command README.md and `docs/*.md` show still runs: each line of a fenced `sh`
+//! Every command the repository's Markdown files show still runs (every `.md`, found
+//! by walking the tree: `tests/engine/markdown.rs`): each line of a fenced `sh`
 //! block that runs the program (`tictable ...`, `cargo run --release -- ...`, also at
-//! the end of a pipe) is run by `sh` against the program this test was built with, as
+//! the end of a pipe; `cargo run` only in documents of this workspace, not of
+//! `firmware/`, `vboard/` and the other workspaces, where it runs something else) is run by `sh` against the program this test was built with, as
 //! a person who ran `cargo install --path cli` would type it, in a scratch directory
 //! holding a copy of `tables/`, with no terminal and an empty stdin.
 //!
@@ -16,6 +18,10 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+#[allow(dead_code)] // the engine's README check also reads the crates' rustdoc
+#[path = "../../../tests/engine/markdown.rs"]
+mod markdown;
 
 /// The repository root.
 fn root() -> PathBuf {
@@ -52,22 +58,27 @@ fn marker<'a>(line: &'a str, name: &str) -> Option<&'a str> {
 }
 
 /// `line` as `sh` runs it, when it runs the program; `None` for other commands
-/// (`cargo test`, `cd firmware && ...`).
-fn script(line: &str) -> Option<String> {
+/// (`cargo test`, `cd firmware && ...`). `cargo run` runs the program only where
+/// `ours` (a document of this workspace).
+fn script(line: &str, ours: bool) -> Option<String> {
     let code = line.trim();
     if code.is_empty() || code.starts_with('#') {
         return None;
     }
-    let script = code
-        .replace("cargo run --release -- ", "tictable ")
-        .replace("cargo run --release --", "tictable")
-        .replace("cargo run --release", "tictable");
+    let script = if ours {
+        code.replace("cargo run --release -- ", "tictable ")
+            .replace("cargo run --release --", "tictable")
+            .replace("cargo run --release", "tictable")
+    } else {
+        code.to_string()
+    };
     let runs_it = script.starts_with("tictable") || script.contains("| tictable");
     runs_it.then_some(script)
 }
 
-/// The commands of one Markdown document.
-fn commands_in(name: &str, text: &str) -> Vec<Shown> {
+/// The commands of one Markdown document; `cargo run` is the program only where
+/// `ours`.
+fn commands_in(name: &str, text: &str, ours: bool) -> Vec<Shown> {
     let mut shown: Vec<Shown> = Vec::new();
     let (mut status, mut not_run, mut output) = (0, None::<String>, false);
     let mut block: Option<&str> = None;
@@ -98,7 +109,7 @@ fn commands_in(name: &str, text: &str) -> Vec<Shown> {
                 if info != "sh" {
                     continue;
                 }
-                if let Some(script) = script(line) {
+                if let Some(script) = script(line, ours) {
                     shown.push(Shown {
                         place: format!("{name}:{}", number + 1),
                         line: line.to_string(),
@@ -114,22 +125,25 @@ fn commands_in(name: &str, text: &str) -> Vec<Shown> {
     shown
 }
 
-/// The commands of README.md and every `docs/*.md`.
+/// Whether `document` (relative to the root) belongs to this workspace: no directory
+/// between it and the root holds another workspace's `Cargo.toml` (`firmware/`,
+/// `vboard/`, `web/`, `qemu/`, `fuzz/`), where `cargo run` runs another program.
+fn of_this_workspace(document: &Path) -> bool {
+    document.ancestors().skip(1).all(|dir| {
+        dir.as_os_str().is_empty()
+            || std::fs::read_to_string(root().join(dir).join("Cargo.toml")).map_or(true, |toml| {
+                !toml.lines().any(|l| l.trim() == "[workspace]")
+            })
+    })
+}
+
+/// The commands of every Markdown file of the repository.
 fn shown() -> Vec<Shown> {
-    let mut names = vec!["README.md".to_string()];
-    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".md"))
-        .map(|n| format!("docs/{n}"))
-        .collect();
-    docs.sort();
-    names.extend(docs);
-    names
+    markdown::markdown_files(&root())
         .iter()
-        .flat_map(|name| {
-            let text = std::fs::read_to_string(root().join(name)).unwrap();
-            commands_in(name, &text)
+        .flat_map(|path| {
+            let text = std::fs::read_to_string(root().join(path)).unwrap();
+            commands_in(&path.to_string_lossy(), &text, of_this_workspace(path))
         })
         .collect()
 }
@@ -236,10 +250,7 @@ fn every_command_shown_in_the_docs_runs() {
         );
     }
     let ran = run_all(|s| s.not_run.is_none(), "readme-commands");
-    assert!(
-        ran >= 20,
-        "only {ran} commands found in README.md and docs/"
-    );
+    assert!(ran >= 20, "only {ran} commands found in the Markdown files");
 }
 
 #[test]
@@ -283,7 +294,7 @@ cd firmware && cargo build --release
 tictable verify
 ```
 ";
-    let shown = commands_in("t.md", text);
+    let shown = commands_in("t.md", text, true);
     let got: Vec<(&str, i32, Option<&str>)> = shown
         .iter()
         .map(|s| (s.script.as_str(), s.status, s.not_run.as_deref()))
@@ -307,7 +318,7 @@ tictable verify
 #[test]
 fn a_failing_command_is_reported() {
     let dir = scratch("readme-commands-failing");
-    let shown = &commands_in("t.md", "```sh\ntictable analyse XXXXXXXXX\n```\n")[0];
+    let shown = &commands_in("t.md", "```sh\ntictable analyse XXXXXXXXX\n```\n", true)[0];
     let report = run(shown, &dir).expect("an invalid position fails");
     assert!(
         report.starts_with("t.md:2: `tictable analyse XXXXXXXXX` ended with Some(2), not 0"),
@@ -323,10 +334,82 @@ fn output_other_than_shown_is_reported() {
     let text = "```sh\ntictable analyse --json XX.OO....\n```\n<!-- output: -->\n```json\n";
     let right =
         r#"{"position":"XX.OO....","to_move":"X","outcome":"win","plies":1,"best":[2],"safe":[2]}"#;
-    let shown = &commands_in("t.md", &format!("{text}{right}\n```\n"))[0];
+    let shown = &commands_in("t.md", &format!("{text}{right}\n```\n"), true)[0];
     assert_eq!(run(shown, &dir), None);
     let wrong = right.replace("[2]", "[3]");
-    let shown = &commands_in("t.md", &format!("{text}{wrong}\n```\n"))[0];
+    let shown = &commands_in("t.md", &format!("{text}{wrong}\n```\n"), true)[0];
     let report = run(shown, &dir).expect("another output is reported");
     assert!(report.contains("did not print"), "{report}");
+}
+
+/// `cargo run` in another workspace's document (the firmware's flashes the board) is
+/// not the program; `tictable` there still is.
+#[test]
+fn cargo_run_is_the_program_only_in_this_workspace() {
+    let text = "```sh\ncargo run --release\ntictable verify\n```\n";
+    let scripts = |ours| -> Vec<String> {
+        commands_in("t.md", text, ours)
+            .into_iter()
+            .map(|s| s.script)
+            .collect()
+    };
+    assert_eq!(scripts(true), ["tictable", "tictable verify"]);
+    assert_eq!(scripts(false), ["tictable verify"]);
+    assert!(of_this_workspace(Path::new("docs/cli.md")));
+    assert!(of_this_workspace(Path::new("machine/README.md")));
+    assert!(!of_this_workspace(Path::new("firmware/README.md")));
+    assert!(!of_this_workspace(Path::new("vboard/README.md")));
+}
+
+/// README credits `tictable stats` with the sizes of its "Rust, compiled in" row: each
+/// figure of that row's size cell is one `tictable stats` prints, except the 64-bit
+/// per-board layouts, which it does not print and which the row credits to
+/// `tictable::table::size()`'s `wide_bytes` and `wide_best_bytes` instead.
+#[test]
+fn the_sizes_credited_to_stats_are_ones_it_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| Rust, compiled in |"))
+        .expect("README's row \"Rust, compiled in\"");
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    let (sizes, measured_by) = (cells[3], cells[4]);
+    let out = Command::new(env!("CARGO_BIN_EXE_tictable"))
+        .arg("stats")
+        .output()
+        .expect("tictable stats runs");
+    assert!(out.status.success());
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let size = tictable::table::size();
+    let wide = [size.wide_bytes, size.wide_best_bytes].map(|b| b.to_string());
+    let mut not_printed = Vec::new();
+    for (at, _) in sizes.match_indices(" B") {
+        let figure: String = sizes[..at]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .filter(char::is_ascii_digit)
+            .collect();
+        if figure.is_empty() || printed.contains(&format!(" {figure} B")) {
+            continue;
+        }
+        not_printed.push(figure);
+    }
+    for figure in &not_printed {
+        assert!(
+            wide.contains(figure),
+            "README credits `tictable stats` with {figure} B, which it does not print:\n{printed}"
+        );
+    }
+    if !not_printed.is_empty() {
+        for field in ["wide_bytes", "wide_best_bytes"] {
+            assert!(
+                measured_by.contains(field),
+                "README's row does not credit the 64-bit sizes to `{field}`: {measured_by}"
+            );
+        }
+    }
 }

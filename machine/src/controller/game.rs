@@ -89,7 +89,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// even number of moves exactly when the device plays black. (The record only
     /// grows by legal moves from the empty board: no piece counting needed.)
     pub(super) fn devices_turn(&self) -> bool {
-        (self.record.len % 2 == 0) == self.setup.device_first
+        self.record.len.is_multiple_of(2) == self.setup.device_first
     }
 
     /// Setup, or a finished game or task: Side, First square and Level change the

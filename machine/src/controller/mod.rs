@@ -66,7 +66,7 @@
 //! }
 //! ```
 //!
-//! `device::sim::run::SimMachine::tick` runs exactly this loop on the simulator.
+//! `tictable_machine::sim::run::SimMachine::tick` runs exactly this loop on the simulator.
 
 use super::classify::Calibrator;
 use super::model::FULL_STOCK;

@@ -18,7 +18,7 @@
 //!
 //! Invariants: the calibration in use changes only when all five steps are read and
 //! [`Calibrator::finish`] accepts them; Level cancels at any step. (Also at the old
-//! path `device::guided`.)
+//! path `tictable_machine::guided`.)
 
 use super::{Controller, MoveChooser, State};
 use crate::classify::{Calibrator, Margins, Reference};

@@ -20,7 +20,7 @@
 //!   multiplication or division routine), saturating so that no travel and no `u32`
 //!   time can overflow.
 //!
-//! The parts, one file each, all re-exported here (`device::motion::X`):
+//! The parts, one file each, all re-exported here (`tictable_machine::motion::X`):
 //! `geometry.rs` ([`Point`], [`Pose`], [`Storage`]), `profile.rs` ([`AxisConfig`]
 //! and the speed ramp), `axis.rs` ([`Axis`], [`MotionError`]), `gantry.rs`
 //! ([`Machine`], [`HeadTiming`]) and `lift.rs` ([`Lift`], [`PinLift`], [`ServoLift`]).

@@ -220,7 +220,7 @@ impl<S: NorFlash> Store<S> {
         if Self::PAGE_STRIDE == 0 {
             return Err(PersistError::Unsupported);
         }
-        if base as usize % S::ERASE_SIZE != 0 {
+        if !(base as usize).is_multiple_of(S::ERASE_SIZE) {
             return Err(PersistError::Misaligned);
         }
         let end = flash.capacity().min(u32::MAX as usize);

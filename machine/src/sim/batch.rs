@@ -297,7 +297,7 @@ impl Batch {
     /// first square half the time when first, people random, perfect or erring
     /// (20 %), each equally often.
     fn scenario(&self, g: u32, rng: &mut SplitMix64) -> Scenario {
-        let device_first = g % 2 == 0;
+        let device_first = g.is_multiple_of(2);
         let first_square = (device_first && rng.chance(0.5)).then(|| rng.below(9) as u8);
         let (style, slip_rate) = match rng.below(3) {
             0 => (Style::Random, 0.1),

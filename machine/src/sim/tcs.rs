@@ -134,7 +134,7 @@ impl TcsRegs {
     /// Reads register `p`: a data low byte comes from the latest sample and latches
     /// its high byte; a high byte reads the latch.
     pub(super) fn read(&mut self, p: usize) -> u8 {
-        if matches!(p, 0x14..=0x1B) && p % 2 == 0 {
+        if matches!(p, 0x14..=0x1B) && p.is_multiple_of(2) {
             let [lo, hi] = self.adc[(p - 0x14) / 2].to_le_bytes();
             self.regs[p + 1] = hi;
             lo

@@ -47,7 +47,7 @@ fn snapshot(k: usize, recalibrated: &[usize]) -> Snapshot {
         },
         record,
         mode: Mode::Game,
-        active: k % 10 != 0,
+        active: !k.is_multiple_of(10),
         stock: [0b11111, 0b11111],
         suspect: [0, 0],
         pending: None,
