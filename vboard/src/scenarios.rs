@@ -368,13 +368,17 @@ pub fn run_watched(
     let ms = s.ms;
     let m = s.mcu();
     let line = format!(
-        "{:8} ms end: I2C1 reset {} times, {} bytes; SDA held low: {}; bus recoveries seen: {}; watchdog feeds {}; \
+        "{:8} ms end: I2C1 reset {} times ({} mid-byte), {} bytes; slave out of step: {:?}; bus recoveries seen: {} \
+         ({} clocks, {} left a slave out of step); watchdog feeds {}; \
          SysTick ticks lost (since the last reset) {} over {} erases",
         ms,
         m.i2c.resets,
+        m.i2c.resets_mid_byte,
         m.i2c.bytes,
         m.world.bus_hung,
-        m.i2c.recovery_clocks / 9,
+        m.i2c.recoveries,
+        m.i2c.recovery_clocks,
+        m.i2c.recoveries_left_hung,
         m.iwdg.feeds,
         m.systick.merged,
         m.flash.total_erases()
@@ -414,11 +418,9 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
                     i + 1,
                     b.kind
                 ));
-            } else if b.kind == FaultKind::BusHang
-                && s.mcu().i2c.recovery_clocks.saturating_sub(clocks_before) < 9
-            {
+            } else if b.kind == FaultKind::BusHang && s.mcu().i2c.recovery_clocks == clocks_before {
                 // A hang counted must be a hang seen: SDA held low until the
-                // firmware clocked it free (at least one recovery's 9 clocks).
+                // firmware clocked it free.
                 r.violations.push(format!(
                     "game {}: bus-hang injected {n} times, but the firmware never clocked the bus free",
                     i + 1
@@ -509,6 +511,12 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
         r.violations.push(format!(
             "stepper drivers: {} pulses too short, {} DIR changes without set-up time, {} edges while disabled",
             t.short_pulses, t.dir_violations, t.disabled_edges
+        ));
+    }
+    if m.i2c.recoveries_left_hung > 0 {
+        r.violations.push(format!(
+            "{} of {} bus recoveries left a slave out of step (mid-byte): a recovery must free the bus in one call",
+            m.i2c.recoveries_left_hung, m.i2c.recoveries
         ));
     }
     if m.i2c.master_hangs > 0 {
