@@ -275,6 +275,9 @@ pub struct Report {
     pub differential: (u32, u32),
     /// Figures.
     pub figures: Figures,
+    /// The bus's unkind moments: hangs injected (a slave out of step, mid-byte),
+    /// I2C1 resets in the middle of a byte, bus recoveries and their clocks.
+    pub bus: BusCounts,
     /// The flash at the end.
     pub flash: Vec<u8>,
     /// What happened, for a failure's report.
@@ -384,6 +387,18 @@ pub fn run_watched(
         m.flash.total_erases()
     );
     s.log.push(line);
+    let m = s.mcu();
+    r.bus = BusCounts {
+        hangs: m.world.stats.bus_hangs
+            + plan
+                .games
+                .iter()
+                .filter(|g| g.hold_bus_after_ms.is_some())
+                .count() as u64,
+        mid_byte: m.i2c.resets_mid_byte,
+        recoveries: m.i2c.recoveries,
+        clocks: m.i2c.recovery_clocks,
+    };
     r.flash = s.mcu().flash_array().to_vec();
     r.log = std::mem::take(&mut s.log);
     r
@@ -513,6 +528,17 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
             t.short_pulses, t.dir_violations, t.disabled_edges
         ));
     }
+    for (a, motor) in t.motors.iter().enumerate() {
+        if motor.lost > 0 {
+            r.violations.push(format!(
+                "stepper {}: {} steps lost, sent sooner than the motor could follow (one {:.1} µs after a step it followed; the first at {:?})",
+                ["X", "Y"][a],
+                motor.lost,
+                motor.lost_gap_ns as f64 / 1000.0,
+                motor.first_loss
+            ));
+        }
+    }
     if m.i2c.recoveries_left_hung > 0 {
         r.violations.push(format!(
             "{} of {} bus recoveries left a slave out of step (mid-byte): a recovery must free the bus in one call",
@@ -599,6 +625,14 @@ impl Report {
         if cuts > 0 {
             let _ = write!(out, ", {cuts} power cuts");
         }
+        let b = self.bus;
+        if b.hangs + b.mid_byte + b.recoveries > 0 {
+            let _ = write!(
+                out,
+                ", {} slaves out of step, {} resets mid-byte, {} bus recoveries ({} clocks)",
+                b.hangs, b.mid_byte, b.recoveries, b.clocks
+            );
+        }
         if self.violations.is_empty() {
             out.push_str(": ok");
         } else {
@@ -606,6 +640,19 @@ impl Report {
         }
         out
     }
+}
+
+/// What the bus went through in a run (see [`Report::bus`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BusCounts {
+    /// Slaves put out of step (the `bus-hang` kind, a held bus).
+    pub hangs: u64,
+    /// I2C1 resets (or PE cleared) mid-byte.
+    pub mid_byte: u64,
+    /// Bus recoveries (the pins as GPIOs and back).
+    pub recoveries: u64,
+    /// Their SCL clocks.
+    pub clocks: u64,
 }
 
 /// Whether the lights show a calibration step (Error with a step light).

@@ -37,3 +37,5 @@ mod device_task_entry;
 mod device_watchdog;
 #[cfg(feature = "sim-core")]
 mod sim_bus;
+#[cfg(feature = "sim-core")]
+mod step_bursts;
