@@ -276,7 +276,11 @@ impl Board {
         );
         let level_held = show_boot(&mut watchdog, reset_cause, clock_source);
         let _ = enable.set_low();
-        let axis = |id, step, dir, limit| Axis::new(id, step, dir, limit, AxisConfig::DEFAULT);
+        // Polled at sub-ms times: never two steps together (a motor cannot follow
+        // a burst; after a stall the profile starts again from rest).
+        let axis = |id, step, dir, limit| {
+            Axis::new(id, step, dir, limit, AxisConfig::DEFAULT).send_no_bursts()
+        };
         Board {
             // After two bus errors in a row the bank frees the bus (SensorBus's
             // BusRecovery).

@@ -6,11 +6,11 @@
 
 use crate::i2c::{Master, Reg, Registers};
 use crate::pulse::wait_since;
-use crate::recovery::{free_bus, OpenDrainLines};
 use crate::startup::ClockSource;
 use crate::{clock::Dwt, pulse::CycleCounter, regs};
 use stm32f1xx_hal::pac::I2C1;
 
+use tictable_machine::bus_recovery::{free_bus, OpenDrainLines};
 pub use tictable_machine::sensors::BusRecovery;
 
 /// The sensors' bus: the polled master on I2C1.
@@ -111,9 +111,10 @@ impl Registers for I2c1 {
 
 impl BusRecovery for SensorBus {
     /// The recovery of the I2C specification (UM10204 §3.1.16) and of the errata's
-    /// workaround: PB6/PB7 become open-drain outputs (released high), SCL is clocked
-    /// up to 9 times until the slave lets SDA go, then a STOP (SDA rising while SCL
-    /// is high); the pins go back to the peripheral, which is reset through
+    /// workaround, in one call: PB6/PB7 become open-drain outputs (released high),
+    /// then up to 9 clock pulses each ending in a STOP (`free_bus`, Linux's
+    /// `i2c_generic_scl_recovery`: SDA follows SCL half a period later) until SDA
+    /// reads high; the pins go back to the peripheral, which is reset through
     /// RCC_APB1RSTR and configured again. Only PB6/PB7's fields of GPIOB_CRL change
     /// (see `regs`).
     fn recover_bus(&mut self) -> bool {

@@ -12,7 +12,6 @@
 //! | [`pulse`] | STEP/DIR timing for the stepper drivers (host-tested: `host-check/`) |
 //! | [`bus`] | I2C1 with bus recovery |
 //! | [`i2c`] | the polled I2C master's register sequences (host-tested: `host-check/`) |
-//! | [`recovery`] | the bus-recovery sequence (host-tested: `host-check/`) |
 //! | [`storage`] | the snapshot flash (`embedded-storage` over the last flash pages) |
 //! | `mem` | small memory routines replacing compiler-builtins' (flash size) |
 #![no_std]
@@ -26,7 +25,6 @@ pub mod i2c;
 mod mem;
 pub mod pins;
 pub mod pulse;
-pub mod recovery;
 mod regs;
 pub mod safety;
 pub mod startup;

@@ -461,9 +461,12 @@ impl<'a> Board<'a> {
             if core.in_handler && pc | 1 == EXC_RETURN {
                 exception_return(&mut self.uc);
             } else {
+                let lr = reg(&self.uc, RegisterARM::LR);
+                let sp = reg(&self.uc, RegisterARM::SP);
+                let core = self.uc.get_data_mut();
                 let f = core.mcu.fault.take().unwrap_or(Fault::Cpu {
                     pc,
-                    what: format!("{e:?}"),
+                    what: format!("{e:?} lr {lr:#x} sp {sp:#x}"),
                 });
                 return Err(f);
             }

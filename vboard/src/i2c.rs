@@ -168,6 +168,15 @@ pub struct I2c {
     /// STOPs and STARTs that found a slave holding SDA because this master had
     /// acknowledged the last byte it read (no fault injected: a master's bug).
     pub master_hangs: u64,
+    /// Resets (or PE cleared) in the middle of a byte: a slave left mid-byte.
+    pub resets_mid_byte: u64,
+    /// Bus recoveries seen (the pins given to the GPIO and back).
+    pub recoveries: u64,
+    /// Recoveries after which a slave was still out of step: the recovery did
+    /// not free it in one call.
+    pub recoveries_left_hung: u64,
+    /// SCL as the GPIO last drove it.
+    wire_scl: bool,
     /// What the bus did, when a watcher asked (`Some`): the waveform's source.
     pub probe: Option<Vec<BusRecord>>,
     /// The time the bus was busy, and per scan.
@@ -222,6 +231,10 @@ impl I2c {
             resets: 0,
             recovery_clocks: 0,
             master_hangs: 0,
+            resets_mid_byte: 0,
+            recoveries: 0,
+            recoveries_left_hung: 0,
+            wire_scl: true,
             probe: None,
             time: BusTime::default(),
         }
@@ -244,11 +257,11 @@ impl I2c {
     }
 
     /// The peripheral is reset (RCC_APB1RSTR, or CR1.SWRST): every register to its
-    /// reset value, its lines released (the slaves see a STOP).
-    pub fn reset(&mut self, w: &mut World) {
-        if self.msl {
-            self.wire.stop(w);
-        }
+    /// reset value, its lines released where they were (mid-byte: the slave is
+    /// left mid-byte, no STOP).
+    pub fn reset(&mut self, w: &mut World, now: u64) {
+        self.release_lines(w, now);
+        self.wire.lines_released(w);
         self.time.end(self.time.seen_ns);
         let (wire, pclk1, bytes, resets, time) = (
             self.wire.clone(),
@@ -258,7 +271,13 @@ impl I2c {
             std::mem::take(&mut self.time),
         );
         let probe = self.probe.take();
-        let (clocks, hangs) = (self.recovery_clocks, self.master_hangs);
+        let (clocks, hangs, mid, recoveries, left) = (
+            self.recovery_clocks,
+            self.master_hangs,
+            self.resets_mid_byte,
+            self.recoveries,
+            self.recoveries_left_hung,
+        );
         *self = I2c::new(wire, pclk1);
         self.bytes = bytes;
         self.resets = resets;
@@ -266,6 +285,9 @@ impl I2c {
         // I2C1 around a bus recovery).
         self.recovery_clocks = clocks;
         self.master_hangs = hangs;
+        self.resets_mid_byte = mid;
+        self.recoveries = recoveries;
+        self.recoveries_left_hung = left;
         self.probe = probe;
         self.time = time;
     }
@@ -308,10 +330,45 @@ impl I2c {
         }
     }
 
-    /// The master's clock pulse on SCL as a GPIO (bus recovery).
-    pub fn clock_pulse(&mut self, w: &mut World) {
-        self.recovery_clocks += 1;
-        self.wire.clock_pulse(w);
+    /// The master's lines as it stops driving them (a reset, PE cleared): a STOP
+    /// only between bytes; in the middle of one (its shift register busy) they are
+    /// released where the byte was, and the slave is left mid-byte.
+    fn release_lines(&mut self, w: &mut World, now: u64) {
+        if !self.msl {
+            return;
+        }
+        let mid = match (self.shift, self.event) {
+            (Shift::Sending, Some((t, _))) => Some((false, t)),
+            (Shift::Receiving(_), Some((t, _))) => Some((true, t)),
+            _ => None,
+        };
+        match mid {
+            Some((reads, end)) => {
+                let left = end.saturating_sub(now);
+                let bit = BYTE_CLOCKS.saturating_sub(left.div_ceil(self.bit_ns().max(1)));
+                self.resets_mid_byte += 1;
+                self.wire.master_reset_mid_byte(w, reads, bit.min(8) as u8);
+            }
+            None => {
+                self.wire.stop(w);
+            }
+        }
+    }
+
+    /// The master drives SCL and SDA as GPIOs (bus recovery; `true`: released).
+    pub fn set_lines(&mut self, w: &mut World, scl: bool, sda: bool) {
+        self.recovery_clocks += u64::from(scl && !self.wire_scl);
+        self.wire_scl = scl;
+        self.wire.set_lines(w, scl, sda);
+    }
+
+    /// The pins went back to the peripheral after a recovery: a slave still out
+    /// of step (mid-byte, even one not driving SDA now) was not freed by it.
+    pub fn recovery_ended(&mut self, w: &mut World) {
+        self.wire.lines_released(w);
+        self.wire_scl = true;
+        self.recoveries += 1;
+        self.recoveries_left_hung += u64::from(w.bus_hung.is_some());
     }
 
     /// Runs the bus up to `now`.
@@ -522,15 +579,13 @@ impl I2c {
         match offset {
             0x00 => {
                 if v & cr1::SWRST != 0 {
-                    self.reset(w);
+                    self.reset(w, now);
                     self.cr1 = cr1::SWRST;
                     return Some(());
                 }
                 let old = self.cr1;
                 if v & cr1::PE == 0 {
-                    if self.msl {
-                        self.wire.stop(w);
-                    }
+                    self.release_lines(w, now);
                     self.time.end(now);
                     self.msl = false;
                     self.event = None;
@@ -810,14 +865,18 @@ mod tests {
         assert_ne!(b.rd(0x14) & sr1::ARLO, 0);
         assert_eq!(b.rd(0x18) & 3, 2, "not master, BUSY");
         // A reset does not free a bus a slave holds.
-        b.i2c.reset(&mut b.w);
+        b.i2c.reset(&mut b.w, 0);
         b.wr(0x1C, 180);
         b.wr(0x00, u32::from(cr1::PE));
         assert!(!b.idle());
-        // Nine clocks do.
+        // Clocks with SDA released do: 0x5A's first bit, then a 1, a 0, 1, 1, 0,
+        // 1, 0, the acknowledge (a NACK: the slave stops).
         for _ in 0..9 {
-            b.i2c.clock_pulse(&mut b.w);
+            b.i2c.set_lines(&mut b.w, false, true);
+            b.i2c.set_lines(&mut b.w, true, true);
         }
+        b.i2c.recovery_ended(&mut b.w);
+        assert_eq!(b.i2c.recoveries_left_hung, 0);
         assert!(b.idle());
     }
 

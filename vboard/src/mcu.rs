@@ -157,8 +157,10 @@ pub struct Mcu {
     pub skip_limit: u64,
     /// Cycles skipped in polls.
     pub skipped: u64,
-    /// SCL as last driven by the GPIO (bus recovery).
-    scl_gpio: bool,
+    /// SCL and SDA as last driven by the GPIO (bus recovery; `true`: released).
+    lines_gpio: (bool, bool),
+    /// PB6 or PB7 is a GPIO output now (a bus recovery under way).
+    recovering: bool,
     /// Flash erases and half-word writes started while VDD was below what
     /// flash needs ([`Pwr::too_low_for_flash`]): the firmware must start none.
     pub flash_ops_low: u64,
@@ -213,7 +215,8 @@ impl Mcu {
             poll: None,
             skip_limit: 0,
             skipped: 0,
-            scl_gpio: true,
+            lines_gpio: (true, true),
+            recovering: false,
             flash_ops_low: 0,
             flash_cut: None,
             flash_cut_made: None,
@@ -242,7 +245,11 @@ impl Mcu {
         let (supply, low_reads) = (self.pwr.supply_mv, self.pwr.low_reads);
         self.pwr = Pwr::default();
         (self.pwr.supply_mv, self.pwr.low_reads) = (supply, low_reads);
-        self.i2c.reset(&mut self.world);
+        self.i2c.reset(&mut self.world, now);
+        if kind == ResetKind::PowerOn {
+            // The slaves lost power with the chip: none is left mid-byte.
+            self.world.bus_hung = None;
+        }
         self.i2c.set_pclk1(rcc::OSC_HZ);
         self.time.set_hz(rcc::OSC_HZ);
         self.dbgmcu = 0;
@@ -251,7 +258,8 @@ impl Mcu {
         self.stall_until = None;
         self.poll = None;
         self.wiring.release(now, &mut self.world);
-        self.scl_gpio = true;
+        self.lines_gpio = (true, true);
+        self.recovering = false;
     }
 
     /// Now, ns.
@@ -522,7 +530,7 @@ impl Mcu {
             }
             Effect::Reset(apb1, apb2) => {
                 if apb1 & I2C1RST != 0 {
-                    self.i2c.reset(&mut self.world);
+                    self.i2c.reset(&mut self.world, now);
                     self.i2c.set_pclk1(self.rcc.pclk1_hz(now));
                 }
                 for (port, bit) in IOPRST.iter().enumerate() {
@@ -595,17 +603,21 @@ impl Mcu {
             self.wiring.update(out, now, &mut self.world);
         }
         let b = &self.gpio[1];
-        if matches!(b.mode(pins::SCL.1), Mode::Output { .. }) {
-            let scl = b.driven(pins::SCL.1) != Some(false);
-            if scl != self.scl_gpio {
-                self.scl_gpio = scl;
+        let gpio = |pin: Pin| matches!(b.mode(pin.1), Mode::Output { .. });
+        if gpio(pins::SCL) || gpio(pins::SDA) {
+            let level = |pin: Pin| !gpio(pin) || b.driven(pin.1) != Some(false);
+            let lines = (level(pins::SCL), level(pins::SDA));
+            if lines != self.lines_gpio {
+                self.lines_gpio = lines;
                 self.i2c.lines_glitched();
-                if scl {
-                    self.i2c.clock_pulse(&mut self.world);
-                }
+                self.i2c.set_lines(&mut self.world, lines.0, lines.1);
             }
+            self.recovering = true;
         } else {
-            self.scl_gpio = true;
+            self.lines_gpio = (true, true);
+            if core::mem::take(&mut self.recovering) {
+                self.i2c.recovery_ended(&mut self.world);
+            }
         }
     }
 
@@ -626,6 +638,7 @@ fn bitband(addr: u32) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tictable_machine::sim::wire::HungSlave;
     use tictable_machine::sim::world::SimConfig;
 
     fn mcu() -> Mcu {
@@ -681,7 +694,7 @@ mod tests {
         m.write(gpio::BASES[1], 0x6444_4444, 0);
         m.write(gpio::BASES[1] + 0x10, 1 << 7, 0);
         assert_ne!(m.read(gpio::BASES[1] + 8, 0) & (1 << 7), 0);
-        m.world.bus_hung = true;
+        m.world.bus_hung = Some(HungSlave::sending(0x00, 0));
         assert_eq!(m.read(gpio::BASES[1] + 8, 0) & (1 << 7), 0);
     }
 

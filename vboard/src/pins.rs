@@ -4,6 +4,7 @@
 //! low at least 1 µs, DIR set up 200 ns before the STEP rising edge): a pulse too
 //! short is not taken, a DIR change too late steps the old way.
 
+use tictable_machine::sim::motor::Motor;
 use tictable_machine::sim::world::World;
 
 /// A pin: port (0 = A, 1 = B, 2 = C) and number.
@@ -106,6 +107,9 @@ pub struct DriverTiming {
     pub dir_violations: u64,
     /// STEP edges while the drivers were disabled (not taken).
     pub disabled_edges: u64,
+    /// The motors behind the drivers, X and Y: the steps they follow and lose
+    /// (`tictable_machine::sim::motor`: pull-in rate, acceleration limit).
+    pub motors: [Motor; 2],
 }
 
 impl DriverTiming {
@@ -234,10 +238,13 @@ impl Wiring {
         } else if self.out.enable {
             self.timing.disabled_edges += 1;
         } else {
-            // The driver takes the step: the world's STEP pin sees a full pulse.
-            w.head.dir[a] = self.dir_latched[a];
-            w.set_step(a, true);
-            w.set_step(a, false);
+            // The driver takes the step (at its rising edge); the motor follows
+            // it, or loses it when it comes sooner than the rotor can follow.
+            if self.timing.motors[a].step(self.rose[a]) {
+                w.head.dir[a] = self.dir_latched[a];
+                w.set_step(a, true);
+                w.set_step(a, false);
+            }
         }
     }
 

@@ -275,6 +275,9 @@ pub struct Report {
     pub differential: (u32, u32),
     /// Figures.
     pub figures: Figures,
+    /// The bus's unkind moments: hangs injected (a slave out of step, mid-byte),
+    /// I2C1 resets in the middle of a byte, bus recoveries and their clocks.
+    pub bus: BusCounts,
     /// The flash at the end.
     pub flash: Vec<u8>,
     /// What happened, for a failure's report.
@@ -368,18 +371,34 @@ pub fn run_watched(
     let ms = s.ms;
     let m = s.mcu();
     let line = format!(
-        "{:8} ms end: I2C1 reset {} times, {} bytes; SDA held low: {}; bus recoveries seen: {}; watchdog feeds {}; \
+        "{:8} ms end: I2C1 reset {} times ({} mid-byte), {} bytes; slave out of step: {:?}; bus recoveries seen: {} \
+         ({} clocks, {} left a slave out of step); watchdog feeds {}; \
          SysTick ticks lost (since the last reset) {} over {} erases",
         ms,
         m.i2c.resets,
+        m.i2c.resets_mid_byte,
         m.i2c.bytes,
         m.world.bus_hung,
-        m.i2c.recovery_clocks / 9,
+        m.i2c.recoveries,
+        m.i2c.recovery_clocks,
+        m.i2c.recoveries_left_hung,
         m.iwdg.feeds,
         m.systick.merged,
         m.flash.total_erases()
     );
     s.log.push(line);
+    let m = s.mcu();
+    r.bus = BusCounts {
+        hangs: m.world.stats.bus_hangs
+            + plan
+                .games
+                .iter()
+                .filter(|g| g.hold_bus_after_ms.is_some())
+                .count() as u64,
+        mid_byte: m.i2c.resets_mid_byte,
+        recoveries: m.i2c.recoveries,
+        clocks: m.i2c.recovery_clocks,
+    };
     r.flash = s.mcu().flash_array().to_vec();
     r.log = std::mem::take(&mut s.log);
     r
@@ -414,11 +433,9 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
                     i + 1,
                     b.kind
                 ));
-            } else if b.kind == FaultKind::BusHang
-                && s.mcu().i2c.recovery_clocks.saturating_sub(clocks_before) < 9
-            {
+            } else if b.kind == FaultKind::BusHang && s.mcu().i2c.recovery_clocks == clocks_before {
                 // A hang counted must be a hang seen: SDA held low until the
-                // firmware clocked it free (at least one recovery's 9 clocks).
+                // firmware clocked it free.
                 r.violations.push(format!(
                     "game {}: bus-hang injected {n} times, but the firmware never clocked the bus free",
                     i + 1
@@ -511,6 +528,23 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
             t.short_pulses, t.dir_violations, t.disabled_edges
         ));
     }
+    for (a, motor) in t.motors.iter().enumerate() {
+        if motor.lost > 0 {
+            r.violations.push(format!(
+                "stepper {}: {} steps lost, sent sooner than the motor could follow (one {:.1} µs after a step it followed; the first at {:?})",
+                ["X", "Y"][a],
+                motor.lost,
+                motor.lost_gap_ns as f64 / 1000.0,
+                motor.first_loss
+            ));
+        }
+    }
+    if m.i2c.recoveries_left_hung > 0 {
+        r.violations.push(format!(
+            "{} of {} bus recoveries left a slave out of step (mid-byte): a recovery must free the bus in one call",
+            m.i2c.recoveries_left_hung, m.i2c.recoveries
+        ));
+    }
     if m.i2c.master_hangs > 0 {
         r.violations.push(format!(
             "the master's own transfers left a slave holding SDA {} times (the last byte read acknowledged)",
@@ -591,6 +625,14 @@ impl Report {
         if cuts > 0 {
             let _ = write!(out, ", {cuts} power cuts");
         }
+        let b = self.bus;
+        if b.hangs + b.mid_byte + b.recoveries > 0 {
+            let _ = write!(
+                out,
+                ", {} slaves out of step, {} resets mid-byte, {} bus recoveries ({} clocks)",
+                b.hangs, b.mid_byte, b.recoveries, b.clocks
+            );
+        }
         if self.violations.is_empty() {
             out.push_str(": ok");
         } else {
@@ -598,6 +640,19 @@ impl Report {
         }
         out
     }
+}
+
+/// What the bus went through in a run (see [`Report::bus`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BusCounts {
+    /// Slaves put out of step (the `bus-hang` kind, a held bus).
+    pub hangs: u64,
+    /// I2C1 resets (or PE cleared) mid-byte.
+    pub mid_byte: u64,
+    /// Bus recoveries (the pins as GPIOs and back).
+    pub recoveries: u64,
+    /// Their SCL clocks.
+    pub clocks: u64,
 }
 
 /// Whether the lights show a calibration step (Error with a step light).

@@ -20,6 +20,7 @@ use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::faults::{ByKind, FaultKind, FaultSet};
 use tictable_machine::sim::human::{SimHuman, Style};
 use tictable_machine::sim::scenario::world_faults;
+use tictable_machine::sim::wire::HungSlave;
 use tictable_machine::sim::world::{SimConfig, World, ON_SQUARE_MM};
 use tictable_machine::sim::SplitMix64;
 use tictable_machine::Colour;
@@ -877,7 +878,8 @@ impl<'a> Session<'a> {
             }
             if armed.4.is_some_and(|t| since >= t) {
                 armed.4 = None;
-                self.world().bus_hung = true;
+                let n = self.world().stats.bus_hangs;
+                self.world().bus_hung = Some(HungSlave::nth(n));
                 self.log
                     .push(format!("{:8} ms a sensor holds SDA low", self.ms));
             }

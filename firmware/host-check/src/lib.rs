@@ -1,7 +1,6 @@
 //! Host tests of the firmware's hardware-free parts: `src/pulse.rs`, the STEP/DIR
 //! timing the firmware's STEP and DIR pins keep (`StepLine`), against a fake cycle counter and a pin that
-//! records the count at each edge; and `src/recovery.rs`, the I2C bus recovery,
-//! against a slave that holds SDA low; and `src/i2c.rs`, the polled I2C master's
+//! records the count at each edge; and `src/i2c.rs`, the polled I2C master's
 //! register sequences, against a model of the peripheral's flags (`i2c_model.rs`); and
 //! `src/startup.rs`, the clock start-up, against an RCC whose crystal or PLL may never
 //! become ready. Run (from `firmware/host-check`):
@@ -12,8 +11,6 @@ pub mod i2c;
 mod i2c_model;
 #[path = "../../src/pulse.rs"]
 pub mod pulse;
-#[path = "../../src/recovery.rs"]
-pub mod recovery;
 #[path = "../../src/startup.rs"]
 pub mod startup;
 
@@ -187,114 +184,6 @@ mod tests {
         let edges = EDGES.with_borrow(Vec::clone);
         let setup = edges[1].2 - edges[0].2;
         assert!((64..64 + 8).contains(&setup), "{edges:?}");
-    }
-}
-
-#[cfg(test)]
-mod recovery_tests {
-    use super::recovery::{free_bus, OpenDrainLines};
-
-    /// Two wired-AND lines with a slave that holds SDA low until it has seen `hold`
-    /// falling SCL edges (`None`: for ever), and a log of the levels on the wire.
-    struct Bus {
-        scl: bool,
-        sda: bool,
-        hold: Option<u32>,
-        falls: u32,
-        /// (SCL, SDA) on the wire after each master action.
-        wire: Vec<(bool, bool)>,
-    }
-
-    impl Bus {
-        fn new(hold: Option<u32>) -> Bus {
-            // Idle before: both released (pulled up), SDA held low by the slave.
-            let mut bus = Bus {
-                scl: true,
-                sda: true,
-                hold,
-                falls: 0,
-                wire: Vec::new(),
-            };
-            bus.log();
-            bus
-        }
-
-        fn slave_holds(&self) -> bool {
-            self.hold.is_none_or(|n| self.falls < n)
-        }
-
-        fn levels(&self) -> (bool, bool) {
-            (self.scl, self.sda && !self.slave_holds())
-        }
-
-        fn log(&mut self) {
-            let levels = self.levels();
-            self.wire.push(levels);
-        }
-
-        /// Clock pulses the master gave (rising SCL edges after the first release).
-        fn pulses(&self) -> usize {
-            self.wire.windows(2).filter(|w| !w[0].0 && w[1].0).count()
-        }
-
-        /// A STOP: SDA rising while SCL stays high.
-        fn stops(&self) -> usize {
-            self.wire
-                .windows(2)
-                .filter(|w| w[0].0 && w[1].0 && !w[0].1 && w[1].1)
-                .count()
-        }
-
-        /// A START: SDA falling while SCL stays high (none may be sent).
-        fn starts(&self) -> usize {
-            self.wire
-                .windows(2)
-                .filter(|w| w[0].0 && w[1].0 && w[0].1 && !w[1].1)
-                .count()
-        }
-    }
-
-    impl OpenDrainLines for Bus {
-        fn set_scl(&mut self, released: bool) {
-            if self.scl && !released {
-                self.falls += 1;
-            }
-            self.scl = released;
-            self.log();
-        }
-
-        fn set_sda(&mut self, released: bool) {
-            self.sda = released;
-            self.log();
-        }
-
-        fn sda_is_high(&mut self) -> bool {
-            self.levels().1
-        }
-    }
-
-    #[test]
-    fn a_slave_holding_sda_is_clocked_free_and_stopped() {
-        for hold in 0..=9 {
-            let mut bus = Bus::new(Some(hold));
-            assert!(free_bus(&mut bus), "held for {hold} clocks");
-            // As many clocks as the slave needed (plus the STOP's), never more
-            // than nine before it.
-            assert_eq!(bus.pulses(), hold as usize + 1, "{hold}: {:?}", bus.wire);
-            assert_eq!(bus.stops(), 1, "{hold}: {:?}", bus.wire);
-            assert_eq!(bus.starts(), 0, "{hold}: {:?}", bus.wire);
-            assert_eq!(bus.wire.last(), Some(&(true, true)));
-        }
-    }
-
-    #[test]
-    fn a_slave_that_never_lets_go_is_reported() {
-        let mut bus = Bus::new(None);
-        assert!(!free_bus(&mut bus));
-        // Nine clocks, then the STOP's clock; no STOP could be seen on the wire.
-        assert_eq!(bus.pulses(), 10);
-        assert_eq!(bus.stops(), 0);
-        assert_eq!(bus.starts(), 0);
     }
 }
 

@@ -84,6 +84,16 @@ pub const SWITCH_FILTER_US: u32 = 1000;
 /// largest loss it can measure towards the switch).
 pub const PROBE_MARGIN_STEPS: u32 = 200;
 
+/// How late (sixteenths of a ms) the next step may be, by default, when more than
+/// one is due, before the axis's profile starts again from rest (the late step
+/// its first) instead of sending the steps due together: a caller that polls
+/// every millisecond (the host simulator) gets a millisecond's steps together. A caller that polls finely sets 2 ([`Axis::send_no_bursts`]:
+/// 125 µs): two steps due at once then mean the first is later than that, at any
+/// rate below 8,000 steps/s (the moves' top speed is 2,500), so after any stall (a
+/// flash erase, a bus transfer, a switch reading held) it never sends two steps
+/// together, which a real motor could not follow.
+pub const LATE_16: u32 = 17;
+
 /// What an axis is doing; bit 0 picks its ramp (`Axis::ramp`): 0 the moves',
 /// 1 homing's.
 #[derive(Clone, Copy, Debug)]
@@ -112,8 +122,10 @@ pub struct Axis<O, I> {
     pub(super) mode: Mode,
     /// The direction of the current move (homing: backwards).
     forward: bool,
-    /// When the current move or homing started, ms.
+    /// When the current move or homing started (or its profile restarted), ms.
     started: u32,
+    /// And the sixteenths of a ms into `started` it began.
+    started_16: u32,
     /// The steps emitted since.
     done: u32,
     profile: Profile,
@@ -125,6 +137,8 @@ pub struct Axis<O, I> {
     probe_error: i32,
     /// Probes that found the axis off by more than a step.
     pub(super) corrections: u32,
+    /// See [`LATE_16`].
+    late_16: u32,
 }
 
 impl<O: OutputPin, I: InputPin> Axis<O, I> {
@@ -146,13 +160,45 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             mode: Mode::Idle,
             forward: false,
             started: 0,
+            started_16: 0,
             done: 0,
             profile: Profile::default(),
             closed: 0,
             closed_at: 0,
             probe_error: 0,
             corrections: 0,
+            late_16: LATE_16,
         }
+    }
+
+    /// The axis never sends two steps together: whenever more than one step is
+    /// due at a poll (the caller stalled), its profile starts again from rest
+    /// there (see [`LATE_16`]; 2 sixteenths of a ms instead). For a caller that polls at sub-millisecond times
+    /// ([`Axis::poll_at`]), as the firmware does.
+    ///
+    /// ```
+    /// use core::convert::Infallible;
+    /// use embedded_hal::digital::{ErrorType, InputPin, OutputPin};
+    /// use tictable_machine::motion::{Axis, AxisConfig, AxisId};
+    /// struct Pin;
+    /// impl ErrorType for Pin {
+    ///     type Error = Infallible;
+    /// }
+    /// impl OutputPin for Pin {
+    ///     fn set_low(&mut self) -> Result<(), Infallible> { Ok(()) }
+    ///     fn set_high(&mut self) -> Result<(), Infallible> { Ok(()) }
+    /// }
+    /// impl InputPin for Pin {
+    ///     fn is_high(&mut self) -> Result<bool, Infallible> { Ok(true) }
+    ///     fn is_low(&mut self) -> Result<bool, Infallible> { Ok(false) }
+    /// }
+    /// let axis = Axis::new(AxisId::X, Pin, Pin, Pin, AxisConfig::DEFAULT).send_no_bursts();
+    /// assert!(!axis.is_homed());
+    /// ```
+    #[must_use]
+    pub fn send_no_bursts(mut self) -> Self {
+        self.late_16 = 2;
+        self
     }
 
     /// The position in steps from the homing switch.
@@ -203,6 +249,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         self.forward = forward;
         self.profile = Profile::new(distance, self.ramp());
         self.started = now_ms;
+        self.started_16 = 0;
         self.done = 0;
         self.closed = 0;
         Ok(())
@@ -271,10 +318,28 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             return Ok(());
         }
         let mode = self.mode;
+        let sub_16 = u32::from(sub_ms_us.min(999)) * 16 / 1000;
         let t16 = elapsed_ms(now_ms, self.started)
             .saturating_mul(16)
-            .saturating_add(u32::from(sub_ms_us.min(999)) * 16 / 1000);
-        let due = self.profile.steps_at(self.ramp(), t16);
+            .saturating_add(sub_16)
+            .saturating_sub(self.started_16);
+        let mut due = self.profile.steps_at(self.ramp(), t16);
+        if due > self.done + 1
+            && self
+                .profile
+                .steps_at(self.ramp(), t16.saturating_sub(self.late_16))
+                > self.done
+        {
+            // Polled late (a flash stall, a switch reading that reopened): the
+            // steps due since are not sent together, which the motor could not
+            // follow. The profile starts again from rest here for the rest of the
+            // distance, its first step now.
+            self.profile = Profile::new(self.profile.distance - self.done, self.ramp());
+            self.started = now_ms;
+            self.started_16 = sub_16;
+            self.done = 0;
+            due = 1;
+        }
         let result = loop {
             if self.done >= due {
                 if self.done < self.profile.distance {

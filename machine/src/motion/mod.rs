@@ -33,7 +33,9 @@ mod profile;
 
 /// Moved to [`crate::hw::HwError`]; this path stays for one release.
 pub use crate::hw::HwError;
-pub use axis::{Axis, AxisId, MotionError, PROBE_MARGIN_STEPS, SWITCH_FILTER_US, SWITCH_SAMPLES};
+pub use axis::{
+    Axis, AxisId, MotionError, LATE_16, PROBE_MARGIN_STEPS, SWITCH_FILTER_US, SWITCH_SAMPLES,
+};
 pub use gantry::{HeadTiming, Machine};
 pub use geometry::{Point, Pose, PoseError, Storage, PITCH_UM, ROT_ONE, STORAGE_SLOTS};
 pub use lift::{Lift, PinLift, ServoLift};

@@ -4,8 +4,9 @@
 //! wire's and the world's; this master adds what the firmware's polled master
 //! (`firmware/src/i2c.rs`) makes of them, and the time it spends.
 
-use super::wire::{Addressed, Wire, WireFault, BIT_US, BYTE_US, RELEASE_CLOCKS};
+use super::wire::{Addressed, Lines, Wire, WireFault, BIT_US, BYTE_US};
 use super::world::{World, WorldHandle};
+use crate::bus_recovery::free_bus;
 use crate::sensors::{BusRecovery, Wiring};
 use embedded_hal::i2c::{ErrorKind, ErrorType, I2c, NoAcknowledgeSource, Operation};
 
@@ -159,15 +160,19 @@ impl<W: WorldHandle> I2c for SimBus<W> {
     }
 }
 
-/// The simulated master frees a hung bus the way the firmware does: SCL clocked by
-/// hand [`RELEASE_CLOCKS`] times, then a STOP (and the peripheral set up again).
+/// The simulated master frees a hung bus the way the firmware does: the lines as
+/// GPIOs, [`free_bus`] (clock pulses each ending in a STOP, half a bit time per
+/// line change), then the lines back to the peripheral.
 impl<W: WorldHandle> BusRecovery for SimBus<W> {
     fn recover_bus(&mut self) -> bool {
         let mut guard = self.world.borrow_mut();
         let w = &mut *guard;
         w.stats.bus_recoveries += 1;
-        w.bus_us += u64::from(RELEASE_CLOCKS) * BIT_US + BIT_US;
-        self.wire.clock_out(w);
-        true
+        let free = free_bus(&mut Lines {
+            wire: &mut self.wire,
+            world: w,
+        });
+        self.wire.lines_released(w);
+        free
     }
 }

@@ -284,12 +284,12 @@ impl SimConfig {
 /// I2C1 both run over it.
 impl World {
     /// The bus fault of one transaction, in this order: a slave starting to hold
-    /// SDA low (`bus-hang`: [`World::bus_hung`] from now on), a NACK, a stretched
+    /// SDA low (`bus-hang`: [`World::bus_hung`] from now on, mid-byte), a NACK, a stretched
     /// clock (both `i2c`); counted.
     pub(super) fn draw_bus_fault(&mut self) -> Option<WireFault> {
         if self.rng.chance(self.config.bus_hang_rate) {
+            self.bus_hung = Some(super::wire::HungSlave::nth(self.stats.bus_hangs));
             self.stats.bus_hangs += 1;
-            self.bus_hung = true;
             return Some(WireFault::Hang);
         }
         if self.rng.chance(self.config.nack_rate) {

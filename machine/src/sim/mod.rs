@@ -47,6 +47,7 @@ pub mod flash;
 #[cfg(feature = "std")]
 pub mod host;
 pub mod human;
+pub mod motor;
 pub mod pins;
 pub mod run;
 pub mod scenario;

@@ -224,8 +224,9 @@ pub struct World {
     pub rng: SplitMix64,
     /// Counters.
     pub stats: WorldStats,
-    /// A slave holds SDA low: every transaction fails until the bus is recovered.
-    pub bus_hung: bool,
+    /// A slave out of step with the master, mid-byte ([`super::wire::HungSlave`]):
+    /// while it drives a 0 every transaction fails until the bus is recovered.
+    pub bus_hung: Option<super::wire::HungSlave>,
     /// Where the board belongs: its pose when the world was built (the marks on
     /// the table a person pushes it back to after a bump).
     pub marks: Pose,
@@ -268,7 +269,7 @@ impl World {
             lights: [false; 7],
             rng,
             stats: WorldStats::default(),
-            bus_hung: false,
+            bus_hung: None,
             marks,
             bus_us: 0,
         }
@@ -438,6 +439,8 @@ impl World {
         self.mux = [0; 2];
         self.sensors = [TcsRegs::default(); 9];
         self.head.step_level = [false; 2];
+        // The slaves lose power too: none is left mid-byte.
+        self.bus_hung = None;
     }
 
     /// The microcontroller resets (its watchdog) while the rest stays powered:

@@ -38,3 +38,5 @@ mod device_watchdog;
 mod error_types;
 #[cfg(feature = "sim-core")]
 mod sim_bus;
+#[cfg(feature = "sim-core")]
+mod step_bursts;
