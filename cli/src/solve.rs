@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use tictable_games::catalog::{self, AnyGame};
-use tictable_games::{check, dispatch, file, solve_with, Options, Outcome, SolveError, Summary};
+use tictable_games::{
+    check, dispatch, file, solve_with, Game, Options, Outcome, SolveError, Summary,
+};
 
 /// Solve a game: the value and remoteness of every reachable position.
 ///
@@ -248,5 +250,49 @@ pub fn run(args: Args) -> ExitCode {
             eprintln!("solve: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The largest key space `analyse` and `verify` solve on demand (16 Mi keys); a larger
+/// game's table comes from `solve --out` through `--table FILE`.
+pub const ON_DEMAND_KEYS: u64 = 1 << 24;
+
+/// The largest table file `--table` reads (1 GiB).
+const MAX_TABLE_FILE: u64 = 1 << 30;
+
+/// `game` solved: read from the table file `table` (written by `solve --out`; a table
+/// of another game, rules or version, or a damaged one, is refused with the file
+/// format's error), or solved now when the game is small enough.
+pub fn load_or_solve<G: Game>(
+    game: G,
+    table: Option<&std::path::Path>,
+) -> Result<tictable_games::Solution<G>, String> {
+    use std::io::Read as _;
+    match table {
+        Some(path) => {
+            let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut bytes = Vec::new();
+            file.take(MAX_TABLE_FILE + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if bytes.len() as u64 > MAX_TABLE_FILE {
+                return Err(format!(
+                    "{}: larger than {MAX_TABLE_FILE} bytes: not a table",
+                    path.display()
+                ));
+            }
+            file::from_postcard(game, &bytes)
+                .map_err(|e| format!("{}: the table does not load: {e}", path.display()))
+        }
+        None if game.key_space() > ON_DEMAND_KEYS => {
+            let id = game.id();
+            Err(format!(
+                "{id} needs a {}-byte table, too large to solve on demand: write it once with \
+                 `tictable solve --game {id} --out DIR` and pass `--table DIR/{}`",
+                game.key_space(),
+                file_name(&id)
+            ))
+        }
+        None => tictable_games::solve(game).map_err(|e| e.to_string()),
     }
 }
