@@ -102,6 +102,101 @@ pub fn minimal<G: Game>(solution: &Solution<G>, player: Player) -> Strategy<G> {
         player,
         memo: BTreeMap::new(),
     };
+    let mut first = |position: &G::Position, perfect: &[G::Move], met: &BTreeSet<u64>| {
+        if game.repeats() {
+            perfect.iter().copied().min_by_key(|&mv| {
+                let child = game.play(position, mv);
+                let known = met.contains(&class_key(game, &child));
+                let mut replies = Vec::new();
+                if game.primitive(&child).is_none() {
+                    game.moves(&child, &mut replies);
+                }
+                (!known, replies.len())
+            })
+        } else {
+            perfect
+                .iter()
+                .copied()
+                .min_by_key(|&mv| tree.cost(&game.play(position, mv)))
+        }
+    };
+    let mut best = walk(solution, player, &mut first);
+    if best.entries() > LOCAL_SEARCH_ENTRIES {
+        return best;
+    }
+    // Local search: each entry's choice is the class its move leads to; try every other
+    // perfect move of every entry met and keep a change that makes the set smaller.
+    let mut choice: BTreeMap<u64, u64> = best
+        .moves
+        .iter()
+        .map(|(p, mv)| (class_key(game, p), class_key(game, &game.play(p, *mv))))
+        .collect();
+    let mut walks = 0u32;
+    let mut improved = true;
+    while improved && walks < LOCAL_SEARCH_WALKS {
+        improved = false;
+        let entries: Vec<G::Position> = best.moves.iter().map(|&(p, _)| p).collect();
+        for position in entries {
+            let key = class_key(game, &position);
+            let Some(&current) = choice.get(&key) else {
+                continue;
+            };
+            let mut options: Vec<u64> = perfect_moves(solution, &position)
+                .into_iter()
+                .map(|mv| class_key(game, &game.play(&position, mv)))
+                .collect();
+            options.sort_unstable();
+            options.dedup();
+            for option in options {
+                if option == current || walks >= LOCAL_SEARCH_WALKS {
+                    continue;
+                }
+                choice.insert(key, option);
+                walks += 1;
+                let candidate = walk(
+                    solution,
+                    player,
+                    &mut |p: &G::Position, perfect: &[G::Move], met: &BTreeSet<u64>| match choice
+                        .get(&class_key(game, p))
+                    {
+                        Some(&wanted) => perfect
+                            .iter()
+                            .copied()
+                            .find(|&mv| class_key(game, &game.play(p, mv)) == wanted),
+                        None => first(p, perfect, met),
+                    },
+                );
+                if candidate.entries() < best.entries() {
+                    best = candidate;
+                    improved = true;
+                    break;
+                }
+                choice.insert(key, current);
+            }
+            if improved {
+                break;
+            }
+        }
+        for (p, mv) in &best.moves {
+            choice.insert(class_key(game, p), class_key(game, &game.play(p, *mv)));
+        }
+    }
+    best
+}
+
+/// Strategies of at most this many entries are improved by local search.
+const LOCAL_SEARCH_ENTRIES: u64 = 2_000;
+/// The most strategies the local search walks.
+const LOCAL_SEARCH_WALKS: u32 = 20_000;
+
+/// The positions `player` meets choosing its moves with `choose` (given the position,
+/// its perfect moves and the classes met so far), every opponent reply followed.
+fn walk<G: Game>(
+    solution: &Solution<G>,
+    player: Player,
+    choose: &mut dyn FnMut(&G::Position, &[G::Move], &BTreeSet<u64>) -> Option<G::Move>,
+) -> Strategy<G> {
+    let game = solution.game();
     let start = game.start();
     let mut met: BTreeSet<u64> = BTreeSet::new();
     let mut stack = Vec::from([start]);
@@ -116,27 +211,8 @@ pub fn minimal<G: Game>(solution: &Solution<G>, player: Player) -> Strategy<G> {
         moves.clear();
         if game.to_move(&position) == player {
             let perfect = perfect_moves(solution, &position);
-            let Some(&first) = perfect.first() else {
+            let Some(best) = choose(&position, &perfect, &met).or(perfect.first().copied()) else {
                 continue;
-            };
-            let best = if game.repeats() {
-                *perfect
-                    .iter()
-                    .min_by_key(|&&mv| {
-                        let child = game.play(&position, mv);
-                        let known = met.contains(&class_key(game, &child));
-                        let mut replies = Vec::new();
-                        if game.primitive(&child).is_none() {
-                            game.moves(&child, &mut replies);
-                        }
-                        (!known, replies.len())
-                    })
-                    .unwrap_or(&first)
-            } else {
-                *perfect
-                    .iter()
-                    .min_by_key(|&&mv| tree.cost(&game.play(&position, mv)))
-                    .unwrap_or(&first)
             };
             game.moves(&position, &mut moves);
             if moves.len() > 1 {
@@ -200,19 +276,23 @@ impl<G: Game> TreeCost<'_, G> {
     }
 }
 
-/// Plays `strategy` from the start against every reply of the opponent and returns the
-/// worst result for the strategy's side (by value, then remoteness: a later loss, a
-/// sooner win are better), or `None` when it meets a position it has no move for or
-/// loops for ever. Only for games without repeats. An independent check that the
-/// strategy is perfect and complete.
+/// Plays `strategy` from the start against every reply of the opponent, position by
+/// position (not class by class), and returns the worst result for the strategy's side
+/// and the number of classes met where that side is to move and the game goes on; or
+/// `None` when it meets a position it has no move for. Only for games without repeats.
+/// An independent check that the strategy is perfect, complete, and of the size
+/// [`Strategy::entries`] says.
 ///
 /// ```
 /// use tictable_games::{solve, strategy, Outcome, Player, TicTacToe};
 /// let solution = solve(TicTacToe::normal()).unwrap();
 /// let o = strategy::minimal(&solution, Player::O);
-/// assert_eq!(strategy::worst_result(&solution, &o), Some(Outcome::Draw));
+/// assert_eq!(strategy::worst_result(&solution, &o), Some((Outcome::Draw, o.entries())));
 /// ```
-pub fn worst_result<G: Game>(solution: &Solution<G>, strategy: &Strategy<G>) -> Option<Outcome> {
+pub fn worst_result<G: Game>(
+    solution: &Solution<G>,
+    strategy: &Strategy<G>,
+) -> Option<(Outcome, u64)> {
     let game = solution.game();
     let table: BTreeMap<u64, (G::Position, G::Move)> = strategy
         .moves
@@ -220,7 +300,15 @@ pub fn worst_result<G: Game>(solution: &Solution<G>, strategy: &Strategy<G>) -> 
         .map(|&(p, m)| (game.key(&p), (p, m)))
         .collect();
     let mut memo: BTreeMap<u64, Outcome> = BTreeMap::new();
-    worst(game, strategy.player, &table, &mut memo, &game.start(), 0)
+    let mut met = BTreeSet::new();
+    let outcome = worst(
+        game,
+        strategy.player,
+        &table,
+        (&mut memo, &mut met),
+        &game.start(),
+    )?;
+    Some((outcome, met.len() as u64))
 }
 
 fn rank(outcome: Outcome) -> u8 {
@@ -235,13 +323,9 @@ fn worst<G: Game>(
     game: &G,
     player: Player,
     table: &BTreeMap<u64, (G::Position, G::Move)>,
-    memo: &mut BTreeMap<u64, Outcome>,
+    (memo, met): (&mut BTreeMap<u64, Outcome>, &mut BTreeSet<u64>),
     position: &G::Position,
-    depth: usize,
 ) -> Option<Outcome> {
-    if depth > 1000 {
-        return None;
-    }
     if let Some(outcome) = game.primitive(position) {
         return Some(if game.to_move(position) == player {
             outcome
@@ -254,6 +338,7 @@ fn worst<G: Game>(
         return Some(o);
     }
     let moves: Vec<G::Move> = if game.to_move(position) == player {
+        met.insert(class_key(game, position));
         // The entry of this position's class (stored under one of its images' keys):
         // here, the move into the class its move leads to.
         let (stored, mv) =
@@ -273,14 +358,7 @@ fn worst<G: Game>(
     };
     let mut result: Option<Outcome> = None;
     for mv in moves {
-        let o = worst(
-            game,
-            player,
-            table,
-            memo,
-            &game.play(position, mv),
-            depth + 1,
-        )?;
+        let o = worst(game, player, table, (memo, met), &game.play(position, mv))?;
         result = Some(match result {
             Some(r) if rank(r) <= rank(o) => r,
             _ => o,
