@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tictable_games::catalog::{self, AnyGame};
 use tictable_games::{
-    check, dispatch, file, solve_with, Game, Options, Outcome, SolveError, Summary,
+    check, dispatch, file, solve_with, strategy, Game, Options, Outcome, Player, SolveError,
+    Summary,
 };
 
 /// Solve a game: the value and remoteness of every reachable position.
@@ -39,6 +40,21 @@ pub struct Args {
     /// The largest table to build, in GiB (one byte per key).
     #[arg(long, value_name = "GIB", default_value_t = 4)]
     max_memory: u64,
+    /// Also compute the minimal strategies of games whose key space is above 2^26
+    /// (Connect Four 4x6 and larger); smaller games always get them.
+    #[arg(long)]
+    strategy: bool,
+}
+
+/// Games with at most this many keys get their minimal strategies by default.
+const STRATEGY_KEYS: u64 = 1 << 26;
+
+/// The sizes of both sides' minimal strategies: entries, and entries with more than one
+/// legal move, for the first player and the second.
+#[derive(Clone, Copy)]
+struct StrategySizes {
+    first: (u64, u64),
+    second: (u64, u64),
 }
 
 /// What one game's solve found, with its time and the check's result.
@@ -50,6 +66,8 @@ struct Solved {
     checked: Option<Result<u64, String>>,
     /// The table file written, and its size.
     written: Option<(PathBuf, usize)>,
+    /// Both sides' minimal strategies (not computed for big games without `--strategy`).
+    strategy: Option<StrategySizes>,
 }
 
 /// The file name of `id`'s table: `mnk:4,4,4` is `mnk-4-4-4.postcard`.
@@ -90,8 +108,17 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
             }
             None => None,
         };
-        (solution.summary(), (seconds, checked), written)
+        let strategy = (args.strategy || game.table_bytes() <= STRATEGY_KEYS).then(|| {
+            bar.set_message(format!("{}: minimal strategies", game.id()));
+            let size = |player| {
+                let s = strategy::minimal(&solution, player);
+                (s.entries(), s.choices())
+            };
+            StrategySizes { first: size(Player::X), second: size(Player::O) }
+        });
+        (solution.summary(), (seconds, checked), (written, strategy))
     });
+    let (written, strategy) = written;
     bar.finish_and_clear();
     Ok(Solved {
         id: game.id(),
@@ -100,6 +127,7 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
         seconds: checked.0,
         checked: checked.1,
         written,
+        strategy,
     })
 }
 
@@ -139,6 +167,15 @@ fn to_json(s: &Solved) -> Value {
     if let Some(checked) = &s.checked {
         object["consistent"] = json!(checked.is_ok());
     }
+    object["strategy"] = match s.strategy {
+        Some(st) => json!({
+            "first": st.first.0,
+            "second": st.second.0,
+            "first_choices": st.first.1,
+            "second_choices": st.second.1,
+        }),
+        None => Value::Null,
+    };
     if let Some((path, bytes)) = &s.written {
         object["file"] = json!({ "path": path.display().to_string(), "bytes": bytes });
     }
@@ -180,6 +217,18 @@ fn to_text(s: &Solved) -> String {
         m.table_bytes,
         m.table_bytes as f64 * 8.0 / m.classes.total().max(1) as f64
     );
+    match s.strategy {
+        Some(st) => {
+            let _ = writeln!(
+                t,
+                "  minimal strategy: first player {} positions ({} with a choice), second {} ({})",
+                st.first.0, st.first.1, st.second.0, st.second.1
+            );
+        }
+        None => {
+            let _ = writeln!(t, "  minimal strategy: not computed (pass --strategy)");
+        }
+    }
     if let Some((path, bytes)) = &s.written {
         let _ = writeln!(t, "  written: {} ({bytes} bytes)", path.display());
     }
