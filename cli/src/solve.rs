@@ -40,14 +40,15 @@ pub struct Args {
     /// The largest table to build, in GiB (one byte per key).
     #[arg(long, value_name = "GIB", default_value_t = 4)]
     max_memory: u64,
-    /// Also compute the minimal strategies of games whose key space is above 2^26
-    /// (Connect Four 4x6 and larger); smaller games always get them.
+    /// Also compute the minimal strategies of games whose key space is above 2^20
+    /// (mnk:4,4,3, Connect Four 5x4 and larger; seconds to a minute more); smaller games
+    /// always get them.
     #[arg(long)]
     strategy: bool,
 }
 
 /// Games with at most this many keys get their minimal strategies by default.
-const STRATEGY_KEYS: u64 = 1 << 26;
+const STRATEGY_KEYS: u64 = 1 << 20;
 
 /// The sizes of both sides' minimal strategies: entries, and entries with more than one
 /// legal move, for the first player and the second.
