@@ -189,12 +189,16 @@ const LOCAL_SEARCH_ENTRIES: u64 = 2_000;
 /// The most strategies the local search walks.
 const LOCAL_SEARCH_WALKS: u32 = 20_000;
 
+/// How a walk picks a move: from the position, its perfect moves and the classes met.
+type Chooser<'a, G> = dyn FnMut(&<G as Game>::Position, &[<G as Game>::Move], &BTreeSet<u64>) -> Option<<G as Game>::Move>
+    + 'a;
+
 /// The positions `player` meets choosing its moves with `choose` (given the position,
 /// its perfect moves and the classes met so far), every opponent reply followed.
 fn walk<G: Game>(
     solution: &Solution<G>,
     player: Player,
-    choose: &mut dyn FnMut(&G::Position, &[G::Move], &BTreeSet<u64>) -> Option<G::Move>,
+    choose: &mut Chooser<'_, G>,
 ) -> Strategy<G> {
     let game = solution.game();
     let start = game.start();
