@@ -45,61 +45,17 @@ pub fn run(args: Args) -> ExitCode {
     if let Some(id) = args.game.clone() {
         return run_game(&id, &args);
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut all_valid = true;
-    let mut answer = |input: &str, too_long: Option<usize>, out: &mut dyn Write| {
-        let result = match too_long {
-            Some(bytes) => Err(Rejected::TooLong { bytes }),
-            None => parse(input),
-        };
-        all_valid &= result.is_ok();
+    answer_all(&args, |input: &str| {
+        let result = parse(input);
+        let valid = result.is_ok();
         let input = excerpt(input);
-        if args.json {
-            writeln!(out, "{}", json_line(&input, result))
+        let answer = if args.json {
+            format!("{}\n", json_line(&input, result))
         } else {
-            write!(out, "{}", text_report(&input, result))
-        }
-    };
-    // A failed read of stdin is bad input (2); a failed write is a write error.
-    let mut read_error = None;
-    let result = (|| -> io::Result<()> {
-        for position in &args.positions {
-            if position == "-" {
-                let mut stdin = io::stdin().lock();
-                let mut line = Vec::new();
-                loop {
-                    let length = match read_line(&mut stdin, &mut line, MAX_LINE) {
-                        Ok(Some(length)) => length,
-                        Ok(None) => break,
-                        Err(e) => {
-                            read_error = Some(e);
-                            return out.flush();
-                        }
-                    };
-                    let text = String::from_utf8_lossy(&line);
-                    let text = text.strip_suffix('\n').unwrap_or(&text);
-                    let text = text.strip_suffix('\r').unwrap_or(text);
-                    answer(text, (length > MAX_LINE).then_some(length), &mut out)?;
-                }
-            } else {
-                answer(position, None, &mut out)?;
-            }
-        }
-        out.flush()
-    })();
-    match (crate::output::closed_is_done(result), read_error) {
-        (Err(e), _) => crate::output::write_failed("stdout", &e),
-        (Ok(()), Some(e)) => {
-            eprintln!("tictable: cannot read stdin: {e}");
-            ExitCode::from(2)
-        }
-        (Ok(()), None) if all_valid => ExitCode::SUCCESS,
-        (Ok(()), None) => {
-            eprintln!("tictable: some positions were invalid");
-            ExitCode::from(2)
-        }
-    }
+            text_report(&input, result)
+        };
+        (answer, valid)
+    })
 }
 
 /// Reads one line into `line` (its newline included), keeping at most `limit + 1`
@@ -326,19 +282,12 @@ fn answer_all(args: &Args, mut report: impl FnMut(&str) -> (String, bool)) -> Ex
                     let text = text.strip_suffix('\n').unwrap_or(&text);
                     let text = text.strip_suffix('\r').unwrap_or(text);
                     let (answer, valid) = if length > MAX_LINE {
-                        let e = Rejected::TooLong { bytes: length };
+                        let e = Err(Rejected::TooLong { bytes: length });
+                        let input = excerpt(text);
                         if args.json {
-                            (
-                                json!({"position": excerpt(text), "error": e.to_string()})
-                                    .to_string()
-                                    + "\n",
-                                false,
-                            )
+                            (format!("{}\n", json_line(&input, e)), false)
                         } else {
-                            (
-                                format!("{}: invalid position: {e}\n\n", excerpt(text)),
-                                false,
-                            )
+                            (text_report(&input, e), false)
                         }
                     } else {
                         report(text)
