@@ -238,12 +238,9 @@ fn summary(a: &Analysis) -> String {
 /// `analyse --game G`: each position in `G`'s notation, solved on demand or read from
 /// `--table`.
 fn run_game(id: &str, args: &Args) -> ExitCode {
-    let game = match tictable_games::catalog::parse(id) {
+    let game = match crate::solve::parse_game(id, "analyse") {
         Ok(game) => game,
-        Err(e) => {
-            eprintln!("analyse: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     tictable_games::dispatch!(game, g => {
         let solution = match crate::solve::load_or_solve(g, args.table.as_deref()) {

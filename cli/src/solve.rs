@@ -249,12 +249,9 @@ pub fn run(args: Args) -> ExitCode {
     let games = if args.game == "all" {
         catalog::all()
     } else {
-        match catalog::parse(&args.game) {
+        match parse_game(&args.game, "solve") {
             Ok(game) => vec![game],
-            Err(e) => {
-                eprintln!("solve: {e}");
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         }
     };
     // Refused before any work: a table larger than the limit.
@@ -317,20 +314,9 @@ pub fn load_or_solve<G: Game>(
     game: G,
     table: Option<&std::path::Path>,
 ) -> Result<tictable_games::Solution<G>, String> {
-    use std::io::Read as _;
     match table {
         Some(path) => {
-            let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut bytes = Vec::new();
-            file.take(MAX_TABLE_FILE + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            if bytes.len() as u64 > MAX_TABLE_FILE {
-                return Err(format!(
-                    "{}: larger than {MAX_TABLE_FILE} bytes: not a table",
-                    path.display()
-                ));
-            }
+            let bytes = crate::verify::read_bounded(path, MAX_TABLE_FILE)?;
             file::from_postcard(game, &bytes)
                 .map_err(|e| format!("{}: the table does not load: {e}", path.display()))
         }
@@ -345,4 +331,12 @@ pub fn load_or_solve<G: Game>(
         }
         None => tictable_games::solve(game).map_err(|e| e.to_string()),
     }
+}
+
+/// The game `id` names, or (the error said on stderr by `command`) exit status 2.
+pub fn parse_game(id: &str, command: &str) -> Result<AnyGame, ExitCode> {
+    catalog::parse(id).map_err(|e| {
+        eprintln!("{command}: {e}");
+        ExitCode::from(2)
+    })
 }

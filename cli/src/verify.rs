@@ -37,16 +37,17 @@ pub struct Args {
     live_budget: u64,
 }
 
-/// Reads at most [`MAX_TABLE_BYTES`] of `path`.
-fn read_table(path: &PathBuf) -> Result<Vec<u8>, String> {
+/// Reads `path`, refusing a file larger than `limit` bytes (reading at most one byte
+/// more): memory stays bounded whatever the file.
+pub fn read_bounded(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut bytes = Vec::new();
-    file.take(MAX_TABLE_BYTES + 1)
+    file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    if bytes.len() as u64 > MAX_TABLE_BYTES {
+    if bytes.len() as u64 > limit {
         return Err(format!(
-            "{}: larger than {MAX_TABLE_BYTES} bytes: not a table",
+            "{}: larger than {limit} bytes: not a table",
             path.display()
         ));
     }
@@ -58,7 +59,12 @@ pub fn run(args: Args) -> ExitCode {
         return run_game(id, &args);
     }
     let start = std::time::Instant::now();
-    let bytes = match args.table.as_ref().map(read_table).transpose() {
+    let bytes = match args
+        .table
+        .as_deref()
+        .map(|path| read_bounded(path, MAX_TABLE_BYTES))
+        .transpose()
+    {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("verify: {e}");
@@ -128,12 +134,9 @@ fn compiled(board: &Board) -> Result<Analysis, String> {
 /// too large to solve on demand.
 fn run_game(id: &str, args: &Args) -> ExitCode {
     use tictable_games::{check, Game};
-    let game = match tictable_games::catalog::parse(id) {
+    let game = match crate::solve::parse_game(id, "verify") {
         Ok(game) => game,
-        Err(e) => {
-            eprintln!("verify: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let start = std::time::Instant::now();
     let (line, ok) = tictable_games::dispatch!(game, g => {
