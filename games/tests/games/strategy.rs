@@ -90,3 +90,13 @@ fn tictactoe_strategies_over_positions_not_classes() {
     let solution = solved(Plain(TicTacToe::normal()));
     assert_eq!(sizes(&solution, Outcome::Draw), [(74, 69), (260, 260)]);
 }
+
+#[test]
+#[ignore = "20 s in debug (the local search): .ci/run runs it in release"]
+fn mnk_and_connect_four_strategies() {
+    // 4,3,3 is a first-player win; Connect Four 4x4 a draw (Tromp's table).
+    let solution = solved(tictable_games::Mnk::new(4, 3, 3).unwrap());
+    assert_eq!(sizes(&solution, Outcome::Win), [(46, 46), (192, 187)]);
+    let solution = solved(tictable_games::ConnectFour::new(4, 4).unwrap());
+    assert_eq!(sizes(&solution, Outcome::Draw), [(449, 334), (647, 521)]);
+}
