@@ -29,64 +29,33 @@ pub struct Args {
     /// Positions to analyse, or `-` to read one position per line from stdin.
     #[arg(required = true, value_name = "POSITION")]
     positions: Vec<String>,
+    /// Another game (`tictable games` lists them): positions in its notation (rows
+    /// top first joined by `/`, plus the side to move for morris games and hexapawn),
+    /// each legal move with its value and remoteness in the game's move notation
+    /// (people: from 1; `--json`: from 0), and the best moves.
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
+    /// With `--game`: the game's table file, written by `tictable solve --game G --out
+    /// DIR` (needed for games too large to solve on demand, such as mnk:4,4,4).
+    #[arg(long, value_name = "FILE", requires = "game")]
+    table: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut all_valid = true;
-    let mut answer = |input: &str, too_long: Option<usize>, out: &mut dyn Write| {
-        let result = match too_long {
-            Some(bytes) => Err(Rejected::TooLong { bytes }),
-            None => parse(input),
-        };
-        all_valid &= result.is_ok();
-        let input = excerpt(input);
-        if args.json {
-            writeln!(out, "{}", json_line(&input, result))
-        } else {
-            write!(out, "{}", text_report(&input, result))
-        }
-    };
-    // A failed read of stdin is bad input (2); a failed write is a write error.
-    let mut read_error = None;
-    let result = (|| -> io::Result<()> {
-        for position in &args.positions {
-            if position == "-" {
-                let mut stdin = io::stdin().lock();
-                let mut line = Vec::new();
-                loop {
-                    let length = match read_line(&mut stdin, &mut line, MAX_LINE) {
-                        Ok(Some(length)) => length,
-                        Ok(None) => break,
-                        Err(e) => {
-                            read_error = Some(e);
-                            return out.flush();
-                        }
-                    };
-                    let text = String::from_utf8_lossy(&line);
-                    let text = text.strip_suffix('\n').unwrap_or(&text);
-                    let text = text.strip_suffix('\r').unwrap_or(text);
-                    answer(text, (length > MAX_LINE).then_some(length), &mut out)?;
-                }
-            } else {
-                answer(position, None, &mut out)?;
-            }
-        }
-        out.flush()
-    })();
-    match (crate::output::closed_is_done(result), read_error) {
-        (Err(e), _) => crate::output::write_failed("stdout", &e),
-        (Ok(()), Some(e)) => {
-            eprintln!("tictable: cannot read stdin: {e}");
-            ExitCode::from(2)
-        }
-        (Ok(()), None) if all_valid => ExitCode::SUCCESS,
-        (Ok(()), None) => {
-            eprintln!("tictable: some positions were invalid");
-            ExitCode::from(2)
-        }
+    if let Some(id) = args.game.clone() {
+        return run_game(&id, &args);
     }
+    answer_all(&args, |input: &str| {
+        let result = parse(input);
+        let valid = result.is_ok();
+        let input = excerpt(input);
+        let answer = if args.json {
+            format!("{}\n", json_line(&input, result))
+        } else {
+            text_report(&input, result)
+        };
+        (answer, valid)
+    })
 }
 
 /// Reads one line into `line` (its newline included), keeping at most `limit + 1`
@@ -264,4 +233,209 @@ fn summary(a: &Analysis) -> String {
         list(a.best()),
         list(a.safe())
     )
+}
+
+/// `analyse --game G`: each position in `G`'s notation, solved on demand or read from
+/// `--table`.
+fn run_game(id: &str, args: &Args) -> ExitCode {
+    let game = match crate::solve::parse_game(id, "analyse") {
+        Ok(game) => game,
+        Err(code) => return code,
+    };
+    tictable_games::dispatch!(game, g => {
+        let solution = match crate::solve::load_or_solve(g, args.table.as_deref()) {
+            Ok(solution) => solution,
+            Err(e) => {
+                eprintln!("analyse: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        answer_all(args, |input: &str| game_report(&solution, input, args.json))
+    })
+}
+
+/// Answers every position of `args` (`-`: each line of stdin, at most [`MAX_LINE`]
+/// bytes kept) with `report`, which says whether the input was valid.
+fn answer_all(args: &Args, mut report: impl FnMut(&str) -> (String, bool)) -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut all_valid = true;
+    let mut read_error = None;
+    let result = (|| -> io::Result<()> {
+        for position in &args.positions {
+            if position == "-" {
+                let mut stdin = io::stdin().lock();
+                let mut line = Vec::new();
+                loop {
+                    let length = match read_line(&mut stdin, &mut line, MAX_LINE) {
+                        Ok(Some(length)) => length,
+                        Ok(None) => break,
+                        Err(e) => {
+                            read_error = Some(e);
+                            return out.flush();
+                        }
+                    };
+                    let text = String::from_utf8_lossy(&line);
+                    let text = text.strip_suffix('\n').unwrap_or(&text);
+                    let text = text.strip_suffix('\r').unwrap_or(text);
+                    let (answer, valid) = if length > MAX_LINE {
+                        let e = Err(Rejected::TooLong { bytes: length });
+                        let input = excerpt(text);
+                        if args.json {
+                            (format!("{}\n", json_line(&input, e)), false)
+                        } else {
+                            (text_report(&input, e), false)
+                        }
+                    } else {
+                        report(text)
+                    };
+                    all_valid &= valid;
+                    out.write_all(answer.as_bytes())?;
+                }
+            } else {
+                let (answer, valid) = report(position);
+                all_valid &= valid;
+                out.write_all(answer.as_bytes())?;
+            }
+        }
+        out.flush()
+    })();
+    match (crate::output::closed_is_done(result), read_error) {
+        (Err(e), _) => crate::output::write_failed("stdout", &e),
+        (Ok(()), Some(e)) => {
+            eprintln!("tictable: cannot read stdin: {e}");
+            ExitCode::from(2)
+        }
+        (Ok(()), None) if all_valid => ExitCode::SUCCESS,
+        (Ok(()), None) => {
+            eprintln!("tictable: some positions were invalid");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A record's value for people: `win in 3`, `draw`, `loss in 2`.
+fn value_text(record: tictable_games::Record) -> String {
+    match record.outcome {
+        tictable::Outcome::Draw => "draw".to_string(),
+        outcome => format!("{outcome} in {}", record.remoteness),
+    }
+}
+
+/// The record of a move for the side that makes it, from its child's record (which is
+/// for the opponent): the value flipped, one ply further.
+fn move_record(child: tictable_games::Record) -> tictable_games::Record {
+    match child.outcome {
+        tictable::Outcome::Draw => child,
+        outcome => (outcome.flip(), child.remoteness.saturating_add(1)).into(),
+    }
+}
+
+/// One position of a game analysed: the text report (or the JSON line) and whether the
+/// input was a valid, reachable position.
+fn game_report<G: tictable_games::Game>(
+    solution: &tictable_games::Solution<G>,
+    input: &str,
+    json: bool,
+) -> (String, bool) {
+    use tictable_games::Notation;
+    let game = solution.game();
+    let refuse = |e: String| {
+        let input = excerpt(input);
+        if json {
+            (
+                json!({"position": input, "error": e}).to_string() + "\n",
+                false,
+            )
+        } else {
+            (format!("{input}: invalid position: {e}\n\n"), false)
+        }
+    };
+    let position = match game.parse_position(input.trim()) {
+        Ok(p) => p,
+        Err(e) => return refuse(e.to_string()),
+    };
+    let Some(record) = solution.get(&position) else {
+        return refuse(format!(
+            "`{}` is not reachable from the start of {}",
+            input.trim(),
+            game.id()
+        ));
+    };
+    let notation = if json {
+        Notation::Api
+    } else {
+        Notation::People
+    };
+    let written = game.write_position(&position, notation);
+    let mover = game.to_move(&position);
+    let mut moves = Vec::new();
+    if game.primitive(&position).is_none() {
+        game.moves(&position, &mut moves);
+    }
+    let values: Vec<(String, tictable_games::Record)> = moves
+        .iter()
+        .filter_map(|&mv| {
+            let child = solution.get(&game.play(&position, mv))?;
+            Some((game.write_move(mv, notation), move_record(child)))
+        })
+        .collect();
+    let best: Vec<String> = solution
+        .best_moves(&position)
+        .into_iter()
+        .map(|mv| game.write_move(mv, notation))
+        .collect();
+    let remoteness = |r: tictable_games::Record| {
+        if r.outcome == tictable::Outcome::Draw {
+            Value::Null
+        } else {
+            r.remoteness.into()
+        }
+    };
+    if json {
+        let line = if moves.is_empty() {
+            json!({
+                "game": game.id(),
+                "position": written,
+                "terminal": true,
+                "to_move": mover.to_string(),
+                "value": record.outcome.as_str(),
+                "best": [],
+                "moves": [],
+            })
+        } else {
+            json!({
+                "game": game.id(),
+                "position": written,
+                "terminal": false,
+                "to_move": mover.to_string(),
+                "value": record.outcome.as_str(),
+                "remoteness": remoteness(record),
+                "moves": values.iter().map(|(mv, r)| json!({
+                    "move": mv,
+                    "value": r.outcome.as_str(),
+                    "remoteness": remoteness(*r),
+                })).collect::<Vec<_>>(),
+                "best": best,
+            })
+        };
+        return (line.to_string() + "\n", true);
+    }
+    let mut report = format!("{} {written}\n", game.id());
+    if moves.is_empty() {
+        report.push_str(&format!(
+            "Game over: {} for {mover}, the side to move.\n\n",
+            record.outcome.as_str()
+        ));
+        return (report, true);
+    }
+    for (mv, r) in &values {
+        report.push_str(&format!("  {mv:>6}  {}\n", value_text(*r)));
+    }
+    report.push_str(&format!(
+        "{mover} to move: {}. Best: {}.\n\n",
+        value_text(record),
+        best.join(", ")
+    ));
+    (report, true)
 }

@@ -9,7 +9,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use tictable_games::catalog::{self, AnyGame};
-use tictable_games::{check, dispatch, file, solve_with, Options, Outcome, SolveError, Summary};
+use tictable_games::{
+    check, dispatch, file, solve_with, strategy, Game, Options, Outcome, Player, SolveError,
+    Summary,
+};
 
 /// Solve a game: the value and remoteness of every reachable position.
 ///
@@ -37,6 +40,22 @@ pub struct Args {
     /// The largest table to build, in GiB (one byte per key).
     #[arg(long, value_name = "GIB", default_value_t = 4)]
     max_memory: u64,
+    /// Also compute the minimal strategies of games whose key space is above 2^20
+    /// (mnk:4,4,3, Connect Four 5x4 and larger; seconds to a minute more); smaller games
+    /// always get them.
+    #[arg(long)]
+    strategy: bool,
+}
+
+/// Games with at most this many keys get their minimal strategies by default.
+const STRATEGY_KEYS: u64 = 1 << 20;
+
+/// The sizes of both sides' minimal strategies: entries, and entries with more than one
+/// legal move, for the first player and the second.
+#[derive(Clone, Copy)]
+struct StrategySizes {
+    first: (u64, u64),
+    second: (u64, u64),
 }
 
 /// What one game's solve found, with its time and the check's result.
@@ -48,6 +67,8 @@ struct Solved {
     checked: Option<Result<u64, String>>,
     /// The table file written, and its size.
     written: Option<(PathBuf, usize)>,
+    /// Both sides' minimal strategies (not computed for big games without `--strategy`).
+    strategy: Option<StrategySizes>,
 }
 
 /// The file name of `id`'s table: `mnk:4,4,4` is `mnk-4-4-4.postcard`.
@@ -88,8 +109,17 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
             }
             None => None,
         };
-        (solution.summary(), (seconds, checked), written)
+        let strategy = (args.strategy || game.table_bytes() <= STRATEGY_KEYS).then(|| {
+            bar.set_message(format!("{}: minimal strategies", game.id()));
+            let size = |player| {
+                let s = strategy::minimal(&solution, player);
+                (s.entries(), s.choices())
+            };
+            StrategySizes { first: size(Player::X), second: size(Player::O) }
+        });
+        (solution.summary(), (seconds, checked), (written, strategy))
     });
+    let (written, strategy) = written;
     bar.finish_and_clear();
     Ok(Solved {
         id: game.id(),
@@ -98,6 +128,7 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
         seconds: checked.0,
         checked: checked.1,
         written,
+        strategy,
     })
 }
 
@@ -137,6 +168,15 @@ fn to_json(s: &Solved) -> Value {
     if let Some(checked) = &s.checked {
         object["consistent"] = json!(checked.is_ok());
     }
+    object["strategy"] = match s.strategy {
+        Some(st) => json!({
+            "first": st.first.0,
+            "second": st.second.0,
+            "first_choices": st.first.1,
+            "second_choices": st.second.1,
+        }),
+        None => Value::Null,
+    };
     if let Some((path, bytes)) = &s.written {
         object["file"] = json!({ "path": path.display().to_string(), "bytes": bytes });
     }
@@ -178,6 +218,18 @@ fn to_text(s: &Solved) -> String {
         m.table_bytes,
         m.table_bytes as f64 * 8.0 / m.classes.total().max(1) as f64
     );
+    match s.strategy {
+        Some(st) => {
+            let _ = writeln!(
+                t,
+                "  minimal strategy: first player {} positions ({} with a choice), second {} ({})",
+                st.first.0, st.first.1, st.second.0, st.second.1
+            );
+        }
+        None => {
+            let _ = writeln!(t, "  minimal strategy: not computed (pass --strategy)");
+        }
+    }
     if let Some((path, bytes)) = &s.written {
         let _ = writeln!(t, "  written: {} ({bytes} bytes)", path.display());
     }
@@ -197,12 +249,9 @@ pub fn run(args: Args) -> ExitCode {
     let games = if args.game == "all" {
         catalog::all()
     } else {
-        match catalog::parse(&args.game) {
+        match parse_game(&args.game, "solve") {
             Ok(game) => vec![game],
-            Err(e) => {
-                eprintln!("solve: {e}");
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         }
     };
     // Refused before any work: a table larger than the limit.
@@ -249,4 +298,45 @@ pub fn run(args: Args) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The largest key space `analyse` and `verify` solve on demand (16 Mi keys); a larger
+/// game's table comes from `solve --out` through `--table FILE`.
+pub const ON_DEMAND_KEYS: u64 = 1 << 24;
+
+/// The largest table file `--table` reads (1 GiB).
+const MAX_TABLE_FILE: u64 = 1 << 30;
+
+/// `game` solved: read from the table file `table` (written by `solve --out`; a table
+/// of another game, rules or version, or a damaged one, is refused with the file
+/// format's error), or solved now when the game is small enough.
+pub fn load_or_solve<G: Game>(
+    game: G,
+    table: Option<&std::path::Path>,
+) -> Result<tictable_games::Solution<G>, String> {
+    match table {
+        Some(path) => {
+            let bytes = crate::verify::read_bounded(path, MAX_TABLE_FILE)?;
+            file::from_postcard(game, &bytes)
+                .map_err(|e| format!("{}: the table does not load: {e}", path.display()))
+        }
+        None if game.key_space() > ON_DEMAND_KEYS => {
+            let id = game.id();
+            Err(format!(
+                "{id} needs a {}-byte table, too large to solve on demand: write it once with \
+                 `tictable solve --game {id} --out DIR` and pass `--table DIR/{}`",
+                game.key_space(),
+                file_name(&id)
+            ))
+        }
+        None => tictable_games::solve(game).map_err(|e| e.to_string()),
+    }
+}
+
+/// The game `id` names, or (the error said on stderr by `command`) exit status 2.
+pub fn parse_game(id: &str, command: &str) -> Result<AnyGame, ExitCode> {
+    catalog::parse(id).map_err(|e| {
+        eprintln!("{command}: {e}");
+        ExitCode::from(2)
+    })
 }

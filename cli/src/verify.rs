@@ -24,18 +24,30 @@ pub struct Args {
     /// A postcard table file to check instead of the compiled tables.
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
+    /// Another game (`tictable games` lists them): its table (solved now, or with
+    /// `--table` a file written by `tictable solve --game G --out DIR`) checked
+    /// position by position against its children and, for games without repeats,
+    /// against a live search from every reachable class whose search fits
+    /// `--live-budget`.
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
+    /// With `--game`: the most positions one live search may visit; a class whose search
+    /// would visit more is skipped (counted). 0 skips the live search.
+    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "game")]
+    live_budget: u64,
 }
 
-/// Reads at most [`MAX_TABLE_BYTES`] of `path`.
-fn read_table(path: &PathBuf) -> Result<Vec<u8>, String> {
+/// Reads `path`, refusing a file larger than `limit` bytes (reading at most one byte
+/// more): memory stays bounded whatever the file.
+pub fn read_bounded(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut bytes = Vec::new();
-    file.take(MAX_TABLE_BYTES + 1)
+    file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    if bytes.len() as u64 > MAX_TABLE_BYTES {
+    if bytes.len() as u64 > limit {
         return Err(format!(
-            "{}: larger than {MAX_TABLE_BYTES} bytes: not a table",
+            "{}: larger than {limit} bytes: not a table",
             path.display()
         ));
     }
@@ -43,8 +55,16 @@ fn read_table(path: &PathBuf) -> Result<Vec<u8>, String> {
 }
 
 pub fn run(args: Args) -> ExitCode {
+    if let Some(id) = &args.game {
+        return run_game(id, &args);
+    }
     let start = std::time::Instant::now();
-    let bytes = match args.table.as_ref().map(read_table).transpose() {
+    let bytes = match args
+        .table
+        .as_deref()
+        .map(|path| read_bounded(path, MAX_TABLE_BYTES))
+        .transpose()
+    {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("verify: {e}");
@@ -107,4 +127,65 @@ fn compiled(board: &Board) -> Result<Analysis, String> {
         ));
     }
     Ok(analysis)
+}
+
+/// `verify --game G`: the consistency check on every reachable class, then the live
+/// search (games without repeats). Exit 1 on any failure, 2 for an unknown game or one
+/// too large to solve on demand.
+fn run_game(id: &str, args: &Args) -> ExitCode {
+    use tictable_games::{check, Game};
+    let game = match crate::solve::parse_game(id, "verify") {
+        Ok(game) => game,
+        Err(code) => return code,
+    };
+    let start = std::time::Instant::now();
+    let (line, ok) = tictable_games::dispatch!(game, g => {
+        let too_large = args.table.is_none() && g.key_space() > crate::solve::ON_DEMAND_KEYS;
+        let solution = match crate::solve::load_or_solve(g, args.table.as_deref()) {
+            Ok(solution) => solution,
+            Err(e) => {
+                eprintln!("verify: {e}");
+                return ExitCode::from(if too_large { 2 } else { 1 });
+            }
+        };
+        let what = match &args.table {
+            Some(path) => format!("{} table {}", solution.game().id(), path.display()),
+            None => format!("{} (solved now)", solution.game().id()),
+        };
+        match check::consistency(&solution) {
+            Err(e) => (format!("verify: {what}: INCONSISTENT: {e}\n"), false),
+            Ok(checked) if solution.game().repeats() => (
+                format!(
+                    "verify: {what}: {checked} classes agree with their children; positions repeat: no live search ({:.0} ms)\n",
+                    start.elapsed().as_secs_f64() * 1e3
+                ),
+                true,
+            ),
+            Ok(checked) => match check::live(&solution, args.live_budget) {
+                Err(e) => (format!("verify: {what}: MISMATCH: {e}\n"), false),
+                Ok((compared, skipped)) => (
+                    format!(
+                        "verify: {what}: {checked} classes agree with their children; live search: {compared} agree, {skipped} skipped (over {} positions) ({:.0} ms)\n",
+                        args.live_budget,
+                        start.elapsed().as_secs_f64() * 1e3
+                    ),
+                    true,
+                ),
+            },
+        }
+    });
+    let printed = if ok {
+        crate::output::print(line.as_bytes())
+    } else {
+        eprint!("{line}");
+        Ok(())
+    };
+    if let Err(e) = printed {
+        return crate::output::write_failed("stdout", &e);
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

@@ -28,6 +28,7 @@ mod hexapawn;
 mod mnk;
 mod morris;
 mod solver;
+pub mod strategy;
 mod tictactoe;
 
 pub use connect_four::{Connect4Position, ConnectFour, ConnectFourError};

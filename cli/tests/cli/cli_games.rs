@@ -69,6 +69,9 @@ fn solve_json_gives_the_counts_the_start_and_the_table() {
     assert_eq!(v["table"]["bytes"], 19683);
     assert_eq!(v["consistent"], true);
     assert!(v["seconds"].as_f64().is_some());
+    // The minimal strategies (games/tests/games/strategy.rs plays them out).
+    assert_eq!(v["strategy"]["first"], 22);
+    assert_eq!(v["strategy"]["second"], 72);
     // Hexapawn: Black (the second player) wins in 6 plies (Gardner, 1962).
     let v: serde_json::Value = serde_json::from_str(&stdout(&tictable(&[
         "solve", "--game", "hexapawn", "--json",

@@ -18,9 +18,20 @@ fn mnk_4_4_3_has_6036001_positions_and_is_a_first_player_win() {
 fn mnk_4_4_4_has_9722011_positions_1217977_classes_and_is_a_draw() {
     // 4x4 tic-tac-toe: 9,722,011 reachable positions, 1,217,977 up to symmetry
     // (OEIS A156297 / DESIGN.md verified facts), a draw (m,n,k-game results).
-    let s = solved(Mnk::new(4, 4, 4).unwrap()).summary();
+    let solution = solved(Mnk::new(4, 4, 4).unwrap());
+    let s = solution.summary();
     assert_eq!((s.positions, s.classes.total()), (9_722_011, 1_217_977));
     assert_eq!(s.start.outcome, Outcome::Draw);
+    // Its table file (what `analyse --game mnk:4,4,4 --table` reads) reads back as it
+    // was, and only for this game: 4,4,3 has the same board and key space.
+    let bytes = tictable_games::file::to_postcard(&solution);
+    let loaded = tictable_games::file::from_postcard(Mnk::new(4, 4, 4).unwrap(), &bytes).unwrap();
+    assert!(loaded.table() == solution.table());
+    let refused = tictable_games::file::from_postcard(Mnk::new(4, 4, 3).unwrap(), &bytes);
+    assert_eq!(
+        refused.err().map(|e| e.to_string()).as_deref(),
+        Some("a table of mnk:4,4,4, not mnk:4,4,3")
+    );
 }
 
 #[test]

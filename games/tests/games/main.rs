@@ -8,5 +8,6 @@ mod docs;
 mod large;
 mod notation;
 mod published;
+mod strategy;
 mod table_file;
 mod tictactoe_engine;

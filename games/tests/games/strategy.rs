@@ -1,0 +1,102 @@
+//! The minimal strategy (issue 33 §4): for each side, the classes met playing one
+//! perfect strategy against every reply. Each strategy is played out position by
+//! position against every reply (`strategy::worst_result`, which does not use the
+//! strategy's own walk): it must keep the game's value and meet exactly the classes it
+//! counts.
+
+use crate::common::solved;
+use tictable_games::strategy::{minimal, worst_result};
+use tictable_games::{Game, Hexapawn, Outcome, Player, Solution, TicTacToe};
+
+/// Both sides' strategies: checked by play-out, their (entries, choices).
+fn sizes<G: Game>(solution: &Solution<G>, first: Outcome) -> [(u64, u64); 2] {
+    [(Player::X, first), (Player::O, first.flip())].map(|(player, value)| {
+        let s = minimal(solution, player);
+        assert_eq!(
+            worst_result(solution, &s),
+            Some((value, s.entries())),
+            "{player}'s strategy keeps the start's value and meets what it counts"
+        );
+        (s.entries(), s.choices())
+    })
+}
+
+#[test]
+fn tictactoe_strategies_keep_the_draw() {
+    // Tic-tac-toe is a draw (DESIGN.md verified facts). 22 + 72 = 94 classes: fewer than
+    // the 96 entries the issue cites as the proven minimum, which counts differently
+    // (see docs/games.md); the play-out shows each strategy is perfect and complete.
+    let solution = solved(TicTacToe::normal());
+    assert_eq!(sizes(&solution, Outcome::Draw), [(22, 21), (72, 72)]);
+}
+
+#[test]
+fn misere_and_hexapawn_strategies() {
+    // Misère 3x3 is a draw; hexapawn a win for Black, the second player (Gardner, 1962).
+    let solution = solved(TicTacToe::misere());
+    assert_eq!(sizes(&solution, Outcome::Draw), [(25, 21), (60, 60)]);
+    let solution = solved(Hexapawn);
+    assert_eq!(sizes(&solution, Outcome::Loss), [(4, 4), (10, 9)]);
+}
+
+/// A game with its symmetries ignored: positions, not classes.
+struct Plain<G>(G);
+
+impl<G: Game> Game for Plain<G> {
+    type Position = G::Position;
+    type Move = G::Move;
+    fn id(&self) -> String {
+        self.0.id()
+    }
+    fn rules(&self) -> String {
+        self.0.rules()
+    }
+    fn start(&self) -> G::Position {
+        self.0.start()
+    }
+    fn moves(&self, p: &G::Position, out: &mut Vec<G::Move>) {
+        self.0.moves(p, out)
+    }
+    fn play(&self, p: &G::Position, mv: G::Move) -> G::Position {
+        self.0.play(p, mv)
+    }
+    fn primitive(&self, p: &G::Position) -> Option<Outcome> {
+        self.0.primitive(p)
+    }
+    fn to_move(&self, p: &G::Position) -> Player {
+        self.0.to_move(p)
+    }
+    fn key_space(&self) -> u64 {
+        self.0.key_space()
+    }
+    fn key(&self, p: &G::Position) -> u64 {
+        self.0.key(p)
+    }
+    fn write_move(&self, mv: G::Move, n: tictable_games::Notation) -> String {
+        self.0.write_move(mv, n)
+    }
+    fn move_syntax(&self, n: tictable_games::Notation) -> String {
+        self.0.move_syntax(n)
+    }
+    fn write_position(&self, p: &G::Position, n: tictable_games::Notation) -> String {
+        self.0.write_position(p, n)
+    }
+}
+
+#[test]
+fn tictactoe_strategies_over_positions_not_classes() {
+    // The same method with the board's symmetries ignored: every position is its own
+    // entry (74 + 260 = 334), so neither count is the issue's 96 either.
+    let solution = solved(Plain(TicTacToe::normal()));
+    assert_eq!(sizes(&solution, Outcome::Draw), [(74, 69), (260, 260)]);
+}
+
+#[test]
+#[ignore = "20 s in debug (the local search): .ci/run runs it in release"]
+fn mnk_and_connect_four_strategies() {
+    // 4,3,3 is a first-player win; Connect Four 4x4 a draw (Tromp's table).
+    let solution = solved(tictable_games::Mnk::new(4, 3, 3).unwrap());
+    assert_eq!(sizes(&solution, Outcome::Win), [(46, 46), (192, 187)]);
+    let solution = solved(tictable_games::ConnectFour::new(4, 4).unwrap());
+    assert_eq!(sizes(&solution, Outcome::Draw), [(449, 334), (647, 521)]);
+}
