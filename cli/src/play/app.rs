@@ -182,68 +182,95 @@ impl Settings {
     pub fn has_human(&self) -> bool {
         self.x == Seat::Human || self.o == Seat::Human
     }
+}
 
-    /// The side a single person plays against an engine, if that is the setup.
-    pub fn person(&self) -> Option<Player> {
-        match (self.x, self.o) {
-            (Seat::Human, Seat::Engine(_)) => Some(Player::X),
-            (Seat::Engine(_), Seat::Human) => Some(Player::O),
-            _ => None,
+/// Who played a game, as the score counts it: each game is counted once, under
+/// its pairing, and each pairing has its own tally.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// One person against an engine (whichever mark each played).
+    PersonEngine,
+    /// Two people at the keyboard.
+    People,
+    /// Two engines.
+    Engines,
+}
+
+impl Pairing {
+    /// The pairing of these two seats.
+    pub fn of(x: Seat, o: Seat) -> Pairing {
+        match (x, o) {
+            (Seat::Human, Seat::Human) => Pairing::People,
+            (Seat::Engine(_), Seat::Engine(_)) => Pairing::Engines,
+            _ => Pairing::PersonEngine,
         }
     }
 }
 
-/// Where a finished game's result is counted.
+/// Where a finished game's result is counted: its pairing, and which count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tally {
-    /// The person won against an engine (whichever mark they played).
-    You,
-    /// The engine won against the person.
-    Engine,
-    /// X won (two people, or two engines).
-    X,
-    /// O won (two people, or two engines).
-    O,
-    /// A draw.
-    Draw,
+pub struct Tally {
+    /// Who played the game.
+    pub pairing: Pairing,
+    /// 0: the person won (against an engine) or X won; 1: the engine or O won;
+    /// 2: a draw.
+    pub column: usize,
 }
 
-/// Games won and drawn in this session: by the person and the engine when one
-/// person plays an engine (so changing sides in the menu keeps each one's wins),
-/// otherwise by mark.
+/// One pairing's games: the first side's wins, the second side's wins, draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Score {
-    /// Games the person won against an engine.
-    pub you: u32,
-    /// Games an engine won against the person.
-    pub engine: u32,
-    /// Games X won between two people or two engines.
-    pub x: u32,
-    /// Games O won between two people or two engines.
-    pub o: u32,
+pub struct Record {
+    /// The person's wins (against an engine), or X's.
+    pub first: u32,
+    /// The engine's wins (against the person), or O's.
+    pub second: u32,
     /// Drawn games.
     pub draws: u32,
 }
 
+/// Games won and drawn in this session, each game counted once under the pairing
+/// that played it: a person against an engine counts the person's and the engine's
+/// wins (so changing sides in the menu keeps each one's wins), two people and two
+/// engines count X's and O's, each in its own tally.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    /// A person against an engine.
+    pub person: Record,
+    /// Two people.
+    pub people: Record,
+    /// Two engines.
+    pub engines: Record,
+}
+
 impl Score {
     fn count(&mut self, tally: Tally) -> &mut u32 {
-        match tally {
-            Tally::You => &mut self.you,
-            Tally::Engine => &mut self.engine,
-            Tally::X => &mut self.x,
-            Tally::O => &mut self.o,
-            Tally::Draw => &mut self.draws,
+        let record = match tally.pairing {
+            Pairing::PersonEngine => &mut self.person,
+            Pairing::People => &mut self.people,
+            Pairing::Engines => &mut self.engines,
+        };
+        match tally.column {
+            0 => &mut record.first,
+            1 => &mut record.second,
+            _ => &mut record.draws,
         }
     }
 
-    /// The score as people read it, for the current seats.
-    pub fn describe(&self, settings: &Settings) -> String {
-        match settings.person() {
-            Some(_) => format!(
+    /// The tally of `pairing` as people read it.
+    pub fn describe(&self, pairing: Pairing) -> String {
+        match pairing {
+            Pairing::PersonEngine => format!(
                 "You {} · engine {} · draws {}",
-                self.you, self.engine, self.draws
+                self.person.first, self.person.second, self.person.draws
             ),
-            None => format!("X {} · O {} · draws {}", self.x, self.o, self.draws),
+            Pairing::People => format!(
+                "X {} · O {} · draws {}",
+                self.people.first, self.people.second, self.people.draws
+            ),
+            Pairing::Engines => format!(
+                "X {} · O {} · draws {}",
+                self.engines.first, self.engines.second, self.engines.draws
+            ),
         }
     }
 }
@@ -300,8 +327,8 @@ pub enum FileAction {
 pub enum Then {
     /// Start a new game.
     NewGame,
-    /// Load this file.
-    Load(PathBuf),
+    /// Put this game, read and checked from this file, on the board.
+    Load(PathBuf, Game),
     /// Leave the program.
     Quit,
 }
@@ -348,7 +375,7 @@ impl Prompt {
                 Some(path.display().to_string()),
                 "overwrite it? (y/n)".to_string(),
             ),
-            Prompt::Discard(Then::Load(path)) => (
+            Prompt::Discard(Then::Load(path, _)) => (
                 "This game is not saved: discard it".to_string(),
                 Some(format!("and load {}?", path.display())),
                 "(y/n)".to_string(),
@@ -378,7 +405,7 @@ impl Prompt {
                 "This game is not saved: discard it and {}? (y/n)",
                 match then {
                     Then::NewGame => "start a new one".to_string(),
-                    Then::Load(path) => format!("load {}", path.display()),
+                    Then::Load(path, _) => format!("load {}", path.display()),
                     Then::Quit => "quit".to_string(),
                 }
             ),
@@ -457,7 +484,7 @@ pub enum Effect {
         /// Whether the person agreed to replace an existing file.
         overwrite: bool,
     },
-    /// Read this file, then call [`App::loaded`].
+    /// Read this file, then call [`App::loaded_from`].
     Load(PathBuf),
 }
 
@@ -477,6 +504,8 @@ pub struct App {
     /// This game's result as counted in the score (`None` inside: shown but not
     /// counted, as for a loaded finished game).
     counted: Option<(GameResult, Option<Tally>)>,
+    /// The seats (X, O) that made the last move of this game.
+    played_by: (Seat, Seat),
     /// The game as last saved, loaded or started: leaving it unsaved asks first.
     unchanged: Game,
     /// The mistake rate each side's perfect or trap engine gets in the menu.
@@ -517,6 +546,7 @@ impl App {
             hint: false,
             score: Score::default(),
             counted: None,
+            played_by: (settings.x, settings.o),
             unchanged: Game::new(),
             rates: [rate(settings.x), rate(settings.o)],
             menu: None,
@@ -783,14 +813,12 @@ impl App {
         }
     }
 
-    /// Loading from `path`: asks first when the game in progress is not saved.
+    /// Loading from `path`: the runner reads the file first and gives it to
+    /// [`App::loaded_from`], which asks before discarding an unsaved game only when
+    /// the file holds a valid game (the question is never asked for a load that
+    /// would fail).
     pub fn load_from(&mut self, path: PathBuf) -> Effect {
-        if self.unsaved() {
-            self.prompt = Some(Prompt::Discard(Then::Load(path)));
-            Effect::None
-        } else {
-            Effect::Load(path)
-        }
+        Effect::Load(path)
     }
 
     /// Starts a new game or quits, asking first when the game is not saved.
@@ -826,7 +854,7 @@ impl App {
                 other => return other,
             },
             Prompt::Discard(Then::NewGame) => self.new_game(),
-            Prompt::Discard(Then::Load(path)) => return Effect::Load(path),
+            Prompt::Discard(Then::Load(_, game)) => self.put(game),
             Prompt::Discard(Then::Quit) => self.quit = true,
             Prompt::Path { .. } => {}
         }
@@ -852,18 +880,42 @@ impl App {
     /// The result of reading the save file: the game is replaced only when the file
     /// holds a valid game. Errors name squares as people do.
     pub fn loaded(&mut self, result: Result<String, String>) {
-        let parsed = result.and_then(|text| {
-            serde_json::from_str::<Game>(&text).map_err(|e| self.load_error(&text, e))
-        });
-        match parsed {
-            Ok(game) => {
-                self.game = game;
-                self.unchanged = game;
-                self.counted = game.result().map(|r| (r, None));
-                self.message = Some("game loaded".to_string());
-            }
-            Err(e) => self.message = Some(format!("cannot load: {e}")),
+        match self.parse_save(result) {
+            Ok(game) => self.put(game),
+            Err(e) => self.message = Some(e),
         }
+    }
+
+    /// The result of reading the save file `path` for `l`: a valid game replaces
+    /// the one in progress at once when that one is saved, else after "discard it?"
+    /// (y); a file that cannot be read or is not a game only says why, without
+    /// asking anything.
+    pub fn loaded_from(&mut self, path: PathBuf, result: Result<String, String>) {
+        match self.parse_save(result) {
+            Ok(game) if self.unsaved() => {
+                self.prompt = Some(Prompt::Discard(Then::Load(path, game)));
+            }
+            Ok(game) => self.put(game),
+            Err(e) => self.message = Some(e),
+        }
+    }
+
+    /// The game a save file's text holds, or the message saying why not.
+    fn parse_save(&self, result: Result<String, String>) -> Result<Game, String> {
+        result
+            .and_then(|text| {
+                serde_json::from_str::<Game>(&text).map_err(|e| self.load_error(&text, e))
+            })
+            .map_err(|e| format!("cannot load: {e}"))
+    }
+
+    /// A loaded game on the board: not counted in the score (it was not played here).
+    fn put(&mut self, game: Game) {
+        self.game = game;
+        self.unchanged = game;
+        self.counted = game.result().map(|r| (r, None));
+        self.played_by = (self.settings.x, self.settings.o);
+        self.message = Some("game loaded".to_string());
     }
 
     /// Why a save file is not a game: an illegal move names its square as people
@@ -910,6 +962,9 @@ impl App {
     }
 
     fn place(&mut self, square: Square) {
+        if self.game.result().is_none() {
+            self.played_by = (self.settings.x, self.settings.o);
+        }
         match self.game.play(square) {
             Ok(()) => self.sync_score(),
             Err(MoveError::Occupied { .. }) => {
@@ -938,14 +993,48 @@ impl App {
         });
     }
 
+    /// Where `result` counts: under the players who played the game.
     fn tally(&self, result: GameResult) -> Tally {
-        match (result, self.settings.person()) {
-            (GameResult::Draw, _) => Tally::Draw,
-            (GameResult::Win(winner), Some(person)) if winner == person => Tally::You,
-            (GameResult::Win(_), Some(_)) => Tally::Engine,
-            (GameResult::Win(Player::X), None) => Tally::X,
-            (GameResult::Win(Player::O), None) => Tally::O,
+        let (x, o) = self.played_by;
+        let pairing = Pairing::of(x, o);
+        let column = match result {
+            GameResult::Draw => 2,
+            GameResult::Win(winner) if pairing == Pairing::PersonEngine => usize::from(
+                Settings {
+                    x,
+                    o,
+                    ..self.settings
+                }
+                .seat(winner)
+                    != Seat::Human,
+            ),
+            GameResult::Win(Player::X) => 0,
+            GameResult::Win(Player::O) => 1,
+        };
+        Tally { pairing, column }
+    }
+
+    /// The pairing whose tally goes with the game on screen: the players who
+    /// finished it, or who play it on.
+    pub fn pairing(&self) -> Pairing {
+        let (x, o) = self.seats();
+        Pairing::of(x, o)
+    }
+
+    /// The seats of the game on screen: a finished game belongs to the players who
+    /// played it (a menu change afterwards does not relabel it); a game in progress
+    /// to the players seated now.
+    pub fn seats(&self) -> (Seat, Seat) {
+        if self.game.result().is_some() {
+            self.played_by
+        } else {
+            (self.settings.x, self.settings.o)
         }
+    }
+
+    /// The score line: the tally of the game's pairing.
+    pub fn score_text(&self) -> String {
+        self.score.describe(self.pairing())
     }
 
     /// Takes back moves up to the person's previous turn; against an engine that
@@ -974,6 +1063,7 @@ impl App {
             self.message = Some("nothing to redo".to_string());
             return;
         }
+        self.played_by = (self.settings.x, self.settings.o);
         while self.settings.has_human()
             && !self.human_to_move()
             && self.game.result().is_none()
@@ -986,6 +1076,7 @@ impl App {
         self.game = Game::new();
         self.unchanged = self.game;
         self.counted = None;
+        self.played_by = (self.settings.x, self.settings.o);
         self.cursor = Square::CENTRE;
     }
 
@@ -1068,8 +1159,14 @@ impl App {
         if let Some(message) = &self.message {
             return message.clone();
         }
-        let name = |player: Player| match self.settings.seat(player) {
-            Seat::Human if self.settings.x == self.settings.o => format!("{player}"),
+        let (x, o) = self.seats();
+        let seats = Settings {
+            x,
+            o,
+            ..self.settings
+        };
+        let name = |player: Player| match seats.seat(player) {
+            Seat::Human if x == o => format!("{player}"),
             Seat::Human => format!("{player} (you)"),
             Seat::Engine(s) => format!("{player} ({})", Named(s)),
         };
@@ -1227,7 +1324,7 @@ mod tests {
         // X: 1 2 3 = top row; O: 4 5.
         typing(&mut app, "14253");
         assert_eq!(app.game.result(), Some(GameResult::Win(Player::X)));
-        assert_eq!(app.score.x, 1);
+        assert_eq!(app.score.people.first, 1);
         assert!(app.bell);
         assert!(app.status().starts_with("X wins!"));
         typing(&mut app, "9");
@@ -1237,11 +1334,11 @@ mod tests {
         );
         // Undo and redo to the same end does not count twice.
         typing(&mut app, "ur");
-        assert_eq!(app.score.x, 1);
+        assert_eq!(app.score.people.first, 1);
         typing(&mut app, "n");
         assert_eq!(app.game.ply(), 0);
-        assert_eq!(app.score.x, 1);
-        assert_eq!(app.score.describe(&app.settings), "X 1 · O 0 · draws 0");
+        assert_eq!(app.score.people.first, 1);
+        assert_eq!(app.score_text(), "X 1 · O 0 · draws 0");
     }
 
     #[test]
@@ -1249,15 +1346,18 @@ mod tests {
         // Issue item 4: X wins, undo, O wins instead: the score says O 1, X 0.
         let mut app = App::new(settings("human", "human"));
         typing(&mut app, "14253");
-        assert_eq!(app.score.x, 1);
+        assert_eq!(app.score.people.first, 1);
         typing(&mut app, "u");
-        assert_eq!(app.score.x, 0);
+        assert_eq!(app.score.people.first, 0);
         typing(&mut app, "76");
         assert_eq!(app.game.result(), Some(GameResult::Win(Player::O)));
         assert_eq!(
             app.score,
             Score {
-                o: 1,
+                people: Record {
+                    second: 1,
+                    ..Record::default()
+                },
                 ..Score::default()
             }
         );
@@ -1272,10 +1372,7 @@ mod tests {
         typing(&mut app, "2");
         app.apply(Action::EngineMove(sq(4)));
         typing(&mut app, "3");
-        assert_eq!(
-            app.score.describe(&app.settings),
-            "You 1 · engine 0 · draws 0"
-        );
+        assert_eq!(app.score_text(), "You 1 · engine 0 · draws 0");
         // Sides swapped in the menu: the person plays O now; the engine wins as X.
         app.settings.x = "perfect".parse().unwrap();
         app.settings.o = Seat::Human;
@@ -1286,10 +1383,46 @@ mod tests {
         typing(&mut app, "5");
         app.apply(Action::EngineMove(sq(2)));
         assert_eq!(app.game.result(), Some(GameResult::Win(Player::X)));
-        assert_eq!(
-            app.score.describe(&app.settings),
-            "You 1 · engine 1 · draws 0"
-        );
+        assert_eq!(app.score_text(), "You 1 · engine 1 · draws 0");
+    }
+
+    #[test]
+    fn a_finished_game_belongs_to_its_players_and_counts_once_under_them() {
+        // Issue 39 items 9 and 10, as reported: two people, 1 2 5 9 7, then O to
+        // trap in the menu (it plays 3), then 4: X (you) wins.
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "12597");
+        app.settings.o = "trap".parse().unwrap();
+        app.apply(Action::EngineMove(sq(2)));
+        typing(&mut app, "4");
+        assert_eq!(app.game.result(), Some(GameResult::Win(Player::X)));
+        assert_eq!(app.status(), "X (you) wins! n: new game");
+        assert_eq!(app.score_text(), "You 1 · engine 0 · draws 0");
+        // X to trap in the menu: the finished game is not relabelled.
+        app.settings.x = "trap".parse().unwrap();
+        assert_eq!(app.status(), "X (you) wins! n: new game");
+        assert_eq!(app.score_text(), "You 1 · engine 0 · draws 0");
+        // O back to human: still the same game and its tally.
+        app.settings.o = Seat::Human;
+        assert_eq!(app.status(), "X (you) wins! n: new game");
+        assert_eq!(app.score_text(), "You 1 · engine 0 · draws 0");
+        // A game of two engines counts in the engines' tally, not the people's.
+        app.settings = settings("perfect", "trap");
+        typing(&mut app, "n");
+        assert_eq!(app.score_text(), "X 0 · O 0 · draws 0");
+        for square in [4, 0, 8, 2, 1, 7, 6, 3, 5] {
+            app.apply(Action::EngineMove(sq(square)));
+        }
+        assert_eq!(app.score_text(), "X 0 · O 0 · draws 1");
+        // Two people: their own tally, where the engines' draw is not.
+        app.settings = settings("human", "human");
+        typing(&mut app, "n");
+        assert_eq!(app.score_text(), "X 0 · O 0 · draws 0");
+        typing(&mut app, "14253");
+        assert_eq!(app.score_text(), "X 1 · O 0 · draws 0");
+        assert_eq!(app.score.person.first, 1);
+        assert_eq!(app.score.engines.draws, 1);
+        assert_eq!(app.score.people.first, 1);
     }
 
     #[test]
@@ -1412,22 +1545,62 @@ mod tests {
         }
         typing(&mut app, "l");
         let effect = app.apply(Action::PromptSubmit);
-        assert_eq!(effect, Effect::None);
+        assert_eq!(effect, Effect::Load("tictable-game.json".into()));
+        // The file holds a game: only now is the person asked; y puts it on the board.
+        let saved = Game::from_moves(&[sq(0), sq(4)], 2).unwrap();
+        app.loaded_from(
+            "tictable-game.json".into(),
+            Ok(r#"{"moves":[0,4],"cursor":2}"#.into()),
+        );
         assert_eq!(
             app.prompt,
-            Some(Prompt::Discard(Then::Load("tictable-game.json".into())))
+            Some(Prompt::Discard(Then::Load(
+                "tictable-game.json".into(),
+                saved
+            )))
         );
-        assert_eq!(
-            app.apply(Action::Answer(true)),
-            Effect::Load("tictable-game.json".into())
-        );
-        typing(&mut app, "ny");
+        assert_eq!(app.apply(Action::Answer(true)), Effect::None);
+        assert_eq!(app.game, saved);
+        assert_eq!(app.message.as_deref(), Some("game loaded"));
+        typing(&mut app, "n");
         assert_eq!(app.game.ply(), 0);
         // Ctrl-C quits at once.
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         typing(&mut app, "5");
         app.apply(app.action_for(ctrl_c).unwrap());
         assert!(app.quit);
+    }
+
+    #[test]
+    fn load_checks_the_file_before_asking_to_discard_the_game() {
+        // Issue 39 item 11: `l` asked "discard it and load F?" before checking F.
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "5");
+        for (result, why) in [
+            (
+                Err("missing.json: No such file or directory (os error 2)".to_string()),
+                "cannot load: missing.json: No such file or directory (os error 2)",
+            ),
+            (
+                Ok("not a game".to_string()),
+                "cannot load: not a valid game: expected ident at line 1 column 2",
+            ),
+        ] {
+            typing(&mut app, "l");
+            let effect = app.apply(Action::PromptSubmit);
+            let Effect::Load(path) = effect else {
+                panic!("{effect:?}")
+            };
+            app.loaded_from(path, result);
+            assert_eq!(app.prompt, None, "no question for a load that fails");
+            assert_eq!(app.message.as_deref(), Some(why));
+            assert_eq!(app.game.moves(), &[sq(4)]);
+        }
+        // A saved game is replaced without a question.
+        app.saved(Ok("g.json".into()));
+        app.loaded_from("g.json".into(), Ok(r#"{"moves":[0],"cursor":1}"#.into()));
+        assert_eq!(app.prompt, None);
+        assert_eq!(app.game.moves(), &[sq(0)]);
     }
 
     #[test]
@@ -1613,7 +1786,7 @@ mod tests {
         assert!(app.status().contains("any key stops"), "{}", app.status());
         app.apply(Action::NewGame);
         assert_eq!(app.game.ply(), 0);
-        assert_eq!(app.score.draws, 1);
+        assert_eq!(app.score.engines.draws, 1);
         let stop = app.action_for(key(KeyCode::Char('x'))).unwrap();
         assert_eq!(stop, Action::StopSeries);
         app.apply(stop);

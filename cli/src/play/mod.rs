@@ -181,7 +181,10 @@ fn perform(app: &mut App, effect: Effect) {
                 .map(|()| path.display().to_string())
                 .map_err(|e| format!("{}: {e}", path.display())),
         ),
-        Effect::Load(path) => app.loaded(read_save(&path)),
+        Effect::Load(path) => {
+            let result = read_save(&path);
+            app.loaded_from(path, result)
+        }
     }
 }
 

@@ -271,7 +271,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
         frame,
     );
     centred(
-        Line::raw(format!("Score  {}", app.score.describe(&app.settings))),
+        Line::raw(format!("Score  {}", app.score_text())),
         g.score,
         frame,
     );
