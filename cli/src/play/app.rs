@@ -12,7 +12,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tictable::game::{Game, GameError, GameResult};
 use tictable::strategy::{Level, MistakeRate, Strategy};
 use tictable::{MoveError, Player, Square};
@@ -275,6 +275,49 @@ impl Score {
     }
 }
 
+/// The person's move clock: full at the start of each of their turns, counting
+/// down only while it runs, paused (not refilled) while the menu, a question or a
+/// too small screen holds the game. Pure: the runner passes the time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveClock {
+    /// The position and the clock setting the time left belongs to.
+    turn: Option<(Game, Duration)>,
+    /// The time left when the clock last stopped (or started).
+    left: Duration,
+    /// Since when it runs, if it does.
+    since: Option<Instant>,
+}
+
+impl MoveClock {
+    /// Brings the clock to `now` on `game` with a clock of `full`, running or not;
+    /// returns when time is up, if it runs. A new position (or setting) refills it.
+    pub fn tick(
+        &mut self,
+        running: bool,
+        game: Game,
+        full: Duration,
+        now: Instant,
+    ) -> Option<Instant> {
+        if self.turn != Some((game, full)) {
+            *self = MoveClock {
+                turn: Some((game, full)),
+                left: full,
+                since: None,
+            };
+        }
+        if running {
+            Some(*self.since.get_or_insert(now) + self.left)
+        } else {
+            if let Some(since) = self.since.take() {
+                self.left = self
+                    .left
+                    .saturating_sub(now.saturating_duration_since(since));
+            }
+            None
+        }
+    }
+}
+
 /// The rows of the in-game menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MenuRow {
@@ -528,8 +571,9 @@ pub struct App {
     pub clock_left: Option<Duration>,
     /// Set by [`Action::Quit`] (once confirmed) and [`Action::QuitNow`].
     pub quit: bool,
-    /// The last action was [`Action::TimeUp`] (its message outlives the reply).
-    timed_out: bool,
+    /// "time is up: ..." after [`Action::TimeUp`]: shown beside the status (the
+    /// countdown, the result) until the person's next key.
+    time_note: Option<String>,
 }
 
 impl App {
@@ -558,7 +602,7 @@ impl App {
             too_small: false,
             clock_left: None,
             quit: false,
-            timed_out: false,
+            time_note: None,
         }
     }
 
@@ -693,11 +737,12 @@ impl App {
 
     /// Applies an action and returns the I/O it needs.
     pub fn apply(&mut self, action: Action) -> Effect {
-        // "Time is up" stays up through the engine's reply; other messages go.
-        if !(self.timed_out && matches!(action, Action::EngineMove(_))) {
-            self.message = None;
+        // Messages go with the next action; "time is up" stays through the
+        // engine's reply and the next time-up, until the person's next key.
+        self.message = None;
+        if !matches!(action, Action::EngineMove(_) | Action::TimeUp(_)) {
+            self.time_note = None;
         }
-        self.timed_out = matches!(action, Action::TimeUp(_));
         match action {
             Action::MoveCursor { rows, columns } => {
                 let clamp = |v: u8, d: i8| (v as i8 + d).clamp(0, 2) as u8;
@@ -720,7 +765,7 @@ impl App {
             Action::TimeUp(square) => {
                 if self.clock_running() {
                     self.place(square);
-                    self.message = Some(format!(
+                    self.time_note = Some(format!(
                         "time is up: a random move was played on square {}",
                         self.label(square)
                     ));
@@ -1159,6 +1204,16 @@ impl App {
         if let Some(message) = &self.message {
             return message.clone();
         }
+        let status = self.game_status();
+        match &self.time_note {
+            Some(note) if self.game.result().is_some() => format!("{status} ({note})"),
+            Some(note) => format!("{note} · {status}"),
+            None => status,
+        }
+    }
+
+    /// Whose move it is (with the clock), or the result.
+    fn game_status(&self) -> String {
         let (x, o) = self.seats();
         let seats = Settings {
             x,
@@ -1762,16 +1817,69 @@ mod tests {
         assert_eq!(app.status(), "O to move · 7 s left");
         app.apply(Action::TimeUp(sq(0)));
         assert_eq!(app.game.moves(), &[sq(2), sq(0)]);
-        let up = Some("time is up: a random move was played on square 1");
-        assert_eq!(app.message.as_deref(), up);
-        // The message stays up through an engine's reply.
+        let up = "time is up: a random move was played on square 1";
+        // Issue 39 item 12: the next turn shows its countdown beside the note.
+        assert_eq!(app.status(), format!("{up} · X to move · 7 s left"));
+        // The note stays up through an engine's reply.
         app.settings.x = "trap".parse().unwrap();
         app.apply(Action::EngineMove(sq(8)));
         assert_eq!(app.game.ply(), 3);
-        assert_eq!(app.message.as_deref(), up);
+        assert_eq!(app.status(), format!("{up} · O (you) to move · 7 s left"));
         // The clock stops while the menu is open.
         app.apply(Action::ToggleMenu);
         assert!(!app.clock_running());
+    }
+
+    #[test]
+    fn a_game_that_ends_after_time_is_up_is_announced() {
+        // Issue 39 item 12: the status kept "time is up" over the finished game.
+        let mut app = App::new(settings("human", "human"));
+        app.settings.clock = Some(Duration::from_secs(3));
+        typing(&mut app, "1425");
+        app.apply(Action::TimeUp(sq(8)));
+        assert_eq!(app.game.result(), None);
+        app.apply(Action::TimeUp(sq(5)));
+        assert_eq!(app.game.result(), Some(GameResult::Win(Player::O)));
+        assert_eq!(
+            app.status(),
+            "O wins! n: new game (time is up: a random move was played on square 6)"
+        );
+        // The person's next key clears the note.
+        typing(&mut app, "h");
+        assert_eq!(app.status(), "O wins! n: new game");
+    }
+
+    #[test]
+    fn the_clock_pauses_in_the_menu_and_prompts_and_refills_on_a_new_turn() {
+        // Issue 39 item 12: opening the menu, save or quit prompt refilled it.
+        let full = Duration::from_secs(3);
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let mut clock = MoveClock::default();
+        let game = Game::new();
+        assert_eq!(clock.tick(true, game, full, at(0)), Some(at(3000)));
+        // 1 s gone; paused for 5 s (menu): the 2 s left wait.
+        assert_eq!(clock.tick(false, game, full, at(1000)), None);
+        assert_eq!(clock.tick(false, game, full, at(6000)), None);
+        assert_eq!(clock.tick(true, game, full, at(6000)), Some(at(8000)));
+        assert_eq!(clock.tick(true, game, full, at(7000)), Some(at(8000)));
+        // A new position is a new turn: full again.
+        let mut next = game;
+        next.play(sq(4)).unwrap();
+        assert_eq!(clock.tick(true, next, full, at(7500)), Some(at(10500)));
+        // So is a new clock setting.
+        let five = Duration::from_secs(5);
+        assert_eq!(clock.tick(true, next, five, at(8000)), Some(at(13000)));
+        // The app says when it runs: not while the menu or a question is open.
+        let mut app = App::new(settings("human", "trap"));
+        app.settings.clock = Some(full);
+        assert!(app.clock_running());
+        for keys in ["m", "s"] {
+            typing(&mut app, keys);
+            assert!(!app.clock_running(), "{keys}");
+            press(&mut app, &[KeyCode::Esc]);
+            assert!(app.clock_running(), "{keys}");
+        }
     }
 
     #[test]
