@@ -785,12 +785,10 @@ impl App {
                     text: self.file.display().to_string(),
                 })
             }
-            Action::ToggleMenu => {
-                self.menu = match self.menu {
-                    Some(_) => None,
-                    None => Some(0),
-                }
-            }
+            Action::ToggleMenu => match self.menu {
+                Some(_) => self.close_menu(),
+                None => self.menu = Some(0),
+            },
             Action::MenuStep(delta) => {
                 if let Some(row) = self.menu {
                     let n = MenuRow::ALL.len() as i8;
@@ -800,11 +798,10 @@ impl App {
             Action::MenuChange(delta) => self.menu_change(delta),
             Action::MenuSelect => match self.menu.map(|row| MenuRow::ALL[row]) {
                 Some(MenuRow::NewGame) => {
-                    self.menu = None;
-                    self.series = !self.settings.has_human();
+                    self.close_menu();
                     self.leave(Then::NewGame);
                 }
-                Some(MenuRow::Resume) => self.menu = None,
+                Some(MenuRow::Resume) => self.close_menu(),
                 Some(_) => self.menu_change(1),
                 None => {}
             },
@@ -835,7 +832,10 @@ impl App {
             Action::Answer(yes) => return self.answer(yes),
             Action::StopSeries => {
                 self.series = false;
-                self.message = Some("the engines stop after this game".to_string());
+                // On a finished board the result stays (with "n: new game").
+                if self.game.result().is_none() {
+                    self.message = Some("the engines stop after this game".to_string());
+                }
             }
             Action::Quit => self.leave(Then::Quit),
             Action::QuitNow => self.quit = true,
@@ -1123,6 +1123,14 @@ impl App {
         self.counted = None;
         self.played_by = (self.settings.x, self.settings.o);
         self.cursor = Square::CENTRE;
+    }
+
+    /// Closes the menu. With two engines seated they play game after game (until
+    /// a key), as when the program starts with two engines; an engine now on move
+    /// moves as the menu closes.
+    fn close_menu(&mut self) {
+        self.menu = None;
+        self.series = !self.settings.has_human();
     }
 
     fn menu_change(&mut self, delta: i8) {
@@ -1899,6 +1907,30 @@ mod tests {
         assert_eq!(stop, Action::StopSeries);
         app.apply(stop);
         assert!(!app.next_game_due());
+        // Stopped mid-game: said until the game ends, then the result shows.
+        assert_eq!(app.status(), "the engines stop after this game");
+        for square in [4, 0, 8, 2, 1, 7, 6, 3, 5] {
+            app.apply(Action::EngineMove(sq(square)));
+        }
+        assert_eq!(app.status(), "Draw. n: new game");
+        // Issue 39 item 13: stopped on a finished board, no stale "after this game".
+        app.series = true;
+        app.apply(Action::StopSeries);
+        assert_eq!(app.status(), "Draw. n: new game");
+        // Two engines chosen in the menu play on too, game after game.
+        let mut app = App::new(settings("human", "trap"));
+        assert!(!app.series);
+        typing(&mut app, "m");
+        press(&mut app, &[KeyCode::Right, KeyCode::Esc]);
+        assert_eq!(app.settings.x, "random".parse().unwrap());
+        assert!(app.series);
+        for square in [4, 0, 8, 2, 1, 7, 6, 3, 5] {
+            app.apply(Action::EngineMove(sq(square)));
+        }
+        assert!(app.next_game_due());
+        app.apply(Action::NewGame);
+        assert_eq!(app.game.ply(), 0);
+        assert!(app.engine_to_move().is_some());
         // With a person playing there is no series.
         assert!(!App::new(settings("human", "trap")).series);
     }
