@@ -385,6 +385,9 @@ pub enum Prompt {
         purpose: FileAction,
         /// The text typed so far (starts as the `--file` default).
         text: String,
+        /// The pre-filled name is selected: typing replaces it, Backspace clears
+        /// it, → or End keeps it to edit its end.
+        selected: bool,
     },
     /// The file exists: overwrite it? (y/n)
     Overwrite(PathBuf),
@@ -398,7 +401,7 @@ impl Prompt {
     /// and the keys that answer (never cut).
     pub fn parts(&self) -> (String, Option<String>, String) {
         match self {
-            Prompt::Path { purpose, text } => (
+            Prompt::Path { purpose, text, .. } => (
                 match purpose {
                     FileAction::Save => "Save to file:",
                     FileAction::Load => "Load from file:",
@@ -430,7 +433,7 @@ impl Prompt {
     /// The question as shown to the person.
     pub fn text(&self) -> String {
         match self {
-            Prompt::Path { purpose, text } => format!(
+            Prompt::Path { purpose, text, .. } => format!(
                 "{} file: {text}▏ (Enter: {} · Esc: cancel)",
                 match purpose {
                     FileAction::Save => "Save to",
@@ -496,8 +499,10 @@ pub enum Action {
     MenuSelect,
     /// Type a character into the file prompt.
     PromptChar(char),
-    /// Delete the last character of the file prompt.
+    /// Delete the last character of the file prompt (all of a selected name).
     PromptBackspace,
+    /// Keep the selected pre-filled name, to type after it.
+    PromptKeep,
     /// Enter in the file prompt.
     PromptSubmit,
     /// Esc in the file prompt.
@@ -630,6 +635,7 @@ impl App {
                 (Prompt::Path { .. }, KeyCode::Enter) => Some(Action::PromptSubmit),
                 (Prompt::Path { .. }, KeyCode::Esc) => Some(Action::PromptCancel),
                 (Prompt::Path { .. }, KeyCode::Backspace) => Some(Action::PromptBackspace),
+                (Prompt::Path { .. }, KeyCode::Right | KeyCode::End) => Some(Action::PromptKeep),
                 (Prompt::Path { .. }, KeyCode::Char(c)) if !ctrl => Some(Action::PromptChar(c)),
                 (Prompt::Path { .. }, _) => None,
                 (_, KeyCode::Char('y' | 'Y')) => Some(Action::Answer(true)),
@@ -783,6 +789,7 @@ impl App {
                         FileAction::Load
                     },
                     text: self.file.display().to_string(),
+                    selected: true,
                 })
             }
             Action::ToggleMenu => match self.menu {
@@ -806,17 +813,28 @@ impl App {
                 None => {}
             },
             Action::PromptChar(c) => {
-                if let Some(Prompt::Path { text, .. }) = &mut self.prompt {
+                if let Some(Prompt::Path { text, selected, .. }) = &mut self.prompt {
+                    if std::mem::take(selected) {
+                        text.clear();
+                    }
                     text.push(c);
                 }
             }
             Action::PromptBackspace => {
-                if let Some(Prompt::Path { text, .. }) = &mut self.prompt {
+                if let Some(Prompt::Path { text, selected, .. }) = &mut self.prompt {
+                    if std::mem::take(selected) {
+                        text.clear();
+                    }
                     text.pop();
                 }
             }
+            Action::PromptKeep => {
+                if let Some(Prompt::Path { selected, .. }) = &mut self.prompt {
+                    *selected = false;
+                }
+            }
             Action::PromptSubmit => {
-                if let Some(Prompt::Path { purpose, text }) = self.prompt.take() {
+                if let Some(Prompt::Path { purpose, text, .. }) = self.prompt.take() {
                     let path = PathBuf::from(text.trim());
                     if path.as_os_str().is_empty() {
                         self.message = Some("no file name: nothing done".to_string());
@@ -1553,12 +1571,13 @@ mod tests {
             app.prompt,
             Some(Prompt::Path {
                 purpose: FileAction::Save,
-                text: "tictable-game.json".into()
+                text: "tictable-game.json".into(),
+                selected: true,
             })
         );
         assert!(app.status().starts_with("Save to file: tictable-game.json"));
-        // The typed text is the file name: letters stay as typed (no commands).
-        press(&mut app, &[KeyCode::Backspace; 18]);
+        // The typed text is the file name: letters stay as typed (no commands), and
+        // replace the selected pre-filled name (issue 39 item 14).
         typing(&mut app, "Game.json");
         let effect = app.apply(app.action_for(key(KeyCode::Enter)).unwrap());
         assert_eq!(
@@ -1593,6 +1612,23 @@ mod tests {
         typing(&mut app, "l");
         press(&mut app, &[KeyCode::Esc]);
         assert_eq!(app.prompt, None);
+        // Backspace clears a selected name; → keeps it to type after it.
+        let typed = |app: &App| match &app.prompt {
+            Some(Prompt::Path { text, .. }) => text.clone(),
+            other => panic!("{other:?}"),
+        };
+        typing(&mut app, "s");
+        press(&mut app, &[KeyCode::Backspace]);
+        assert_eq!(typed(&app), "");
+        typing(&mut app, "g");
+        assert_eq!(typed(&app), "g");
+        press(&mut app, &[KeyCode::Esc]);
+        typing(&mut app, "s");
+        press(&mut app, &[KeyCode::Right]);
+        typing(&mut app, ".bak");
+        assert_eq!(typed(&app), "tictable-game.json.bak");
+        press(&mut app, &[KeyCode::Backspace]);
+        assert_eq!(typed(&app), "tictable-game.json.ba");
     }
 
     #[test]
