@@ -1703,6 +1703,19 @@ mod tests {
     }
 
     #[test]
+    fn q_asks_only_for_a_game_in_progress_as_the_help_says() {
+        // Issue 39 item 15: `q` after a finished unsaved game quit without asking
+        // while the help said it asks when the game is not saved.
+        // The help's side is checked in cli_play.rs (q_and_the_help_agree).
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "14253");
+        assert!(app.game.result().is_some());
+        typing(&mut app, "q");
+        assert_eq!(app.prompt, None);
+        assert!(app.quit);
+    }
+
+    #[test]
     fn bad_save_files_change_nothing_and_name_squares_as_people_do() {
         let mut app = App::new(settings("human", "human"));
         typing(&mut app, "51");
