@@ -940,19 +940,10 @@ impl App {
         });
     }
 
-    /// The result of reading the save file: the game is replaced only when the file
-    /// holds a valid game. Errors name squares as people do.
-    pub fn loaded(&mut self, result: Result<String, String>) {
-        match self.parse_save(result) {
-            Ok(game) => self.put(game),
-            Err(e) => self.message = Some(e),
-        }
-    }
-
     /// The result of reading the save file `path` for `l`: a valid game replaces
     /// the one in progress at once when that one is saved, else after "discard it?"
     /// (y); a file that cannot be read or is not a game only says why, without
-    /// asking anything.
+    /// asking anything. Errors name squares as people do.
     pub fn loaded_from(&mut self, path: PathBuf, result: Result<String, String>) {
         match self.parse_save(result) {
             Ok(game) if self.unsaved() => {
@@ -1720,7 +1711,7 @@ mod tests {
         let mut app = App::new(settings("human", "human"));
         typing(&mut app, "51");
         let before = app.game;
-        app.loaded(Ok(r#"{"moves":[4,4],"cursor":2}"#.into()));
+        app.loaded_from("g.json".into(), Ok(r#"{"moves":[4,4],"cursor":2}"#.into()));
         assert_eq!(app.game, before);
         assert_eq!(
             app.message.as_deref(),
@@ -1730,7 +1721,7 @@ mod tests {
             )
         );
         // The file's square too (0-8), so the person finds it in the file.
-        app.loaded(Ok(r#"{"moves":[0,0],"cursor":2}"#.into()));
+        app.loaded_from("g.json".into(), Ok(r#"{"moves":[0,0],"cursor":2}"#.into()));
         assert_eq!(
             app.message.as_deref(),
             Some(
@@ -1738,11 +1729,15 @@ mod tests {
                  illegal: the square is taken"
             )
         );
-        app.loaded(Ok(r#"{"moves":[4,9],"cursor":2}"#.into()));
+        app.loaded_from("g.json".into(), Ok(r#"{"moves":[4,9],"cursor":2}"#.into()));
         assert!(app.message.as_deref().unwrap().contains("0..=8"));
-        app.loaded(Err("No such file or directory".into()));
+        app.loaded_from("g.json".into(), Err("No such file or directory".into()));
         assert_eq!(app.game, before);
-        app.loaded(Ok(r#"{"moves":[0,3,1,4,2],"cursor":5}"#.into()));
+        app.loaded_from(
+            "g.json".into(),
+            Ok(r#"{"moves":[0,3,1,4,2],"cursor":5}"#.into()),
+        );
+        typing(&mut app, "y");
         assert_eq!(app.game.ply(), 5);
         assert_eq!(app.message.as_deref(), Some("game loaded"));
         // A loaded finished game is not counted; undoing it changes no score.

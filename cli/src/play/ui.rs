@@ -685,9 +685,10 @@ mod tests {
         let mut a = app("human", "human");
         let message = "cannot load: /nonexistent/dir/g.json: No such file or directory \
                        (os error 2)";
-        a.loaded(Err(
-            "/nonexistent/dir/g.json: No such file or directory (os error 2)".into(),
-        ));
+        a.loaded_from(
+            "g.json".into(),
+            Err("/nonexistent/dir/g.json: No such file or directory (os error 2)".into()),
+        );
         assert_eq!(a.message.as_deref(), Some(message));
         for (width, height) in [(40, 24), (60, 24), (45, 30)] {
             let screen = text(&draw(&a, width, height, COLOR)).join(" ");
