@@ -128,6 +128,52 @@ try {
   }
   await setSelect("level", 3); await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
 
+  // 1b. Never nobody to move (issue 39 item 1: playing O, Undo back to the start
+  // left "Engine to move (X)" with the engine idle). After each control, from each
+  // side, at the start, mid-game and at the end, the status is the person's move or
+  // a result: the engine, when it is to move, has moved.
+  {
+    const settled = st => /^Your move \([XO]\)$/.test(st) || /wins|^Draw$/.test(st);
+    const playOne = async () => {
+      const b = await board();
+      const i = [...b.pos].findIndex(c => c === ".");
+      if (i >= 0 && b.status.startsWith("Your move")) await page.click(`#board button[data-i='${i}']`);
+    };
+    const stages = {
+      start: async () => { await page.click("#new"); },
+      mid: async () => { await page.click("#new"); await playOne(); await playOne(); },
+      end: async () => { await page.click("#new"); for (let k = 0; k < 9 && !/wins|Draw/.test((await board()).status); k++) await playOne(); },
+    };
+    const controls = {
+      undo: () => page.click("#undo", { force: true }),
+      "undo twice": async () => { await page.click("#undo", { force: true }); await page.click("#undo", { force: true }); },
+      "undo, redo": async () => { await page.click("#undo", { force: true }); await page.click("#redo", { force: true }); },
+      redo: () => page.click("#redo", { force: true }),
+      "new game": () => page.click("#new"),
+      "you play (switch)": async () => setSelect("side", (await page.inputValue("#side")) === "X" ? "O" : "X"),
+      engine: () => setSelect("level", 4),
+      "mistake rate": async () => { await page.fill("#rate", "0.1"); await page.dispatchEvent("#rate", "change"); },
+    };
+    let cases = 0;
+    for (const side of ["X", "O"]) for (const [stage, reach] of Object.entries(stages)) for (const [name, act] of Object.entries(controls)) {
+      await setSelect("side", side); await setSelect("level", 3); await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
+      await reach();
+      await act();
+      const st = (await board()).status;
+      check(settled(st), `playing ${side}, ${stage}, ${name}: someone is to move, not "${st}"`);
+      cases++;
+    }
+    check(cases === 48, `${cases} control cases`);
+    // An invalid mistake rate is the one wait, and the status says what is awaited.
+    await setSelect("side", "O"); await setSelect("level", 3); await page.fill("#rate", "2"); await page.dispatchEvent("#rate", "change");
+    await page.click("#new");
+    const waiting = (await board()).status;
+    check(waiting === "Engine to move (X): give a valid mistake rate", "an invalid rate: " + waiting);
+    await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
+    check(settled((await board()).status), "a valid rate again: the engine moves");
+    await setSelect("side", "X"); await setSelect("level", 3);
+  }
+
   // 2. Hints against `tictable analyse` on at least 200 positions read off the page.
   await setSelect("level", 0);
   const seen = new Map();
