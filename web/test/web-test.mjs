@@ -174,6 +174,37 @@ try {
     await setSelect("side", "X"); await setSelect("level", 3);
   }
 
+  // 1c. Keys anywhere on the page (issue 39 item 4: digits played only after a
+  // click on the board; u, r, n, h did nothing), never inside a form field.
+  {
+    await setSelect("side", "X"); await setSelect("level", 3);
+    await page.click("#new");
+    await page.click("h1");
+    const line = await page.textContent("#keys-line");
+    check(/1-9 play a square/.test(line) && /u undo/.test(line) && /r redo/.test(line) && /n new game/.test(line) && /h hints/.test(line),
+      "one visible line lists the keys: " + line);
+    check(await page.isVisible("#keys-line"), "the keys line is visible");
+    await page.keyboard.press("5");
+    let b = await board();
+    check(b.pos[4] === "X" && b.status.startsWith("Your move"), "5 pressed on the page (focus on the heading) plays the centre: " + b.pos);
+    await page.keyboard.press("u");
+    check((await board()).pos === ".........", "u undoes: " + (await board()).pos);
+    await page.keyboard.press("r");
+    check((await board()).pos[4] === "X", "r redoes: " + (await board()).pos);
+    const hintsBefore = await page.isChecked("#hints");
+    await page.keyboard.press("h");
+    check(await page.isChecked("#hints") !== hintsBefore, "h toggles the hints");
+    await page.keyboard.press("h");
+    await page.keyboard.press("n");
+    check((await board()).pos === ".........", "n starts a new game");
+    // In a form field the keys type: 1 into the mistake rate does not play square 1.
+    await page.focus("#rate");
+    await page.keyboard.press("End");
+    await page.keyboard.press("1");
+    check((await board()).pos === ".........", "1 typed in the mistake rate box plays nothing");
+    await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
+  }
+
   // 2. Hints against `tictable analyse` on at least 200 positions read off the page.
   await setSelect("level", 0);
   const seen = new Map();
