@@ -81,6 +81,14 @@ try {
   const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
   check(LINES.some(l => JSON.stringify(l) === JSON.stringify(lineSquares)) && lineSquares.every(i => b.pos[i] === "O"),
     "the winning line is highlighted: " + lineSquares);
+  // Issue 39 item 7: the line is the winner's (here the engine's: the loss colour,
+  // "O's winning line" in its labels), its square numbers readable, hints 16 px.
+  const lineLook = await page.$$eval("#board button.line", bs => bs.map(b => ({
+    lost: b.classList.contains("lost"), label: b.getAttribute("aria-label"),
+    bg: getComputedStyle(b).backgroundColor, n: getComputedStyle(b.querySelector(".n")).color, ink: getComputedStyle(b).color })));
+  const loseBg = await page.evaluate(() => { const d = document.createElement("div"); d.style.background = "var(--lose)"; document.body.append(d); const c = getComputedStyle(d).backgroundColor; d.remove(); return c; });
+  check(lineLook.every(l => l.lost && l.label.includes("O's winning line") && l.bg === loseBg && l.n === l.ink),
+    "the engine's winning line in the loss colour, said in words, numbers in the line's ink: " + JSON.stringify(lineLook[0]));
   // The history says each move's value as the hints do (`tictable analyse`: the
   // child position's value flipped, plies counting the move).
   const history = await page.$$eval("#history li", ls => ls.map(l => l.textContent));
@@ -198,6 +206,8 @@ try {
     await page.keyboard.press("h");
     await page.keyboard.press("n");
     check((await board()).pos === ".........", "n starts a new game");
+    const hintPx = await page.$eval("#board .hint", h => parseFloat(getComputedStyle(h).fontSize));
+    check(hintPx >= 16, `hints are at least 16 px: ${hintPx} px`);
     // In a form field the keys type: 1 into the mistake rate does not play square 1.
     await page.focus("#rate");
     await page.keyboard.press("End");
