@@ -12,6 +12,7 @@ let checks = 0;
 // WEB_TEST_KEEP_GOING=1 lists every failed check instead of stopping at the first
 // (to see which checks an old or broken page fails).
 const failed = [];
+let colourFigure = "";
 const check = (ok, what) => {
   if (!ok && !process.env.WEB_TEST_KEEP_GOING) throw new Error("check failed: " + what);
   if (!ok) console.log("FAIL: " + what); else checks++;
@@ -80,6 +81,14 @@ try {
   const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
   check(LINES.some(l => JSON.stringify(l) === JSON.stringify(lineSquares)) && lineSquares.every(i => b.pos[i] === "O"),
     "the winning line is highlighted: " + lineSquares);
+  // Issue 39 item 7: the line is the winner's (here the engine's: the loss colour,
+  // "O's winning line" in its labels), its square numbers readable, hints 16 px.
+  const lineLook = await page.$$eval("#board button.line", bs => bs.map(b => ({
+    lost: b.classList.contains("lost"), label: b.getAttribute("aria-label"),
+    bg: getComputedStyle(b).backgroundColor, n: getComputedStyle(b.querySelector(".n")).color, ink: getComputedStyle(b).color })));
+  const loseBg = await page.evaluate(() => { const d = document.createElement("div"); d.style.background = "var(--lose)"; document.body.append(d); const c = getComputedStyle(d).backgroundColor; d.remove(); return c; });
+  check(lineLook.every(l => l.lost && l.label.includes("O's winning line") && l.bg === loseBg && l.n === l.ink),
+    "the engine's winning line in the loss colour, said in words, numbers in the line's ink: " + JSON.stringify(lineLook[0]));
   // The history says each move's value as the hints do (`tictable analyse`: the
   // child position's value flipped, plies counting the move).
   const history = await page.$$eval("#history li", ls => ls.map(l => l.textContent));
@@ -150,6 +159,140 @@ try {
   check(e > e0 || e === 1, `adaptive's estimate rises after a losing move (from ${e0}): "${moved}"`);
   await setSelect("side", "X");
   await setSelect("level", 3); await page.click("#new");
+
+  // 1b. Never nobody to move (issue 39 item 1: playing O, Undo back to the start
+  // left "Engine to move (X)" with the engine idle). After each control, from each
+  // side, at the start, mid-game and at the end, the status is the person's move or
+  // a result: the engine, when it is to move, has moved.
+  {
+    const settled = st => /^Your move \([XO]\)$/.test(st) || /wins|^Draw$/.test(st);
+    const playOne = async () => {
+      const b = await board();
+      const i = [...b.pos].findIndex(c => c === ".");
+      if (i >= 0 && b.status.startsWith("Your move")) await page.click(`#board button[data-i='${i}']`);
+    };
+    const stages = {
+      start: async () => { await page.click("#new"); },
+      mid: async () => { await page.click("#new"); await playOne(); await playOne(); },
+      end: async () => { await page.click("#new"); for (let k = 0; k < 9 && !/wins|Draw/.test((await board()).status); k++) await playOne(); },
+    };
+    const controls = {
+      undo: () => page.click("#undo", { force: true }),
+      "undo twice": async () => { await page.click("#undo", { force: true }); await page.click("#undo", { force: true }); },
+      "undo, redo": async () => { await page.click("#undo", { force: true }); await page.click("#redo", { force: true }); },
+      redo: () => page.click("#redo", { force: true }),
+      "new game": () => page.click("#new"),
+      "you play (switch)": async () => setSelect("side", (await page.inputValue("#side")) === "X" ? "O" : "X"),
+      engine: () => setSelect("level", 4),
+      "mistake rate": async () => { await page.fill("#rate", "0.1"); await page.dispatchEvent("#rate", "change"); },
+    };
+    let cases = 0;
+    for (const side of ["X", "O"]) for (const [stage, reach] of Object.entries(stages)) for (const [name, act] of Object.entries(controls)) {
+      await setSelect("side", side); await setSelect("level", 3); await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
+      await reach();
+      await act();
+      const st = (await board()).status;
+      check(settled(st), `playing ${side}, ${stage}, ${name}: someone is to move, not "${st}"`);
+      cases++;
+    }
+    check(cases === 48, `${cases} control cases`);
+    // An invalid mistake rate is the one wait, and the status says what is awaited.
+    await setSelect("side", "O"); await setSelect("level", 3); await page.fill("#rate", "2"); await page.dispatchEvent("#rate", "change");
+    await page.click("#new");
+    const waiting = (await board()).status;
+    check(waiting === "Engine to move (X): give a valid mistake rate", "an invalid rate: " + waiting);
+    await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
+    check(settled((await board()).status), "a valid rate again: the engine moves");
+    await setSelect("side", "X"); await setSelect("level", 3);
+  }
+
+  // 1c. Keys anywhere on the page (issue 39 item 4: digits played only after a
+  // click on the board; u, r, n, h did nothing), never inside a form field.
+  {
+    await setSelect("side", "X"); await setSelect("level", 3);
+    await page.click("#new");
+    await page.click("h1");
+    const line = await page.textContent("#keys-line");
+    check(/1-9 play a square/.test(line) && /u undo/.test(line) && /r redo/.test(line) && /n new game/.test(line) && /h hints/.test(line),
+      "one visible line lists the keys: " + line);
+    check(await page.isVisible("#keys-line"), "the keys line is visible");
+    await page.keyboard.press("5");
+    let b = await board();
+    check(b.pos[4] === "X" && b.status.startsWith("Your move"), "5 pressed on the page (focus on the heading) plays the centre: " + b.pos);
+    await page.keyboard.press("u");
+    check((await board()).pos === ".........", "u undoes: " + (await board()).pos);
+    await page.keyboard.press("r");
+    check((await board()).pos[4] === "X", "r redoes: " + (await board()).pos);
+    const hintsBefore = await page.isChecked("#hints");
+    await page.keyboard.press("h");
+    check(await page.isChecked("#hints") !== hintsBefore, "h toggles the hints");
+    await page.keyboard.press("h");
+    await page.keyboard.press("n");
+    check((await board()).pos === ".........", "n starts a new game");
+    const hintPx = await page.$eval("#board .hint", h => parseFloat(getComputedStyle(h).fontSize));
+    check(hintPx >= 16, `hints are at least 16 px: ${hintPx} px`);
+    // In a form field the keys type: 1 into the mistake rate does not play square 1.
+    await page.focus("#rate");
+    await page.keyboard.press("End");
+    await page.keyboard.press("1");
+    check((await board()).pos === ".........", "1 typed in the mistake rate box plays nothing");
+    await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
+  }
+
+  // 1d. The value colours (issue 39 item 2), read from the page's own CSS in both
+  // themes: every pair at least 30 apart (CIE76 ΔE in CIELAB, D65) for normal vision
+  // and simulated protanopia, deuteranopia and tritanopia (Machado, Oliveira and
+  // Fernandes 2009, "A physiologically-based model for simulation of color vision
+  // deficiency", IEEE TVCG 15(6), severity 1.0 matrices, applied in linear sRGB);
+  // with these formulas the old #008000 / #800000 pair is 16.7 apart under
+  // deuteranopia and Okabe-Ito's #F0E442 / #D55E00 33.6, the issue's figures, which
+  // the test checks first. The text on each colour: at least 4.5:1 (WCAG 2 contrast).
+  {
+    const MACHADO = {
+      normal: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+      protanopia: [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]],
+      deuteranopia: [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]],
+      tritanopia: [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602], [0.004733, 0.691367, 0.303900]],
+    };
+    const rgb = css => {
+      const h = css.trim().replace(/^#/, "");
+      const full = h.length === 3 ? [...h].map(c => c + c).join("") : h;
+      return [0, 2, 4].map(i => parseInt(full.slice(i, i + 2), 16));
+    };
+    const linear = c => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    const lab = ([r, g, b]) => {
+      const X = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047;
+      const Y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+      const Z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883;
+      const f = t => t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116;
+      return [116 * f(Y) - 16, 500 * (f(X) - f(Y)), 200 * (f(Y) - f(Z))];
+    };
+    const seen = (css, m) => { const v = rgb(css).map(linear); return lab(m.map(row => Math.min(1, Math.max(0, row[0] * v[0] + row[1] * v[1] + row[2] * v[2])))); };
+    const dE = (a, b, m) => Math.hypot(...seen(a, m).map((x, i) => x - seen(b, m)[i]));
+    const lum = css => { const [r, g, b] = rgb(css).map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const near = (x, want) => Math.abs(x - want) < 0.05;
+    check(near(dE("#008000", "#800000", MACHADO.deuteranopia), 16.7), "ΔE formula: the issue's 16.7 for #008000/#800000 under deuteranopia: " + dE("#008000", "#800000", MACHADO.deuteranopia).toFixed(2));
+    check(near(dE("#F0E442", "#D55E00", MACHADO.deuteranopia), 33.6), "ΔE formula: the issue's 33.6 for Okabe-Ito's #F0E442/#D55E00: " + dE("#F0E442", "#D55E00", MACHADO.deuteranopia).toFixed(2));
+    let least = Infinity;
+    const initialTheme = await page.evaluate(() => document.documentElement.getAttribute("data-theme"));
+    for (const themeName of ["light", "dark"]) {
+      await page.evaluate(t => document.documentElement.setAttribute("data-theme", t), themeName);
+      const v = await page.evaluate(() => { const s = getComputedStyle(document.documentElement); return Object.fromEntries(["win", "draw", "lose", "on-win", "on-draw", "on-lose"].map(k => [k, s.getPropertyValue("--" + k).trim()])); });
+      const pairs = [["win", "draw"], ["win", "lose"], ["draw", "lose"]];
+      for (const [vision, m] of Object.entries(MACHADO)) for (const [a, b] of pairs) {
+        const d = dE(v[a], v[b], m);
+        least = Math.min(least, d);
+        check(d >= 30, `${themeName} theme, ${vision}: ${a} ${v[a]} and ${b} ${v[b]} are ${d.toFixed(1)} apart (ΔE, at least 30)`);
+      }
+      for (const k of ["win", "draw", "lose"]) {
+        const c = contrast(v[k], v["on-" + k]);
+        check(c >= 4.5, `${themeName} theme: text ${v["on-" + k]} on ${k} ${v[k]} has contrast ${c.toFixed(2)} (at least 4.5)`);
+      }
+    }
+    await page.evaluate(t => t === null ? document.documentElement.removeAttribute("data-theme") : document.documentElement.setAttribute("data-theme", t), initialTheme);
+    colourFigure = `value colours at least ${least.toFixed(1)} ΔE apart`;
+  }
 
   // 2. Hints against `tictable analyse` on at least 200 positions read off the page.
   await setSelect("level", 0);
@@ -478,7 +621,7 @@ try {
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
     `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), ` +
-    `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, 0 console errors`);
+    `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, ${colourFigure}, 0 console errors`);
 } finally {
   await context.close();
   rmSync(profile, { recursive: true, force: true });

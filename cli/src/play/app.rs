@@ -12,7 +12,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tictable::game::{Game, GameError, GameResult};
 use tictable::strategy::{Level, MistakeRate, Strategy};
 use tictable::{MoveError, Player, Square};
@@ -182,68 +182,138 @@ impl Settings {
     pub fn has_human(&self) -> bool {
         self.x == Seat::Human || self.o == Seat::Human
     }
+}
 
-    /// The side a single person plays against an engine, if that is the setup.
-    pub fn person(&self) -> Option<Player> {
-        match (self.x, self.o) {
-            (Seat::Human, Seat::Engine(_)) => Some(Player::X),
-            (Seat::Engine(_), Seat::Human) => Some(Player::O),
-            _ => None,
+/// Who played a game, as the score counts it: each game is counted once, under
+/// its pairing, and each pairing has its own tally.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// One person against an engine (whichever mark each played).
+    PersonEngine,
+    /// Two people at the keyboard.
+    People,
+    /// Two engines.
+    Engines,
+}
+
+impl Pairing {
+    /// The pairing of these two seats.
+    pub fn of(x: Seat, o: Seat) -> Pairing {
+        match (x, o) {
+            (Seat::Human, Seat::Human) => Pairing::People,
+            (Seat::Engine(_), Seat::Engine(_)) => Pairing::Engines,
+            _ => Pairing::PersonEngine,
         }
     }
 }
 
-/// Where a finished game's result is counted.
+/// Where a finished game's result is counted: its pairing, and which count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tally {
-    /// The person won against an engine (whichever mark they played).
-    You,
-    /// The engine won against the person.
-    Engine,
-    /// X won (two people, or two engines).
-    X,
-    /// O won (two people, or two engines).
-    O,
-    /// A draw.
-    Draw,
+pub struct Tally {
+    /// Who played the game.
+    pub pairing: Pairing,
+    /// 0: the person won (against an engine) or X won; 1: the engine or O won;
+    /// 2: a draw.
+    pub column: usize,
 }
 
-/// Games won and drawn in this session: by the person and the engine when one
-/// person plays an engine (so changing sides in the menu keeps each one's wins),
-/// otherwise by mark.
+/// One pairing's games: the first side's wins, the second side's wins, draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Score {
-    /// Games the person won against an engine.
-    pub you: u32,
-    /// Games an engine won against the person.
-    pub engine: u32,
-    /// Games X won between two people or two engines.
-    pub x: u32,
-    /// Games O won between two people or two engines.
-    pub o: u32,
+pub struct Record {
+    /// The person's wins (against an engine), or X's.
+    pub first: u32,
+    /// The engine's wins (against the person), or O's.
+    pub second: u32,
     /// Drawn games.
     pub draws: u32,
 }
 
+/// Games won and drawn in this session, each game counted once under the pairing
+/// that played it: a person against an engine counts the person's and the engine's
+/// wins (so changing sides in the menu keeps each one's wins), two people and two
+/// engines count X's and O's, each in its own tally.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    /// A person against an engine.
+    pub person: Record,
+    /// Two people.
+    pub people: Record,
+    /// Two engines.
+    pub engines: Record,
+}
+
 impl Score {
     fn count(&mut self, tally: Tally) -> &mut u32 {
-        match tally {
-            Tally::You => &mut self.you,
-            Tally::Engine => &mut self.engine,
-            Tally::X => &mut self.x,
-            Tally::O => &mut self.o,
-            Tally::Draw => &mut self.draws,
+        let record = match tally.pairing {
+            Pairing::PersonEngine => &mut self.person,
+            Pairing::People => &mut self.people,
+            Pairing::Engines => &mut self.engines,
+        };
+        match tally.column {
+            0 => &mut record.first,
+            1 => &mut record.second,
+            _ => &mut record.draws,
         }
     }
 
-    /// The score as people read it, for the current seats.
-    pub fn describe(&self, settings: &Settings) -> String {
-        match settings.person() {
-            Some(_) => format!(
+    /// The tally of `pairing` as people read it.
+    pub fn describe(&self, pairing: Pairing) -> String {
+        match pairing {
+            Pairing::PersonEngine => format!(
                 "You {} · engine {} · draws {}",
-                self.you, self.engine, self.draws
+                self.person.first, self.person.second, self.person.draws
             ),
-            None => format!("X {} · O {} · draws {}", self.x, self.o, self.draws),
+            Pairing::People => format!(
+                "X {} · O {} · draws {}",
+                self.people.first, self.people.second, self.people.draws
+            ),
+            Pairing::Engines => format!(
+                "X {} · O {} · draws {}",
+                self.engines.first, self.engines.second, self.engines.draws
+            ),
+        }
+    }
+}
+
+/// The person's move clock: full at the start of each of their turns, counting
+/// down only while it runs, paused (not refilled) while the menu, a question or a
+/// too small screen holds the game. Pure: the runner passes the time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveClock {
+    /// The position and the clock setting the time left belongs to.
+    turn: Option<(Game, Duration)>,
+    /// The time left when the clock last stopped (or started).
+    left: Duration,
+    /// Since when it runs, if it does.
+    since: Option<Instant>,
+}
+
+impl MoveClock {
+    /// Brings the clock to `now` on `game` with a clock of `full`, running or not;
+    /// returns when time is up, if it runs. A new position (or setting) refills it.
+    pub fn tick(
+        &mut self,
+        running: bool,
+        game: Game,
+        full: Duration,
+        now: Instant,
+    ) -> Option<Instant> {
+        if self.turn != Some((game, full)) {
+            *self = MoveClock {
+                turn: Some((game, full)),
+                left: full,
+                since: None,
+            };
+        }
+        if running {
+            Some(*self.since.get_or_insert(now) + self.left)
+        } else {
+            if let Some(since) = self.since.take() {
+                self.left = self
+                    .left
+                    .saturating_sub(now.saturating_duration_since(since));
+            }
+            None
         }
     }
 }
@@ -300,8 +370,8 @@ pub enum FileAction {
 pub enum Then {
     /// Start a new game.
     NewGame,
-    /// Load this file.
-    Load(PathBuf),
+    /// Put this game, read and checked from this file, on the board.
+    Load(PathBuf, Game),
     /// Leave the program.
     Quit,
 }
@@ -315,6 +385,9 @@ pub enum Prompt {
         purpose: FileAction,
         /// The text typed so far (starts as the `--file` default).
         text: String,
+        /// The pre-filled name is selected: typing replaces it, Backspace clears
+        /// it, → or End keeps it to edit its end.
+        selected: bool,
     },
     /// The file exists: overwrite it? (y/n)
     Overwrite(PathBuf),
@@ -328,7 +401,7 @@ impl Prompt {
     /// and the keys that answer (never cut).
     pub fn parts(&self) -> (String, Option<String>, String) {
         match self {
-            Prompt::Path { purpose, text } => (
+            Prompt::Path { purpose, text, .. } => (
                 match purpose {
                     FileAction::Save => "Save to file:",
                     FileAction::Load => "Load from file:",
@@ -348,7 +421,7 @@ impl Prompt {
                 Some(path.display().to_string()),
                 "overwrite it? (y/n)".to_string(),
             ),
-            Prompt::Discard(Then::Load(path)) => (
+            Prompt::Discard(Then::Load(path, _)) => (
                 "This game is not saved: discard it".to_string(),
                 Some(format!("and load {}?", path.display())),
                 "(y/n)".to_string(),
@@ -360,7 +433,7 @@ impl Prompt {
     /// The question as shown to the person.
     pub fn text(&self) -> String {
         match self {
-            Prompt::Path { purpose, text } => format!(
+            Prompt::Path { purpose, text, .. } => format!(
                 "{} file: {text}▏ (Enter: {} · Esc: cancel)",
                 match purpose {
                     FileAction::Save => "Save to",
@@ -378,7 +451,7 @@ impl Prompt {
                 "This game is not saved: discard it and {}? (y/n)",
                 match then {
                     Then::NewGame => "start a new one".to_string(),
-                    Then::Load(path) => format!("load {}", path.display()),
+                    Then::Load(path, _) => format!("load {}", path.display()),
                     Then::Quit => "quit".to_string(),
                 }
             ),
@@ -426,8 +499,10 @@ pub enum Action {
     MenuSelect,
     /// Type a character into the file prompt.
     PromptChar(char),
-    /// Delete the last character of the file prompt.
+    /// Delete the last character of the file prompt (all of a selected name).
     PromptBackspace,
+    /// Keep the selected pre-filled name, to type after it.
+    PromptKeep,
     /// Enter in the file prompt.
     PromptSubmit,
     /// Esc in the file prompt.
@@ -457,7 +532,7 @@ pub enum Effect {
         /// Whether the person agreed to replace an existing file.
         overwrite: bool,
     },
-    /// Read this file, then call [`App::loaded`].
+    /// Read this file, then call [`App::loaded_from`].
     Load(PathBuf),
 }
 
@@ -477,6 +552,8 @@ pub struct App {
     /// This game's result as counted in the score (`None` inside: shown but not
     /// counted, as for a loaded finished game).
     counted: Option<(GameResult, Option<Tally>)>,
+    /// The seats (X, O) that made the last move of this game.
+    played_by: (Seat, Seat),
     /// The game as last saved, loaded or started: leaving it unsaved asks first.
     unchanged: Game,
     /// The mistake rate each side's perfect or trap engine gets in the menu.
@@ -499,8 +576,9 @@ pub struct App {
     pub clock_left: Option<Duration>,
     /// Set by [`Action::Quit`] (once confirmed) and [`Action::QuitNow`].
     pub quit: bool,
-    /// The last action was [`Action::TimeUp`] (its message outlives the reply).
-    timed_out: bool,
+    /// "time is up: ..." after [`Action::TimeUp`]: shown beside the status (the
+    /// countdown, the result) until the person's next key.
+    time_note: Option<String>,
 }
 
 impl App {
@@ -517,6 +595,7 @@ impl App {
             hint: false,
             score: Score::default(),
             counted: None,
+            played_by: (settings.x, settings.o),
             unchanged: Game::new(),
             rates: [rate(settings.x), rate(settings.o)],
             menu: None,
@@ -528,7 +607,7 @@ impl App {
             too_small: false,
             clock_left: None,
             quit: false,
-            timed_out: false,
+            time_note: None,
         }
     }
 
@@ -556,6 +635,7 @@ impl App {
                 (Prompt::Path { .. }, KeyCode::Enter) => Some(Action::PromptSubmit),
                 (Prompt::Path { .. }, KeyCode::Esc) => Some(Action::PromptCancel),
                 (Prompt::Path { .. }, KeyCode::Backspace) => Some(Action::PromptBackspace),
+                (Prompt::Path { .. }, KeyCode::Right | KeyCode::End) => Some(Action::PromptKeep),
                 (Prompt::Path { .. }, KeyCode::Char(c)) if !ctrl => Some(Action::PromptChar(c)),
                 (Prompt::Path { .. }, _) => None,
                 (_, KeyCode::Char('y' | 'Y')) => Some(Action::Answer(true)),
@@ -663,11 +743,12 @@ impl App {
 
     /// Applies an action and returns the I/O it needs.
     pub fn apply(&mut self, action: Action) -> Effect {
-        // "Time is up" stays up through the engine's reply; other messages go.
-        if !(self.timed_out && matches!(action, Action::EngineMove(_))) {
-            self.message = None;
+        // Messages go with the next action; "time is up" stays through the
+        // engine's reply and the next time-up, until the person's next key.
+        self.message = None;
+        if !matches!(action, Action::EngineMove(_) | Action::TimeUp(_)) {
+            self.time_note = None;
         }
-        self.timed_out = matches!(action, Action::TimeUp(_));
         match action {
             Action::MoveCursor { rows, columns } => {
                 let clamp = |v: u8, d: i8| (v as i8 + d).clamp(0, 2) as u8;
@@ -690,7 +771,7 @@ impl App {
             Action::TimeUp(square) => {
                 if self.clock_running() {
                     self.place(square);
-                    self.message = Some(format!(
+                    self.time_note = Some(format!(
                         "time is up: a random move was played on square {}",
                         self.label(square)
                     ));
@@ -708,14 +789,13 @@ impl App {
                         FileAction::Load
                     },
                     text: self.file.display().to_string(),
+                    selected: true,
                 })
             }
-            Action::ToggleMenu => {
-                self.menu = match self.menu {
-                    Some(_) => None,
-                    None => Some(0),
-                }
-            }
+            Action::ToggleMenu => match self.menu {
+                Some(_) => self.close_menu(),
+                None => self.menu = Some(0),
+            },
             Action::MenuStep(delta) => {
                 if let Some(row) = self.menu {
                     let n = MenuRow::ALL.len() as i8;
@@ -725,26 +805,36 @@ impl App {
             Action::MenuChange(delta) => self.menu_change(delta),
             Action::MenuSelect => match self.menu.map(|row| MenuRow::ALL[row]) {
                 Some(MenuRow::NewGame) => {
-                    self.menu = None;
-                    self.series = !self.settings.has_human();
+                    self.close_menu();
                     self.leave(Then::NewGame);
                 }
-                Some(MenuRow::Resume) => self.menu = None,
+                Some(MenuRow::Resume) => self.close_menu(),
                 Some(_) => self.menu_change(1),
                 None => {}
             },
             Action::PromptChar(c) => {
-                if let Some(Prompt::Path { text, .. }) = &mut self.prompt {
+                if let Some(Prompt::Path { text, selected, .. }) = &mut self.prompt {
+                    if std::mem::take(selected) {
+                        text.clear();
+                    }
                     text.push(c);
                 }
             }
             Action::PromptBackspace => {
-                if let Some(Prompt::Path { text, .. }) = &mut self.prompt {
+                if let Some(Prompt::Path { text, selected, .. }) = &mut self.prompt {
+                    if std::mem::take(selected) {
+                        text.clear();
+                    }
                     text.pop();
                 }
             }
+            Action::PromptKeep => {
+                if let Some(Prompt::Path { selected, .. }) = &mut self.prompt {
+                    *selected = false;
+                }
+            }
             Action::PromptSubmit => {
-                if let Some(Prompt::Path { purpose, text }) = self.prompt.take() {
+                if let Some(Prompt::Path { purpose, text, .. }) = self.prompt.take() {
                     let path = PathBuf::from(text.trim());
                     if path.as_os_str().is_empty() {
                         self.message = Some("no file name: nothing done".to_string());
@@ -760,7 +850,10 @@ impl App {
             Action::Answer(yes) => return self.answer(yes),
             Action::StopSeries => {
                 self.series = false;
-                self.message = Some("the engines stop after this game".to_string());
+                // On a finished board the result stays (with "n: new game").
+                if self.game.result().is_none() {
+                    self.message = Some("the engines stop after this game".to_string());
+                }
             }
             Action::Quit => self.leave(Then::Quit),
             Action::QuitNow => self.quit = true,
@@ -783,14 +876,12 @@ impl App {
         }
     }
 
-    /// Loading from `path`: asks first when the game in progress is not saved.
+    /// Loading from `path`: the runner reads the file first and gives it to
+    /// [`App::loaded_from`], which asks before discarding an unsaved game only when
+    /// the file holds a valid game (the question is never asked for a load that
+    /// would fail).
     pub fn load_from(&mut self, path: PathBuf) -> Effect {
-        if self.unsaved() {
-            self.prompt = Some(Prompt::Discard(Then::Load(path)));
-            Effect::None
-        } else {
-            Effect::Load(path)
-        }
+        Effect::Load(path)
     }
 
     /// Starts a new game or quits, asking first when the game is not saved.
@@ -826,7 +917,7 @@ impl App {
                 other => return other,
             },
             Prompt::Discard(Then::NewGame) => self.new_game(),
-            Prompt::Discard(Then::Load(path)) => return Effect::Load(path),
+            Prompt::Discard(Then::Load(_, game)) => self.put(game),
             Prompt::Discard(Then::Quit) => self.quit = true,
             Prompt::Path { .. } => {}
         }
@@ -849,21 +940,36 @@ impl App {
         });
     }
 
-    /// The result of reading the save file: the game is replaced only when the file
-    /// holds a valid game. Errors name squares as people do.
-    pub fn loaded(&mut self, result: Result<String, String>) {
-        let parsed = result.and_then(|text| {
-            serde_json::from_str::<Game>(&text).map_err(|e| self.load_error(&text, e))
-        });
-        match parsed {
-            Ok(game) => {
-                self.game = game;
-                self.unchanged = game;
-                self.counted = game.result().map(|r| (r, None));
-                self.message = Some("game loaded".to_string());
+    /// The result of reading the save file `path` for `l`: a valid game replaces
+    /// the one in progress at once when that one is saved, else after "discard it?"
+    /// (y); a file that cannot be read or is not a game only says why, without
+    /// asking anything. Errors name squares as people do.
+    pub fn loaded_from(&mut self, path: PathBuf, result: Result<String, String>) {
+        match self.parse_save(result) {
+            Ok(game) if self.unsaved() => {
+                self.prompt = Some(Prompt::Discard(Then::Load(path, game)));
             }
-            Err(e) => self.message = Some(format!("cannot load: {e}")),
+            Ok(game) => self.put(game),
+            Err(e) => self.message = Some(e),
         }
+    }
+
+    /// The game a save file's text holds, or the message saying why not.
+    fn parse_save(&self, result: Result<String, String>) -> Result<Game, String> {
+        result
+            .and_then(|text| {
+                serde_json::from_str::<Game>(&text).map_err(|e| self.load_error(&text, e))
+            })
+            .map_err(|e| format!("cannot load: {e}"))
+    }
+
+    /// A loaded game on the board: not counted in the score (it was not played here).
+    fn put(&mut self, game: Game) {
+        self.game = game;
+        self.unchanged = game;
+        self.counted = game.result().map(|r| (r, None));
+        self.played_by = (self.settings.x, self.settings.o);
+        self.message = Some("game loaded".to_string());
     }
 
     /// Why a save file is not a game: an illegal move names its square as people
@@ -911,6 +1017,9 @@ impl App {
 
     fn place(&mut self, square: Square) {
         let before = self.game.board();
+        if self.game.result().is_none() {
+            self.played_by = (self.settings.x, self.settings.o);
+        }
         match self.game.play(square) {
             Ok(()) => {
                 // The engine on the other side sees the move (adaptive learns from it;
@@ -946,14 +1055,48 @@ impl App {
         });
     }
 
+    /// Where `result` counts: under the players who played the game.
     fn tally(&self, result: GameResult) -> Tally {
-        match (result, self.settings.person()) {
-            (GameResult::Draw, _) => Tally::Draw,
-            (GameResult::Win(winner), Some(person)) if winner == person => Tally::You,
-            (GameResult::Win(_), Some(_)) => Tally::Engine,
-            (GameResult::Win(Player::X), None) => Tally::X,
-            (GameResult::Win(Player::O), None) => Tally::O,
+        let (x, o) = self.played_by;
+        let pairing = Pairing::of(x, o);
+        let column = match result {
+            GameResult::Draw => 2,
+            GameResult::Win(winner) if pairing == Pairing::PersonEngine => usize::from(
+                Settings {
+                    x,
+                    o,
+                    ..self.settings
+                }
+                .seat(winner)
+                    != Seat::Human,
+            ),
+            GameResult::Win(Player::X) => 0,
+            GameResult::Win(Player::O) => 1,
+        };
+        Tally { pairing, column }
+    }
+
+    /// The pairing whose tally goes with the game on screen: the players who
+    /// finished it, or who play it on.
+    pub fn pairing(&self) -> Pairing {
+        let (x, o) = self.seats();
+        Pairing::of(x, o)
+    }
+
+    /// The seats of the game on screen: a finished game belongs to the players who
+    /// played it (a menu change afterwards does not relabel it); a game in progress
+    /// to the players seated now.
+    pub fn seats(&self) -> (Seat, Seat) {
+        if self.game.result().is_some() {
+            self.played_by
+        } else {
+            (self.settings.x, self.settings.o)
         }
+    }
+
+    /// The score line: the tally of the game's pairing.
+    pub fn score_text(&self) -> String {
+        self.score.describe(self.pairing())
     }
 
     /// Takes back moves up to the person's previous turn; against an engine that
@@ -982,6 +1125,7 @@ impl App {
             self.message = Some("nothing to redo".to_string());
             return;
         }
+        self.played_by = (self.settings.x, self.settings.o);
         while self.settings.has_human()
             && !self.human_to_move()
             && self.game.result().is_none()
@@ -994,7 +1138,16 @@ impl App {
         self.game = Game::new();
         self.unchanged = self.game;
         self.counted = None;
+        self.played_by = (self.settings.x, self.settings.o);
         self.cursor = Square::CENTRE;
+    }
+
+    /// Closes the menu. With two engines seated they play game after game (until
+    /// a key), as when the program starts with two engines; an engine now on move
+    /// moves as the menu closes.
+    fn close_menu(&mut self) {
+        self.menu = None;
+        self.series = !self.settings.has_human();
     }
 
     fn menu_change(&mut self, delta: i8) {
@@ -1086,8 +1239,24 @@ impl App {
         if let Some(message) = &self.message {
             return message.clone();
         }
-        let name = |player: Player| match self.settings.seat(player) {
-            Seat::Human if self.settings.x == self.settings.o => format!("{player}"),
+        let status = self.game_status();
+        match &self.time_note {
+            Some(note) if self.game.result().is_some() => format!("{status} ({note})"),
+            Some(note) => format!("{note} · {status}"),
+            None => status,
+        }
+    }
+
+    /// Whose move it is (with the clock), or the result.
+    fn game_status(&self) -> String {
+        let (x, o) = self.seats();
+        let seats = Settings {
+            x,
+            o,
+            ..self.settings
+        };
+        let name = |player: Player| match seats.seat(player) {
+            Seat::Human if x == o => format!("{player}"),
             Seat::Human => format!("{player} (you)"),
             Seat::Engine(s) => format!("{player} ({}{})", Named(s), self.estimate_text(s)),
         };
@@ -1245,7 +1414,7 @@ mod tests {
         // X: 1 2 3 = top row; O: 4 5.
         typing(&mut app, "14253");
         assert_eq!(app.game.result(), Some(GameResult::Win(Player::X)));
-        assert_eq!(app.score.x, 1);
+        assert_eq!(app.score.people.first, 1);
         assert!(app.bell);
         assert!(app.status().starts_with("X wins!"));
         typing(&mut app, "9");
@@ -1255,11 +1424,11 @@ mod tests {
         );
         // Undo and redo to the same end does not count twice.
         typing(&mut app, "ur");
-        assert_eq!(app.score.x, 1);
+        assert_eq!(app.score.people.first, 1);
         typing(&mut app, "n");
         assert_eq!(app.game.ply(), 0);
-        assert_eq!(app.score.x, 1);
-        assert_eq!(app.score.describe(&app.settings), "X 1 · O 0 · draws 0");
+        assert_eq!(app.score.people.first, 1);
+        assert_eq!(app.score_text(), "X 1 · O 0 · draws 0");
     }
 
     #[test]
@@ -1267,15 +1436,18 @@ mod tests {
         // Issue item 4: X wins, undo, O wins instead: the score says O 1, X 0.
         let mut app = App::new(settings("human", "human"));
         typing(&mut app, "14253");
-        assert_eq!(app.score.x, 1);
+        assert_eq!(app.score.people.first, 1);
         typing(&mut app, "u");
-        assert_eq!(app.score.x, 0);
+        assert_eq!(app.score.people.first, 0);
         typing(&mut app, "76");
         assert_eq!(app.game.result(), Some(GameResult::Win(Player::O)));
         assert_eq!(
             app.score,
             Score {
-                o: 1,
+                people: Record {
+                    second: 1,
+                    ..Record::default()
+                },
                 ..Score::default()
             }
         );
@@ -1290,10 +1462,7 @@ mod tests {
         typing(&mut app, "2");
         app.apply(Action::EngineMove(sq(4)));
         typing(&mut app, "3");
-        assert_eq!(
-            app.score.describe(&app.settings),
-            "You 1 · engine 0 · draws 0"
-        );
+        assert_eq!(app.score_text(), "You 1 · engine 0 · draws 0");
         // Sides swapped in the menu: the person plays O now; the engine wins as X.
         app.settings.x = "perfect".parse().unwrap();
         app.settings.o = Seat::Human;
@@ -1304,10 +1473,46 @@ mod tests {
         typing(&mut app, "5");
         app.apply(Action::EngineMove(sq(2)));
         assert_eq!(app.game.result(), Some(GameResult::Win(Player::X)));
-        assert_eq!(
-            app.score.describe(&app.settings),
-            "You 1 · engine 1 · draws 0"
-        );
+        assert_eq!(app.score_text(), "You 1 · engine 1 · draws 0");
+    }
+
+    #[test]
+    fn a_finished_game_belongs_to_its_players_and_counts_once_under_them() {
+        // Issue 39 items 9 and 10, as reported: two people, 1 2 5 9 7, then O to
+        // trap in the menu (it plays 3), then 4: X (you) wins.
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "12597");
+        app.settings.o = "trap".parse().unwrap();
+        app.apply(Action::EngineMove(sq(2)));
+        typing(&mut app, "4");
+        assert_eq!(app.game.result(), Some(GameResult::Win(Player::X)));
+        assert_eq!(app.status(), "X (you) wins! n: new game");
+        assert_eq!(app.score_text(), "You 1 · engine 0 · draws 0");
+        // X to trap in the menu: the finished game is not relabelled.
+        app.settings.x = "trap".parse().unwrap();
+        assert_eq!(app.status(), "X (you) wins! n: new game");
+        assert_eq!(app.score_text(), "You 1 · engine 0 · draws 0");
+        // O back to human: still the same game and its tally.
+        app.settings.o = Seat::Human;
+        assert_eq!(app.status(), "X (you) wins! n: new game");
+        assert_eq!(app.score_text(), "You 1 · engine 0 · draws 0");
+        // A game of two engines counts in the engines' tally, not the people's.
+        app.settings = settings("perfect", "trap");
+        typing(&mut app, "n");
+        assert_eq!(app.score_text(), "X 0 · O 0 · draws 0");
+        for square in [4, 0, 8, 2, 1, 7, 6, 3, 5] {
+            app.apply(Action::EngineMove(sq(square)));
+        }
+        assert_eq!(app.score_text(), "X 0 · O 0 · draws 1");
+        // Two people: their own tally, where the engines' draw is not.
+        app.settings = settings("human", "human");
+        typing(&mut app, "n");
+        assert_eq!(app.score_text(), "X 0 · O 0 · draws 0");
+        typing(&mut app, "14253");
+        assert_eq!(app.score_text(), "X 1 · O 0 · draws 0");
+        assert_eq!(app.score.person.first, 1);
+        assert_eq!(app.score.engines.draws, 1);
+        assert_eq!(app.score.people.first, 1);
     }
 
     #[test]
@@ -1375,12 +1580,13 @@ mod tests {
             app.prompt,
             Some(Prompt::Path {
                 purpose: FileAction::Save,
-                text: "tictable-game.json".into()
+                text: "tictable-game.json".into(),
+                selected: true,
             })
         );
         assert!(app.status().starts_with("Save to file: tictable-game.json"));
-        // The typed text is the file name: letters stay as typed (no commands).
-        press(&mut app, &[KeyCode::Backspace; 18]);
+        // The typed text is the file name: letters stay as typed (no commands), and
+        // replace the selected pre-filled name (issue 39 item 14).
         typing(&mut app, "Game.json");
         let effect = app.apply(app.action_for(key(KeyCode::Enter)).unwrap());
         assert_eq!(
@@ -1415,6 +1621,23 @@ mod tests {
         typing(&mut app, "l");
         press(&mut app, &[KeyCode::Esc]);
         assert_eq!(app.prompt, None);
+        // Backspace clears a selected name; → keeps it to type after it.
+        let typed = |app: &App| match &app.prompt {
+            Some(Prompt::Path { text, .. }) => text.clone(),
+            other => panic!("{other:?}"),
+        };
+        typing(&mut app, "s");
+        press(&mut app, &[KeyCode::Backspace]);
+        assert_eq!(typed(&app), "");
+        typing(&mut app, "g");
+        assert_eq!(typed(&app), "g");
+        press(&mut app, &[KeyCode::Esc]);
+        typing(&mut app, "s");
+        press(&mut app, &[KeyCode::Right]);
+        typing(&mut app, ".bak");
+        assert_eq!(typed(&app), "tictable-game.json.bak");
+        press(&mut app, &[KeyCode::Backspace]);
+        assert_eq!(typed(&app), "tictable-game.json.ba");
     }
 
     #[test]
@@ -1430,16 +1653,24 @@ mod tests {
         }
         typing(&mut app, "l");
         let effect = app.apply(Action::PromptSubmit);
-        assert_eq!(effect, Effect::None);
+        assert_eq!(effect, Effect::Load("tictable-game.json".into()));
+        // The file holds a game: only now is the person asked; y puts it on the board.
+        let saved = Game::from_moves(&[sq(0), sq(4)], 2).unwrap();
+        app.loaded_from(
+            "tictable-game.json".into(),
+            Ok(r#"{"moves":[0,4],"cursor":2}"#.into()),
+        );
         assert_eq!(
             app.prompt,
-            Some(Prompt::Discard(Then::Load("tictable-game.json".into())))
+            Some(Prompt::Discard(Then::Load(
+                "tictable-game.json".into(),
+                saved
+            )))
         );
-        assert_eq!(
-            app.apply(Action::Answer(true)),
-            Effect::Load("tictable-game.json".into())
-        );
-        typing(&mut app, "ny");
+        assert_eq!(app.apply(Action::Answer(true)), Effect::None);
+        assert_eq!(app.game, saved);
+        assert_eq!(app.message.as_deref(), Some("game loaded"));
+        typing(&mut app, "n");
         assert_eq!(app.game.ply(), 0);
         // Ctrl-C quits at once.
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
@@ -1449,11 +1680,56 @@ mod tests {
     }
 
     #[test]
+    fn load_checks_the_file_before_asking_to_discard_the_game() {
+        // Issue 39 item 11: `l` asked "discard it and load F?" before checking F.
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "5");
+        for (result, why) in [
+            (
+                Err("missing.json: No such file or directory (os error 2)".to_string()),
+                "cannot load: missing.json: No such file or directory (os error 2)",
+            ),
+            (
+                Ok("not a game".to_string()),
+                "cannot load: not a valid game: expected ident at line 1 column 2",
+            ),
+        ] {
+            typing(&mut app, "l");
+            let effect = app.apply(Action::PromptSubmit);
+            let Effect::Load(path) = effect else {
+                panic!("{effect:?}")
+            };
+            app.loaded_from(path, result);
+            assert_eq!(app.prompt, None, "no question for a load that fails");
+            assert_eq!(app.message.as_deref(), Some(why));
+            assert_eq!(app.game.moves(), &[sq(4)]);
+        }
+        // A saved game is replaced without a question.
+        app.saved(Ok("g.json".into()));
+        app.loaded_from("g.json".into(), Ok(r#"{"moves":[0],"cursor":1}"#.into()));
+        assert_eq!(app.prompt, None);
+        assert_eq!(app.game.moves(), &[sq(0)]);
+    }
+
+    #[test]
+    fn q_asks_only_for_a_game_in_progress_as_the_help_says() {
+        // Issue 39 item 15: `q` after a finished unsaved game quit without asking
+        // while the help said it asks when the game is not saved.
+        // The help's side is checked in cli_play.rs (q_and_the_help_agree).
+        let mut app = App::new(settings("human", "human"));
+        typing(&mut app, "14253");
+        assert!(app.game.result().is_some());
+        typing(&mut app, "q");
+        assert_eq!(app.prompt, None);
+        assert!(app.quit);
+    }
+
+    #[test]
     fn bad_save_files_change_nothing_and_name_squares_as_people_do() {
         let mut app = App::new(settings("human", "human"));
         typing(&mut app, "51");
         let before = app.game;
-        app.loaded(Ok(r#"{"moves":[4,4],"cursor":2}"#.into()));
+        app.loaded_from("g.json".into(), Ok(r#"{"moves":[4,4],"cursor":2}"#.into()));
         assert_eq!(app.game, before);
         assert_eq!(
             app.message.as_deref(),
@@ -1463,7 +1739,7 @@ mod tests {
             )
         );
         // The file's square too (0-8), so the person finds it in the file.
-        app.loaded(Ok(r#"{"moves":[0,0],"cursor":2}"#.into()));
+        app.loaded_from("g.json".into(), Ok(r#"{"moves":[0,0],"cursor":2}"#.into()));
         assert_eq!(
             app.message.as_deref(),
             Some(
@@ -1471,11 +1747,15 @@ mod tests {
                  illegal: the square is taken"
             )
         );
-        app.loaded(Ok(r#"{"moves":[4,9],"cursor":2}"#.into()));
+        app.loaded_from("g.json".into(), Ok(r#"{"moves":[4,9],"cursor":2}"#.into()));
         assert!(app.message.as_deref().unwrap().contains("0..=8"));
-        app.loaded(Err("No such file or directory".into()));
+        app.loaded_from("g.json".into(), Err("No such file or directory".into()));
         assert_eq!(app.game, before);
-        app.loaded(Ok(r#"{"moves":[0,3,1,4,2],"cursor":5}"#.into()));
+        app.loaded_from(
+            "g.json".into(),
+            Ok(r#"{"moves":[0,3,1,4,2],"cursor":5}"#.into()),
+        );
+        typing(&mut app, "y");
         assert_eq!(app.game.ply(), 5);
         assert_eq!(app.message.as_deref(), Some("game loaded"));
         // A loaded finished game is not counted; undoing it changes no score.
@@ -1610,16 +1890,69 @@ mod tests {
         assert_eq!(app.status(), "O to move · 7 s left");
         app.apply(Action::TimeUp(sq(0)));
         assert_eq!(app.game.moves(), &[sq(2), sq(0)]);
-        let up = Some("time is up: a random move was played on square 1");
-        assert_eq!(app.message.as_deref(), up);
-        // The message stays up through an engine's reply.
+        let up = "time is up: a random move was played on square 1";
+        // Issue 39 item 12: the next turn shows its countdown beside the note.
+        assert_eq!(app.status(), format!("{up} · X to move · 7 s left"));
+        // The note stays up through an engine's reply.
         app.settings.x = "trap".parse().unwrap();
         app.apply(Action::EngineMove(sq(8)));
         assert_eq!(app.game.ply(), 3);
-        assert_eq!(app.message.as_deref(), up);
+        assert_eq!(app.status(), format!("{up} · O (you) to move · 7 s left"));
         // The clock stops while the menu is open.
         app.apply(Action::ToggleMenu);
         assert!(!app.clock_running());
+    }
+
+    #[test]
+    fn a_game_that_ends_after_time_is_up_is_announced() {
+        // Issue 39 item 12: the status kept "time is up" over the finished game.
+        let mut app = App::new(settings("human", "human"));
+        app.settings.clock = Some(Duration::from_secs(3));
+        typing(&mut app, "1425");
+        app.apply(Action::TimeUp(sq(8)));
+        assert_eq!(app.game.result(), None);
+        app.apply(Action::TimeUp(sq(5)));
+        assert_eq!(app.game.result(), Some(GameResult::Win(Player::O)));
+        assert_eq!(
+            app.status(),
+            "O wins! n: new game (time is up: a random move was played on square 6)"
+        );
+        // The person's next key clears the note.
+        typing(&mut app, "h");
+        assert_eq!(app.status(), "O wins! n: new game");
+    }
+
+    #[test]
+    fn the_clock_pauses_in_the_menu_and_prompts_and_refills_on_a_new_turn() {
+        // Issue 39 item 12: opening the menu, save or quit prompt refilled it.
+        let full = Duration::from_secs(3);
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let mut clock = MoveClock::default();
+        let game = Game::new();
+        assert_eq!(clock.tick(true, game, full, at(0)), Some(at(3000)));
+        // 1 s gone; paused for 5 s (menu): the 2 s left wait.
+        assert_eq!(clock.tick(false, game, full, at(1000)), None);
+        assert_eq!(clock.tick(false, game, full, at(6000)), None);
+        assert_eq!(clock.tick(true, game, full, at(6000)), Some(at(8000)));
+        assert_eq!(clock.tick(true, game, full, at(7000)), Some(at(8000)));
+        // A new position is a new turn: full again.
+        let mut next = game;
+        next.play(sq(4)).unwrap();
+        assert_eq!(clock.tick(true, next, full, at(7500)), Some(at(10500)));
+        // So is a new clock setting.
+        let five = Duration::from_secs(5);
+        assert_eq!(clock.tick(true, next, five, at(8000)), Some(at(13000)));
+        // The app says when it runs: not while the menu or a question is open.
+        let mut app = App::new(settings("human", "trap"));
+        app.settings.clock = Some(full);
+        assert!(app.clock_running());
+        for keys in ["m", "s"] {
+            typing(&mut app, keys);
+            assert!(!app.clock_running(), "{keys}");
+            press(&mut app, &[KeyCode::Esc]);
+            assert!(app.clock_running(), "{keys}");
+        }
     }
 
     #[test]
@@ -1634,11 +1967,35 @@ mod tests {
         assert!(app.status().contains("any key stops"), "{}", app.status());
         app.apply(Action::NewGame);
         assert_eq!(app.game.ply(), 0);
-        assert_eq!(app.score.draws, 1);
+        assert_eq!(app.score.engines.draws, 1);
         let stop = app.action_for(key(KeyCode::Char('x'))).unwrap();
         assert_eq!(stop, Action::StopSeries);
         app.apply(stop);
         assert!(!app.next_game_due());
+        // Stopped mid-game: said until the game ends, then the result shows.
+        assert_eq!(app.status(), "the engines stop after this game");
+        for square in [4, 0, 8, 2, 1, 7, 6, 3, 5] {
+            app.apply(Action::EngineMove(sq(square)));
+        }
+        assert_eq!(app.status(), "Draw. n: new game");
+        // Issue 39 item 13: stopped on a finished board, no stale "after this game".
+        app.series = true;
+        app.apply(Action::StopSeries);
+        assert_eq!(app.status(), "Draw. n: new game");
+        // Two engines chosen in the menu play on too, game after game.
+        let mut app = App::new(settings("human", "trap"));
+        assert!(!app.series);
+        typing(&mut app, "m");
+        press(&mut app, &[KeyCode::Right, KeyCode::Esc]);
+        assert_eq!(app.settings.x, "random".parse().unwrap());
+        assert!(app.series);
+        for square in [4, 0, 8, 2, 1, 7, 6, 3, 5] {
+            app.apply(Action::EngineMove(sq(square)));
+        }
+        assert!(app.next_game_due());
+        app.apply(Action::NewGame);
+        assert_eq!(app.game.ply(), 0);
+        assert!(app.engine_to_move().is_some());
         // With a person playing there is no series.
         assert!(!App::new(settings("human", "trap")).series);
     }

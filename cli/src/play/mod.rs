@@ -23,7 +23,8 @@ use std::time::Duration;
 /// Enter or Space places; u undo, r redo, h hint (each empty square shows win in n /
 /// draw / loss in n for the side to move), n new game, s save, l load (both ask for
 /// the file), m menu (players, mistake rates, delay, clock, keys), q quit (asks
-/// first when the game is not saved), Ctrl-C quit at once.
+/// first when a game in progress is not saved; a finished game is already in the
+/// score, so q quits at once), Ctrl-C quit at once.
 ///
 /// X always moves first: to let the engine open, use `--x LEVEL --o human`. Two
 /// engines (`--x perfect --o trap`) play game after game until a key is pressed.
@@ -182,7 +183,10 @@ fn perform(app: &mut App, effect: Effect) {
                 .map(|()| path.display().to_string())
                 .map_err(|e| format!("{}: {e}", path.display())),
         ),
-        Effect::Load(path) => app.loaded(read_save(&path)),
+        Effect::Load(path) => {
+            let result = read_save(&path);
+            app.loaded_from(path, result)
+        }
     }
 }
 

@@ -102,7 +102,7 @@ pub fn run<R: rand_core::Rng + ?Sized>(
                     GameResult::Win(player) => format!("{} wins!", piece(player)),
                     GameResult::Draw => "Draw.".to_string(),
                 };
-                writeln!(out, "{text} Score: {}.", app.score.describe(&app.settings))?;
+                writeln!(out, "{text} Score: {}.", app.score_text())?;
                 write!(out, "n new game, u undo, q quit > ")?;
             }
             (None, Some(_)) => write!(out, "n new game, u undo, q quit > ")?,

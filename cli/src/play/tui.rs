@@ -2,7 +2,7 @@
 //! ratatui's panic hook), mouse clicks, the event loop, the engine's visible
 //! thinking delay, the person's move clock, the engines' series, and the bell.
 
-use super::app::{Action, App};
+use super::app::{Action, App, MoveClock};
 use super::{engine_move, perform, ui};
 use ratatui::crossterm::event::{self, Event, MouseButton, MouseEventKind};
 use ratatui::crossterm::execute;
@@ -58,6 +58,7 @@ fn event_loop<R: rand_core::Rng + ?Sized>(
     bell: bool,
 ) -> io::Result<()> {
     let mut timer = Timer(None);
+    let mut clock = MoveClock::default();
     loop {
         let size = terminal.size()?;
         let area = Rect::new(0, 0, size.width, size.height);
@@ -65,10 +66,15 @@ fn event_loop<R: rand_core::Rng + ?Sized>(
         // What the loop waits for, and how long.
         let board = app.game.board();
         let over = app.game.result().is_some();
+        // The clock is brought up to date on every pass, so that the time spent in
+        // the menu or a question is not counted and does not refill it.
+        let clock_end = app
+            .settings
+            .clock
+            .and_then(|full| clock.tick(app.clock_running(), app.game, full, Instant::now()));
         let due = if app.engine_to_move().is_some() {
             Some(timer.since(board, over) + app.settings.delay)
-        } else if let (true, Some(clock)) = (app.clock_running(), app.settings.clock) {
-            let end = timer.since(board, over) + clock;
+        } else if let Some(end) = clock_end {
             app.clock_left = Some(end.saturating_duration_since(Instant::now()));
             Some(end)
         } else if app.next_game_due() {

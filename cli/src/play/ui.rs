@@ -2,7 +2,7 @@
 //! `TestBackend`). The board grows with the terminal and is centred in it; the
 //! same geometry maps mouse clicks back to squares ([`square_at`]).
 
-use super::app::{App, KeyLayout, MenuRow, Seat};
+use super::app::{App, KeyLayout, MenuRow, Prompt, Seat};
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -122,6 +122,50 @@ fn keep_end(text: &str, width: usize) -> String {
     }
     let tail: String = text.chars().skip(n + 1 - width).collect();
     format!("…{tail}")
+}
+
+/// `text` in at most `rows` lines of at most `width` columns: wrapped at spaces,
+/// a word longer than a line broken inside it, and, when that still takes more
+/// rows, shortened in the middle (after its first third, with an ellipsis), so that
+/// both its start (what happened) and its end (why: "(os error 2)") stay visible.
+fn fit_lines(text: &str, width: usize, rows: usize) -> Vec<String> {
+    let wrap = |text: &str| -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        for word in text.split(' ').filter(|w| !w.is_empty()) {
+            let mut word: Vec<char> = word.chars().collect();
+            if let Some(line) = lines.last_mut() {
+                if line.chars().count() + 1 + word.len() <= width {
+                    line.push(' ');
+                    line.extend(&word);
+                    continue;
+                }
+            }
+            while word.len() > width {
+                lines.push(word.drain(..width).collect());
+            }
+            lines.push(word.into_iter().collect());
+        }
+        lines
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let width = width.max(2);
+    let mut budget = chars.len();
+    loop {
+        let shown: String = if budget >= chars.len() {
+            text.to_string()
+        } else {
+            let head = budget / 3;
+            let tail = budget - head;
+            let start: String = chars[..head].iter().collect();
+            let end: String = chars[chars.len() - tail..].iter().collect();
+            format!("{start}…{end}")
+        };
+        let lines = wrap(&shown);
+        if lines.len() <= rows || budget == 0 {
+            return lines;
+        }
+        budget = budget.saturating_sub(width / 2).min(width * rows);
+    }
 }
 
 /// The key legend in lines of at most `width` columns, an item never split across
@@ -271,7 +315,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
         frame,
     );
     centred(
-        Line::raw(format!("Score  {}", app.score.describe(&app.settings))),
+        Line::raw(format!("Score  {}", app.score_text())),
         g.score,
         frame,
     );
@@ -281,27 +325,49 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
         None if app.message.is_some() => theme.fg(Color::Yellow),
         None => Style::new(),
     };
-    match &app.prompt {
+    let width = usize::from(area.width);
+    // A pre-filled file name is selected (typing replaces it): shown reversed.
+    let name_style = match &app.prompt {
+        Some(Prompt::Path { selected: true, .. }) => status_style.add_modifier(Modifier::REVERSED),
+        _ => status_style,
+    };
+    let lines: Vec<Line> = match &app.prompt {
+        // A question on one line when it fits, with its name styled.
+        Some(prompt) if prompt.text().chars().count() <= width => {
+            let (ask, name, keys) = prompt.parts();
+            match name {
+                Some(name) if matches!(prompt, Prompt::Path { .. }) => {
+                    let (name, cursor) = name.split_at(name.len() - '▏'.len_utf8());
+                    vec![Line::from(vec![
+                        Span::styled(format!("{ask} "), status_style),
+                        Span::styled(name.to_string(), name_style),
+                        Span::styled(format!("{cursor} {keys}"), status_style),
+                    ])]
+                }
+                _ => vec![Line::styled(prompt.text(), status_style)],
+            }
+        }
         // A question too long for one line: one line per part, the file name
         // shortened so that the keys that answer it stay on screen.
-        Some(prompt) if prompt.text().chars().count() > usize::from(area.width) => {
-            let width = usize::from(area.width);
+        Some(prompt) => {
             let (ask, name, keys) = prompt.parts();
-            let lines: Vec<Line> = [Some(ask), name.map(|n| keep_end(&n, width)), Some(keys)]
+            let name = name.map(|n| Line::styled(keep_end(&n, width), name_style));
+            let line = |text: String| {
+                (!text.is_empty()).then(|| Line::styled(keep_end(&text, width), status_style))
+            };
+            [line(ask), name, line(keys)]
                 .into_iter()
                 .flatten()
-                .filter(|l| !l.is_empty())
-                .map(|l| Line::styled(l, status_style))
-                .collect();
-            frame.render_widget(
-                Paragraph::new(lines)
-                    .alignment(Alignment::Center)
-                    .wrap(Wrap { trim: true }),
-                g.status,
-            );
+                .collect()
         }
-        _ => centred(Line::styled(app.status(), status_style), g.status, frame),
-    }
+        // Messages and the status: wrapped, and shortened in the middle when they
+        // would take more than the status rows, so they never leave the screen.
+        None => fit_lines(&app.status(), width, usize::from(STATUS_ROWS))
+            .into_iter()
+            .map(|l| Line::styled(l, status_style))
+            .collect(),
+    };
+    frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), g.status);
     // The hint key says whether hints are on (the lines were broken with the
     // longer "off", so turning hints on never moves anything).
     let keys: Vec<Line> = g
@@ -619,9 +685,10 @@ mod tests {
         let mut a = app("human", "human");
         let message = "cannot load: /nonexistent/dir/g.json: No such file or directory \
                        (os error 2)";
-        a.loaded(Err(
-            "/nonexistent/dir/g.json: No such file or directory (os error 2)".into(),
-        ));
+        a.loaded_from(
+            "g.json".into(),
+            Err("/nonexistent/dir/g.json: No such file or directory (os error 2)".into()),
+        );
         assert_eq!(a.message.as_deref(), Some(message));
         for (width, height) in [(40, 24), (60, 24), (45, 30)] {
             let screen = text(&draw(&a, width, height, COLOR)).join(" ");
@@ -792,6 +859,52 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn long_names_and_errors_never_leave_the_screen_at_40x24_and_80x24() {
+        // Issue 39 item 14: with a long name, the end of an error ("No such file or
+        // directory (os error" cut off), the keys and the cursor left the screen.
+        let long = format!("/no/such/dir/{}/game.json", "a-very-long-name".repeat(12));
+        assert!(long.chars().count() > 160);
+        for (width, height) in [(40, 24), (80, 24)] {
+            let mut a = app("human", "trap");
+            a.saved(Err(format!(
+                "{long}: No such file or directory (os error 2)"
+            )));
+            let lines = text(&draw(&a, width, height, COLOR));
+            let screen = lines.join("\n");
+            assert!(screen.contains("cannot save:"), "{screen}");
+            assert!(screen.contains("/no/such/dir/"), "{screen}");
+            assert!(screen.contains("(os error 2)"), "{screen}");
+            assert!(screen.contains('…'), "{screen}");
+            for key in ["h hint off", "s save", "q quit", "1-9"] {
+                assert!(screen.contains(key), "{key}:\n{screen}");
+            }
+            // The prompt with that name: the name's end, the cursor and the keys.
+            a.file = long.clone().into();
+            a.apply(Action::Save);
+            let lines = text(&draw(&a, width, height, COLOR));
+            let screen = lines.join("\n");
+            assert!(screen.contains("game.json▏"), "{screen}");
+            assert!(screen.contains("(Enter: save · Esc: cancel)"), "{screen}");
+            assert!(screen.contains("q quit"), "{screen}");
+        }
+        // The selected pre-filled name is shown reversed; once typing replaced it, not.
+        let mut a = app("human", "trap");
+        a.apply(Action::Save);
+        let buffer = draw(&a, 80, 24, COLOR);
+        let lines = text(&buffer);
+        let y = lines
+            .iter()
+            .position(|l| l.contains("Save to file:"))
+            .unwrap();
+        let x = lines[y].find("tictable-game.json").unwrap() as u16;
+        assert!(buffer[(x, y as u16)].modifier.contains(Modifier::REVERSED));
+        a.apply(Action::PromptChar('g'));
+        let buffer = draw(&a, 80, 24, COLOR);
+        assert!(text(&buffer)[y].contains("Save to file: g▏"));
+        assert!(!buffer[(x, y as u16)].modifier.contains(Modifier::REVERSED));
     }
 
     #[test]

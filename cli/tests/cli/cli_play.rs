@@ -597,6 +597,21 @@ fn the_command_list_gives_each_command_one_line() {
 }
 
 #[test]
+fn q_and_the_help_agree() {
+    // Issue 39 item 15: `q` after a finished, unsaved game quits without asking;
+    // the help said it asks whenever the game is not saved. The behaviour is
+    // tested in play::app (q_asks_only_for_a_game_in_progress_as_the_help_says).
+    let text = help(&["play", "--help"]);
+    assert!(
+        text.contains(
+            "q quit (asks first when a game in progress is not saved; a finished game is \
+             already in the score, so q quits at once)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn export_help_calls_the_json_one_document() {
     // Issue 28: it said "one JSON object per canonical position".
     let text = help(&["export", "--help"]).to_lowercase();
