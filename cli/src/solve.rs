@@ -45,6 +45,10 @@ pub struct Args {
     /// always get them.
     #[arg(long)]
     strategy: bool,
+    /// Solve only: no minimal strategies, for any game (what `scripts/games-bench`
+    /// times).
+    #[arg(long, conflicts_with = "strategy")]
+    no_strategy: bool,
 }
 
 /// Games with at most this many keys get their minimal strategies by default.
@@ -109,7 +113,8 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
             }
             None => None,
         };
-        let strategy = (args.strategy || game.table_bytes() <= STRATEGY_KEYS).then(|| {
+        let wanted = args.strategy || (!args.no_strategy && game.table_bytes() <= STRATEGY_KEYS);
+        let strategy = wanted.then(|| {
             bar.set_message(format!("{}: minimal strategies", game.id()));
             let size = |player| {
                 let s = strategy::minimal(&solution, player);

@@ -72,6 +72,17 @@ fn solve_json_gives_the_counts_the_start_and_the_table() {
     // The minimal strategies (games/tests/games/strategy.rs plays them out).
     assert_eq!(v["strategy"]["first"], 22);
     assert_eq!(v["strategy"]["second"], 72);
+    // --no-strategy: the solve alone (what scripts/games-bench times).
+    let v: serde_json::Value = serde_json::from_str(&stdout(&tictable(&[
+        "solve",
+        "--game",
+        "tictactoe",
+        "--json",
+        "--no-strategy",
+    ])))
+    .unwrap();
+    assert_eq!(v["strategy"], serde_json::Value::Null);
+    assert_eq!(v["positions"], 5478);
     // Hexapawn: Black (the second player) wins in 6 plies (Gardner, 1962).
     let v: serde_json::Value = serde_json::from_str(&stdout(&tictable(&[
         "solve", "--game", "hexapawn", "--json",
