@@ -84,15 +84,17 @@ pub const SWITCH_FILTER_US: u32 = 1000;
 /// largest loss it can measure towards the switch).
 pub const PROBE_MARGIN_STEPS: u32 = 200;
 
-/// How late (sixteenths of a ms) the next step may be, by default, when more than
-/// one is due, before the axis's profile starts again from rest (the late step
-/// its first) instead of sending the steps due together: a caller that polls
-/// every millisecond (the host simulator) gets a millisecond's steps together. A caller that polls finely sets 2 ([`Axis::send_no_bursts`]:
-/// 125 µs): two steps due at once then mean the first is later than that, at any
-/// rate below 8,000 steps/s (the moves' top speed is 2,500), so after any stall (a
-/// flash erase, a bus transfer, a switch reading held) it never sends two steps
-/// together, which a real motor could not follow.
-pub const LATE_16: u32 = 17;
+/// How late (sixteenths of a ms) the next step may be, on an axis made with
+/// [`Axis::send_no_bursts`], when more than one is due, before the axis's profile
+/// starts again from rest (the late step its first) instead of sending the steps due
+/// together: 125 µs. Two steps due at once then mean the first is later than that, at
+/// any rate below 8,000 steps/s (the moves' top speed is 2,500), so after any stall (a
+/// flash erase, a bus transfer, a switch reading held) such an axis never sends two
+/// steps together, which a real motor could not follow. A default axis (a caller that
+/// polls every millisecond, as the host simulator does) never restarts: its tolerance
+/// is `u32::MAX`, and a profile has no step due at its start, so it sends a
+/// millisecond's steps together, as before.
+pub const LATE_16: u32 = 2;
 
 /// What an axis is doing; bit 0 picks its ramp (`Axis::ramp`): 0 the moves',
 /// 1 homing's.
@@ -137,7 +139,7 @@ pub struct Axis<O, I> {
     probe_error: i32,
     /// Probes that found the axis off by more than a step.
     pub(super) corrections: u32,
-    /// See [`LATE_16`].
+    /// See [`LATE_16`]; `u32::MAX` (never restart) unless [`Axis::send_no_bursts`].
     late_16: u32,
 }
 
@@ -167,13 +169,13 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             closed_at: 0,
             probe_error: 0,
             corrections: 0,
-            late_16: LATE_16,
+            late_16: u32::MAX,
         }
     }
 
     /// The axis never sends two steps together: whenever more than one step is
     /// due at a poll (the caller stalled), its profile starts again from rest
-    /// there (see [`LATE_16`]; 2 sixteenths of a ms instead). For a caller that polls at sub-millisecond times
+    /// there (see [`LATE_16`]). For a caller that polls at sub-millisecond times
     /// ([`Axis::poll_at`]), as the firmware does.
     ///
     /// ```
@@ -197,7 +199,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
     /// ```
     #[must_use]
     pub fn send_no_bursts(mut self) -> Self {
-        self.late_16 = 2;
+        self.late_16 = LATE_16;
         self
     }
 
