@@ -30,3 +30,23 @@ pub fn first_moves<G: Game>(solution: &Solution<G>) -> Vec<(String, tictable_gam
         })
         .collect()
 }
+
+/// Calls `visit` once on every reachable position of `game` (depth first from the
+/// start, each key once); the number of positions visited.
+pub fn each_reachable<G: Game>(game: &G, mut visit: impl FnMut(&G::Position)) -> usize {
+    let mut stack = vec![game.start()];
+    let mut seen = std::collections::HashSet::new();
+    let mut moves = Vec::new();
+    while let Some(p) = stack.pop() {
+        if !seen.insert(game.key(&p)) {
+            continue;
+        }
+        visit(&p);
+        moves.clear();
+        if game.primitive(&p).is_none() {
+            game.moves(&p, &mut moves);
+        }
+        stack.extend(moves.iter().map(|&m| game.play(&p, m)));
+    }
+    seen.len()
+}

@@ -95,26 +95,15 @@ fn symmetric_keys_are_the_keys_of_the_transformed_positions() {
     // Games that compute `symmetric_key` themselves agree with `key(transform(..))`
     // on every reachable position (walked by the live check's order: all children).
     fn agree<G: Game>(game: G) {
-        let mut stack = vec![game.start()];
-        let mut seen = std::collections::HashSet::new();
-        let mut moves = Vec::new();
-        while let Some(p) = stack.pop() {
-            if !seen.insert(game.key(&p)) {
-                continue;
-            }
+        crate::common::each_reachable(&game, |p| {
             for s in 0..game.symmetries() {
                 assert_eq!(
-                    game.symmetric_key(&p, s),
-                    game.key(&game.transform(&p, s)),
+                    game.symmetric_key(p, s),
+                    game.key(&game.transform(p, s)),
                     "{p:?} {s}"
                 );
             }
-            moves.clear();
-            if game.primitive(&p).is_none() {
-                game.moves(&p, &mut moves);
-            }
-            stack.extend(moves.iter().map(|&m| game.play(&p, m)));
-        }
+        });
     }
     agree(Mnk::new(4, 3, 3).unwrap());
     agree(Mnk::new(3, 3, 3).unwrap());

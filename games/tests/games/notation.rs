@@ -102,22 +102,10 @@ fn positions_are_written_row_by_row_top_row_first() {
 
 /// Every reachable position of `game` reads back from its text.
 fn round_trip<G: Game>(game: G) -> usize {
-    let mut stack = vec![game.start()];
-    let mut seen = std::collections::HashSet::new();
-    let mut moves = Vec::new();
-    while let Some(p) = stack.pop() {
-        if !seen.insert(game.key(&p)) {
-            continue;
-        }
-        let text = game.write_position(&p, Notation::People);
-        assert_eq!(game.parse_position(&text), Ok(p), "{text}");
-        moves.clear();
-        if game.primitive(&p).is_none() {
-            game.moves(&p, &mut moves);
-        }
-        stack.extend(moves.iter().map(|&m| game.play(&p, m)));
-    }
-    seen.len()
+    crate::common::each_reachable(&game, |p| {
+        let text = game.write_position(p, Notation::People);
+        assert_eq!(game.parse_position(&text).as_ref(), Ok(p), "{text}");
+    })
 }
 
 #[test]
