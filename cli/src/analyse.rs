@@ -315,7 +315,7 @@ fn answer_all(args: &Args, mut report: impl FnMut(&str) -> (String, bool)) -> Ex
 }
 
 /// A record's value for people: `win in 3`, `draw`, `loss in 2`.
-fn value_text(record: tictable_games::Record) -> String {
+pub(crate) fn value_text(record: tictable_games::Record) -> String {
     match record.outcome {
         tictable::Outcome::Draw => "draw".to_string(),
         outcome => format!("{outcome} in {}", record.remoteness),
@@ -324,7 +324,7 @@ fn value_text(record: tictable_games::Record) -> String {
 
 /// The record of a move for the side that makes it, from its child's record (which is
 /// for the opponent): the value flipped, one ply further.
-fn move_record(child: tictable_games::Record) -> tictable_games::Record {
+pub(crate) fn move_record(child: tictable_games::Record) -> tictable_games::Record {
     match child.outcome {
         tictable::Outcome::Draw => child,
         outcome => (outcome.flip(), child.remoteness.saturating_add(1)).into(),

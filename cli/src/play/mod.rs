@@ -2,13 +2,18 @@
 //! (`plain`), both driving the same state machine (`app`).
 
 pub mod app;
+pub mod engine;
+mod game_plain;
+mod game_tui;
+pub mod look;
 mod plain;
+pub mod session;
 mod tui;
 pub mod ui;
 
 use app::{App, Effect, KeyLayout, Seat, Settings};
 use rand_core::SeedableRng;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -35,15 +40,36 @@ use std::time::Duration;
 /// move (`perfect@5`: the centre, squares 1-9). A forced first move gives up the
 /// never-lose guarantee of perfect and trap: an O forced onto an edge after X took
 /// the centre can lose.
+///
+/// Other games (`--game G`, `tictable games` lists them): the board is drawn as the
+/// game's own and moves are typed in its notation, numbered from 1: a cell (mnk:M,N,K,
+/// misere), a column (connect4:WxH), a point to place or from-to to slide
+/// (three-mens-morris, tapatan, achi: `1-2`), from-to for a pawn (hexapawn: `8-5`).
+/// Full-screen, a slide or a pawn move is two keys (from, to); u undo, r redo, h hints
+/// (every move's value and remoteness: plies to the end with perfect play), n new
+/// game, s save and l load (--file; the save names the game), q quit. The game is
+/// solved at the start; one too large to solve on demand is refused with the table
+/// size it needs (pass its table with --table). Players: human, perfect (keeps the
+/// value; the winner hurries, the loser delays) or random; O defaults to perfect.
+/// Two engines are watched a move per key (Space), each move with its value.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
     /// Who plays X (moves first): `human` or a level, e.g. `perfect`, `trap:0.1` or
     /// `trap@2`; a forced first move gives up the never-lose guarantee.
     #[arg(long, value_name = "PLAYER", default_value = "human")]
     x: Seat,
-    /// Who plays O: `human` or a level, as for --x.
-    #[arg(long, value_name = "PLAYER", default_value = "trap")]
-    o: Seat,
+    /// Who plays O: `human` or a level, as for --x [default: trap; with --game:
+    /// perfect].
+    #[arg(long, value_name = "PLAYER")]
+    o: Option<Seat>,
+    /// Another game than tic-tac-toe (`tictable games` lists them), e.g. connect4:4x4,
+    /// hexapawn.
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
+    /// With --game: the game's table file, written by `tictable solve --game G --out
+    /// DIR` (for games too large to solve on demand).
+    #[arg(long, value_name = "FILE", requires = "game")]
+    table: Option<PathBuf>,
     /// Seconds an engine visibly "thinks" before moving in the full-screen game (0
     /// to 60; the --plain dialogue answers at once, for scripts).
     #[arg(long, value_name = "SECONDS", default_value = "0.4", allow_hyphen_values = true, value_parser = parse_delay)]
@@ -102,19 +128,22 @@ fn parse_clock(text: &str) -> Result<Duration, String> {
 }
 
 pub fn run(args: Args) -> ExitCode {
+    let o = args
+        .o
+        .unwrap_or(Seat::Engine(tictable::strategy::Strategy::new(
+            tictable::strategy::Level::Trap,
+        )));
     let settings = Settings {
         delay: args.delay,
         layout: args.layout,
         clock: args.clock,
-        ..Settings::new(args.x, args.o)
+        ..Settings::new(args.x, o)
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        now.as_nanos() as u64 ^ (std::process::id() as u64) << 32
-    });
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed(&args));
+    match args.game.as_deref().map(str::trim) {
+        None | Some("tictactoe") => {}
+        Some(id) => return run_game(id, &args, &mut rng),
+    }
     let mut app = App::new(settings);
     app.file = args.file.clone();
     let stdin_terminal = std::io::stdin().is_terminal();
@@ -142,6 +171,100 @@ pub fn run(args: Args) -> ExitCode {
         }
         result => crate::output::finish(result),
     }
+}
+
+/// The seed of `--seed`, or one from the clock.
+fn seed(args: &Args) -> u64 {
+    args.seed.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        now.as_nanos() as u64 ^ (std::process::id() as u64) << 32
+    })
+}
+
+/// `play --game G` for every game but tic-tac-toe (which keeps its own game above):
+/// the game solved (or its `--table` read), then the dialogue or the full-screen game.
+fn run_game(id: &str, args: &Args, rng: &mut rand_pcg::Pcg64Mcg) -> ExitCode {
+    let game = match crate::solve::parse_game(id, "play") {
+        Ok(game) => game,
+        Err(code) => return code,
+    };
+    let refuse = |e: String| {
+        eprintln!("play: {e}");
+        ExitCode::from(2)
+    };
+    if args.clock.is_some() || args.layout != KeyLayout::Rows {
+        return refuse("--clock and --layout are for tic-tac-toe only".into());
+    }
+    let perfect = Seat::Engine(tictable::strategy::Strategy::new(
+        tictable::strategy::Level::Perfect,
+    ));
+    let seats = match (
+        engine::GameLevel::of_seat(args.x),
+        engine::GameLevel::of_seat(args.o.unwrap_or(perfect)),
+    ) {
+        (Ok(x), Ok(o)) => [x, o],
+        (Err(e), _) | (_, Err(e)) => return refuse(e),
+    };
+    tictable_games::dispatch!(game, g => {
+        let solution = match solve_for_play(g, args.table.as_deref()) {
+            Ok(solution) => solution,
+            Err(e) => return refuse(e),
+        };
+        let session = session::Session::new(solution, seats, args.file.clone());
+        let stdin_terminal = std::io::stdin().is_terminal();
+        let result = if args.plain || !stdin_terminal || !std::io::stdout().is_terminal() {
+            let stdout = anstream::AutoStream::auto(std::io::stdout());
+            game_plain::run(session, std::io::stdin().lock(), stdout, rng, !stdin_terminal)
+        } else {
+            let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            game_tui::run(session, rng, args.delay, color)
+        };
+        match result {
+            Err(e) if e.get_ref().is_some_and(|inner| inner.is::<ReadFailed>()) => {
+                eprintln!("tictable: {e}");
+                ExitCode::from(2)
+            }
+            result => crate::output::finish(result),
+        }
+    })
+}
+
+/// `game` solved for play, with a progress line on stderr (its table read from
+/// `table` instead when given); a game too large to solve on demand is refused before
+/// any work, with the table size it needs (the check of `analyse --game`).
+fn solve_for_play<G: tictable_games::Game>(
+    game: G,
+    table: Option<&Path>,
+) -> Result<tictable_games::Solution<G>, String> {
+    if table.is_some() || game.key_space() > crate::solve::ON_DEMAND_KEYS {
+        return crate::solve::load_or_solve(game, table);
+    }
+    let id = game.id();
+    let start = std::time::Instant::now();
+    let mut stderr = std::io::stderr();
+    let terminal = stderr.is_terminal();
+    let mut report = |n: u64| {
+        if terminal {
+            let _ = write!(stderr, "\r\x1b[Ksolving {id}: {n} positions");
+        }
+    };
+    let solution = tictable_games::solve_with(
+        game,
+        tictable_games::Options {
+            progress: Some(&mut report),
+            ..Default::default()
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    eprintln!(
+        "{}solved {id}: {} positions in {:.1} s",
+        if terminal { "\r\x1b[K" } else { "" },
+        solution.summary().positions,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(solution)
 }
 
 /// A failed read of the person's input, told apart from a failed write (which

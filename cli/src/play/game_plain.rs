@@ -1,0 +1,137 @@
+//! `tictable play --game G --plain`: any game as a line dialogue on stdin/stdout.
+//! Moves are typed in the game's notation (numbered from 1); commands are single
+//! letters. Engines answer at once; two engines play the game to its end, each move
+//! with its value (a game to watch).
+
+use super::read_failed;
+use super::session::Session;
+use crate::analyse::read_line;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use tictable_games::{Game, Notation};
+
+/// The longest line read; longer ones are not a move (and memory stays bounded).
+const MAX_LINE: usize = 256;
+
+/// The commands, with the game's move notation.
+fn help<G: Game>(session: &Session<G>) -> String {
+    format!(
+        "Type a move ({}), or: u undo, r redo, h hints, n new game, s [FILE] save, \
+         l [FILE] load, q quit.",
+        session.game().move_syntax(Notation::People)
+    )
+}
+
+fn show<G: Game>(session: &Session<G>, out: &mut impl Write) -> io::Result<()> {
+    writeln!(out)?;
+    let p = session.position();
+    for line in session
+        .look
+        .draw(&session.game().write_position(&p, Notation::People))
+    {
+        writeln!(out, "  {line}")?;
+    }
+    if session.hints && session.engine_to_move().is_none() && session.result().is_none() {
+        writeln!(out, "Hints: {}", session.hints().join(", "))?;
+    }
+    writeln!(out, "{}", session.status())
+}
+
+/// Runs the dialogue. `echo` repeats each input line after the prompt (input not
+/// typed at a terminal).
+pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
+    mut session: Session<G>,
+    mut input: impl BufRead,
+    mut out: impl Write,
+    rng: &mut R,
+    echo: bool,
+) -> io::Result<()> {
+    let game = session.game();
+    writeln!(out, "{}: {}", game.id(), game.rules())?;
+    writeln!(out, "{}", help(&session))?;
+    show(&session, &mut out)?;
+    let mut line = Vec::new();
+    loop {
+        while let Some(said) = session.engine_step(rng) {
+            writeln!(out, "{said}")?;
+            show(&session, &mut out)?;
+        }
+        write!(out, "> ")?;
+        out.flush()?;
+        let Some(length) = read_line(&mut input, &mut line, MAX_LINE).map_err(read_failed)? else {
+            writeln!(out)?;
+            return Ok(());
+        };
+        let text = String::from_utf8_lossy(&line).trim().to_string();
+        if echo {
+            writeln!(out, "{text}")?;
+        }
+        if length > MAX_LINE {
+            writeln!(
+                out,
+                "That line is longer than {MAX_LINE} bytes: not a move."
+            )?;
+            continue;
+        }
+        let (command, argument) = text
+            .split_once(' ')
+            .map_or((text.as_str(), ""), |(c, a)| (c, a.trim()));
+        let file = || {
+            if argument.is_empty() {
+                session.file.clone()
+            } else {
+                PathBuf::from(argument)
+            }
+        };
+        match command {
+            "" => continue,
+            "q" | "quit" => return Ok(()),
+            "?" | "help" => writeln!(out, "{}", help(&session))?,
+            "u" => {
+                if !session.undo() {
+                    writeln!(out, "Nothing to undo.")?;
+                }
+            }
+            "r" => {
+                if !session.redo() {
+                    writeln!(out, "Nothing to redo.")?;
+                }
+            }
+            "h" => {
+                session.hints = !session.hints;
+                writeln!(out, "Hints {}.", if session.hints { "on" } else { "off" })?;
+            }
+            "n" => session.new_game(),
+            "s" => {
+                let path = file();
+                match std::fs::write(&path, session.save_text() + "\n") {
+                    Ok(()) => writeln!(out, "Saved to {}.", path.display())?,
+                    Err(e) => writeln!(out, "Not saved: {}: {e}", path.display())?,
+                }
+                continue;
+            }
+            "l" => {
+                let path = file();
+                let result = super::read_save(&path).and_then(|text| {
+                    session
+                        .load_text(&text)
+                        .map_err(|e| format!("{}: {e}", path.display()))
+                });
+                match result {
+                    Ok(()) => writeln!(out, "Loaded {}.", path.display())?,
+                    Err(e) => {
+                        writeln!(out, "Not loaded: {e}")?;
+                        continue;
+                    }
+                }
+            }
+            _ => {
+                if let Err(e) = session.play_text(&text) {
+                    writeln!(out, "{e}")?;
+                    continue;
+                }
+            }
+        }
+        show(&session, &mut out)?;
+    }
+}

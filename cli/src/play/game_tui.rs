@@ -1,0 +1,227 @@
+//! `tictable play --game G` full-screen: the board drawn as the game's own
+//! ([`super::look`]), moves typed as keys (a slide or a pawn move as two keys, from and
+//! to; cells above 9 as two digits or one and Enter), u undo, r redo, h hints (every
+//! move's value and remoteness), n new game, s save and l load (the `--file`), q or
+//! Ctrl-C quit. With two engines the game is watched: Space or Enter plays the next
+//! move, u takes it back, and every move of the position is shown with its value.
+
+use super::session::Session;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::{DefaultTerminal, Frame};
+use std::io;
+use std::time::{Duration, Instant};
+use tictable_games::{Game, Notation};
+
+/// What a key did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on.
+    Go,
+    /// Quit.
+    Quit,
+}
+
+/// Whether both sides are engines (the game is watched, a move per key).
+fn watched<G: Game>(session: &Session<G>) -> bool {
+    session.seats.iter().all(Option::is_some)
+}
+
+/// Applies `key` to the session (file I/O included: s and l use `session.file`).
+pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
+    session: &mut Session<G>,
+    key: KeyEvent,
+    rng: &mut R,
+) -> Flow {
+    if key.kind == KeyEventKind::Release {
+        return Flow::Go;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return match key.code {
+            KeyCode::Char('c' | 'd') => Flow::Quit,
+            _ => Flow::Go,
+        };
+    }
+    session.message.clear();
+    match key.code {
+        KeyCode::Char('q') => return Flow::Quit,
+        KeyCode::Char(' ') | KeyCode::Enter | KeyCode::Right if watched(session) => {
+            if let Some(said) = session.engine_step(rng) {
+                session.message = said;
+            }
+        }
+        KeyCode::Char(c @ ('0'..='9' | '-')) => {
+            if session.engine_to_move().is_some() || session.result().is_some() {
+                session.message = "Not your turn.".into();
+            } else if let Err(e) = session.type_key(c) {
+                session.message = e;
+            }
+        }
+        KeyCode::Enter => {
+            if let Err(e) = session.enter() {
+                session.message = e;
+            }
+        }
+        KeyCode::Backspace | KeyCode::Esc => session.typed.clear(),
+        KeyCode::Char('u') | KeyCode::Left => {
+            if !session.undo() {
+                session.message = "Nothing to undo.".into();
+            }
+        }
+        KeyCode::Char('r') => {
+            if !session.redo() {
+                session.message = "Nothing to redo.".into();
+            }
+        }
+        KeyCode::Char('h') => session.hints = !session.hints,
+        KeyCode::Char('n') => session.new_game(),
+        KeyCode::Char('s') => {
+            let path = session.file.clone();
+            session.message = match std::fs::write(&path, session.save_text() + "\n") {
+                Ok(()) => format!("Saved to {}.", path.display()),
+                Err(e) => format!("Not saved: {}: {e}", path.display()),
+            };
+        }
+        KeyCode::Char('l') => {
+            let path = session.file.clone();
+            let result = super::read_save(&path).and_then(|text| {
+                session
+                    .load_text(&text)
+                    .map_err(|e| format!("{}: {e}", path.display()))
+            });
+            session.message = match result {
+                Ok(()) => format!("Loaded {}.", path.display()),
+                Err(e) => format!("Not loaded: {e}"),
+            };
+        }
+        _ => {}
+    }
+    Flow::Go
+}
+
+/// The screen: the game and its rules' id, the board, the status, what is typed, the
+/// last message, the hints and the keys.
+pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
+    let area = frame.area();
+    let style = |c: Color| {
+        if color {
+            Style::new().fg(c)
+        } else {
+            Style::new()
+        }
+    };
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let game = session.game();
+    let p = session.position();
+    let mut lines = vec![
+        Line::styled(format!("tictable · {}", game.id()), bold),
+        Line::raw(""),
+    ];
+    for row in session
+        .look
+        .draw(&game.write_position(&p, Notation::People))
+    {
+        let spans: Vec<Span> = row
+            .chars()
+            .map(|c| match c {
+                'X' | 'W' => Span::styled(
+                    c.to_string(),
+                    style(Color::Cyan).add_modifier(Modifier::BOLD),
+                ),
+                'O' | 'B' => Span::styled(
+                    c.to_string(),
+                    style(Color::Magenta).add_modifier(Modifier::BOLD),
+                ),
+                _ => Span::raw(c.to_string()),
+            })
+            .collect();
+        let mut line = vec![Span::raw("  ")];
+        line.extend(spans);
+        lines.push(Line::from(line));
+    }
+    lines.push(Line::raw(""));
+    let played = session.played();
+    if !played.is_empty() {
+        lines.push(Line::raw(format!("Played: {}", played.join(" "))));
+    }
+    let status = match session.result() {
+        Some(result) => format!("Game over: {result}."),
+        None => format!(
+            "{} to move{}",
+            session.player_name(session.to_move()),
+            session.value().map_or(String::new(), |v| format!(" ({v})"))
+        ),
+    };
+    lines.push(Line::styled(status, bold));
+    if !session.typed.is_empty() {
+        lines.push(Line::raw(format!(
+            "Move: {}_ (Enter plays, Esc clears)",
+            session.typed
+        )));
+    }
+    if !session.message.is_empty() {
+        lines.push(Line::raw(session.message.clone()));
+    }
+    if (session.hints || watched(session)) && session.result().is_none() {
+        lines.push(Line::raw(format!("Moves: {}", session.hints().join(", "))));
+    }
+    let keys = if watched(session) {
+        "Space next · u back · h hints · n new · s save · l load · q quit"
+    } else {
+        "u undo · r redo · h hints · n new · s save · l load · q quit"
+    };
+    lines.push(Line::styled(keys, style(Color::DarkGray)));
+    lines.push(Line::styled(
+        format!("Moves are {}.", game.move_syntax(Notation::People)),
+        style(Color::DarkGray),
+    ));
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        Rect::new(area.x, area.y, area.width, area.height),
+    );
+}
+
+/// Runs the full-screen game until q; an engine against a person moves after `delay`.
+pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
+    mut session: Session<G>,
+    rng: &mut R,
+    delay: Duration,
+    color: bool,
+) -> io::Result<()> {
+    let mut terminal: DefaultTerminal = ratatui::try_init()?;
+    let result = (|| -> io::Result<()> {
+        let mut since: Option<Instant> = None;
+        loop {
+            terminal.draw(|frame| render(frame, &session, color))?;
+            let engine = session.engine_to_move().is_some() && !watched(&session);
+            let timeout = if engine {
+                let start = *since.get_or_insert_with(Instant::now);
+                (start + delay).saturating_duration_since(Instant::now())
+            } else {
+                since = None;
+                Duration::from_secs(60)
+            };
+            if event::poll(timeout)? {
+                match event::read()? {
+                    Event::Key(k) => {
+                        if key(&mut session, k, rng) == Flow::Quit {
+                            return Ok(());
+                        }
+                    }
+                    Event::Resize(..) => terminal.autoresize()?,
+                    _ => {}
+                }
+            } else if engine {
+                if let Some(said) = session.engine_step(rng) {
+                    session.message = said;
+                }
+                since = None;
+            }
+        }
+    })();
+    ratatui::restore();
+    result
+}

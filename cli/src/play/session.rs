@@ -1,0 +1,411 @@
+//! The state of a game of any kind (`play --game G`) that both front ends drive (the
+//! line dialogue `game_plain` and the full-screen `game_tui`): the solved table, who
+//! sits on each side, the moves played and undone, hints, the save file, and the
+//! two-key input of the full-screen game. Tic-tac-toe keeps its own state (`app`).
+
+use super::engine::GameLevel;
+use super::look::Look;
+use crate::analyse::{move_record, value_text};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use tictable_games::{Game, Notation, Outcome, Player, Solution};
+
+/// The at most this many moves a save file holds (every game here ends far sooner,
+/// except the morris games, whose positions repeat).
+pub const MAX_SAVED_MOVES: usize = 1000;
+
+/// A game in progress.
+pub struct Session<G: Game> {
+    /// The solved game.
+    pub solution: Solution<G>,
+    /// How its board is drawn.
+    pub look: Look,
+    /// The engine level of X and of O (`None`: a person).
+    pub seats: [Option<GameLevel>; 2],
+    /// The moves played, then those undone (which redo plays again).
+    moves: Vec<G::Move>,
+    /// How many of `moves` are played.
+    played: usize,
+    /// Show every legal move's value.
+    pub hints: bool,
+    /// What the last action said.
+    pub message: String,
+    /// The file `s` and `l` use.
+    pub file: PathBuf,
+    /// What the person has typed of a move (the full-screen game).
+    pub typed: String,
+}
+
+/// The seat index of `player`.
+fn seat(player: Player) -> usize {
+    match player {
+        Player::X => 0,
+        Player::O => 1,
+    }
+}
+
+impl<G: Game> Session<G> {
+    /// A new game of `solution`'s game.
+    pub fn new(solution: Solution<G>, seats: [Option<GameLevel>; 2], file: PathBuf) -> Self {
+        let look = Look::of(&solution.game().id());
+        Session {
+            solution,
+            look,
+            seats,
+            moves: Vec::new(),
+            played: 0,
+            hints: false,
+            message: String::new(),
+            file,
+            typed: String::new(),
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        self.solution.game()
+    }
+
+    /// The position after the moves played.
+    pub fn position(&self) -> G::Position {
+        let game = self.game();
+        self.moves[..self.played]
+            .iter()
+            .fold(game.start(), |p, &mv| game.play(&p, mv))
+    }
+
+    /// The moves played, as people write them.
+    pub fn played(&self) -> Vec<String> {
+        self.moves[..self.played]
+            .iter()
+            .map(|&mv| self.game().write_move(mv, Notation::People))
+            .collect()
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Player {
+        self.game().to_move(&self.position())
+    }
+
+    /// The side's name with who plays it: `X (you)`, `O (perfect)`.
+    pub fn player_name(&self, player: Player) -> String {
+        let who = match self.seats[seat(player)] {
+            None if self.seats.iter().all(Option::is_none) => "person",
+            None => "you",
+            Some(level) => level.name(),
+        };
+        format!("{} ({who})", self.look.side(player))
+    }
+
+    /// The end of the game, if it is over: `X (you) wins`, `a draw`.
+    pub fn result(&self) -> Option<String> {
+        let p = self.position();
+        let outcome = self.game().primitive(&p)?;
+        let mover = self.game().to_move(&p);
+        Some(match outcome {
+            Outcome::Draw => "a draw".to_string(),
+            Outcome::Win => format!("{} wins", self.player_name(mover)),
+            Outcome::Loss => format!("{} wins", self.player_name(mover.other())),
+        })
+    }
+
+    /// The engine level to move, if an engine is to move and the game goes on.
+    pub fn engine_to_move(&self) -> Option<GameLevel> {
+        if self.result().is_some() {
+            return None;
+        }
+        self.seats[seat(self.to_move())]
+    }
+
+    /// The status line: the result, or who is to move and how moves are typed.
+    pub fn status(&self) -> String {
+        match self.result() {
+            Some(result) => format!("Game over: {result}."),
+            None => format!(
+                "{} to move: {}.",
+                self.player_name(self.to_move()),
+                self.game().move_syntax(Notation::People)
+            ),
+        }
+    }
+
+    /// Plays the move written `text` (people's notation), or says why it is not one.
+    pub fn play_text(&mut self, text: &str) -> Result<(), String> {
+        let p = self.position();
+        let mv = self
+            .game()
+            .parse_move(&p, text, Notation::People)
+            .map_err(|e| e.to_string())?;
+        self.play(mv);
+        Ok(())
+    }
+
+    /// Plays `mv`, a legal move; the undone moves are forgotten.
+    pub fn play(&mut self, mv: G::Move) {
+        self.moves.truncate(self.played);
+        self.moves.push(mv);
+        self.played += 1;
+        self.typed.clear();
+    }
+
+    /// The engine to move plays (a move from [`super::engine::engine_move`]); what it
+    /// played, as `O (perfect) plays 4`.
+    pub fn engine_step<R: rand_core::Rng + ?Sized>(&mut self, rng: &mut R) -> Option<String> {
+        let level = self.engine_to_move()?;
+        let p = self.position();
+        let mv = super::engine::engine_move(level, &self.solution, &p, rng)?;
+        let value = self
+            .solution
+            .get(&self.game().play(&p, mv))
+            .map(|child| value_text(move_record(child)))
+            .unwrap_or_default();
+        let said = format!(
+            "{} plays {}: {value}",
+            self.player_name(self.to_move()),
+            self.game().write_move(mv, Notation::People)
+        );
+        self.play(mv);
+        Some(said)
+    }
+
+    /// Takes back moves to the last turn of a person (one move when two engines
+    /// play); `false` at the start.
+    pub fn undo(&mut self) -> bool {
+        if self.played == 0 {
+            return false;
+        }
+        self.played -= 1;
+        while self.played > 0
+            && self.seats.iter().any(Option::is_none)
+            && self.engine_to_move().is_some()
+        {
+            self.played -= 1;
+        }
+        self.typed.clear();
+        true
+    }
+
+    /// Plays again the moves undone, up to a person's turn; `false` when none is.
+    pub fn redo(&mut self) -> bool {
+        if self.played == self.moves.len() {
+            return false;
+        }
+        self.played += 1;
+        while self.played < self.moves.len()
+            && self.seats.iter().any(Option::is_none)
+            && self.engine_to_move().is_some()
+        {
+            self.played += 1;
+        }
+        self.typed.clear();
+        true
+    }
+
+    /// A new game, same players.
+    pub fn new_game(&mut self) {
+        self.moves.clear();
+        self.played = 0;
+        self.typed.clear();
+    }
+
+    /// The value of the position for the side to move (`draw`, `win in 3`).
+    pub fn value(&self) -> Option<String> {
+        let p = self.position();
+        self.solution.get(&p).map(value_text)
+    }
+
+    /// Every legal move with its value and remoteness for the side making it, best
+    /// first: `4 win in 3`, `1 draw`, `2 loss in 4`.
+    pub fn hints(&self) -> Vec<String> {
+        let game = self.game();
+        let p = self.position();
+        let mut moves = Vec::new();
+        if game.primitive(&p).is_none() {
+            game.moves(&p, &mut moves);
+        }
+        let mut rated: Vec<(i32, String)> = moves
+            .into_iter()
+            .filter_map(|mv| {
+                let record = move_record(self.solution.get(&game.play(&p, mv))?);
+                let r = i32::from(record.remoteness);
+                let rank = match record.outcome {
+                    Outcome::Win => -1000 + r,
+                    Outcome::Draw => 0,
+                    Outcome::Loss => 1000 - r,
+                };
+                let text = format!(
+                    "{} {}",
+                    game.write_move(mv, Notation::People),
+                    value_text(record)
+                );
+                Some((rank, text))
+            })
+            .collect();
+        rated.sort_by_key(|(rank, _)| *rank);
+        rated.into_iter().map(|(_, text)| text).collect()
+    }
+
+    /// The save file's text: the game's id, the moves (played and undone) in the API
+    /// notation (numbered from 0), and how many are played.
+    pub fn save_text(&self) -> String {
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|&mv| self.game().write_move(mv, Notation::Api))
+            .collect();
+        json!({"game": self.game().id(), "moves": moves, "cursor": self.played}).to_string()
+    }
+
+    /// Reads a save file's text into this game, or says why it cannot (another game's
+    /// save, a move that is not legal); the game is unchanged on an error.
+    pub fn load_text(&mut self, text: &str) -> Result<(), String> {
+        let id = self.game().id();
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| format!("not a saved game: {e}"))?;
+        match value.get("game").and_then(Value::as_str) {
+            Some(saved) if saved == id => {}
+            Some(saved) => {
+                return Err(format!(
+                    "a saved game of {saved}, not of {id}: play it with --game {saved}"
+                ))
+            }
+            None => return Err(format!("not a saved game of {id} (no \"game\" field)")),
+        }
+        let written = value
+            .get("moves")
+            .and_then(Value::as_array)
+            .ok_or("not a saved game: no \"moves\" list")?;
+        if written.len() > MAX_SAVED_MOVES {
+            return Err(format!(
+                "more than {MAX_SAVED_MOVES} moves: not a saved game"
+            ));
+        }
+        let game = self.game();
+        let mut p = game.start();
+        let mut moves = Vec::with_capacity(written.len());
+        for (i, w) in written.iter().enumerate() {
+            let w = w
+                .as_str()
+                .ok_or("not a saved game: a move that is not a string")?;
+            let mv = game
+                .parse_move(&p, w, Notation::Api)
+                .map_err(|e| format!("move {} of the save: {e}", i + 1))?;
+            p = game.play(&p, mv);
+            moves.push(mv);
+        }
+        let cursor = value
+            .get("cursor")
+            .and_then(Value::as_u64)
+            .and_then(|c| usize::try_from(c).ok())
+            .filter(|&c| c <= moves.len())
+            .ok_or("not a saved game: no \"cursor\" within the moves")?;
+        self.moves = moves;
+        self.played = cursor;
+        self.typed.clear();
+        Ok(())
+    }
+
+    /// A key typed in the full-screen game (a digit or `-`): added to the move being
+    /// typed, which is played as soon as it names one legal move and no longer one
+    /// starts with it; after a point that is not a move but a slide starts there, the
+    /// `-` is added (two keys, from and to). `Err` when no legal move starts so.
+    pub fn type_key(&mut self, key: char) -> Result<bool, String> {
+        let game = self.game();
+        let p = self.position();
+        let mut moves = Vec::new();
+        if game.primitive(&p).is_none() {
+            game.moves(&p, &mut moves);
+        }
+        let written: Vec<(G::Move, String)> = moves
+            .into_iter()
+            .map(|mv| (mv, game.write_move(mv, Notation::People)))
+            .collect();
+        let mut typed = format!("{}{key}", self.typed);
+        let starts = |t: &str| written.iter().filter(|(_, w)| w.starts_with(t)).count();
+        if starts(&typed) == 0 {
+            let syntax = game.move_syntax(Notation::People);
+            self.typed.clear();
+            return Err(format!(
+                "no legal move starts with {typed} (moves are {syntax})"
+            ));
+        }
+        let exact = written.iter().find(|(_, w)| *w == typed).map(|(mv, _)| *mv);
+        match exact {
+            Some(mv) if starts(&typed) == 1 => {
+                self.play(mv);
+                return Ok(true);
+            }
+            None if starts(&format!("{typed}-")) == starts(&typed) => typed.push('-'),
+            _ => {}
+        }
+        self.typed = typed;
+        Ok(false)
+    }
+
+    /// Enter in the full-screen game: plays the move typed so far if it is one.
+    pub fn enter(&mut self) -> Result<bool, String> {
+        if self.typed.is_empty() {
+            return Ok(false);
+        }
+        let typed = std::mem::take(&mut self.typed);
+        self.play_text(&typed).map(|()| true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tictable_games::{catalog, solve, Hexapawn, Morris};
+
+    fn session<G: Game>(game: G, seats: [Option<GameLevel>; 2]) -> Session<G> {
+        Session::new(solve(game).unwrap(), seats, "g.json".into())
+    }
+
+    #[test]
+    fn slides_and_pawn_moves_take_two_keys() {
+        let mut s = session(Hexapawn, [None, None]);
+        assert_eq!(s.type_key('7'), Ok(false));
+        assert_eq!(s.typed, "7-");
+        assert_eq!(s.type_key('4'), Ok(true));
+        assert_eq!(s.played(), ["7-4"]);
+        assert!(s.type_key('5').unwrap_err().contains("from-to"));
+        let mut m = session(Morris::three_mens_morris(), [None, None]);
+        assert_eq!(m.type_key('5'), Ok(true));
+        assert_eq!(m.played(), ["5"]);
+    }
+
+    #[test]
+    fn cells_above_9_wait_for_a_second_digit_or_enter() {
+        let catalog::AnyGame::Mnk(g) = catalog::parse("mnk:4,3,3").unwrap() else {
+            unreachable!()
+        };
+        let mut s = session(g, [None, None]);
+        assert_eq!(s.type_key('1'), Ok(false));
+        assert_eq!(s.enter(), Ok(true));
+        assert_eq!(s.type_key('1'), Ok(false));
+        assert_eq!(s.type_key('2'), Ok(true));
+        assert_eq!(s.played(), ["1", "12"]);
+        assert_eq!(s.type_key('7'), Ok(true));
+    }
+
+    #[test]
+    fn undo_returns_to_the_persons_turn_and_saves_name_the_game() {
+        let mut s = session(Hexapawn, [None, Some(GameLevel::Perfect)]);
+        s.play_text("8-5").unwrap();
+        let said = s.engine_step(&mut rand_pcg::Pcg64Mcg::new(1)).unwrap();
+        assert!(said.starts_with("Black (perfect) plays "), "{said}");
+        assert!(s.undo());
+        assert!(s.played().is_empty());
+        assert!(s.redo());
+        assert_eq!(s.played().len(), 2);
+        let saved = s.save_text();
+        let mut t = session(Hexapawn, [None, None]);
+        t.load_text(&saved).unwrap();
+        assert_eq!(t.played(), s.played());
+        let mut m = session(Morris::tapatan(), [None, None]);
+        let e = m.load_text(&saved).unwrap_err();
+        assert!(e.contains("of hexapawn, not of tapatan"), "{e}");
+        assert!(m.load_text(r#"{"moves":[4],"cursor":1}"#).is_err());
+        assert!(s.play_text("9").unwrap_err().contains("from-to"));
+    }
+}
