@@ -1,15 +1,21 @@
 //! `tictable selfplay`: two levels play each other, sampled or exactly.
 
+use crate::play::app::Seat;
+use crate::play::engine::{choices, GameLevel};
 use crate::player::{self, Named, Written};
 use crate::values;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use num_rational::BigRational;
 use num_traits::ToPrimitive;
+use num_traits::{One, Zero};
 use rand_core::SeedableRng;
 use serde_json::json;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 use tictable::selfplay::{exact, Sampler};
+use tictable_games::{catalog, Game, Outcome, Player, Solution};
 
 /// Two players play each other: sampled games, or exact result probabilities.
 ///
@@ -23,6 +29,10 @@ use tictable::selfplay::{exact, Sampler};
 /// level a forced first move (`perfect@5`, squares 1-9 left to
 /// right, top to bottom: 5 is the centre). A forced first move gives up the
 /// never-lose guarantee of perfect and trap (`--x random --o trap@2 --exact`).
+///
+/// Other games (`--game G`, with --exact; not the morris games, whose positions
+/// repeat): X and O are perfect (keeps the value, the winner hurries, the loser
+/// delays; uniform among such moves) or random (uniform among the legal moves).
 ///
 /// JSON (one line): {"x":..,"o":..,"games":N,"x_win":..,"o_win":..,"draw":..}, "x"
 /// and "o" written as on the command line; with --exact "games" is null and
@@ -61,6 +71,9 @@ pub struct Args {
     /// One JSON object on stdout.
     #[arg(long)]
     json: bool,
+    /// Another game than tic-tac-toe (`tictable games`), with --exact.
+    #[arg(long, value_name = "GAME", requires = "exact")]
+    game: Option<String>,
 }
 
 /// A number of sampled games, from 1.
@@ -93,6 +106,15 @@ fn progress_style() -> ProgressStyle {
 }
 
 pub fn run(args: Args) -> ExitCode {
+    if let Some(id) = args.game.as_deref().filter(|id| id.trim() != "tictactoe") {
+        return match game_report(id, &args) {
+            Ok(text) => crate::output::finish(crate::output::print_styled(&text)),
+            Err(e) => {
+                eprintln!("selfplay: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let text = match report(&args) {
         Ok(text) => text,
         Err(e) => {
@@ -101,6 +123,35 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     crate::output::finish(crate::output::print_styled(&text))
+}
+
+/// Exact probabilities (X wins, O wins, draw) as `run` prints them; `game` is named
+/// (in the heading and as JSON's `"game"`) for games other than tic-tac-toe.
+fn exact_text(args: &Args, p: &[BigRational; 3], game: Option<&str>) -> String {
+    let (x, o) = (Named(args.x.strategy), Named(args.o.strategy));
+    let bold = anstyle::Style::new().bold();
+    let f = |r: &BigRational| r.to_f64().unwrap_or(f64::NAN);
+    let mut out = String::new();
+    if args.json {
+        let mut value = json!({
+            "x": args.x.text, "o": args.o.text, "games": null,
+            "x_win": f(&p[0]), "o_win": f(&p[1]), "draw": f(&p[2]),
+            "x_win_exact": p[0].to_string(),
+            "o_win_exact": p[1].to_string(),
+            "draw_exact": p[2].to_string(),
+        });
+        if let (Some(id), Some(map)) = (game, value.as_object_mut()) {
+            map.insert("game".into(), json!(id));
+        }
+        let _ = writeln!(out, "{value}");
+    } else {
+        let of = game.map_or(String::new(), |id| format!(" ({id})"));
+        let _ = writeln!(out, "{bold}X {x} vs O {o}{of}, exact:{bold:#}");
+        for (name, r) in [("X wins", &p[0]), ("O wins", &p[1]), ("draws", &p[2])] {
+            let _ = writeln!(out, "  {name:<7} {:>9.5}%  = {r}", 100.0 * f(r));
+        }
+    }
+    out
 }
 
 /// The games played or computed, as the text or JSON line `run` prints (styled:
@@ -114,30 +165,7 @@ fn report(args: &Args) -> Result<String, String> {
     let mut out = String::new();
     if args.exact {
         let p = exact(&strategy_x, &strategy_o).map_err(|e| e.to_string())?;
-        let f = |r: &num_rational::BigRational| r.to_f64().unwrap_or(f64::NAN);
-        if args.json {
-            let _ = writeln!(
-                out,
-                "{}",
-                json!({
-                    "x": x_written, "o": o_written, "games": null,
-                    "x_win": f(&p.x_win), "o_win": f(&p.o_win), "draw": f(&p.draw),
-                    "x_win_exact": p.x_win.to_string(),
-                    "o_win_exact": p.o_win.to_string(),
-                    "draw_exact": p.draw.to_string(),
-                })
-            );
-        } else {
-            let _ = writeln!(out, "{bold}X {x} vs O {o}, exact:{bold:#}");
-            for (name, r) in [
-                ("X wins", &p.x_win),
-                ("O wins", &p.o_win),
-                ("draws", &p.draw),
-            ] {
-                let _ = writeln!(out, "  {name:<7} {:>9.5}%  = {r}", 100.0 * f(r));
-            }
-        }
-        return Ok(out);
+        return Ok(exact_text(args, &[p.x_win, p.o_win, p.draw], None));
     }
     let progress = if args.games >= 100_000 {
         // Drawn on stderr, and only when stderr is a terminal.
@@ -192,6 +220,77 @@ fn report(args: &Args) -> Result<String, String> {
         );
     }
     Ok(out)
+}
+
+/// The exact probabilities of X winning, O winning and a draw from `position` when X
+/// plays `levels[0]` and O `levels[1]`, each uniform over its
+/// [`choices`](crate::play::engine::choices); memoized by position key.
+fn exact_game<G: Game>(
+    solution: &Solution<G>,
+    levels: [GameLevel; 2],
+    position: &G::Position,
+    memo: &mut HashMap<u64, [BigRational; 3]>,
+) -> [BigRational; 3] {
+    let game = solution.game();
+    let key = game.key(position);
+    if let Some(p) = memo.get(&key) {
+        return p.clone();
+    }
+    let zero = BigRational::zero;
+    let one = BigRational::one;
+    let mover = game.to_move(position);
+    let result = match game.primitive(position) {
+        Some(outcome) => {
+            let winner = match outcome {
+                Outcome::Draw => None,
+                Outcome::Win => Some(mover),
+                Outcome::Loss => Some(mover.other()),
+            };
+            match winner {
+                Some(Player::X) => [one(), zero(), zero()],
+                Some(Player::O) => [zero(), one(), zero()],
+                None => [zero(), zero(), one()],
+            }
+        }
+        None => {
+            let level = levels[usize::from(mover == Player::O)];
+            let moves = choices(level, solution, position);
+            let share = BigRational::new(1.into(), moves.len().max(1).into());
+            let mut sum = [zero(), zero(), zero()];
+            for mv in moves {
+                let child = exact_game(solution, levels, &game.play(position, mv), memo);
+                for (s, c) in sum.iter_mut().zip(child) {
+                    *s += c * &share;
+                }
+            }
+            sum
+        }
+    };
+    memo.insert(key, result.clone());
+    result
+}
+
+/// `selfplay --game G --exact`: the game solved, then the exact probabilities.
+fn game_report(id: &str, args: &Args) -> Result<String, String> {
+    let game = catalog::parse(id).map_err(|e| e.to_string())?;
+    let level = |w: &Written| {
+        GameLevel::of_seat(Seat::Engine(w.strategy)).map(|l| l.unwrap_or(GameLevel::Perfect))
+    };
+    let levels = [level(&args.x)?, level(&args.o)?];
+    tictable_games::dispatch!(game, g => {
+        if g.repeats() {
+            return Err(format!(
+                "{}: positions repeat (pieces slide back and forth), so a game can go on \
+                 forever: no exact probabilities (games without repeats: tictactoe, misere, \
+                 mnk:M,N,K, connect4:WxH, hexapawn)",
+                g.id()
+            ));
+        }
+        let solution = crate::play::solve_for_play(g, None)?;
+        let start = solution.game().start();
+        let p = exact_game(&solution, levels, &start, &mut HashMap::new());
+        Ok(exact_text(args, &p, Some(&solution.game().id())))
+    })
 }
 
 #[cfg(test)]

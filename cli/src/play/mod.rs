@@ -234,7 +234,7 @@ fn run_game(id: &str, args: &Args, rng: &mut rand_pcg::Pcg64Mcg) -> ExitCode {
 /// `game` solved for play, with a progress line on stderr (its table read from
 /// `table` instead when given); a game too large to solve on demand is refused before
 /// any work, with the table size it needs (the check of `analyse --game`).
-fn solve_for_play<G: tictable_games::Game>(
+pub(crate) fn solve_for_play<G: tictable_games::Game>(
     game: G,
     table: Option<&Path>,
 ) -> Result<tictable_games::Solution<G>, String> {
