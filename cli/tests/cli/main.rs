@@ -15,3 +15,4 @@ mod cli_simulate;
 mod cli_verify;
 mod readme_commands;
 mod stats_cli;
+mod pty_play;

@@ -1,0 +1,217 @@
+//! The full-screen game driven in a pseudo-terminal, as a person sees it (issue 39,
+//! "Checks"): the program runs on the slave side of a pty of 40x24 or 80x24 cells
+//! (`setsid -c` makes it the program's controlling terminal), keys are written to the
+//! master side, and the `vt100` crate, a terminal emulator, turns what the program
+//! writes into the screen's cells, which the checks read as text.
+
+use rustix::fs::{Mode, OFlags};
+use rustix::pty::{grantpt, openpt, ptsname, unlockpt, OpenptFlags};
+use rustix::termios::{tcsetwinsize, Winsize};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A program on a pseudo-terminal and the screen it draws.
+struct Pty {
+    child: Child,
+    master: File,
+    screen: Arc<Mutex<vt100::Parser>>,
+}
+
+impl Pty {
+    /// `tictable ARGS` on a `columns` x `rows` terminal, in `dir`.
+    fn spawn(args: &[&str], columns: u16, rows: u16, dir: &std::path::Path) -> Pty {
+        let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+        grantpt(&master).unwrap();
+        unlockpt(&master).unwrap();
+        let name = ptsname(&master, Vec::new()).unwrap();
+        let slave = rustix::fs::open(name.as_c_str(), OFlags::RDWR | OFlags::NOCTTY, Mode::empty())
+            .unwrap();
+        tcsetwinsize(
+            &slave,
+            Winsize {
+                ws_row: rows,
+                ws_col: columns,
+                ws_xpixel: 0,
+                ws_ypixel: 0,
+            },
+        )
+        .unwrap();
+        let child = Command::new("setsid")
+            .arg("-c")
+            .arg(assert_cmd::cargo::cargo_bin("tictable"))
+            .args(args)
+            .current_dir(dir)
+            .env("TERM", "xterm-256color")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(Stdio::from(slave.try_clone().unwrap()))
+            .stderr(Stdio::from(slave))
+            .spawn()
+            .unwrap();
+        let master = File::from(master);
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, columns, 0)));
+        let mut reader = master.try_clone().unwrap();
+        let parser = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            // Ends when the program has exited and the slave side is closed (EIO).
+            while let Ok(n @ 1..) = reader.read(&mut buf) {
+                parser.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        Pty {
+            child,
+            master,
+            screen,
+        }
+    }
+
+    /// The screen's text, row by row.
+    fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// Types `keys` (bytes as a terminal sends them).
+    fn keys(&mut self, keys: &str) {
+        self.master.write_all(keys.as_bytes()).unwrap();
+        self.master.flush().unwrap();
+    }
+
+    /// Waits (at most 20 s) until the screen shows what `done` accepts; the screen.
+    fn wait(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let text = self.text();
+            if done(&text) {
+                return text;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "waited 20 s for {what}; the screen:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until the screen contains `text`.
+    fn wait_for(&self, text: &str) -> String {
+        self.wait(text, |screen| screen.contains(text))
+    }
+
+    /// Types q and waits for the program to end successfully.
+    fn quit(mut self) {
+        self.keys("q");
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "{status}; the screen:\n{}", self.text());
+                return;
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = self.child.kill();
+                panic!("did not quit; the screen:\n{}", self.text());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The screen's words joined by single spaces (a message wrapped over lines reads
+/// as one).
+fn flat(screen: &str) -> String {
+    screen.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The arrow keys and Esc as a terminal sends them.
+const DOWN: &str = "\x1b[B";
+const RIGHT: &str = "\x1b[C";
+const ESC: &str = "\x1b";
+
+/// In the open menu, with the cursor on `side`'s row, presses → until the row shows
+/// `level`.
+fn set_seat(pty: &mut Pty, side: &str, level: &str) {
+    let row = format!("│ {side} ");
+    let shows = |screen: &str| {
+        screen
+            .lines()
+            .any(|line| line.contains(&row) && line.contains(&format!("‹ {level} ")))
+    };
+    for _ in 0..20 {
+        if shows(&pty.text()) {
+            return;
+        }
+        let before = pty.text();
+        pty.keys(RIGHT);
+        pty.wait("the menu to change", |screen| screen != before);
+    }
+    panic!("{side} never became {level}:\n{}", pty.text());
+}
+
+const SIZES: [(u16, u16); 2] = [(40, 24), (80, 24)];
+
+#[test]
+fn the_menu_changed_mid_game_keeps_the_score_and_the_announcement() {
+    for (columns, rows) in SIZES {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &["play", "--x", "human", "--o", "human", "--delay", "0", "--seed", "1"],
+            columns,
+            rows,
+            &dir,
+        );
+        pty.wait_for("X to move");
+        // X 1, O 2, X 5, O 9, X 7: O to move, and X threatens 3 and 4.
+        for key in ["1", "2", "5", "9", "7"] {
+            pty.keys(key);
+        }
+        pty.wait_for("O to move");
+        // The menu, mid-game: O becomes trap (→ on its row until it reads trap),
+        // which blocks at 3 as the menu closes.
+        pty.keys("m");
+        pty.wait_for("Resume");
+        pty.keys(DOWN);
+        pty.keys(DOWN);
+        set_seat(&mut pty, "O", "trap");
+        pty.keys(ESC);
+        let screen = pty.wait_for("X (you) to move");
+        assert!(screen.contains("O: trap"), "{screen}");
+        pty.keys("4");
+        let screen = pty.wait_for("X (you) wins!");
+        assert!(screen.contains("You 1 · engine 0 · draws 0"), "{screen}");
+        // O handed back to a person after the end: the game stays the one X (you)
+        // won against trap (issue 39 item 9), the score unchanged.
+        pty.keys("m");
+        pty.wait_for("Resume");
+        pty.keys(DOWN);
+        pty.keys(DOWN);
+        set_seat(&mut pty, "O", "human");
+        pty.keys(ESC);
+        let screen = pty.wait("the menu closed", |s| {
+            !s.contains("Resume") && s.contains("O: human")
+        });
+        assert!(screen.contains("X (you) wins!"), "{screen}");
+        assert!(screen.contains("You 1 · engine 0 · draws 0"), "{screen}");
+        // A file that does not exist: said at once, nothing asked, the game kept.
+        pty.keys("l");
+        pty.wait_for(".json");
+        pty.keys("no-such-save.json\r");
+        let screen = pty.wait_for("(os error 2)");
+        assert!(
+            flat(&screen).contains("cannot load: no-such-save.json: No such file or directory"),
+            "{screen}"
+        );
+        assert!(!screen.contains("discard"), "{screen}");
+        assert!(screen.contains("You 1 · engine 0 · draws 0"), "{screen}");
+        pty.quit();
+    }
+}
