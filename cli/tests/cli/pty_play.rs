@@ -215,3 +215,43 @@ fn the_menu_changed_mid_game_keeps_the_score_and_the_announcement() {
         pty.quit();
     }
 }
+
+#[test]
+fn hexapawn_is_played_to_the_end_with_two_key_pawn_moves() {
+    for (columns, rows) in SIZES {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &["play", "--game", "hexapawn", "--o", "perfect", "--delay", "0", "--seed", "3"],
+            columns,
+            rows,
+            &dir,
+        );
+        let screen = pty.wait_for("White (you) to move");
+        assert!(screen.contains("W W W   7 8 9"), "{screen}");
+        pty.keys("h");
+        let mut moves = 0;
+        loop {
+            let screen = pty.wait("White to move or the end", |s| {
+                flat(s).contains("Game over") || (s.contains("White (you) to move") && s.contains("Moves: "))
+            });
+            let text = flat(&screen);
+            if text.contains("Game over") {
+                // Gardner: Black wins hexapawn; perfect Black beats any White.
+                assert!(text.contains("Game over: Black (perfect) wins."), "{screen}");
+                break;
+            }
+            // The best move by the hints, typed as two keys: from, then to (the `-`
+            // comes by itself).
+            let best = text.split("Moves: ").nth(1).and_then(|m| m.split(' ').next()).unwrap();
+            let (from, to) = best.split_once('-').unwrap();
+            pty.keys(from);
+            pty.wait_for(&format!("Move: {from}-_"));
+            let before = pty.text();
+            pty.keys(to);
+            pty.wait("the move played", |s| s != before && !s.contains("Move: "));
+            moves += 1;
+            assert!(moves < 10, "{screen}");
+        }
+        pty.quit();
+    }
+}
