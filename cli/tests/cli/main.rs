@@ -6,6 +6,7 @@ mod cli_bounds;
 mod cli_examples;
 mod cli_export;
 mod cli_game_analyse;
+mod cli_game_play;
 mod cli_games;
 mod cli_map;
 mod cli_pipes;
