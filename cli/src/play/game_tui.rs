@@ -67,12 +67,14 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
         }
         KeyCode::Backspace | KeyCode::Esc => session.typed.clear(),
         KeyCode::Char('u') | KeyCode::Left => {
-            if !session.undo() {
+            let undone = session.undo();
+            if !undone {
                 session.message = "Nothing to undo.".into();
             }
         }
         KeyCode::Char('r') => {
-            if !session.redo() {
+            let redone = session.redo();
+            if !redone {
                 session.message = "Nothing to redo.".into();
             }
         }
@@ -207,7 +209,8 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
             if event::poll(timeout)? {
                 match event::read()? {
                     Event::Key(k) => {
-                        if key(&mut session, k, rng) == Flow::Quit {
+                        let flow = key(&mut session, k, rng);
+                        if flow == Flow::Quit {
                             return Ok(());
                         }
                     }

@@ -35,7 +35,11 @@ fn every_game_is_drawn_as_its_own_and_takes_its_own_moves() {
     ] {
         let out = plain(&["--game", game, "--o", "human"], &format!("{first}\n"));
         assert!(out.contains(drawn), "{game}:\n{out}");
-        assert_eq!(out.matches(" (person) to move").count(), 2, "{game}:\n{out}");
+        assert_eq!(
+            out.matches(" (person) to move").count(),
+            2,
+            "{game}:\n{out}"
+        );
     }
 }
 
@@ -49,15 +53,24 @@ fn a_bad_move_names_the_notation_and_the_legal_moves() {
     assert!(out.contains("legal: 7-4, 8-5, 9-6"), "{out}");
     let help = tictable().args(["play", "--help"]).output().unwrap();
     let help = String::from_utf8(help.stdout).unwrap();
-    assert!(help.contains("from-to for a pawn (hexapawn: `8-5`)"), "{help}");
+    assert!(
+        help.contains("from-to for a pawn (hexapawn: `8-5`)"),
+        "{help}"
+    );
     assert!(help.contains("a column (connect4:WxH)"), "{help}");
 }
 
 #[test]
 fn two_engines_play_a_game_to_its_end_each_move_with_its_value() {
     // Gardner (1962): the second player wins hexapawn.
-    let out = plain(&["--game", "hexapawn", "--x", "perfect", "--o", "perfect"], "");
-    assert!(out.contains("White (perfect) plays 8-5: loss in 6"), "{out}");
+    let out = plain(
+        &["--game", "hexapawn", "--x", "perfect", "--o", "perfect"],
+        "",
+    );
+    assert!(
+        out.contains("White (perfect) plays 8-5: loss in 6"),
+        "{out}"
+    );
     assert!(out.contains("Game over: Black (perfect) wins."), "{out}");
 }
 
@@ -71,10 +84,16 @@ fn undo_hints_save_and_load_and_another_games_save_is_refused() {
         &["--game", "connect4:4x4", "--file", file],
         "h\n1\nu\n2\ns\nq\n",
     );
-    assert!(out.contains("Hints: 1 draw, 2 draw, 3 draw, 4 draw"), "{out}");
+    assert!(
+        out.contains("Hints: 1 draw, 2 draw, 3 draw, 4 draw"),
+        "{out}"
+    );
     assert!(out.contains("O (perfect) plays"), "{out}");
     let saved = std::fs::read_to_string(file).unwrap();
-    assert!(saved.starts_with(r#"{"game":"connect4:4x4","moves":["1","#), "{saved}");
+    assert!(
+        saved.starts_with(r#"{"game":"connect4:4x4","moves":["1","#),
+        "{saved}"
+    );
     let out = plain(&["--game", "connect4:4x4", "--file", file], "l\n");
     assert!(out.contains(&format!("Loaded {file}.")), "{out}");
     // Seed 1: O answered 2 in column 1.
@@ -84,8 +103,14 @@ fn undo_hints_save_and_load_and_another_games_save_is_refused() {
         out.contains("a saved game of connect4:4x4, not of hexapawn"),
         "{out}"
     );
-    let out = plain(&["--game", "hexapawn"], &format!("l {}\n", dir.join("none.json").display()));
-    assert!(out.contains("Not loaded: ") && out.contains("none.json"), "{out}");
+    let out = plain(
+        &["--game", "hexapawn"],
+        &format!("l {}\n", dir.join("none.json").display()),
+    );
+    assert!(
+        out.contains("Not loaded: ") && out.contains("none.json"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -94,8 +119,14 @@ fn bad_games_and_levels_are_usage_errors() {
     for (args, said) in [
         (&["--game", "chess"][..], "known games: tictactoe"),
         (&["--game", "mnk:4,4,4"][..], "needs a 43046721-byte table"),
-        (&["--game", "hexapawn", "--o", "trap"][..], "plays tic-tac-toe only"),
-        (&["--game", "tapatan", "--clock", "5"][..], "for tic-tac-toe only"),
+        (
+            &["--game", "hexapawn", "--o", "trap"][..],
+            "plays tic-tac-toe only",
+        ),
+        (
+            &["--game", "tapatan", "--clock", "5"][..],
+            "for tic-tac-toe only",
+        ),
     ] {
         let output = tictable()
             .args(["play", "--plain"])
@@ -133,9 +164,13 @@ fn selfplay_exact_for_games_without_repeats() {
     let v = exact(&["--game", "hexapawn", "--x", "random", "--o", "perfect"]);
     assert_eq!(v["o_win_exact"], "1");
     let output = tictable()
-        .args(["selfplay", "--exact", "--game", "achi", "--x", "random", "--o", "perfect"])
+        .args([
+            "selfplay", "--exact", "--game", "achi", "--x", "random", "--o", "perfect",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8(output.stderr).unwrap().contains("positions repeat"));
+    assert!(String::from_utf8(output.stderr)
+        .unwrap()
+        .contains("positions repeat"));
 }

@@ -14,6 +14,6 @@ mod cli_play;
 mod cli_players;
 mod cli_simulate;
 mod cli_verify;
+mod pty_play;
 mod readme_commands;
 mod stats_cli;
-mod pty_play;

@@ -27,8 +27,12 @@ impl Pty {
         grantpt(&master).unwrap();
         unlockpt(&master).unwrap();
         let name = ptsname(&master, Vec::new()).unwrap();
-        let slave = rustix::fs::open(name.as_c_str(), OFlags::RDWR | OFlags::NOCTTY, Mode::empty())
-            .unwrap();
+        let slave = rustix::fs::open(
+            name.as_c_str(),
+            OFlags::RDWR | OFlags::NOCTTY,
+            Mode::empty(),
+        )
+        .unwrap();
         tcsetwinsize(
             &slave,
             Winsize {
@@ -164,7 +168,9 @@ fn the_menu_changed_mid_game_keeps_the_score_and_the_announcement() {
     for (columns, rows) in SIZES {
         let dir = std::env::temp_dir();
         let mut pty = Pty::spawn(
-            &["play", "--x", "human", "--o", "human", "--delay", "0", "--seed", "1"],
+            &[
+                "play", "--x", "human", "--o", "human", "--delay", "0", "--seed", "1",
+            ],
             columns,
             rows,
             &dir,
@@ -221,7 +227,9 @@ fn hexapawn_is_played_to_the_end_with_two_key_pawn_moves() {
     for (columns, rows) in SIZES {
         let dir = std::env::temp_dir();
         let mut pty = Pty::spawn(
-            &["play", "--game", "hexapawn", "--o", "perfect", "--delay", "0", "--seed", "3"],
+            &[
+                "play", "--game", "hexapawn", "--o", "perfect", "--delay", "0", "--seed", "3",
+            ],
             columns,
             rows,
             &dir,
@@ -232,17 +240,25 @@ fn hexapawn_is_played_to_the_end_with_two_key_pawn_moves() {
         let mut moves = 0;
         loop {
             let screen = pty.wait("White to move or the end", |s| {
-                flat(s).contains("Game over") || (s.contains("White (you) to move") && s.contains("Moves: "))
+                flat(s).contains("Game over")
+                    || (s.contains("White (you) to move") && s.contains("Moves: "))
             });
             let text = flat(&screen);
             if text.contains("Game over") {
                 // Gardner: Black wins hexapawn; perfect Black beats any White.
-                assert!(text.contains("Game over: Black (perfect) wins."), "{screen}");
+                assert!(
+                    text.contains("Game over: Black (perfect) wins."),
+                    "{screen}"
+                );
                 break;
             }
             // The best move by the hints, typed as two keys: from, then to (the `-`
             // comes by itself).
-            let best = text.split("Moves: ").nth(1).and_then(|m| m.split(' ').next()).unwrap();
+            let best = text
+                .split("Moves: ")
+                .nth(1)
+                .and_then(|m| m.split(' ').next())
+                .unwrap();
             let (from, to) = best.split_once('-').unwrap();
             pty.keys(from);
             pty.wait_for(&format!("Move: {from}-_"));
