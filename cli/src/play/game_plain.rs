@@ -34,7 +34,13 @@ fn show<G: Game>(session: &Session<G>, out: &mut impl Write) -> io::Result<()> {
     if session.hints && session.engine_to_move().is_none() && session.result().is_none() {
         writeln!(out, "Hints: {}", session.hints().join(", "))?;
     }
-    writeln!(out, "{}", session.status())
+    writeln!(out, "{}", session.status())?;
+    if session.seats.iter().all(Option::is_some) {
+        if let Some(why) = session.why() {
+            writeln!(out, "Why: {why}.")?;
+        }
+    }
+    Ok(())
 }
 
 /// Runs the dialogue. `echo` repeats each input line after the prompt (input not

@@ -3,7 +3,8 @@
 //! to; cells above 9 as two digits or one and Enter), u undo, r redo, h hints (every
 //! move's value and remoteness), n new game, s save and l load (the `--file`), q or
 //! Ctrl-C quit. With two engines the game is watched: Space or Enter plays the next
-//! move, u takes it back, and every move of the position is shown with its value.
+//! move, u takes it back, a plays on by itself (every `--delay`), and every move of
+//! the position is shown with its value, with why the others are worse in words.
 
 use super::session::Session;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -79,6 +80,7 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
             }
         }
         KeyCode::Char('h') => session.hints = !session.hints,
+        KeyCode::Char('a') if watched(session) => session.auto = !session.auto,
         KeyCode::Char('n') => session.new_game(),
         KeyCode::Char('s') => {
             let path = session.file.clone();
@@ -170,8 +172,13 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
     if (session.hints || watched(session)) && session.result().is_none() {
         lines.push(Line::raw(format!("Moves: {}", session.hints().join(", "))));
     }
+    if watched(session) {
+        if let Some(why) = session.why() {
+            lines.push(Line::raw(format!("Why: {why}.")));
+        }
+    }
     let keys = if watched(session) {
-        "Space next · u back · h hints · n new · s save · l load · q quit"
+        "Space next · u back · a auto · n new · s save · l load · q quit"
     } else {
         "u undo · r redo · h hints · n new · s save · l load · q quit"
     };
@@ -198,7 +205,7 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
         let mut since: Option<Instant> = None;
         loop {
             terminal.draw(|frame| render(frame, &session, color))?;
-            let engine = session.engine_to_move().is_some() && !watched(&session);
+            let engine = session.engine_to_move().is_some() && (!watched(&session) || session.auto);
             let timeout = if engine {
                 let start = *since.get_or_insert_with(Instant::now);
                 (start + delay).saturating_duration_since(Instant::now())

@@ -51,7 +51,8 @@ use std::time::Duration;
 /// solved at the start; one too large to solve on demand is refused with the table
 /// size it needs (pass its table with --table). Players: human, perfect (keeps the
 /// value; the winner hurries, the loser delays) or random; O defaults to perfect.
-/// Two engines are watched a move per key (Space), each move with its value.
+/// Two engines are watched a move per key (Space; u back, a auto), each move with its
+/// value and why the others are worse.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
     /// Who plays X (moves first): `human` or a level, e.g. `perfect`, `trap:0.1` or

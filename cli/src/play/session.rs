@@ -34,6 +34,8 @@ pub struct Session<G: Game> {
     pub file: PathBuf,
     /// What the person has typed of a move (the full-screen game).
     pub typed: String,
+    /// Two engines play on by themselves (the full-screen game; else a move per key).
+    pub auto: bool,
 }
 
 /// The seat index of `player`.
@@ -58,6 +60,7 @@ impl<G: Game> Session<G> {
             message: String::new(),
             file,
             typed: String::new(),
+            auto: false,
         }
     }
 
@@ -245,6 +248,54 @@ impl<G: Game> Session<G> {
         rated.into_iter().map(|(_, text)| text).collect()
     }
 
+    /// Why the best moves are best, in words, for the side to move: the legal moves
+    /// grouped by what they lead to, best first (`5 keeps the draw; 1, 3, 7, 9 lose in
+    /// 7`); `None` when the game is over.
+    pub fn why(&self) -> Option<String> {
+        let game = self.game();
+        let p = self.position();
+        if game.primitive(&p).is_some() {
+            return None;
+        }
+        let mut moves = Vec::new();
+        game.moves(&p, &mut moves);
+        let mut groups: Vec<(i32, Outcome, u8, Vec<String>)> = Vec::new();
+        for mv in moves {
+            let Some(child) = self.solution.get(&game.play(&p, mv)) else {
+                continue;
+            };
+            let record = move_record(child);
+            let r = record.remoteness;
+            let rank = match record.outcome {
+                Outcome::Win => -1000 + i32::from(r),
+                Outcome::Draw => 0,
+                Outcome::Loss => 1000 - i32::from(r),
+            };
+            let written = game.write_move(mv, Notation::People);
+            match groups.iter_mut().find(|g| g.0 == rank) {
+                Some(group) => group.3.push(written),
+                None => groups.push((rank, record.outcome, r, vec![written])),
+            }
+        }
+        groups.sort_by_key(|g| g.0);
+        let parts: Vec<String> = groups
+            .iter()
+            .map(|(_, outcome, r, moves)| {
+                let one = moves.len() == 1;
+                let verb = match (outcome, one) {
+                    (Outcome::Win, true) => format!("wins in {r}"),
+                    (Outcome::Win, false) => format!("win in {r}"),
+                    (Outcome::Draw, true) => "keeps the draw".to_string(),
+                    (Outcome::Draw, false) => "keep the draw".to_string(),
+                    (Outcome::Loss, true) => format!("loses in {r}"),
+                    (Outcome::Loss, false) => format!("lose in {r}"),
+                };
+                format!("{} {verb}", moves.join(", "))
+            })
+            .collect();
+        Some(parts.join("; "))
+    }
+
     /// The save file's text: the game's id, the moves (played and undone) in the API
     /// notation (numbered from 0), and how many are played.
     pub fn save_text(&self) -> String {
@@ -407,5 +458,18 @@ mod tests {
         assert!(e.contains("of hexapawn, not of tapatan"), "{e}");
         assert!(m.load_text(r#"{"moves":[4],"cursor":1}"#).is_err());
         assert!(s.play_text("9").unwrap_err().contains("from-to"));
+    }
+
+    #[test]
+    fn why_groups_the_moves_by_what_they_lead_to_best_first() {
+        let s = session(tictable_games::TicTacToe::normal(), [None, None]);
+        // Every first move of tic-tac-toe draws (Berlekamp, Conway and Guy, Winning
+        // Ways, ch. 22).
+        assert_eq!(s.why().unwrap(), "1, 2, 3, 4, 5, 6, 7, 8, 9 keep the draw");
+        let mut s = session(Hexapawn, [None, None]);
+        // Gardner: White loses; 8-5 holds out longest.
+        assert_eq!(s.why().unwrap(), "8-5 loses in 6; 7-4, 9-6 lose in 4");
+        s.play_text("8-5").unwrap();
+        assert_eq!(s.why().unwrap(), "1-5, 3-5 win in 5; 1-4, 3-6 lose in 2");
     }
 }

@@ -271,3 +271,45 @@ fn hexapawn_is_played_to_the_end_with_two_key_pawn_moves() {
         pty.quit();
     }
 }
+
+#[test]
+fn watch_steps_through_perfect_play_a_move_per_key() {
+    for (columns, rows) in SIZES {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &[
+                "play", "--game", "hexapawn", "--x", "perfect", "--o", "perfect", "--delay", "0",
+                "--seed", "5",
+            ],
+            columns,
+            rows,
+            &dir,
+        );
+        // Nothing moves until a key: the start, with every move's value and why.
+        let screen = pty.wait_for("White (perfect) to move");
+        assert!(
+            flat(&screen).contains("Why: 8-5 loses in 6; 7-4, 9-6 lose in 4."),
+            "{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(pty.text().contains("W W W"), "{}", pty.text());
+        // Perfect play: White delays 6 plies, each step one move, its value said.
+        pty.keys(" ");
+        let screen = pty.wait_for("White (perfect) plays 8-5: loss in 6");
+        assert!(screen.contains("Black (perfect) to move"), "{screen}");
+        // u takes it back; then the whole game, a key a move.
+        pty.keys("u");
+        pty.wait_for("White (perfect) to move");
+        for ply in 1..=6 {
+            let before = pty.text();
+            pty.keys(" ");
+            pty.wait(&format!("ply {ply}"), |s| s != before);
+        }
+        let screen = pty.wait_for("Game over");
+        assert!(
+            flat(&screen).contains("Game over: Black (perfect) wins."),
+            "{screen}"
+        );
+        pty.quit();
+    }
+}
