@@ -74,6 +74,10 @@ pub struct Args {
     /// Another game than tic-tac-toe (`tictable games`), with --exact.
     #[arg(long, value_name = "GAME", requires = "exact")]
     game: Option<String>,
+    /// With --game: the game's table file, written by `tictable solve --game G --out
+    /// DIR` (for games too large to solve on demand).
+    #[arg(long, value_name = "FILE", requires = "game")]
+    table: Option<std::path::PathBuf>,
 }
 
 /// A number of sampled games, from 1.
@@ -286,7 +290,7 @@ fn game_report(id: &str, args: &Args) -> Result<String, String> {
                 g.id()
             ));
         }
-        let solution = crate::play::solve_for_play(g, None)?;
+        let solution = crate::play::solve_for_play(g, args.table.as_deref())?;
         let start = solution.game().start();
         let p = exact_game(&solution, levels, &start, &mut HashMap::new());
         Ok(exact_text(args, &p, Some(&solution.game().id())))

@@ -136,6 +136,15 @@ fn flat(screen: &str) -> String {
     screen.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The number of moves on the screen's `Played:` line (of its flat text).
+fn played(flat: &str) -> usize {
+    flat.split("Played: ").nth(1).map_or(0, |rest| {
+        rest.split(' ')
+            .take_while(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '-'))
+            .count()
+    })
+}
+
 /// The arrow keys and Esc as a terminal sends them.
 const DOWN: &str = "\x1b[B";
 const RIGHT: &str = "\x1b[C";
@@ -310,6 +319,68 @@ fn watch_steps_through_perfect_play_a_move_per_key() {
             flat(&screen).contains("Game over: Black (perfect) wins."),
             "{screen}"
         );
+        pty.quit();
+    }
+}
+
+#[test]
+fn every_game_fits_40x24_move_after_move() {
+    for game in [
+        "misere",
+        "mnk:4,3,3",
+        "connect4:4x4",
+        "three-mens-morris",
+        "tapatan",
+        "achi",
+    ] {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &["play", "--game", game, "--delay", "0", "--seed", "2"],
+            40,
+            24,
+            &dir,
+        );
+        pty.wait_for("X (you) to move");
+        pty.keys("h");
+        // Up to 8 of the person's moves (the morris games, drawn, go on forever): the
+        // best by the hints, typed key by key (Enter when a longer move starts the
+        // same); the legend and the notation stay on the screen.
+        for _ in 0..8 {
+            let screen = pty.wait("X to move or the end", |s| {
+                flat(s).contains("Game over")
+                    || (s.contains("X (you) to move") && s.contains("Moves: "))
+            });
+            for must in ["q quit", "Moves are"] {
+                assert!(screen.contains(must), "{game}: {must}:\n{screen}");
+            }
+            let text = flat(&screen);
+            if text.contains("Game over") {
+                break;
+            }
+            let best = text
+                .split("Moves: ")
+                .nth(1)
+                .and_then(|m| m.split(' ').next())
+                .unwrap();
+            let so_far = played(&text);
+            let before = pty.text();
+            for key in best.chars().filter(|&c| c != '-') {
+                pty.keys(&key.to_string());
+            }
+            pty.wait(&format!("{game}: {best} typed"), |s| s != before);
+            std::thread::sleep(Duration::from_millis(50));
+            if pty.text().contains("Move: ") {
+                pty.keys("\r");
+            }
+            // The person's move and the engine's answer, or the end.
+            pty.wait(&format!("{game}: {best} played"), |s| {
+                let s = flat(s);
+                s.contains("Game over") || played(&s) == so_far + 2
+            });
+        }
+        if std::env::var_os("SHOW_SCREEN").is_some() {
+            println!("{}", pty.text());
+        }
         pty.quit();
     }
 }
