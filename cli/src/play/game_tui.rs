@@ -182,15 +182,20 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
     } else {
         "u undo · r redo · h hints · n new · s save · l load · q quit"
     };
-    lines.push(Line::styled(keys, style(Color::DarkGray)));
-    lines.push(Line::styled(
-        format!("Moves are {}.", game.move_syntax(Notation::People)),
-        style(Color::DarkGray),
-    ));
-    frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }),
-        Rect::new(area.x, area.y, area.width, area.height),
-    );
+    let legend = vec![
+        Line::styled(keys, style(Color::DarkGray)),
+        Line::styled(
+            format!("Moves are {}.", game.move_syntax(Notation::People)),
+            style(Color::DarkGray),
+        ),
+    ];
+    // The legend keeps the bottom rows (four at 40 columns, where its two lines
+    // wrap); the game above gives up its last lines first when the screen is short.
+    let legend_rows = if area.width >= 80 { 2 } else { 4 }.min(area.height);
+    let main = Rect::new(area.x, area.y, area.width, area.height - legend_rows);
+    let bottom = Rect::new(area.x, area.y + main.height, area.width, legend_rows);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), main);
+    frame.render_widget(Paragraph::new(legend).wrap(Wrap { trim: false }), bottom);
 }
 
 /// Runs the full-screen game until q; an engine against a person moves after `delay`.
