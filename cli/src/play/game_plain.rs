@@ -58,9 +58,15 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
     show(&session, &mut out)?;
     let mut line = Vec::new();
     loop {
-        while let Some(said) = session.engine_step(rng) {
+        while session.engines_stop().is_none() {
+            let Some(said) = session.engine_step(rng) else {
+                break;
+            };
             writeln!(out, "{said}")?;
             show(&session, &mut out)?;
+            if let Some(stop) = session.engines_stop() {
+                writeln!(out, "{stop}")?;
+            }
         }
         write!(out, "> ")?;
         out.flush()?;

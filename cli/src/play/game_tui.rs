@@ -233,6 +233,10 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
                 if let Some(said) = session.engine_step(rng) {
                     session.message = said;
                 }
+                if let Some(stop) = session.engines_stop() {
+                    session.auto = false;
+                    session.message = stop;
+                }
                 since = None;
             }
         }

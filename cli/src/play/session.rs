@@ -85,6 +85,34 @@ impl<G: Game> Session<G> {
             .collect()
     }
 
+    /// How many times the position now on the board has stood there in this game
+    /// (1 the first time): the morris games' positions repeat, and two engines
+    /// drawing one would play on forever.
+    pub fn occurrences(&self) -> usize {
+        let game = self.game();
+        let now = self.position();
+        let mut p = game.start();
+        let mut count = usize::from(p == now);
+        for &mv in &self.moves[..self.played] {
+            p = game.play(&p, mv);
+            count += usize::from(p == now);
+        }
+        count
+    }
+
+    /// Whether two engines are to stop: the position on the board has stood there
+    /// three times (they would repeat it forever); what is said then.
+    pub fn engines_stop(&self) -> Option<String> {
+        let engines = self.seats.iter().all(Option::is_some);
+        (engines && self.result().is_none() && self.occurrences() >= 3).then(|| {
+            format!(
+                "The engines stop: this position has stood here three times and play would \
+                 repeat forever (its value: {}).",
+                self.value().unwrap_or_default()
+            )
+        })
+    }
+
     /// The side to move.
     pub fn to_move(&self) -> Player {
         self.game().to_move(&self.position())
@@ -371,6 +399,10 @@ impl<G: Game> Session<G> {
             .into_iter()
             .map(|mv| (mv, game.write_move(mv, Notation::People)))
             .collect();
+        if key == '-' && (self.typed.is_empty() || self.typed.ends_with('-')) {
+            // The `-` of a slide comes by itself: typing it too changes nothing.
+            return Ok(false);
+        }
         let mut typed = format!("{}{key}", self.typed);
         let starts = |t: &str| written.iter().filter(|(_, w)| w.starts_with(t)).count();
         if starts(&typed) == 0 {
@@ -417,6 +449,7 @@ mod tests {
         let mut s = session(Hexapawn, [None, None]);
         assert_eq!(s.type_key('7'), Ok(false));
         assert_eq!(s.typed, "7-");
+        assert_eq!(s.type_key('-'), Ok(false));
         assert_eq!(s.type_key('4'), Ok(true));
         assert_eq!(s.played(), ["7-4"]);
         assert!(s.type_key('5').unwrap_err().contains("from-to"));
@@ -458,6 +491,20 @@ mod tests {
         assert!(e.contains("of hexapawn, not of tapatan"), "{e}");
         assert!(m.load_text(r#"{"moves":[4],"cursor":1}"#).is_err());
         assert!(s.play_text("9").unwrap_err().contains("from-to"));
+    }
+
+    #[test]
+    fn two_engines_stop_when_a_position_stands_a_third_time() {
+        let mut s = session(Morris::tapatan(), [Some(GameLevel::Random); 2]);
+        // Placed, then X and O slide a piece away and back, twice.
+        for mv in "1 2 6 4 8 9 8-7 2-3 7-8 3-2 8-7 2-3 7-8".split(' ') {
+            s.play_text(mv).unwrap();
+            assert!(s.engines_stop().is_none(), "{:?}", s.played());
+        }
+        s.play_text("3-2").unwrap();
+        assert_eq!(s.occurrences(), 3);
+        let said = s.engines_stop().unwrap();
+        assert!(said.contains("three times"), "{said}");
     }
 
     #[test]
