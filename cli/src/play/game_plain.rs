@@ -16,8 +16,8 @@ const MAX_LINE: usize = 256;
 /// The commands, with the game's move notation.
 fn help<G: Game>(session: &Session<G>) -> String {
     format!(
-        "Type a move ({}), or: u undo, r redo, h hints, n new game, s [FILE] save, \
-         l [FILE] load, q quit.",
+        "Type a move ({}), or: u undo, r redo, h hints, w why a mistake, n new game, \
+         s [FILE] save, l [FILE] load, q quit.",
         session.game().move_syntax(Notation::People)
     )
 }
@@ -114,6 +114,26 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
                 writeln!(out, "Hints {}.", if session.hints { "on" } else { "off" })?;
             }
             "n" => session.new_game(),
+            "w" => {
+                match session.last_mistake() {
+                    Some(m) => {
+                        writeln!(
+                            out,
+                            "{} is a mistake where {}. The refutation: {}.",
+                            m.played,
+                            m.best,
+                            m.line.join(" ")
+                        )?;
+                        if let Some(end) = m.positions.last() {
+                            for line in session.look.draw(end) {
+                                writeln!(out, "  {line}")?;
+                            }
+                        }
+                    }
+                    None => writeln!(out, "Your last move gave nothing away.")?,
+                }
+                continue;
+            }
             "s" => {
                 let path = file();
                 match std::fs::write(&path, session.save_text() + "\n") {

@@ -1,7 +1,8 @@
 //! `tictable play --game G` full-screen: the board drawn as the game's own
 //! ([`super::look`]), moves typed as keys (a slide or a pawn move as two keys, from and
 //! to; cells above 9 as two digits or one and Enter), u undo, r redo, h hints (every
-//! move's value and remoteness), n new game, s save and l load (the `--file`), q or
+//! move's value and remoteness), w why the person's last move was a mistake (its
+//! refutation played on the board, a ply per key), n new game, s save and l load (the `--file`), q or
 //! Ctrl-C quit. With two engines the game is watched: Space or Enter plays the next
 //! move, u takes it back, a plays on by itself (every `--delay`), and every move of
 //! the position is shown with its value, with why the others are worse in words.
@@ -46,8 +47,34 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
             _ => Flow::Go,
         };
     }
+    if let Some((positions, shown)) = &mut session.showing {
+        // The refutation on the board: → or Space a ply on, ← a ply back, any other
+        // key back to the game.
+        match key.code {
+            KeyCode::Char(' ') | KeyCode::Right => *shown = (*shown + 1).min(positions.len() - 1),
+            KeyCode::Left => *shown = shown.saturating_sub(1),
+            _ => {
+                session.showing = None;
+                session.message = "Back to the game.".into();
+            }
+        }
+        return Flow::Go;
+    }
     session.message.clear();
     match key.code {
+        KeyCode::Char('w') => match session.last_mistake() {
+            Some(m) => {
+                session.message = format!(
+                    "{} is a mistake where {}. The refutation: {}. Space steps, ← back, \
+                     any other key returns.",
+                    m.played,
+                    m.best,
+                    m.line.join(" ")
+                );
+                session.showing = Some((m.positions, 0));
+            }
+            None => session.message = "Your last move gave nothing away.".into(),
+        },
         KeyCode::Char('q') => return Flow::Quit,
         KeyCode::Char(' ') | KeyCode::Enter | KeyCode::Right if watched(session) => {
             if let Some(said) = session.engine_step(rng) {
@@ -120,14 +147,22 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let game = session.game();
     let p = session.position();
-    let mut lines = vec![
-        Line::styled(format!("tictable · {}", game.id()), bold),
-        Line::raw(""),
-    ];
-    for row in session
-        .look
-        .draw(&game.write_position(&p, Notation::People))
-    {
+    let (title, board) = match &session.showing {
+        Some((positions, shown)) => (
+            format!(
+                "tictable · {} · refutation {shown}/{}",
+                game.id(),
+                positions.len() - 1
+            ),
+            positions[*shown].clone(),
+        ),
+        None => (
+            format!("tictable · {}", game.id()),
+            game.write_position(&p, Notation::People),
+        ),
+    };
+    let mut lines = vec![Line::styled(title, bold), Line::raw("")];
+    for row in session.look.draw(&board) {
         let spans: Vec<Span> = row
             .chars()
             .map(|c| match c {
@@ -180,7 +215,7 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
     let keys = if watched(session) {
         "Space next · u back · a auto · n new · s save · l load · q quit"
     } else {
-        "u undo · r redo · h hints · n new · s save · l load · q quit"
+        "u undo · r redo · h hints · w why a mistake · n new · s save · l load · q quit"
     };
     let legend = vec![
         Line::styled(keys, style(Color::DarkGray)),

@@ -46,7 +46,8 @@ use std::time::Duration;
 /// misere), a column (connect4:WxH), a point to place or from-to to slide
 /// (three-mens-morris, tapatan, achi: `1-2`), from-to for a pawn (hexapawn: `8-5`).
 /// Full-screen, a slide or a pawn move is two keys (from, to); u undo, r redo, h hints
-/// (every move's value and remoteness: plies to the end with perfect play), n new
+/// (every move's value and remoteness: plies to the end with perfect play), w why
+/// your last move was a mistake (its refutation on the board), n new
 /// game, s save and l load (--file; the save names the game), q quit. The game is
 /// solved at the start; one too large to solve on demand is refused with the table
 /// size it needs (pass its table with --table). Players: human, perfect (keeps the

@@ -36,6 +36,41 @@ pub struct Session<G: Game> {
     pub typed: String,
     /// Two engines play on by themselves (the full-screen game; else a move per key).
     pub auto: bool,
+    /// The refutation of the person's last mistake being shown on the board (full
+    /// screen): the positions along it and the one shown.
+    pub showing: Option<(Vec<String>, usize)>,
+}
+
+/// The person's last move that gave away value, and how the opponent punishes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mistake {
+    /// The move, as people write it, and what it led to (`7-4 loses in 4`).
+    pub played: String,
+    /// What the best moves would have kept (`8-5 loses in 6`).
+    pub best: String,
+    /// The principal line from the position after the mistake, as people write it:
+    /// each side's best move in turn, to the end (at most [`REFUTATION_PLIES`]).
+    pub line: Vec<String>,
+    /// The positions along the line (written as the game writes them), the one after
+    /// the mistake first.
+    pub positions: Vec<String>,
+}
+
+/// The longest refutation shown, in plies.
+pub const REFUTATION_PLIES: usize = 16;
+
+/// What a move leads to for the side making it, as a verb: `wins in 3`, `keep the
+/// draw`, `lose in 4` (`one`: said of one move).
+fn verb(record: tictable_games::Record, one: bool) -> String {
+    let r = record.remoteness;
+    match (record.outcome, one) {
+        (Outcome::Win, true) => format!("wins in {r}"),
+        (Outcome::Win, false) => format!("win in {r}"),
+        (Outcome::Draw, true) => "keeps the draw".to_string(),
+        (Outcome::Draw, false) => "keep the draw".to_string(),
+        (Outcome::Loss, true) => format!("loses in {r}"),
+        (Outcome::Loss, false) => format!("lose in {r}"),
+    }
 }
 
 /// The seat index of `player`.
@@ -61,6 +96,7 @@ impl<G: Game> Session<G> {
             file,
             typed: String::new(),
             auto: false,
+            showing: None,
         }
     }
 
@@ -309,19 +345,62 @@ impl<G: Game> Session<G> {
         let parts: Vec<String> = groups
             .iter()
             .map(|(_, outcome, r, moves)| {
-                let one = moves.len() == 1;
-                let verb = match (outcome, one) {
-                    (Outcome::Win, true) => format!("wins in {r}"),
-                    (Outcome::Win, false) => format!("win in {r}"),
-                    (Outcome::Draw, true) => "keeps the draw".to_string(),
-                    (Outcome::Draw, false) => "keep the draw".to_string(),
-                    (Outcome::Loss, true) => format!("loses in {r}"),
-                    (Outcome::Loss, false) => format!("lose in {r}"),
-                };
-                format!("{} {verb}", moves.join(", "))
+                let record = tictable_games::Record::from((*outcome, *r));
+                format!("{} {}", moves.join(", "), verb(record, moves.len() == 1))
             })
             .collect();
         Some(parts.join("; "))
+    }
+
+    /// The person's last move, if it gave away value (a win to a draw or a loss, a
+    /// draw to a loss, a win or loss further off than the best), with the best moves'
+    /// value and the principal line that punishes it.
+    pub fn last_mistake(&self) -> Option<Mistake> {
+        let game = self.game();
+        let mut positions = vec![game.start()];
+        for &mv in &self.moves[..self.played] {
+            let last = *positions.last()?;
+            positions.push(game.play(&last, mv));
+        }
+        let rank = |r: tictable_games::Record| match r.outcome {
+            Outcome::Win => -1000 + i32::from(r.remoteness),
+            Outcome::Draw => 0,
+            Outcome::Loss => 1000 - i32::from(r.remoteness),
+        };
+        for ply in (0..self.played).rev() {
+            let before = positions[ply];
+            if self.seats[seat(game.to_move(&before))].is_some() {
+                continue;
+            }
+            let after = positions[ply + 1];
+            let got = move_record(self.solution.get(&after)?);
+            let best_moves = self.solution.best_moves(&before);
+            let best_move = *best_moves.first()?;
+            let best = move_record(self.solution.get(&game.play(&before, best_move))?);
+            if rank(got) <= rank(best) {
+                return None;
+            }
+            let write = |mv| game.write_move(mv, Notation::People);
+            let mut line = Vec::new();
+            let mut shown = vec![game.write_position(&after, Notation::People)];
+            let mut p = after;
+            while line.len() < REFUTATION_PLIES {
+                let Some(&mv) = self.solution.best_moves(&p).first() else {
+                    break;
+                };
+                line.push(write(mv));
+                p = game.play(&p, mv);
+                shown.push(game.write_position(&p, Notation::People));
+            }
+            let names: Vec<String> = best_moves.iter().map(|&mv| write(mv)).collect();
+            return Some(Mistake {
+                played: format!("{} {}", write(self.moves[ply]), verb(got, true)),
+                best: format!("{} {}", names.join(", "), verb(best, names.len() == 1)),
+                line,
+                positions: shown,
+            });
+        }
+        None
     }
 
     /// The save file's text: the game's id, the moves (played and undone) in the API
@@ -505,6 +584,22 @@ mod tests {
         assert_eq!(s.occurrences(), 3);
         let said = s.engines_stop().unwrap();
         assert!(said.contains("three times"), "{said}");
+    }
+
+    #[test]
+    fn a_mistake_is_shown_with_the_line_that_punishes_it() {
+        let mut s = session(Hexapawn, [None, Some(GameLevel::Perfect)]);
+        s.play_text("8-5").unwrap();
+        assert_eq!(s.last_mistake(), None, "8-5 is White's best");
+        s.new_game();
+        s.play_text("7-4").unwrap();
+        let m = s.last_mistake().unwrap();
+        assert_eq!(m.played, "7-4 loses in 4");
+        assert_eq!(m.best, "8-5 loses in 6");
+        // Four plies to the end: Black, White, Black, White's last, then no move.
+        assert_eq!(m.line.len(), 3, "{:?}", m.line);
+        assert_eq!(m.positions.len(), 4);
+        assert_eq!(m.positions[0], "OOO/X../.XX O");
     }
 
     #[test]

@@ -384,3 +384,42 @@ fn every_game_fits_40x24_move_after_move() {
         pty.quit();
     }
 }
+
+#[test]
+fn a_mistake_is_refuted_on_the_board_then_the_game_returns() {
+    for (columns, rows) in SIZES {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &["play", "--game", "hexapawn", "--delay", "0", "--seed", "1"],
+            columns,
+            rows,
+            &dir,
+        );
+        pty.wait_for("White (you) to move");
+        // 7-4 loses in 4 where 8-5 holds out for 6.
+        pty.keys("74");
+        pty.wait_for("Black (perfect) plays");
+        pty.keys("w");
+        let screen = pty.wait_for("refutation 0/3");
+        assert!(
+            flat(&screen).contains("7-4 loses in 4 is a mistake where 8-5 loses in 6."),
+            "{screen}"
+        );
+        // The board after the mistake, then a ply per key to Black's win.
+        assert!(screen.contains("W 5 6   4 5 6"), "{screen}");
+        for ply in 1..=3 {
+            pty.keys(" ");
+            pty.wait_for(&format!("refutation {ply}/3"));
+        }
+        let screen = pty.text();
+        assert!(screen.contains("B 8 W   7 8 9"), "{screen}");
+        // Any other key: the game as it was, White to move.
+        pty.keys("x");
+        let screen = pty.wait_for("Back to the game.");
+        assert!(
+            screen.contains("White (you) to move") && !screen.contains("refutation"),
+            "{screen}"
+        );
+        pty.quit();
+    }
+}
