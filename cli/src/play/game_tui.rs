@@ -213,24 +213,65 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
         }
     }
     let keys = if watched(session) {
-        "Space next · u back · a auto · n new · s save · l load · q quit"
+        [
+            "Space next · u back · a auto",
+            "n new · s save · l load · q quit",
+        ]
     } else {
-        "u undo · r redo · h hints · w why a mistake · n new · s save · l load · q quit"
+        [
+            "u undo · r redo · h hints · w why",
+            "n new · s save · l load · q quit",
+        ]
     };
-    let legend = vec![
-        Line::styled(keys, style(Color::DarkGray)),
-        Line::styled(
-            format!("Moves are {}.", game.move_syntax(Notation::People)),
-            style(Color::DarkGray),
-        ),
-    ];
-    // The legend keeps the bottom rows (four at 40 columns, where its two lines
-    // wrap); the game above gives up its last lines first when the screen is short.
-    let legend_rows = if area.width >= 80 { 2 } else { 4 }.min(area.height);
+    let notation = format!("Moves are {}.", game.move_syntax(Notation::People));
+    let width = usize::from(area.width.max(1));
+    let keys: Vec<String> = if keys.join(" · ").chars().count() <= width {
+        vec![keys.join(" · ")]
+    } else {
+        keys.iter().map(|k| k.to_string()).collect()
+    };
+    // The legend keeps the bottom rows; the game above gives up its last lines first
+    // when the screen is short.
+    let legend_rows: usize = keys
+        .iter()
+        .chain([&notation])
+        .map(|line| wrapped_rows(line, width))
+        .sum();
+    let legend: Vec<Line> = keys
+        .into_iter()
+        .chain([notation])
+        .map(|line| Line::styled(line, style(Color::DarkGray)))
+        .collect();
+    let legend_rows = u16::try_from(legend_rows)
+        .unwrap_or(u16::MAX)
+        .min(area.height);
     let main = Rect::new(area.x, area.y, area.width, area.height - legend_rows);
     let bottom = Rect::new(area.x, area.y + main.height, area.width, legend_rows);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), main);
     frame.render_widget(Paragraph::new(legend).wrap(Wrap { trim: false }), bottom);
+}
+
+/// The rows `text` takes wrapped at spaces in `width` columns (a word longer than a
+/// row is broken), as the paragraph wraps it.
+fn wrapped_rows(text: &str, width: usize) -> usize {
+    let mut rows = 1;
+    let mut used = 0;
+    for word in text.split(' ') {
+        let n = word.chars().count();
+        if used > 0 && used + 1 + n > width {
+            rows += 1;
+            used = 0;
+        }
+        if used > 0 {
+            used += 1;
+        }
+        used += n;
+        while used > width {
+            rows += 1;
+            used -= width;
+        }
+    }
+    rows
 }
 
 /// Runs the full-screen game until q; an engine against a person moves after `delay`.
@@ -278,4 +319,24 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
     })();
     ratatui::restore();
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrapped_rows;
+
+    #[test]
+    fn rows_count_wrapping_at_spaces() {
+        assert_eq!(wrapped_rows("n new · s save · l load · q quit", 40), 1);
+        assert_eq!(wrapped_rows("aaaa bbbb", 4), 2);
+        assert_eq!(wrapped_rows("aaaa bbbb", 9), 1);
+        assert_eq!(wrapped_rows("aaaaaaaaa", 4), 3);
+        assert_eq!(
+            wrapped_rows(
+                "Moves are a point 1-9 to place a piece, or from-to (`1-2`) to slide one.",
+                40
+            ),
+            2
+        );
+    }
 }
