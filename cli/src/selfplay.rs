@@ -228,7 +228,7 @@ fn report(args: &Args) -> Result<String, String> {
 
 /// The exact probabilities of X winning, O winning and a draw from `position` when X
 /// plays `levels[0]` and O `levels[1]`, each uniform over its
-/// [`choices`](crate::play::engine::choices); memoized by position key.
+/// [`choices`]; memoized by position key.
 fn exact_game<G: Game>(
     solution: &Solution<G>,
     levels: [GameLevel; 2],
