@@ -2,8 +2,9 @@
 //! ([`super::look`]), moves typed as keys (a slide or a pawn move as two keys, from and
 //! to; cells above 9 as two digits or one and Enter), u undo, r redo, h hints (every
 //! move's value and remoteness), w why the person's last move was a mistake (its
-//! refutation played on the board, a ply per key), n new game, s save and l load (the `--file`), q or
-//! Ctrl-C quit. With two engines the game is watched: Space or Enter plays the next
+//! refutation played on the board, a ply per key), n new game, s save and l load
+//! (the `--file`), q quit (asking again first when a game in progress is not saved),
+//! Ctrl-C quit at once. With two engines the game is watched: Space or Enter plays the next
 //! move, u takes it back, a plays on by itself (every `--delay`), and every move of
 //! the position is shown with its value, with why the others are worse in words.
 
@@ -26,6 +27,9 @@ pub enum Flow {
     /// Quit.
     Quit,
 }
+
+/// What q says first when the game in progress is not saved.
+const QUIT_ASKS: &str = "This game is not saved: q again quits, s saves it first.";
 
 /// Whether both sides are engines (the game is watched, a move per key).
 fn watched<G: Game>(session: &Session<G>) -> bool {
@@ -60,7 +64,7 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
         }
         return Flow::Go;
     }
-    session.message.clear();
+    let asked = std::mem::take(&mut session.message) == QUIT_ASKS;
     match key.code {
         KeyCode::Char('w') => match session.last_mistake() {
             Some(m) => {
@@ -75,7 +79,8 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
             }
             None => session.message = "Your last move gave nothing away.".into(),
         },
-        KeyCode::Char('q') => return Flow::Quit,
+        KeyCode::Char('q') if asked || !session.unsaved() => return Flow::Quit,
+        KeyCode::Char('q') => session.message = QUIT_ASKS.into(),
         KeyCode::Char(' ') | KeyCode::Enter | KeyCode::Right if watched(session) => {
             if let Some(said) = session.engine_step(rng) {
                 session.message = said;
@@ -112,7 +117,10 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
         KeyCode::Char('s') => {
             let path = session.file.clone();
             session.message = match std::fs::write(&path, session.save_text() + "\n") {
-                Ok(()) => format!("Saved to {}.", path.display()),
+                Ok(()) => {
+                    session.saved = Some(session.save_text());
+                    format!("Saved to {}.", path.display())
+                }
                 Err(e) => format!("Not saved: {}: {e}", path.display()),
             };
         }
@@ -124,7 +132,10 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
                     .map_err(|e| format!("{}: {e}", path.display()))
             });
             session.message = match result {
-                Ok(()) => format!("Loaded {}.", path.display()),
+                Ok(()) => {
+                    session.saved = Some(session.save_text());
+                    format!("Loaded {}.", path.display())
+                }
                 Err(e) => format!("Not loaded: {e}"),
             };
         }

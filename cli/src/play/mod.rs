@@ -48,7 +48,8 @@ use std::time::Duration;
 /// Full-screen, a slide or a pawn move is two keys (from, to); u undo, r redo, h hints
 /// (every move's value and remoteness: plies to the end with perfect play), w why
 /// your last move was a mistake (its refutation on the board), n new
-/// game, s save and l load (--file; the save names the game), q quit. The game is
+/// game, s save and l load (--file; the save names the game), q quit (twice when a
+/// game in progress is not saved). The game is
 /// solved at the start; one too large to solve on demand is refused with the table
 /// size it needs (pass its table with --table). Players: human, perfect (keeps the
 /// value; the winner hurries, the loser delays) or random; O defaults to perfect.

@@ -39,6 +39,8 @@ pub struct Session<G: Game> {
     /// The refutation of the person's last mistake being shown on the board (full
     /// screen): the positions along it and the one shown.
     pub showing: Option<(Vec<String>, usize)>,
+    /// The save text last written or loaded: the game is saved while it is unchanged.
+    pub saved: Option<String>,
 }
 
 /// The person's last move that gave away value, and how the opponent punishes it.
@@ -97,6 +99,7 @@ impl<G: Game> Session<G> {
             typed: String::new(),
             auto: false,
             showing: None,
+            saved: None,
         }
     }
 
@@ -401,6 +404,14 @@ impl<G: Game> Session<G> {
             });
         }
         None
+    }
+
+    /// Whether quitting would lose something: a game in progress (moves played, not
+    /// over) other than the one last saved or loaded.
+    pub fn unsaved(&self) -> bool {
+        self.played > 0
+            && self.result().is_none()
+            && self.saved.as_deref() != Some(self.save_text().as_str())
     }
 
     /// The save file's text: the game's id, the moves (played and undone) in the API

@@ -420,6 +420,10 @@ fn a_mistake_is_refuted_on_the_board_then_the_game_returns() {
             screen.contains("White (you) to move") && !screen.contains("refutation"),
             "{screen}"
         );
+        // q mid-game, not saved: asked first; the second q quits.
+        pty.keys("q");
+        let screen = pty.wait_for("q again quits");
+        assert!(pty.child.try_wait().unwrap().is_none(), "{screen}");
         pty.quit();
     }
 }
