@@ -19,9 +19,12 @@
 
 extern crate alloc;
 
+pub mod best_file;
+pub mod best_move;
 pub mod catalog;
 pub mod check;
 mod connect_four;
+pub mod export;
 pub mod file;
 mod game;
 mod hexapawn;
