@@ -6,6 +6,7 @@ mod best_moves;
 mod common;
 mod consistency;
 mod docs;
+mod exports;
 mod large;
 mod notation;
 mod published;
