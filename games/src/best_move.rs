@@ -246,6 +246,46 @@ fn bytes_for(limit: u64) -> u8 {
     bits.div_ceil(8).max(1) as u8
 }
 
+/// The mask of the class `key` in a packed table ([`BestMoveTable::to_bytes`]: entries
+/// of `key_bytes` then `mask_bytes` bytes, little-endian, sorted by key), by binary
+/// search, without allocating: the lookup the C header and the Python module write out
+/// and the one the emulated Cortex-M runs (`qemu/`). `None` when the key is not there.
+///
+/// ```
+/// use tictable_games::{best_move::{lookup, BestMoveTable}, solve, Hexapawn, Player};
+/// let solution = solve(Hexapawn).unwrap();
+/// let table = BestMoveTable::build(&solution, Player::X).unwrap();
+/// let packed = table.to_bytes();
+/// for (key, mask) in table.iter() {
+///     assert_eq!(lookup(&packed, 2, 1, key), Some(mask));
+/// }
+/// assert_eq!(lookup(&packed, 2, 1, 0), None);
+/// ```
+pub fn lookup(packed: &[u8], key_bytes: usize, mask_bytes: usize, key: u64) -> Option<u64> {
+    let read = |b: &[u8]| {
+        b.iter()
+            .rev()
+            .fold(0u64, |value, &byte| value << 8 | u64::from(byte))
+    };
+    let width = key_bytes + mask_bytes;
+    let (mut lo, mut hi) = (0usize, packed.len() / width.max(1));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let entry = packed.get(mid * width..(mid + 1) * width)?;
+        let (k, mask) = entry.split_at(key_bytes);
+        let k = read(k);
+        if k == key {
+            return Some(read(mask));
+        }
+        if k < key {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    None
+}
+
 impl BestMoveTable {
     /// The table of `player` in `solution`'s game (see the module).
     pub fn build<G: Game>(solution: &Solution<G>, player: Player) -> Result<Self, BestMoveError> {

@@ -23,6 +23,7 @@ pub mod best_file;
 pub mod best_move;
 pub mod catalog;
 pub mod check;
+pub mod compiled;
 mod connect_four;
 pub mod export;
 pub mod file;

@@ -4,6 +4,7 @@
 
 mod best_moves;
 mod common;
+mod compiled;
 mod consistency;
 mod docs;
 mod exports;
