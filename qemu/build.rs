@@ -68,13 +68,14 @@ fn games(out: &std::path::Path) {
     let mut list = Vec::new();
     for id in GAMES {
         let game = catalog::parse(id).expect("a shipped game");
-        let tables = dispatch!(game, g => best_file::tables(&solve(g).expect("solves")).expect("tables"));
+        let tables =
+            dispatch!(game, g => best_file::tables(&solve(g).expect("solves")).expect("tables"));
         let name = id.replace([':', ',', '-'], "_").to_uppercase();
         for (side, table) in ["FIRST", "SECOND"].iter().zip(&tables) {
             assert!(table.bytes() <= 16 * 1024, "{id}: the table is over 16 KiB");
-            let digest = table.iter().fold(0x811c_9dc5u32, |h, (key, mask)| {
-                fnv(fnv(h, key), mask)
-            });
+            let digest = table
+                .iter()
+                .fold(0x811c_9dc5u32, |h, (key, mask)| fnv(fnv(h, key), mask));
             writeln!(
                 file,
                 "static {name}_{side}: [u8; {}] = {:?};\nconst {name}_{side}_DIGEST: u32 = {digest};",

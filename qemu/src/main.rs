@@ -19,7 +19,7 @@
 #![no_main]
 
 use core::hint::black_box;
-use cortex_m::peripheral::{syst::SystClkSource, SYST};
+use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
 use tictable::board::Status;

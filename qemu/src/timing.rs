@@ -4,13 +4,13 @@ use cortex_m::peripheral::SYST;
 use cortex_m_semihosting::{debug, hprintln};
 
 #[cfg(armv6m)]
-const CPU: &str = "cortex-m0";
+pub const CPU: &str = "cortex-m0";
 #[cfg(not(armv6m))]
-const CPU: &str = "cortex-m3";
+pub const CPU: &str = "cortex-m3";
 
 /// SysTick ticks (it counts down, modulo 2^24) taken by `f`; fails the run if the
 /// counter wrapped, since the difference would then be ambiguous.
-fn ticks(syst: &mut SYST, f: impl FnOnce()) -> u64 {
+pub fn ticks(syst: &mut SYST, f: impl FnOnce()) -> u64 {
     // After clearing, the counter reads 0 until it reloads on the next tick.
     syst.clear_current();
     while SYST::get_current() == 0 {}
@@ -27,4 +27,3 @@ fn ticks(syst: &mut SYST, f: impl FnOnce()) -> u64 {
     }
     u64::from(start.wrapping_sub(end) & 0x00ff_ffff)
 }
-
