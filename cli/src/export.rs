@@ -96,10 +96,10 @@ fn game_bytes<G: tictable_games::Game>(game: G, args: &Args) -> Result<Vec<u8>, 
 /// Writes `bytes` to `--output` or standard output.
 fn write(args: &Args, bytes: &[u8]) -> ExitCode {
     match &args.output {
-        Some(path) => match std::fs::write(path, &bytes) {
+        Some(path) => match std::fs::write(path, bytes) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => crate::output::write_failed(&path.display().to_string(), &e),
         },
-        None => crate::output::finish(crate::output::print(&bytes)),
+        None => crate::output::finish(crate::output::print(bytes)),
     }
 }

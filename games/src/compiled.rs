@@ -2,14 +2,15 @@
 //! default, so a plain build compiles and embeds nothing): `table-tictactoe`,
 //! `table-misere`, `table-three-mens-morris`, `table-tapatan`, `table-achi`,
 //! `table-hexapawn` (`tables-all` for every one). Each embeds the game's best-move file
-//! (`games/tables/GAME.moves.postcard`, [`best_file`](crate::best_file)), which a test
-//! regenerates from the solver and compares byte for byte; [`tables`] reads it back
-//! (checked, as any file) with no solve at run time.
+//! ([`best_file`]) from `games/tables/` (for example
+//! `games/tables/misere.moves.postcard`), which a test regenerates from the solver and
+//! compares byte for byte; [`tables`] reads it back (checked, as any file) with no solve
+//! at run time.
 //!
 //! ```
 //! # #[cfg(feature = "table-hexapawn")] {
 //! use tictable_games::{compiled, Hexapawn};
-//! let [white, black] = compiled::tables(&Hexapawn).unwrap();
+//! let [white, black] = compiled::tables(&Hexapawn).unwrap().unwrap();
 //! assert_eq!(white.entries() + black.entries(), 37);
 //! # }
 //! ```

@@ -1,4 +1,4 @@
-//! The committed best-move files of the small games (`games/tables/GAME.moves.postcard`,
+//! The committed best-move files of the small games (`games/tables/`, one `.moves.postcard` file per game,
 //! compiled in by the `table-*` features) equal a fresh solve's, byte for byte; with a
 //! feature on, the compiled tables equal the solver's. Regenerate the files with
 //! `TICTABLE_WRITE_TABLES=1 cargo test -p tictable-games --test games compiled`.
