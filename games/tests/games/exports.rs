@@ -1,5 +1,6 @@
 //! The best-move exports of every small game (`tictable_games::export`): the C header
-//! compiled by a real C compiler (`-std=c99 -Wall -Wextra -Werror -pedantic`, driver
+//! compiled by a real C compiler (`-std=c99 -Wall -Wextra -Werror -pedantic
+//! -Wconversion -Wsign-conversion`, under AddressSanitizer and UBSan; driver
 //! `tests/c/check_game_best_moves.c`) and the Python module run by CPython (`python3`,
 //! driver `tests/python/check_game.py`) answer like the Rust table for every entry of
 //! both sides and for keys that are not in the table; the JSON document lists exactly
@@ -108,6 +109,10 @@ fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str) {
             "-pedantic",
             "-O1",
         ])
+        // Conversion warnings as errors, and under AddressSanitizer and
+        // UndefinedBehaviorSanitizer (any report aborts the run), as the engine's header.
+        .args(["-Wconversion", "-Wsign-conversion"])
+        .args(["-fsanitize=address,undefined", "-fno-sanitize-recover=all"])
         .arg(format!("-DGAME_HEADER=\"{header}\""))
         .arg(format!("-DBEST={}_best_moves", export::identifier(&id)))
         .arg("-I")
