@@ -43,5 +43,68 @@ fn main() {
         decisions
     )
     .expect("write positions.rs");
+    games(&out);
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=../games/src");
+}
+
+/// The games whose best-move table of each side fits in 16 KiB.
+const GAMES: [&str; 7] = [
+    "tictactoe",
+    "misere",
+    "mnk:3,3,3",
+    "three-mens-morris",
+    "tapatan",
+    "achi",
+    "hexapawn",
+];
+
+/// Writes `games.rs`: each small game's packed best-move tables (both sides) and a
+/// digest of the Rust answers (FNV-1a over every entry's key and mask, as
+/// `tictable_games::best_move::BestMoveTable::mask` gives them).
+fn games(out: &std::path::Path) {
+    use tictable_games::{best_file, catalog, dispatch, solve};
+    let mut file = std::fs::File::create(out.join("games.rs")).expect("create games.rs");
+    let mut list = Vec::new();
+    for id in GAMES {
+        let game = catalog::parse(id).expect("a shipped game");
+        let tables =
+            dispatch!(game, g => best_file::tables(&solve(g).expect("solves")).expect("tables"));
+        let name = id.replace([':', ',', '-'], "_").to_uppercase();
+        for (side, table) in ["FIRST", "SECOND"].iter().zip(&tables) {
+            assert!(table.bytes() <= 16 * 1024, "{id}: the table is over 16 KiB");
+            let digest = table
+                .iter()
+                .fold(0x811c_9dc5u32, |h, (key, mask)| fnv(fnv(h, key), mask));
+            writeln!(
+                file,
+                "static {name}_{side}: [u8; {}] = {:?};\nconst {name}_{side}_DIGEST: u32 = {digest};",
+                table.bytes(),
+                table.to_bytes()
+            )
+            .expect("write games.rs");
+        }
+        list.push(format!(
+            "GameTables {{ id: {id:?}, sides: [Side {{ key_bytes: {}, mask_bytes: {}, table: &{name}_FIRST, digest: {name}_FIRST_DIGEST }}, Side {{ key_bytes: {}, mask_bytes: {}, table: &{name}_SECOND, digest: {name}_SECOND_DIGEST }}] }}",
+            tables[0].key_bytes(),
+            tables[0].mask_bytes(),
+            tables[1].key_bytes(),
+            tables[1].mask_bytes(),
+        ));
+    }
+    writeln!(
+        file,
+        "/// Every small game's best-move tables.\nstatic GAMES: [GameTables; {}] = [{}];",
+        list.len(),
+        list.join(", ")
+    )
+    .expect("write games.rs");
+}
+
+/// FNV-1a of `value`'s eight little-endian bytes, continuing from `hash`.
+fn fnv(hash: u32, value: u64) -> u32 {
+    value
+        .to_le_bytes()
+        .iter()
+        .fold(hash, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }

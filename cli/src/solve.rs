@@ -45,8 +45,8 @@ pub struct Args {
     /// always get them.
     #[arg(long)]
     strategy: bool,
-    /// Solve only: no minimal strategies, for any game (what `scripts/games-bench`
-    /// times).
+    /// Solve only: no minimal strategies and no best-move tables, for any game (what
+    /// `scripts/games-bench` times).
     #[arg(long, conflicts_with = "strategy")]
     no_strategy: bool,
 }
@@ -73,6 +73,16 @@ struct Solved {
     written: Option<(PathBuf, usize)>,
     /// Both sides' minimal strategies (not computed for big games without `--strategy`).
     strategy: Option<StrategySizes>,
+    /// Both sides' best-move tables (not computed over 2^24 keys without `--strategy`).
+    best_moves: Option<Result<[BestMoveSize; 2], String>>,
+}
+
+/// The size of one side's best-move table (`tictable_games::best_move`).
+#[derive(Clone, Copy)]
+struct BestMoveSize {
+    entries: u64,
+    bytes: u64,
+    bits: u32,
 }
 
 /// The file name of `id`'s table: `mnk:4,4,4` is `mnk-4-4-4.postcard`.
@@ -122,9 +132,21 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
             };
             StrategySizes { first: size(Player::X), second: size(Player::O) }
         });
-        (solution.summary(), (seconds, checked), (written, strategy))
+        let best_wanted = args.strategy || (!args.no_strategy && game.table_bytes() <= ON_DEMAND_KEYS);
+        let best_moves = best_wanted.then(|| {
+            bar.set_message(format!("{}: best-move tables", game.id()));
+            let size = |t: &tictable_games::best_move::BestMoveTable| BestMoveSize {
+                entries: t.entries(),
+                bytes: t.bytes(),
+                bits: t.bits_per_position(),
+            };
+            tictable_games::best_file::tables(&solution)
+                .map(|[a, b]| [size(&a), size(&b)])
+                .map_err(|e| e.to_string())
+        });
+        (solution.summary(), (seconds, checked), (written, strategy, best_moves))
     });
-    let (written, strategy) = written;
+    let (written, strategy, best_moves) = written;
     bar.finish_and_clear();
     Ok(Solved {
         id: game.id(),
@@ -134,6 +156,7 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
         checked: checked.1,
         written,
         strategy,
+        best_moves,
     })
 }
 
@@ -180,6 +203,18 @@ fn to_json(s: &Solved) -> Value {
             "first_choices": st.first.1,
             "second_choices": st.second.1,
         }),
+        None => Value::Null,
+    };
+    object["best_moves"] = match &s.best_moves {
+        Some(Ok(sides)) => {
+            let side = |b: &BestMoveSize| json!({ "entries": b.entries, "bytes": b.bytes, "bits_per_position": b.bits });
+            json!({
+                "layout": "every reachable class of the side: sorted keys with a mask of its best moves, binary search",
+                "first": side(&sides[0]),
+                "second": side(&sides[1]),
+            })
+        }
+        Some(Err(e)) => json!({ "error": e }),
         None => Value::Null,
     };
     if let Some((path, bytes)) = &s.written {
@@ -233,6 +268,21 @@ fn to_text(s: &Solved) -> String {
         }
         None => {
             let _ = writeln!(t, "  minimal strategy: not computed (pass --strategy)");
+        }
+    }
+    match &s.best_moves {
+        Some(Ok([first, second])) => {
+            let _ = writeln!(
+                t,
+                "  best-move tables: first player {} positions, {} bytes; second {} positions, {} bytes ({} bits per position)",
+                first.entries, first.bytes, second.entries, second.bytes, first.bits
+            );
+        }
+        Some(Err(e)) => {
+            let _ = writeln!(t, "  best-move tables: {e}");
+        }
+        None => {
+            let _ = writeln!(t, "  best-move tables: not computed (pass --strategy)");
         }
     }
     if let Some((path, bytes)) = &s.written {

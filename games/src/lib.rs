@@ -19,9 +19,13 @@
 
 extern crate alloc;
 
+pub mod best_file;
+pub mod best_move;
 pub mod catalog;
 pub mod check;
+pub mod compiled;
 mod connect_four;
+pub mod export;
 pub mod file;
 mod game;
 mod hexapawn;

@@ -19,7 +19,7 @@
 #![no_main]
 
 use core::hint::black_box;
-use cortex_m::peripheral::{syst::SystClkSource, SYST};
+use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
 use tictable::board::Status;
@@ -27,33 +27,11 @@ use tictable::strategy::trap_moves;
 use tictable::{analyse, best_moves, search, Board};
 
 mod stack;
+mod timing;
+
+use timing::{ticks, CPU};
 
 include!(concat!(env!("OUT_DIR"), "/positions.rs"));
-
-#[cfg(armv6m)]
-const CPU: &str = "cortex-m0";
-#[cfg(not(armv6m))]
-const CPU: &str = "cortex-m3";
-
-/// SysTick ticks (it counts down, modulo 2^24) taken by `f`; fails the run if the
-/// counter wrapped, since the difference would then be ambiguous.
-fn ticks(syst: &mut SYST, f: impl FnOnce()) -> u64 {
-    // After clearing, the counter reads 0 until it reloads on the next tick.
-    syst.clear_current();
-    while SYST::get_current() == 0 {}
-    let _ = syst.has_wrapped(); // clears COUNTFLAG
-    let start = SYST::get_current();
-    f();
-    let end = SYST::get_current();
-    if syst.has_wrapped() {
-        hprintln!(
-            "on-target: FAIL {} SysTick wrapped during a measurement",
-            CPU
-        );
-        debug::exit(debug::EXIT_FAILURE);
-    }
-    u64::from(start.wrapping_sub(end) & 0x00ff_ffff)
-}
 
 /// Every valid board by base-3 index, without `%` or `/` (library calls on Cortex-M0).
 fn for_each_valid_board(mut f: impl FnMut(Board)) {

@@ -76,3 +76,60 @@ fn export_errors() {
     );
     assert!(!missing.exists());
 }
+
+/// `export --game G`: every format of any game's best-move tables; the postcard file
+/// reads back as that game only.
+#[test]
+fn export_game_best_moves_in_every_format() {
+    use tictable_games::{best_file, solve, Hexapawn, TicTacToe};
+    let solution = solve(Hexapawn).unwrap();
+    let tables = best_file::tables(&solution).unwrap();
+    let output = tictable(&["export", "--game", "hexapawn", "--format", "postcard"]);
+    assert!(output.status.success());
+    assert_eq!(
+        best_file::from_postcard(&Hexapawn, &output.stdout).unwrap(),
+        tables
+    );
+    let refused = best_file::from_postcard(&TicTacToe::normal(), &output.stdout).unwrap_err();
+    assert_eq!(refused.to_string(), "a table of hexapawn, not tictactoe");
+    let output = tictable(&["export", "--game", "hexapawn", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["game"], "hexapawn");
+    assert_eq!(json["sides"][0]["entries"], tables[0].entries());
+    let output = tictable(&["export", "--game", "hexapawn", "--format", "c"]);
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("hexapawn_best_moves("));
+    let output = tictable(&["export", "--game", "hexapawn", "--format", "python"]);
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("def best_moves(side, key):"));
+}
+
+#[test]
+fn export_game_errors() {
+    let output = tictable(&["export", "--game", "chess", "--format", "c"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("tictactoe"));
+    // A game too large to solve on demand asks for its table file.
+    let output = tictable(&["export", "--game", "connect4:6x4", "--format", "c"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--table"));
+    // A table file of another game is refused.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_export_game");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hexapawn.postcard");
+    let solution = tictable_games::solve(tictable_games::Hexapawn).unwrap();
+    std::fs::write(&file, tictable_games::file::to_postcard(&solution)).unwrap();
+    let output = tictable(&[
+        "export",
+        "--game",
+        "achi",
+        "--format",
+        "c",
+        "--table",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("a table of hexapawn, not achi"));
+}

@@ -2,9 +2,12 @@
 //! games`): one module per subject. The large boards are `#[ignore]`d here and run in
 //! release by `.ci/run` (`cargo test --release -p tictable-games --test games -- --ignored`).
 
+mod best_moves;
 mod common;
+mod compiled;
 mod consistency;
 mod docs;
+mod exports;
 mod large;
 mod notation;
 mod published;

@@ -1,0 +1,479 @@
+//! The best-move table of one side: for **every reachable position** where that side is
+//! to move and the game goes on (one per symmetry class), the **set** of its best moves
+//! (the value-keeping moves with the best remoteness: the fastest win, the moves that
+//! keep a draw, the slowest loss — exactly [`Solution::best_moves`]).
+//!
+//! Every reachable position, not only those met when the side plays perfectly: the
+//! table then answers after any opening, a handicap start or the side's own earlier
+//! mistakes, and a player built on it never leaves the table. (The positions met under
+//! one perfect strategy are the [minimal strategy](crate::strategy), a far smaller
+//! set.) The whole set, not one move: a player can vary its play among equally good
+//! moves, and one move would save only the few mask bits.
+//!
+//! **Layout**: the entries sorted by the class key (the smallest [`Game::key`] among a
+//! position's symmetric images), each `key_bytes` bytes of the key then `mask_bytes`
+//! bytes of the move mask, both little-endian; a lookup is a binary search (as in the
+//! tic-tac-toe C header), at most `ceil(log2(entries + 1))` probes. Bit `i` of the mask
+//! is the `i`-th move of [`Game::moves`] of the class's **representative**, the image
+//! whose key is the class key. The keys are the index: no position is stored.
+//!
+//! ```
+//! use tictable_games::{best_move::BestMoveTable, solve, Game, Notation, Player, TicTacToe};
+//! let solution = solve(TicTacToe::normal()).unwrap();
+//! let table = BestMoveTable::build(&solution, Player::X).unwrap();
+//! assert_eq!(table.verify(&solution), Ok(table.entries()));
+//! let game = solution.game();
+//! // X at 1 and 2, O at 4 and 5: X wins at 3 at once.
+//! let mut p = game.start();
+//! for square in ["1", "4", "2", "5"] {
+//!     p = game.play(&p, game.parse_move(&p, square, Notation::People).unwrap());
+//! }
+//! let best = table.best_moves(game, &p).unwrap();
+//! assert_eq!(game.write_move(best[0], Notation::People), "3");
+//! ```
+
+use crate::game::{Game, Outcome, Player};
+use crate::solver::{class_key, Record, Solution};
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// One entry of a best-move table while it is built: a class with its representative.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry<P> {
+    /// The class key.
+    pub key: u64,
+    /// The representative: the image of the class whose key is the class key.
+    pub position: P,
+    /// Bit `i`: the `i`-th legal move of `position` is a best move.
+    pub mask: u64,
+}
+
+/// One side's best-move table: sorted class keys, each with its move mask.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestMoveTable {
+    player: Player,
+    key_space: u64,
+    key_bytes: u8,
+    mask_bytes: u8,
+    keys: Vec<u64>,
+    masks: Vec<u64>,
+}
+
+/// Why a best-move table could not be built or does not agree with the solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BestMoveError {
+    /// A position has more than 64 legal moves (a mask holds 64).
+    TooManyMoves,
+    /// A reachable class of the side is missing from the table.
+    Missing {
+        /// Its class key.
+        key: u64,
+    },
+    /// An entry's moves differ from the solution's best moves.
+    WrongMoves {
+        /// Its class key.
+        key: u64,
+        /// The mask in the table.
+        found: u64,
+        /// The mask the solution gives.
+        expected: u64,
+    },
+    /// The solution's own record of a position disagrees with its children's.
+    Inconsistent {
+        /// Its class key.
+        key: u64,
+    },
+    /// The table holds entries that are not reachable classes of the side.
+    Extra {
+        /// Entries in the table.
+        found: u64,
+        /// Reachable classes of the side.
+        expected: u64,
+    },
+    /// Packed bytes that are not a table (keys out of order or range, a bad length).
+    Malformed,
+}
+
+impl fmt::Display for BestMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BestMoveError::TooManyMoves => f.write_str("a position has more than 64 legal moves"),
+            BestMoveError::Missing { key } => write!(f, "class {key} is missing from the table"),
+            BestMoveError::WrongMoves {
+                key,
+                found,
+                expected,
+            } => write!(
+                f,
+                "class {key}: the table gives moves {found:#x}, the solution {expected:#x}"
+            ),
+            BestMoveError::Inconsistent { key } => {
+                write!(f, "class {key}: the solution disagrees with its children")
+            }
+            BestMoveError::Extra { found, expected } => write!(
+                f,
+                "the table has {found} entries, the side has {expected} reachable classes"
+            ),
+            BestMoveError::Malformed => f.write_str("the packed best-move table is malformed"),
+        }
+    }
+}
+
+impl core::error::Error for BestMoveError {}
+
+/// The class key of `position` and its representative (the image with that key).
+pub fn representative<G: Game>(game: &G, position: &G::Position) -> (u64, G::Position) {
+    let (mut key, mut symmetry) = (game.key(position), 0);
+    for s in 1..game.symmetries() {
+        let k = game.symmetric_key(position, s);
+        if k < key {
+            (key, symmetry) = (k, s);
+        }
+    }
+    (key, game.transform(position, symmetry))
+}
+
+/// A score of a child's record for the side choosing it (higher is better): a loss for
+/// the opponent, the nearest first; then a draw; then a win for the opponent, the
+/// farthest first.
+fn score(child: Record) -> i32 {
+    let r = i32::from(child.remoteness);
+    match child.outcome {
+        Outcome::Loss => 1000 - r,
+        Outcome::Draw => 0,
+        Outcome::Win => -1000 + r,
+    }
+}
+
+/// The best-move mask of `position` (not finished) recomputed from its children's
+/// records, and whether the position's own record agrees with them.
+fn mask_from_children<G: Game>(
+    solution: &Solution<G>,
+    position: &G::Position,
+    moves: &[G::Move],
+) -> Result<u64, ()> {
+    let game = solution.game();
+    let scores: Vec<i32> = moves
+        .iter()
+        .map(|&mv| solution.get(&game.play(position, mv)).map(score).ok_or(()))
+        .collect::<Result<_, _>>()?;
+    let best = *scores.iter().max().ok_or(())?;
+    let own = solution.get(position).ok_or(())?;
+    let expected = match own.outcome {
+        Outcome::Win => 1000 - (i32::from(own.remoteness) - 1),
+        Outcome::Draw => 0,
+        Outcome::Loss => -1000 + (i32::from(own.remoteness) - 1),
+    };
+    if best != expected {
+        return Err(());
+    }
+    Ok(scores
+        .iter()
+        .enumerate()
+        .filter(|&(_, &s)| s == best)
+        .fold(0, |mask, (i, _)| mask | 1 << i))
+}
+
+/// Walks every reachable class from the start (each once, breadth first) and calls
+/// `visit` on each representative.
+fn each_class<G: Game>(
+    game: &G,
+    mut visit: impl FnMut(u64, &G::Position, &[G::Move]) -> Result<(), BestMoveError>,
+) -> Result<(), BestMoveError> {
+    let key_space = game.key_space();
+    let mut seen = vec![0u64; key_space.div_ceil(64) as usize];
+    let (key, start) = representative(game, &game.start());
+    seen[(key / 64) as usize] |= 1 << (key % 64);
+    let mut queue = alloc::collections::VecDeque::from([start]);
+    let mut moves = Vec::new();
+    while let Some(position) = queue.pop_front() {
+        moves.clear();
+        if game.primitive(&position).is_none() {
+            game.moves(&position, &mut moves);
+        }
+        visit(game.key(&position), &position, &moves)?;
+        for &mv in &moves {
+            let (key, child) = representative(game, &game.play(&position, mv));
+            let word = seen
+                .get_mut((key / 64) as usize)
+                .ok_or(BestMoveError::Malformed)?;
+            if *word >> (key % 64) & 1 == 0 {
+                *word |= 1 << (key % 64);
+                queue.push_back(child);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every entry of `player`'s table, sorted by key, with its representative: for each
+/// reachable class where `player` is to move and the game goes on, the mask of
+/// [`Solution::best_moves`] of the representative.
+pub fn entries<G: Game>(
+    solution: &Solution<G>,
+    player: Player,
+) -> Result<Vec<Entry<G::Position>>, BestMoveError> {
+    let game = solution.game();
+    let mut out = Vec::new();
+    each_class(game, |key, position, moves| {
+        if moves.is_empty() || game.to_move(position) != player {
+            return Ok(());
+        }
+        if moves.len() > 64 {
+            return Err(BestMoveError::TooManyMoves);
+        }
+        let best = solution.best_moves(position);
+        let mask = moves
+            .iter()
+            .enumerate()
+            .filter(|(_, mv)| best.contains(mv))
+            .fold(0u64, |mask, (i, _)| mask | 1 << i);
+        out.push(Entry {
+            key,
+            position: *position,
+            mask,
+        });
+        Ok(())
+    })?;
+    out.sort_unstable_by_key(|e| e.key);
+    Ok(out)
+}
+
+/// The bytes that hold any value below `limit` (at least 1).
+fn bytes_for(limit: u64) -> u8 {
+    let bits = 64 - limit.saturating_sub(1).leading_zeros();
+    bits.div_ceil(8).max(1) as u8
+}
+
+/// The mask of the class `key` in a packed table ([`BestMoveTable::to_bytes`]: entries
+/// of `key_bytes` then `mask_bytes` bytes, little-endian, sorted by key), by binary
+/// search, without allocating: the lookup the C header and the Python module write out
+/// and the one the emulated Cortex-M runs (`qemu/`). `None` when the key is not there.
+///
+/// ```
+/// use tictable_games::{best_move::{lookup, BestMoveTable}, solve, Hexapawn, Player};
+/// let solution = solve(Hexapawn).unwrap();
+/// let table = BestMoveTable::build(&solution, Player::X).unwrap();
+/// let packed = table.to_bytes();
+/// for (key, mask) in table.iter() {
+///     assert_eq!(lookup(&packed, 2, 1, key), Some(mask));
+/// }
+/// assert_eq!(lookup(&packed, 2, 1, 0), None);
+/// ```
+pub fn lookup(packed: &[u8], key_bytes: usize, mask_bytes: usize, key: u64) -> Option<u64> {
+    let read = |b: &[u8]| {
+        b.iter()
+            .rev()
+            .fold(0u64, |value, &byte| value << 8 | u64::from(byte))
+    };
+    let width = key_bytes + mask_bytes;
+    let (mut lo, mut hi) = (0usize, packed.len() / width.max(1));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let entry = packed.get(mid * width..(mid + 1) * width)?;
+        let (k, mask) = entry.split_at(key_bytes);
+        let k = read(k);
+        if k == key {
+            return Some(read(mask));
+        }
+        if k < key {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    None
+}
+
+impl BestMoveTable {
+    /// The table of `player` in `solution`'s game (see the module).
+    pub fn build<G: Game>(solution: &Solution<G>, player: Player) -> Result<Self, BestMoveError> {
+        let entries = entries(solution, player)?;
+        Ok(Self::from_entries(solution.game(), player, &entries))
+    }
+
+    /// The table of sorted `entries` of `player`.
+    pub fn from_entries<G: Game>(game: &G, player: Player, entries: &[Entry<G::Position>]) -> Self {
+        let mut moves = Vec::new();
+        let widest = entries
+            .iter()
+            .map(|e| {
+                moves.clear();
+                game.moves(&e.position, &mut moves);
+                moves.len() as u64
+            })
+            .max()
+            .unwrap_or(1);
+        BestMoveTable {
+            player,
+            key_space: game.key_space(),
+            key_bytes: bytes_for(game.key_space()),
+            mask_bytes: (widest.div_ceil(8)).max(1) as u8,
+            keys: entries.iter().map(|e| e.key).collect(),
+            masks: entries.iter().map(|e| e.mask).collect(),
+        }
+    }
+
+    /// The side whose moves the table gives.
+    pub fn player(&self) -> Player {
+        self.player
+    }
+
+    /// The number of entries (reachable classes where the side is to move).
+    pub fn entries(&self) -> u64 {
+        self.keys.len() as u64
+    }
+
+    /// Bytes of a key in the packed layout.
+    pub fn key_bytes(&self) -> u8 {
+        self.key_bytes
+    }
+
+    /// Bytes of a move mask in the packed layout (the most legal moves of an entry,
+    /// rounded up to whole bytes).
+    pub fn mask_bytes(&self) -> u8 {
+        self.mask_bytes
+    }
+
+    /// Bits per entry (position) in the packed layout.
+    pub fn bits_per_position(&self) -> u32 {
+        8 * u32::from(self.key_bytes + self.mask_bytes)
+    }
+
+    /// The size of the packed table in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.entries() * u64::from(self.key_bytes + self.mask_bytes)
+    }
+
+    /// The sorted keys and their masks.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.keys.iter().copied().zip(self.masks.iter().copied())
+    }
+
+    /// The mask of the class `key`, `None` when the table has no such entry.
+    pub fn mask(&self, key: u64) -> Option<u64> {
+        let i = self.keys.binary_search(&key).ok()?;
+        Some(self.masks[i])
+    }
+
+    /// The best moves of `position` (any image of its class), in the order of
+    /// [`Game::moves`]; `None` when the position is not in the table (another side to
+    /// move, finished, unreachable).
+    pub fn best_moves<G: Game>(&self, game: &G, position: &G::Position) -> Option<Vec<G::Move>> {
+        let (key, canonical) = representative(game, position);
+        let mask = self.mask(key)?;
+        let mut moves = Vec::new();
+        game.moves(&canonical, &mut moves);
+        // The classes the best moves of the representative lead to; a move of
+        // `position` is best when it leads to one of them (symmetric moves lead to
+        // symmetric children).
+        let best: Vec<u64> = moves
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask >> i & 1 != 0)
+            .map(|(_, &mv)| class_key(game, &game.play(&canonical, mv)))
+            .collect();
+        moves.clear();
+        game.moves(position, &mut moves);
+        moves.retain(|&mv| best.contains(&class_key(game, &game.play(position, mv))));
+        Some(moves)
+    }
+
+    /// Checks the table against `solution`, class by class: every reachable class of
+    /// the side (walked from the start) is in the table with the mask recomputed from
+    /// its children's records (whose best must match the class's own record), and the
+    /// table holds nothing else. The number of entries checked.
+    pub fn verify<G: Game>(&self, solution: &Solution<G>) -> Result<u64, BestMoveError> {
+        let game = solution.game();
+        let mut checked = 0u64;
+        each_class(game, |key, position, moves| {
+            if moves.is_empty() || game.to_move(position) != self.player {
+                return Ok(());
+            }
+            let expected = mask_from_children(solution, position, moves)
+                .map_err(|()| BestMoveError::Inconsistent { key })?;
+            let found = self.mask(key).ok_or(BestMoveError::Missing { key })?;
+            if found != expected {
+                return Err(BestMoveError::WrongMoves {
+                    key,
+                    found,
+                    expected,
+                });
+            }
+            checked += 1;
+            Ok(())
+        })?;
+        if checked != self.entries() {
+            return Err(BestMoveError::Extra {
+                found: self.entries(),
+                expected: checked,
+            });
+        }
+        Ok(checked)
+    }
+
+    /// The packed layout: each entry's key (`key_bytes`) then mask (`mask_bytes`),
+    /// little-endian, in key order.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.bytes() as usize);
+        for (key, mask) in self.iter() {
+            out.extend_from_slice(&key.to_le_bytes()[..usize::from(self.key_bytes)]);
+            out.extend_from_slice(&mask.to_le_bytes()[..usize::from(self.mask_bytes)]);
+        }
+        out
+    }
+
+    /// The table of `player` from its packed layout, checked: a whole number of
+    /// entries, keys strictly increasing and below `key_space`, no empty mask.
+    pub fn from_bytes(
+        player: Player,
+        key_space: u64,
+        key_bytes: u8,
+        mask_bytes: u8,
+        bytes: &[u8],
+    ) -> Result<Self, BestMoveError> {
+        if !(1..=8).contains(&key_bytes) || !(1..=8).contains(&mask_bytes) {
+            return Err(BestMoveError::Malformed);
+        }
+        let width = usize::from(key_bytes + mask_bytes);
+        if bytes.len() % width != 0 {
+            return Err(BestMoveError::Malformed);
+        }
+        let read = |b: &[u8]| {
+            b.iter()
+                .rev()
+                .fold(0u64, |value, &byte| value << 8 | u64::from(byte))
+        };
+        let (mut keys, mut masks) = (Vec::new(), Vec::new());
+        for chunk in bytes.chunks_exact(width) {
+            let (key, mask) = chunk.split_at(usize::from(key_bytes));
+            let (key, mask) = (read(key), read(mask));
+            if key >= key_space || mask == 0 || keys.last().is_some_and(|&last| last >= key) {
+                return Err(BestMoveError::Malformed);
+            }
+            keys.push(key);
+            masks.push(mask);
+        }
+        Ok(BestMoveTable {
+            player,
+            key_space,
+            key_bytes,
+            mask_bytes,
+            keys,
+            masks,
+        })
+    }
+
+    /// The key space of the game the table belongs to.
+    pub fn key_space(&self) -> u64 {
+        self.key_space
+    }
+
+    /// Changes one entry's mask: for tests that corrupt a table and see a check fail.
+    pub fn set_mask(&mut self, index: usize, mask: u64) {
+        if let Some(m) = self.masks.get_mut(index) {
+            *m = mask;
+        }
+    }
+}

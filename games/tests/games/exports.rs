@@ -1,0 +1,213 @@
+//! The best-move exports of every small game (`tictable_games::export`): the C header
+//! compiled by a real C compiler (`-std=c99 -Wall -Wextra -Werror -pedantic
+//! -Wconversion -Wsign-conversion`, under AddressSanitizer and UBSan; driver
+//! `tests/c/check_game_best_moves.c`) and the Python module run by CPython (`python3`,
+//! driver `tests/python/check_game.py`) answer like the Rust table for every entry of
+//! both sides and for keys that are not in the table; the JSON document lists exactly
+//! the solution's best moves. Needs a C compiler (`$CC`, `gcc` or `cc`) and `python3`:
+//! without them the tests fail, saying so.
+
+use crate::common::solved;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use tictable_games::best_move::BestMoveTable;
+use tictable_games::{best_file, catalog, dispatch, export, Game, Notation, Player};
+
+/// The small games whose exports are checked in the debug build.
+const GAMES: [&str; 6] = [
+    "tictactoe",
+    "misere",
+    "hexapawn",
+    "three-mens-morris",
+    "tapatan",
+    "achi",
+];
+/// The larger ones, checked in release (`--ignored`).
+const LARGER: [&str; 2] = ["connect4:4x4", "mnk:4,3,3"];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("game-exports")
+        .join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The C compiler: `$CC`, else `gcc`, else `cc`.
+fn compiler() -> String {
+    for cc in std::env::var("CC")
+        .into_iter()
+        .chain(["gcc".into(), "cc".into()])
+    {
+        let found = Command::new(&cc)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if found {
+            return cc;
+        }
+    }
+    panic!("no C compiler ($CC, gcc or cc): install one (apt-get install gcc) or set CC");
+}
+
+/// Runs `command` with `input` on standard input; its standard output, checked.
+fn run(mut command: Command, input: String) -> String {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("run {command:?}: {e}"));
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(
+        output.status.success(),
+        "{command:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The questions (`side key` lines) and the Rust answers (mask or `-`): every entry of
+/// both sides, and the keys around each that are not in the table.
+fn questions(tables: &[BestMoveTable; 2]) -> (String, String) {
+    let (mut input, mut expected) = (String::new(), String::new());
+    for (side, table) in tables.iter().enumerate() {
+        let mut keys: Vec<u64> = table.iter().flat_map(|(k, _)| [k, k + 1]).collect();
+        keys.extend([0, table.key_space() - 1, u64::from(u32::MAX)]);
+        for key in keys {
+            input.push_str(&format!("{side} {key}\n"));
+            expected.push_str(&table.mask(key).map_or("-".into(), |m| m.to_string()));
+            expected.push('\n');
+        }
+    }
+    (input, expected)
+}
+
+fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str) {
+    let id = game.id();
+    let dir = scratch(&export::identifier(&id));
+    let header = format!("{}.h", export::file_stem(&id));
+    std::fs::write(dir.join(&header), export::c_header(game, tables)).unwrap();
+    let exe = dir.join("check");
+    let mut command = Command::new(cc);
+    command
+        .args([
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-O1",
+        ])
+        // Conversion warnings as errors, and under AddressSanitizer and
+        // UndefinedBehaviorSanitizer (any report aborts the run), as the engine's header.
+        .args(["-Wconversion", "-Wsign-conversion"])
+        .args(["-fsanitize=address,undefined", "-fno-sanitize-recover=all"])
+        .arg(format!("-DGAME_HEADER=\"{header}\""))
+        .arg(format!("-DBEST={}_best_moves", export::identifier(&id)))
+        .arg("-I")
+        .arg(&dir)
+        .arg(root().join("tests/c/check_game_best_moves.c"))
+        .arg("-o")
+        .arg(&exe);
+    run(command, String::new());
+    let (input, expected) = questions(tables);
+    assert!(
+        run(Command::new(&exe), input) == expected,
+        "{id}: the C header differs from the Rust table"
+    );
+}
+
+fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
+    let id = game.id();
+    let module = export::identifier(&id);
+    let dir = scratch(&module);
+    std::fs::write(
+        dir.join(format!("{module}.py")),
+        export::python_module(game, tables),
+    )
+    .unwrap();
+    let mut command = Command::new("python3");
+    command
+        .env("PYTHONPATH", &dir)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .arg(root().join("tests/python/check_game.py"))
+        .arg(&module);
+    let (input, expected) = questions(tables);
+    assert!(
+        run(command, input) == expected,
+        "{id}: the Python module differs from the Rust table"
+    );
+}
+
+fn check_exports(ids: &[&str]) {
+    let cc = compiler();
+    for &id in ids {
+        let game = catalog::parse(id).unwrap();
+        dispatch!(game, g => {
+            let solution = solved(g);
+            let tables = best_file::tables(&solution).unwrap();
+            check_c(solution.game(), &tables, &cc);
+            check_python(solution.game(), &tables);
+        });
+    }
+}
+
+#[test]
+fn c_headers_and_python_modules_answer_like_the_rust_tables() {
+    check_exports(&GAMES);
+}
+
+#[test]
+#[ignore = "release: Connect Four 4x4 and 4,3,3 take seconds to solve in debug"]
+fn larger_games_c_headers_and_python_modules_answer_like_the_rust_tables() {
+    check_exports(&LARGER);
+}
+
+#[test]
+fn exports_are_deterministic() {
+    let game = catalog::parse("tapatan").unwrap();
+    dispatch!(game, g => {
+        let solution = solved(g);
+        let a = best_file::tables(&solution).unwrap();
+        let b = best_file::tables(&solution).unwrap();
+        assert_eq!(export::c_header(solution.game(), &a), export::c_header(solution.game(), &b));
+        assert_eq!(export::json(&solution).unwrap(), export::json(&solution).unwrap());
+        assert_eq!(best_file::to_postcard(&solution).unwrap(), best_file::encode(solution.game(), &b));
+    });
+}
+
+#[test]
+fn the_json_lists_the_solutions_best_moves() {
+    let game = catalog::parse("three-mens-morris").unwrap();
+    dispatch!(game, g => {
+        let solution = solved(g);
+        let game = solution.game();
+        let json: serde_json::Value = serde_json::from_str(&export::json(&solution).unwrap()).unwrap();
+        assert_eq!(json["game"], "three-mens-morris");
+        for (side, player) in [Player::X, Player::O].into_iter().enumerate() {
+            let table = BestMoveTable::build(&solution, player).unwrap();
+            let entries = json["sides"][side]["positions"].as_array().unwrap();
+            assert_eq!(entries.len() as u64, table.entries());
+            assert_eq!(json["sides"][side]["bytes"], table.bytes());
+            for entry in entries {
+                let p = game.parse_position(entry["position"].as_str().unwrap()).unwrap();
+                assert_eq!(entry["key"], game.key(&p));
+                let best: Vec<String> =
+                    solution.best_moves(&p).into_iter().map(|m| game.write_move(m, Notation::Api)).collect();
+                let listed: Vec<String> = entry["best"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().into()).collect();
+                assert_eq!(listed, best);
+            }
+        }
+    });
+}

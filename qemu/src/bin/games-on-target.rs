@@ -1,0 +1,182 @@
+//! The games' test image (run by `scripts/qemu-test` beside the engine's): every small
+//! game's best-move lookup on the chip (`tictable_games::best_move::lookup`,
+//! the binary search over a packed table that allocates nothing): each game whose table
+//! of each side fits in 16 KiB has both tables in the image (`build.rs` solves the game
+//! and packs them). For every entry the lookup must return the entry's mask, and the
+//! digest of all answers must equal the host's (the Rust table's answers); a key next to
+//! an entry that is not in the table must be answered `None`. Each lookup is timed: the
+//! worst must stay within 1,000 instructions. The image links the games' lookup alone
+//! (not the engine), so its tables' flash is what a program for one game pays.
+//!
+//! Prints `game: <cpu> <id> <side> entries=<n> bytes=<n> max=<n> mean=<n>` per game and
+//! side, then `on-target: PASS <cpu> games=<n>` (or `on-target: FAIL ...`) over
+//! semihosting and exits with the matching status.
+#![no_std]
+#![no_main]
+
+use core::hint::black_box;
+use cortex_m::peripheral::{syst::SystClkSource, SYST};
+use cortex_m_rt::entry;
+use cortex_m_semihosting::{debug, hprintln};
+use tictable_games::best_move::lookup;
+
+#[path = "../timing.rs"]
+mod timing;
+
+use timing::{ticks, CPU};
+
+/// The image allocates nothing: an allocator that never gives memory, which the
+/// games' crate (`tictable-games`, built on `alloc`) needs to link; the lookup does not
+/// allocate.
+struct NoAllocator;
+
+// SAFETY: `alloc` returns null, which `GlobalAlloc` allows (allocation failure);
+// `dealloc` is never given a pointer `alloc` returned.
+unsafe impl core::alloc::GlobalAlloc for NoAllocator {
+    unsafe fn alloc(&self, _: core::alloc::Layout) -> *mut u8 {
+        core::ptr::null_mut()
+    }
+    unsafe fn dealloc(&self, _: *mut u8, _: core::alloc::Layout) {}
+}
+
+#[global_allocator]
+static ALLOCATOR: NoAllocator = NoAllocator;
+
+/// One side's packed table.
+struct Side {
+    key_bytes: usize,
+    mask_bytes: usize,
+    table: &'static [u8],
+    /// FNV-1a over every entry's key and mask, as the host's Rust table gives them.
+    digest: u32,
+}
+
+/// A game's two tables, the first player's then the second's.
+struct GameTables {
+    id: &'static str,
+    sides: [Side; 2],
+}
+
+include!(concat!(env!("OUT_DIR"), "/games.rs"));
+
+/// The most instructions a lookup may take.
+const BUDGET: u64 = 1000;
+
+fn fnv(hash: u32, value: u64) -> u32 {
+    value
+        .to_le_bytes()
+        .iter()
+        .fold(hash, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+}
+
+fn read(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .rev()
+        .fold(0u64, |value, &byte| value << 8 | u64::from(byte))
+}
+
+/// Checks and times every game; prints one line per game and side
+/// (`on-target: game <cpu> <id> <side> entries=<n> bytes=<n> max=<n> mean=<n>`); false on
+/// any failure (also printed).
+fn check(syst: &mut SYST, per_tick: impl Fn(u64) -> u64) -> bool {
+    let mut ok = true;
+    let overhead = ticks(syst, || {
+        black_box(black_box(0u64));
+    });
+    for game in &GAMES {
+        for (side, name) in game.sides.iter().zip(["first", "second"]) {
+            let width = side.key_bytes + side.mask_bytes;
+            let entries = side.table.len() / width;
+            let (mut digest, mut wrong, mut max, mut total) = (0x811c_9dc5u32, 0u32, 0u64, 0u64);
+            for i in 0..entries {
+                let entry = &side.table[i * width..(i + 1) * width];
+                let key = read(&entry[..side.key_bytes]);
+                let mut found = None;
+                let t = ticks(syst, || {
+                    found = black_box(lookup(
+                        black_box(side.table),
+                        black_box(side.key_bytes),
+                        black_box(side.mask_bytes),
+                        black_box(key),
+                    ));
+                });
+                let instructions = per_tick(t.saturating_sub(overhead));
+                max = max.max(instructions);
+                total += instructions;
+                let mask = found.unwrap_or(0);
+                if mask != read(&entry[side.key_bytes..]) {
+                    wrong += 1;
+                }
+                digest = fnv(fnv(digest, key), mask);
+                let next = side
+                    .table
+                    .get((i + 1) * width..(i + 1) * width + side.key_bytes)
+                    .map(read);
+                if next != Some(key + 1)
+                    && lookup(side.table, side.key_bytes, side.mask_bytes, key + 1).is_some()
+                {
+                    wrong += 1;
+                }
+            }
+            let mean = total / entries.max(1) as u64;
+            hprintln!(
+                "game: {} {} {} entries={} bytes={} max={} mean={}",
+                CPU,
+                game.id,
+                name,
+                entries,
+                side.table.len(),
+                max,
+                mean
+            );
+            if wrong != 0 || digest != side.digest || max > BUDGET {
+                hprintln!(
+                    "on-target: FAIL {} game {} {}: wrong={} digest {:#x} (host {:#x}) max={} (budget {})",
+                    CPU,
+                    game.id,
+                    name,
+                    wrong,
+                    digest,
+                    side.digest,
+                    max,
+                    BUDGET
+                );
+                ok = false;
+            }
+        }
+    }
+    ok
+}
+
+#[entry]
+fn main() -> ! {
+    let mut core = cortex_m::Peripherals::take().expect("peripherals taken once");
+    let syst = &mut core.SYST;
+    syst.set_clock_source(SystClkSource::Core);
+    syst.set_reload(0x00ff_ffff);
+    syst.clear_current();
+    syst.enable_counter();
+    // Calibration: delay(n) runs 2 * (n + 1) instructions.
+    const DELAY: u32 = 200_000;
+    let calibration = ticks(syst, || cortex_m::asm::delay(DELAY));
+    let per_tick = |t: u64| t * u64::from(2 * (DELAY + 1)) / calibration.max(1);
+    if check(syst, per_tick) {
+        hprintln!("on-target: PASS {} games={}", CPU, GAMES.len());
+        debug::exit(debug::EXIT_SUCCESS);
+    } else {
+        debug::exit(debug::EXIT_FAILURE);
+    }
+    loop {
+        cortex_m::asm::wfi();
+    }
+}
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    hprintln!("on-target: FAIL {} panic: {}", CPU, info);
+    debug::exit(debug::EXIT_FAILURE);
+    loop {
+        cortex_m::asm::wfi();
+    }
+}
