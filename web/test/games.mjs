@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const GAMES = ["misere", "mnk:4,3,3", "mnk:4,4,3", "connect4:4x4", "connect4:5x4", "connect4:4x5",
+export const GAMES = ["misere", "mnk:4,3,3", "mnk:4,4,3", "mnk:4,4,4", "connect4:4x4", "connect4:5x4", "connect4:4x5",
   "three-mens-morris", "tapatan", "achi", "hexapawn"];
 
 // `tictable analyse --game G --json` on many positions, one answer per line.
@@ -30,12 +30,17 @@ const cli = (tictable, game, positions) => {
 };
 
 export async function gamesTest(page, check, tictable, axe) {
-  const times = [];
+  const times = [], rows = [];
   const view = () => page.evaluate(() => ({ ...posAt(cursor), status: document.getElementById("status").textContent, cursor, n: moves.length }));
   for (const game of GAMES) {
     await page.selectOption("#game", game);
     await page.waitForSelector(`#gboard[data-game='${game}']`, { timeout: 60000 });
-    times.push(`${game} ${await page.getAttribute("#game", "data-ms")} ms`);
+    // Choosing a game starts a new one with someone to move: the person, or the engine opening.
+    const chosen = await view(), you = await page.inputValue("#side");
+    check(chosen.status === `Your move (${you})` && chosen.cursor === (you === "X" ? 0 : 1), `${game} chosen as ${you}: ${chosen.status}, ${chosen.cursor} plies`);
+    const ms = await page.getAttribute("#game", "data-ms"), sum = await page.evaluate(() => gsum);
+    times.push(`${game} ${ms} ms`);
+    rows.push(`| \`${game}\` | ${sum.positions.toLocaleString("en-US")} | ${sum.start === "draw" ? "draw" : `${sum.start} in ${sum.start_remoteness}`} | ${sum.table_bytes.toLocaleString("en-US")} B | ${ms} ms |`);
     const shown = [];
     for (const side of ["X", "O"]) {
       await page.selectOption("#side", side); await page.selectOption("#level", "3"); await page.fill("#rate", "0");
@@ -77,6 +82,19 @@ export async function gamesTest(page, check, tictable, axe) {
       await page.click("#new"); u = await view();
       check(u.cursor === (side === "X" ? 0 : 1) && u.status === `Your move (${side})`, `${game} as ${side}: New game: ${u.status}, ${u.cursor} plies`);
     }
+    // You play and Engine mid-game: switching to the side that just moved puts the
+    // engine on move, and it moves at once; a new level leaves the person to move.
+    await page.selectOption("#side", "X"); await page.click("#new");
+    const first = (await view()).moves.findIndex(m => m.best);
+    const fx = await page.evaluate(k => { const p = posAt(cursor); return effect(p, p.moves[k]); }, first);
+    if (fx.from < 0) {
+      await page.click(`#gboard button[data-i='${fx.to}']`);
+      await page.selectOption("#side", "O");
+      let u = await view(); check(u.status === "Your move (O)" && u.cursor === 3, `${game}: You play O mid-game, the engine moved as X: ${u.status}, ${u.cursor} plies`);
+      await page.selectOption("#level", "0");
+      u = await view(); check(u.status === "Your move (O)", `${game}: Engine random mid-game: ${u.status}`);
+      await page.selectOption("#level", "3");
+    }
     // Every shown position's values as `tictable analyse --game G` gives them.
     const answers = cli(tictable, game, shown.map(s => s.position));
     shown.forEach((s, i) => {
@@ -95,5 +113,5 @@ export async function gamesTest(page, check, tictable, axe) {
   }
   await page.selectOption("#game", "tictactoe");
   await page.waitForSelector("#gboard[data-game='tictactoe']");
-  return times;
+  return { times, rows };
 }

@@ -2,7 +2,7 @@
 // Usage: node web-test.mjs PAGE.html TICTABLE_BINARY OUTPUT_DIR
 import { chromium } from "playwright-core";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, statSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, statSync, rmSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { gamesTest, GAMES } from "./games.mjs";
 import { tmpdir } from "node:os";
@@ -644,7 +644,12 @@ try {
   await page.click("#theme");
   await axe(page, "index.html");
   // Every game: chosen, solved in the browser, played to the end from each side (games.mjs).
-  const solveTimes = await gamesTest(page, check, tictable, axe);
+  const { times: solveTimes, rows: gameRows } = await gamesTest(page, check, tictable, axe);
+  // docs/web.md's web-games block (scripts/web-test --write): each game's solve in this browser.
+  const cpu = readFileSync("/proc/cpuinfo", "utf8").split("\n").filter(l => l.startsWith("processor")).length;
+  writeFileSync(join(outDir, "games.md"), [
+    `Solved in headless Chromium ${(await page.evaluate(() => navigator.userAgent)).match(/Chrome\/(\d+)/)?.[1] ?? ""} on ${new Date().toISOString().slice(0, 10)}, this ${cpu}-CPU ${process.arch} machine (shared: the time includes waiting for other jobs), by \`scripts/web-test\`:`,
+    "", "| game | positions | first player, perfect play | table | solve in the browser |", "|---|---|---|---|---|", ...gameRows].join("\n") + "\n");
   check(await page.$("link[rel=icon][href^='data:image/svg+xml']") !== null, "an inline SVG favicon");
 
   // 6. The page without the machine (play.html beside it): it loads, plays, and
