@@ -29,8 +29,39 @@ const cli = (tictable, game, positions) => {
   return r.stdout.toString().trim().split("\n").map(l => JSON.parse(l));
 };
 
+// Watch: perfect play stepped with Next to the end; each ply's move is one of the
+// CLI's best moves, its value in the words is the CLI's, and the line lasts exactly
+// the start's remoteness (a draw: to the full board or, in games with repeats, as
+// the line goes). Returns the plies watched.
+async function watchTest(page, check, tictable, game) {
+  await page.click("#watch");
+  const start = await page.evaluate(() => posAt(0));
+  let k = 0;
+  for (; k < 200 && !(await page.isDisabled("#w-next")); k++) {
+    const before = await page.evaluate(() => posAt(cursor));
+    await page.click("#w-next");
+    const text = await page.textContent("#why"), m = /^Ply (\d+): (X|O) plays (\S+), which (keeps the draw|wins in \d+|loses in \d+)/.exec(text);
+    const pos = game === "tictactoe" ? before.position.match(/.{3}/g).join("/") : before.position;
+    const c = cli(tictable, game, [pos])[0];
+    const name = m && (game === "tictactoe" ? String(+m[3] - 1) : m[3]);
+    // The CLI names moves 0-based (Api); the page as people do: compare through the move list.
+    const idx = m ? (game === "tictactoe" ? c.moves.findIndex(x => x.move === name) : before.moves.findIndex(x => x.m === m[3])) : -1;
+    const cm = c.moves[idx];
+    const want = cm && (cm.value === "draw" ? "keeps the draw" : `${cm.value === "win" ? "wins" : "loses"} in ${cm.remoteness}`);
+    check(m && +m[1] === k + 1 && m[2] === before.to_move && cm && c.best.includes(cm.move) && m[4] === want,
+      `${game} watch ply ${k + 1}: "${text.slice(0, 80)}" is a best move of ${pos} worth ${want}`);
+  }
+  const end = await page.evaluate(() => posAt(cursor));
+  check(end.terminal && (start.outcome === "draw" || k === start.plies), `${game} watch: ${k} plies to the end (start: ${start.outcome} in ${start.plies})`);
+  await page.click("#w-back");
+  check((await page.evaluate(() => cursor)) === k - 1, `${game} watch: Back steps back`);
+  await page.click("#watch");
+  return k;
+}
+
 export async function gamesTest(page, check, tictable, axe) {
   const times = [], rows = [];
+  const watched = [`tictactoe ${await watchTest(page, check, tictable, "tictactoe")}`];
   const view = () => page.evaluate(() => ({ ...posAt(cursor), status: document.getElementById("status").textContent, cursor, n: moves.length }));
   for (const game of GAMES) {
     await page.selectOption("#game", game);
@@ -95,6 +126,7 @@ export async function gamesTest(page, check, tictable, axe) {
       u = await view(); check(u.status === "Your move (O)", `${game}: Engine random mid-game: ${u.status}`);
       await page.selectOption("#level", "3");
     }
+    watched.push(`${game} ${await watchTest(page, check, tictable, game)}`);
     // Every shown position's values as `tictable analyse --game G` gives them.
     const answers = cli(tictable, game, shown.map(s => s.position));
     shown.forEach((s, i) => {
@@ -112,6 +144,6 @@ export async function gamesTest(page, check, tictable, axe) {
     if (axe) await axe(page, `index.html, ${game}`);
   }
   await page.selectOption("#game", "tictactoe");
-  await page.waitForSelector("#gboard[data-game='tictactoe']");
-  return { times, rows };
+  await page.waitForSelector("#gboard[data-game='tictactoe']", { state: "attached" });
+  return { times, rows, watched };
 }
