@@ -172,3 +172,73 @@ pub extern "C" fn game_view() -> usize {
     });
     answer(json)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::OUT;
+
+    fn call(input: &[u8], export: extern "C" fn() -> usize) -> String {
+        let len = input.len();
+        INPUT.with(|i| {
+            let mut i = i.borrow_mut();
+            i.clear();
+            i.extend_from_slice(input);
+        });
+        let n = export();
+        let text = OUT.with(|o| o.borrow().clone());
+        assert_eq!(n, text.len(), "{len}");
+        text
+    }
+
+    #[test]
+    fn hexapawn_is_gardners_loss_for_white() {
+        // Gardner (Scientific American, March 1962): the second player wins hexapawn.
+        let summary = call(b"hexapawn", game_select);
+        assert!(
+            summary.contains("\"positions\":135,\"start\":\"loss\",\"start_remoteness\":6"),
+            "{summary}"
+        );
+        let start = call(&[], game_view);
+        assert!(
+            start.starts_with("{\"position\":\"OOO/.../XXX X\",\"to_move\":\"X\",\"outcome\":\"loss\",\"remoteness\":6,\"terminal\":false,\"moves\":["),
+            "{start}"
+        );
+        // Every first move loses; the slowest (8-5, the centre pawn) in 6.
+        assert!(
+            start.contains(
+                "{\"m\":\"8-5\",\"child\":\"OOO/.X./X.X O\",\"value\":\"loss in 6\",\"best\":true}"
+            ),
+            "{start}"
+        );
+        assert!(
+            start.contains("\"value\":\"loss in 4\",\"best\":false"),
+            "{start}"
+        );
+    }
+
+    #[test]
+    fn bad_input_is_an_error_not_a_panic() {
+        let unknown = call(b"chess", game_select);
+        assert!(unknown.starts_with("{\"error\":"), "{unknown}");
+        call(b"tictactoe", game_select);
+        let bad = call(&[9], game_view);
+        assert!(bad.contains("not a legal move's index"), "{bad}");
+        // Moves past the end of a game are refused too.
+        let mut past = vec![0u8; 9];
+        past.push(0);
+        assert!(call(&past, game_view).contains("error"));
+    }
+
+    #[test]
+    fn a_finished_game_names_its_winner() {
+        call(b"tictactoe", game_select);
+        // X 1, O 4, X 2, O 5, X 3: X's row. Moves are indices into each list of empty squares.
+        let end = call(&[0, 2, 0, 1, 0], game_view);
+        assert!(
+            end.contains("\"position\":\"XXX/OO./...\"")
+                && end.contains("\"terminal\":true,\"winner\":\"X\""),
+            "{end}"
+        );
+    }
+}
