@@ -108,6 +108,15 @@ export async function gamesTest(page, check, tictable, axe) {
       }
       check(v.terminal && /wins|Draw/.test(v.status), `${game} as ${side}: the game ended and was announced: ${v.status}`);
       shown.push(v);
+      if (v.winner && game !== "hexapawn") {
+        // The line that ended it: the winner's (misère: the loser's three), in the
+        // loss colour when the person lost, and said in words.
+        const k = game.startsWith("mnk") ? +game.split(",")[2] : game.startsWith("connect4") ? 4 : 3;
+        const owner = game === "misere" ? { X: "O", O: "X" }[v.winner] : v.winner, cells = v.position.split(" ")[0].replaceAll("/", "");
+        const line = await page.$$eval("#gboard button.line", bs => bs.map(b => ({ i: +b.dataset.i, lost: b.classList.contains("lost"), text: b.textContent })));
+        check(line.length >= k && line.every(l => cells[l.i] === owner && l.lost === (v.winner !== side) && /winning line|three in a line/.test(l.text)),
+          `${game} as ${side}: the line of ${v.winner}'s win marked: ${JSON.stringify(line)}`);
+      }
       await page.click("#undo");
       let u = await view(); check(u.status === `Your move (${side})`, `${game} as ${side}: undo at the end: ${u.status}`);
       await page.click("#new"); u = await view();
