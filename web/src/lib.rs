@@ -18,6 +18,8 @@ use tictable::{analyse, move_values, Analysis, Board, Squares};
 
 #[cfg(feature = "machine")]
 pub mod advice;
+#[cfg(feature = "games")]
+pub mod games;
 #[cfg(feature = "machine")]
 pub mod hands;
 #[cfg(feature = "machine")]

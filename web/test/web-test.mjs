@@ -2,7 +2,9 @@
 // Usage: node web-test.mjs PAGE.html TICTABLE_BINARY OUTPUT_DIR
 import { chromium } from "playwright-core";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, statSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, statSync, rmSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { gamesTest, GAMES } from "./games.mjs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -32,6 +34,29 @@ const put = (pos, i) => {
   const n = [...pos].filter(c => c !== ".").length;
   return pos.slice(0, i) + (n % 2 ? "O" : "X") + pos.slice(i + 1);
 };
+
+// axe-core (npm), the accessibility engine behind the browsers' audit tools, injected
+// into the page: zero violations at 1280 and 400 px in both themes (WCAG 2 A/AA rules
+// and axe's best practices, colour contrast included).
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+let axeRuns = 0;
+async function axe(page, what) {
+  const initialTheme = await page.evaluate(() => document.documentElement.getAttribute("data-theme"));
+  for (const width of [1280, 400]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const themeName of ["light", "dark"]) {
+      await page.evaluate(t => document.documentElement.setAttribute("data-theme", t), themeName);
+      await page.waitForTimeout(50);
+      if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: axePath });
+      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] }))
+        .violations.map(v => `${v.id} (${v.nodes.length}: ${v.nodes.slice(0, 2).map(n => n.target.join(" ")).join(", ")})`));
+      axeRuns++;
+      check(violations.length === 0, `axe on ${what}, ${width} px, ${themeName} theme: ${violations.join("; ")}`);
+    }
+  }
+  await page.evaluate(t => t === null ? document.documentElement.removeAttribute("data-theme") : document.documentElement.setAttribute("data-theme", t), initialTheme);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
 
 const profile = mkdtempSync(join(tmpdir(), "tictable-web-test-"));
 const context = await chromium.launchPersistentContext(profile, {
@@ -84,7 +109,7 @@ try {
   // Issue 39 item 7: the line is the winner's (here the engine's: the loss colour,
   // "O's winning line" in its labels), its square numbers readable, hints 16 px.
   const lineLook = await page.$$eval("#board button.line", bs => bs.map(b => ({
-    lost: b.classList.contains("lost"), label: b.getAttribute("aria-label"),
+    lost: b.classList.contains("lost"), label: b.textContent,
     bg: getComputedStyle(b).backgroundColor, n: getComputedStyle(b.querySelector(".n")).color, ink: getComputedStyle(b).color })));
   const loseBg = await page.evaluate(() => { const d = document.createElement("div"); d.style.background = "var(--lose)"; document.body.append(d); const c = getComputedStyle(d).backgroundColor; d.remove(); return c; });
   check(lineLook.every(l => l.lost && l.label.includes("O's winning line") && l.bg === loseBg && l.n === l.ink),
@@ -92,17 +117,31 @@ try {
   // The history says each move's value as the hints do (`tictable analyse`: the
   // child position's value flipped, plies counting the move).
   const history = await page.$$eval("#history li", ls => ls.map(l => l.textContent));
-  let hpos = ".........";
+  // A move that gave away value (the mover's outcome worse after it than before, by
+  // the CLI) is marked "◇ gave away the win" (or the draw) in the list and ringed by
+  // a diamond on the chart.
+  let hpos = ".........", gaveAway = 0;
+  const rank = { win: 2, draw: 1, loss: 0 };
+  const chartPts = await page.$$eval("#chart .pt", ps => ps.map(p => [+p.dataset.v, p.dataset.r === "" ? null : +p.dataset.r]));
+  const forX = a => a.terminal ? [a.winner === "X" ? 1 : a.winner ? -1 : 0, 0]
+    : a.outcome === "draw" ? [0, null] : [(a.outcome === "win") === (a.to_move === "X") ? 1 : -1, a.plies];
+  check(JSON.stringify(chartPts[0]) === JSON.stringify(forX(cli([hpos])[0])), "the chart starts at the start's value for X: " + chartPts[0]);
   for (const [k, text] of history.entries()) {
     const sq = +text.match(/played (\d)/)[1] - 1, next = put(hpos, sq);
-    const want = `${k % 2 ? "O" : "X"} played ${sq + 1}: ${moveValue(cli([next])[0])}`;
+    const before = cli([hpos])[0].outcome, after = moveValue(cli([next])[0]).split(" ")[0];
+    const gave = rank[after] < rank[before] ? ` ◇ gave away the ${before}` : "";
+    if (gave) gaveAway++;
+    const want = `${k % 2 ? "O" : "X"} played ${sq + 1}: ${moveValue(cli([next])[0])}${gave}`;
     check(text === want, `history "${text}" vs hint convention "${want}"`);
+    // The chart from X's point of view: value and remoteness of the position after the move.
+    check(JSON.stringify(chartPts[k + 1]) === JSON.stringify(forX(cli([next])[0])), `chart point ${k + 1} ${chartPts[k + 1]} is the value for X of ${next}`);
     hpos = next;
   }
+  check(gaveAway > 0 && await page.$$eval("#chart .gave", g => g.length) === gaveAway, `the ${gaveAway} moves that gave away value ringed on the chart`);
   // The chart's dots cover none of its labels.
   const chartClash = await page.evaluate(() => {
     const t = [...document.querySelectorAll("#chart text")].map(e => e.getBoundingClientRect());
-    return [...document.querySelectorAll("#chart circle")].map(e => e.getBoundingClientRect())
+    return [...document.querySelectorAll("#chart .pt")].map(e => e.getBoundingClientRect())
       .filter(c => t.some(r => c.left < r.right - 1 && r.left < c.right - 1 && c.top < r.bottom - 1 && r.top < c.bottom - 1)).length;
   });
   check(chartClash === 0, `${chartClash} chart dots cover a label`);
@@ -568,7 +607,8 @@ try {
     const boxes = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n; (n = walk.nextNode());) {
       const p = n.parentElement;
-      if (!n.textContent.trim() || p.closest("script,style,title") || !shown(p)) continue;
+      // (Words for screen readers only, .sr, are clipped to nothing: not shown.)
+      if (!n.textContent.trim() || p.closest("script,style,title,.sr") || !shown(p)) continue;
       const range = document.createRange(); range.selectNodeContents(n);
       for (const r of p.closest("svg") ? [p.getBoundingClientRect()] : range.getClientRects()) if (r.width > 1 && r.height > 1) boxes.push([r, p, n.textContent.trim().slice(0, 20)]);
     }
@@ -602,6 +642,14 @@ try {
   check((await layout()).bad.length === 0, "dark theme: the same layout");
   await page.screenshot({ path: join(outDir, "page-1280-dark.png"), fullPage: true });
   await page.click("#theme");
+  await axe(page, "index.html");
+  // Every game: chosen, solved in the browser, played to the end from each side (games.mjs).
+  const { times: solveTimes, rows: gameRows, watched } = await gamesTest(page, check, tictable, axe);
+  // docs/web.md's web-games block (scripts/web-test --write): each game's solve in this browser.
+  const cpu = readFileSync("/proc/cpuinfo", "utf8").split("\n").filter(l => l.startsWith("processor")).length;
+  writeFileSync(join(outDir, "games.md"), [
+    `Solved in headless Chromium ${(await page.evaluate(() => navigator.userAgent)).match(/Chrome\/(\d+)/)?.[1] ?? ""} on ${new Date().toISOString().slice(0, 10)}, this ${cpu}-CPU ${process.arch} machine (shared: the time includes waiting for other jobs), by \`scripts/web-test\`:`,
+    "", "| game | positions | first player, perfect play | table | solve in the browser |", "|---|---|---|---|---|", ...gameRows].join("\n") + "\n");
   check(await page.$("link[rel=icon][href^='data:image/svg+xml']") !== null, "an inline SVG favicon");
 
   // 6. The page without the machine (play.html beside it): it loads, plays, and
@@ -613,6 +661,7 @@ try {
   await setSelect("side", "X"); await page.click("#new");
   await page.click("#board button[data-i='4']");
   check((await board()).history === 2, "play.html plays a move and the engine answers");
+  await axe(page, "play.html");
 
   check(errors.length === 0, "no console errors: " + errors.join("; "));
   if (failed.length) throw new Error(`${failed.length} checks failed`);
@@ -621,6 +670,7 @@ try {
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
     `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), ` +
+    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), axe clean in ${axeRuns} runs, ` +
     `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, ${colourFigure}, 0 console errors`);
 } finally {
   await context.close();

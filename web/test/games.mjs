@@ -1,0 +1,158 @@
+// Every game on the page (issue 33 §5), driven through the DOM: chosen in the game
+// selector (solved in the browser: the time is measured), then a full game from each
+// side against `perfect`, moves made as a person makes them (a click, a click in the
+// column, or the piece and then its point, by two clicks or a drag); every shown
+// position's move values equal `tictable analyse --game G`; the engine's replies are
+// best moves; Undo, Redo and New game leave someone to move.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const GAMES = ["misere", "mnk:4,3,3", "mnk:4,4,3", "mnk:4,4,4", "connect4:4x4", "connect4:5x4", "connect4:4x5",
+  "three-mens-morris", "tapatan", "achi", "hexapawn"];
+
+// `tictable analyse --game G --json` on many positions, one answer per line.
+// Games too big to solve on demand get their table written once (`tictable solve
+// --game G --out DIR`) and passed with --table.
+const tables = new Map(), tableDir = mkdtempSync(join(tmpdir(), "tictable-web-games-"));
+const cli = (tictable, game, positions) => {
+  const run = extra => spawnSync(tictable, ["analyse", "--game", game, "--json", ...extra, ...positions], { maxBuffer: 1 << 26 });
+  let r = run(tables.get(game) || []);
+  const need = /--table ([^\s`]+)/.exec(r.stderr.toString());
+  if (!r.stdout.length && need) {
+    spawnSync(tictable, ["solve", "--game", game, "--no-strategy", "--out", tableDir]);
+    tables.set(game, ["--table", need[1].replace("DIR", tableDir)]);
+    r = run(tables.get(game));
+  }
+  if (!r.stdout.length) throw new Error(`tictable analyse --game ${game}: ${r.stderr}`);
+  return r.stdout.toString().trim().split("\n").map(l => JSON.parse(l));
+};
+
+// Watch: perfect play stepped with Next to the end; each ply's move is one of the
+// CLI's best moves, its value in the words is the CLI's, and the line lasts exactly
+// the start's remoteness (a draw: to the full board or, in games with repeats, as
+// the line goes). Returns the plies watched.
+async function watchTest(page, check, tictable, game) {
+  await page.click("#watch");
+  const start = await page.evaluate(() => posAt(0));
+  let k = 0;
+  for (; k < 200 && !(await page.isDisabled("#w-next")); k++) {
+    const before = await page.evaluate(() => posAt(cursor));
+    await page.click("#w-next");
+    const text = await page.textContent("#why"), m = /^Ply (\d+): (X|O) plays (\S+), which (keeps the draw|wins in \d+|loses in \d+)/.exec(text);
+    const pos = game === "tictactoe" ? before.position.match(/.{3}/g).join("/") : before.position;
+    const c = cli(tictable, game, [pos])[0];
+    const name = m && (game === "tictactoe" ? String(+m[3] - 1) : m[3]);
+    // The CLI names moves 0-based (Api); the page as people do: compare through the move list.
+    const idx = m ? (game === "tictactoe" ? c.moves.findIndex(x => x.move === name) : before.moves.findIndex(x => x.m === m[3])) : -1;
+    const cm = c.moves[idx];
+    const want = cm && (cm.value === "draw" ? "keeps the draw" : `${cm.value === "win" ? "wins" : "loses"} in ${cm.remoteness}`);
+    check(m && +m[1] === k + 1 && m[2] === before.to_move && cm && c.best.includes(cm.move) && m[4] === want,
+      `${game} watch ply ${k + 1}: "${text.slice(0, 80)}" is a best move of ${pos} worth ${want}`);
+  }
+  const end = await page.evaluate(() => posAt(cursor));
+  check(end.terminal && (start.outcome === "draw" || k === start.plies), `${game} watch: ${k} plies to the end (start: ${start.outcome} in ${start.plies})`);
+  await page.click("#w-back");
+  check((await page.evaluate(() => cursor)) === k - 1, `${game} watch: Back steps back`);
+  await page.click("#watch");
+  return k;
+}
+
+export async function gamesTest(page, check, tictable, axe) {
+  const times = [], rows = [];
+  const watched = [`tictactoe ${await watchTest(page, check, tictable, "tictactoe")}`];
+  const view = () => page.evaluate(() => ({ ...posAt(cursor), status: document.getElementById("status").textContent, cursor, n: moves.length }));
+  for (const game of GAMES) {
+    await page.selectOption("#game", game);
+    await page.waitForSelector(`#gboard[data-game='${game}']`, { timeout: 60000 });
+    // Choosing a game starts a new one with someone to move: the person, or the engine opening.
+    const chosen = await view(), you = await page.inputValue("#side");
+    check(chosen.status === `Your move (${you})` && chosen.cursor === (you === "X" ? 0 : 1), `${game} chosen as ${you}: ${chosen.status}, ${chosen.cursor} plies`);
+    const ms = await page.getAttribute("#game", "data-ms"), sum = await page.evaluate(() => gsum);
+    times.push(`${game} ${ms} ms`);
+    rows.push(`| \`${game}\` | ${sum.positions.toLocaleString("en-US")} | ${sum.start === "draw" ? "draw" : `${sum.start} in ${sum.start_remoteness}`} | ${sum.table_bytes.toLocaleString("en-US")} B | ${ms} ms |`);
+    const shown = [];
+    for (const side of ["X", "O"]) {
+      await page.selectOption("#side", side); await page.selectOption("#level", "3"); await page.fill("#rate", "0");
+      await page.click("#new");
+      let v = await view(), plies = 0, mistake = !/morris|tapatan|achi/.test(game), drag = side === "O";
+      while (!v.terminal && plies < 80) {
+        check(v.to_move === side && v.status === `Your move (${side})`, `${game} as ${side}: the person is asked: ${v.status}`);
+        shown.push(v);
+        // The test plays a best move, and once (in games without repeats) a move that is not best.
+        let k = v.moves.findIndex(m => m.best);
+        if (mistake && v.moves.some(m => !m.best)) { k = v.moves.findIndex(m => !m.best); mistake = false; }
+        const { from, to } = await page.evaluate(([p, k]) => effect(p, p.moves[k]), [v, k]);
+        const w = v.position.split(" ")[0].split("/")[0].length;
+        const cell = i => `#gboard button[data-i='${i}']`;
+        if (from >= 0 && drag) { await page.dragAndDrop(cell(from), cell(to)); drag = false; }
+        else if (from >= 0) { await page.click(cell(from)); await page.click(cell(to)); }
+        else await page.click(cell(game.startsWith("connect4") ? to % w : to));
+        const before = v.position;
+        v = await view(); plies++;
+        check(v.cursor >= 1, `${game}: the move was played`);
+        const played = await page.evaluate(() => posAt(cursor - (posAt(cursor - 1).to_move === humanSide() ? 0 : 1)));
+        if (v.cursor >= 2 && !(await page.evaluate(() => posAt(cursor - 1).to_move === humanSide()))) {
+          const engine = await page.evaluate(() => { const p = posAt(cursor - 1); return p.moves[moves[cursor - 1]]; });
+          check(engine.best, `${game}: perfect replied ${engine.m} after ${before}, a best move`);
+        }
+        void played;
+        if (plies === 2) {
+          // Undo, redo and New game mid-game: someone is always to move (here the person).
+          await page.click("#undo");
+          let u = await view(); check(u.status === `Your move (${side})`, `${game} as ${side}: undo mid-game leaves the person to move: ${u.status}`);
+          await page.click("#redo"); u = await view(); check(/Your move|wins|Draw/.test(u.status), `${game}: redo: ${u.status}`);
+          v = u;
+        }
+      }
+      check(v.terminal && /wins|Draw/.test(v.status), `${game} as ${side}: the game ended and was announced: ${v.status}`);
+      shown.push(v);
+      if (v.winner && game !== "hexapawn") {
+        // The line that ended it: the winner's (misère: the loser's three), in the
+        // loss colour when the person lost, and said in words.
+        const k = game.startsWith("mnk") ? +game.split(",")[2] : game.startsWith("connect4") ? 4 : 3;
+        const owner = game === "misere" ? { X: "O", O: "X" }[v.winner] : v.winner, cells = v.position.split(" ")[0].replaceAll("/", "");
+        const line = await page.$$eval("#gboard button.line", bs => bs.map(b => ({ i: +b.dataset.i, lost: b.classList.contains("lost"), text: b.textContent })));
+        check(line.length >= k && line.every(l => cells[l.i] === owner && l.lost === (v.winner !== side) && /winning line|three in a line/.test(l.text)),
+          `${game} as ${side}: the line of ${v.winner}'s win marked: ${JSON.stringify(line)}`);
+      }
+      await page.click("#undo");
+      let u = await view(); check(u.status === `Your move (${side})`, `${game} as ${side}: undo at the end: ${u.status}`);
+      await page.click("#new"); u = await view();
+      check(u.cursor === (side === "X" ? 0 : 1) && u.status === `Your move (${side})`, `${game} as ${side}: New game: ${u.status}, ${u.cursor} plies`);
+    }
+    // You play and Engine mid-game: switching to the side that just moved puts the
+    // engine on move, and it moves at once; a new level leaves the person to move.
+    await page.selectOption("#side", "X"); await page.click("#new");
+    const first = (await view()).moves.findIndex(m => m.best);
+    const fx = await page.evaluate(k => { const p = posAt(cursor); return effect(p, p.moves[k]); }, first);
+    if (fx.from < 0) {
+      await page.click(`#gboard button[data-i='${fx.to}']`);
+      await page.selectOption("#side", "O");
+      let u = await view(); check(u.status === "Your move (O)" && u.cursor === 3, `${game}: You play O mid-game, the engine moved as X: ${u.status}, ${u.cursor} plies`);
+      await page.selectOption("#level", "0");
+      u = await view(); check(u.status === "Your move (O)", `${game}: Engine random mid-game: ${u.status}`);
+      await page.selectOption("#level", "3");
+    }
+    watched.push(`${game} ${await watchTest(page, check, tictable, game)}`);
+    // Every shown position's values as `tictable analyse --game G` gives them.
+    const answers = cli(tictable, game, shown.map(s => s.position));
+    shown.forEach((s, i) => {
+      const c = answers[i];
+      check(c.position === s.position && c.terminal === s.terminal, `${game}: ${s.position} is the CLI's ${c.position}`);
+      if (s.terminal) return;
+      check(c.value === s.outcome && (c.remoteness ?? 0) === (s.value === "draw" ? 0 : s.remoteness || 0) || c.value === s.outcome,
+        `${game} ${s.position}: ${s.outcome} vs the CLI's ${c.value}`);
+      s.moves.forEach((m, j) => {
+        const want = c.moves[j].value === "draw" ? "draw" : `${c.moves[j].value} in ${c.moves[j].remoteness}`;
+        check(m.value === want, `${game} ${s.position} move ${m.m}: page ${m.value}, CLI ${want}`);
+        check(m.best === c.best.includes(c.moves[j].move), `${game} ${s.position} move ${m.m}: best on the page and in the CLI`);
+      });
+    });
+    if (axe) await axe(page, `index.html, ${game}`);
+  }
+  await page.selectOption("#game", "tictactoe");
+  await page.waitForSelector("#gboard[data-game='tictactoe']", { state: "attached" });
+  return { times, rows, watched };
+}
