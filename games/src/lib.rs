@@ -27,6 +27,7 @@ mod game;
 mod hexapawn;
 mod mnk;
 mod morris;
+pub mod players;
 mod solver;
 pub mod strategy;
 mod tictactoe;

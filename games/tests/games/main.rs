@@ -7,6 +7,7 @@ mod consistency;
 mod docs;
 mod large;
 mod notation;
+mod players;
 mod published;
 mod strategy;
 mod table_file;
