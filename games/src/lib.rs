@@ -28,6 +28,7 @@ mod hexapawn;
 mod mnk;
 mod morris;
 pub mod players;
+pub mod puzzle;
 mod solver;
 pub mod strategy;
 mod tictactoe;

@@ -9,6 +9,7 @@ mod large;
 mod notation;
 mod players;
 mod published;
+mod puzzles;
 mod strategy;
 mod table_file;
 mod tictactoe_engine;
