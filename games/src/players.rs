@@ -98,6 +98,10 @@ struct Model {
     objective: u8,
 }
 
+/// A choice as a mixture: each part a weight in units of 1/10 000 and a set of moves
+/// chosen uniformly.
+pub type Parts<G> = Vec<(u16, Vec<<G as Game>::Move>)>;
+
 /// Memoised expectimax values, one table per model, keyed by class key.
 type Cache = BTreeMap<Model, BTreeMap<u64, Exact>>;
 
@@ -201,7 +205,7 @@ impl Player {
         &self,
         solution: &Solution<G>,
         position: &G::Position,
-    ) -> Result<Vec<(u16, Vec<G::Move>)>, PlayerError> {
+    ) -> Result<Parts<G>, PlayerError> {
         let game = solution.game();
         if game.primitive(position).is_some() || solution.get(position).is_none() {
             return Err(PlayerError::NoMove);

@@ -174,13 +174,14 @@ pub fn judge<G: Game>(
     ))))
 }
 
-/// A hint: the answer and the legal moves after it in move order, half the legal moves
-/// (rounded up) in all, in move order: "the winning move is one of these".
+/// A hint: the answer and the legal moves after it in move order (round to the first),
+/// half the legal moves (rounded up) but at least two when there are two, in move order:
+/// "the winning move is one of these".
 pub fn hint<G: Game>(solution: &Solution<G>, puzzle: &Puzzle<G>) -> Vec<G::Move> {
     let game = solution.game();
     let mut legal = Vec::new();
     game.moves(&puzzle.position, &mut legal);
-    let keep = legal.len().div_ceil(2);
+    let keep = legal.len().div_ceil(2).max(2).min(legal.len());
     let at = legal.iter().position(|&m| m == puzzle.answer).unwrap_or(0);
     let mut shown: Vec<G::Move> = legal.iter().cycle().skip(at).take(keep).copied().collect();
     shown.sort_by_key(|m| legal.iter().position(|l| l == m));
