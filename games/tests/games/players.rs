@@ -303,3 +303,83 @@ fn the_levels_come_from_the_one_parser_and_the_tictactoe_only_ones_are_refused()
     let every = catalog::parse("connect4:4x4").unwrap();
     assert!(matches!(every, catalog::AnyGame::ConnectFour(_)));
 }
+
+/// A probability as a percentage, two decimals, rounded from the exact value.
+fn percent(p: &BigRational) -> String {
+    let hundredths = (p * BigInt::from(10_000) + ratio(1, 2))
+        .floor()
+        .to_integer();
+    format!("{}.{:02}", &hundredths / 100, &hundredths % 100)
+}
+
+/// The exact fraction when its denominator is short, else only the percentage.
+fn figure(p: &BigRational) -> String {
+    if p.denom().to_string().len() <= 8 {
+        format!("{p} ({} %)", percent(p))
+    } else {
+        format!("{} %", percent(p))
+    }
+}
+
+/// The games players table of docs/players.md: each level as X and as O against four
+/// opponents, win / draw / loss for the level, exact.
+fn games_table() -> String {
+    let mut out = String::from(
+        "| game | level | plays | against `random` | `epsilon:0.1` | `epsilon:0.3` | `perfect` |\n|---|---|---|---|---|---|---|\n",
+    );
+    fn rows<G: Game>(solution: &Solution<G>, adaptive: bool, out: &mut String) {
+        let opponents: Vec<Player> = ["random", "epsilon:0.1", "epsilon:0.3", "perfect"]
+            .iter()
+            .map(|o| player(o))
+            .collect();
+        let mut levels = vec!["perfect", "sharp", "gentle:0", "gentle:0.5", "gentle:1"];
+        if adaptive {
+            levels.push("adaptive");
+        }
+        for level in levels {
+            let who = player(level);
+            for side in [Side::X, Side::O] {
+                let cells: Vec<String> = opponents
+                    .iter()
+                    .map(|o| {
+                        let [x, d, o_wins] = match side {
+                            Side::X => outcome_probabilities(solution, &who, o).unwrap(),
+                            Side::O => outcome_probabilities(solution, o, &who).unwrap(),
+                        };
+                        let (w, l) = if side == Side::X {
+                            (x, o_wins)
+                        } else {
+                            (o_wins, x)
+                        };
+                        format!("{} / {} / {}", figure(&w), figure(&d), figure(&l))
+                    })
+                    .collect();
+                out.push_str(&format!(
+                    "| {} | `{level}` | {side:?} | {} |\n",
+                    solution.game().id(),
+                    cells.join(" | ")
+                ));
+            }
+        }
+    }
+    rows(&solved(TicTacToe::misere()), true, &mut out);
+    rows(&solved(Hexapawn), true, &mut out);
+    rows(&solved(Mnk::new(4, 3, 3).unwrap()), false, &mut out);
+    rows(&solved(ConnectFour::new(4, 4).unwrap()), false, &mut out);
+    out
+}
+
+/// docs/players.md's table of the games players is the one computed now; with
+/// `TICTABLE_WRITE_TABLE=1` (`scripts/players-table`) the test writes it.
+#[test]
+#[ignore = "release only (exact trees of four games): scripts/players-table --check, .ci/run"]
+fn games_players_table_in_the_docs_is_current() {
+    crate::common::generated_block(
+        "docs/players.md",
+        "<!-- games-players-table: begin (generated: scripts/players-table) -->\n",
+        "<!-- games-players-table: end -->\n",
+        &games_table(),
+        std::env::var_os("TICTABLE_WRITE_TABLE").is_some(),
+        "scripts/players-table",
+    );
+}

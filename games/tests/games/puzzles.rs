@@ -139,3 +139,53 @@ fn a_puzzle_solved_and_one_failed_are_judged_as_the_table_judges() {
     }
     assert!(puzzle::pick(&solution, Some(2), &mut rng).is_none());
 }
+
+/// docs/puzzles.md's counts: per game, the puzzles per remoteness (classes / positions).
+fn puzzles_table() -> String {
+    let mut out = String::from(
+        "| game | puzzles: classes | positions | per remoteness (win in N plies: classes / positions) |\n|---|---|---|---|\n",
+    );
+    for id in [
+        "tictactoe",
+        "misere",
+        "mnk:4,3,3",
+        "mnk:4,4,3",
+        "mnk:4,4,4",
+        "connect4:4x4",
+        "connect4:5x4",
+        "connect4:4x5",
+        "three-mens-morris",
+        "tapatan",
+        "achi",
+        "hexapawn",
+    ] {
+        let game = tictable_games::catalog::parse(id).unwrap();
+        let counts = tictable_games::dispatch!(game, g => puzzle::counts(&solved(g)));
+        let classes: u64 = counts.values().map(|c| c.classes).sum();
+        let positions: u64 = counts.values().map(|c| c.positions).sum();
+        let each: Vec<String> = counts
+            .iter()
+            .map(|(r, c)| format!("{r}: {} / {}", c.classes, c.positions))
+            .collect();
+        out.push_str(&format!(
+            "| {id} | {classes} | {positions} | {} |\n",
+            each.join(", ")
+        ));
+    }
+    out
+}
+
+/// docs/puzzles.md's counts are the ones computed now; with `TICTABLE_WRITE_TABLE=1`
+/// (`scripts/puzzles-table`) the test writes them.
+#[test]
+#[ignore = "release only (every position of twelve games): scripts/puzzles-table --check, .ci/run"]
+fn puzzle_counts_in_the_docs_are_current() {
+    crate::common::generated_block(
+        "docs/puzzles.md",
+        "<!-- puzzles-table: begin (generated: scripts/puzzles-table) -->\n",
+        "<!-- puzzles-table: end -->\n",
+        &puzzles_table(),
+        std::env::var_os("TICTABLE_WRITE_TABLE").is_some(),
+        "scripts/puzzles-table",
+    );
+}
