@@ -383,3 +383,59 @@ fn games_players_table_in_the_docs_is_current() {
         "scripts/players-table",
     );
 }
+
+#[test]
+fn on_tictactoe_every_level_is_the_engines_player_exactly() {
+    // The engine's tic-tac-toe levels (src/strategy.rs, src/opponent.rs: i128 integer
+    // expectimax, no allocation, for the firmware) and these players over the games
+    // crate's table give every reachable position the same exact distribution.
+    use tictable::strategy::Strategy;
+    let solution = solved(TicTacToe::normal());
+    let game = solution.game();
+    let (mut engine_adaptive, mut games_adaptive) =
+        ("adaptive".parse::<Strategy>().unwrap(), player("adaptive"));
+    // A careless opponent seen: a losing reply to the centre opening, twice.
+    let centre: tictable::Board = ".../.X./...".parse().unwrap();
+    let side = tictable::Square::new(1).unwrap();
+    for _ in 0..2 {
+        engine_adaptive.observe(&centre, side);
+        games_adaptive.observe(&solution, &centre, side);
+    }
+    assert_ne!(engine_adaptive.estimate().unwrap().to_string(), "0.5");
+    let mut pairs: Vec<(Strategy, Player)> = [
+        "perfect",
+        "sharp",
+        "gentle:0",
+        "gentle:0.3",
+        "gentle:1",
+        "adaptive",
+        "random",
+        "epsilon:0.1",
+        "epsilon:0.3",
+    ]
+    .iter()
+    .map(|l| (l.parse().unwrap(), player(l)))
+    .collect();
+    pairs.push((engine_adaptive, games_adaptive));
+    let mut checked = 0;
+    crate::common::each_reachable(game, |board| {
+        if game.primitive(board).is_some() {
+            return;
+        }
+        for (engine, ours) in &pairs {
+            let theirs = engine.distribution(board).unwrap();
+            let mine = ours.distribution(&solution, board).unwrap();
+            for square in board.legal_moves() {
+                let (n, d) = theirs.probability(square);
+                let expected = ratio(i64::from(n), i64::from(d));
+                let got = mine
+                    .iter()
+                    .find(|(m, _)| *m == square)
+                    .map_or(ratio(0, 1), |(_, p)| p.clone());
+                assert_eq!(got, expected, "{engine} at {board}, square {square}");
+            }
+            checked += 1;
+        }
+    });
+    assert_eq!(checked, 10 * 4520);
+}
