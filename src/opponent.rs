@@ -246,8 +246,32 @@ impl Posterior {
             return;
         };
         let safe = analysis.safe();
-        let kept = safe.contains(square) as u64;
-        let (n_legal, n_safe) = (legal.len() as u64, safe.len() as u64);
+        self.update(
+            legal.len() as usize,
+            safe.len() as usize,
+            safe.contains(square),
+        );
+    }
+
+    /// Updates the posterior with one opponent move of any game: made where it had
+    /// `legal` legal moves of which `safe` keep the value, `kept` when the move made is
+    /// one of them. [`observe`](Posterior::observe) calls it for tic-tac-toe; the games
+    /// crate's players for the other games. Ignored when the counts are impossible
+    /// (no legal move, more value-keeping than legal moves, or a kept move when none
+    /// keeps the value).
+    ///
+    /// ```
+    /// use tictable::opponent::Posterior;
+    /// let mut p = Posterior::UNIFORM;
+    /// p.update(4, 1, false); // a move that gave away value: ε = 0 cannot make it
+    /// assert_eq!(p.probability(0).0, 0);
+    /// ```
+    pub fn update(&mut self, legal: usize, safe: usize, kept: bool) {
+        if legal == 0 || safe > legal || (kept && safe == 0) {
+            return;
+        }
+        let kept = kept as u64;
+        let (n_legal, n_safe) = (legal as u64, safe as u64);
         let mut updated = self.weights;
         for (k, w) in updated.iter_mut().enumerate() {
             // 10 · legal · safe × (k/10 / legal + (10 − k)/10 · kept / safe).

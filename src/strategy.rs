@@ -181,8 +181,19 @@ impl Distribution {
     }
 }
 
-/// A uniform integer below `n` (n > 0), exactly: Lemire's nearly divisionless method.
-fn below<R: rand_core::Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
+/// A uniform integer below `n` (n > 0; 0 for n = 0), exactly: Lemire's nearly
+/// divisionless method. [`Distribution::sample`] draws with it, and the games crate's
+/// players too.
+///
+/// ```
+/// use rand_core::SeedableRng;
+/// let mut rng = rand_pcg::Pcg32::seed_from_u64(5);
+/// assert!((0..100).all(|_| tictable::strategy::below(&mut rng, 7) < 7));
+/// ```
+pub fn below<R: rand_core::Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    if n == 0 {
+        return 0;
+    }
     let mut m = rng.next_u32() as u64 * n as u64;
     if (m as u32) < n {
         let threshold = n.wrapping_neg() % n;
@@ -554,6 +565,12 @@ impl Strategy {
     /// `None` for the other levels.
     pub fn estimate(&self) -> Option<MistakeRate> {
         (self.level == Level::Adaptive).then(|| self.posterior.mean())
+    }
+
+    /// The same strategy with `posterior` as `adaptive`'s estimate of its opponent
+    /// (the games crate's players update it from the moves of any game).
+    pub const fn with_posterior(self, posterior: Posterior) -> Strategy {
+        Strategy { posterior, ..self }
     }
 
     /// `adaptive`'s posterior; the uniform prior for the other levels.

@@ -13,6 +13,7 @@ mod map;
 mod output;
 mod play;
 mod player;
+mod puzzle;
 mod selfplay;
 mod simulate;
 mod solve;
@@ -49,6 +50,7 @@ enum Command {
     Map(map::Args),
     Games(games::Args),
     Solve(solve::Args),
+    Puzzle(puzzle::Args),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Some(Command::Map(args)) => map::run(args),
         Some(Command::Games(args)) => games::run(args),
         Some(Command::Solve(args)) => solve::run(args),
+        Some(Command::Puzzle(args)) => puzzle::run(args),
         None => play::run(cli.play),
     }
 }

@@ -61,6 +61,10 @@ impl<C: MoveChooser> MoveChooser for Watched<C> {
     fn next_level(&mut self) {
         self.0.next_level();
     }
+
+    fn observe(&mut self, board: &tictable::Board, square: tictable::Square) {
+        self.0.observe(board, square);
+    }
 }
 
 #[entry]

@@ -7,6 +7,10 @@
 //! (three men's morris, tapatan, achi: positions repeat, solved by retrograde analysis)
 //! and [`Hexapawn`]. [`catalog`] turns a game id (`mnk:4,4,4`) into a game.
 //!
+//! Over a solved table, [`players`] plays any game without repeats at the engine's
+//! levels (`perfect`, `sharp`, `gentle:F`, `adaptive`, `random`, `epsilon:E`), and
+//! [`puzzle`] finds, counts and judges the positions where exactly one move keeps a win.
+//!
 //! ```
 //! use tictable_games::{solve, Outcome, TicTacToe};
 //! let solution = solve(TicTacToe::normal()).unwrap();
@@ -31,6 +35,8 @@ mod game;
 mod hexapawn;
 mod mnk;
 mod morris;
+pub mod players;
+pub mod puzzle;
 mod solver;
 pub mod strategy;
 mod tictactoe;

@@ -36,7 +36,7 @@ fn with_stdout(args: &[&str], stdout: Stdio) -> (Option<i32>, String) {
 }
 
 /// Every subcommand that writes to stdout, with the arguments the tests give it.
-const WRITERS: [&[&str]; 13] = [
+const WRITERS: [&[&str]; 15] = [
     &["map", "--player", "x"],
     &["analyse", "X...O...."],
     &["verify"],
@@ -54,6 +54,8 @@ const WRITERS: [&[&str]; 13] = [
     &["--help"],
     &["simulate", "--games", "1"],
     &["simulate", "--games", "1", "--json"],
+    &["puzzle", "--seed", "1", "--json"],
+    &["puzzle", "--seed", "1"],
 ];
 
 #[test]

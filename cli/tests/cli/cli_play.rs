@@ -579,7 +579,7 @@ fn the_command_list_gives_each_command_one_line() {
         .collect();
     for name in [
         "analyse", "simulate", "verify", "play", "selfplay", "export", "stats", "map", "games",
-        "solve", "help",
+        "solve", "puzzle", "help",
     ] {
         let lines = commands
             .iter()
@@ -591,7 +591,7 @@ fn the_command_list_gives_each_command_one_line() {
     for line in &commands {
         assert!(line.chars().count() <= 100, "{line}");
     }
-    assert_eq!(commands.len(), 11, "one line per command: {text}");
+    assert_eq!(commands.len(), 12, "one line per command: {text}");
     // The long paragraph is still in the command's own help.
     assert!(help(&["verify", "--help"]).contains("Exit status 0 only when the table answers"));
 }

@@ -12,6 +12,7 @@ mod cli_map;
 mod cli_pipes;
 mod cli_play;
 mod cli_players;
+mod cli_puzzle;
 mod cli_simulate;
 mod cli_verify;
 mod pty_play;

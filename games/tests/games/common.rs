@@ -50,3 +50,19 @@ pub fn each_reachable<G: Game>(game: &G, mut visit: impl FnMut(&G::Position)) ->
     }
     seen.len()
 }
+
+/// The block of `path` between `begin` and `end` is `block`; with `write`, made so.
+pub fn generated_block(path: &str, begin: &str, end: &str, block: &str, write: bool, script: &str) {
+    let path = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (head, rest) = doc.split_once(begin).expect("the begin marker");
+    let (shown, tail) = rest.split_once(end).expect("the end marker");
+    if write {
+        std::fs::write(&path, format!("{head}{begin}{block}{end}{tail}")).unwrap();
+    } else {
+        assert!(
+            shown == block,
+            "{path}: the generated block is stale: run {script}\n{block}"
+        );
+    }
+}

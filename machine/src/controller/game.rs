@@ -449,7 +449,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             match Squares::from_bits(hum_new).first() {
                 // Button pressed without a move: keep waiting.
                 None => self.enter(State::HumanTurn),
-                Some(square) if self.record.push(square).is_ok() => self.next_turn(now_ms),
+                Some(square) if self.record.push(square).is_ok() => {
+                    self.chooser.observe(&board, square);
+                    self.next_turn(now_ms)
+                }
                 Some(_) => self.fail(Problem::Mismatch),
             }
             return;

@@ -118,6 +118,13 @@ pub trait MoveChooser {
 
     /// Switches to the next playing level (the Level button); fixed choosers ignore it.
     fn next_level(&mut self) {}
+
+    /// Reports the person's move `square`, made in `board` (the position before it),
+    /// once the device has read and accepted it; choosers that learn from the person
+    /// (`adaptive`) use it, the others ignore it.
+    fn observe(&mut self, board: &Board, square: Square) {
+        let _ = (board, square);
+    }
 }
 
 /// Any [`Strategy`] of the players module (random, easy, medium, perfect, trap,
@@ -153,6 +160,12 @@ impl<R: rand_core::Rng> MoveChooser for StrategyChooser<R> {
         self.strategy.choose(board, &mut self.rng).ok()
     }
 
+    /// `adaptive` updates its estimate of the person's mistake rate
+    /// ([`Strategy::observe`]), across the games of a power-on too.
+    fn observe(&mut self, board: &Board, square: Square) {
+        self.strategy.observe(board, square);
+    }
+
     fn next_level(&mut self) {
         let all = Level::ALL;
         let i = all
@@ -160,10 +173,15 @@ impl<R: rand_core::Rng> MoveChooser for StrategyChooser<R> {
             .position(|l| *l == self.strategy.level())
             .unwrap_or(0);
         let next = all[(i + 1) % all.len()];
-        // A mistake rate only carries over to levels that take one.
+        // A mistake rate only carries over to levels that take one (perfect, trap);
+        // gentle and epsilon start at their own default parameter (F = 0.5, ε = 0.1).
         let rate = self.strategy.mistake_rate();
         let base = Strategy::new(next).with_first_move(self.strategy.first_move());
-        self.strategy = base.with_mistake_rate(rate).unwrap_or(base);
+        self.strategy = if next.takes_mistake_rate() {
+            base.with_mistake_rate(rate).unwrap_or(base)
+        } else {
+            base
+        };
     }
 }
 

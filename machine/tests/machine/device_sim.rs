@@ -598,6 +598,47 @@ fn the_level_button_cycles_the_strategy_and_trap_still_never_loses() {
 }
 
 #[test]
+fn adaptive_learns_the_persons_mistake_rate_on_the_machine() {
+    // A person who plays uniformly at random (ε = 1): the machine's adaptive chooser
+    // reads each accepted move and its estimate leaves the prior's 0.5 for the careless
+    // end; the levels cycled by the button start at their own parameters.
+    use tictable::strategy::Strategy;
+    use tictable_machine::controller::StrategyChooser;
+    use tictable_machine::sim::SplitMix64;
+    let chooser = || StrategyChooser {
+        strategy: Strategy::new(Level::Adaptive),
+        rng: SplitMix64::new(3),
+    };
+    let mut m = SimMachine::new(SimConfig::standard(0.0, 0.0, 33).unwrap(), chooser()).unwrap();
+    let mut h = SimHuman::new(Style::Random, 0.0, 8);
+    assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
+    assert_eq!(
+        m.controller
+            .chooser()
+            .strategy
+            .estimate()
+            .unwrap()
+            .to_string(),
+        "0.5"
+    );
+    for g in 0..6 {
+        let game = Scenario::game(g % 2 == 0, None, Style::Random);
+        let r = m.play_scenario(&game, &mut h, &mut || chooser(), None);
+        assert!(r.finished);
+        assert_ne!(r.device_won, Some(false));
+    }
+    let estimate = m.controller.chooser().strategy.estimate().unwrap();
+    assert!(estimate.parts_per_10000() >= 7_000, "estimate {estimate}");
+    m.press(&mut h, Button::Level); // adaptive -> epsilon, at its default ε = 0.1
+    assert_eq!(m.controller.chooser().strategy.to_string(), "epsilon:0.1");
+    for _ in 0..6 {
+        m.press(&mut h, Button::Level); // random, easy, medium, perfect, trap, sharp
+    }
+    m.press(&mut h, Button::Level); // sharp -> gentle, at its default F = 0.5
+    assert_eq!(m.controller.chooser().strategy.to_string(), "gentle:0.5");
+}
+
+#[test]
 fn the_world_shared_by_reference_plays_exactly_as_the_world_shared_by_rc() {
     // The no_std core (as on the QEMU images: `&RefCell<World>`) and the host's
     // `Rc<RefCell<World>>` are the same machine: same seed, same games, same world.

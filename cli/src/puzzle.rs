@@ -1,0 +1,192 @@
+//! `tictable puzzle`: a position where the side to move wins and exactly one move keeps
+//! the win, served from the solved table of any game (`tictable_games::puzzle`).
+
+use crate::output::{self, Tally};
+use rand_core::SeedableRng;
+use serde_json::json;
+use std::io::{self, BufRead};
+use std::process::ExitCode;
+use tictable_games::puzzle::{self, Puzzle, Verdict};
+use tictable_games::{Game, Notation, Outcome, Solution};
+
+/// The longest answer line read, in bytes (longer ones are refused, memory bounded).
+const MAX_ANSWER: usize = 256;
+
+/// Solve a puzzle: the side to move wins, and exactly one move keeps the win.
+///
+/// Plain text: shows the position, reads your move in the game's notation (people:
+/// squares and columns from 1) and judges it by the table; `hint` narrows the choice to
+/// half the legal moves, `answer` gives up. `--json` prints one puzzle with its answer
+/// and hint (moves numbered from 0) for programs. Exit status: 0 (solved, failed or
+/// given up), 2 bad arguments (an unknown game, a remoteness the game has no puzzles
+/// of).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game (`tictable games` lists them).
+    #[arg(long, value_name = "GAME", default_value = "tictactoe")]
+    game: String,
+    /// Only puzzles won in exactly N plies (the table's remoteness; `tictable puzzle
+    /// --game G --remoteness 0` lists those the game has); any when not given.
+    #[arg(long, value_name = "N")]
+    remoteness: Option<u8>,
+    /// Seed of the random choice (PCG-64 MCG); the same seed serves the same puzzle.
+    /// Without it, the clock's.
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = crate::values::seed)]
+    seed: Option<u64>,
+    /// Print one puzzle with its answer as a JSON object and exit.
+    #[arg(long)]
+    json: bool,
+    /// The game's table file, written by `tictable solve --game G --out DIR` (for
+    /// games too large to solve on demand).
+    #[arg(long, value_name = "FILE")]
+    table: Option<std::path::PathBuf>,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let game = match crate::solve::parse_game(&args.game, "puzzle") {
+        Ok(game) => game,
+        Err(code) => return code,
+    };
+    tictable_games::dispatch!(game, g => {
+        match crate::solve::load_or_solve(g, args.table.as_deref()) {
+            Ok(solution) => serve(&solution, &args),
+            Err(e) => {
+                eprintln!("puzzle: {e}");
+                ExitCode::from(2)
+            }
+        }
+    })
+}
+
+/// "win in 3 (plies)" and the like.
+fn remoteness_text(remoteness: u8) -> String {
+    format!("win in {remoteness}")
+}
+
+fn serve<G: Game>(solution: &Solution<G>, args: &Args) -> ExitCode {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    let Some(p) = puzzle::pick(solution, args.remoteness, &mut rng) else {
+        let counts = puzzle::counts(solution);
+        let have: Vec<String> = counts.keys().map(|r| r.to_string()).collect();
+        eprintln!(
+            "puzzle: {} has no puzzle{}; remoteness with puzzles: {}",
+            solution.game().id(),
+            args.remoteness
+                .map_or(String::new(), |r| format!(" won in {r} plies")),
+            if have.is_empty() {
+                "none".to_string()
+            } else {
+                have.join(", ")
+            }
+        );
+        return ExitCode::from(2);
+    };
+    if args.json {
+        return output::finish(output::print(
+            format!("{}\n", json_line(solution, &p, seed)).as_bytes(),
+        ));
+    }
+    let stdin = io::stdin();
+    output::finish(dialogue(
+        solution,
+        &p,
+        &mut stdin.lock(),
+        Tally::new(io::stdout()),
+    ))
+}
+
+/// The puzzle for programs: moves numbered from 0 (`answer`, `hint`), the answer as
+/// people write it too.
+fn json_line<G: Game>(solution: &Solution<G>, p: &Puzzle<G>, seed: u64) -> serde_json::Value {
+    let game = solution.game();
+    let api = |m: G::Move| game.write_move(m, Notation::Api);
+    json!({
+        "game": game.id(),
+        "seed": seed,
+        "position": game.write_position(&p.position, Notation::Api),
+        "to_move": game.to_move(&p.position).char().to_string(),
+        "remoteness": p.remoteness,
+        "answer": api(p.answer),
+        "answer_people": game.write_move(p.answer, Notation::People),
+        "hint": puzzle::hint(solution, p).into_iter().map(api).collect::<Vec<_>>(),
+    })
+}
+
+/// Shows the puzzle, reads answers until one is judged (or `answer`, or the end of the
+/// input), and says what the table says.
+fn dialogue<G: Game, W: io::Write>(
+    solution: &Solution<G>,
+    p: &Puzzle<G>,
+    input: &mut impl BufRead,
+    mut out: Tally<W>,
+) -> io::Result<()> {
+    let game = solution.game();
+    let people = |m: G::Move| game.write_move(m, Notation::People);
+    let mover = game.to_move(&p.position).char();
+    out.put(&format!(
+        "{}: {mover} to move wins ({} plies, counting both sides' moves), and exactly one move keeps the win.\n\n{}\n\nYour move ({}), `hint` or `answer`:\n",
+        game.id(),
+        remoteness_text(p.remoteness),
+        game.write_position(&p.position, Notation::People).replace('/', "\n"),
+        game.move_syntax(Notation::People),
+    ));
+    let mut line = Vec::new();
+    loop {
+        let Some(length) = crate::analyse::read_line(input, &mut line, MAX_ANSWER)? else {
+            out.put(&format!("No answer. The move was {}.\n", people(p.answer)));
+            return out.result();
+        };
+        if length > MAX_ANSWER {
+            out.put(&format!(
+                "That line is {length} bytes long; a move is short. Try again:\n"
+            ));
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim();
+        match text {
+            "" => continue,
+            "hint" => {
+                let hint: Vec<String> = puzzle::hint(solution, p).into_iter().map(people).collect();
+                out.put(&format!("Hint: the move is one of {}.\n", hint.join(", ")));
+                continue;
+            }
+            "answer" => {
+                out.put(&format!("The move was {}.\n", people(p.answer)));
+                return out.result();
+            }
+            _ => {}
+        }
+        let mv = match game.parse_move(&p.position, text, Notation::People) {
+            Ok(mv) => mv,
+            Err(e) => {
+                out.put(&format!("{e}. Try again:\n"));
+                continue;
+            }
+        };
+        match puzzle::judge(solution, &p.position, mv) {
+            Some(Verdict::Solved) => out.put(&format!(
+                "Solved: {} keeps the win; {mover} wins in {} plies with best play.\n",
+                people(mv),
+                p.remoteness
+            )),
+            Some(Verdict::Failed(record)) => out.put(&format!(
+                "Not it: after {} {mover} {}. The move was {}.\n",
+                people(mv),
+                match record.outcome {
+                    Outcome::Draw => "can only draw".to_string(),
+                    Outcome::Loss => format!("loses in {}", record.remoteness),
+                    Outcome::Win => format!("still wins, in {}", record.remoteness),
+                },
+                people(p.answer)
+            )),
+            None => out.put("That move is not in the table.\n"),
+        }
+        return out.result();
+    }
+}

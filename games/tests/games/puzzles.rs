@@ -1,0 +1,191 @@
+//! Puzzles from the table (`tictable_games::puzzle`): counted against a brute-force
+//! count on tic-tac-toe (its own negamax over raw bitboards, no table, no symmetry),
+//! one solved and one failed, judged as the table judges.
+
+use crate::common::solved;
+use rand_core::SeedableRng;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use tictable_games::puzzle::{self, Verdict};
+use tictable_games::{Game, Outcome, TicTacToe};
+
+const LINES: [u16; 8] = [
+    0b000_000_111,
+    0b000_111_000,
+    0b111_000_000,
+    0b001_001_001,
+    0b010_010_010,
+    0b100_100_100,
+    0b100_010_001,
+    0b001_010_100,
+];
+
+/// Whether the pieces `bits` hold a whole line.
+fn has_line(bits: u16) -> bool {
+    LINES.iter().filter(|&&l| bits & l == l).count() > 0
+}
+
+/// Outcome and remoteness for the side to move (`mine`) against `theirs`: the last
+/// mover made a line (a loss now), a full board (a draw), else the best child.
+fn negamax(mine: u16, theirs: u16, memo: &mut HashMap<(u16, u16), (Outcome, u8)>) -> (Outcome, u8) {
+    if has_line(theirs) {
+        return (Outcome::Loss, 0);
+    }
+    if (mine | theirs) == 0x1ff {
+        return (Outcome::Draw, 0);
+    }
+    if let Some(&v) = memo.get(&(mine, theirs)) {
+        return v;
+    }
+    let children: Vec<(Outcome, u8)> = (0..9)
+        .filter(|i| (mine | theirs) >> i & 1 == 0)
+        .map(|i| negamax(theirs, mine | 1 << i, memo))
+        .collect();
+    let v = if let Some(r) = children
+        .iter()
+        .filter(|c| c.0 == Outcome::Loss)
+        .map(|c| c.1)
+        .min()
+    {
+        (Outcome::Win, r + 1)
+    } else if children.iter().any(|c| c.0 == Outcome::Draw) {
+        (Outcome::Draw, 0)
+    } else {
+        (
+            Outcome::Loss,
+            children.iter().map(|c| c.1).max().unwrap() + 1,
+        )
+    };
+    memo.insert((mine, theirs), v);
+    v
+}
+
+/// Every reachable tic-tac-toe position where the mover wins and exactly one move
+/// keeps the win, per remoteness, counted over raw positions.
+fn brute_force_counts() -> BTreeMap<u8, u64> {
+    let mut memo = HashMap::new();
+    let mut seen = HashSet::new();
+    let mut counts = BTreeMap::new();
+    let mut stack = vec![(0u16, 0u16)];
+    seen.insert((0u16, 0u16));
+    while let Some((mine, theirs)) = stack.pop() {
+        let (outcome, remoteness) = negamax(mine, theirs, &mut memo);
+        let over = has_line(theirs) || (mine | theirs) == 0x1ff;
+        if over {
+            continue;
+        }
+        let free: Vec<u16> = (0..9).filter(|i| (mine | theirs) >> i & 1 == 0).collect();
+        let winning = free
+            .iter()
+            .filter(|&&i| negamax(theirs, mine | 1 << i, &mut memo).0 == Outcome::Loss)
+            .count();
+        if outcome == Outcome::Win && winning == 1 {
+            *counts.entry(remoteness).or_insert(0) += 1;
+        }
+        for i in free {
+            let child = (theirs, mine | 1 << i);
+            if seen.insert(child) {
+                stack.push(child);
+            }
+        }
+    }
+    counts
+}
+
+#[test]
+fn tictactoe_puzzle_counts_match_a_brute_force_count() {
+    let solution = solved(TicTacToe::normal());
+    let counts = puzzle::counts(&solution);
+    let raw: BTreeMap<u8, u64> = counts.iter().map(|(&r, c)| (r, c.positions)).collect();
+    assert_eq!(raw, brute_force_counts());
+    assert!(counts
+        .values()
+        .all(|c| 0 < c.classes && c.classes <= c.positions));
+    let listed: usize = counts.values().map(|c| c.classes as usize).sum();
+    assert_eq!(puzzle::all(&solution, None).len(), listed);
+}
+
+#[test]
+fn a_puzzle_solved_and_one_failed_are_judged_as_the_table_judges() {
+    let solution = solved(TicTacToe::normal());
+    let game = solution.game();
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(4);
+    for remoteness in [1, 3, 5, 1, 3, 5, 1, 3, 5] {
+        let p = puzzle::pick(&solution, Some(remoteness), &mut rng).unwrap();
+        assert_eq!(p.remoteness, remoteness);
+        assert_eq!(solution.best_moves(&p.position), vec![p.answer]);
+        assert_eq!(
+            puzzle::judge(&solution, &p.position, p.answer),
+            Some(Verdict::Solved)
+        );
+        let mut moves = Vec::new();
+        game.moves(&p.position, &mut moves);
+        // Every other move fails, with what the table says it leaves the mover.
+        for &wrong in moves.iter().filter(|&&m| m != p.answer) {
+            let child = solution.get(&game.play(&p.position, wrong)).unwrap();
+            assert_ne!(child.outcome, Outcome::Loss, "a second winning move");
+            match puzzle::judge(&solution, &p.position, wrong) {
+                Some(Verdict::Failed(r)) => assert_eq!(
+                    (r.outcome, r.remoteness),
+                    (child.outcome.flip(), child.remoteness + 1)
+                ),
+                other => panic!("{other:?}"),
+            }
+        }
+        let hint = puzzle::hint(&solution, &p);
+        assert!(
+            hint.contains(&p.answer)
+                && hint.len() == moves.len().div_ceil(2).max(2).min(moves.len())
+        );
+    }
+    assert!(puzzle::pick(&solution, Some(2), &mut rng).is_none());
+}
+
+/// docs/puzzles.md's counts: per game, the puzzles per remoteness (classes / positions).
+fn puzzles_table() -> String {
+    let mut out = String::from(
+        "| game | puzzles: classes | positions | per remoteness (win in N plies: classes / positions) |\n|---|---|---|---|\n",
+    );
+    for id in [
+        "tictactoe",
+        "misere",
+        "mnk:4,3,3",
+        "mnk:4,4,3",
+        "mnk:4,4,4",
+        "connect4:4x4",
+        "connect4:5x4",
+        "connect4:4x5",
+        "three-mens-morris",
+        "tapatan",
+        "achi",
+        "hexapawn",
+    ] {
+        let game = tictable_games::catalog::parse(id).unwrap();
+        let counts = tictable_games::dispatch!(game, g => puzzle::counts(&solved(g)));
+        let classes: u64 = counts.values().map(|c| c.classes).sum();
+        let positions: u64 = counts.values().map(|c| c.positions).sum();
+        let each: Vec<String> = counts
+            .iter()
+            .map(|(r, c)| format!("{r}: {} / {}", c.classes, c.positions))
+            .collect();
+        out.push_str(&format!(
+            "| {id} | {classes} | {positions} | {} |\n",
+            each.join(", ")
+        ));
+    }
+    out
+}
+
+/// docs/puzzles.md's counts are the ones computed now; with `TICTABLE_WRITE_TABLE=1`
+/// (`scripts/puzzles-table`) the test writes them.
+#[test]
+#[ignore = "release only (every position of twelve games): scripts/puzzles-table --check, .ci/run"]
+fn puzzle_counts_in_the_docs_are_current() {
+    crate::common::generated_block(
+        "docs/puzzles.md",
+        "<!-- puzzles-table: begin (generated: scripts/puzzles-table) -->\n",
+        "<!-- puzzles-table: end -->\n",
+        &puzzles_table(),
+        std::env::var_os("TICTABLE_WRITE_TABLE").is_some(),
+        "scripts/puzzles-table",
+    );
+}
