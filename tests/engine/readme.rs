@@ -574,9 +574,10 @@ fn count_mismatches(documents: &[(PathBuf, String)]) -> Vec<String> {
                 ));
             }
         };
+        // (Not "the 4520 positions with a move to make": before symmetry.)
         for suffix in [
             " canonical decision positions",
-            " positions with a move",
+            " canonical positions with a move",
             " of them with a move",
         ] {
             for (at, _) in text.match_indices(suffix) {
@@ -588,6 +589,15 @@ fn count_mismatches(documents: &[(PathBuf, String)]) -> Vec<String> {
                 );
             }
         }
+        for (at, m) in text.match_indices("symmetries of the square to ") {
+            let right = at + m.len();
+            expect(
+                right,
+                number_after(&text, right),
+                decisions,
+                "positions with a move",
+            );
+        }
         for (at, m) in text.match_indices(" of the ") {
             let right = at + m.len();
             let Some(of) = number_after(&text, right) else {
@@ -595,31 +605,22 @@ fn count_mismatches(documents: &[(PathBuf, String)]) -> Vec<String> {
             };
             let digits = of.to_string().len();
             let after = &text[right + digits..];
-            if !(after.starts_with(" canonical")
-                || after.starts_with(" positions")
-                || after.starts_with(')'))
+            let before = &text[..at];
+            let stem = before.trim_end_matches(|c: char| c.is_ascii_digit());
+            let stored_form = stem.ends_with("decide (") && after.starts_with(')');
+            if !(after.starts_with(" canonical") || after.starts_with(" positions") || stored_form)
             {
                 continue;
             }
             expect(right, Some(of), decisions, "positions with a move");
-            let before = &text[..at];
             let n = number_before(&text, at);
-            if before
-                .trim_end_matches(|c: char| c.is_ascii_digit())
-                .ends_with("decide ")
-                || before
-                    .trim_end_matches(|c: char| c.is_ascii_digit())
-                    .ends_with("decides ")
-                || before
-                    .trim_end_matches(|c: char| c.is_ascii_digit())
-                    .ends_with("moves of ")
+            if stem.ends_with("decide ")
+                || stem.ends_with("decides ")
+                || stem.ends_with("moves of ")
             {
                 expect(at, n, decided, "decided by the threats");
             }
-            if before
-                .trim_end_matches(|c: char| c.is_ascii_digit())
-                .ends_with("decide (")
-            {
+            if stored_form {
                 expect(at, n, stored, "in the best-moves table");
             }
         }
