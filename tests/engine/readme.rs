@@ -668,3 +668,24 @@ fn position_counts_are_the_ones_the_crate_computes() {
         count_mismatches(&edited)
     );
 }
+
+/// README's embedding table gives the committed files' sizes: the postcard table's and
+/// the Python module's (`wc -c`), as the files are now.
+#[test]
+fn the_embedded_files_sizes_are_the_files() {
+    let readme = document("README.md");
+    for (way, file, said) in [
+        ("Rust, from a file", "tables/tictactoe.postcard", " B file"),
+        ("Python, MicroPython", "tables/tictactoe.py", " B as `.py`"),
+    ] {
+        let bytes = std::fs::metadata(root().join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"))
+            .len();
+        let row = embed_row(&readme, way);
+        let figure = format!(" {}{said}", grouped(usize::try_from(bytes).unwrap()));
+        assert!(
+            row.contains(&figure),
+            "README's row \"{way}\" does not say{figure} ({file} has {bytes} bytes): {row}"
+        );
+    }
+}
