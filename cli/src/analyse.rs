@@ -45,7 +45,7 @@ pub fn run(args: Args) -> ExitCode {
     if let Some(id) = args.game.clone() {
         return run_game(&id, &args);
     }
-    answer_all(&args, |input: &str| {
+    answer_all(&args, LEGEND, |input: &str| {
         let result = parse(input);
         let valid = result.is_ok();
         let input = excerpt(input);
@@ -250,16 +250,31 @@ fn run_game(id: &str, args: &Args) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        answer_all(args, |input: &str| game_report(&solution, input, args.json))
+        answer_all(args, GAME_LEGEND, |input: &str| game_report(&solution, input, args.json))
     })
 }
 
+/// The last line of the readable report (not of `--json`): what its words mean, in
+/// short; `docs/glossary.md` has them in full.
+const LEGEND: &str = "(win/loss in N: N plies, single moves, to the end with perfect play; \
+Best: the fastest win or slowest loss; Safe: keeps the outcome. Words: docs/glossary.md)\n";
+
+/// [`LEGEND`] for `--game`, whose report has no safe moves.
+const GAME_LEGEND: &str = "(win/loss in N: N plies, single moves, to the end with perfect \
+play; Best: the fastest win or slowest loss. Words: docs/glossary.md)\n";
+
 /// Answers every position of `args` (`-`: each line of stdin, at most [`MAX_LINE`]
-/// bytes kept) with `report`, which says whether the input was valid.
-fn answer_all(args: &Args, mut report: impl FnMut(&str) -> (String, bool)) -> ExitCode {
+/// bytes kept) with `report`, which says whether the input was valid; without
+/// `--json`, ends with `legend` once when a position was valid.
+fn answer_all(
+    args: &Args,
+    legend: &str,
+    mut report: impl FnMut(&str) -> (String, bool),
+) -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut all_valid = true;
+    let mut any_valid = false;
     let mut read_error = None;
     let result = (|| -> io::Result<()> {
         for position in &args.positions {
@@ -290,13 +305,18 @@ fn answer_all(args: &Args, mut report: impl FnMut(&str) -> (String, bool)) -> Ex
                         report(text)
                     };
                     all_valid &= valid;
+                    any_valid |= valid;
                     out.write_all(answer.as_bytes())?;
                 }
             } else {
                 let (answer, valid) = report(position);
                 all_valid &= valid;
+                any_valid |= valid;
                 out.write_all(answer.as_bytes())?;
             }
+        }
+        if any_valid && !args.json {
+            out.write_all(legend.as_bytes())?;
         }
         out.flush()
     })();

@@ -514,15 +514,178 @@ fn rust_paths_are_resolved_against_the_source() {
 /// The firmware's and the virtual blue pill's READMEs stay short enough to read in
 /// about five minutes (what it is, how to run it, the tables a person needs); the rest
 /// lives in `docs/firmware.md` and `docs/vboard.md`. The limit counts words as `wc -w`
-/// does, tables included (they are scanned rather than read: about 350 words a minute).
+/// does, tables included: 1,100 words, five minutes at a reading pace of about 220
+/// words a minute (tables are scanned faster).
 #[test]
 fn the_firmware_and_vboard_readmes_stay_short() {
-    const WORDS: usize = 1800;
+    const WORDS: usize = 1100;
     for page in ["firmware/README.md", "vboard/README.md"] {
         let words = document(page).split_whitespace().count();
         assert!(
             words <= WORDS,
             "{page} has {words} words, over {WORDS}: move details to docs/"
+        );
+    }
+}
+
+/// The position counts the documents give: canonical positions with a move to make,
+/// those whose best moves the threats on the board decide (`tictable::tactics`), and
+/// those the best-moves table stores.
+const SAID_COUNTS: (usize, usize, usize) = (627, 531, 96);
+
+/// The number written just before byte `end` of `text` (`"of 627"`, end after 627).
+fn number_before(text: &str, end: usize) -> Option<usize> {
+    let head = &text[..end];
+    let digits = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    head[end - digits..].parse().ok()
+}
+
+/// The number written from byte `start` of `text`.
+fn number_after(text: &str, start: usize) -> Option<usize> {
+    let tail = &text[start..];
+    let digits = tail.len() - tail.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    tail[..digits].parse().ok()
+}
+
+/// The counts wherever a document says them: "N canonical decision positions",
+/// "N positions with a move", "N of them with a move", "decides N of the M", "(N of
+/// the M)" for the stored ones, "the other N", "N of the M canonical positions": each
+/// is the count the crate computes (`SAID_COUNTS`, checked against the solve).
+fn count_mismatches(documents: &[(PathBuf, String)]) -> Vec<String> {
+    let (decisions, decided, stored) = SAID_COUNTS;
+    let mut wrong = Vec::new();
+    for (path, text) in documents {
+        let text = text.replace("\n//! ", " ").replace(['\n'], " ");
+        let mut expect = |at: usize, found: Option<usize>, want: usize, what: &str| {
+            if let Some(n) = found.filter(|&n| n != want) {
+                let start = text[..at]
+                    .char_indices()
+                    .rev()
+                    .nth(30)
+                    .map_or(0, |(i, _)| i);
+                let end = (at + 30).min(text.len());
+                let end = (end..=text.len())
+                    .find(|&e| text.is_char_boundary(e))
+                    .unwrap();
+                wrong.push(format!(
+                    "{}: {n} {what}, the crate computes {want}: \"{}\"",
+                    path.display(),
+                    &text[start..end]
+                ));
+            }
+        };
+        // (Not "the 4520 positions with a move to make": before symmetry.)
+        for suffix in [
+            " canonical decision positions",
+            " canonical positions with a move",
+            " of them with a move",
+        ] {
+            for (at, _) in text.match_indices(suffix) {
+                expect(
+                    at,
+                    number_before(&text, at),
+                    decisions,
+                    "positions with a move",
+                );
+            }
+        }
+        for (at, m) in text.match_indices("symmetries of the square to ") {
+            let right = at + m.len();
+            expect(
+                right,
+                number_after(&text, right),
+                decisions,
+                "positions with a move",
+            );
+        }
+        for (at, m) in text.match_indices(" of the ") {
+            let right = at + m.len();
+            let Some(of) = number_after(&text, right) else {
+                continue;
+            };
+            let digits = of.to_string().len();
+            let after = &text[right + digits..];
+            let before = &text[..at];
+            let stem = before.trim_end_matches(|c: char| c.is_ascii_digit());
+            let stored_form = stem.ends_with("decide (") && after.starts_with(')');
+            if !(after.starts_with(" canonical") || after.starts_with(" positions") || stored_form)
+            {
+                continue;
+            }
+            expect(right, Some(of), decisions, "positions with a move");
+            let n = number_before(&text, at);
+            if stem.ends_with("decide ")
+                || stem.ends_with("decides ")
+                || stem.ends_with("moves of ")
+            {
+                expect(at, n, decided, "decided by the threats");
+            }
+            if stored_form {
+                expect(at, n, stored, "in the best-moves table");
+            }
+        }
+        for (at, m) in text.match_indices("the other ") {
+            let right = at + m.len();
+            let Some(n) = number_after(&text, right) else {
+                continue;
+            };
+            let after = &text[right + n.to_string().len()..];
+            if after.starts_with('.') || after.starts_with(" canonical") {
+                expect(right, Some(n), stored, "in the best-moves table");
+            }
+        }
+    }
+    wrong
+}
+
+/// The documents' position counts (627 with a move, 531 decided by the threats, 96
+/// stored) are the ones the solve and the tables give, wherever they are written.
+#[cfg(feature = "std")]
+#[test]
+fn position_counts_are_the_ones_the_crate_computes() {
+    let solution = tictable::solve::solve();
+    let stored = tictable::table::size().best_entries;
+    let computed = (
+        solution.decisions.len(),
+        solution.decisions.len() - stored,
+        stored,
+    );
+    assert_eq!(
+        computed, SAID_COUNTS,
+        "the counts changed: update SAID_COUNTS and every document that says the old ones"
+    );
+    let wrong = count_mismatches(&documents());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The check itself: an edited count is found.
+    let edited = [(
+        PathBuf::from("x.md"),
+        "decide 530 of the 627 canonical positions; the other 97.".to_string(),
+    )];
+    assert_eq!(
+        count_mismatches(&edited).len(),
+        2,
+        "{:?}",
+        count_mismatches(&edited)
+    );
+}
+
+/// README's embedding table gives the committed files' sizes: the postcard table's and
+/// the Python module's (`wc -c`), as the files are now.
+#[test]
+fn the_embedded_files_sizes_are_the_files() {
+    let readme = document("README.md");
+    for (way, file, said) in [
+        ("Rust, from a file", "tables/tictactoe.postcard", " B file"),
+        ("Python, MicroPython", "tables/tictactoe.py", " B as `.py`"),
+    ] {
+        let bytes = std::fs::metadata(root().join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"))
+            .len();
+        let row = embed_row(&readme, way);
+        let figure = format!(" {}{said}", grouped(usize::try_from(bytes).unwrap()));
+        assert!(
+            row.contains(&figure),
+            "README's row \"{way}\" does not say{figure} ({file} has {bytes} bytes): {row}"
         );
     }
 }

@@ -4,7 +4,10 @@
 //! cannot be installed here to try, so the declared versions are the evidence: a
 //! dependency that declares 1.88 does not build on 1.87. README.md's "Rust X or later"
 //! (the two commands, so every crate and their dev-dependencies) and each crate's
-//! README say the same versions.
+//! README say the same versions. The separate builds (`firmware/`, `vboard/`, `web/`,
+//! `qemu/`, `fuzz/`, `firmware/host-check/`: each its own workspace and lock file) are
+//! checked the same way by an ignored test that `.ci/run` runs (it may fetch their
+//! dependencies once).
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,15 +35,26 @@ fn written((major, minor, patch): (u32, u32, u32)) -> String {
 
 /// `cargo metadata` of the workspace, with the lock file as it is.
 fn metadata() -> Value {
+    metadata_of(Path::new(env!("CARGO_MANIFEST_DIR")), true)
+}
+
+/// `cargo metadata` of the workspace in `dir`; `--locked` when `locked` (its
+/// `Cargo.lock` is committed and must not change).
+fn metadata_of(dir: &Path, locked: bool) -> Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--locked"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let mut command = Command::new(cargo);
+    command.args(["metadata", "--format-version", "1"]);
+    if locked {
+        command.arg("--locked");
+    }
+    let out = command
+        .current_dir(dir)
         .output()
         .expect("cargo metadata runs");
     assert!(
         out.status.success(),
-        "cargo metadata failed: {}",
+        "cargo metadata in {} failed: {}",
+        dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON")
@@ -191,6 +205,54 @@ fn the_readmes_say_the_versions_cargo_declares() {
             "{readme} does not say its crate's rust-version: {said:?}"
         );
     }
+}
+
+/// The separate builds (own workspace and lock file), relative to the root.
+const SEPARATE_BUILDS: [&str; 6] = [
+    "firmware",
+    "firmware/host-check",
+    "vboard",
+    "web",
+    "qemu",
+    "fuzz",
+];
+
+/// The separate builds, each its own workspace: their `rust-version` is the highest
+/// their resolved dependencies declare, as for the main workspace's crates. Their
+/// dependencies may not be in Cargo's cache (the firmware's, QEMU's and the fuzzer's
+/// are fetched only by their scripts), so `cargo metadata` may fetch them: ignored in
+/// `cargo test`, run by `.ci/run`. A missing manifest fails the test (it names the
+/// directory): no build is passed over silently.
+#[test]
+#[ignore = "fetches the separate builds' dependencies (network once): .ci/run runs it"]
+fn each_separate_build_declares_the_rust_version_its_dependencies_need() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut wrong = Vec::new();
+    for dir in SEPARATE_BUILDS {
+        let dir = root.join(dir);
+        if !dir.join("Cargo.toml").is_file() {
+            wrong.push(format!(
+                "{}: no Cargo.toml (moved? update SEPARATE_BUILDS)",
+                dir.display()
+            ));
+            continue;
+        }
+        // fuzz/ does not commit its lock file (cargo fuzz writes it).
+        let locked = dir.join("Cargo.lock").is_file();
+        let crates = crates(&metadata_of(&dir, locked));
+        assert!(!crates.is_empty(), "{}: no crate", dir.display());
+        wrong.extend(too_low(&crates));
+        for c in &crates {
+            let needed = c.needed.as_ref().map(|n| n.0);
+            if c.declared != needed {
+                wrong.push(format!(
+                    "{}: rust-version {:?} is not the highest its dependencies declare ({:?})",
+                    c.name, c.declared, c.needed
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// The check itself: a crate that declares less than its dependencies is named.

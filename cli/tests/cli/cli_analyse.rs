@@ -302,6 +302,37 @@ fn readable_report() {
         .contains("invalid position"));
 }
 
+/// The readable report ends with one line saying what its words mean (issue 39: "win
+/// in N", best, safe), once however many positions; `--json` has none (one object per
+/// line); the glossary it names exists.
+#[test]
+fn readable_report_ends_with_a_legend_of_its_words() {
+    let output = tictable(&["analyse", "XX.OO....", "X........"], b"");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    for word in [
+        "win/loss in N",
+        "plies",
+        "Best:",
+        "Safe:",
+        "docs/glossary.md",
+    ] {
+        assert!(last.contains(word), "legend without {word:?}: {last}");
+    }
+    assert_eq!(text.matches("docs/glossary.md").count(), 1, "{text}");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    assert!(root.join("docs/glossary.md").is_file());
+    let output = tictable(&["analyse", "--game", "hexapawn", "OOO/.../XXX X"], b"");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.lines().last().unwrap().contains("win/loss in N"),
+        "{text}"
+    );
+    let output = tictable(&["analyse", "--json", "XX.OO...."], b"");
+    assert_eq!(json_lines(&output).len(), 1);
+}
+
 #[test]
 fn verify_reports_no_mismatch() {
     let output = tictable(&["verify"], b"");
