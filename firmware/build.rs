@@ -25,7 +25,10 @@ fn main() {
         let n: u32 = shift
             .parse()
             .expect("TICTABLE_TEXT_SHIFT: a number of bytes");
-        assert!(n.is_multiple_of(4), "TICTABLE_TEXT_SHIFT: a multiple of 4 bytes");
+        assert!(
+            n.is_multiple_of(4),
+            "TICTABLE_TEXT_SHIFT: a multiple of 4 bytes"
+        );
         let x = out.join("shift.x");
         let script = format!(
             "_stext = ALIGN(ADDR(.vector_table) + SIZEOF(.vector_table), ALIGNOF(.text)) + {n};\n"
