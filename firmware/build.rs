@@ -13,6 +13,29 @@ fn main() {
     println!("cargo:rerun-if-changed=memory.x");
     println!("cargo:rerun-if-changed=vectors.x");
     println!("cargo:rustc-link-arg-bins={}", irq0.display());
+    // TICTABLE_TEXT_SHIFT=N (bytes, a multiple of 4) moves the whole program N
+    // bytes up in flash: the same code at other addresses, for the virtual board's
+    // layout check (scripts/vboard-layouts). Unset, the image is the one shipped.
+    // Given before link.x, whose PROVIDE(_stext) it overrides.
+    println!("cargo:rerun-if-env-changed=TICTABLE_TEXT_SHIFT");
+    if let Some(shift) = env::var("TICTABLE_TEXT_SHIFT")
+        .ok()
+        .filter(|s| !s.is_empty())
+    {
+        let n: u32 = shift
+            .parse()
+            .expect("TICTABLE_TEXT_SHIFT: a number of bytes");
+        assert!(
+            n.is_multiple_of(4),
+            "TICTABLE_TEXT_SHIFT: a multiple of 4 bytes"
+        );
+        let x = out.join("shift.x");
+        let script = format!(
+            "_stext = ALIGN(ADDR(.vector_table) + SIZEOF(.vector_table), ALIGNOF(.text)) + {n};\n"
+        );
+        fs::write(&x, script).expect("write shift.x");
+        println!("cargo:rustc-link-arg-bins=-T{}", x.display());
+    }
     println!("cargo:rustc-link-arg-bins=-Tlink.x");
     println!("cargo:rustc-link-arg-bins=-Tvectors.x");
     if env::var_os("CARGO_FEATURE_DEFMT").is_some() {

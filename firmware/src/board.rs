@@ -206,7 +206,7 @@ impl Board {
         // not used (the clocks are `clock_source`'s).
         let mut rcc = dp.RCC.constrain();
         let flash = dp.FLASH.constrain();
-        let clock = MsClock::start(&mut cp.SYST, mhz);
+        let clock = MsClock::start(&mut cp.SYST, clock_source);
         safety::start_supply_monitor();
 
         // The HAL's port parts: each pin taken once, into an `Out` or `In`; their

@@ -116,15 +116,26 @@ pub fn now_ms() -> u32 {
 pub struct MsClock {
     /// SysTick reload: core cycles per ms, minus one.
     reload: u32,
-    /// Core cycles per µs.
+    /// Core cycles per µs (of the nominal clock).
     per_us: u32,
 }
 
 impl MsClock {
-    /// Starts SysTick at one interrupt per millisecond of the core clock, `mhz` MHz.
-    pub fn start(syst: &mut SYST, mhz: u32) -> MsClock {
+    /// Starts SysTick at one interrupt per millisecond of the core clock: on the
+    /// crystal, `source.mhz()` × 1000 cycles. On the internal oscillator (-2 %
+    /// to +2.5 % of 8 MHz, DS5319) the "millisecond" is 1.025 of its nominal
+    /// cycles, so that it lasts 1 ms or more on the fastest part: every wait on
+    /// the clock keeps its margin in real time (up to 4.6 % longer on the slowest;
+    /// the µs within it stop at 999 for its last 25 nominal µs).
+    pub fn start(syst: &mut SYST, source: ClockSource) -> MsClock {
+        let mhz = source.mhz();
+        let per_ms = if matches!(source, ClockSource::Crystal) {
+            1000
+        } else {
+            1025
+        };
         let clock = MsClock {
-            reload: mhz * 1000 - 1,
+            reload: mhz * per_ms - 1,
             per_us: mhz,
         };
         syst.set_clock_source(SystClkSource::Core);

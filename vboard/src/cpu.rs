@@ -23,6 +23,8 @@ pub const RAM_SIZE: u32 = 20 * 1024;
 pub const PAINT: u32 = 0xDEAD_C0DE;
 /// The handler's return to thread mode with the main stack.
 const EXC_RETURN: u32 = 0xFFFF_FFF9;
+/// The return of a handler that preempted another, to handler mode.
+const EXC_RETURN_HANDLER: u32 = 0xFFFF_FFF1;
 /// SysTick's exception number.
 const SYSTICK: u32 = 15;
 /// The NMI's exception number.
@@ -40,6 +42,8 @@ pub enum Exception {
     /// stray interrupt the program has no handler for.
     Irq(u32),
 }
+/// xPSR's IT/ICI bits: ITSTATE[1:0] at 26:25, ITSTATE[7:2] at 15:10.
+const XPSR_IT: u32 = 0x0600_FC00;
 /// Unicorn's interrupt number for an M-profile exception return.
 const EXCP_EXCEPTION_EXIT: u32 = 8;
 /// Cycles of an exception entry and of a return (ARM: 12 each, no tail-chain).
@@ -58,13 +62,16 @@ pub struct Core {
     block_cycles: u64,
     /// Emulation stops at this cycle.
     stop_at: u64,
-    in_handler: bool,
+    /// The exceptions active, innermost last (an NMI may preempt a handler).
+    active: Vec<u32>,
     /// Instructions per block, by the block's address: (size, count).
     blocks: std::collections::HashMap<u32, (u32, u32)>,
     /// Flash contents last copied into the core's memory.
     flash_copy: Vec<u8>,
     /// SysTick exceptions taken.
     pub ticks: u64,
+    /// Exceptions taken while a handler ran (an NMI preempting it).
+    pub preemptions: u64,
 }
 
 impl Core {
@@ -115,6 +122,16 @@ impl Core {
         self.block_cycles = u64::from(n) * self.cpi;
         self.instructions += u64::from(n);
         self.mcu.time.cycles >= self.stop_at
+    }
+
+    /// Whether a branch to `pc` is the return of the innermost active exception:
+    /// EXC_RETURN to thread mode from the only one, to handler mode from a nested one.
+    fn returning(&self, pc: u32) -> bool {
+        match self.active.len() {
+            0 => false,
+            1 => pc | 1 == EXC_RETURN,
+            _ => pc | 1 == EXC_RETURN_HANDLER,
+        }
     }
 
     /// After an access: a stall (the flash busy) moves time on, and a fault, a
@@ -187,10 +204,11 @@ impl<'a> Board<'a> {
             block_start: 0,
             block_cycles: 0,
             stop_at: 0,
-            in_handler: false,
+            active: Vec::new(),
             blocks: Default::default(),
             flash_copy: flash_copy.clone(),
             ticks: 0,
+            preemptions: 0,
         };
         let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB | Mode::MCLASS, core)
             .map_err(e("Unicorn"))?;
@@ -280,7 +298,7 @@ impl<'a> Board<'a> {
         .map_err(e("unmapped hook"))?;
         uc.add_intr_hook(|uc, intno| {
             let pc = reg(uc, RegisterARM::PC);
-            if intno == EXCP_EXCEPTION_EXIT && uc.get_data().in_handler && pc | 1 == EXC_RETURN {
+            if intno == EXCP_EXCEPTION_EXIT && uc.get_data().returning(pc) {
                 exception_return(uc);
             } else {
                 let what = format!("exception {intno}");
@@ -364,7 +382,7 @@ impl<'a> Board<'a> {
             self.uc.reg_write(r, u64::from(v)).expect("register");
         }
         let core = self.uc.get_data_mut();
-        core.in_handler = false;
+        core.active.clear();
         core.block_cycles = 0;
         core.block_start = core.mcu.time.cycles;
     }
@@ -434,9 +452,9 @@ impl<'a> Board<'a> {
         core.stop_at = stop;
         let primask = reg(&self.uc, RegisterARM::PRIMASK) & 1;
         let core = self.uc.get_data_mut();
-        if core.mcu.scb.take_nmi() {
+        if !core.active.contains(&NMI) && core.mcu.scb.take_nmi() {
             take_exception(&mut self.uc, NMI);
-        } else if !core.in_handler && primask == 0 {
+        } else if core.active.is_empty() && primask == 0 {
             if let Some(n) = core.mcu.scb.take_irq() {
                 take_exception(&mut self.uc, IRQ0 + n);
             } else if core.mcu.systick.pending {
@@ -458,7 +476,7 @@ impl<'a> Board<'a> {
         if let Err(e) = r {
             let pc = reg(&self.uc, RegisterARM::PC);
             let core = self.uc.get_data_mut();
-            if core.in_handler && pc | 1 == EXC_RETURN {
+            if core.returning(pc) {
                 exception_return(&mut self.uc);
             } else {
                 let lr = reg(&self.uc, RegisterARM::LR);
@@ -493,8 +511,9 @@ const FRAME_REGS: [RegisterARM; 6] = [
     RegisterARM::LR,
 ];
 
-/// Exception entry: the frame (R0-R3, R12, LR, PC, xPSR) pushed on the main
-/// stack, 8-byte aligned, LR = EXC_RETURN, PC = the handler.
+/// Exception entry (ARMv7-M ARM B1.5.6): the frame (R0-R3, R12, LR, PC, xPSR)
+/// pushed on the main stack, 8-byte aligned, ITSTATE cleared, LR = EXC_RETURN (to
+/// thread mode, or to handler mode when it preempts a handler), PC = the handler.
 fn take_exception(uc: &mut Uc, n: u32) {
     let sp = reg(uc, RegisterARM::SP);
     let xpsr = reg(uc, RegisterARM::XPSR);
@@ -523,7 +542,13 @@ fn take_exception(uc: &mut Uc, n: u32) {
         h if h & 1 == 0 => vector(3),
         h => h,
     };
-    core.in_handler = true;
+    let exc_return = if core.active.is_empty() {
+        EXC_RETURN
+    } else {
+        EXC_RETURN_HANDLER
+    };
+    core.preemptions += u64::from(!core.active.is_empty());
+    core.active.push(n);
     core.mcu.time.cycles += ENTRY_CYCLES;
     core.block_start = core.mcu.time.cycles;
     core.block_cycles = 0;
@@ -535,7 +560,14 @@ fn take_exception(uc: &mut Uc, n: u32) {
         return;
     }
     let _ = uc.reg_write(RegisterARM::SP, u64::from(frame_sp));
-    let _ = uc.reg_write(RegisterARM::LR, u64::from(EXC_RETURN));
+    // ITSTATE = 0 (ExceptionTaken, ARMv7-M ARM B1.5.6): the interrupted IT
+    // block's state is in the frame's xPSR only; the handler runs
+    // unconditionally. (Unicorn keeps a slice from stopping inside an IT block
+    // except where QEMU splits one across translation blocks at a 1 KiB page
+    // boundary: code layouts with such a block took the handler's first
+    // instructions conditionally.)
+    let _ = uc.reg_write(RegisterARM::XPSR, u64::from(xpsr & !XPSR_IT));
+    let _ = uc.reg_write(RegisterARM::LR, u64::from(exc_return));
     let _ = uc.reg_write(RegisterARM::PC, u64::from(handler | 1));
 }
 
@@ -559,8 +591,122 @@ fn exception_return(uc: &mut Uc) {
     let _ = uc.reg_write(RegisterARM::XPSR, u64::from(xpsr & !0x1FF & !(1 << 9)));
     let _ = uc.reg_write(RegisterARM::PC, u64::from(w(6) | 1));
     let core = uc.get_data_mut();
-    core.in_handler = false;
+    core.active.pop();
     core.mcu.time.cycles += ENTRY_CYCLES;
     core.block_start = core.mcu.time.cycles;
     core.block_cycles = 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rcc::Oscillators;
+    use tictable_machine::sim::world::{SimConfig, World};
+
+    /// Places the Thumb halfwords `code` at `offset` of `flash`.
+    fn put(flash: &mut [u8], offset: usize, code: &[u16]) {
+        for (i, h) in code.iter().enumerate() {
+            flash[offset + 2 * i..offset + 2 * i + 2].copy_from_slice(&h.to_le_bytes());
+        }
+    }
+
+    /// A board running a hand-assembled program (arm-none-eabi-as, checked with
+    /// objdump): SysTick every 200 cycles, its handler `push {r4, lr}; adds r5,
+    /// #1`, a delay loop, `pop {r4, pc}`; the NMI's `adds r6, #1; bx lr`; a thread loop whose IT block straddles a 1 KiB
+    /// page boundary (QEMU's M-profile translation page), so that a translation
+    /// block, and a slice of the emulation, can begin inside the IT block.
+    fn it_block_board() -> Board<'static> {
+        let mut flash = vec![0xFF; 0x800];
+        let words = [
+            (0x00, 0x2000_5000u32), // initial SP
+            (0x04, 0x0800_0101),    // reset
+            (0x08, 0x0800_02C1),    // NMI
+            (0x0C, 0x0800_0281),    // HardFault
+            (0x3C, 0x0800_0201),    // SysTick
+            (0x118, 0xE000_E010),   // literal: SYST_CSR
+        ];
+        for (o, w) in words {
+            flash[o..o + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        #[rustfmt::skip]
+        put(&mut flash, 0x100, &[
+            0x4805,         // ldr   r0, [pc, #20]  (SYST_CSR)
+            0x21C7,         // movs  r1, #199       (RVR: 200 cycles)
+            0x6041,         // str   r1, [r0, #4]
+            0x2107,         // movs  r1, #7         (ENABLE, TICKINT, core clock)
+            0x6001,         // str   r1, [r0]
+            0x2100,         // movs  r1, #0         (a frame's R1: a bad return's PC)
+            0x2200,         // movs  r2, #0
+            0x2500,         // movs  r5, #0         (SysTick handler runs)
+            0x2600,         // movs  r6, #0         (NMI handler runs)
+            0xF000, 0xB973, // b.w   0x3FC
+        ]);
+        #[rustfmt::skip]
+        put(&mut flash, 0x200, &[
+            0xB510, // push  {r4, lr}
+            0x3501, // adds  r5, #1
+            0x241E, // movs  r4, #30
+            0x3C01, // subs  r4, #1
+            0xD1FD, // bne   0x206
+            0xBD10, // pop   {r4, pc}
+        ]);
+        put(&mut flash, 0x280, &[0xE7FE]); // b .   (HardFault)
+        put(&mut flash, 0x2C0, &[0x3601, 0x4770]); // adds r6, #1; bx lr  (NMI)
+        #[rustfmt::skip]
+        put(&mut flash, 0x3FC, &[
+            0x2A01, // cmp   r2, #1         (r2 = 0: NE)
+            0xBF08, // it    eq             (at 0x3FE, the page's last halfword)
+            0x2301, // moveq r3, #1         (at 0x400, the next page)
+            0xE7FB, // b     0x3FC
+        ]);
+        let image = Image::from_flash(&flash);
+        let world = World::new(SimConfig::standard(0.0, 0.0, 1).expect("config"));
+        let mcu = Mcu::new(world, image.flash.clone(), Oscillators::default(), 40_000);
+        Board::new(image, mcu, 1).expect("board")
+    }
+
+    /// ARMv7-M ARM B1.5.6 (ExceptionTaken): ITSTATE is cleared on exception entry;
+    /// the interrupted IT state is kept in the stacked xPSR and restored at the
+    /// return. A handler entered with the thread's IT state would run its first
+    /// instructions conditionally: here `push {r4, lr}` skipped under EQ, then
+    /// `pop {r4, pc}` returns through the frame's R1 = 0, the "CPU fault at pc
+    /// 0x00000000, lr 0xfffffff9" the firmware image met when its layout put an
+    /// IT block across a 1 KiB boundary.
+    #[test]
+    fn an_exception_taken_inside_an_it_block_runs_its_handler_unconditionally() {
+        let mut board = it_block_board();
+        // 2 ms (16,000 cycles at 8 MHz: about 70 ticks) in steps, as a session
+        // runs the board (a slice stops for SysTick only once it counts).
+        for step in 1..=100 {
+            assert_eq!(board.run_until(step * 20_000), Ok(None), "at step {step}");
+        }
+        let ticks = board.core().ticks;
+        assert!(ticks >= 40, "{ticks} SysTick exceptions");
+        let runs = reg(&board.uc, RegisterARM::R5);
+        // The handler's count may lag by the one being handled at the stop.
+        assert!(
+            runs + 1 >= u32::try_from(ticks).unwrap(),
+            "{runs} handler runs for {ticks} exceptions"
+        );
+    }
+
+    /// An NMI that preempts the SysTick handler returns to it (EXC_RETURN
+    /// 0xFFFFFFF1, handler mode), and the handler then returns to the thread
+    /// (ARMv7-M ARM B1.5.8): the NMIs raised run, no fault.
+    #[test]
+    fn an_nmi_preempting_a_handler_returns_to_it() {
+        let mut board = it_block_board();
+        for step in 1..=200 {
+            board.raise(Exception::Nmi);
+            assert_eq!(board.run_until(step * 10_000), Ok(None), "at step {step}");
+        }
+        // One raised while the last is active stays pending (and one raised
+        // while that one is still pending merges with it, as NMIPENDSET does).
+        assert_eq!(board.run_until(2_100_000), Ok(None));
+        let runs = reg(&board.uc, RegisterARM::R6);
+        assert!((195..=200).contains(&runs), "{runs} NMI handler runs");
+        let p = board.core().preemptions;
+        assert!(p >= 10, "{p} NMIs taken inside the SysTick handler");
+        assert!(board.core().active.is_empty());
+    }
 }

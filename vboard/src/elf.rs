@@ -112,6 +112,18 @@ impl Image {
         Ok(Image { flash, symbols })
     }
 
+    /// An image of raw flash contents without symbols (0xFF past `bytes`), e.g. a
+    /// hand-assembled test program; its first words are the vector table.
+    pub fn from_flash(bytes: &[u8]) -> Image {
+        let mut flash = vec![0xFF; flash::SIZE];
+        let n = bytes.len().min(flash::SIZE);
+        flash[..n].copy_from_slice(&bytes[..n]);
+        Image {
+            flash,
+            symbols: vec![],
+        }
+    }
+
     /// The word at `offset` of flash.
     pub fn word(&self, offset: usize) -> u32 {
         u32::from_le_bytes(self.flash[offset..offset + 4].try_into().expect("4 bytes"))

@@ -163,8 +163,9 @@ fn main() -> ExitCode {
         };
         slow.bench.cpi = 5;
         slow.bench.osc = tictable_vboard::rcc::Oscillators {
-            crystal_starts: true,
             pll_locks: false,
+            hsi_hz: tictable_vboard::rcc::HSI_MAX_HZ,
+            ..Default::default()
         };
         for plan in [slow, p] {
             if wanted(&plan) {

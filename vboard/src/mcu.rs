@@ -77,7 +77,7 @@ pub struct Time {
 }
 
 impl Time {
-    /// At power-on: 8 MHz (HSI).
+    /// At power-on: 8 MHz (the HSI's nominal frequency; [`Time::set_hz`] for a part's).
     pub fn new(ns: u64) -> Time {
         Time {
             cycles: 0,
@@ -191,7 +191,8 @@ pub struct FlashCut {
 impl Mcu {
     /// The chip after a power-on with `flash_array` and the machine `world`.
     pub fn new(world: World, flash_array: Vec<u8>, osc: Oscillators, lsi_hz: u64) -> Mcu {
-        let time = Time::new(0);
+        let mut time = Time::new(0);
+        time.set_hz(osc.hsi_hz);
         Mcu {
             world,
             flash: Flash::new(flash_array),
@@ -202,7 +203,7 @@ impl Mcu {
             dwt: Dwt::default(),
             scb: Scb::default(),
             pwr: Pwr::default(),
-            i2c: I2c::new(Wire::new(SensorWiring::DEFAULT), rcc::OSC_HZ),
+            i2c: I2c::new(Wire::new(SensorWiring::DEFAULT), osc.hsi_hz),
             wiring: Wiring::default(),
             time,
             osc,
@@ -250,8 +251,8 @@ impl Mcu {
             // The slaves lost power with the chip: none is left mid-byte.
             self.world.bus_hung = None;
         }
-        self.i2c.set_pclk1(rcc::OSC_HZ);
-        self.time.set_hz(rcc::OSC_HZ);
+        self.i2c.set_pclk1(self.osc.hsi_hz);
+        self.time.set_hz(self.osc.hsi_hz);
         self.dbgmcu = 0;
         self.afio = [0; 8];
         self.reset = None;

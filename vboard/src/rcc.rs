@@ -43,6 +43,11 @@ pub const HSI_STARTUP_NS: u64 = 2_000;
 pub const LSI_STARTUP_NS: u64 = 85_000;
 /// The HSI's and the crystal's frequency on the blue pill, Hz.
 pub const OSC_HZ: u64 = 8_000_000;
+/// The HSI's slowest part: -2 % of 8 MHz (STM32F103x8 datasheet DS5319, HSI
+/// accuracy over TA = -40 to 105 °C: -2 % to +2.5 %).
+pub const HSI_MIN_HZ: u64 = 7_840_000;
+/// The HSI's fastest part: +2.5 % of 8 MHz (DS5319, as [`HSI_MIN_HZ`]).
+pub const HSI_MAX_HZ: u64 = 8_200_000;
 
 /// Why the chip reset: each sets its RCC_CSR flags (RM0008 §7.1, §7.3.10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +81,9 @@ pub struct Oscillators {
     pub crystal_starts: bool,
     /// The PLL locks.
     pub pll_locks: bool,
+    /// The internal oscillator's frequency, Hz: anywhere from [`HSI_MIN_HZ`] to
+    /// [`HSI_MAX_HZ`] on a real part (the crystal is [`OSC_HZ`]).
+    pub hsi_hz: u64,
 }
 
 impl Default for Oscillators {
@@ -83,6 +91,7 @@ impl Default for Oscillators {
         Oscillators {
             crystal_starts: true,
             pll_locks: true,
+            hsi_hz: OSC_HZ,
         }
     }
 }
@@ -180,12 +189,12 @@ impl Rcc {
                 let input = if self.cfgr & (1 << 16) != 0 {
                     OSC_HZ >> ((self.cfgr >> 17) & 1)
                 } else {
-                    OSC_HZ / 2
+                    self.osc.hsi_hz / 2
                 };
                 let mul = (u64::from((self.cfgr >> 18) & 0xF) + 2).min(16);
                 input * mul
             }
-            _ => OSC_HZ,
+            _ => self.osc.hsi_hz,
         }
     }
 
@@ -396,7 +405,7 @@ mod tests {
     fn a_crystal_that_never_starts_never_sets_hserdy_nor_locks_a_pll_fed_by_it() {
         let osc = Oscillators {
             crystal_starts: false,
-            pll_locks: true,
+            ..Oscillators::default()
         };
         let mut r = Rcc::new(osc, ResetKind::PowerOn, None);
         r.write(0, cr::HSION | cr::HSEON, 0);
@@ -412,11 +421,28 @@ mod tests {
         assert_eq!(r.sysclk_hz(1_000_000_000), 8_000_000);
     }
 
+    /// DS5319's HSI spread reaches the core on the internal oscillator, directly
+    /// and as HSI / 2 through the PLL (x16: 64 MHz nominal).
+    #[test]
+    fn the_internal_oscillator_runs_at_the_parts_frequency() {
+        for (hsi_hz, pll_hz) in [(HSI_MIN_HZ, 62_720_000), (HSI_MAX_HZ, 65_600_000)] {
+            let osc = Oscillators {
+                hsi_hz,
+                ..Oscillators::default()
+            };
+            let mut r = Rcc::new(osc, ResetKind::PowerOn, None);
+            assert_eq!(r.sysclk_hz(0), hsi_hz);
+            r.write(4, (14 << 18) | 2, 0); // PLLSRC HSI / 2, PLLMUL x16, SW PLL
+            r.write(0, cr::HSION | cr::PLLON, 0);
+            assert_eq!(r.sysclk_hz(1_000_000_000), pll_hz);
+        }
+    }
+
     #[test]
     fn a_pll_that_never_locks_keeps_the_core_on_hsi() {
         let osc = Oscillators {
-            crystal_starts: true,
             pll_locks: false,
+            ..Oscillators::default()
         };
         let mut r = Rcc::new(osc, ResetKind::PowerOn, None);
         let mut now = 0;

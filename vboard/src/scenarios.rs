@@ -6,7 +6,7 @@
 
 use crate::cpu::Exception;
 use crate::elf::Image;
-use crate::rcc::{Oscillators, ResetKind};
+use crate::rcc::{Oscillators, ResetKind, HSI_MAX_HZ, HSI_MIN_HZ};
 use crate::session::{Bench, GameResult, GameSpec, RunError, Sag, Session};
 use std::fmt::Write as _;
 use tictable_machine::panel::Light;
@@ -142,18 +142,33 @@ pub fn rest() -> Vec<Plan> {
     );
     wd.watchdog_resets = 1;
     v.push(wd);
-    let mut xtal = Plan::new("no-crystal", true, vec![plain]);
-    xtal.bench.osc = Oscillators {
-        crystal_starts: false,
-        pll_locks: true,
-    };
-    v.push(xtal);
-    let mut pll = Plan::new("no-pll-lock", true, vec![plain]);
-    pll.bench.osc = Oscillators {
-        crystal_starts: true,
-        pll_locks: false,
-    };
-    v.push(pll);
+    // The fallback clocks (the internal oscillator, through the PLL or not) on
+    // the fastest part (+2.5 %: the firmware's waits shortest in real time) and,
+    // `-slow`, on the slowest (-2 %; DS5319).
+    for (name, slow_name, osc) in [
+        (
+            "no-crystal",
+            "no-crystal-slow",
+            Oscillators {
+                crystal_starts: false,
+                ..Oscillators::default()
+            },
+        ),
+        (
+            "no-pll-lock",
+            "no-pll-lock-slow",
+            Oscillators {
+                pll_locks: false,
+                ..Oscillators::default()
+            },
+        ),
+    ] {
+        for (name, hsi_hz) in [(name, HSI_MAX_HZ), (slow_name, HSI_MIN_HZ)] {
+            let mut plan = Plan::new(name, true, vec![plain]);
+            plan.bench.osc = Oscillators { hsi_hz, ..osc };
+            v.push(plan);
+        }
+    }
     // A slave holding SDA low: for good from 3 s after Start, and the fault kind
     // `bus-hang` of `--faults all`.
     let mut held = Plan::new(
