@@ -1,7 +1,7 @@
 //! Each small game against a published, independent result (named at each test).
 
 use crate::common::{first_moves, solved};
-use tictable_games::{ConnectFour, Hexapawn, Mnk, Morris, Outcome, TicTacToe};
+use tictable_games::{ConnectFour, Hexapawn, Mnk, Morris, Outcome, Record, TicTacToe};
 
 #[test]
 fn tictactoe_has_5478_positions_765_classes_and_is_a_draw() {
@@ -125,12 +125,97 @@ fn achi_is_a_first_player_win() {
     assert_eq!(centre.1.outcome, Outcome::Loss);
 }
 
+/// GamesmanClassic's analysis of one variant of its `machi` (src/machi.c): the number of
+/// reachable positions at each remoteness, as (remoteness, wins, losses), and the draws
+/// (GamesmanClassic's "tie" at its remoteness 31), from bin/analysis/achi/xml/machi_N.xml.
+struct Gamesman {
+    levels: &'static [(u8, usize, usize)],
+    draws: usize,
+}
+
+/// Every reachable position's (value, remoteness) counted as GamesmanClassic counts
+/// them, and the start's record, against its analysis.
+fn agrees_with_gamesman(game: Morris, expected: &Gamesman) {
+    use std::collections::BTreeMap;
+    let solution = solved(game);
+    let mut levels: BTreeMap<u8, (usize, usize)> = BTreeMap::new();
+    let mut draws = 0;
+    crate::common::each_reachable(&game, |p| {
+        let record = solution
+            .get(p)
+            .expect("a reachable position is in the table");
+        match record.outcome {
+            Outcome::Win => levels.entry(record.remoteness).or_default().0 += 1,
+            Outcome::Loss => levels.entry(record.remoteness).or_default().1 += 1,
+            Outcome::Draw => draws += 1,
+        }
+    });
+    let levels: Vec<(u8, usize, usize)> = levels.into_iter().map(|(r, (w, l))| (r, w, l)).collect();
+    assert_eq!(levels, expected.levels);
+    assert_eq!(draws, expected.draws);
+    let positions = draws + levels.iter().map(|&(_, w, l)| w + l).sum::<usize>();
+    assert_eq!(solution.summary().positions, positions as u64);
+}
+
 #[test]
-fn tapatan_solves_consistently() {
-    // No published value found for tapatan with these exact rules: its table is held
-    // to the consistency check only, and its start value pinned as solved here.
-    let solution = solved(Morris::tapatan());
-    assert_eq!(solution.start().outcome, Outcome::Win);
+fn three_mens_morris_agrees_with_gamesman_classic() {
+    // GamesmanClassic (github.com/GamesCrafters/GamesmanClassic, commit b9dd2320),
+    // src/machi.c option 6, "Standard game with no diagonal moves": 3 pieces each
+    // (placement while fewer than 6 are down), slides up, down, left and right, three in
+    // a row, column or diagonal loses for the side to move, no legal move loses (its
+    // solver's rule for a position without children). `machi --nodb --option 6
+    // --analyze` printed: value Win, 2,877 wins, 1,201 losses, 1,312 ties (draws), 5,390
+    // positions, and the levels below; `remoteness 0` under `--interact`: 9.
+    agrees_with_gamesman(
+        Morris::three_mens_morris(),
+        &Gamesman {
+            levels: &[
+                (0, 0, 416),
+                (1, 1492, 0),
+                (2, 0, 424),
+                (3, 1048, 0),
+                (4, 0, 304),
+                (5, 284, 0),
+                (6, 0, 48),
+                (7, 44, 0),
+                (8, 0, 9),
+                (9, 9, 0),
+            ],
+            draws: 1312,
+        },
+    );
+    let start = solved(Morris::three_mens_morris()).start();
+    assert_eq!(start, Record::from((Outcome::Win, 9)));
+}
+
+#[test]
+fn tapatan_agrees_with_gamesman_classic() {
+    // GamesmanClassic's Achi is tapatan's rules: 3 pieces each, and its default option
+    // 2, "Standard game with standard diagonal moves", slides also corner to centre and
+    // back (src/machi.c, GenerateMoves). `machi --nodb --option 2 --analyze` printed:
+    // value Win, 2,997 wins, 1,185 losses, 1,208 ties (draws), 5,390 positions, and the
+    // levels below; `remoteness 0` under `--interact`: 9. (Commit b9dd2320, as above.)
+    agrees_with_gamesman(
+        Morris::tapatan(),
+        &Gamesman {
+            levels: &[
+                (0, 0, 416),
+                (1, 1860, 0),
+                (2, 0, 368),
+                (3, 688, 0),
+                (4, 0, 184),
+                (5, 300, 0),
+                (6, 0, 92),
+                (7, 92, 0),
+                (8, 0, 109),
+                (9, 57, 0),
+                (10, 0, 16),
+            ],
+            draws: 1208,
+        },
+    );
+    let start = solved(Morris::tapatan()).start();
+    assert_eq!(start, Record::from((Outcome::Win, 9)));
 }
 
 #[test]
@@ -138,7 +223,7 @@ fn only_tapatan_slides_along_the_diagonals() {
     // Hand-checked: X on 2, 3 and 5, O on 4, 6 and 8, X to move. Tapatan: 5-1 along the
     // diagonal completes the top row, a win in 1. Three men's morris: 5 cannot reach 1
     // and X's only move is 2-1, which completes nothing.
-    use tictable_games::{Game, Notation, Record};
+    use tictable_games::{Game, Notation};
     let position = tictable_games::MorrisPosition {
         x: 1 << 1 | 1 << 2 | 1 << 4,
         o: 1 << 3 | 1 << 5 | 1 << 7,
