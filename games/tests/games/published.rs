@@ -184,6 +184,32 @@ fn tictactoe_agrees_with_gamesman_classic() {
 }
 
 #[test]
+fn misere_agrees_with_gamesman_classic() {
+    // GamesmanClassic src/mttt.c option 1, "Misère game, without symmetries" (three in a
+    // row loses for whoever made it, so the side to move at a finished position wins):
+    // `mttt --nodb --option 1 --analyze` printed value Tie, 3,054 wins, 1,444 losses,
+    // 980 ties, and the levels below. Commit b9dd2320.
+    let solution = agrees_with_gamesman(
+        TicTacToe::misere(),
+        &Gamesman {
+            levels: &[
+                (0, 942, 0),
+                (1, 0, 246),
+                (2, 856, 0),
+                (3, 0, 756),
+                (4, 1024, 0),
+                (5, 0, 410),
+                (6, 224, 0),
+                (7, 0, 32),
+                (8, 8, 0),
+            ],
+            draws: 980,
+        },
+    );
+    assert_eq!(solution.start().outcome, Outcome::Draw);
+}
+
+#[test]
 fn hexapawn_agrees_with_gamesman_classic() {
     // GamesmanClassic src/mhexapawn.c option 0, "LENGTH 3, REGULAR" (3 rows, 3 columns;
     // its default option 3 is 3x6): `mhexapawn --nodb --option 0 --analyze` printed
