@@ -1,7 +1,9 @@
 //! Each small game against a published, independent result (named at each test).
 
 use crate::common::{first_moves, solved};
-use tictable_games::{ConnectFour, Hexapawn, Mnk, Morris, Outcome, TicTacToe};
+use tictable_games::{
+    ConnectFour, Game, Hexapawn, Mnk, Morris, Outcome, Record, Solution, TicTacToe,
+};
 
 #[test]
 fn tictactoe_has_5478_positions_765_classes_and_is_a_draw() {
@@ -125,12 +127,199 @@ fn achi_is_a_first_player_win() {
     assert_eq!(centre.1.outcome, Outcome::Loss);
 }
 
+/// GamesmanClassic's analysis of one game variant (`mGAME --nodb --option N --analyze`
+/// writes bin/analysis/GAME/xml/mGAME_N.xml): the number of reachable positions at each
+/// remoteness, as (remoteness, wins, losses), and the draws (its "tie", counted over
+/// every remoteness: tictable gives a draw remoteness 0).
+struct Gamesman {
+    levels: &'static [(u8, usize, usize)],
+    draws: usize,
+}
+
+/// Every reachable position's (value, remoteness) counted as GamesmanClassic counts
+/// them, against its analysis; the solution, for further checks.
+fn agrees_with_gamesman<G: Game>(game: G, expected: &Gamesman) -> Solution<G> {
+    use std::collections::BTreeMap;
+    let solution = solved(game);
+    let mut levels: BTreeMap<u8, (usize, usize)> = BTreeMap::new();
+    let mut draws = 0;
+    crate::common::each_reachable(solution.game(), |p| {
+        let record = solution
+            .get(p)
+            .expect("a reachable position is in the table");
+        match record.outcome {
+            Outcome::Win => levels.entry(record.remoteness).or_default().0 += 1,
+            Outcome::Loss => levels.entry(record.remoteness).or_default().1 += 1,
+            Outcome::Draw => draws += 1,
+        }
+    });
+    let levels: Vec<(u8, usize, usize)> = levels.into_iter().map(|(r, (w, l))| (r, w, l)).collect();
+    assert_eq!(levels, expected.levels);
+    assert_eq!(draws, expected.draws);
+    let positions = draws + levels.iter().map(|&(_, w, l)| w + l).sum::<usize>();
+    assert_eq!(solution.summary().positions, positions as u64);
+    solution
+}
+
 #[test]
-fn tapatan_solves_consistently() {
-    // No published value found for tapatan with these exact rules: its table is held
-    // to the consistency check only, and its start value pinned as solved here.
-    let solution = solved(Morris::tapatan());
-    assert_eq!(solution.start().outcome, Outcome::Win);
+fn tictactoe_agrees_with_gamesman_classic() {
+    // GamesmanClassic (github.com/GamesCrafters/GamesmanClassic, commit b9dd2320),
+    // src/mttt.c, its default option 3: `mttt --nodb --analyze` printed value Tie,
+    // 2,836 wins, 1,574 losses, 1,068 ties, 5,478 positions, and the levels below.
+    let solution = agrees_with_gamesman(
+        TicTacToe::normal(),
+        &Gamesman {
+            levels: &[
+                (0, 0, 942),
+                (1, 2358, 0),
+                (2, 0, 508),
+                (3, 356, 0),
+                (4, 0, 124),
+                (5, 122, 0),
+            ],
+            draws: 1068,
+        },
+    );
+    assert_eq!(solution.start().outcome, Outcome::Draw);
+}
+
+#[test]
+fn misere_agrees_with_gamesman_classic() {
+    // GamesmanClassic src/mttt.c option 1, "Misère game, without symmetries" (three in a
+    // row loses for whoever made it, so the side to move at a finished position wins):
+    // `mttt --nodb --option 1 --analyze` printed value Tie, 3,054 wins, 1,444 losses,
+    // 980 ties, and the levels below. Commit b9dd2320.
+    let solution = agrees_with_gamesman(
+        TicTacToe::misere(),
+        &Gamesman {
+            levels: &[
+                (0, 942, 0),
+                (1, 0, 246),
+                (2, 856, 0),
+                (3, 0, 756),
+                (4, 1024, 0),
+                (5, 0, 410),
+                (6, 224, 0),
+                (7, 0, 32),
+                (8, 8, 0),
+            ],
+            draws: 980,
+        },
+    );
+    assert_eq!(solution.start().outcome, Outcome::Draw);
+}
+
+#[test]
+fn hexapawn_agrees_with_gamesman_classic() {
+    // GamesmanClassic src/mhexapawn.c option 0, "LENGTH 3, REGULAR" (3 rows, 3 columns;
+    // its default option 3 is 3x6): `mhexapawn --nodb --option 0 --analyze` printed
+    // value Lose, 55 wins, 80 losses, 135 positions, and the levels below (the one loss
+    // in 6 is the start). Commit b9dd2320.
+    let solution = agrees_with_gamesman(
+        Hexapawn,
+        &Gamesman {
+            levels: &[
+                (0, 0, 65),
+                (1, 50, 0),
+                (2, 0, 12),
+                (3, 4, 0),
+                (4, 0, 2),
+                (5, 1, 0),
+                (6, 0, 1),
+            ],
+            draws: 0,
+        },
+    );
+    assert_eq!(solution.start(), Record::from((Outcome::Loss, 6)));
+}
+
+#[test]
+fn connect_four_4x4_agrees_with_gamesman_classic() {
+    // GamesmanClassic src/mwin4.c, its default 4 columns x 4 rows, option 1 (standard):
+    // `mwin4 --nodb --notiers --analyze` printed value Tie, 38,675 wins, 32,234 losses,
+    // 90,120 ties, 161,029 positions, and the levels below. Commit b9dd2320.
+    let solution = agrees_with_gamesman(
+        ConnectFour::new(4, 4).unwrap(),
+        &Gamesman {
+            levels: &[
+                (0, 0, 21404),
+                (1, 24685, 0),
+                (2, 0, 4154),
+                (3, 5117, 0),
+                (4, 0, 3712),
+                (5, 5106, 0),
+                (6, 0, 2164),
+                (7, 2865, 0),
+                (8, 0, 655),
+                (9, 756, 0),
+                (10, 0, 138),
+                (11, 138, 0),
+                (12, 0, 7),
+                (13, 8, 0),
+            ],
+            draws: 90120,
+        },
+    );
+    assert_eq!(solution.start().outcome, Outcome::Draw);
+}
+
+#[test]
+fn three_mens_morris_agrees_with_gamesman_classic() {
+    // GamesmanClassic (github.com/GamesCrafters/GamesmanClassic, commit b9dd2320),
+    // src/machi.c option 6, "Standard game with no diagonal moves": 3 pieces each
+    // (placement while fewer than 6 are down), slides up, down, left and right, three in
+    // a row, column or diagonal loses for the side to move, no legal move loses (its
+    // solver's rule for a position without children). `machi --nodb --option 6
+    // --analyze` printed: value Win, 2,877 wins, 1,201 losses, 1,312 ties (draws), 5,390
+    // positions, and the levels below; `remoteness 0` under `--interact`: 9.
+    let solution = agrees_with_gamesman(
+        Morris::three_mens_morris(),
+        &Gamesman {
+            levels: &[
+                (0, 0, 416),
+                (1, 1492, 0),
+                (2, 0, 424),
+                (3, 1048, 0),
+                (4, 0, 304),
+                (5, 284, 0),
+                (6, 0, 48),
+                (7, 44, 0),
+                (8, 0, 9),
+                (9, 9, 0),
+            ],
+            draws: 1312,
+        },
+    );
+    assert_eq!(solution.start(), Record::from((Outcome::Win, 9)));
+}
+
+#[test]
+fn tapatan_agrees_with_gamesman_classic() {
+    // GamesmanClassic's Achi is tapatan's rules: 3 pieces each, and its default option
+    // 2, "Standard game with standard diagonal moves", slides also corner to centre and
+    // back (src/machi.c, GenerateMoves). `machi --nodb --option 2 --analyze` printed:
+    // value Win, 2,997 wins, 1,185 losses, 1,208 ties (draws), 5,390 positions, and the
+    // levels below; `remoteness 0` under `--interact`: 9. (Commit b9dd2320, as above.)
+    let solution = agrees_with_gamesman(
+        Morris::tapatan(),
+        &Gamesman {
+            levels: &[
+                (0, 0, 416),
+                (1, 1860, 0),
+                (2, 0, 368),
+                (3, 688, 0),
+                (4, 0, 184),
+                (5, 300, 0),
+                (6, 0, 92),
+                (7, 92, 0),
+                (8, 0, 109),
+                (9, 57, 0),
+                (10, 0, 16),
+            ],
+            draws: 1208,
+        },
+    );
+    assert_eq!(solution.start(), Record::from((Outcome::Win, 9)));
 }
 
 #[test]
@@ -138,7 +327,7 @@ fn only_tapatan_slides_along_the_diagonals() {
     // Hand-checked: X on 2, 3 and 5, O on 4, 6 and 8, X to move. Tapatan: 5-1 along the
     // diagonal completes the top row, a win in 1. Three men's morris: 5 cannot reach 1
     // and X's only move is 2-1, which completes nothing.
-    use tictable_games::{Game, Notation, Record};
+    use tictable_games::Notation;
     let position = tictable_games::MorrisPosition {
         x: 1 << 1 | 1 << 2 | 1 << 4,
         o: 1 << 3 | 1 << 5 | 1 << 7,
