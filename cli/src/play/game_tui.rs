@@ -87,7 +87,7 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
             }
         }
         KeyCode::Char(c @ ('0'..='9' | '-')) => {
-            if session.engine_to_move().is_some() || session.result().is_some() {
+            if session.engine_to_move() || session.result().is_some() {
                 session.message = "Not your turn.".into();
             } else if let Err(e) = session.type_key(c) {
                 session.message = e;
@@ -297,7 +297,7 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
         let mut since: Option<Instant> = None;
         loop {
             terminal.draw(|frame| render(frame, &session, color))?;
-            let engine = session.engine_to_move().is_some() && (!watched(&session) || session.auto);
+            let engine = session.engine_to_move() && (!watched(&session) || session.auto);
             let timeout = if engine {
                 let start = *since.get_or_insert_with(Instant::now);
                 (start + delay).saturating_duration_since(Instant::now())
