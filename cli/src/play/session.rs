@@ -645,6 +645,38 @@ mod tests {
     }
 
     #[test]
+    fn adaptive_learns_from_the_persons_moves_and_undo_takes_it_back() {
+        let mut s = session(Hexapawn, ["human", "adaptive"]);
+        let said = |s: &Session<Hexapawn>| s.player_name(Player::O);
+        assert_eq!(said(&s), "Black (adaptive, you play like ε ≈ 0.5)");
+        // Every White move loses (Gardner), so 7-4 keeps the value: the estimate
+        // moves all the same (a safe move among few legal ones says little of ε).
+        s.play_text("7-4").unwrap();
+        let after = said(&s);
+        assert!(
+            after.starts_with("Black (adaptive, you play like ε ≈ "),
+            "{after}"
+        );
+        s.undo();
+        assert_eq!(said(&s), "Black (adaptive, you play like ε ≈ 0.5)");
+        let mut m = session(tictable_games::TicTacToe::normal(), ["human", "adaptive"]);
+        // X keeps the draw with 1 and 9, then plays 3 instead of blocking O's 2-5-8:
+        // a move that gives the draw away raises the estimate of ε.
+        for mv in ["1", "5", "9", "2"] {
+            m.play_text(mv).unwrap();
+        }
+        let before = m.engine(Player::O).unwrap().estimate().unwrap();
+        m.play_text("3").unwrap();
+        let careless = m.engine(Player::O).unwrap().estimate().unwrap();
+        assert!(careless > before, "{careless} vs {before}");
+        let watched = session(Hexapawn, ["random", "adaptive"]);
+        assert_eq!(
+            watched.player_name(Player::O),
+            "Black (adaptive, the opponent plays like ε ≈ 0.5)"
+        );
+    }
+
+    #[test]
     fn why_groups_the_moves_by_what_they_lead_to_best_first() {
         let s = session(tictable_games::TicTacToe::normal(), ["human"; 2]);
         // Every first move of tic-tac-toe draws (Berlekamp, Conway and Guy, Winning
