@@ -2,11 +2,12 @@
 //! `perfect`), an optional number (the mistake rate of `perfect` and `trap`, F of
 //! `gentle`, ε of `epsilon`), and an optional forced first move numbered 1-9 left to
 //! right, top to bottom (the library's text form numbers it 0-8). Every subcommand
-//! reads its levels here.
+//! reads its levels here, and [`for_game`] turns one into the player of any other game.
 
 use std::fmt;
 use tictable::strategy::{Level, Strategy};
 use tictable::Square;
+use tictable_games::players::Player;
 
 /// Parses `LEVEL[:RATE][@SQUARE]` with `SQUARE` in 1-9 and `hard` for `perfect`.
 pub fn parse(text: &str) -> Result<Strategy, String> {
@@ -82,9 +83,59 @@ impl fmt::Display for Named {
     }
 }
 
+/// The player of a game other than tic-tac-toe for a level [`parse`] read
+/// (`--game G` in `play` and `selfplay`): perfect, sharp, gentle:F, adaptive, random
+/// or epsilon:E ([`tictable_games::players`]); in a game whose positions `repeat`
+/// (the morris games) perfect or random only. The error says which levels work.
+pub fn for_game(strategy: Strategy, repeats: bool) -> Result<Player, String> {
+    let named = Named(strategy);
+    let player = Player::new(strategy).map_err(|_| {
+        format!(
+            "`{named}` plays tic-tac-toe only: with --game, a level is perfect (or hard), \
+             sharp, gentle:F, adaptive, random or epsilon:E, without a mistake rate or a \
+             first move"
+        )
+    })?;
+    if repeats && !matches!(strategy.level(), Level::Perfect | Level::Random) {
+        return Err(format!(
+            "`{named}` looks ahead to the end of the game, and in a game whose positions \
+             repeat (three-mens-morris, tapatan, achi) play may never end: there a level is \
+             perfect (or hard) or random"
+        ));
+    }
+    Ok(player)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_game_takes_the_players_levels_and_the_morris_games_two() {
+        for level in [
+            "perfect",
+            "hard",
+            "sharp",
+            "gentle:0.3",
+            "adaptive",
+            "random",
+            "epsilon:0.1",
+        ] {
+            let player = for_game(parse(level).unwrap(), false).unwrap();
+            assert_eq!(player.level(), parse(level).unwrap().level(), "{level}");
+        }
+        for level in ["trap", "easy", "medium", "perfect:0.1", "sharp@5"] {
+            let e = for_game(parse(level).unwrap(), false).unwrap_err();
+            assert!(
+                e.contains("tic-tac-toe only") && e.contains("epsilon:E"),
+                "{level}: {e}"
+            );
+        }
+        assert!(for_game(parse("random").unwrap(), true).is_ok());
+        assert!(for_game(parse("perfect").unwrap(), true).is_ok());
+        let e = for_game(parse("sharp").unwrap(), true).unwrap_err();
+        assert!(e.contains("perfect (or hard) or random"), "{e}");
+    }
 
     #[test]
     fn people_number_the_first_move_1_to_9_and_hard_is_perfect() {

@@ -1,21 +1,18 @@
 //! `tictable selfplay`: two levels play each other, sampled or exactly.
 
-use crate::play::app::Seat;
-use crate::play::engine::{choices, GameLevel};
 use crate::player::{self, Named, Written};
 use crate::values;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
-use num_traits::{One, Zero};
 use rand_core::SeedableRng;
 use serde_json::json;
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 use tictable::selfplay::{exact, Sampler};
-use tictable_games::{catalog, Game, Outcome, Player, Solution};
+use tictable_games::players::outcome_probabilities;
+use tictable_games::{catalog, Game};
 
 /// Two players play each other: sampled games, or exact result probabilities.
 ///
@@ -32,7 +29,11 @@ use tictable_games::{catalog, Game, Outcome, Player, Solution};
 ///
 /// Other games (`--game G`, with --exact; not the morris games, whose positions
 /// repeat): X and O are perfect (keeps the value, the winner hurries, the loser
-/// delays; uniform among such moves) or random (uniform among the legal moves).
+/// delays; uniform among such moves), sharp, gentle:F, adaptive, random (uniform
+/// among the legal moves) or epsilon:E, as for tic-tac-toe (docs/players.md); the
+/// tic-tac-toe-only levels (easy, medium, trap, a mistake rate, a first move) are
+/// refused. adaptive learns along each line, so every line is followed: small games
+/// only.
 ///
 /// JSON (one line): {"x":..,"o":..,"games":N,"x_win":..,"o_win":..,"draw":..}, "x"
 /// and "o" written as on the command line; with --exact "games" is null and
@@ -226,61 +227,9 @@ fn report(args: &Args) -> Result<String, String> {
     Ok(out)
 }
 
-/// The exact probabilities of X winning, O winning and a draw from `position` when X
-/// plays `levels[0]` and O `levels[1]`, each uniform over its
-/// [`choices`]; memoized by position key.
-fn exact_game<G: Game>(
-    solution: &Solution<G>,
-    levels: [GameLevel; 2],
-    position: &G::Position,
-    memo: &mut HashMap<u64, [BigRational; 3]>,
-) -> [BigRational; 3] {
-    let game = solution.game();
-    let key = game.key(position);
-    if let Some(p) = memo.get(&key) {
-        return p.clone();
-    }
-    let zero = BigRational::zero;
-    let one = BigRational::one;
-    let mover = game.to_move(position);
-    let result = match game.primitive(position) {
-        Some(outcome) => {
-            let winner = match outcome {
-                Outcome::Draw => None,
-                Outcome::Win => Some(mover),
-                Outcome::Loss => Some(mover.other()),
-            };
-            match winner {
-                Some(Player::X) => [one(), zero(), zero()],
-                Some(Player::O) => [zero(), one(), zero()],
-                None => [zero(), zero(), one()],
-            }
-        }
-        None => {
-            let level = levels[usize::from(mover == Player::O)];
-            let moves = choices(level, solution, position);
-            let share = BigRational::new(1.into(), moves.len().max(1).into());
-            let mut sum = [zero(), zero(), zero()];
-            for mv in moves {
-                let child = exact_game(solution, levels, &game.play(position, mv), memo);
-                for (s, c) in sum.iter_mut().zip(child) {
-                    *s += c * &share;
-                }
-            }
-            sum
-        }
-    };
-    memo.insert(key, result.clone());
-    result
-}
-
 /// `selfplay --game G --exact`: the game solved, then the exact probabilities.
 fn game_report(id: &str, args: &Args) -> Result<String, String> {
     let game = catalog::parse(id).map_err(|e| e.to_string())?;
-    let level = |w: &Written| {
-        GameLevel::of_seat(Seat::Engine(w.strategy)).map(|l| l.unwrap_or(GameLevel::Perfect))
-    };
-    let levels = [level(&args.x)?, level(&args.o)?];
     tictable_games::dispatch!(game, g => {
         if g.repeats() {
             return Err(format!(
@@ -290,10 +239,12 @@ fn game_report(id: &str, args: &Args) -> Result<String, String> {
                 g.id()
             ));
         }
+        let x = player::for_game(args.x.strategy, false)?;
+        let o = player::for_game(args.o.strategy, false)?;
         let solution = crate::play::solve_for_play(g, args.table.as_deref())?;
-        let start = solution.game().start();
-        let p = exact_game(&solution, levels, &start, &mut HashMap::new());
-        Ok(exact_text(args, &p, Some(&solution.game().id())))
+        let [x_win, draw, o_win] =
+            outcome_probabilities(&solution, &x, &o).map_err(|e| e.to_string())?;
+        Ok(exact_text(args, &[x_win, o_win, draw], Some(&solution.game().id())))
     })
 }
 

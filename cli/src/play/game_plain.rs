@@ -31,7 +31,7 @@ fn show<G: Game>(session: &Session<G>, out: &mut impl Write) -> io::Result<()> {
     {
         writeln!(out, "  {line}")?;
     }
-    if session.hints && session.engine_to_move().is_none() && session.result().is_none() {
+    if session.hints && !session.engine_to_move() && session.result().is_none() {
         writeln!(out, "Hints: {}", session.hints().join(", "))?;
     }
     writeln!(out, "{}", session.status())?;

@@ -17,7 +17,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::{DefaultTerminal, Frame};
 use std::io;
 use std::time::{Duration, Instant};
-use tictable_games::{Game, Notation};
+use tictable_games::{Game, Notation, Player};
 
 /// What a key did.
 #[derive(Debug, PartialEq, Eq)]
@@ -87,7 +87,7 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
             }
         }
         KeyCode::Char(c @ ('0'..='9' | '-')) => {
-            if session.engine_to_move().is_some() || session.result().is_some() {
+            if session.engine_to_move() || session.result().is_some() {
                 session.message = "Not your turn.".into();
             } else if let Err(e) = session.type_key(c) {
                 session.message = e;
@@ -206,6 +206,14 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
         ),
     };
     lines.push(Line::styled(status, bold));
+    // adaptive's estimate of its opponent, on the person's turn too.
+    if session.seats.iter().flatten().any(|e| e.has_memory()) {
+        lines.push(Line::raw(format!(
+            "{} · {}",
+            session.player_name(Player::X),
+            session.player_name(Player::O)
+        )));
+    }
     if !session.typed.is_empty() {
         lines.push(Line::raw(format!(
             "Move: {}_ (Enter plays, Esc clears)",
@@ -297,7 +305,7 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
         let mut since: Option<Instant> = None;
         loop {
             terminal.draw(|frame| render(frame, &session, color))?;
-            let engine = session.engine_to_move().is_some() && (!watched(&session) || session.auto);
+            let engine = session.engine_to_move() && (!watched(&session) || session.auto);
             let timeout = if engine {
                 let start = *since.get_or_insert_with(Instant::now);
                 (start + delay).saturating_duration_since(Instant::now())
@@ -334,7 +342,48 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::wrapped_rows;
+    use super::*;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    /// The screen's rows, as text.
+    fn screen<G: Game>(session: &Session<G>) -> Vec<String> {
+        let mut terminal = Terminal::new(TestBackend::new(70, 24)).unwrap();
+        terminal.draw(|f| render(f, session, false)).unwrap();
+        let buffer = terminal.backend().buffer();
+        (0..buffer.area.height)
+            .map(|y| {
+                (0..buffer.area.width)
+                    .map(|x| buffer[(x, y)].symbol())
+                    .collect::<String>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn adaptive_shows_its_estimate_on_the_full_screen() {
+        let solution = tictable_games::solve(tictable_games::TicTacToe::misere()).unwrap();
+        let seats = [None, Some("adaptive".parse().unwrap())];
+        let mut session = Session::new(solution, seats, "g.json".into());
+        let said = |s: &Session<_>| {
+            screen(s)
+                .into_iter()
+                .find_map(|row| {
+                    let (_, rest) = row.split_once("you play like ε ≈ ")?;
+                    rest.split(')').next().map(str::to_string)
+                })
+                .unwrap_or_else(|| panic!("no estimate on {:#?}", screen(s)))
+        };
+        assert_eq!(
+            said(&session),
+            "0.5",
+            "the prior's mean, on the person's turn"
+        );
+        // In misère the centre is X's only move that does not lose: a corner gives
+        // the value away, and the estimate moves.
+        session.play_text("1").unwrap();
+        assert_ne!(said(&session), "0.5");
+    }
 
     #[test]
     fn rows_count_wrapping_at_spaces() {

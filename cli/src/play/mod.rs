@@ -2,7 +2,6 @@
 //! (`plain`), both driving the same state machine (`app`).
 
 pub mod app;
-pub mod engine;
 mod game_plain;
 mod game_tui;
 pub mod look;
@@ -52,7 +51,9 @@ use std::time::Duration;
 /// game in progress is not saved). The game is
 /// solved at the start; one too large to solve on demand is refused with the table
 /// size it needs (pass its table with --table). Players: human, perfect (keeps the
-/// value; the winner hurries, the loser delays) or random; O defaults to perfect.
+/// value; the winner hurries, the loser delays), sharp, gentle:F, adaptive (shows
+/// its estimate of your ε), random or epsilon:E; O defaults to perfect. The morris
+/// games (positions repeat): human, perfect or random.
 /// Two engines are watched a move per key (Space; u back, a auto), each move with its
 /// value and why the others are worse.
 #[derive(clap::Args, Clone, Debug)]
@@ -203,14 +204,15 @@ fn run_game(id: &str, args: &Args, rng: &mut rand_pcg::Pcg64Mcg) -> ExitCode {
     let perfect = Seat::Engine(tictable::strategy::Strategy::new(
         tictable::strategy::Level::Perfect,
     ));
-    let seats = match (
-        engine::GameLevel::of_seat(args.x),
-        engine::GameLevel::of_seat(args.o.unwrap_or(perfect)),
-    ) {
-        (Ok(x), Ok(o)) => [x, o],
-        (Err(e), _) | (_, Err(e)) => return refuse(e),
-    };
     tictable_games::dispatch!(game, g => {
+        let seat = |seat: Seat| match seat {
+            Seat::Human => Ok(None),
+            Seat::Engine(s) => crate::player::for_game(s, tictable_games::Game::repeats(&g)).map(Some),
+        };
+        let seats = match (seat(args.x), seat(args.o.unwrap_or(perfect))) {
+            (Ok(x), Ok(o)) => [x, o],
+            (Err(e), _) | (_, Err(e)) => return refuse(e),
+        };
         let solution = match solve_for_play(g, args.table.as_deref()) {
             Ok(solution) => solution,
             Err(e) => return refuse(e),

@@ -3,11 +3,11 @@
 //! sits on each side, the moves played and undone, hints, the save file, and the
 //! two-key input of the full-screen game. Tic-tac-toe keeps its own state (`app`).
 
-use super::engine::GameLevel;
 use super::look::Look;
 use crate::analyse::{move_record, value_text};
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use tictable_games::players::Player as Engine;
 use tictable_games::{Game, Notation, Outcome, Player, Solution};
 
 /// The at most this many moves a save file holds (every game here ends far sooner,
@@ -20,8 +20,10 @@ pub struct Session<G: Game> {
     pub solution: Solution<G>,
     /// How its board is drawn.
     pub look: Look,
-    /// The engine level of X and of O (`None`: a person).
-    pub seats: [Option<GameLevel>; 2],
+    /// The engine of X and of O (`None`: a person), as it started the game: what an
+    /// engine has learnt (`adaptive`) is replayed from the moves played
+    /// ([`Session::engine`]), so undo, load and a new game take it back too.
+    pub seats: [Option<Engine>; 2],
     /// The moves played, then those undone (which redo plays again).
     moves: Vec<G::Move>,
     /// How many of `moves` are played.
@@ -85,7 +87,7 @@ fn seat(player: Player) -> usize {
 
 impl<G: Game> Session<G> {
     /// A new game of `solution`'s game.
-    pub fn new(solution: Solution<G>, seats: [Option<GameLevel>; 2], file: PathBuf) -> Self {
+    pub fn new(solution: Solution<G>, seats: [Option<Engine>; 2], file: PathBuf) -> Self {
         let look = Look::of(&solution.game().id());
         Session {
             solution,
@@ -157,12 +159,43 @@ impl<G: Game> Session<G> {
         self.game().to_move(&self.position())
     }
 
-    /// The side's name with who plays it: `X (you)`, `O (perfect)`.
+    /// The engine playing `player` now, if one does: its level, having observed
+    /// every move the other side played in this game (`adaptive` learns from them).
+    pub fn engine(&self, player: Player) -> Option<Engine> {
+        let mut engine = self.seats[seat(player)].clone()?;
+        if engine.has_memory() {
+            let game = self.game();
+            let mut p = game.start();
+            for &mv in &self.moves[..self.played] {
+                if game.to_move(&p) != player {
+                    engine.observe(&self.solution, &p, mv);
+                }
+                p = game.play(&p, mv);
+            }
+        }
+        Some(engine)
+    }
+
+    /// `adaptive`'s estimate of its opponent, as said after its name: `, you play like
+    /// ε ≈ 0.2` (`the opponent plays like` when an engine plays the other side);
+    /// empty for the other levels.
+    pub fn estimate_text(&self, player: Player) -> String {
+        let Some(estimate) = self.engine(player).and_then(|e| e.estimate()) else {
+            return String::new();
+        };
+        match self.seats[seat(player.other())] {
+            None => format!(", you play like ε ≈ {estimate}"),
+            Some(_) => format!(", the opponent plays like ε ≈ {estimate}"),
+        }
+    }
+
+    /// The side's name with who plays it: `X (you)`, `O (perfect)`, `O (adaptive, you
+    /// play like ε ≈ 0.2)`.
     pub fn player_name(&self, player: Player) -> String {
-        let who = match self.seats[seat(player)] {
-            None if self.seats.iter().all(Option::is_none) => "person",
-            None => "you",
-            Some(level) => level.name(),
+        let who = match &self.seats[seat(player)] {
+            None if self.seats.iter().all(Option::is_none) => "person".to_string(),
+            None => "you".to_string(),
+            Some(engine) => format!("{engine}{}", self.estimate_text(player)),
         };
         format!("{} ({who})", self.look.side(player))
     }
@@ -179,12 +212,9 @@ impl<G: Game> Session<G> {
         })
     }
 
-    /// The engine level to move, if an engine is to move and the game goes on.
-    pub fn engine_to_move(&self) -> Option<GameLevel> {
-        if self.result().is_some() {
-            return None;
-        }
-        self.seats[seat(self.to_move())]
+    /// Whether an engine is to move and the game goes on.
+    pub fn engine_to_move(&self) -> bool {
+        self.result().is_none() && self.seats[seat(self.to_move())].is_some()
     }
 
     /// The status line: the result, or who is to move and how moves are typed.
@@ -218,12 +248,15 @@ impl<G: Game> Session<G> {
         self.typed.clear();
     }
 
-    /// The engine to move plays (a move from [`super::engine::engine_move`]); what it
-    /// played, as `O (perfect) plays 4`.
+    /// The engine to move plays (a move its level chooses,
+    /// [`Engine::choose`]); what it played, as `O (perfect) plays 4`.
     pub fn engine_step<R: rand_core::Rng + ?Sized>(&mut self, rng: &mut R) -> Option<String> {
-        let level = self.engine_to_move()?;
+        if !self.engine_to_move() {
+            return None;
+        }
+        let engine = self.engine(self.to_move())?;
         let p = self.position();
-        let mv = super::engine::engine_move(level, &self.solution, &p, rng)?;
+        let mv = engine.choose(&self.solution, &p, rng).ok()?;
         let value = self
             .solution
             .get(&self.game().play(&p, mv))
@@ -245,10 +278,7 @@ impl<G: Game> Session<G> {
             return false;
         }
         self.played -= 1;
-        while self.played > 0
-            && self.seats.iter().any(Option::is_none)
-            && self.engine_to_move().is_some()
-        {
+        while self.played > 0 && self.seats.iter().any(Option::is_none) && self.engine_to_move() {
             self.played -= 1;
         }
         self.typed.clear();
@@ -263,7 +293,7 @@ impl<G: Game> Session<G> {
         self.played += 1;
         while self.played < self.moves.len()
             && self.seats.iter().any(Option::is_none)
-            && self.engine_to_move().is_some()
+            && self.engine_to_move()
         {
             self.played += 1;
         }
@@ -530,20 +560,21 @@ mod tests {
     use super::*;
     use tictable_games::{catalog, solve, Hexapawn, Morris};
 
-    fn session<G: Game>(game: G, seats: [Option<GameLevel>; 2]) -> Session<G> {
+    fn session<G: Game>(game: G, seats: [&str; 2]) -> Session<G> {
+        let seats = seats.map(|s| (s != "human").then(|| s.parse().unwrap()));
         Session::new(solve(game).unwrap(), seats, "g.json".into())
     }
 
     #[test]
     fn slides_and_pawn_moves_take_two_keys() {
-        let mut s = session(Hexapawn, [None, None]);
+        let mut s = session(Hexapawn, ["human"; 2]);
         assert_eq!(s.type_key('7'), Ok(false));
         assert_eq!(s.typed, "7-");
         assert_eq!(s.type_key('-'), Ok(false));
         assert_eq!(s.type_key('4'), Ok(true));
         assert_eq!(s.played(), ["7-4"]);
         assert!(s.type_key('5').unwrap_err().contains("from-to"));
-        let mut m = session(Morris::three_mens_morris(), [None, None]);
+        let mut m = session(Morris::three_mens_morris(), ["human"; 2]);
         assert_eq!(m.type_key('5'), Ok(true));
         assert_eq!(m.played(), ["5"]);
     }
@@ -553,7 +584,7 @@ mod tests {
         let catalog::AnyGame::Mnk(g) = catalog::parse("mnk:4,3,3").unwrap() else {
             unreachable!()
         };
-        let mut s = session(g, [None, None]);
+        let mut s = session(g, ["human"; 2]);
         assert_eq!(s.type_key('1'), Ok(false));
         assert_eq!(s.enter(), Ok(true));
         assert_eq!(s.type_key('1'), Ok(false));
@@ -564,7 +595,7 @@ mod tests {
 
     #[test]
     fn undo_returns_to_the_persons_turn_and_saves_name_the_game() {
-        let mut s = session(Hexapawn, [None, Some(GameLevel::Perfect)]);
+        let mut s = session(Hexapawn, ["human", "perfect"]);
         s.play_text("8-5").unwrap();
         let said = s.engine_step(&mut rand_pcg::Pcg64Mcg::new(1)).unwrap();
         assert!(said.starts_with("Black (perfect) plays "), "{said}");
@@ -573,10 +604,10 @@ mod tests {
         assert!(s.redo());
         assert_eq!(s.played().len(), 2);
         let saved = s.save_text();
-        let mut t = session(Hexapawn, [None, None]);
+        let mut t = session(Hexapawn, ["human"; 2]);
         t.load_text(&saved).unwrap();
         assert_eq!(t.played(), s.played());
-        let mut m = session(Morris::tapatan(), [None, None]);
+        let mut m = session(Morris::tapatan(), ["human"; 2]);
         let e = m.load_text(&saved).unwrap_err();
         assert!(e.contains("of hexapawn, not of tapatan"), "{e}");
         assert!(m.load_text(r#"{"moves":[4],"cursor":1}"#).is_err());
@@ -585,7 +616,7 @@ mod tests {
 
     #[test]
     fn two_engines_stop_when_a_position_stands_a_third_time() {
-        let mut s = session(Morris::tapatan(), [Some(GameLevel::Random); 2]);
+        let mut s = session(Morris::tapatan(), ["random"; 2]);
         // Placed, then X and O slide a piece away and back, twice.
         for mv in "1 2 6 4 8 9 8-7 2-3 7-8 3-2 8-7 2-3 7-8".split(' ') {
             s.play_text(mv).unwrap();
@@ -599,7 +630,7 @@ mod tests {
 
     #[test]
     fn a_mistake_is_shown_with_the_line_that_punishes_it() {
-        let mut s = session(Hexapawn, [None, Some(GameLevel::Perfect)]);
+        let mut s = session(Hexapawn, ["human", "perfect"]);
         s.play_text("8-5").unwrap();
         assert_eq!(s.last_mistake(), None, "8-5 is White's best");
         s.new_game();
@@ -614,12 +645,44 @@ mod tests {
     }
 
     #[test]
+    fn adaptive_learns_from_the_persons_moves_and_undo_takes_it_back() {
+        let mut s = session(Hexapawn, ["human", "adaptive"]);
+        let said = |s: &Session<Hexapawn>| s.player_name(Player::O);
+        assert_eq!(said(&s), "Black (adaptive, you play like ε ≈ 0.5)");
+        // Every White move loses (Gardner), so 7-4 keeps the value: the estimate
+        // moves all the same (a safe move among few legal ones says little of ε).
+        s.play_text("7-4").unwrap();
+        let after = said(&s);
+        assert!(
+            after.starts_with("Black (adaptive, you play like ε ≈ "),
+            "{after}"
+        );
+        s.undo();
+        assert_eq!(said(&s), "Black (adaptive, you play like ε ≈ 0.5)");
+        let mut m = session(tictable_games::TicTacToe::normal(), ["human", "adaptive"]);
+        // X keeps the draw with 1 and 9, then plays 3 instead of blocking O's 2-5-8:
+        // a move that gives the draw away raises the estimate of ε.
+        for mv in ["1", "5", "9", "2"] {
+            m.play_text(mv).unwrap();
+        }
+        let before = m.engine(Player::O).unwrap().estimate().unwrap();
+        m.play_text("3").unwrap();
+        let careless = m.engine(Player::O).unwrap().estimate().unwrap();
+        assert!(careless > before, "{careless} vs {before}");
+        let watched = session(Hexapawn, ["random", "adaptive"]);
+        assert_eq!(
+            watched.player_name(Player::O),
+            "Black (adaptive, the opponent plays like ε ≈ 0.5)"
+        );
+    }
+
+    #[test]
     fn why_groups_the_moves_by_what_they_lead_to_best_first() {
-        let s = session(tictable_games::TicTacToe::normal(), [None, None]);
+        let s = session(tictable_games::TicTacToe::normal(), ["human"; 2]);
         // Every first move of tic-tac-toe draws (Berlekamp, Conway and Guy, Winning
         // Ways, ch. 22).
         assert_eq!(s.why().unwrap(), "1, 2, 3, 4, 5, 6, 7, 8, 9 keep the draw");
-        let mut s = session(Hexapawn, [None, None]);
+        let mut s = session(Hexapawn, ["human"; 2]);
         // Gardner: White loses; 8-5 holds out longest.
         assert_eq!(s.why().unwrap(), "8-5 loses in 6; 7-4, 9-6 lose in 4");
         s.play_text("8-5").unwrap();
