@@ -13,6 +13,8 @@ mod device_chooser;
 #[cfg(feature = "sim")]
 mod device_combined_faults;
 #[cfg(feature = "sim")]
+mod device_misere;
+#[cfg(feature = "sim")]
 mod device_motion;
 #[cfg(feature = "sim")]
 mod device_motion_faults;
