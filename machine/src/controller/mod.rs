@@ -127,7 +127,7 @@ pub trait MoveChooser {
 
     /// The game this chooser plays, whose rules the controller judges the game by
     /// (end, winner, result lights): tic-tac-toe unless a chooser says otherwise
-    /// (a [`TableChooser`] of misère, with the `games` feature).
+    /// (a `TableChooser` of misère, with the `games` feature).
     fn rules(&self) -> Rules {
         Rules::TicTacToe
     }
