@@ -409,7 +409,9 @@ impl Batch {
 /// Plays a batch (the device at `batch.level`) of [`Batch`]'s scenarios on one
 /// machine (a fresh one after a stuck or abandoned game). `watch` sees every state
 /// change of every game (the CLI's `--watch` stops after the first). No
-/// allocation: the world lives on the stack.
+/// allocation for tic-tac-toe: the world lives on the stack (misère's table is read
+/// into memory once). A game this build cannot play (misère without the `games`
+/// feature) is [`SimError::GameNotBuilt`].
 ///
 /// ```
 /// use tictable_machine::sim::faults::FaultSet;
@@ -419,7 +421,7 @@ impl Batch {
 ///
 /// let batch = Batch {
 ///     games: 2, seed: 5, cheat_rate: 0.5, faults: FaultSet::I2C_AND_MAGNET,
-///     fault_rate: 0.01, angle_deg: 10.0, level: Level::Trap,
+///     fault_rate: 0.01, angle_deg: 10.0, level: Level::Trap, rules: Rules::TicTacToe,
 /// };
 /// let s = run_batch(batch, None).unwrap();
 /// assert_eq!((s.games, s.device_losses, s.stuck_games, s.pieces_lost), (2, 0, 0, 0));
