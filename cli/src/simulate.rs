@@ -13,7 +13,7 @@ use std::io;
 use std::process::ExitCode;
 use tictable::strategy::Level;
 use tictable::Square;
-use tictable_machine::controller::{GameRecord, State};
+use tictable_machine::controller::{GameRecord, Rules, State};
 use tictable_machine::panel::Light;
 use tictable_machine::sim::batch::{run_batch, Batch, Summary};
 use tictable_machine::sim::faults::{ByKind, FaultKind, FaultSet};
@@ -32,10 +32,12 @@ const WEAR_JUDGED_FROM_GAMES: u32 = 100;
 
 /// Play whole games on the simulated machine and report what happened.
 ///
-/// Games alternate device first (black, optionally from a random first square) and
-/// device second; humans are random, perfect or err 20 % of the time. Exit status 0
+/// Games alternate device first (black, optionally from a random first square in
+/// tic-tac-toe) and device second; humans are random, perfect or err 20 % of the
+/// time (perfect at the game played: `--game misere` for misère). Exit status 0
 /// when the device never lost (at perfect, hard and trap; random, easy and medium
-/// lose some games, and their losses are reported, not judged), every cheat was
+/// lose some games, and their losses are reported, not judged; misère's start is a
+/// draw, so a machine that never loses it never gives away value), every cheat was
 /// restored, no piece was lost, no game got stuck or was not resumed after a power
 /// cut, no bus collision happened, every placement took at most 15 s, every fault
 /// kind injected was recovered from, every kind named with --faults was injected
@@ -73,8 +75,13 @@ pub struct Args {
     /// play that steers towards the opponent's mistakes), sharp, gentle (F = 0.5),
     /// adaptive or epsilon (ε = 0.1), written as for `play`; the
     /// machine's panel sets a level only, so no mistake rate and no forced first move.
-    #[arg(long, default_value = "trap", value_parser = level)]
-    level: Level,
+    /// Default: trap for tic-tac-toe, perfect for misère (which plays only that).
+    #[arg(long, value_parser = level)]
+    level: Option<Level>,
+    /// The game: tictactoe (three in a line wins) or misere (three of one's own in
+    /// a line loses; the machine plays its best-move table perfectly).
+    #[arg(long, default_value = "tictactoe", value_parser = game)]
+    game: Rules,
     /// One JSON line instead of text.
     #[arg(long)]
     json: bool,
@@ -107,6 +114,14 @@ fn level(s: &str) -> Result<Level, String> {
         ));
     }
     Ok(strategy.level())
+}
+
+/// A game the machine plays (`tictactoe`, `misere`).
+fn game(s: &str) -> Result<Rules, String> {
+    Rules::ALL
+        .into_iter()
+        .find(|r| r.id() == s)
+        .ok_or_else(|| format!("`{s}`: the machine plays tictactoe or misere"))
 }
 
 fn faults(s: &str) -> Result<FaultSet, String> {
@@ -197,20 +212,34 @@ fn by_kind(n: &ByKind) -> serde_json::Value {
         .collect()
 }
 
+/// A usage mistake, reported as clap reports one (exit status 2).
+fn usage(kind: ErrorKind, message: &str) -> ExitCode {
+    let mut command =
+        Args::augment_args(clap::Command::new("simulate")).bin_name("tictable simulate");
+    let _ = command.error(kind, message).print();
+    ExitCode::from(2)
+}
+
 pub fn run(args: Args) -> ExitCode {
     if args.fault_rate == 0.0 && args.faults.is_some_and(|f| !f.is_empty()) {
-        // A usage mistake, reported as clap reports one (exit status 2).
-        let mut command =
-            Args::augment_args(clap::Command::new("simulate")).bin_name("tictable simulate");
-        let _ = command
-            .error(
-                ErrorKind::MissingRequiredArgument,
-                "--faults needs a --fault-rate above 0 (for example --fault-rate 0.01): at \
-                 the default rate 0 no fault is injected",
-            )
-            .print();
-        return ExitCode::from(2);
+        return usage(
+            ErrorKind::MissingRequiredArgument,
+            "--faults needs a --fault-rate above 0 (for example --fault-rate 0.01): at \
+             the default rate 0 no fault is injected",
+        );
     }
+    let level = match (args.game, args.level) {
+        (Rules::TicTacToe, level) => level.unwrap_or(Level::Trap),
+        (Rules::Misere, None | Some(Level::Perfect)) => Level::Perfect,
+        (Rules::Misere, Some(other)) => {
+            return usage(
+                ErrorKind::ValueValidation,
+                &format!(
+                    "--game misere plays its best-move table only: --level perfect, not {other}"
+                ),
+            );
+        }
+    };
     let requested = args.faults.unwrap_or(if args.fault_rate > 0.0 {
         FaultSet::I2C_AND_MAGNET
     } else {
@@ -223,7 +252,8 @@ pub fn run(args: Args) -> ExitCode {
         faults: requested,
         fault_rate: args.fault_rate,
         angle_deg: args.angle,
-        level: args.level,
+        level,
+        rules: args.game,
     };
     // Written as the games go; a write error is the exit status at the end (see
     // `output`), a closed pipe is not one. Only the first game is shown: frames
@@ -285,15 +315,24 @@ pub fn run(args: Args) -> ExitCode {
                 "cheat_rate": args.cheat_rate,
                 "fault_rate": args.fault_rate,
                 "angle_deg": args.angle,
-                "level": args.level.name(),
+                "level": level.name(),
+                "game": args.game.id(),
+                "by_side": {
+                    "device_first": side(s.by_side[0]),
+                    "device_second": side(s.by_side[1]),
+                },
             })
         );
     } else {
         let _ = writeln!(
             text,
-            "{} at level {} (seed {}, cheat rate {}, fault rate {}, board at {} deg) in {:.1} s",
+            "{}{} at level {} (seed {}, cheat rate {}, fault rate {}, board at {} deg) in {:.1} s",
             count_of(s.games.into(), "game"),
-            args.level,
+            match args.game {
+                Rules::TicTacToe => "",
+                Rules::Misere => " of misère",
+            },
+            level,
             args.seed,
             args.cheat_rate,
             args.fault_rate,
@@ -309,6 +348,11 @@ pub fn run(args: Args) -> ExitCode {
             s.stuck_games,
             s.abandoned_games,
             s.unresumed_games
+        );
+        let [first, second] = s.by_side.map(|[w, d, l]| format!("{w} / {d} / {l}"));
+        let _ = writeln!(
+            text,
+            "device wins / draws / losses moving first: {first}, moving second: {second}"
         );
         let kinds: Vec<String> = s
             .faults_by_kind
@@ -362,7 +406,7 @@ pub fn run(args: Args) -> ExitCode {
     // The contract as this level and these faults make it: losses only for a level
     // that never loses, every kind asked for only where drawing it was certain.
     let judged = Summary {
-        device_losses: if never_loses(args.level) {
+        device_losses: if never_loses(level) {
             s.device_losses
         } else {
             0
@@ -388,6 +432,11 @@ pub fn run(args: Args) -> ExitCode {
         Ok(()) => status,
         Err(e) => output::write_failed("stdout", &e),
     }
+}
+
+/// A side's `[wins, draws, losses]` as JSON.
+fn side([wins, draws, losses]: [u32; 3]) -> serde_json::Value {
+    json!({ "wins": wins, "draws": draws, "losses": losses })
 }
 
 /// Whether the machine at `level` never loses, whoever it plays and whichever

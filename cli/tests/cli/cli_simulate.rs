@@ -110,6 +110,7 @@ fn bad_arguments_are_refused_with_status_2() {
         &["simulate", "--seed", "-1"],
         &["simulate", "--cheat-rate", "-0.5"],
         &["simulate", "--faults", "i2c,cosmic-rays"],
+        &["simulate", "--game", "chess"],
     ] {
         let out = tictable(bad);
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
@@ -388,4 +389,38 @@ fn the_help_says_what_breaks_the_contract_as_the_check_does() {
     let v = contract_status(&out);
     assert!(v["abandoned_games"].as_u64().unwrap() > 0, "{v}");
     assert_eq!(out.status.code(), Some(0), "{v}");
+}
+
+#[test]
+fn misere_holds_the_contract_and_reports_results_by_side() {
+    let out = tictable(&[
+        "simulate",
+        "--game",
+        "misere",
+        "--games",
+        "30",
+        "--seed",
+        "3",
+        "--cheat-rate",
+        "0.2",
+        "--fault-rate",
+        "0.01",
+        "--json",
+    ]);
+    let v = contract_status(&out);
+    assert_eq!(
+        (v["game"].as_str(), v["level"].as_str()),
+        (Some("misere"), Some("perfect"))
+    );
+    assert_eq!(v["device_losses"], 0, "{v}");
+    let sides = &v["by_side"];
+    let total: u64 = ["device_first", "device_second"]
+        .iter()
+        .flat_map(|side| ["wins", "draws", "losses"].map(|k| sides[side][k].as_u64().unwrap()))
+        .sum();
+    assert_eq!(total, 30, "{v}");
+    // Misère plays its table only: another level is a usage error that says so.
+    let (code, stderr) = refused(&["simulate", "--game", "misere", "--level", "random"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--level perfect"), "{stderr}");
 }

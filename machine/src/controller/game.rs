@@ -301,8 +301,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         }
         let board = self.record.board();
-        if board.is_over() {
-            let result = board.winner().map(|w| w == self.device_colour().player());
+        if let Some(winner) = self.rules().result(&board) {
+            let result = winner.map(|w| w == self.device_colour().player());
             stat!(self.stats.games += 1);
             match result {
                 Some(true) => stat!(self.stats.wins += 1),

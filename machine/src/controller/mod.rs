@@ -97,7 +97,10 @@ mod lights;
 mod pose_calibration;
 mod problem;
 mod recovery;
+mod rules;
 pub mod sensor_calibration;
+#[cfg(feature = "games")]
+mod table_chooser;
 mod task_entry;
 mod words;
 
@@ -105,6 +108,9 @@ pub use super::model::{GameRecord, GameSetup, Layout, Mode, Snapshot, Task, Task
 pub use pose_calibration::{Jog, CALIBRATE_HOLD_MS, JOG_REPEAT_MS, JOG_UM};
 pub use problem::Problem;
 pub use recovery::ResumeError;
+pub use rules::Rules;
+#[cfg(feature = "games")]
+pub use table_chooser::{best_moves, game_of, TableChooser};
 pub use task_entry::TaskEntry;
 
 /// Chooses the device's moves. The hook for other players (a trap player that
@@ -124,6 +130,13 @@ pub trait MoveChooser {
     /// (`adaptive`) use it, the others ignore it.
     fn observe(&mut self, board: &Board, square: Square) {
         let _ = (board, square);
+    }
+
+    /// The game this chooser plays, whose rules the controller judges the game by
+    /// (end, winner, result lights): tic-tac-toe unless a chooser says otherwise
+    /// (a `TableChooser` of misère, with the `games` feature).
+    fn rules(&self) -> Rules {
+        Rules::TicTacToe
     }
 }
 
@@ -481,6 +494,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// The game record.
     pub fn record(&self) -> &GameRecord {
         &self.record
+    }
+
+    /// The rules the game is judged by: the chooser's ([`MoveChooser::rules`]).
+    pub fn rules(&self) -> Rules {
+        self.chooser.rules()
     }
 
     /// The setup for the next game.

@@ -10,9 +10,12 @@ use super::run::{SimError, SimMachine, Watch};
 use super::scenario::{GameReport, Scenario};
 use super::world::{SimConfig, World, WorldHandle};
 use super::SplitMix64;
-use crate::controller::{MoveChooser, StrategyChooser};
+#[cfg(feature = "games")]
+use crate::controller::TableChooser;
+use crate::controller::{MoveChooser, Rules, StrategyChooser};
 use core::cell::RefCell;
 use tictable::strategy::{Level, Strategy};
+use tictable::{Board, Square};
 
 /// Sees each scripted game: its index, the scenario, the report, the check.
 pub type ShowGame<'a> = dyn FnMut(usize, &Scenario, &GameReport, Result<(), Violation>) + 'a;
@@ -58,6 +61,9 @@ pub struct Summary {
     pub device_draws: u32,
     /// Device losses.
     pub device_losses: u32,
+    /// The finished games' results by the device's side: `[first, second]`, each
+    /// `[wins, draws, losses]` (filled by [`run_batch`], which knows the sides).
+    pub by_side: [[u32; 3]; 2],
     /// Cheats made.
     pub cheats_injected: u32,
     /// Moved pieces put back.
@@ -206,6 +212,18 @@ impl Summary {
         self.max_page_erases = self.max_page_erases.max(flash.1);
     }
 
+    /// Counts a finished game's result in [`Summary::by_side`].
+    pub fn add_side(&mut self, device_first: bool, r: &GameReport) {
+        if r.finished && !r.abandoned && !r.given_up {
+            let result = match r.device_won {
+                Some(true) => 0,
+                None => 1,
+                Some(false) => 2,
+            };
+            self.by_side[usize::from(!device_first)][result] += 1;
+        }
+    }
+
     /// Flash erases per game.
     pub fn flash_erases_per_game(&self) -> f64 {
         self.flash_erases as f64 / f64::from(self.games.max(1))
@@ -288,17 +306,99 @@ pub struct Batch {
     pub fault_rate: f64,
     /// Board rotation, degrees (-45..=45).
     pub angle_deg: f32,
-    /// The device's playing level.
+    /// The device's playing level (tic-tac-toe; misère plays its table's best moves).
     pub level: Level,
+    /// The game: tic-tac-toe (at [`Batch::level`]) or misère (perfect play from
+    /// its table; needs the `games` feature, else [`run_batch`] refuses it).
+    pub rules: Rules,
+}
+
+/// The device's chooser in a batch: a tic-tac-toe level, or a game's table.
+#[derive(Clone, Debug)]
+pub enum BatchChooser {
+    /// Tic-tac-toe at a level.
+    Level(StrategyChooser<SplitMix64>),
+    /// A game's best-move table (misère).
+    #[cfg(feature = "games")]
+    Table(TableChooser<SplitMix64>),
+}
+
+impl BatchChooser {
+    /// The chooser of `rules`' game at `level` (a level for tic-tac-toe only).
+    pub fn new(rules: Rules, level: Level, seed: u64) -> Option<BatchChooser> {
+        let rng = SplitMix64::new(seed);
+        match rules {
+            Rules::TicTacToe => Some(BatchChooser::Level(StrategyChooser {
+                strategy: Strategy::new(level),
+                rng,
+            })),
+            #[cfg(feature = "games")]
+            Rules::Misere => TableChooser::new(rules, rng).map(BatchChooser::Table),
+            #[cfg(not(feature = "games"))]
+            Rules::Misere => None,
+        }
+    }
+}
+
+impl BatchChooser {
+    /// The same chooser with its randomness drawn from `seed` (a restarted machine's).
+    pub fn reseeded(&self, seed: u64) -> BatchChooser {
+        let mut c = self.clone();
+        match &mut c {
+            BatchChooser::Level(l) => l.rng = SplitMix64::new(seed),
+            #[cfg(feature = "games")]
+            BatchChooser::Table(t) => t.rng = SplitMix64::new(seed),
+        }
+        c
+    }
+}
+
+impl MoveChooser for BatchChooser {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        match self {
+            BatchChooser::Level(c) => c.choose(board),
+            #[cfg(feature = "games")]
+            BatchChooser::Table(c) => c.choose(board),
+        }
+    }
+
+    fn next_level(&mut self) {
+        match self {
+            BatchChooser::Level(c) => c.next_level(),
+            #[cfg(feature = "games")]
+            BatchChooser::Table(c) => c.next_level(),
+        }
+    }
+
+    fn observe(&mut self, board: &Board, square: Square) {
+        match self {
+            BatchChooser::Level(c) => c.observe(board, square),
+            #[cfg(feature = "games")]
+            BatchChooser::Table(c) => c.observe(board, square),
+        }
+    }
+
+    fn rules(&self) -> Rules {
+        match self {
+            BatchChooser::Level(c) => c.rules(),
+            #[cfg(feature = "games")]
+            BatchChooser::Table(c) => c.rules(),
+        }
+    }
 }
 
 impl Batch {
     /// The `g`-th game's scenario: alternating device first and second, a random
-    /// first square half the time when first, people random, perfect or erring
+    /// first square half the time when first (tic-tac-toe only), people random,
+    /// perfect or erring
     /// (20 %), each equally often.
     fn scenario(&self, g: u32, rng: &mut SplitMix64) -> Scenario {
         let device_first = g.is_multiple_of(2);
         let first_square = (device_first && rng.chance(0.5)).then(|| rng.below(9) as u8);
+        // Misère's start is a draw only when the first player takes the centre:
+        // the table chooses the opening there (the square is drawn all the same, so
+        // tic-tac-toe's runs stay as they were).
+        let first_square = first_square.filter(|_| self.rules == Rules::TicTacToe);
         let (style, slip_rate) = match rng.below(3) {
             0 => (Style::Random, 0.1),
             1 => (Style::Perfect, 0.0),
@@ -317,16 +417,19 @@ impl Batch {
 /// Plays a batch (the device at `batch.level`) of [`Batch`]'s scenarios on one
 /// machine (a fresh one after a stuck or abandoned game). `watch` sees every state
 /// change of every game (the CLI's `--watch` stops after the first). No
-/// allocation: the world lives on the stack.
+/// allocation for tic-tac-toe: the world lives on the stack (misère's table is read
+/// into memory once). A game this build cannot play (misère without the `games`
+/// feature) is [`SimError::GameNotBuilt`].
 ///
 /// ```
 /// use tictable_machine::sim::faults::FaultSet;
 /// use tictable_machine::sim::batch::{run_batch, Batch};
+/// use tictable_machine::controller::Rules;
 /// use tictable::strategy::Level;
 ///
 /// let batch = Batch {
 ///     games: 2, seed: 5, cheat_rate: 0.5, faults: FaultSet::I2C_AND_MAGNET,
-///     fault_rate: 0.01, angle_deg: 10.0, level: Level::Trap,
+///     fault_rate: 0.01, angle_deg: 10.0, level: Level::Trap, rules: Rules::TicTacToe,
 /// };
 /// let s = run_batch(batch, None).unwrap();
 /// assert_eq!((s.games, s.device_losses, s.stuck_games, s.pieces_lost), (2, 0, 0, 0));
@@ -338,13 +441,13 @@ pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summ
         c.set_faults(batch.faults, batch.fault_rate);
         Ok::<_, SimError>(c)
     };
-    let chooser = |seed| StrategyChooser {
-        strategy: Strategy::new(batch.level),
-        rng: SplitMix64::new(seed),
-    };
+    let first = BatchChooser::new(batch.rules, batch.level, batch.seed ^ 0x5EED)
+        .ok_or(SimError::GameNotBuilt(batch.rules))?;
+    let chooser = |seed| first.reseeded(seed);
     let world = RefCell::new(World::new(config(batch.seed)?));
-    let mut m = SimMachine::with_world(&world, chooser(batch.seed ^ 0x5EED))?;
+    let mut m = SimMachine::with_world(&world, first.clone())?;
     let mut human = SimHuman::new(Style::Random, batch.cheat_rate, batch.seed ^ 0xC0FFEE);
+    human.rules = batch.rules;
     let mut rng = SplitMix64::new(batch.seed.wrapping_mul(31).wrapping_add(7));
     let mut restarts = SplitMix64::new(batch.seed ^ 0x00C0_FFEE_0000);
     let mut s = Summary::default();
@@ -353,6 +456,7 @@ pub fn run_batch(batch: Batch, mut watch: Option<&mut Watch<'_>>) -> Result<Summ
         let mut restart = || chooser(restarts.next());
         let r = m.play_scenario(&scenario, &mut human, &mut restart, watch.as_deref_mut());
         s.add_game(&r);
+        s.add_side(scenario.device_first, &r);
         if !r.recovered() && (!r.finished || r.abandoned) {
             // The machine is in an unknown state: start afresh.
             s.add_machine(&mut m);

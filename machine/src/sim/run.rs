@@ -65,6 +65,8 @@ pub enum SimError {
     Resume(ResumeError),
     /// The simulated board cannot be built (a rotation beyond 45 degrees).
     Config(PoseError),
+    /// This build cannot play the game (misère needs the `games` feature).
+    GameNotBuilt(crate::controller::Rules),
 }
 
 impl core::fmt::Display for SimError {
@@ -86,6 +88,7 @@ impl core::fmt::Display for SimError {
             SimError::NothingSaved => f.write_str("nothing saved"),
             SimError::Resume(e) => write!(f, "resume: {e:?}"),
             SimError::Config(e) => write!(f, "board: {e}"),
+            SimError::GameNotBuilt(r) => write!(f, "this build cannot play {}", r.id()),
         }
     }
 }

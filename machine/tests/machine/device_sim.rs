@@ -6,7 +6,7 @@ use common::sq;
 
 use tictable::strategy::Level;
 use tictable::{Board, Square};
-use tictable_machine::controller::{BestMove, GameSetup, Problem, State, Task, TaskError};
+use tictable_machine::controller::{BestMove, GameSetup, Problem, Rules, State, Task, TaskError};
 use tictable_machine::motion::Point;
 use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::batch::{run_batch, Batch, Summary, Violation};
@@ -39,6 +39,7 @@ fn many_games_with_cheats_and_faults() {
             fault_rate: 0.01,
             angle_deg: 0.0,
             level: Level::Trap,
+            rules: Rules::TicTacToe,
         },
         None,
     )
@@ -63,6 +64,7 @@ fn a_bus_that_never_answers_gives_stuck_games_not_a_refused_run() {
             fault_rate: 1.0,
             angle_deg: 0.0,
             level: Level::Perfect,
+            rules: Rules::TicTacToe,
         },
         None,
     )
@@ -83,6 +85,7 @@ fn rotated_boards_both_ways() {
                 fault_rate: 0.01,
                 angle_deg: angle,
                 level: Level::Perfect,
+                rules: Rules::TicTacToe,
             },
             None,
         )
@@ -102,6 +105,7 @@ fn heavy_faults_still_never_lose_or_lose_pieces() {
             fault_rate: 0.05,
             angle_deg: 0.0,
             level: Level::Trap,
+            rules: Rules::TicTacToe,
         },
         None,
     )

@@ -18,7 +18,7 @@ mod repair;
 
 use super::world::World;
 use super::SplitMix64;
-use crate::controller::ABANDON_HOLD_MS;
+use crate::controller::{Rules, ABANDON_HOLD_MS};
 use crate::panel::{Button, Light};
 use crate::Colour;
 use tictable::{Board, Player, Square};
@@ -102,6 +102,10 @@ pub struct SimHuman {
     /// person who plays the same game on two machines whose timings differ (the
     /// other draws, press lengths and delays, follow the timing). `None`: the style.
     pub script: Option<fn(&Board) -> Option<Square>>,
+    /// The game the person plays well by ([`Style::Perfect`]'s moves and
+    /// [`Style::Erring`]'s good ones): tic-tac-toe by default; misère's best moves
+    /// need the `games` feature (without it a misère person plays at random).
+    pub rules: Rules,
     /// Cheats done.
     pub cheats: u32,
     /// Times the board was messed up on purpose (`human-extra`), sweeps included.
@@ -140,6 +144,7 @@ impl SimHuman {
             device_target: None,
             passive: false,
             script: None,
+            rules: Rules::TicTacToe,
             cheats: 0,
             extras: 0,
             sweeps: 0,
@@ -234,10 +239,16 @@ impl SimHuman {
             Style::Perfect => false,
             Style::Erring(p) => self.rng.chance(p),
         };
-        if random {
-            legal.nth(self.rng.below(legal.len() as usize))
-        } else {
-            tictable::random_best_move(board, &mut self.rng)
+        match self.rules {
+            _ if random => legal.nth(self.rng.below(legal.len() as usize)),
+            Rules::TicTacToe => tictable::random_best_move(board, &mut self.rng),
+            #[cfg(feature = "games")]
+            Rules::Misere => {
+                let best = crate::controller::best_moves(Rules::Misere, board);
+                best.get(self.rng.below(best.len())).copied()
+            }
+            #[cfg(not(feature = "games"))]
+            Rules::Misere => legal.nth(self.rng.below(legal.len() as usize)),
         }
     }
 
