@@ -13,7 +13,7 @@
 //! ```
 
 use crate::best_move::{BestMoveError, BestMoveTable};
-use crate::file::FileError;
+use crate::file::{check_header, check_magic, FileError};
 use crate::game::{Game, Player};
 use crate::solver::Solution;
 use alloc::string::String;
@@ -103,22 +103,16 @@ pub fn to_postcard<G: Game>(solution: &Solution<G>) -> Result<Vec<u8>, BestMoveE
 /// Both sides' tables of `game` stored in `bytes`, or why the file is refused: another
 /// game, rules or version, damage, or malformed entries.
 pub fn from_postcard<G: Game>(game: &G, bytes: &[u8]) -> Result<[BestMoveTable; 2], FileError> {
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-        return Err(FileError::Magic);
-    }
+    check_magic(bytes, &MAGIC)?;
     let file: BestMovesFile = postcard::from_bytes(bytes).map_err(|_| FileError::Decode)?;
-    if file.version != FORMAT_VERSION {
-        return Err(FileError::Version(file.version));
-    }
-    if file.game != game.id() {
-        return Err(FileError::Game {
-            found: file.game,
-            expected: game.id(),
-        });
-    }
-    if file.rules != game.rules() || file.key_space != game.key_space() {
-        return Err(FileError::Rules { found: file.rules });
-    }
+    check_header(
+        game,
+        FORMAT_VERSION,
+        file.version,
+        &file.game,
+        &file.rules,
+        file.key_space,
+    )?;
     if checksum(&file.sides) != file.checksum {
         return Err(FileError::Checksum);
     }

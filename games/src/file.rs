@@ -171,26 +171,55 @@ pub fn to_postcard<G: Game>(solution: &Solution<G>) -> Vec<u8> {
     postcard::to_allocvec(&file).unwrap_or_default()
 }
 
+/// Refuses `bytes` that do not start with `magic` (the file is not of this kind).
+pub(crate) fn check_magic(bytes: &[u8], magic: &[u8; 8]) -> Result<(), FileError> {
+    if bytes.len() < magic.len() || bytes[..magic.len()] != magic[..] {
+        return Err(FileError::Magic);
+    }
+    Ok(())
+}
+
+/// Refuses a decoded file header of another format version, game, rules or key space
+/// than `game`'s (shared by the value tables and the best-move tables).
+pub(crate) fn check_header<G: Game>(
+    game: &G,
+    expected_version: u16,
+    version: u16,
+    id: &str,
+    rules: &str,
+    key_space: u64,
+) -> Result<(), FileError> {
+    if version != expected_version {
+        return Err(FileError::Version(version));
+    }
+    if id != game.id() {
+        return Err(FileError::Game {
+            found: id.into(),
+            expected: game.id(),
+        });
+    }
+    if rules != game.rules() || key_space != game.key_space() {
+        return Err(FileError::Rules {
+            found: rules.into(),
+        });
+    }
+    Ok(())
+}
+
 /// The solution of `game` stored in `bytes`, or why the file is refused: another
 /// game, rules or version, damage, or malformed records. Nothing is trusted before it
 /// is checked; the dense table takes [`Game::key_space`] bytes.
 pub fn from_postcard<G: Game>(game: G, bytes: &[u8]) -> Result<Solution<G>, FileError> {
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-        return Err(FileError::Magic);
-    }
+    check_magic(bytes, &MAGIC)?;
     let file: TableFile = postcard::from_bytes(bytes).map_err(|_| FileError::Decode)?;
-    if file.version != FORMAT_VERSION {
-        return Err(FileError::Version(file.version));
-    }
-    if file.game != game.id() {
-        return Err(FileError::Game {
-            found: file.game,
-            expected: game.id(),
-        });
-    }
-    if file.rules != game.rules() || file.key_space != game.key_space() {
-        return Err(FileError::Rules { found: file.rules });
-    }
+    check_header(
+        &game,
+        FORMAT_VERSION,
+        file.version,
+        &file.game,
+        &file.rules,
+        file.key_space,
+    )?;
     if CRC.checksum(&file.records) != file.checksum {
         return Err(FileError::Checksum);
     }
