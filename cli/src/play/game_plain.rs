@@ -136,9 +136,12 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
             }
             "s" => {
                 let path = file();
-                match std::fs::write(&path, session.save_text() + "\n") {
+                let written = session.save_file_text().and_then(|text| {
+                    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+                });
+                match written {
                     Ok(()) => writeln!(out, "Saved to {}.", path.display())?,
-                    Err(e) => writeln!(out, "Not saved: {}: {e}", path.display())?,
+                    Err(e) => writeln!(out, "Not saved: {e}")?,
                 }
                 continue;
             }

@@ -116,12 +116,15 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
         KeyCode::Char('n') => session.new_game(),
         KeyCode::Char('s') => {
             let path = session.file.clone();
-            session.message = match std::fs::write(&path, session.save_text() + "\n") {
+            let written = session.save_file_text().and_then(|text| {
+                std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+            });
+            session.message = match written {
                 Ok(()) => {
                     session.saved = Some(session.save_text());
                     format!("Saved to {}.", path.display())
                 }
-                Err(e) => format!("Not saved: {}: {e}", path.display()),
+                Err(e) => format!("Not saved: {e}"),
             };
         }
         KeyCode::Char('l') => {

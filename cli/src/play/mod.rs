@@ -318,9 +318,7 @@ fn perform(app: &mut App, effect: Effect) {
     }
 }
 
-/// The largest save file read, in bytes: a saved game is under 60 bytes, so anything
-/// near this is not one (and `/dev/zero` is refused without filling memory).
-pub const MAX_SAVE_BYTES: u64 = 4096;
+pub use session::MAX_SAVE_BYTES;
 
 /// Reads a save file of at most [`MAX_SAVE_BYTES`].
 pub fn read_save(file: &Path) -> Result<String, String> {

@@ -11,8 +11,20 @@ use tictable_games::players::Player as Engine;
 use tictable_games::{Game, Notation, Outcome, Player, Solution};
 
 /// The at most this many moves a save file holds (every game here ends far sooner,
-/// except the morris games, whose positions repeat).
-pub const MAX_SAVED_MOVES: usize = 1000;
+/// except the morris games, whose positions repeat): a longer game is refused when
+/// saved ([`Session::save_file_text`]), never written to a file that does not load.
+pub const MAX_SAVED_MOVES: usize = 4000;
+
+/// The longest move a save file holds, in characters of the API notation (the
+/// longest move of any game here, a slide such as `10-11`, has 5).
+pub const MAX_SAVED_MOVE_CHARS: usize = 12;
+
+/// The largest save file read, in bytes, derived from what a save holds: its game's
+/// id and fields (under 256 bytes) and [`MAX_SAVED_MOVES`] moves of at most
+/// [`MAX_SAVED_MOVE_CHARS`] characters, each quoted and followed by a comma. Every
+/// file [`Session::save_file_text`] writes is at most this long, so it loads back;
+/// a larger file is refused unread (`/dev/zero` does not fill memory).
+pub const MAX_SAVE_BYTES: u64 = 256 + (MAX_SAVED_MOVES * (MAX_SAVED_MOVE_CHARS + 3)) as u64;
 
 /// A game in progress.
 pub struct Session<G: Game> {
@@ -455,6 +467,26 @@ impl<G: Game> Session<G> {
         json!({"game": self.game().id(), "moves": moves, "cursor": self.played}).to_string()
     }
 
+    /// The save file's text with its final newline, or why this game cannot be saved
+    /// so that it loads back (more than [`MAX_SAVED_MOVES`] moves, or longer than
+    /// [`MAX_SAVE_BYTES`]): refused before anything is written.
+    pub fn save_file_text(&self) -> Result<String, String> {
+        if self.moves.len() > MAX_SAVED_MOVES {
+            return Err(format!(
+                "{} moves (played and undone): a save holds at most {MAX_SAVED_MOVES}",
+                self.moves.len()
+            ));
+        }
+        let text = self.save_text() + "\n";
+        if text.len() as u64 > MAX_SAVE_BYTES {
+            return Err(format!(
+                "{} bytes: a save holds at most {MAX_SAVE_BYTES}",
+                text.len()
+            ));
+        }
+        Ok(text)
+    }
+
     /// Reads a save file's text into this game, or says why it cannot (another game's
     /// save, a move that is not legal); the game is unchanged on an error.
     pub fn load_text(&mut self, text: &str) -> Result<(), String> {
@@ -612,6 +644,67 @@ mod tests {
         assert!(e.contains("of hexapawn, not of tapatan"), "{e}");
         assert!(m.load_text(r#"{"moves":[4],"cursor":1}"#).is_err());
         assert!(s.play_text("9").unwrap_err().contains("from-to"));
+    }
+
+    #[test]
+    fn a_long_morris_game_saves_and_loads_back_and_a_longer_one_is_refused() {
+        // Placed, then X and O slide a piece away and back: 6 + 4 * 200 = 806 moves,
+        // more than the old 4,096-byte file held.
+        let mut s = session(Morris::three_mens_morris(), ["human"; 2]);
+        for mv in "1 2 6 4 8 9".split(' ') {
+            s.play_text(mv).unwrap();
+        }
+        let cycle = ["8-7", "2-3", "7-8", "3-2"];
+        for mv in cycle.iter().cycle().take(800) {
+            s.play_text(mv).unwrap();
+        }
+        assert_eq!(s.played().len(), 806);
+        let text = s.save_file_text().unwrap();
+        assert!(text.len() > 4096, "{}", text.len());
+        let path = std::env::temp_dir().join(format!("tictable-long-{}.json", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let read = super::super::read_save(&path);
+        std::fs::remove_file(&path).unwrap();
+        let mut t = session(Morris::three_mens_morris(), ["human"; 2]);
+        t.load_text(&read.unwrap()).unwrap();
+        assert_eq!(t.played(), s.played());
+        assert_eq!(t.position(), s.position());
+        // The longest game a save holds saves and loads back.
+        for mv in cycle.iter().cycle().take(MAX_SAVED_MOVES - 806) {
+            s.play_text(mv).unwrap();
+        }
+        let text = s.save_file_text().unwrap();
+        assert!(text.len() as u64 <= MAX_SAVE_BYTES);
+        t.load_text(&text).unwrap();
+        assert_eq!(t.played().len(), MAX_SAVED_MOVES);
+        // One move more: refused before writing, the game kept.
+        s.play_text(cycle[(MAX_SAVED_MOVES - 6) % 4]).unwrap();
+        let Err(e) = s.save_file_text() else {
+            panic!("a game of 4001 moves saved");
+        };
+        assert!(
+            e.contains("4001 moves") && e.contains("at most 4000"),
+            "{e}"
+        );
+        assert_eq!(s.played().len(), MAX_SAVED_MOVES + 1);
+    }
+
+    #[test]
+    fn a_huge_save_file_is_refused_unread() {
+        let path = std::env::temp_dir().join(format!("tictable-huge-{}.json", std::process::id()));
+        std::fs::write(&path, vec![b' '; 10 * MAX_SAVE_BYTES as usize]).unwrap();
+        let e = super::super::read_save(&path).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            e.contains(&format!("larger than {MAX_SAVE_BYTES} bytes")),
+            "{e}"
+        );
+        let e = super::super::read_save(std::path::Path::new("/dev/zero")).unwrap_err();
+        assert!(e.contains("not a saved game"), "{e}");
+        // docs/cli.md states both limits.
+        let doc = include_str!("../../../docs/cli.md");
+        assert!(doc.contains(&format!("larger than {MAX_SAVE_BYTES} bytes")));
+        assert!(doc.contains(&format!("a save holds at most {MAX_SAVED_MOVES}\"")));
     }
 
     #[test]
