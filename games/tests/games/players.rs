@@ -327,16 +327,12 @@ fn games_table() -> String {
     let mut out = String::from(
         "| game | level | plays | against `random` | `epsilon:0.1` | `epsilon:0.3` | `perfect` |\n|---|---|---|---|---|---|---|\n",
     );
-    fn rows<G: Game>(solution: &Solution<G>, adaptive: bool, out: &mut String) {
+    fn rows<G: Game>(solution: &Solution<G>, out: &mut String) {
         let opponents: Vec<Player> = ["random", "epsilon:0.1", "epsilon:0.3", "perfect"]
             .iter()
             .map(|o| player(o))
             .collect();
-        let mut levels = vec!["perfect", "sharp", "gentle:0", "gentle:0.5", "gentle:1"];
-        if adaptive {
-            levels.push("adaptive");
-        }
-        for level in levels {
+        for level in LEVELS {
             let who = player(level);
             for side in [Side::X, Side::O] {
                 let cells: Vec<String> = opponents
@@ -354,12 +350,23 @@ fn games_table() -> String {
             }
         }
     }
-    rows(&solved(TicTacToe::misere()), true, &mut out);
-    rows(&solved(Hexapawn), true, &mut out);
-    rows(&solved(Mnk::new(4, 3, 3).unwrap()), false, &mut out);
-    rows(&solved(ConnectFour::new(4, 4).unwrap()), false, &mut out);
+    rows(&solved(TicTacToe::misere()), &mut out);
+    rows(&solved(Hexapawn), &mut out);
+    rows(&solved(Mnk::new(4, 3, 3).unwrap()), &mut out);
+    rows(&solved(ConnectFour::new(4, 4).unwrap()), &mut out);
     out
 }
+
+/// The levels of the games table and of docs/players.json (adaptive too: its exact
+/// tree, which follows every line, takes under a second on each of these games).
+const LEVELS: [&str; 6] = [
+    "perfect",
+    "sharp",
+    "gentle:0",
+    "gentle:0.5",
+    "gentle:1",
+    "adaptive",
+];
 
 /// `who`'s exact win, draw and loss probabilities playing `side` against `opponent`.
 fn win_draw_loss<G: Game>(
@@ -381,16 +388,11 @@ fn win_draw_loss<G: Game>(
 /// docs/players.json, the page's figures beside its level selector: per game (those
 /// of the games table, and tic-tac-toe), each level's exact win, draw and loss
 /// probabilities (fractions as strings) as X and as O against a uniformly random
-/// opponent. `adaptive` only where its exact tree is affordable (not mnk:4,3,3 nor
-/// connect4:4x4: it learns along every line).
+/// opponent.
 fn page_rates_json() -> String {
-    fn game<G: Game>(solution: &Solution<G>, adaptive: bool, out: &mut Vec<String>) {
+    fn game<G: Game>(solution: &Solution<G>, out: &mut Vec<String>) {
         let random = player("random");
-        let mut levels = vec!["perfect", "sharp", "gentle:0", "gentle:0.5", "gentle:1"];
-        if adaptive {
-            levels.push("adaptive");
-        }
-        let rows: Vec<String> = levels
+        let rows: Vec<String> = LEVELS
             .iter()
             .map(|level| {
                 let who = player(level);
@@ -414,11 +416,11 @@ fn page_rates_json() -> String {
         ));
     }
     let mut games = vec![];
-    game(&solved(TicTacToe::normal()), true, &mut games);
-    game(&solved(TicTacToe::misere()), true, &mut games);
-    game(&solved(Hexapawn), true, &mut games);
-    game(&solved(Mnk::new(4, 3, 3).unwrap()), false, &mut games);
-    game(&solved(ConnectFour::new(4, 4).unwrap()), false, &mut games);
+    game(&solved(TicTacToe::normal()), &mut games);
+    game(&solved(TicTacToe::misere()), &mut games);
+    game(&solved(Hexapawn), &mut games);
+    game(&solved(Mnk::new(4, 3, 3).unwrap()), &mut games);
+    game(&solved(ConnectFour::new(4, 4).unwrap()), &mut games);
     format!(
         "{{\n  \"generated\": \"scripts/players-table\",\n  \"opponent\": \"random\",\n  \"order\": [\"win\", \"draw\", \"loss\"],\n  \"games\": {{\n{}\n  }}\n}}\n",
         games.join(",\n")
