@@ -1,10 +1,12 @@
 //! With `levels`: the first move of the slow levels from the empty board, worked out
 //! once on the host instead of on the device. From the empty board `trap`, `sharp`,
 //! `gentle` and `adaptive` search the whole game tree (the trap player's move:
-//! 27.6 M instructions, 17 s on the 8 MHz fallback clock; `gentle`, which searches
-//! it twice, about 1.4 times as long: over `safety::THINK_LIMIT_MS`, after which the
-//! watchdog resets and the restored game would think again). Every later move
-//! searches at most an eighth of that tree.
+//! 27.6 M instructions, 17 s on the 8 MHz fallback clock, docs/vboard.md; `gentle`,
+//! which searches it twice, took 1.44 times trap's time on the host, 1.34 ms against
+//! 0.93 ms, release, 2026-12-06: about 24 s there, over `safety::THINK_LIMIT_MS`,
+//! after which the watchdog resets and the restored game would think again). A
+//! later move searches one first move's subtree (on the host trap's reply after a
+//! corner took 0.13 ms, gentle's 0.30 ms).
 //!
 //! [`first_move`] gives exactly the distribution `Strategy::distribution` gives for
 //! the empty board, or `None` (then the device thinks): firmware/host-check compares
