@@ -23,6 +23,8 @@ pub mod bus;
 pub mod clock;
 pub mod i2c;
 mod mem;
+#[cfg(feature = "levels")]
+pub mod opening;
 pub mod pins;
 pub mod pulse;
 mod regs;

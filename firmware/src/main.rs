@@ -11,6 +11,8 @@ use cortex_m_rt::entry;
 use tictable::strategy::{Level, Strategy};
 use tictable_firmware::board::Board;
 use tictable_firmware::clock::ClockRng;
+#[cfg(feature = "levels")]
+use tictable_firmware::opening;
 use tictable_firmware::safety;
 use tictable_machine::classify::Calibration;
 #[cfg(not(feature = "levels"))]
@@ -48,13 +50,22 @@ const PARK: Point = Point::mm(160, 10);
 
 /// With `levels`: a move chooser whose thinks run with the watchdog fed from
 /// SysTick (`safety::long_think`: the trap player's first move takes seconds on
-/// the 8 MHz fallback clock, more than the watchdog's timeout).
+/// the 8 MHz fallback clock, more than the watchdog's timeout); the slow levels'
+/// move from the empty board, their longest think, comes from `opening`.
 #[cfg(feature = "levels")]
 struct Watched<C>(C);
 
 #[cfg(feature = "levels")]
-impl<C: MoveChooser> MoveChooser for Watched<C> {
+impl<R: rand_core::Rng> MoveChooser for Watched<StrategyChooser<R>> {
     fn choose(&mut self, board: &tictable::Board) -> Option<tictable::Square> {
+        // From the empty board the slow levels' move is worked out in advance
+        // (`opening`: the same distribution, drawn with the same generator); every
+        // other think runs with the watchdog fed.
+        if *board == tictable::Board::EMPTY {
+            if let Some(first) = opening::first_move(&self.0.strategy) {
+                return Some(first.sample(&mut self.0.rng));
+            }
+        }
         safety::long_think(|| self.0.choose(board))
     }
 

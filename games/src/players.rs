@@ -108,6 +108,11 @@ pub type Parts<G> = Vec<(u16, Vec<<G as Game>::Move>)>;
 type Cache = BTreeMap<Model, BTreeMap<u64, Exact>>;
 
 /// A player of any game without repeats; see the [module docs](self).
+///
+/// Not `Send`: its clones share one cache of exact values through `Rc<RefCell<_>>`
+/// (the crate is `no_std`, and `core` has no lock to put behind an `Arc`; every
+/// user runs players on one thread). Another thread builds its own player from the
+/// same level text (`"gentle:0.5".parse()`), whose cache fills again there.
 #[derive(Clone, Debug)]
 pub struct Player {
     strategy: Strategy,

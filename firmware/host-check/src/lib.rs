@@ -3,12 +3,17 @@
 //! records the count at each edge; and `src/i2c.rs`, the polled I2C master's
 //! register sequences, against a model of the peripheral's flags (`i2c_model.rs`); and
 //! `src/startup.rs`, the clock start-up, against an RCC whose crystal or PLL may never
-//! become ready. Run (from `firmware/host-check`):
+//! become ready; and `src/opening.rs`, the `levels` build's first moves worked out in
+//! advance, against the engine's own search. Run (from `firmware/host-check`):
 //! `cargo test --target "$(rustc -vV | sed -n 's/^host: //p')"`.
 #[path = "../../src/i2c.rs"]
 pub mod i2c;
 #[cfg(test)]
 mod i2c_model;
+#[path = "../../src/opening.rs"]
+pub mod opening;
+#[cfg(test)]
+mod opening_check;
 #[path = "../../src/pulse.rs"]
 pub mod pulse;
 #[path = "../../src/startup.rs"]

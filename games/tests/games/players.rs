@@ -327,30 +327,18 @@ fn games_table() -> String {
     let mut out = String::from(
         "| game | level | plays | against `random` | `epsilon:0.1` | `epsilon:0.3` | `perfect` |\n|---|---|---|---|---|---|---|\n",
     );
-    fn rows<G: Game>(solution: &Solution<G>, adaptive: bool, out: &mut String) {
+    fn rows<G: Game>(solution: &Solution<G>, out: &mut String) {
         let opponents: Vec<Player> = ["random", "epsilon:0.1", "epsilon:0.3", "perfect"]
             .iter()
             .map(|o| player(o))
             .collect();
-        let mut levels = vec!["perfect", "sharp", "gentle:0", "gentle:0.5", "gentle:1"];
-        if adaptive {
-            levels.push("adaptive");
-        }
-        for level in levels {
+        for level in LEVELS {
             let who = player(level);
             for side in [Side::X, Side::O] {
                 let cells: Vec<String> = opponents
                     .iter()
                     .map(|o| {
-                        let [x, d, o_wins] = match side {
-                            Side::X => outcome_probabilities(solution, &who, o).unwrap(),
-                            Side::O => outcome_probabilities(solution, o, &who).unwrap(),
-                        };
-                        let (w, l) = if side == Side::X {
-                            (x, o_wins)
-                        } else {
-                            (o_wins, x)
-                        };
+                        let [w, d, l] = win_draw_loss(solution, &who, o, side);
                         format!("{} / {} / {}", figure(&w), figure(&d), figure(&l))
                     })
                     .collect();
@@ -362,11 +350,99 @@ fn games_table() -> String {
             }
         }
     }
-    rows(&solved(TicTacToe::misere()), true, &mut out);
-    rows(&solved(Hexapawn), true, &mut out);
-    rows(&solved(Mnk::new(4, 3, 3).unwrap()), false, &mut out);
-    rows(&solved(ConnectFour::new(4, 4).unwrap()), false, &mut out);
+    rows(&solved(TicTacToe::misere()), &mut out);
+    rows(&solved(Hexapawn), &mut out);
+    rows(&solved(Mnk::new(4, 3, 3).unwrap()), &mut out);
+    rows(&solved(ConnectFour::new(4, 4).unwrap()), &mut out);
     out
+}
+
+/// The levels of the games table and of docs/players.json (adaptive too: its exact
+/// tree, which follows every line, takes under a second on each of these games).
+const LEVELS: [&str; 6] = [
+    "perfect",
+    "sharp",
+    "gentle:0",
+    "gentle:0.5",
+    "gentle:1",
+    "adaptive",
+];
+
+/// `who`'s exact win, draw and loss probabilities playing `side` against `opponent`.
+fn win_draw_loss<G: Game>(
+    solution: &Solution<G>,
+    who: &Player,
+    opponent: &Player,
+    side: Side,
+) -> [BigRational; 3] {
+    let [x, d, o] = match side {
+        Side::X => outcome_probabilities(solution, who, opponent).unwrap(),
+        Side::O => outcome_probabilities(solution, opponent, who).unwrap(),
+    };
+    match side {
+        Side::X => [x, d, o],
+        Side::O => [o, d, x],
+    }
+}
+
+/// docs/players.json, the page's figures beside its level selector: per game (those
+/// of the games table, and tic-tac-toe), each level's exact win, draw and loss
+/// probabilities (fractions as strings) as X and as O against a uniformly random
+/// opponent.
+fn page_rates_json() -> String {
+    fn game<G: Game>(solution: &Solution<G>, out: &mut Vec<String>) {
+        let random = player("random");
+        let rows: Vec<String> = LEVELS
+            .iter()
+            .map(|level| {
+                let who = player(level);
+                let sides: Vec<String> = [Side::X, Side::O]
+                    .into_iter()
+                    .map(|side| {
+                        let wdl = win_draw_loss(solution, &who, &random, side);
+                        format!(
+                            "\"{side:?}\": [\"{}\", \"{}\", \"{}\"]",
+                            wdl[0], wdl[1], wdl[2]
+                        )
+                    })
+                    .collect();
+                format!("      \"{level}\": {{ {} }}", sides.join(", "))
+            })
+            .collect();
+        out.push(format!(
+            "    \"{}\": {{\n{}\n    }}",
+            solution.game().id(),
+            rows.join(",\n")
+        ));
+    }
+    let mut games = vec![];
+    game(&solved(TicTacToe::normal()), &mut games);
+    game(&solved(TicTacToe::misere()), &mut games);
+    game(&solved(Hexapawn), &mut games);
+    game(&solved(Mnk::new(4, 3, 3).unwrap()), &mut games);
+    game(&solved(ConnectFour::new(4, 4).unwrap()), &mut games);
+    format!(
+        "{{\n  \"generated\": \"scripts/players-table\",\n  \"opponent\": \"random\",\n  \"order\": [\"win\", \"draw\", \"loss\"],\n  \"games\": {{\n{}\n  }}\n}}\n",
+        games.join(",\n")
+    )
+}
+
+/// docs/players.json is the one computed now; with `TICTABLE_WRITE_TABLE=1`
+/// (`scripts/players-table`) the test writes it.
+#[test]
+#[ignore = "release only (exact trees of five games): scripts/players-table --check, .ci/run"]
+fn games_players_json_for_the_page_is_current() {
+    let path = format!("{}/../docs/players.json", env!("CARGO_MANIFEST_DIR"));
+    let json = page_rates_json();
+    if std::env::var_os("TICTABLE_WRITE_TABLE").is_some() {
+        std::fs::write(&path, &json).unwrap();
+    } else {
+        let shown = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            shown == json,
+            "{path} is stale: run scripts/players-table\n{json}"
+        );
+    }
 }
 
 /// docs/players.md's table of the games players is the one computed now; with
