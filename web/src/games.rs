@@ -395,17 +395,32 @@ mod tests {
         call(b"tictactoe", || game_select());
         // Tic-tac-toe's exact counts (docs/puzzles.md): 1,330 / 288 / 68 positions.
         let counts = call(&[], || puzzle_counts());
-        assert!(counts.contains("{\"remoteness\":1,\"classes\":"), "{counts}");
+        assert!(
+            counts.contains("{\"remoteness\":1,\"classes\":"),
+            "{counts}"
+        );
         assert!(counts.contains("\"positions\":1330}"), "{counts}");
-        assert!(counts.contains("\"positions\":288}") && counts.contains("\"positions\":68}"), "{counts}");
+        assert!(
+            counts.contains("\"positions\":288}") && counts.contains("\"positions\":68}"),
+            "{counts}"
+        );
         assert!(call(&[], || puzzle_hint()).contains("error"));
         let served = call(&[], || puzzle_new(3));
         assert!(served.contains("\"remoteness\":3"), "{served}");
         let n = served.matches("\"m\":").count() as u32;
         let verdicts: Vec<String> = (0..n).map(|i| call(&[], || puzzle_judge(i))).collect();
         // Exactly one move keeps the win; every other is what the table says it is.
-        assert_eq!(verdicts.iter().filter(|v| v.contains("solved")).count(), 1, "{verdicts:?}");
-        assert!(verdicts.iter().all(|v| v.contains("solved") || v.contains("\"value\":\"draw\"") || v.contains("\"value\":\"loss in ")), "{verdicts:?}");
+        assert_eq!(
+            verdicts.iter().filter(|v| v.contains("solved")).count(),
+            1,
+            "{verdicts:?}"
+        );
+        assert!(
+            verdicts.iter().all(|v| v.contains("solved")
+                || v.contains("\"value\":\"draw\"")
+                || v.contains("\"value\":\"loss in ")),
+            "{verdicts:?}"
+        );
         assert!(call(&[], || puzzle_judge(n)).contains("error"));
         assert!(call(&[], || puzzle_hint()).starts_with("{\"hint\":[\""));
         assert!(call(&[], || puzzle_new(2)).contains("error"));
