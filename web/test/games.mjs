@@ -59,9 +59,39 @@ async function watchTest(page, check, tictable, game) {
   return k;
 }
 
+
+// Puzzles (issue 39, the teacher): the panel's counts per remoteness, then two
+// puzzles at the deepest remoteness, one answered with the one move that keeps the
+// win (the CLI's only best move, its value a win) and one with another move, whose
+// verdict must be the CLI's value of that move. Returns the counts' text.
+export async function puzzleTest(page, check, tictable, game) {
+  const api = pos => game === "tictactoe" ? pos.replace(/\./g, ".") : pos;
+  await page.click("#pz-new");
+  const counts = JSON.parse(await page.getAttribute("#pz-counts", "data-counts"));
+  check(counts.length > 0 && counts.every(c => c.remoteness > 0 && c.positions >= c.classes), `${game} puzzles counted: ${JSON.stringify(counts)}`);
+  const deepest = String(counts[counts.length - 1].remoteness);
+  for (const solve of [true, false]) {
+    await page.selectOption("#pz-r", deepest);
+    await page.click("#pz-new");
+    const pz = await page.evaluate(() => pz);
+    const c = cli(tictable, game === "tictactoe" ? "tictactoe" : game, [api(pz.position)])[0];
+    check(c.value === "win" && c.remoteness === pz.remoteness && String(pz.remoteness) === deepest && c.best.length === 1 && c.moves.length === pz.moves.length,
+      `${game} puzzle ${pz.position}: the CLI says ${c.value} in ${c.remoteness}, best ${c.best}`);
+    const right = c.moves.findIndex(m => m.move === c.best[0]);
+    const i = solve ? right : (right + 1) % c.moves.length;
+    if (!solve) { await page.click("#pz-hint"); check((await page.textContent("#pz-status")).includes(pz.moves[right].m), `${game} puzzle hint names the answer`); }
+    await page.click(`#pz-moves button[data-i='${i}']`);
+    const verdict = await page.getAttribute("#pz-status", "data-verdict"), text = await page.textContent("#pz-status");
+    const m = c.moves[i], want = m.value === "draw" ? "draw" : `${m.value} in ${m.remoteness}`;
+    check(solve ? verdict === "solved" && text.startsWith("Solved") : verdict === "failed" && text.includes(` a ${want}.`) && text.includes(`The move was ${pz.moves[right].m}.`),
+      `${game} puzzle ${solve ? "solved" : "failed"}: "${text}" (CLI: ${pz.moves[i].m} is ${want})`);
+  }
+  return `${game} ${counts.map(c => c.remoteness + ":" + c.positions).join("/")}`;
+}
 export async function gamesTest(page, check, tictable, axe) {
   const times = [], rows = [];
   const watched = [`tictactoe ${await watchTest(page, check, tictable, "tictactoe")}`];
+  const puzzles = [await puzzleTest(page, check, tictable, "tictactoe")];
   const view = () => page.evaluate(() => ({ ...posAt(cursor), status: document.getElementById("status").textContent, cursor, n: moves.length }));
   for (const game of GAMES) {
     await page.selectOption("#game", game);
@@ -71,6 +101,7 @@ export async function gamesTest(page, check, tictable, axe) {
     check(chosen.status === `Your move (${you})` && chosen.cursor === (you === "X" ? 0 : 1), `${game} chosen as ${you}: ${chosen.status}, ${chosen.cursor} plies`);
     const ms = await page.getAttribute("#game", "data-ms"), sum = await page.evaluate(() => gsum);
     times.push(`${game} ${ms} ms`);
+    puzzles.push(await puzzleTest(page, check, tictable, game));
     rows.push(`| \`${game}\` | ${sum.positions.toLocaleString("en-US")} | ${sum.start === "draw" ? "draw" : `${sum.start} in ${sum.start_remoteness}`} | ${sum.table_bytes.toLocaleString("en-US")} B | ${ms} ms |`);
     const shown = [];
     for (const side of ["X", "O"]) {
