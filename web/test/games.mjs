@@ -88,6 +88,23 @@ export async function puzzleTest(page, check, tictable, game) {
   }
   return `${game} ${counts.map(c => c.remoteness + ":" + c.positions).join("/")}`;
 }
+
+// Keys beyond nine cells (issue 39): the person's move of the highest-numbered
+// destination typed on the page as its number (Connect Four: its column; a slide:
+// the piece's number, then its point's; 10 and up as two digits); the position
+// after it must be that move's child.
+export async function keyTest(page, check, game) {
+  const t = await page.evaluate(() => {
+    const a = posAt(cursor), w = grid(a.position)[0].length, c4 = GAME.startsWith("connect4");
+    const e = a.moves.map((m, k) => ({ k, ...effect(a, m) })).sort((x, y) => y.to - x.to)[0];
+    const keys = [...(e.from >= 0 ? [e.from + 1] : []), c4 ? e.to % w + 1 : e.to + 1];
+    return { keys, child: a.moves[e.k].child, cursor, line: document.getElementById("keys-line").textContent };
+  });
+  await page.click("h1");
+  for (const n of t.keys) { for (const d of String(n)) await page.keyboard.press(d); if (n < 10) await page.waitForTimeout(1100); }
+  const after = await page.evaluate(c => posAt(c + 1).position, t.cursor);
+  check(after === t.child, `${game}: keys ${t.keys.join(" then ")} play the move to ${t.child} (got ${after}); key line: ${t.line}`);
+}
 export async function gamesTest(page, check, tictable, axe) {
   const times = [], rows = [];
   const watched = [`tictactoe ${await watchTest(page, check, tictable, "tictactoe")}`];
@@ -102,6 +119,7 @@ export async function gamesTest(page, check, tictable, axe) {
     const ms = await page.getAttribute("#game", "data-ms"), sum = await page.evaluate(() => gsum);
     times.push(`${game} ${ms} ms`);
     puzzles.push(await puzzleTest(page, check, tictable, game));
+    await keyTest(page, check, game);
     rows.push(`| \`${game}\` | ${sum.positions.toLocaleString("en-US")} | ${sum.start === "draw" ? "draw" : `${sum.start} in ${sum.start_remoteness}`} | ${sum.table_bytes.toLocaleString("en-US")} B | ${ms} ms |`);
     const shown = [];
     for (const side of ["X", "O"]) {
