@@ -105,10 +105,51 @@ export async function keyTest(page, check, game) {
   const after = await page.evaluate(c => posAt(c + 1).position, t.cursor);
   check(after === t.child, `${game}: keys ${t.keys.join(" then ")} play the move to ${t.child} (got ${after}); key line: ${t.line}`);
 }
+
+// "Why was that a mistake" (issue 39, the teacher): as X against perfect, best moves
+// until a move gives away value, then that move; the button plays the refutation
+// from the position after it, each ply one of `tictable analyse --game G`'s best
+// moves, to the end; "Back to the game" gives the game back as it was.
+export async function refuteTest(page, check, tictable, game) {
+  await page.selectOption("#side", "X"); await page.selectOption("#level", "3"); await page.fill("#rate", "0");
+  await page.click("#new");
+  const bad = await page.evaluate(() => {
+    for (let n = 0; n < 40; n++) {
+      const a = posAt(cursor); if (a.terminal) return null;
+      const c = choices(cursor), worse = c.find(x => kind(x.value) !== kind(c.find(y => y.best).value) && (kind(x.value) === "lose" || kind(c.find(y => y.best).value) === "win"));
+      if (worse) { const ply = cursor + 1; play(worse.i); return { ply, value: worse.value }; }
+      play(c.find(x => x.best).i);
+    }
+    return null;
+  });
+  if (!bad) return check(false, `${game}: no move that gives away value found`);
+  const game0 = await page.evaluate(() => ({ moves: moves.slice(), cursor }));
+  check(await page.isVisible("#mistake"), `${game}: after a move worth ${bad.value}, "Why was that a mistake?" is offered`);
+  await page.click("#mistake");
+  const from = await page.evaluate(() => cursor);
+  check(from === bad.ply, `${game}: the refutation starts after the mistake (ply ${from}, the mistake's ${bad.ply})`);
+  let k = 0;
+  for (; k < 100 && !(await page.isDisabled("#w-next")); k++) {
+    const before = await page.evaluate(() => posAt(cursor));
+    await page.click("#w-next");
+    const mv = await page.evaluate(() => moves[cursor - 1]);
+    const pos = game === "tictactoe" ? before.position.match(/.{3}/g).join("/") : before.position;
+    const c = cli(tictable, game, [pos])[0];
+    const name = game === "tictactoe" ? String(mv) : c.moves[mv].move;
+    check(c.best.includes(name), `${game} refutation ply ${from + k + 1}: ${name} is a best move of ${pos} (${c.best})`);
+  }
+  const end = await page.evaluate(() => ({ t: posAt(cursor).terminal, status: document.getElementById("status").textContent }));
+  check(end.t && /refutation/.test(end.status), `${game}: the refutation is played to the end (${k} plies): ${end.status}`);
+  await page.click("#watch");
+  const back = await page.evaluate(() => ({ moves: moves.slice(), cursor, status: document.getElementById("status").textContent }));
+  check(JSON.stringify(back.moves) === JSON.stringify(game0.moves) && back.cursor === game0.cursor && /Your move|wins|Draw/.test(back.status), `${game}: back to the game as it was: ${back.status}`);
+  return k;
+}
 export async function gamesTest(page, check, tictable, axe) {
   const times = [], rows = [];
   const watched = [`tictactoe ${await watchTest(page, check, tictable, "tictactoe")}`];
   const puzzles = [await puzzleTest(page, check, tictable, "tictactoe")];
+  await refuteTest(page, check, tictable, "tictactoe");
   const view = () => page.evaluate(() => ({ ...posAt(cursor), status: document.getElementById("status").textContent, cursor, n: moves.length }));
   for (const game of GAMES) {
     await page.selectOption("#game", game);
@@ -120,6 +161,7 @@ export async function gamesTest(page, check, tictable, axe) {
     times.push(`${game} ${ms} ms`);
     puzzles.push(await puzzleTest(page, check, tictable, game));
     await keyTest(page, check, game);
+    if (["misere", "mnk:4,3,3", "connect4:4x4"].includes(game)) await refuteTest(page, check, tictable, game);
     rows.push(`| \`${game}\` | ${sum.positions.toLocaleString("en-US")} | ${sum.start === "draw" ? "draw" : `${sum.start} in ${sum.start_remoteness}`} | ${sum.table_bytes.toLocaleString("en-US")} B | ${ms} ms |`);
     const shown = [];
     for (const side of ["X", "O"]) {
