@@ -145,7 +145,24 @@ export async function refuteTest(page, check, tictable, game) {
   check(JSON.stringify(back.moves) === JSON.stringify(game0.moves) && back.cursor === game0.cursor && /Your move|wins|Draw/.test(back.status), `${game}: back to the game as it was: ${back.status}`);
   return k;
 }
-export async function gamesTest(page, check, tictable, axe) {
+
+// The picture of the games (docs/web.png): Connect Four 4x4 at 1280 px, four moves
+// into a game against perfect with the hints on, and a puzzle of the same game
+// served below, from the play panel's top to the puzzles panel's bottom.
+export async function gamesPicture(page, path) {
+  await page.selectOption("#game", "connect4:4x4");
+  await page.waitForSelector("#gboard[data-game='connect4:4x4']");
+  await page.selectOption("#side", "X"); await page.selectOption("#level", "3"); await page.fill("#rate", "0");
+  await page.click("#new");
+  await page.evaluate(() => { for (let n = 0; n < 2; n++) play(choices(cursor).find(x => x.best).i); });
+  await page.click("#pz-new"); await page.selectOption("#pz-r", "5"); await page.click("#pz-new");
+  const clip = await page.evaluate(() => {
+    const p = document.getElementById("play").getBoundingClientRect(), q = document.getElementById("puzzles").getBoundingClientRect();
+    return { x: p.x + scrollX, y: p.y + scrollY, width: p.width, height: q.bottom - p.top };
+  });
+  await page.screenshot({ path, fullPage: true, clip });
+}
+export async function gamesTest(page, check, tictable, axe, picture) {
   const times = [], rows = [];
   const watched = [`tictactoe ${await watchTest(page, check, tictable, "tictactoe")}`];
   const puzzles = [await puzzleTest(page, check, tictable, "tictactoe")];
@@ -243,7 +260,8 @@ export async function gamesTest(page, check, tictable, axe) {
     });
     if (axe) await axe(page, `index.html, ${game}`);
   }
+  if (picture) await gamesPicture(page, picture);
   await page.selectOption("#game", "tictactoe");
   await page.waitForSelector("#gboard[data-game='tictactoe']", { state: "attached" });
-  return { times, rows, watched };
+  return { times, rows, watched, puzzles };
 }

@@ -644,7 +644,7 @@ try {
   await page.click("#theme");
   await axe(page, "index.html");
   // Every game: chosen, solved in the browser, played to the end from each side (games.mjs).
-  const { times: solveTimes, rows: gameRows, watched } = await gamesTest(page, check, tictable, axe);
+  const { times: solveTimes, rows: gameRows, watched } = await gamesTest(page, check, tictable, axe, join(outDir, "games.png"));
   // docs/web.md's web-games block (scripts/web-test --write): each game's solve in this browser.
   const cpu = readFileSync("/proc/cpuinfo", "utf8").split("\n").filter(l => l.startsWith("processor")).length;
   writeFileSync(join(outDir, "games.md"), [
