@@ -59,9 +59,114 @@ async function watchTest(page, check, tictable, game) {
   return k;
 }
 
-export async function gamesTest(page, check, tictable, axe) {
+
+// Puzzles (issue 39, the teacher): the panel's counts per remoteness, then two
+// puzzles at the deepest remoteness, one answered with the one move that keeps the
+// win (the CLI's only best move, its value a win) and one with another move, whose
+// verdict must be the CLI's value of that move. Returns the counts' text.
+export async function puzzleTest(page, check, tictable, game) {
+  const api = pos => game === "tictactoe" ? pos.replace(/\./g, ".") : pos;
+  await page.click("#pz-new");
+  const counts = JSON.parse(await page.getAttribute("#pz-counts", "data-counts"));
+  check(counts.length > 0 && counts.every(c => c.remoteness > 0 && c.positions >= c.classes), `${game} puzzles counted: ${JSON.stringify(counts)}`);
+  const deepest = String(counts[counts.length - 1].remoteness);
+  for (const solve of [true, false]) {
+    await page.selectOption("#pz-r", deepest);
+    await page.click("#pz-new");
+    const pz = await page.evaluate(() => pz);
+    const c = cli(tictable, game === "tictactoe" ? "tictactoe" : game, [api(pz.position)])[0];
+    check(c.value === "win" && c.remoteness === pz.remoteness && String(pz.remoteness) === deepest && c.best.length === 1 && c.moves.length === pz.moves.length,
+      `${game} puzzle ${pz.position}: the CLI says ${c.value} in ${c.remoteness}, best ${c.best}`);
+    const right = c.moves.findIndex(m => m.move === c.best[0]);
+    const i = solve ? right : (right + 1) % c.moves.length;
+    if (!solve) { await page.click("#pz-hint"); check((await page.textContent("#pz-status")).includes(pz.moves[right].m), `${game} puzzle hint names the answer`); }
+    await page.click(`#pz-moves button[data-i='${i}']`);
+    const verdict = await page.getAttribute("#pz-status", "data-verdict"), text = await page.textContent("#pz-status");
+    const m = c.moves[i], want = m.value === "draw" ? "draw" : `${m.value} in ${m.remoteness}`;
+    check(solve ? verdict === "solved" && text.startsWith("Solved") : verdict === "failed" && text.includes(` a ${want}.`) && text.includes(`The move was ${pz.moves[right].m}.`),
+      `${game} puzzle ${solve ? "solved" : "failed"}: "${text}" (CLI: ${pz.moves[i].m} is ${want})`);
+  }
+  return `${game} ${counts.map(c => c.remoteness + ":" + c.positions).join("/")}`;
+}
+
+// Keys beyond nine cells (issue 39): the person's move of the highest-numbered
+// destination typed on the page as its number (Connect Four: its column; a slide:
+// the piece's number, then its point's; 10 and up as two digits); the position
+// after it must be that move's child.
+export async function keyTest(page, check, game) {
+  const t = await page.evaluate(() => {
+    const a = posAt(cursor), w = grid(a.position)[0].length, c4 = GAME.startsWith("connect4");
+    const e = a.moves.map((m, k) => ({ k, ...effect(a, m) })).sort((x, y) => y.to - x.to)[0];
+    const keys = [...(e.from >= 0 ? [e.from + 1] : []), c4 ? e.to % w + 1 : e.to + 1];
+    return { keys, child: a.moves[e.k].child, cursor, line: document.getElementById("keys-line").textContent };
+  });
+  await page.click("h1");
+  for (const n of t.keys) { for (const d of String(n)) await page.keyboard.press(d); if (n < 10) await page.waitForTimeout(1100); }
+  const after = await page.evaluate(c => posAt(c + 1).position, t.cursor);
+  check(after === t.child, `${game}: keys ${t.keys.join(" then ")} play the move to ${t.child} (got ${after}); key line: ${t.line}`);
+}
+
+// "Why was that a mistake" (issue 39, the teacher): as X against perfect, best moves
+// until a move gives away value, then that move; the button plays the refutation
+// from the position after it, each ply one of `tictable analyse --game G`'s best
+// moves, to the end; "Back to the game" gives the game back as it was.
+export async function refuteTest(page, check, tictable, game) {
+  await page.selectOption("#side", "X"); await page.selectOption("#level", "3"); await page.fill("#rate", "0");
+  await page.click("#new");
+  const bad = await page.evaluate(() => {
+    for (let n = 0; n < 40; n++) {
+      const a = posAt(cursor); if (a.terminal) return null;
+      const c = choices(cursor), worse = c.find(x => kind(x.value) !== kind(c.find(y => y.best).value) && (kind(x.value) === "lose" || kind(c.find(y => y.best).value) === "win"));
+      if (worse) { const ply = cursor + 1; play(worse.i); return { ply, value: worse.value }; }
+      play(c.find(x => x.best).i);
+    }
+    return null;
+  });
+  if (!bad) return check(false, `${game}: no move that gives away value found`);
+  const game0 = await page.evaluate(() => ({ moves: moves.slice(), cursor }));
+  check(await page.isVisible("#mistake"), `${game}: after a move worth ${bad.value}, "Why was that a mistake?" is offered`);
+  await page.click("#mistake");
+  const from = await page.evaluate(() => cursor);
+  check(from === bad.ply, `${game}: the refutation starts after the mistake (ply ${from}, the mistake's ${bad.ply})`);
+  let k = 0;
+  for (; k < 100 && !(await page.isDisabled("#w-next")); k++) {
+    const before = await page.evaluate(() => posAt(cursor));
+    await page.click("#w-next");
+    const mv = await page.evaluate(() => moves[cursor - 1]);
+    const pos = game === "tictactoe" ? before.position.match(/.{3}/g).join("/") : before.position;
+    const c = cli(tictable, game, [pos])[0];
+    const name = game === "tictactoe" ? String(mv) : c.moves[mv].move;
+    check(c.best.includes(name), `${game} refutation ply ${from + k + 1}: ${name} is a best move of ${pos} (${c.best})`);
+  }
+  const end = await page.evaluate(() => ({ t: posAt(cursor).terminal, status: document.getElementById("status").textContent }));
+  check(end.t && /refutation/.test(end.status), `${game}: the refutation is played to the end (${k} plies): ${end.status}`);
+  await page.click("#watch");
+  const back = await page.evaluate(() => ({ moves: moves.slice(), cursor, status: document.getElementById("status").textContent }));
+  check(JSON.stringify(back.moves) === JSON.stringify(game0.moves) && back.cursor === game0.cursor && /Your move|wins|Draw/.test(back.status), `${game}: back to the game as it was: ${back.status}`);
+  return k;
+}
+
+// The picture of the games (docs/web.png): Connect Four 4x4 at 1280 px, four moves
+// into a game against perfect with the hints on, and a puzzle of the same game
+// served below, from the play panel's top to the puzzles panel's bottom.
+export async function gamesPicture(page, path) {
+  await page.selectOption("#game", "connect4:4x4");
+  await page.waitForSelector("#gboard[data-game='connect4:4x4']");
+  await page.selectOption("#side", "X"); await page.selectOption("#level", "3"); await page.fill("#rate", "0");
+  await page.click("#new");
+  await page.evaluate(() => { for (let n = 0; n < 2; n++) play(choices(cursor).find(x => x.best).i); });
+  await page.click("#pz-new"); await page.selectOption("#pz-r", "5"); await page.click("#pz-new");
+  const clip = await page.evaluate(() => {
+    const p = document.getElementById("play").getBoundingClientRect(), q = document.getElementById("puzzles").getBoundingClientRect();
+    return { x: p.x + scrollX, y: p.y + scrollY, width: p.width, height: q.bottom - p.top };
+  });
+  await page.screenshot({ path, fullPage: true, clip });
+}
+export async function gamesTest(page, check, tictable, axe, picture) {
   const times = [], rows = [];
   const watched = [`tictactoe ${await watchTest(page, check, tictable, "tictactoe")}`];
+  const puzzles = [await puzzleTest(page, check, tictable, "tictactoe")];
+  await refuteTest(page, check, tictable, "tictactoe");
   const view = () => page.evaluate(() => ({ ...posAt(cursor), status: document.getElementById("status").textContent, cursor, n: moves.length }));
   for (const game of GAMES) {
     await page.selectOption("#game", game);
@@ -71,6 +176,9 @@ export async function gamesTest(page, check, tictable, axe) {
     check(chosen.status === `Your move (${you})` && chosen.cursor === (you === "X" ? 0 : 1), `${game} chosen as ${you}: ${chosen.status}, ${chosen.cursor} plies`);
     const ms = await page.getAttribute("#game", "data-ms"), sum = await page.evaluate(() => gsum);
     times.push(`${game} ${ms} ms`);
+    puzzles.push(await puzzleTest(page, check, tictable, game));
+    await keyTest(page, check, game);
+    if (["misere", "mnk:4,3,3", "connect4:4x4"].includes(game)) await refuteTest(page, check, tictable, game);
     rows.push(`| \`${game}\` | ${sum.positions.toLocaleString("en-US")} | ${sum.start === "draw" ? "draw" : `${sum.start} in ${sum.start_remoteness}`} | ${sum.table_bytes.toLocaleString("en-US")} B | ${ms} ms |`);
     const shown = [];
     for (const side of ["X", "O"]) {
@@ -152,7 +260,8 @@ export async function gamesTest(page, check, tictable, axe) {
     });
     if (axe) await axe(page, `index.html, ${game}`);
   }
+  if (picture) await gamesPicture(page, picture);
   await page.selectOption("#game", "tictactoe");
   await page.waitForSelector("#gboard[data-game='tictactoe']", { state: "attached" });
-  return { times, rows, watched };
+  return { times, rows, watched, puzzles };
 }

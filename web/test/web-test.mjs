@@ -644,7 +644,7 @@ try {
   await page.click("#theme");
   await axe(page, "index.html");
   // Every game: chosen, solved in the browser, played to the end from each side (games.mjs).
-  const { times: solveTimes, rows: gameRows, watched } = await gamesTest(page, check, tictable, axe);
+  const { times: solveTimes, rows: gameRows, watched, puzzles } = await gamesTest(page, check, tictable, axe, join(outDir, "games.png"));
   // docs/web.md's web-games block (scripts/web-test --write): each game's solve in this browser.
   const cpu = readFileSync("/proc/cpuinfo", "utf8").split("\n").filter(l => l.startsWith("processor")).length;
   writeFileSync(join(outDir, "games.md"), [
@@ -670,7 +670,7 @@ try {
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
     `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), ` +
-    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), axe clean in ${axeRuns} runs, ` +
+    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), a refutation per game of 4 and a typed move per game = tictable analyse, axe clean in ${axeRuns} runs, ` +
     `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, ${colourFigure}, 0 console errors`);
 } finally {
   await context.close();
