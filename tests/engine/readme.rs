@@ -689,3 +689,63 @@ fn the_embedded_files_sizes_are_the_files() {
         );
     }
 }
+
+/// The programs the tests start by name (`Command::new("python3")`, a C compiler read
+/// from `$CC`), beyond the base system's `sh`, `true` and `setsid`.
+fn programs_the_tests_run() -> BTreeSet<String> {
+    const BASE: [&str; 3] = ["sh", "true", "setsid"];
+    let mut programs = BTreeSet::new();
+    for dir in ["tests", "cli/tests", "games/tests", "machine/tests"] {
+        let mut stack = vec![root().join(dir)];
+        while let Some(path) = stack.pop() {
+            if path.is_dir() {
+                for entry in std::fs::read_dir(&path).unwrap().flatten() {
+                    stack.push(entry.path());
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (at, _) in text.match_indices("Command::new(\"") {
+                let rest = &text[at + "Command::new(\"".len()..];
+                let name = &rest[..rest.find('"').unwrap_or(0)];
+                if !name.is_empty() && !BASE.contains(&name) {
+                    programs.insert(name.to_string());
+                }
+            }
+            if text.contains("env::var(\"CC\")") {
+                programs.insert("$CC".to_string());
+            }
+        }
+    }
+    programs
+}
+
+/// README's set-up ("Two commands": what `cargo test` needs, and the list of ignored
+/// tests with what each needs) names every program the tests start, so a newcomer
+/// installs them before the first run instead of learning from a failure.
+#[test]
+fn the_set_up_names_every_program_the_tests_run() {
+    let readme = document("README.md");
+    let start = readme
+        .find("## Two commands")
+        .expect("README has ## Two commands");
+    let end = readme[start + 3..]
+        .find("\n## ")
+        .map_or(readme.len(), |e| start + 3 + e);
+    let section = &readme[start..end];
+    let programs = programs_the_tests_run();
+    for expected in ["python3", "nm", "$CC"] {
+        assert!(programs.contains(expected), "no test runs {expected}?");
+    }
+    let missing: Vec<&String> = programs
+        .iter()
+        .filter(|p| !section.contains(&format!("`{p}`")) && !names(section, p))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README's \"Two commands\" does not name {missing:?}, which the tests run"
+    );
+}
