@@ -154,9 +154,10 @@ fn main() -> ExitCode {
         p.bursts = vec![None];
         p.bench.cpi = 1;
         // The same on the 8 MHz fallback clock (a PLL that never locks) at 5
-        // cycles per instruction: the trap player's first move is its longest
-        // think, 27.6 M instructions, 17 s there (`safety::THINK_LIMIT_MS`: 20 s),
-        // which SysTick must feed the watchdog through.
+        // cycles per instruction: every think, which SysTick must feed the
+        // watchdog through for at most `safety::THINK_LIMIT_MS` (20 s). The first
+        // move from the empty board, the longest search (trap's: 27.6 M
+        // instructions, 17 s there), is precomputed since `firmware/src/opening.rs`.
         let mut slow = Plan {
             name: "levels-8mhz",
             ..p.clone()
