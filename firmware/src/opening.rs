@@ -21,6 +21,12 @@ const CORNERS: Squares = Squares::from_bits(0b1_0100_0101);
 const EDGES: Squares = Squares::from_bits(0b0_1010_1010);
 /// All nine squares.
 const ALL: Squares = Squares::from_bits(0b1_1111_1111);
+/// Square 5.
+const CENTRE: Squares = Squares::from_bits(1 << 4);
+/// Every square but the centre.
+const CORNERS_AND_EDGES: Squares = Squares::from_bits(CORNERS.bits() | EDGES.bits());
+/// Squares 1, 3, 5, 7 and 9.
+const CORNERS_AND_CENTRE: Squares = Squares::from_bits(CORNERS.bits() | CENTRE.bits());
 
 /// The distribution of `strategy`'s move from the empty board when it is one worked
 /// out in advance (trap without mistakes, sharp, gentle at F = 0, 0.5 or 1, adaptive
@@ -38,13 +44,8 @@ pub fn first_move(strategy: &Strategy) -> Option<Distribution> {
         // F of the moves from sharp (the corners), the rest from the value-keeping
         // moves with the fewest wins (the edges): uniform mixtures only at 0, 1/2, 1.
         Level::Gentle if rate == 0 => Distribution::uniform(EDGES),
-        Level::Gentle if rate == half => {
-            Distribution::uniform(Squares::from_bits(CORNERS.bits() | EDGES.bits()))
-        }
+        Level::Gentle if rate == half => Distribution::uniform(CORNERS_AND_EDGES),
         Level::Gentle if rate == MistakeRate::SCALE => Distribution::uniform(CORNERS),
-        // The highest expected score against the ε-random opponent of the estimate:
-        // a perfect opponent (ε = 0) draws whatever X does; up to ε = 1/2 the centre,
-        // at 1/2 exactly the centre and the corners tie, above it the corners.
         Level::Adaptive => Distribution::uniform(adaptive_first(strategy.posterior().mean())),
         _ => None,
     }
@@ -56,11 +57,10 @@ pub fn first_move(strategy: &Strategy) -> Option<Distribution> {
 /// corners tie, above it the corners.
 pub fn adaptive_first(e: MistakeRate) -> Squares {
     let (e, half) = (e.parts_per_10000(), MistakeRate::SCALE / 2);
-    let centre = 1 << Square::CENTRE.index();
     match e {
         0 => ALL,
-        _ if e < half => Squares::from_bits(centre),
-        _ if e == half => Squares::from_bits(CORNERS.bits() | centre),
+        _ if e < half => CENTRE,
+        _ if e == half => CORNERS_AND_CENTRE,
         _ => CORNERS,
     }
 }
