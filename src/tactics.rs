@@ -2,8 +2,8 @@
 //! by the table.
 //!
 //! Most of the table's decision positions are of this kind: of the 627 canonical
-//! ones, 321 are won in one ply, 72 lost in two, 127 must block the opponent's one
-//! threat and 11 have one square left, so the table of best moves that
+//! ones, 321 are won in one ply, 72 lost in two, 133 must block the opponent's one
+//! threat and 5 have one square left, so the table of best moves that
 //! microcontrollers use ([`crate::table`]) stores only the other 96. `build.rs`
 //! checks the rule against the solver on every canonical decision position before
 //! it leaves those positions out, and the tests check it on every reachable one.

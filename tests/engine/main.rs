@@ -28,3 +28,5 @@ mod selfplay;
 mod strategy;
 #[cfg(feature = "std")]
 mod tables;
+#[cfg(feature = "std")]
+mod tables_doc;
