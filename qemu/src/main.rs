@@ -19,16 +19,17 @@
 #![no_main]
 
 use core::hint::black_box;
-use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m_rt::entry;
-use cortex_m_semihosting::{debug, hprintln};
+use cortex_m_semihosting::hprintln;
 use tictable::board::Status;
 use tictable::strategy::trap_moves;
 use tictable::{analyse, best_moves, search, Board};
 
+mod exit;
 mod stack;
 mod timing;
 
+use exit::exit;
 use timing::{ticks, CPU};
 
 include!(concat!(env!("OUT_DIR"), "/positions.rs"));
@@ -71,10 +72,7 @@ fn main() -> ! {
     stack::paint();
     let mut core = cortex_m::Peripherals::take().expect("peripherals taken once");
     let syst = &mut core.SYST;
-    syst.set_clock_source(SystClkSource::Core);
-    syst.set_reload(0x00ff_ffff);
-    syst.clear_current();
-    syst.enable_counter();
+    let calibration = timing::start(syst);
 
     // 1. The table against the live search, every reachable position.
     let (mut checked, mut mismatches) = (0u32, 0u32);
@@ -97,15 +95,11 @@ fn main() -> ! {
             checked,
             mismatches
         );
-        debug::exit(debug::EXIT_FAILURE);
+        exit(false);
     }
 
-    // 2. Calibration: delay(n) runs 2 * (n + 1) instructions.
-    const DELAY: u32 = 200_000;
-    let calibration = ticks(syst, || cortex_m::asm::delay(DELAY));
-    let per_tick = |t: u64| t * u64::from(2 * (DELAY + 1)) / calibration.max(1);
-
-    // Lookups over every decision position, minus the loop alone.
+    // 2. Instructions (SysTick ticks, calibrated): lookups over every decision
+    // position, minus the loop alone.
     let boards = || {
         DECISIONS
             .iter()
@@ -121,19 +115,21 @@ fn main() -> ! {
             black_box(black_box(&board));
         }
     });
-    let lookup = per_tick(looked_up.saturating_sub(loop_only)) / DECISIONS.len() as u64;
+    let lookup =
+        calibration.instructions(looked_up.saturating_sub(loop_only)) / DECISIONS.len() as u64;
     let moves_looked_up = ticks(syst, || {
         for board in boards() {
             black_box(best_moves(black_box(&board)));
         }
     });
-    let moves_lookup = per_tick(moves_looked_up.saturating_sub(loop_only)) / DECISIONS.len() as u64;
+    let moves_lookup = calibration.instructions(moves_looked_up.saturating_sub(loop_only))
+        / DECISIONS.len() as u64;
     let searched = ticks(syst, || {
         black_box(search::analyse(black_box(&Board::EMPTY)).ok());
     });
-    let search = per_tick(searched);
+    let search = calibration.instructions(searched);
     // The trap player's heaviest choice: the first move on an empty board.
-    let trap = per_tick(ticks(syst, || {
+    let trap = calibration.instructions(ticks(syst, || {
         black_box(trap_moves(black_box(&Board::EMPTY)).ok());
     }));
 
@@ -155,7 +151,7 @@ fn main() -> ! {
         "detail: {} positions checked, {} decision lookups timed, {} instructions per SysTick tick",
         checked,
         DECISIONS.len(),
-        u64::from(2 * (DELAY + 1)) / calibration.max(1)
+        calibration.instructions(1)
     );
     let (peak, size) = stack::peak();
     hprintln!(
@@ -163,17 +159,5 @@ fn main() -> ! {
         peak,
         size
     );
-    debug::exit(debug::EXIT_SUCCESS);
-    loop {
-        cortex_m::asm::wfi();
-    }
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    hprintln!("on-target: FAIL {} panic: {}", CPU, info);
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::wfi();
-    }
+    exit(true)
 }

@@ -9,6 +9,7 @@ mod c_header;
 mod common;
 #[cfg(feature = "std")]
 mod engine;
+mod figures_dated;
 #[cfg(feature = "postcard")]
 mod format_doc;
 #[cfg(all(feature = "serde", feature = "std"))]

@@ -15,15 +15,18 @@
 #![no_main]
 
 use core::hint::black_box;
-use cortex_m::peripheral::{syst::SystClkSource, SYST};
+use cortex_m::peripheral::SYST;
 use cortex_m_rt::entry;
-use cortex_m_semihosting::{debug, hprintln};
+use cortex_m_semihosting::hprintln;
 use tictable_games::best_move::lookup;
 
+#[path = "../exit.rs"]
+mod exit;
 #[path = "../timing.rs"]
 mod timing;
 
-use timing::{ticks, CPU};
+use exit::exit;
+use timing::{ticks, Calibration, CPU};
 
 /// The image allocates nothing: an allocator that never gives memory, which the
 /// games' crate (`tictable-games`, built on `alloc`) needs to link; the lookup does not
@@ -79,7 +82,7 @@ fn read(bytes: &[u8]) -> u64 {
 /// Checks and times every game; prints one line per game and side
 /// (`on-target: game <cpu> <id> <side> entries=<n> bytes=<n> max=<n> mean=<n>`); false on
 /// any failure (also printed).
-fn check(syst: &mut SYST, per_tick: impl Fn(u64) -> u64) -> bool {
+fn check(syst: &mut SYST, calibration: &Calibration) -> bool {
     let mut ok = true;
     let overhead = ticks(syst, || {
         black_box(black_box(0u64));
@@ -101,7 +104,7 @@ fn check(syst: &mut SYST, per_tick: impl Fn(u64) -> u64) -> bool {
                         black_box(key),
                     ));
                 });
-                let instructions = per_tick(t.saturating_sub(overhead));
+                let instructions = calibration.instructions(t.saturating_sub(overhead));
                 max = max.max(instructions);
                 total += instructions;
                 let mask = found.unwrap_or(0);
@@ -153,30 +156,10 @@ fn check(syst: &mut SYST, per_tick: impl Fn(u64) -> u64) -> bool {
 fn main() -> ! {
     let mut core = cortex_m::Peripherals::take().expect("peripherals taken once");
     let syst = &mut core.SYST;
-    syst.set_clock_source(SystClkSource::Core);
-    syst.set_reload(0x00ff_ffff);
-    syst.clear_current();
-    syst.enable_counter();
-    // Calibration: delay(n) runs 2 * (n + 1) instructions.
-    const DELAY: u32 = 200_000;
-    let calibration = ticks(syst, || cortex_m::asm::delay(DELAY));
-    let per_tick = |t: u64| t * u64::from(2 * (DELAY + 1)) / calibration.max(1);
-    if check(syst, per_tick) {
+    let calibration = timing::start(syst);
+    let ok = check(syst, &calibration);
+    if ok {
         hprintln!("on-target: PASS {} games={}", CPU, GAMES.len());
-        debug::exit(debug::EXIT_SUCCESS);
-    } else {
-        debug::exit(debug::EXIT_FAILURE);
     }
-    loop {
-        cortex_m::asm::wfi();
-    }
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    hprintln!("on-target: FAIL {} panic: {}", CPU, info);
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::wfi();
-    }
+    exit(ok)
 }
