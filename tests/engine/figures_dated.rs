@@ -102,7 +102,7 @@ fn paragraphs(text: &str) -> Vec<(String, bool)> {
     let mut out: Vec<(String, bool)> = Vec::new();
     let mut current = String::new();
     let (mut generated, mut fenced) = (false, false);
-    let mut flush = |current: &mut String, out: &mut Vec<(String, bool)>| {
+    let flush = |current: &mut String, out: &mut Vec<(String, bool)>| {
         if !current.trim().is_empty() {
             let is_table = current.trim_start().starts_with('|');
             let inherited = is_table && out.last().is_some_and(|(_, d)| *d);
