@@ -94,6 +94,29 @@ fn expected_phrases() -> Vec<(&'static str, String)> {
             stored * record
         ),
     ];
+    // "Verified facts": the position counts, from the solve and from every board by
+    // base-3 index (valid, finished, whose turn).
+    let solution = tictable::solve::solve();
+    let (mut x_to_move, mut o_to_move) = (0, 0);
+    for index in 0..19683u16 {
+        let board = tictable::Board::from_base3_index(index).expect("below 3^9");
+        if board.status() == Ok(tictable::board::Status::Ongoing) {
+            match board.to_move() {
+                tictable::Player::X => x_to_move += 1,
+                tictable::Player::O => o_to_move += 1,
+            }
+        }
+    }
+    let canonical_finished = solution.canonical.len() - decisions;
+    phrases.push(format!(
+        "{} reachable positions ({} finished), {} up to symmetry ({canonical_finished} \
+         finished); {} decision positions ({x_to_move} X to move, {o_to_move} O to move), \
+         {decisions} up to symmetry",
+        solution.reachable,
+        solution.reachable_terminal,
+        solution.canonical.len(),
+        x_to_move + o_to_move
+    ));
     // The map's header exists as the host sees it (pointer-sized slices).
     if cfg!(target_pointer_width = "64") {
         phrases.push(format!(
