@@ -187,6 +187,16 @@ pub fn rest() -> Vec<Plan> {
         rate: 10.0,
     });
     v.push(held);
+    // A glitch locks I2C1's BUSY 3 s after Start (ES096 §2.8.7): a reset alone
+    // leaves it set; the game must end normally after the erratum's sequence.
+    v.push(Plan::new(
+        "bus-busy-locked",
+        true,
+        vec![GameSpec {
+            glitch_bus_after_ms: Some(3_000),
+            ..plain
+        }],
+    ));
     // One game for each other kind of `--faults all` (`bus-hang` above), at
     // rates that strike early in the game (see `SimConfig::set_faults`):
     // `stuck-sensor` per sensor read, `human-extra` per turn of the person (the
