@@ -244,7 +244,7 @@ pub fn rest() -> Vec<Plan> {
             sag: Some(Sag {
                 after_ms: 1_000,
                 for_ms: 8_000,
-                mv: 2_700,
+                mv: 2_600,
             }),
             ..plain
         }],
@@ -578,9 +578,9 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
     }
     if m.flash_ops_low > 0 {
         r.violations.push(format!(
-            "{} flash operations started with VDD below {} mV (the PVD's level)",
+            "{} flash operations started with VDD below {} mV (this part's PVD level)",
             m.flash_ops_low,
-            crate::pwr::SAVE_MIN_MV
+            m.pwr.save_min_mv()
         ));
     }
     if m.world.stats.collisions > 0 {

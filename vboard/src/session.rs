@@ -367,7 +367,9 @@ impl<'a> Session<'a> {
         if let Some(f) = flash {
             array[crate::STORE_OFFSET..].copy_from_slice(&f[crate::STORE_OFFSET..]);
         }
-        let mcu = Mcu::new(world, array, bench.osc, bench.lsi_hz);
+        let mut mcu = Mcu::new(world, array, bench.osc, bench.lsi_hz);
+        // This run's part: its PVD levels drawn within DS5319's spread.
+        mcu.pwr.offset_mv = crate::pwr::part_offset_mv(bench.seed ^ bench.cut_seed.rotate_left(17));
         let board = Board::new(image.clone(), mcu, bench.cpi).map_err(RunError::Fault)?;
         Ok(Session {
             board,
