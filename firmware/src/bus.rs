@@ -1,7 +1,7 @@
 //! I2C1 (PB6 SCL, PB7 SDA, 100 kHz) to the sensor multiplexers: the register-level
 //! master of `i2c.rs` on the chip's peripheral, with bus recovery. A slave reset
 //! mid-transfer (a brown-out, a loose wire) can hold SDA low for ever, and the STM32F1's
-//! I2C can lock its BUSY flag (errata ES096 §2.13.7). [`SensorBus`] frees the bus on
+//! I2C can lock its BUSY flag (errata ES096 §2.8.7). [`SensorBus`] frees the bus on
 //! request ([`BusRecovery`]).
 
 use crate::i2c::{Master, Reg, Registers};
@@ -10,7 +10,7 @@ use crate::startup::ClockSource;
 use crate::{clock::Dwt, pulse::CycleCounter, regs};
 use stm32f1xx_hal::pac::I2C1;
 
-use tictable_machine::bus_recovery::{free_bus, OpenDrainLines};
+use tictable_machine::bus_recovery::{free_bus, unlock_filter, OpenDrainLines};
 pub use tictable_machine::sensors::BusRecovery;
 
 /// The sensors' bus: the polled master on I2C1.
@@ -110,23 +110,28 @@ impl Registers for I2c1 {
 }
 
 impl BusRecovery for SensorBus {
-    /// The recovery of the I2C specification (UM10204 §3.1.16) and of the errata's
-    /// workaround, in one call: PB6/PB7 become open-drain outputs (released high),
-    /// then up to 9 clock pulses each ending in a STOP (`free_bus`, Linux's
-    /// `i2c_generic_scl_recovery`: SDA follows SCL half a period later) until SDA
-    /// reads high; the pins go back to the peripheral, which is reset through
-    /// RCC_APB1RSTR and configured again. Only PB6/PB7's fields of GPIOB_CRL change
-    /// (see `regs`).
+    /// The recovery of the I2C specification (UM10204 §3.1.16) and the errata's
+    /// workaround for a locked BUSY (ES096 §2.8.7), in one call: I2C1 disabled (PE
+    /// clear), PB6/PB7 become open-drain outputs (released high), then up to 9 clock
+    /// pulses each ending in a STOP (`free_bus`, Linux's `i2c_generic_scl_recovery`)
+    /// until SDA reads high, then the erratum's START and STOP (`unlock_filter`); the
+    /// pins go back to the peripheral, SWRST is set and cleared, and I2C1 is reset
+    /// through RCC_APB1RSTR and configured again. Only PB6/PB7's fields of GPIOB_CRL
+    /// change (see `regs`).
     fn recover_bus(&mut self) -> bool {
         let port = regs::gpiob();
+        let i2c1 = self.registers();
+        i2c1.write(Reg::Cr1, 0);
         // Latches high (released) before the pins become open-drain outputs.
         regs::set_reset(port, SCL | SDA);
         regs::set_crl(port, I2C_PINS, I2C_PINS_GPIO);
-        let i2c1 = self.registers();
-        let free = free_bus(&mut Pins {
+        let mut pins = Pins {
             per_us: i2c1.per_us,
-        });
+        };
+        let free = free_bus(&mut pins) && unlock_filter(&mut pins);
         regs::set_crl(port, I2C_PINS, I2C_PINS_AF);
+        i2c1.write(Reg::Cr1, 1 << 15);
+        i2c1.write(Reg::Cr1, 0);
         i2c1.reset();
         #[cfg(feature = "defmt")]
         defmt::warn!("I2C bus recovery: SDA {=bool}", free);

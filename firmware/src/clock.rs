@@ -150,7 +150,8 @@ impl MsClock {
     /// reload within each millisecond. Read again if the millisecond changed
     /// meanwhile. (Between the counter's reload and the interrupt the µs part
     /// restarts before the ms part moves: time seems to step back by under 1 ms,
-    /// which the axes tolerate: steps due only grow.)
+    /// which an axis takes as a backlog, starting its profile again from rest; the
+    /// STEP pins keep their 400 µs between steps whatever the clock did, `pulse`.)
     pub fn now(&self) -> (u32, u16) {
         loop {
             let ms = now_ms();

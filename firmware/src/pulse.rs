@@ -4,7 +4,10 @@
 //! ≥ 1.9 µs, DIR setup ≥ 650 ns; the A4988 needs ≥ 1 µs and 200 ns), so:
 //!
 //! - STEP high for ≥ 2 µs ([`StepTiming::high`]),
-//! - STEP low for ≥ 2 µs between two steps ([`StepTiming::low`]),
+//! - STEP low for ≥ 398 µs between two steps ([`StepTiming::low`]): rising edges
+//!   [`STEP_PERIOD_US`] apart at least, whatever the caller's clock did (a step
+//!   late, the millisecond clock seeming to step back), so no two steps come
+//!   faster than the motors' pull-in rate, the moves' top speed,
 //! - DIR set ≥ 1 µs before the next rising STEP edge ([`StepTiming::dir_setup`]).
 //!
 //! [`StepLine::set`] waits until these times have passed since the STEP line's last
@@ -49,12 +52,20 @@ pub fn wait_since<C: CycleCounter>(since: u32, cycles: u32) -> u32 {
     }
 }
 
+/// The shortest time from one rising STEP edge to the next, µs: 2,500 steps/s, the
+/// moves' top speed (`AxisConfig::DEFAULT`, 250 mm/s at 10 steps/mm) and the pull-in
+/// rate of the machine's 17HS4401-class motors half-stepped
+/// (`tictable_machine::sim::motor::PULL_IN_HZ`): a step sooner, after one that came
+/// late, is one a motor loses. The profile's steps fall on sixteenths of a ms
+/// (375 or 437.5 µs apart at top speed): one 375 µs after the last waits 25 µs.
+pub const STEP_PERIOD_US: u32 = 400;
+
 /// The minimum STEP and DIR times in core cycles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StepTiming {
     /// STEP high, cycles (2 µs).
     pub high: u32,
-    /// STEP low between steps, cycles (2 µs).
+    /// STEP low between steps, cycles ([`STEP_PERIOD_US`] less the 2 µs high).
     pub low: u32,
     /// From a DIR write to the next rising STEP edge, cycles (1 µs).
     pub dir_setup: u32,
@@ -62,13 +73,13 @@ pub struct StepTiming {
 
 impl StepTiming {
     /// The times for a core clock of `sysclk_hz`, rounded up to whole cycles per µs
-    /// (so never shorter than 2 µs / 2 µs / 1 µs): 144 / 144 / 72 cycles at 72 MHz,
-    /// 128 / 128 / 64 at 64 MHz (`firmware/host-check` pins both).
+    /// (so never shorter than 2 µs / 398 µs / 1 µs): 144 / 28,656 / 72 cycles at
+    /// 72 MHz, 128 / 25,472 / 64 at 64 MHz (`firmware/host-check` pins both).
     pub const fn at(sysclk_hz: u32) -> StepTiming {
         let per_us = sysclk_hz.div_ceil(1_000_000);
         StepTiming {
             high: 2 * per_us,
-            low: 2 * per_us,
+            low: (STEP_PERIOD_US - 2) * per_us,
             dir_setup: per_us,
         }
     }
@@ -109,7 +120,7 @@ impl StepLine {
         let per_us = self.per_us_less_1.load(Ordering::Relaxed).wrapping_add(1);
         StepTiming {
             high: 2 * per_us,
-            low: 2 * per_us,
+            low: (STEP_PERIOD_US - 2) * per_us,
             dir_setup: per_us,
         }
     }

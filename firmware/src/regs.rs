@@ -73,8 +73,8 @@ pub fn pwr() -> &'static pac::pwr::RegisterBlock {
     unsafe { &*pac::PWR::ptr() }
 }
 
-/// Starts the power voltage detector at `level` (PLS, 0..=7: 2.2 V to 2.9 V in
-/// 0.1 V steps), its clock first (RCC_APB1ENR.PWREN). CR's other bits stay at
+/// Starts the power voltage detector at `level` (PLS, 0..=7: falling 2.08 V to
+/// 2.78 V typical in 0.1 V steps, DS5319), its clock first (RCC_APB1ENR.PWREN). CR's other bits stay at
 /// their reset value, 0 (no low-power modes, backup domain protected).
 pub fn start_pvd(level: u32) {
     rcc().apb1enr().modify(|_, w| w.pwren().set_bit());

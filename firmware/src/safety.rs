@@ -156,20 +156,27 @@ impl Watchdog {
     }
 }
 
-/// The power voltage detector's level: PLS = 7, 2.9 V (RM0008 §4.2.2; DS5319's
-/// "programmable voltage detector characteristics" give 2.78–2.97 V falling).
+/// The power voltage detector's level: PLS = 7 (RM0008 §4.2.2; DS5319's
+/// "embedded reset and power control block characteristics": falling edge 2.66 /
+/// 2.78 / 2.90 V min / typ / max by the part, rising edge 100 mV higher, 2.76 /
+/// 2.88 / 3.00 V).
 const PVD_LEVEL: u32 = 7;
 
-/// Starts the power voltage detector (PVD) at 2.9 V. The flash is programmed and
-/// erased from VDD, which it needs at 2.0 V at least (DS5319: 2.0–3.6 V over the
-/// whole programming range): the 3.3 V regulator below 2.9 V means its input is
-/// gone (a power cut, an unplugged supply) and VDD is on its way down, a few ms
-/// from the brown-out reset, too soon for a page erase (20–40 ms) to end.
+/// Starts the power voltage detector (PVD) at PLS 7 (2.66–2.90 V falling). The
+/// flash is programmed and erased from VDD, which it needs at 2.0 V at least
+/// (DS5319: 2.0–3.6 V over the whole programming range): the 3.3 V regulator
+/// below the PVD's level means its input is gone (a power cut, an unplugged
+/// supply) and VDD is on its way down, a few ms from the brown-out reset, too
+/// soon for a page erase (20–40 ms) to end.
 pub fn start_supply_monitor() {
     regs::start_pvd(PVD_LEVEL);
 }
 
 /// Whether VDD is above the PVD's level (PWR_CSR.PVDO clear): a save may start.
+/// A poll, not a guarantee: a cut that starts after the poll takes VDD from the
+/// PVD's level to the brown-out reset inside an erase; what keeps the saved game
+/// is the store's CRC'd log (`persist`), which survives a torn erase or write
+/// (its power-cut tests).
 /// `main` starts none below it (the save is then dropped like a failed one and
 /// made at the next change; a snapshot torn by a power cut anyway is one the
 /// store survives, `persist`'s power-cut tests).

@@ -96,3 +96,32 @@ pub fn free_bus(lines: &mut impl OpenDrainLines) -> bool {
     }
     false
 }
+
+/// The line sequence of the STM32F1 errata's workaround for an I2C BUSY flag left
+/// locked by a glitch (ES096 §2.8.7), once [`free_bus`] has left both lines
+/// released: SDA low while SCL is high (checked low), SCL low, SCL high, SDA
+/// released while SCL is high (checked high): a START and a STOP the peripheral's
+/// analog filter sees. The peripheral is disabled (PE clear) meanwhile and reset
+/// with SWRST afterwards (the caller's part). Returns whether SDA followed both
+/// times (`false`: a slave holds it, or the line is broken).
+///
+/// ```
+/// use tictable_machine::bus_recovery::{unlock_filter, OpenDrainLines};
+/// struct Bus { seen: Vec<(bool, bool)>, scl: bool, sda: bool }
+/// impl OpenDrainLines for Bus {
+///     fn set_scl(&mut self, released: bool) { self.scl = released; self.seen.push((self.scl, self.sda)); }
+///     fn set_sda(&mut self, released: bool) { self.sda = released; self.seen.push((self.scl, self.sda)); }
+///     fn sda_is_high(&mut self) -> bool { self.sda }
+/// }
+/// let mut bus = Bus { seen: vec![], scl: true, sda: true };
+/// assert!(unlock_filter(&mut bus));
+/// assert_eq!(bus.seen, [(true, false), (false, false), (true, false), (true, true)]);
+/// ```
+pub fn unlock_filter(lines: &mut impl OpenDrainLines) -> bool {
+    lines.set_sda(false);
+    let low = !lines.sda_is_high();
+    lines.set_scl(false);
+    lines.set_scl(true);
+    lines.set_sda(true);
+    low && lines.sda_is_high()
+}

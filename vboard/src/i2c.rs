@@ -58,6 +58,18 @@ pub mod sr1 {
 /// than any master here waits for a flag; then it lets go without acknowledging.
 pub const STRETCH_NS: u64 = 5_000_000;
 
+/// The line sequence of ES096 §2.8.7's workaround for a locked BUSY (the pins as
+/// open-drain GPIO outputs, PE clear), as (SCL, SDA) before and after each
+/// change: SDA low while SCL is high, SCL low, SCL high, SDA high while SCL is
+/// high (a START and a STOP the analog filter sees). Then SWRST (or an RCC reset)
+/// clears BUSY.
+pub const UNLOCK_STEPS: [((bool, bool), (bool, bool)); 4] = [
+    ((true, true), (true, false)),
+    ((true, false), (false, false)),
+    ((false, false), (true, false)),
+    ((true, false), (true, true)),
+];
+
 /// The time the bus is busy: each transaction from the master's START request to
 /// its STOP on the bus (the master's waits for each flag included, a repeated START
 /// inside), and its sum over each scan of the nine sensors: the transactions from
@@ -148,8 +160,14 @@ pub struct I2c {
     sr1: u16,
     msl: bool,
     tra: bool,
-    /// ES096 §2.13.7: BUSY locked by a glitch until a reset.
+    /// ES096 §2.8.7: BUSY locked by a glitch; a
+    /// peripheral reset (RCC or SWRST) clears it only after the erratum's line
+    /// sequence ([`UNLOCK_STEPS`]) has reset the analog filter.
     busy_lock: bool,
+    /// How far the erratum's line sequence has come (`UNLOCK_STEPS.len()`: done).
+    unlock: usize,
+    /// SCL and SDA as the GPIO last drove them.
+    gpio_lines: (bool, bool),
     /// SR1 was read since the last DR or SR2 access (the clearing sequences).
     sr1_read: bool,
     dr: Option<u8>,
@@ -219,6 +237,8 @@ impl I2c {
             msl: false,
             tra: false,
             busy_lock: false,
+            unlock: 0,
+            gpio_lines: (true, true),
             sr1_read: false,
             dr: None,
             shift: Shift::Idle,
@@ -271,6 +291,9 @@ impl I2c {
             std::mem::take(&mut self.time),
         );
         let probe = self.probe.take();
+        // The locked BUSY survives a reset unless the erratum's sequence ran
+        // (with PE clear) since it locked.
+        let lock = self.busy_lock && self.unlock < UNLOCK_STEPS.len();
         let (clocks, hangs, mid, recoveries, left) = (
             self.recovery_clocks,
             self.master_hangs,
@@ -290,6 +313,7 @@ impl I2c {
         self.recoveries_left_hung = left;
         self.probe = probe;
         self.time = time;
+        self.busy_lock = lock;
     }
 
     /// One SCL period, ns: standard mode, Thigh = Tlow = CCR × TPCLK1 (RM0008
@@ -327,7 +351,25 @@ impl I2c {
     pub fn lines_glitched(&mut self) {
         if self.cr1 & cr1::PE != 0 {
             self.busy_lock = true;
+            self.unlock = 0;
         }
+    }
+
+    /// The erratum's sequence follows the lines driven as GPIOs with PE clear:
+    /// each step must be the next of [`UNLOCK_STEPS`] (else it starts again).
+    fn follow_unlock(&mut self, lines: (bool, bool)) {
+        if self.cr1 & cr1::PE != 0 || lines == self.gpio_lines {
+            return;
+        }
+        let n = UNLOCK_STEPS.len();
+        if self.unlock < n {
+            self.unlock = if UNLOCK_STEPS[self.unlock] == (self.gpio_lines, lines) {
+                self.unlock + 1
+            } else {
+                usize::from(UNLOCK_STEPS[0] == (self.gpio_lines, lines))
+            };
+        }
+        self.gpio_lines = lines;
     }
 
     /// The master's lines as it stops driving them (a reset, PE cleared): a STOP
@@ -359,6 +401,7 @@ impl I2c {
     pub fn set_lines(&mut self, w: &mut World, scl: bool, sda: bool) {
         self.recovery_clocks += u64::from(scl && !self.wire_scl);
         self.wire_scl = scl;
+        self.follow_unlock((scl, sda));
         self.wire.set_lines(w, scl, sda);
     }
 
@@ -367,6 +410,7 @@ impl I2c {
     pub fn recovery_ended(&mut self, w: &mut World) {
         self.wire.lines_released(w);
         self.wire_scl = true;
+        self.gpio_lines = (true, true);
         self.recoveries += 1;
         self.recoveries_left_hung += u64::from(w.bus_hung.is_some());
     }
@@ -892,18 +936,58 @@ mod tests {
         assert!(b.now - t0 >= STRETCH_NS);
     }
 
+    /// SWRST set and cleared, then I2C1 configured and enabled again.
+    fn swrst(b: &mut Bench) {
+        b.wr(0x00, u32::from(cr1::SWRST));
+        b.wr(0x00, 0);
+        b.wr(0x1C, 180);
+        b.wr(0x00, u32::from(cr1::PE));
+    }
+
+    /// The lines driven as GPIOs through `steps` (SCL, SDA), then back to I2C1.
+    fn drive(b: &mut Bench, steps: &[(bool, bool)]) {
+        for &(scl, sda) in steps {
+            b.i2c.set_lines(&mut b.w, scl, sda);
+        }
+        b.i2c.recovery_ended(&mut b.w);
+    }
+
+    const ERRATUM: [(bool, bool); 5] = [
+        (true, true),
+        (true, false),
+        (false, false),
+        (true, false),
+        (true, true),
+    ];
+
     #[test]
-    fn a_glitch_on_the_lines_locks_busy_until_a_reset() {
+    fn a_locked_busy_is_cleared_only_by_the_erratum_sequence_then_a_reset() {
         let mut b = Bench::new();
         b.i2c.lines_glitched();
         assert!(!b.idle());
         b.cr1(cr1::START, 0);
         assert!(!b.wait(sr1::SB), "no START while BUSY");
-        b.wr(0x00, u32::from(cr1::SWRST));
-        b.wr(0x00, 0);
-        b.wr(0x1C, 180);
-        b.wr(0x00, u32::from(cr1::PE));
-        assert!(b.idle());
+        swrst(&mut b);
+        assert!(!b.idle(), "SWRST alone leaves BUSY locked");
+        // The sequence with PE still set does not count (ES096: PE cleared first).
+        drive(&mut b, &ERRATUM);
+        swrst(&mut b);
+        assert!(!b.idle(), "the sequence ran with PE set");
+        // A recovery's clock pulses (SCL first, no START) are not the sequence.
+        b.cr1(0, cr1::PE);
+        drive(
+            &mut b,
+            &[(false, true), (false, false), (true, false), (true, true)],
+        );
+        swrst(&mut b);
+        assert!(!b.idle(), "clock pulses without the erratum's START");
+        b.cr1(0, cr1::PE);
+        drive(&mut b, &ERRATUM);
+        assert!(!b.idle(), "the sequence alone, no reset yet");
+        b.cr1(0, cr1::PE);
+        swrst(&mut b);
+        assert!(b.idle(), "the sequence, then SWRST");
+        assert!(b.write(0x70, &[1 << 3], cr1::STOP));
     }
 
     #[test]

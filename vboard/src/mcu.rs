@@ -243,9 +243,10 @@ impl Mcu {
         self.systick = SysTick::default();
         self.dwt = Dwt::default();
         self.scb = Scb::default();
-        let (supply, low_reads) = (self.pwr.supply_mv, self.pwr.low_reads);
+        let (supply, low_reads, offset) =
+            (self.pwr.supply_mv, self.pwr.low_reads, self.pwr.offset_mv);
         self.pwr = Pwr::default();
-        (self.pwr.supply_mv, self.pwr.low_reads) = (supply, low_reads);
+        (self.pwr.supply_mv, self.pwr.low_reads, self.pwr.offset_mv) = (supply, low_reads, offset);
         self.i2c.reset(&mut self.world, now);
         if kind == ResetKind::PowerOn {
             // The slaves lost power with the chip: none is left mid-byte.

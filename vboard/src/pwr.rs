@@ -9,15 +9,29 @@ pub const BASE: u32 = 0x4000_7000;
 const PVDE: u32 = 1 << 4;
 const PVDO: u32 = 1 << 2;
 
-/// The PVD's falling thresholds by PLS, mV (STM32F103x8 datasheet, VPVD: 2.18 V at
-/// PLS 0 to 2.88 V at PLS 7, typical).
-pub const THRESHOLD_MV: [u32; 8] = [2180, 2280, 2380, 2480, 2580, 2680, 2780, 2880];
+/// The PVD's falling thresholds by PLS, typical, mV (STM32F103x8/B datasheet
+/// DS5319, VPVD: 2.08 V at PLS 0 to 2.78 V at PLS 7, falling edge); the rising
+/// edge is [`HYSTERESIS_MV`] higher (2.18 V to 2.88 V).
+pub const THRESHOLD_MV: [u32; 8] = [2080, 2180, 2280, 2380, 2480, 2580, 2680, 2780];
 
-/// The supply below which no flash erase or write may start: the PVD's highest
-/// level (2.9 V nominal, PLS 7), the one `firmware/README.md` ("No save below
-/// the supply flash needs") checks before a save. Below it the regulator's input
-/// is gone and VDD is on its way down, too soon for a 40 ms page erase to end.
-pub const SAVE_MIN_MV: u32 = THRESHOLD_MV[7];
+/// The PVD's hysteresis, mV (DS5319: VPVDhyst 100 mV typical).
+pub const HYSTERESIS_MV: u32 = 100;
+
+/// DS5319's spread of the falling threshold at PLS 7, mV: min, typ, max (rising:
+/// 2.76, 2.88, 3.00 V). A part's offset from typical is drawn in this range
+/// ([`Pwr::part_offset_mv`]) and shifts every level.
+pub const PLS7_FALLING_MV: [u32; 3] = [2660, 2780, 2900];
+
+/// The part's offset of its PVD levels from typical, mV, drawn from `seed`
+/// uniformly within [`PLS7_FALLING_MV`]'s spread (splitmix64 of the seed).
+pub fn part_offset_mv(seed: u64) -> i32 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    let [min, typ, max] = PLS7_FALLING_MV;
+    (min + (z % u64::from(max - min + 1)) as u32) as i32 - typ as i32
+}
 
 /// The blue pill's regulated supply, mV.
 pub const NOMINAL_MV: u32 = 3300;
@@ -32,6 +46,12 @@ pub struct Pwr {
     /// Reads of PWR_CSR that said VDD was low (PVDO set), since power-on of
     /// the bench (kept over resets).
     pub low_reads: u64,
+    /// This part's offset of its PVD levels from typical, mV
+    /// ([`part_offset_mv`]; kept over resets).
+    pub offset_mv: i32,
+    /// PVDO as the comparator holds it (set below the falling threshold,
+    /// cleared above the rising one).
+    low: bool,
 }
 
 impl Default for Pwr {
@@ -41,14 +61,28 @@ impl Default for Pwr {
             csr: 0,
             supply_mv: NOMINAL_MV,
             low_reads: 0,
+            offset_mv: 0,
+            low: false,
         }
     }
 }
 
 impl Pwr {
-    /// Whether the PVD reports VDD below its level.
-    fn pvdo(&self) -> bool {
-        self.cr & PVDE != 0 && self.supply_mv < THRESHOLD_MV[((self.cr >> 5) & 7) as usize]
+    /// This part's falling threshold at `pls`, mV.
+    pub fn falling_mv(&self, pls: usize) -> u32 {
+        THRESHOLD_MV[pls].saturating_add_signed(self.offset_mv)
+    }
+
+    /// Whether the PVD reports VDD below its level, with its hysteresis.
+    fn pvdo(&mut self) -> bool {
+        let falling = self.falling_mv(((self.cr >> 5) & 7) as usize);
+        self.low = self.cr & PVDE != 0
+            && if self.low {
+                self.supply_mv < falling + HYSTERESIS_MV
+            } else {
+                self.supply_mv < falling
+            };
+        self.low
     }
 
     /// Reads a register; `None`: no such register.
@@ -64,9 +98,17 @@ impl Pwr {
         })
     }
 
-    /// Whether VDD is below what a flash operation needs ([`SAVE_MIN_MV`]).
+    /// The supply below which no flash erase or write may start: this part's PVD
+    /// falling threshold at its highest level (PLS 7, 2.66 V to 2.90 V by the
+    /// part), the one the firmware polls before a save. Below it the regulator's
+    /// input is gone and VDD is on its way down.
+    pub fn save_min_mv(&self) -> u32 {
+        self.falling_mv(7)
+    }
+
+    /// Whether VDD is below what a flash operation needs ([`Pwr::save_min_mv`]).
     pub fn too_low_for_flash(&self) -> bool {
-        self.supply_mv < SAVE_MIN_MV
+        self.supply_mv < self.save_min_mv()
     }
 
     /// Writes a register; `None`: no such register.
@@ -91,19 +133,50 @@ mod tests {
     #[test]
     fn pvdo_reports_a_supply_below_the_level_only_when_enabled() {
         let mut p = Pwr {
-            supply_mv: 2_800,
+            supply_mv: 2_700,
             ..Pwr::default()
         };
         assert_eq!(p.read(4), Some(0), "PVD off");
         p.write(0, PVDE | (7 << 5));
-        assert_eq!(p.read(4), Some(PVDO), "2.8 V < 2.88 V");
+        assert_eq!(p.read(4), Some(PVDO), "2.7 V < 2.78 V");
         assert_eq!(p.low_reads, 1);
         assert!(p.too_low_for_flash());
-        p.supply_mv = 3_300;
+        // The hysteresis: still low up to the rising threshold, 2.88 V.
+        p.supply_mv = 2_850;
+        assert_eq!(p.read(4), Some(PVDO), "2.85 V: under the rising 2.88 V");
+        p.supply_mv = 2_880;
         assert_eq!(p.read(4), Some(0));
+        p.supply_mv = 2_790;
+        assert_eq!(p.read(4), Some(0), "2.79 V: above the falling 2.78 V");
         p.write(0, PVDE | (3 << 5));
-        p.supply_mv = 2_500;
-        assert_eq!(p.read(4), Some(0), "2.5 V > 2.48 V");
+        p.supply_mv = 2_400;
+        assert_eq!(p.read(4), Some(0), "2.4 V > 2.38 V");
         assert_eq!(p.read(8), None);
+    }
+
+    #[test]
+    fn a_part_s_levels_spread_as_ds5319_gives() {
+        let offsets: Vec<i32> = (0..1_000).map(part_offset_mv).collect();
+        let (lo, hi) = (offsets.iter().min(), offsets.iter().max());
+        assert_eq!((lo, hi), (Some(&-120), Some(&120)));
+        let fast = Pwr {
+            offset_mv: -120,
+            supply_mv: 2_700,
+            ..Pwr::default()
+        };
+        assert_eq!(fast.save_min_mv(), 2_660);
+        assert!(
+            !fast.too_low_for_flash(),
+            "2.7 V is above this part's 2.66 V"
+        );
+        let slow = Pwr {
+            offset_mv: 120,
+            supply_mv: 2_890,
+            ..Pwr::default()
+        };
+        assert!(
+            slow.too_low_for_flash(),
+            "2.89 V is under this part's 2.90 V"
+        );
     }
 }

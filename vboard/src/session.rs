@@ -104,6 +104,9 @@ pub struct GameSpec {
     pub hang_erase_after_ms: Option<u32>,
     /// A slave holds SDA low from this many ms after Start.
     pub hold_bus_after_ms: Option<u32>,
+    /// A glitch on SCL/SDA this many ms after Start locks I2C1's BUSY (ES096
+    /// §2.8.7): only the erratum's sequence and a reset free it.
+    pub glitch_bus_after_ms: Option<u32>,
     /// The supply sags below the PVD's level for a while.
     pub sag: Option<Sag>,
     /// An exception raised the first time the magnet holds a piece while the
@@ -150,6 +153,7 @@ impl GameSpec {
             && self.cut_in_write_after_ms.is_none()
             && self.hang_erase_after_ms.is_none()
             && self.hold_bus_after_ms.is_none()
+            && self.glitch_bus_after_ms.is_none()
             && self.sag.is_none()
             && self.exception_mid_move.is_none()
     }
@@ -164,6 +168,7 @@ impl GameSpec {
             cut_in_write_after_ms: None,
             hang_erase_after_ms: None,
             hold_bus_after_ms: None,
+            glitch_bus_after_ms: None,
             sag: None,
             exception_mid_move: None,
             script: None,
@@ -362,7 +367,9 @@ impl<'a> Session<'a> {
         if let Some(f) = flash {
             array[crate::STORE_OFFSET..].copy_from_slice(&f[crate::STORE_OFFSET..]);
         }
-        let mcu = Mcu::new(world, array, bench.osc, bench.lsi_hz);
+        let mut mcu = Mcu::new(world, array, bench.osc, bench.lsi_hz);
+        // This run's part: its PVD levels drawn within DS5319's spread.
+        mcu.pwr.offset_mv = crate::pwr::part_offset_mv(bench.seed ^ bench.cut_seed.rotate_left(17));
         let board = Board::new(image.clone(), mcu, bench.cpi).map_err(RunError::Fault)?;
         Ok(Session {
             board,
@@ -760,6 +767,7 @@ impl<'a> Session<'a> {
             spec.cut_in_write_after_ms,
             spec.hang_erase_after_ms,
             spec.hold_bus_after_ms,
+            spec.glitch_bus_after_ms,
         );
         let sweeps0 = self.human.sweeps;
         // The last power cut (world ms), and since when the machine has looked
@@ -882,6 +890,14 @@ impl<'a> Session<'a> {
                 self.world().bus_hung = Some(HungSlave::nth(n));
                 self.log
                     .push(format!("{:8} ms a sensor holds SDA low", self.ms));
+            }
+            if armed.5.is_some_and(|t| since >= t) {
+                armed.5 = None;
+                self.mcu().i2c.lines_glitched();
+                self.log.push(format!(
+                    "{:8} ms a glitch on the lines locks I2C1's BUSY",
+                    self.ms
+                ));
             }
             let l = self.lights();
             let error = l[Light::Error.index()];

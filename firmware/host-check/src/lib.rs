@@ -73,9 +73,9 @@ mod tests {
     #[test]
     fn timing_from_the_clock() {
         let t72 = StepTiming::at(72_000_000);
-        assert_eq!((t72.high, t72.low, t72.dir_setup), (144, 144, 72));
+        assert_eq!((t72.high, t72.low, t72.dir_setup), (144, 28_656, 72));
         let t64 = StepTiming::at(64_000_000);
-        assert_eq!((t64.high, t64.low, t64.dir_setup), (128, 128, 64));
+        assert_eq!((t64.high, t64.low, t64.dir_setup), (128, 25_472, 64));
         // A clock that is not whole MHz rounds up (never shorter).
         let odd = StepTiming::at(8_000_001);
         assert_eq!((odd.high, odd.dir_setup), (18, 9));
@@ -145,7 +145,7 @@ mod tests {
                 pulse(false);
             }
             // A direction change right after a step, then steps with the caller
-            // slow between them (no extra wait needed).
+            // slow between them (the low time waited for: rising edges 400 µs apart).
             LINE.set::<_, Fake>(&mut dir, false, false).unwrap();
             for _ in 0..3 {
                 LINE.set::<_, Fake>(&mut step, true, true).unwrap();
@@ -169,7 +169,7 @@ mod tests {
         LINE.set_clock(64_000_000);
         start(0, 1);
         let mut step = Recorder("step");
-        idle(10_000);
+        idle(30_000);
         let before = NOW.get();
         LINE.set::<_, Fake>(&mut step, true, true).unwrap();
         // Three reads of the counter (two waits that end at once, the stamp).
@@ -182,7 +182,7 @@ mod tests {
         // A step right after that DIR write waits the DIR setup (64 cycles at
         // 64 MHz), not the longer low time.
         EDGES.with_borrow_mut(Vec::clear);
-        idle(10_000);
+        idle(30_000);
         LINE.set::<_, Fake>(&mut Recorder("dir"), false, false)
             .unwrap();
         LINE.set::<_, Fake>(&mut step, true, true).unwrap();

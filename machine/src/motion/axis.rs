@@ -13,7 +13,6 @@
 //! in either direction) and corrects it.
 
 use super::profile::{AxisConfig, Profile, Ramp};
-use crate::elapsed_ms;
 use crate::hw::{pin_error, HwError};
 use embedded_hal::digital::{InputPin, OutputPin};
 
@@ -84,16 +83,19 @@ pub const SWITCH_FILTER_US: u32 = 1000;
 /// largest loss it can measure towards the switch).
 pub const PROBE_MARGIN_STEPS: u32 = 200;
 
-/// How late (sixteenths of a ms) the next step may be, on an axis made with
-/// [`Axis::send_no_bursts`], when more than one is due, before the axis's profile
-/// starts again from rest (the late step its first) instead of sending the steps due
-/// together: 125 µs. Two steps due at once then mean the first is later than that, at
-/// any rate below 8,000 steps/s (the moves' top speed is 2,500), so after any stall (a
-/// flash erase, a bus transfer, a switch reading held) such an axis never sends two
-/// steps together, which a real motor could not follow. A default axis (a caller that
-/// polls every millisecond, as the host simulator does) never restarts: its tolerance
-/// is `u32::MAX`, and a profile has no step due at its start, so it sends a
-/// millisecond's steps together, as before.
+/// How late (sixteenths of a ms) a step may be, on an axis made with
+/// [`Axis::send_no_bursts`], before the axis's profile changes: 125 µs. A step later
+/// than that alone has the profile's start moved on until it is due within
+/// `LATE_16` (the next step then keeps its spacing from it: a late step followed by
+/// the next on time is a pair the motor cannot follow); with more than one step due
+/// the profile starts again from rest (the late step its first) instead of sending
+/// the steps due together. Two steps due at once mean the first is later than that,
+/// at any rate below 8,000 steps/s (the moves' top speed is 2,500), so after any
+/// stall (a flash erase, a bus transfer, a switch reading held) such an axis never
+/// sends two steps together, which a real motor could not follow. A default axis (a
+/// caller that polls every millisecond, as the host simulator does) never changes
+/// its profile: its tolerance is `u32::MAX`, and a profile has no step due at its
+/// start, so it sends a millisecond's steps together, as before.
 pub const LATE_16: u32 = 2;
 
 /// What an axis is doing; bit 0 picks its ramp (`Axis::ramp`): 0 the moves',
@@ -124,9 +126,9 @@ pub struct Axis<O, I> {
     pub(super) mode: Mode,
     /// The direction of the current move (homing: backwards).
     forward: bool,
-    /// When the current move or homing started (or its profile restarted), ms.
-    started: u32,
-    /// And the sixteenths of a ms into `started` it began.
+    /// When the current move or homing started (or its profile restarted, or
+    /// moved on), sixteenths of a ms on the caller's clock, wrapping (a move
+    /// lasts less than 2^32 of them, 74 hours).
     started_16: u32,
     /// The steps emitted since.
     done: u32,
@@ -139,7 +141,8 @@ pub struct Axis<O, I> {
     probe_error: i32,
     /// Probes that found the axis off by more than a step.
     pub(super) corrections: u32,
-    /// See [`LATE_16`]; `u32::MAX` (never restart) unless [`Axis::send_no_bursts`].
+    /// See [`LATE_16`]; `u32::MAX` (the profile never changes) unless
+    /// [`Axis::send_no_bursts`].
     late_16: u32,
 }
 
@@ -161,7 +164,6 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
             homed: false,
             mode: Mode::Idle,
             forward: false,
-            started: 0,
             started_16: 0,
             done: 0,
             profile: Profile::default(),
@@ -173,9 +175,10 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         }
     }
 
-    /// The axis never sends two steps together: whenever more than one step is
-    /// due at a poll (the caller stalled), its profile starts again from rest
-    /// there (see [`LATE_16`]). For a caller that polls at sub-millisecond times
+    /// The axis never sends two steps together, nor a late step followed by the
+    /// next on time: a step late alone moves the profile's start on, and when more
+    /// than one step is due at a poll (the caller stalled) its profile starts again
+    /// from rest there (see [`LATE_16`]). For a caller that polls at sub-millisecond times
     /// ([`Axis::poll_at`]), as the firmware does.
     ///
     /// ```
@@ -250,8 +253,7 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         self.mode = mode;
         self.forward = forward;
         self.profile = Profile::new(distance, self.ramp());
-        self.started = now_ms;
-        self.started_16 = 0;
+        self.started_16 = now_ms.wrapping_mul(16);
         self.done = 0;
         self.closed = 0;
         Ok(())
@@ -321,27 +323,11 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
         }
         let mode = self.mode;
         let sub_16 = u32::from(sub_ms_us.min(999)) * 16 / 1000;
-        let t16 = elapsed_ms(now_ms, self.started)
-            .saturating_mul(16)
-            .saturating_add(sub_16)
-            .saturating_sub(self.started_16);
+        let now_16 = now_ms.wrapping_mul(16).wrapping_add(sub_16);
+        // (A clock that seems to step back makes this huge: every step due, which
+        // an axis made with `send_no_bursts` takes as a backlog.)
+        let mut t16 = now_16.wrapping_sub(self.started_16);
         let mut due = self.profile.steps_at(self.ramp(), t16);
-        if due > self.done + 1
-            && self
-                .profile
-                .steps_at(self.ramp(), t16.saturating_sub(self.late_16))
-                > self.done
-        {
-            // Polled late (a flash stall, a switch reading that reopened): the
-            // steps due since are not sent together, which the motor could not
-            // follow. The profile starts again from rest here for the rest of the
-            // distance, its first step now.
-            self.profile = Profile::new(self.profile.distance - self.done, self.ramp());
-            self.started = now_ms;
-            self.started_16 = sub_16;
-            self.done = 0;
-            due = 1;
-        }
         let result = loop {
             if self.done >= due {
                 if self.done < self.profile.distance {
@@ -388,6 +374,29 @@ impl<O: OutputPin, I: InputPin> Axis<O, I> {
                 break Ok(());
             }
             self.closed = 0;
+            // Polled late (a flash stall, a bus transfer, a switch reading that
+            // reopened): neither the steps due since sent together nor the late one
+            // followed by the next on time, which the motor could not follow.
+            while self
+                .profile
+                .steps_at(self.ramp(), t16.saturating_sub(self.late_16))
+                > self.done
+            {
+                if due > self.done + 1 {
+                    // A backlog: the profile starts again from rest here for the
+                    // rest of the distance, this step its first.
+                    self.profile = Profile::new(self.profile.distance - self.done, self.ramp());
+                    self.started_16 = now_16;
+                    self.done = 0;
+                    due = 1;
+                    t16 = 0;
+                } else {
+                    // This step alone: the profile's start moves on, a sixteenth
+                    // of a ms at a time, until the step is due within LATE_16.
+                    self.started_16 = self.started_16.wrapping_add(1);
+                    t16 -= 1;
+                }
+            }
             self.step
                 .set_high()
                 .map_err(|e| MotionError::Hw(pin_error(e)))?;

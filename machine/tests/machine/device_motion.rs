@@ -870,3 +870,71 @@ fn a_flash_stall_pauses_a_move_without_a_burst_of_steps_after_it() {
     // stepper follows.
     assert!(busiest_ms_after_a_stall(true) > 50);
 }
+
+/// The motor's losses (and the first lost step's time, µs) over a 3000-step move of
+/// an axis made with `send_no_bursts`, polled every 10 µs with the sub-millisecond
+/// time, but once not polled for `pause_us` from `at_us` into the move (the loop
+/// busy elsewhere: a bus transfer, a switch reading that reopened), or, with
+/// `paused_clock`, stalled with the clock counting one millisecond of it (the
+/// firmware's clock across a flash erase).
+fn losses_after_a_pause(at_us: u64, pause_us: u64, paused_clock: bool) -> (u64, Option<u64>) {
+    use tictable_machine::sim::motor::Motor;
+    let (now, edges, axis) = timed_axis();
+    let mut axis = axis.send_no_bursts();
+    axis.start_homing(0).unwrap();
+    assert!((0..10).any(|t| axis.poll(t) == Ok(())));
+    now.set(100_000);
+    axis.start_move(3000, 100).unwrap();
+    let pause_at = 100_000 + at_us;
+    let mut uncounted = 0;
+    loop {
+        let t = now.get();
+        let seen = t - uncounted;
+        match axis.poll_at((seen / 1000) as u32, (seen % 1000) as u16) {
+            Ok(()) => break,
+            Err(nb::Error::WouldBlock) if (t..t + 10).contains(&pause_at) => {
+                now.set(pause_at + pause_us);
+                if paused_clock {
+                    uncounted = pause_us.saturating_sub(1000);
+                }
+            }
+            Err(nb::Error::WouldBlock) => now.set(t + 10),
+            Err(nb::Error::Other(e)) => panic!("{e:?}"),
+        }
+    }
+    let edges = edges.borrow();
+    assert_eq!(edges.len(), 3000);
+    let mut motor = Motor::default();
+    for &e in edges.iter() {
+        motor.step(e * 1000);
+    }
+    (motor.lost, motor.first_loss.map(|(ns, _)| ns / 1000))
+}
+
+#[test]
+fn after_a_pause_the_profile_moves_on_and_the_motor_follows() {
+    // Pauses from 20 µs to a flash erase's 40 ms, while accelerating (0 to 167 ms),
+    // at top speed and while braking, each at 4 phases of a step; the clock running
+    // through the pause, or paused (flash stalls from 1 ms on).
+    let mut lost = vec![];
+    for at_us in [3_000, 20_000, 60_000, 150_000, 400_000, 1_150_000] {
+        for phase in 0..4 {
+            let at = at_us + phase * 57;
+            for pause_us in (20..=2_000).step_by(60).chain([5_000, 12_000, 40_000]) {
+                for paused_clock in [false, true] {
+                    if paused_clock && pause_us < 1000 {
+                        continue;
+                    }
+                    let (n, first) = losses_after_a_pause(at, pause_us, paused_clock);
+                    if n > 0 {
+                        lost.push((at, pause_us, paused_clock, n, first));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        lost.is_empty(),
+        "(pause at µs, pause µs, clock paused, steps lost, first loss µs): {lost:?}"
+    );
+}
