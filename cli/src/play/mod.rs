@@ -6,6 +6,7 @@ mod game_plain;
 mod game_tui;
 pub mod look;
 mod plain;
+pub mod puzzle_tui;
 pub mod session;
 mod tui;
 pub mod ui;

@@ -427,3 +427,165 @@ fn a_mistake_is_refuted_on_the_board_then_the_game_returns() {
         pty.quit();
     }
 }
+
+/// `tictable puzzle ARGS --json`: the puzzle's position and answer (the same seed
+/// serves the same puzzle full-screen).
+fn puzzle_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("tictable"))
+        .arg("puzzle")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The top row of a grid game's board as the full-screen game draws it (`look.rs`):
+/// each cell its piece or, empty, its number from 1, right-aligned to the widest.
+fn grid_top_row(position: &str, cells: usize) -> String {
+    let width = cells.to_string().len();
+    let top = position.split('/').next().unwrap();
+    let row: Vec<String> = top
+        .chars()
+        .enumerate()
+        .map(|(i, c)| match c {
+            'X' | 'O' => format!(" {c:>width$} "),
+            _ => format!(" {:>width$} ", i + 1),
+        })
+        .collect();
+    row.join("│").trim_end().to_string()
+}
+
+/// Types `mv` (people's notation) key by key in the full-screen puzzle, Enter when a
+/// longer move starts the same.
+fn type_move(pty: &mut Pty, mv: &str) {
+    let before = pty.text();
+    for key in mv.chars().filter(|&c| c != '-') {
+        pty.keys(&key.to_string());
+    }
+    pty.wait(&format!("{mv} typed"), |s| s != before);
+    std::thread::sleep(Duration::from_millis(50));
+    if pty.text().contains("Move: ") {
+        pty.keys("\r");
+    }
+}
+
+/// The full-screen puzzle of `id` (`args`: the game, remoteness and seed) at 40x24 and
+/// 80x24: the board drawn, "win in N", the hint naming the answer, a wrong move failed
+/// as the table judges it (a drawing one when there is one), then, started again on
+/// the same puzzle, the answer solved; every message whole on the screen.
+fn a_puzzle_full_screen<G: tictable_games::Game>(
+    solution: &tictable_games::Solution<G>,
+    args: &[&str],
+) {
+    use tictable_games::{Notation, Outcome};
+    let game = solution.game();
+    let json = puzzle_json(args);
+    let id = json["game"].as_str().unwrap();
+    let position = game
+        .parse_position(json["position"].as_str().unwrap())
+        .unwrap();
+    let answer = game
+        .parse_move(&position, json["answer"].as_str().unwrap(), Notation::Api)
+        .unwrap();
+    let people = game.write_move(answer, Notation::People);
+    let remoteness = json["remoteness"].as_u64().unwrap();
+    let mover = game.to_move(&position).char();
+    // The table's own judgement of a wrong move: the first that draws, else the first.
+    let mut moves = Vec::new();
+    game.moves(&position, &mut moves);
+    let wrong_moves: Vec<_> = moves.iter().copied().filter(|&m| m != answer).collect();
+    let outcome = |m: G::Move| solution.get(&game.play(&position, m)).unwrap();
+    let wrong = wrong_moves
+        .iter()
+        .copied()
+        .find(|&m| outcome(m).outcome == Outcome::Draw)
+        .unwrap_or(wrong_moves[0]);
+    let child = outcome(wrong);
+    let expected = match child.outcome {
+        Outcome::Draw => "can only draw".to_string(),
+        Outcome::Win => format!("loses in {}", child.remoteness + 1),
+        Outcome::Loss => format!("still wins, in {}", child.remoteness + 1),
+    };
+    let wrong = game.write_move(wrong, Notation::People);
+    let board = game.write_position(&position, Notation::People);
+    let cells = board.split(' ').next().unwrap().replace('/', "").len();
+    let top = grid_top_row(&board, cells);
+    let mut full = vec!["puzzle"];
+    full.extend(args);
+    let dir = std::env::temp_dir();
+    for (columns, rows) in SIZES {
+        let mut pty = Pty::spawn(&full, columns, rows, &dir);
+        let screen = pty.wait_for(&format!("{id} · puzzle 1"));
+        let text = flat(&screen);
+        assert!(
+            screen.contains(&top),
+            "{top:?} at {columns}x{rows}:\n{screen}"
+        );
+        assert!(
+            text.contains(&format!(
+                "{mover} to move: win in {remoteness} ({remoteness} plies"
+            )),
+            "{screen}"
+        );
+        // The hint: half the moves, the answer among them.
+        pty.keys("h");
+        let screen = pty.wait_for("Hint: the move is one of");
+        let hint = flat(&screen);
+        let hint = hint
+            .split("Hint: the move is one of ")
+            .nth(1)
+            .and_then(|h| h.split('.').next())
+            .unwrap();
+        assert!(
+            hint.split(", ").any(|m| m == people),
+            "{people} not in the hint {hint}:\n{screen}"
+        );
+        type_move(&mut pty, &wrong);
+        let screen = pty.wait_for("failed 1");
+        let said = format!("Not it: after {wrong} {mover} {expected}. The move was {people}.");
+        for must in [said.as_str(), "Solved 0 · failed 1", "q quit", "Moves are"] {
+            assert!(
+                flat(&screen).contains(must),
+                "{must} at {columns}x{rows}:\n{screen}"
+            );
+        }
+        // The same puzzle again: the answer solves it; n serves the next.
+        drop(pty);
+        let mut pty = Pty::spawn(&full, columns, rows, &dir);
+        pty.wait_for(&format!("{id} · puzzle 1"));
+        type_move(&mut pty, &people);
+        let screen = pty.wait_for("Solved 1 · failed 0");
+        let said = format!(
+            "Solved: {people} keeps the win; {mover} wins in {remoteness} plies with best play."
+        );
+        assert!(flat(&screen).contains(&said), "{said}:\n{screen}");
+        pty.keys("n");
+        let screen = pty.wait_for(&format!("{id} · puzzle 2"));
+        assert!(
+            flat(&screen).contains(&format!("to move: win in {remoteness} (")),
+            "{screen}"
+        );
+        if std::env::var_os("SHOW_SCREEN").is_some() {
+            println!("{screen}");
+        }
+        pty.quit();
+    }
+}
+
+#[test]
+fn a_puzzle_solved_failed_and_hinted_full_screen() {
+    let tictactoe = tictable_games::solve(tictable_games::TicTacToe::normal()).unwrap();
+    a_puzzle_full_screen(&tictactoe, &["--remoteness", "3", "--seed", "7"]);
+    let tictable_games::catalog::AnyGame::Mnk(mnk) =
+        tictable_games::catalog::parse("mnk:4,3,3").unwrap()
+    else {
+        unreachable!()
+    };
+    let mnk = tictable_games::solve(mnk).unwrap();
+    a_puzzle_full_screen(
+        &mnk,
+        &["--game", "mnk:4,3,3", "--remoteness", "5", "--seed", "4"],
+    );
+}
