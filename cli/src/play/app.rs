@@ -1275,14 +1275,23 @@ impl App {
             None => {
                 let player = self.game.to_move();
                 match self.settings.seat(player) {
-                    Seat::Human => match self.clock_left {
-                        Some(left) if self.clock_running() => format!(
-                            "{} to move · {} s left",
-                            name(player),
-                            left.as_secs_f64().ceil() as u64
-                        ),
-                        _ => format!("{} to move", name(player)),
-                    },
+                    Seat::Human => {
+                        let turn = match self.clock_left {
+                            Some(left) if self.clock_running() => format!(
+                                "{} to move · {} s left",
+                                name(player),
+                                left.as_secs_f64().ceil() as u64
+                            ),
+                            _ => format!("{} to move", name(player)),
+                        };
+                        // adaptive's estimate of the person, on the person's turn too.
+                        match seats.seat(player.other()) {
+                            Seat::Engine(s) if s.estimate().is_some() => {
+                                format!("{turn} · {}", name(player.other()))
+                            }
+                            _ => turn,
+                        }
+                    }
                     Seat::Engine(_) => format!("{} is thinking…", name(player)),
                 }
             }

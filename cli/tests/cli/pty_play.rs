@@ -106,8 +106,13 @@ impl Pty {
     }
 
     /// Types q and waits for the program to end successfully.
-    fn quit(mut self) {
-        self.keys("q");
+    fn quit(self) {
+        self.quit_with("q");
+    }
+
+    /// Types `keys` and waits for the program to end successfully.
+    fn quit_with(mut self, keys: &str) {
+        self.keys(keys);
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -588,4 +593,81 @@ fn a_puzzle_solved_failed_and_hinted_full_screen() {
         &mnk,
         &["--game", "mnk:4,3,3", "--remoteness", "5", "--seed", "4"],
     );
+}
+
+/// The estimate of the person's ε that the screen shows ("you play like ε ≈ E").
+fn estimate(screen: &str) -> Option<String> {
+    let text = flat(screen);
+    let (_, rest) = text.split_once("you play like ε ≈ ")?;
+    Some(
+        rest.chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect(),
+    )
+}
+
+#[test]
+fn adaptive_shows_its_estimate_of_the_person_full_screen() {
+    let dir = std::env::temp_dir();
+    for (columns, rows) in SIZES {
+        // Tic-tac-toe's own full-screen game: adaptive X opens in a corner (seed 1),
+        // where the centre is O's only move that does not lose; playing it lowers the
+        // estimate from the prior's 0.5.
+        let mut pty = Pty::spawn(
+            &[
+                "play", "--x", "adaptive", "--o", "human", "--delay", "0", "--seed", "1",
+            ],
+            columns,
+            rows,
+            &dir,
+        );
+        let screen = pty.wait_for("O (you) to move");
+        assert_eq!(
+            estimate(&screen).as_deref(),
+            Some("0.5"),
+            "{columns}x{rows}:\n{screen}"
+        );
+        pty.keys("5");
+        let screen = pty.wait("X's second move", |s| {
+            s.contains("O (you) to move") && estimate(s).is_some_and(|e| e != "0.5")
+        });
+        let e: f64 = estimate(&screen).unwrap().parse().unwrap();
+        assert!(e < 0.5, "{columns}x{rows}:\n{screen}");
+        pty.keys("q");
+        pty.wait_for("(y/n)");
+        pty.quit_with("y");
+        // Another game (`--game`): a mistake raises it (in mnk:4,3,3 the first move
+        // 5 gives X's win away).
+        let mut pty = Pty::spawn(
+            &[
+                "play",
+                "--game",
+                "mnk:4,3,3",
+                "--o",
+                "adaptive",
+                "--delay",
+                "0",
+                "--seed",
+                "1",
+            ],
+            columns,
+            rows,
+            &dir,
+        );
+        let screen = pty.wait_for("X (you) to move");
+        assert_eq!(
+            estimate(&screen).as_deref(),
+            Some("0.5"),
+            "{columns}x{rows}:\n{screen}"
+        );
+        pty.keys("5");
+        let screen = pty.wait("O's reply", |s| {
+            s.contains("X (you) to move") && estimate(s).is_some_and(|e| e != "0.5")
+        });
+        let e: f64 = estimate(&screen).unwrap().parse().unwrap();
+        assert!(e > 0.5, "{columns}x{rows}:\n{screen}");
+        pty.keys("q");
+        pty.wait_for("q again quits");
+        pty.quit();
+    }
 }
