@@ -329,6 +329,47 @@ fn watch_steps_through_perfect_play_a_move_per_key() {
 }
 
 #[test]
+fn watch_steps_through_perfect_tic_tac_toe_a_move_per_key() {
+    for (columns, rows) in SIZES {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &[
+                "play",
+                "--game",
+                "tictactoe",
+                "--x",
+                "perfect",
+                "--o",
+                "perfect",
+                "--delay",
+                "0",
+                "--seed",
+                "2",
+            ],
+            columns,
+            rows,
+            &dir,
+        );
+        // Watched as every game is: nothing moves until a key, then a move per key,
+        // each keeping the draw (tic-tac-toe's value), said with why.
+        let screen = pty.wait_for("X (perfect) to move");
+        assert!(flat(&screen).contains("Why: "), "{screen}");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(played(&flat(&pty.text())), 0, "{}", pty.text());
+        for ply in 1..=9 {
+            pty.keys(" ");
+            let screen = pty.wait(&format!("ply {ply}"), |s| played(&flat(s)) == ply);
+            let text = flat(&screen);
+            let said = text.split(" plays ").nth(1).unwrap_or_default();
+            assert!(said.contains(": draw"), "ply {ply}:\n{screen}");
+        }
+        let screen = pty.wait_for("Game over");
+        assert!(flat(&screen).contains("Game over: a draw."), "{screen}");
+        pty.quit();
+    }
+}
+
+#[test]
 fn every_game_fits_40x24_move_after_move() {
     for game in [
         "misere",
