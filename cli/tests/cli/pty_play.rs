@@ -436,12 +436,31 @@ fn a_mistake_is_refuted_on_the_board_then_the_game_returns() {
     for (columns, rows) in SIZES {
         let dir = std::env::temp_dir();
         let mut pty = Pty::spawn(
-            &["play", "--game", "hexapawn", "--delay", "0", "--seed", "1"],
+            &[
+                "play",
+                "--game",
+                "hexapawn",
+                "--delay",
+                "0",
+                "--seed",
+                "1",
+                "--file",
+                "no-such-save.json",
+            ],
             columns,
             rows,
             &dir,
         );
         pty.wait_for("White (you) to move");
+        // A file that does not exist: said whole, the game kept.
+        pty.keys("l");
+        let screen = pty.wait_for("(os error 2)");
+        assert!(
+            flat(&screen)
+                .contains("Not loaded: no-such-save.json: No such file or directory (os error 2)")
+                && screen.contains("White (you) to move"),
+            "{columns}x{rows}:\n{screen}"
+        );
         // 7-4 loses in 4 where 8-5 holds out for 6.
         pty.keys("74");
         pty.wait_for("Black (perfect) plays");
