@@ -37,20 +37,41 @@ fn watched<G: Game>(session: &Session<G>) -> bool {
     session.seats.iter().all(Option::is_some)
 }
 
+/// What a key does before the screen's own keys: a release nothing, Ctrl-C and Ctrl-D
+/// quit, another Ctrl key nothing; `None` for the screen's keys.
+pub fn before_keys(key: KeyEvent) -> Option<Flow> {
+    if key.kind == KeyEventKind::Release {
+        return Some(Flow::Go);
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return Some(match key.code {
+            KeyCode::Char('c' | 'd') => Flow::Quit,
+            _ => Flow::Go,
+        });
+    }
+    None
+}
+
+/// Adds the move typed so far (when any) and the last message (when any) to `lines`.
+pub fn typed_and_message(lines: &mut Vec<Line>, typed: &str, message: &str) {
+    if !typed.is_empty() {
+        lines.push(Line::raw(format!(
+            "Move: {typed}_ (Enter plays, Esc clears)"
+        )));
+    }
+    if !message.is_empty() {
+        lines.push(Line::raw(message.to_string()));
+    }
+}
+
 /// Applies `key` to the session (file I/O included: s and l use `session.file`).
 pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
     session: &mut Session<G>,
     key: KeyEvent,
     rng: &mut R,
 ) -> Flow {
-    if key.kind == KeyEventKind::Release {
-        return Flow::Go;
-    }
-    if key.modifiers.contains(KeyModifiers::CONTROL) {
-        return match key.code {
-            KeyCode::Char('c' | 'd') => Flow::Quit,
-            _ => Flow::Go,
-        };
+    if let Some(flow) = before_keys(key) {
+        return flow;
     }
     if let Some((positions, shown)) = &mut session.showing {
         // The refutation on the board: → or Space a ply on, ← a ply back, any other
@@ -192,15 +213,7 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
             session.player_name(Player::O)
         )));
     }
-    if !session.typed.is_empty() {
-        lines.push(Line::raw(format!(
-            "Move: {}_ (Enter plays, Esc clears)",
-            session.typed
-        )));
-    }
-    if !session.message.is_empty() {
-        lines.push(Line::raw(session.message.clone()));
-    }
+    typed_and_message(&mut lines, &session.typed, &session.message);
     if (session.hints || watched(session)) && session.result().is_none() {
         lines.push(Line::raw(format!("Moves: {}", session.hints().join(", "))));
     }

@@ -5,11 +5,11 @@
 //! judged by the table at once; h hint, a answer (gives up), n next puzzle (of the
 //! same remoteness), q quit. The texts are the line dialogue's (`crate::puzzle`).
 
-use super::game_tui::{board_lines, draw_with_legend, Flow};
+use super::game_tui::{before_keys, board_lines, draw_with_legend, typed_and_message, Flow};
 use super::look::Look;
 use super::session::type_key_at;
 use crate::puzzle::{answer_text, hint_text, task_text, verdict_text};
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::{DefaultTerminal, Frame};
@@ -85,14 +85,8 @@ impl<'a, G: Game> Screen<'a, G> {
 
     /// Applies `key`.
     pub fn key<R: rand_core::Rng + ?Sized>(&mut self, key: KeyEvent, rng: &mut R) -> Flow {
-        if key.kind == KeyEventKind::Release {
-            return Flow::Go;
-        }
-        if key.modifiers.contains(KeyModifiers::CONTROL) {
-            return match key.code {
-                KeyCode::Char('c' | 'd') => Flow::Quit,
-                _ => Flow::Go,
-            };
+        if let Some(flow) = before_keys(key) {
+            return flow;
         }
         self.message.clear();
         let game = self.solution.game();
@@ -160,15 +154,7 @@ impl<'a, G: Game> Screen<'a, G> {
         ));
         lines.push(Line::raw(""));
         lines.push(Line::styled(task_text(self.mover(), p.remoteness), bold));
-        if !self.typed.is_empty() {
-            lines.push(Line::raw(format!(
-                "Move: {}_ (Enter plays, Esc clears)",
-                self.typed
-            )));
-        }
-        if !self.message.is_empty() {
-            lines.push(Line::raw(self.message.clone()));
-        }
+        typed_and_message(&mut lines, &self.typed, &self.message);
         if let Some((_, said)) = &self.answered {
             lines.push(Line::styled(said.clone(), bold));
         }

@@ -4,24 +4,7 @@
 //! view, and usage errors (negative numbers get the range, not clap's "unexpected
 //! argument").
 
-use assert_cmd::Command;
-
-fn tictable() -> Command {
-    let mut cmd = Command::cargo_bin("tictable").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
-fn run_plain(args: &[&str], input: &str) -> String {
-    let output = tictable()
-        .args(["play", "--plain"])
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
+use super::support::{play_plain as run_plain, tictable};
 
 #[test]
 fn two_humans_play_a_game_with_bad_input_on_the_way() {

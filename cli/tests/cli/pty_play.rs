@@ -548,12 +548,7 @@ fn a_puzzle_full_screen<G: tictable_games::Game>(
     let game = solution.game();
     let json = puzzle_json(args);
     let id = json["game"].as_str().unwrap();
-    let position = game
-        .parse_position(json["position"].as_str().unwrap())
-        .unwrap();
-    let answer = game
-        .parse_move(&position, json["answer"].as_str().unwrap(), Notation::Api)
-        .unwrap();
+    let (position, answer) = super::cli_puzzle::position_and_answer(game, &json);
     let people = game.write_move(answer, Notation::People);
     let remoteness = json["remoteness"].as_u64().unwrap();
     let mover = game.to_move(&position).char();
@@ -666,66 +661,54 @@ fn estimate(screen: &str) -> Option<String> {
     )
 }
 
+/// `tictable ARGS` at `columns` x `rows`: the estimate shown on the person's turn
+/// (`turn`), the prior's 0.5 at first, then after the person's move `key` (the
+/// program and the new estimate).
+fn estimate_after(args: &[&str], (columns, rows): (u16, u16), turn: &str, key: &str) -> (Pty, f64) {
+    let mut pty = Pty::spawn(args, columns, rows, &std::env::temp_dir());
+    let screen = pty.wait_for(turn);
+    assert_eq!(
+        estimate(&screen).as_deref(),
+        Some("0.5"),
+        "{columns}x{rows}:\n{screen}"
+    );
+    pty.keys(key);
+    let screen = pty.wait("the estimate after the move", |s| {
+        s.contains(turn) && estimate(s).is_some_and(|e| e != "0.5")
+    });
+    let e = estimate(&screen).unwrap().parse().unwrap();
+    (pty, e)
+}
+
 #[test]
 fn adaptive_shows_its_estimate_of_the_person_full_screen() {
-    let dir = std::env::temp_dir();
-    for (columns, rows) in SIZES {
+    for size in SIZES {
         // Tic-tac-toe's own full-screen game: adaptive X opens in a corner (seed 1),
         // where the centre is O's only move that does not lose; playing it lowers the
         // estimate from the prior's 0.5.
-        let mut pty = Pty::spawn(
-            &[
-                "play", "--x", "adaptive", "--o", "human", "--delay", "0", "--seed", "1",
-            ],
-            columns,
-            rows,
-            &dir,
-        );
-        let screen = pty.wait_for("O (you) to move");
-        assert_eq!(
-            estimate(&screen).as_deref(),
-            Some("0.5"),
-            "{columns}x{rows}:\n{screen}"
-        );
-        pty.keys("5");
-        let screen = pty.wait("X's second move", |s| {
-            s.contains("O (you) to move") && estimate(s).is_some_and(|e| e != "0.5")
-        });
-        let e: f64 = estimate(&screen).unwrap().parse().unwrap();
-        assert!(e < 0.5, "{columns}x{rows}:\n{screen}");
+        let args = [
+            "play", "--x", "adaptive", "--o", "human", "--delay", "0", "--seed", "1",
+        ];
+        let (mut pty, e) = estimate_after(&args, size, "O (you) to move", "5");
+        assert!(e < 0.5, "{size:?}: {e}\n{}", pty.text());
         pty.keys("q");
         pty.wait_for("(y/n)");
         pty.quit_with("y");
         // Another game (`--game`): a mistake raises it (in mnk:4,3,3 the first move
         // 5 gives X's win away).
-        let mut pty = Pty::spawn(
-            &[
-                "play",
-                "--game",
-                "mnk:4,3,3",
-                "--o",
-                "adaptive",
-                "--delay",
-                "0",
-                "--seed",
-                "1",
-            ],
-            columns,
-            rows,
-            &dir,
-        );
-        let screen = pty.wait_for("X (you) to move");
-        assert_eq!(
-            estimate(&screen).as_deref(),
-            Some("0.5"),
-            "{columns}x{rows}:\n{screen}"
-        );
-        pty.keys("5");
-        let screen = pty.wait("O's reply", |s| {
-            s.contains("X (you) to move") && estimate(s).is_some_and(|e| e != "0.5")
-        });
-        let e: f64 = estimate(&screen).unwrap().parse().unwrap();
-        assert!(e > 0.5, "{columns}x{rows}:\n{screen}");
+        let args = [
+            "play",
+            "--game",
+            "mnk:4,3,3",
+            "--o",
+            "adaptive",
+            "--delay",
+            "0",
+            "--seed",
+            "1",
+        ];
+        let (mut pty, e) = estimate_after(&args, size, "X (you) to move", "5");
+        assert!(e > 0.5, "{size:?}: {e}\n{}", pty.text());
         pty.keys("q");
         pty.wait_for("q again quits");
         pty.quit();
