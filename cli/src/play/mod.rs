@@ -7,6 +7,7 @@ mod game_tui;
 pub mod look;
 mod plain;
 pub mod puzzle_tui;
+mod refute;
 pub mod session;
 mod tui;
 pub mod ui;
@@ -26,7 +27,8 @@ use std::time::Duration;
 ///
 /// Full-screen: a digit or a mouse click places, or arrow keys move the cursor and
 /// Enter or Space places; u undo, r redo, h hint (each empty square shows win in n /
-/// draw / loss in n for the side to move), n new game, s save, l load (both ask for
+/// draw / loss in n for the side to move), w why your last move was a mistake (its
+/// refutation on the board, a ply per Space), n new game, s save, l load (both ask for
 /// the file), m menu (players, mistake rates, delay, clock, keys), q quit (asks
 /// first when a game in progress is not saved; a finished game is already in the
 /// score, so q quits at once), Ctrl-C quit at once.

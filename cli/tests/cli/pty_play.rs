@@ -714,3 +714,54 @@ fn adaptive_shows_its_estimate_of_the_person_full_screen() {
         pty.quit();
     }
 }
+
+#[test]
+fn a_tic_tac_toe_mistake_is_refuted_on_the_board_then_the_game_returns() {
+    for (columns, rows) in SIZES {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &["play", "--x", "human", "--o", "human", "--delay", "0"],
+            columns,
+            rows,
+            &dir,
+        );
+        pty.wait_for("X to move");
+        // X 1, O 2: an edge against a corner loses; the centre was O's only draw.
+        pty.keys("1");
+        pty.wait_for("O to move");
+        pty.keys("2");
+        pty.wait_for("X to move");
+        pty.keys("w");
+        let screen = pty.wait_for("Refutation 0/5");
+        assert!(
+            flat(&screen).contains("2 (loss in 6) is a mistake where 5 kept a draw."),
+            "{columns}x{rows}:\n{screen}"
+        );
+        for ply in 1..=5 {
+            pty.keys(" ");
+            pty.wait_for(&format!("Refutation {ply}/5"));
+        }
+        // The line's end on the board: X's row of three (the middle row, the best
+        // moves taken lowest square first).
+        let screen = pty.text();
+        assert!(
+            screen
+                .lines()
+                .any(|l| l.contains('│') && l.matches('X').count() == 3),
+            "{columns}x{rows}:\n{screen}"
+        );
+        pty.keys("x");
+        let screen = pty.wait_for("Back to the game.");
+        // The game as it was: X 1, O 2, nothing else on the board.
+        assert!(!screen.contains("Refutation"), "{screen}");
+        let pieces: usize = screen
+            .lines()
+            .filter(|l| l.contains('│'))
+            .map(|l| l.matches(['X', 'O']).count())
+            .sum();
+        assert_eq!(pieces, 2, "{columns}x{rows}:\n{screen}");
+        pty.keys("q");
+        pty.wait_for("(y/n)");
+        pty.quit_with("y");
+    }
+}
