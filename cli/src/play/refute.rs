@@ -18,6 +18,8 @@ pub struct Refutation {
     pub shown: usize,
     /// What the mistake was: "2 (loss in 6) is a mistake where 5 kept a draw."
     pub said: String,
+    /// The refutation's moves as the keys name them: "5 9 7 3 4".
+    pub line: String,
 }
 
 impl Refutation {
@@ -94,7 +96,12 @@ pub fn last_mistake(
             Outcome::Draw => "a draw".to_string(),
             _ => top.to_string(),
         };
+        let keys: Vec<String> = line[ply + 1..]
+            .iter()
+            .map(|&s| label(s).to_string())
+            .collect();
         return Some(Refutation {
+            line: keys.join(" "),
             moves: line,
             start: ply + 1,
             shown: 0,
