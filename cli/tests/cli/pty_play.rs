@@ -648,6 +648,17 @@ fn a_puzzle_solved_failed_and_hinted_full_screen() {
         &mnk,
         &["--game", "mnk:4,3,3", "--remoteness", "5", "--seed", "4"],
     );
+    // --plain in a terminal keeps the line dialogue.
+    let mut pty = Pty::spawn(&["puzzle", "--plain"], 80, 24, &std::env::temp_dir());
+    pty.wait_for("`hint` or `answer`:");
+    pty.keys("answer\n");
+    let start = Instant::now();
+    while pty.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(20), "{}", pty.text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(pty.text().contains("The move was "), "{}", pty.text());
 }
 
 /// The estimate of the person's ε that the screen shows ("you play like ε ≈ E").
