@@ -712,6 +712,10 @@ impl App {
         if self.too_small || self.menu.is_some() || self.prompt.is_some() {
             return None;
         }
+        // A click on the refutation's board goes back to the game, placing nothing.
+        if self.refutation.is_some() {
+            return Some(Action::RefutationEnd);
+        }
         if self.series {
             return Some(Action::StopSeries);
         }
@@ -1413,7 +1417,13 @@ mod tests {
         );
         assert_eq!(app.refutation.as_ref().map(|r| r.shown), Some(1));
         assert_eq!(app.shown_game().ply(), 3);
-        // q too returns to the game (it does not quit from the refutation).
+        // A click returns to the game, placing nothing; so does q (it does not quit).
+        let click = app.action_for_click(Some(sq(8)));
+        assert_eq!(click, Some(Action::RefutationEnd));
+        app.apply(Action::RefutationEnd);
+        assert_eq!(app.refutation, None);
+        typing(&mut app, "w");
+        assert!(app.refutation.is_some());
         typing(&mut app, "q");
         assert_eq!(app.refutation, None);
         assert!(!app.quit);
