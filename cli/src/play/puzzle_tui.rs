@@ -190,3 +190,44 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
     ratatui::restore();
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyModifiers;
+    use tictable_games::{catalog, solve, Hexapawn};
+
+    fn press(screen: &mut Screen<'_, impl Game>, c: char) {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        screen.key(key, &mut rand_pcg::Pcg64Mcg::new(1));
+    }
+
+    /// Types the answer of the puzzle shown key by key (the `-` of a pawn move comes
+    /// by itself) and Enter; the tally says whether it was solved.
+    fn answer_typed<G: Game>(solution: &Solution<G>) {
+        let mut rng = rand_pcg::Pcg64Mcg::new(3);
+        let first = puzzle::pick(solution, None, &mut rng).unwrap();
+        let answer = solution.game().write_move(first.answer, Notation::People);
+        let mut screen = Screen::new(solution, first, None);
+        for c in answer.chars().filter(|&c| c != '-') {
+            press(&mut screen, c);
+        }
+        if screen.answered.is_none() {
+            let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+            screen.key(enter, &mut rng);
+        }
+        assert_eq!((screen.solved, screen.failed), (1, 0), "{answer}");
+        // n serves the next puzzle, unanswered.
+        press(&mut screen, 'n');
+        assert_eq!((screen.number, screen.answered.is_none()), (2, true));
+    }
+
+    #[test]
+    fn pawn_moves_and_columns_are_typed_as_in_the_game() {
+        answer_typed(&solve(Hexapawn).unwrap());
+        let catalog::AnyGame::ConnectFour(c4) = catalog::parse("connect4:4x4").unwrap() else {
+            unreachable!()
+        };
+        answer_typed(&solve(c4).unwrap());
+    }
+}
