@@ -4,7 +4,7 @@
 use crate::output::{self, Tally};
 use rand_core::SeedableRng;
 use serde_json::json;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, IsTerminal};
 use std::process::ExitCode;
 use tictable_games::puzzle::{self, Puzzle, Verdict};
 use tictable_games::{Game, Notation, Outcome, Solution};
@@ -16,7 +16,10 @@ const MAX_ANSWER: usize = 256;
 ///
 /// Plain text: shows the position, reads your move in the game's notation (people:
 /// squares and columns from 1) and judges it by the table; `hint` narrows the choice to
-/// half the legal moves, `answer` gives up. `--json` prints one puzzle with its answer
+/// half the legal moves, `answer` gives up. In a terminal the puzzle is full-screen
+/// (the board drawn as `tictable play --game G` draws it; keys: the move, h hint, a
+/// answer, n next puzzle, q quit); `--plain` (or no terminal) keeps the line
+/// dialogue. `--json` prints one puzzle with its answer
 /// and hint (moves numbered from 0) for programs. Exit status: 0 (solved, failed or
 /// given up), 2 bad arguments (an unknown game, a remoteness the game has no puzzles
 /// of).
@@ -36,6 +39,11 @@ pub struct Args {
     /// Print one puzzle with its answer as a JSON object and exit.
     #[arg(long)]
     json: bool,
+    /// A line dialogue on stdin/stdout instead of the full-screen puzzle (no terminal
+    /// needed: scripts, pipes, screen readers). Also used when stdin or stdout is not
+    /// a terminal.
+    #[arg(long)]
+    plain: bool,
     /// The game's table file, written by `tictable solve --game G --out DIR` (for
     /// games too large to solve on demand).
     #[arg(long, value_name = "FILE")]
@@ -61,6 +69,71 @@ pub fn run(args: Args) -> ExitCode {
 /// "win in 3 (plies)" and the like.
 fn remoteness_text(remoteness: u8) -> String {
     format!("win in {remoteness}")
+}
+
+/// "1 ply", "3 plies".
+fn plies(n: u8) -> String {
+    match n {
+        1 => "1 ply".to_string(),
+        n => format!("{n} plies"),
+    }
+}
+
+/// The task: `mover` wins and exactly one move keeps the win.
+pub(crate) fn task_text(mover: &str, remoteness: u8) -> String {
+    format!(
+        "{mover} to move: {} ({}, both sides' moves counted). Exactly one move keeps the win.",
+        remoteness_text(remoteness),
+        plies(remoteness)
+    )
+}
+
+/// The hint: the moves the answer is one of, as people write them.
+pub(crate) fn hint_text<G: Game>(solution: &Solution<G>, p: &Puzzle<G>) -> String {
+    let game = solution.game();
+    let hint: Vec<String> = puzzle::hint(solution, p)
+        .into_iter()
+        .map(|m| game.write_move(m, Notation::People))
+        .collect();
+    format!("Hint: the move is one of {}.", hint.join(", "))
+}
+
+/// The answer, given up.
+pub(crate) fn answer_text<G: Game>(game: &G, p: &Puzzle<G>) -> String {
+    format!(
+        "The move was {}.",
+        game.write_move(p.answer, Notation::People)
+    )
+}
+
+/// What the table says of `mv`, `mover`'s answer to `p` (`None`: `puzzle::judge`
+/// found it not legal or not in the table).
+pub(crate) fn verdict_text<G: Game>(
+    game: &G,
+    p: &Puzzle<G>,
+    mover: &str,
+    mv: G::Move,
+    verdict: Option<Verdict>,
+) -> String {
+    let people = |m: G::Move| game.write_move(m, Notation::People);
+    match verdict {
+        Some(Verdict::Solved) => format!(
+            "Solved: {} keeps the win; {mover} wins in {} with best play.",
+            people(mv),
+            plies(p.remoteness)
+        ),
+        Some(Verdict::Failed(record)) => format!(
+            "Not it: after {} {mover} {}. The move was {}.",
+            people(mv),
+            match record.outcome {
+                Outcome::Draw => "can only draw".to_string(),
+                Outcome::Loss => format!("loses in {}", record.remoteness),
+                Outcome::Win => format!("still wins, in {}", record.remoteness),
+            },
+            people(p.answer)
+        ),
+        None => "That move is not in the table.".to_string(),
+    }
 }
 
 fn serve<G: Game>(solution: &Solution<G>, args: &Args) -> ExitCode {
@@ -89,6 +162,16 @@ fn serve<G: Game>(solution: &Solution<G>, args: &Args) -> ExitCode {
     if args.json {
         return output::finish(output::print(
             format!("{}\n", json_line(solution, &p, seed)).as_bytes(),
+        ));
+    }
+    if !args.plain && io::stdin().is_terminal() && io::stdout().is_terminal() {
+        let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        return output::finish(crate::play::puzzle_tui::run(
+            solution,
+            p,
+            args.remoteness,
+            &mut rng,
+            color,
         ));
     }
     let stdin = io::stdin();
@@ -126,19 +209,19 @@ fn dialogue<G: Game, W: io::Write>(
     mut out: Tally<W>,
 ) -> io::Result<()> {
     let game = solution.game();
-    let people = |m: G::Move| game.write_move(m, Notation::People);
-    let mover = game.to_move(&p.position).char();
+    let mover = game.to_move(&p.position).char().to_string();
     out.put(&format!(
-        "{}: {mover} to move wins ({} plies, counting both sides' moves), and exactly one move keeps the win.\n\n{}\n\nYour move ({}), `hint` or `answer`:\n",
+        "{}: {}\n\n{}\n\nYour move ({}), `hint` or `answer`:\n",
         game.id(),
-        remoteness_text(p.remoteness),
-        game.write_position(&p.position, Notation::People).replace('/', "\n"),
+        task_text(&mover, p.remoteness),
+        game.write_position(&p.position, Notation::People)
+            .replace('/', "\n"),
         game.move_syntax(Notation::People),
     ));
     let mut line = Vec::new();
     loop {
         let Some(length) = crate::analyse::read_line(input, &mut line, MAX_ANSWER)? else {
-            out.put(&format!("No answer. The move was {}.\n", people(p.answer)));
+            out.put(&format!("No answer. {}\n", answer_text(game, p)));
             return out.result();
         };
         if length > MAX_ANSWER {
@@ -152,12 +235,11 @@ fn dialogue<G: Game, W: io::Write>(
         match text {
             "" => continue,
             "hint" => {
-                let hint: Vec<String> = puzzle::hint(solution, p).into_iter().map(people).collect();
-                out.put(&format!("Hint: the move is one of {}.\n", hint.join(", ")));
+                out.put(&format!("{}\n", hint_text(solution, p)));
                 continue;
             }
             "answer" => {
-                out.put(&format!("The move was {}.\n", people(p.answer)));
+                out.put(&format!("{}\n", answer_text(game, p)));
                 return out.result();
             }
             _ => {}
@@ -169,24 +251,8 @@ fn dialogue<G: Game, W: io::Write>(
                 continue;
             }
         };
-        match puzzle::judge(solution, &p.position, mv) {
-            Some(Verdict::Solved) => out.put(&format!(
-                "Solved: {} keeps the win; {mover} wins in {} plies with best play.\n",
-                people(mv),
-                p.remoteness
-            )),
-            Some(Verdict::Failed(record)) => out.put(&format!(
-                "Not it: after {} {mover} {}. The move was {}.\n",
-                people(mv),
-                match record.outcome {
-                    Outcome::Draw => "can only draw".to_string(),
-                    Outcome::Loss => format!("loses in {}", record.remoteness),
-                    Outcome::Win => format!("still wins, in {}", record.remoteness),
-                },
-                people(p.answer)
-            )),
-            None => out.put("That move is not in the table.\n"),
-        }
+        let verdict = puzzle::judge(solution, &p.position, mv);
+        out.put(&format!("{}\n", verdict_text(game, p, &mover, mv, verdict)));
         return out.result();
     }
 }

@@ -7,6 +7,7 @@
 //! or in numeric-keypad layout (7 = top-left) when [`KeyLayout::Keypad`] is chosen.
 //! Only the save file (JSON) numbers them 0-8.
 
+use super::refute::{last_mistake, Refutation};
 use crate::player::{self, Named};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::fmt;
@@ -489,6 +490,12 @@ pub enum Action {
     Save,
     /// Ask for a file name to load from.
     Load,
+    /// Show the refutation of the person's last mistake on the board (`w`).
+    Why,
+    /// One ply on (1) or back (-1) along the refutation shown.
+    RefutationStep(i8),
+    /// Back to the game from the refutation.
+    RefutationEnd,
     /// Open or close the menu.
     ToggleMenu,
     /// Select the previous / next menu row.
@@ -579,6 +586,9 @@ pub struct App {
     /// "time is up: ..." after [`Action::TimeUp`]: shown beside the status (the
     /// countdown, the result) until the person's next key.
     time_note: Option<String>,
+    /// The refutation of the person's last mistake, while it is shown (`w`): the game
+    /// waits (no engine move, the clock paused).
+    pub refutation: Option<Refutation>,
 }
 
 impl App {
@@ -608,6 +618,7 @@ impl App {
             clock_left: None,
             quit: false,
             time_note: None,
+            refutation: None,
         }
     }
 
@@ -647,6 +658,15 @@ impl App {
             KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
             code => code,
         };
+        if self.refutation.is_some() {
+            // The refutation on the board: → or Space a ply on, ← a ply back, any
+            // other key back to the game.
+            return Some(match code {
+                KeyCode::Right | KeyCode::Char(' ') => Action::RefutationStep(1),
+                KeyCode::Left => Action::RefutationStep(-1),
+                _ => Action::RefutationEnd,
+            });
+        }
         if self.series && self.menu.is_none() && code != KeyCode::Char('q') {
             return Some(Action::StopSeries);
         }
@@ -677,6 +697,7 @@ impl App {
             KeyCode::Char('u') => Some(Action::Undo),
             KeyCode::Char('r') => Some(Action::Redo),
             KeyCode::Char('h' | '?') => Some(Action::ToggleHint),
+            KeyCode::Char('w') => Some(Action::Why),
             KeyCode::Char('n') => Some(Action::NewGame),
             KeyCode::Char('s') => Some(Action::Save),
             KeyCode::Char('l') => Some(Action::Load),
@@ -690,6 +711,10 @@ impl App {
     pub fn action_for_click(&self, square: Option<Square>) -> Option<Action> {
         if self.too_small || self.menu.is_some() || self.prompt.is_some() {
             return None;
+        }
+        // A click on the refutation's board goes back to the game, placing nothing.
+        if self.refutation.is_some() {
+            return Some(Action::RefutationEnd);
         }
         if self.series {
             return Some(Action::StopSeries);
@@ -711,7 +736,7 @@ impl App {
 
     /// Whether the menu, a question or a too small screen holds the game.
     fn paused(&self) -> bool {
-        self.menu.is_some() || self.prompt.is_some() || self.too_small
+        self.menu.is_some() || self.prompt.is_some() || self.too_small || self.refutation.is_some()
     }
 
     /// Whether a person is to move now with the move clock running.
@@ -780,6 +805,26 @@ impl App {
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::ToggleHint => self.hint = !self.hint,
+            Action::Why => {
+                let (x, o) = self.seats();
+                let person = |p: Player| match p {
+                    Player::X => x == Seat::Human,
+                    Player::O => o == Seat::Human,
+                };
+                self.refutation = last_mistake(&self.game, person, |s| self.label(s));
+                if self.refutation.is_none() {
+                    self.message = Some("Your last move gave nothing away.".into());
+                }
+            }
+            Action::RefutationStep(step) => {
+                if let Some(r) = &mut self.refutation {
+                    r.step(step);
+                }
+            }
+            Action::RefutationEnd => {
+                self.refutation = None;
+                self.message = Some("Back to the game.".into());
+            }
             Action::NewGame => self.leave(Then::NewGame),
             Action::Save | Action::Load => {
                 self.prompt = Some(Prompt::Path {
@@ -1231,10 +1276,26 @@ impl App {
         }
     }
 
+    /// The game the board shows: the refutation's while it is shown, else the game.
+    pub fn shown_game(&self) -> Game {
+        self.refutation
+            .as_ref()
+            .and_then(Refutation::game)
+            .unwrap_or(self.game)
+    }
+
     /// The one-line status: a question, a message, the result, or whose move it is.
     pub fn status(&self) -> String {
         if let Some(prompt) = &self.prompt {
             return prompt.text();
+        }
+        if let Some(r) = &self.refutation {
+            return format!(
+                "{} Refutation {}/{}: Space on, ← back, other keys: the game.",
+                r.said,
+                r.shown,
+                r.plies()
+            );
         }
         if let Some(message) = &self.message {
             return message.clone();
@@ -1275,14 +1336,23 @@ impl App {
             None => {
                 let player = self.game.to_move();
                 match self.settings.seat(player) {
-                    Seat::Human => match self.clock_left {
-                        Some(left) if self.clock_running() => format!(
-                            "{} to move · {} s left",
-                            name(player),
-                            left.as_secs_f64().ceil() as u64
-                        ),
-                        _ => format!("{} to move", name(player)),
-                    },
+                    Seat::Human => {
+                        let turn = match self.clock_left {
+                            Some(left) if self.clock_running() => format!(
+                                "{} to move · {} s left",
+                                name(player),
+                                left.as_secs_f64().ceil() as u64
+                            ),
+                            _ => format!("{} to move", name(player)),
+                        };
+                        // adaptive's estimate of the person, on the person's turn too.
+                        match seats.seat(player.other()) {
+                            Seat::Engine(s) if s.estimate().is_some() => {
+                                format!("{turn} · {}", name(player.other()))
+                            }
+                            _ => turn,
+                        }
+                    }
                     Seat::Engine(_) => format!("{} is thinking…", name(player)),
                 }
             }
@@ -1328,6 +1398,37 @@ mod tests {
     fn typing(app: &mut App, text: &str) {
         let keys: Vec<KeyCode> = text.chars().map(KeyCode::Char).collect();
         press(app, &keys);
+    }
+
+    #[test]
+    fn the_refutation_shown_holds_the_engine_and_any_other_key_returns() {
+        // X (engine) 1, O (you) 2: a mistake; w shows its refutation, X waits.
+        let mut app = App::new(settings("perfect", "human"));
+        app.apply(Action::EngineMove(sq(0)));
+        app.apply(Action::Place(sq(1)));
+        assert!(app.engine_to_move().is_some());
+        typing(&mut app, "w");
+        let r = app.refutation.clone().expect("a refutation");
+        assert_eq!(r.said, "2 (loss in 6) is a mistake where 5 kept a draw.");
+        assert_eq!(app.engine_to_move(), None, "the engine waits");
+        press(
+            &mut app,
+            &[KeyCode::Char(' '), KeyCode::Char(' '), KeyCode::Left],
+        );
+        assert_eq!(app.refutation.as_ref().map(|r| r.shown), Some(1));
+        assert_eq!(app.shown_game().ply(), 3);
+        // A click returns to the game, placing nothing; so does q (it does not quit).
+        let click = app.action_for_click(Some(sq(8)));
+        assert_eq!(click, Some(Action::RefutationEnd));
+        app.apply(Action::RefutationEnd);
+        assert_eq!(app.refutation, None);
+        typing(&mut app, "w");
+        assert!(app.refutation.is_some());
+        typing(&mut app, "q");
+        assert_eq!(app.refutation, None);
+        assert!(!app.quit);
+        assert_eq!(app.shown_game(), app.game);
+        assert!(app.engine_to_move().is_some());
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! move, u takes it back, a plays on by itself (every `--delay`), and every move of
 //! the position is shown with its value, with why the others are worse in words.
 
+use super::look::Look;
 use super::session::Session;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
@@ -36,20 +37,41 @@ fn watched<G: Game>(session: &Session<G>) -> bool {
     session.seats.iter().all(Option::is_some)
 }
 
+/// What a key does before the screen's own keys: a release nothing, Ctrl-C and Ctrl-D
+/// quit, another Ctrl key nothing; `None` for the screen's keys.
+pub fn before_keys(key: KeyEvent) -> Option<Flow> {
+    if key.kind == KeyEventKind::Release {
+        return Some(Flow::Go);
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return Some(match key.code {
+            KeyCode::Char('c' | 'd') => Flow::Quit,
+            _ => Flow::Go,
+        });
+    }
+    None
+}
+
+/// Adds the move typed so far (when any) and the last message (when any) to `lines`.
+pub fn typed_and_message(lines: &mut Vec<Line>, typed: &str, message: &str) {
+    if !typed.is_empty() {
+        lines.push(Line::raw(format!(
+            "Move: {typed}_ (Enter plays, Esc clears)"
+        )));
+    }
+    if !message.is_empty() {
+        lines.push(Line::raw(message.to_string()));
+    }
+}
+
 /// Applies `key` to the session (file I/O included: s and l use `session.file`).
 pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
     session: &mut Session<G>,
     key: KeyEvent,
     rng: &mut R,
 ) -> Flow {
-    if key.kind == KeyEventKind::Release {
-        return Flow::Go;
-    }
-    if key.modifiers.contains(KeyModifiers::CONTROL) {
-        return match key.code {
-            KeyCode::Char('c' | 'd') => Flow::Quit,
-            _ => Flow::Go,
-        };
+    if let Some(flow) = before_keys(key) {
+        return flow;
     }
     if let Some((positions, shown)) = &mut session.showing {
         // The refutation on the board: → or Space a ply on, ← a ply back, any other
@@ -150,14 +172,6 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
 /// The screen: the game and its rules' id, the board, the status, what is typed, the
 /// last message, the hints and the keys.
 pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
-    let area = frame.area();
-    let style = |c: Color| {
-        if color {
-            Style::new().fg(c)
-        } else {
-            Style::new()
-        }
-    };
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let game = session.game();
     let p = session.position();
@@ -176,25 +190,7 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
         ),
     };
     let mut lines = vec![Line::styled(title, bold), Line::raw("")];
-    for row in session.look.draw(&board) {
-        let spans: Vec<Span> = row
-            .chars()
-            .map(|c| match c {
-                'X' | 'W' => Span::styled(
-                    c.to_string(),
-                    style(Color::Cyan).add_modifier(Modifier::BOLD),
-                ),
-                'O' | 'B' => Span::styled(
-                    c.to_string(),
-                    style(Color::Magenta).add_modifier(Modifier::BOLD),
-                ),
-                _ => Span::raw(c.to_string()),
-            })
-            .collect();
-        let mut line = vec![Span::raw("  ")];
-        line.extend(spans);
-        lines.push(Line::from(line));
-    }
+    lines.extend(board_lines(session.look, &board, color));
     lines.push(Line::raw(""));
     let played = session.played();
     if !played.is_empty() {
@@ -217,15 +213,7 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
             session.player_name(Player::O)
         )));
     }
-    if !session.typed.is_empty() {
-        lines.push(Line::raw(format!(
-            "Move: {}_ (Enter plays, Esc clears)",
-            session.typed
-        )));
-    }
-    if !session.message.is_empty() {
-        lines.push(Line::raw(session.message.clone()));
-    }
+    typed_and_message(&mut lines, &session.typed, &session.message);
     if (session.hints || watched(session)) && session.result().is_none() {
         lines.push(Line::raw(format!("Moves: {}", session.hints().join(", "))));
     }
@@ -246,14 +234,63 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
         ]
     };
     let notation = format!("Moves are {}.", game.move_syntax(Notation::People));
+    draw_with_legend(frame, lines, &keys, notation, color);
+}
+
+/// The board of the position written `text` (people's notation) as `look` draws it,
+/// indented, the sides' pieces in their colours: the full-screen game's and the
+/// full-screen puzzle's board.
+pub fn board_lines(look: Look, text: &str, color: bool) -> Vec<Line<'static>> {
+    let style = |c: Color| {
+        if color {
+            Style::new().fg(c)
+        } else {
+            Style::new()
+        }
+    };
+    look.draw(text)
+        .into_iter()
+        .map(|row| {
+            let mut line = vec![Span::raw("  ")];
+            line.extend(row.chars().map(|c| match c {
+                'X' | 'W' => Span::styled(
+                    c.to_string(),
+                    style(Color::Cyan).add_modifier(Modifier::BOLD),
+                ),
+                'O' | 'B' => Span::styled(
+                    c.to_string(),
+                    style(Color::Magenta).add_modifier(Modifier::BOLD),
+                ),
+                _ => Span::raw(c.to_string()),
+            }));
+            Line::from(line)
+        })
+        .collect()
+}
+
+/// Draws `lines` wrapped at the top of the screen and the legend (`keys`, on one line
+/// when it fits, else a line each, then `notation`) dimmed at the bottom; the legend
+/// keeps the bottom rows, and the lines above give up their last rows first when the
+/// screen is short.
+pub fn draw_with_legend(
+    frame: &mut Frame,
+    lines: Vec<Line>,
+    keys: &[&str],
+    notation: String,
+    color: bool,
+) {
+    let area = frame.area();
+    let dim = if color {
+        Style::new().fg(Color::DarkGray)
+    } else {
+        Style::new()
+    };
     let width = usize::from(area.width.max(1));
     let keys: Vec<String> = if keys.join(" · ").chars().count() <= width {
         vec![keys.join(" · ")]
     } else {
         keys.iter().map(|k| k.to_string()).collect()
     };
-    // The legend keeps the bottom rows; the game above gives up its last lines first
-    // when the screen is short.
     let legend_rows: usize = keys
         .iter()
         .chain([&notation])
@@ -262,7 +299,7 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
     let legend: Vec<Line> = keys
         .into_iter()
         .chain([notation])
-        .map(|line| Line::styled(line, style(Color::DarkGray)))
+        .map(|line| Line::styled(line, dim))
         .collect();
     let legend_rows = u16::try_from(legend_rows)
         .unwrap_or(u16::MAX)

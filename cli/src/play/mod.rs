@@ -6,6 +6,8 @@ mod game_plain;
 mod game_tui;
 pub mod look;
 mod plain;
+pub mod puzzle_tui;
+mod refute;
 pub mod session;
 mod tui;
 pub mod ui;
@@ -25,13 +27,16 @@ use std::time::Duration;
 ///
 /// Full-screen: a digit or a mouse click places, or arrow keys move the cursor and
 /// Enter or Space places; u undo, r redo, h hint (each empty square shows win in n /
-/// draw / loss in n for the side to move), n new game, s save, l load (both ask for
+/// draw / loss in n for the side to move), w why your last move was a mistake (its
+/// refutation on the board, a ply per Space), n new game, s save, l load (both ask for
 /// the file), m menu (players, mistake rates, delay, clock, keys), q quit (asks
 /// first when a game in progress is not saved; a finished game is already in the
 /// score, so q quits at once), Ctrl-C quit at once.
 ///
 /// X always moves first: to let the engine open, use `--x LEVEL --o human`. Two
-/// engines (`--x perfect --o trap`) play game after game until a key is pressed.
+/// engines (`--x perfect --o trap`) play game after game until a key is pressed;
+/// with `--game tictactoe` and two levels every game has (`--x perfect --o perfect`)
+/// they are watched a move per key, as below.
 /// A PLAYER is `human` or a level: random, easy, medium, perfect (or hard), trap,
 /// sharp, gentle:F (F from 0 to 1), adaptive (shows its estimate of your ε) or
 /// epsilon:E (docs/players.md), with an optional mistake rate for perfect and trap (`perfect:0.15` plays a move
@@ -145,7 +150,15 @@ pub fn run(args: Args) -> ExitCode {
     };
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed(&args));
     match args.game.as_deref().map(str::trim) {
-        None | Some("tictactoe") => {}
+        None => {}
+        // `--game tictactoe` with two engines that every game has is watched a move
+        // per key, as every other game is; otherwise (a person, or a tic-tac-toe-only
+        // level, or its own --clock or --layout) tic-tac-toe's own game, where two
+        // engines play game after game.
+        Some("tictactoe")
+            if !watched_as_any_game(args.x, o)
+                || args.clock.is_some()
+                || args.layout != KeyLayout::Rows => {}
         Some(id) => return run_game(id, &args, &mut rng),
     }
     let mut app = App::new(settings);
@@ -175,6 +188,14 @@ pub fn run(args: Args) -> ExitCode {
         }
         result => crate::output::finish(result),
     }
+}
+
+/// Whether `x` and `o` are two engines of levels every game has (`--game`'s players).
+fn watched_as_any_game(x: Seat, o: Seat) -> bool {
+    [x, o].into_iter().all(|seat| match seat {
+        Seat::Human => false,
+        Seat::Engine(s) => crate::player::for_game(s, false).is_ok(),
+    })
 }
 
 /// The seed of `--seed`, or one from the clock.

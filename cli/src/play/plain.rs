@@ -19,8 +19,8 @@ const MAX_LINE: usize = 256;
 fn help(app: &App) -> String {
     if app.settings.has_human() {
         format!(
-            "Type a square: {}, or: u undo, r redo, h hint, n new game, s [FILE] save, \
-             l [FILE] load, q quit.",
+            "Type a square: {}, or: u undo, r redo, h hint, w why (your last mistake), \
+             n new game, s [FILE] save, l [FILE] load, q quit.",
             app.settings.layout.describe()
         )
     } else {
@@ -171,6 +171,14 @@ pub fn run<R: rand_core::Rng + ?Sized>(
             "n" | "new" => Action::NewGame,
             "h" | "hint" => {
                 writeln!(out, "{}", hints(&app))?;
+                continue;
+            }
+            "w" | "why" => {
+                app.apply(Action::Why);
+                match app.refutation.take() {
+                    Some(r) => writeln!(out, "{} The refutation: {}.", r.said, r.line)?,
+                    None => writeln!(out, "Your last move gave nothing away.")?,
+                }
                 continue;
             }
             "?" | "help" | "" => {

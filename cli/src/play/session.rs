@@ -537,44 +537,17 @@ impl<G: Game> Session<G> {
     }
 
     /// A key typed in the full-screen game (a digit or `-`): added to the move being
-    /// typed, which is played as soon as it names one legal move and no longer one
-    /// starts with it; after a point that is not a move but a slide starts there, the
-    /// `-` is added (two keys, from and to). `Err` when no legal move starts so.
+    /// typed ([`type_key_at`]), played as soon as it names one legal move and no longer
+    /// one starts with it. `Err` when no legal move starts so.
     pub fn type_key(&mut self, key: char) -> Result<bool, String> {
-        let game = self.game();
         let p = self.position();
-        let mut moves = Vec::new();
-        if game.primitive(&p).is_none() {
-            game.moves(&p, &mut moves);
-        }
-        let written: Vec<(G::Move, String)> = moves
-            .into_iter()
-            .map(|mv| (mv, game.write_move(mv, Notation::People)))
-            .collect();
-        if key == '-' && (self.typed.is_empty() || self.typed.ends_with('-')) {
-            // The `-` of a slide comes by itself: typing it too changes nothing.
-            return Ok(false);
-        }
-        let mut typed = format!("{}{key}", self.typed);
-        let starts = |t: &str| written.iter().filter(|(_, w)| w.starts_with(t)).count();
-        if starts(&typed) == 0 {
-            let syntax = game.move_syntax(Notation::People);
-            self.typed.clear();
-            return Err(format!(
-                "no legal move starts with {typed} (moves are {syntax})"
-            ));
-        }
-        let exact = written.iter().find(|(_, w)| *w == typed).map(|(mv, _)| *mv);
-        match exact {
-            Some(mv) if starts(&typed) == 1 => {
+        match type_key_at(self.solution.game(), &p, &mut self.typed, key)? {
+            Some(mv) => {
                 self.play(mv);
-                return Ok(true);
+                Ok(true)
             }
-            None if starts(&format!("{typed}-")) == starts(&typed) => typed.push('-'),
-            _ => {}
+            None => Ok(false),
         }
-        self.typed = typed;
-        Ok(false)
     }
 
     /// Enter in the full-screen game: plays the move typed so far if it is one.
@@ -585,6 +558,51 @@ impl<G: Game> Session<G> {
         let typed = std::mem::take(&mut self.typed);
         self.play_text(&typed).map(|()| true)
     }
+}
+
+/// A key typed (a digit or `-`) in position `p`, added to `typed`, the move typed so
+/// far: the move when `typed` then names one legal move and no longer one starts with
+/// it (`typed` cleared); after a point that is not a move but a slide starts there, the
+/// `-` is added (two keys, from and to). `Err` when no legal move starts so (`typed`
+/// cleared). The full-screen game and the full-screen puzzle type moves with it.
+pub fn type_key_at<G: Game>(
+    game: &G,
+    p: &G::Position,
+    typed: &mut String,
+    key: char,
+) -> Result<Option<G::Move>, String> {
+    let mut moves = Vec::new();
+    if game.primitive(p).is_none() {
+        game.moves(p, &mut moves);
+    }
+    let written: Vec<(G::Move, String)> = moves
+        .into_iter()
+        .map(|mv| (mv, game.write_move(mv, Notation::People)))
+        .collect();
+    if key == '-' && (typed.is_empty() || typed.ends_with('-')) {
+        // The `-` of a slide comes by itself: typing it too changes nothing.
+        return Ok(None);
+    }
+    let mut next = format!("{typed}{key}");
+    let starts = |t: &str| written.iter().filter(|(_, w)| w.starts_with(t)).count();
+    if starts(&next) == 0 {
+        let syntax = game.move_syntax(Notation::People);
+        typed.clear();
+        return Err(format!(
+            "no legal move starts with {next} (moves are {syntax})"
+        ));
+    }
+    let exact = written.iter().find(|(_, w)| *w == next).map(|(mv, _)| *mv);
+    match exact {
+        Some(mv) if starts(&next) == 1 => {
+            typed.clear();
+            return Ok(Some(mv));
+        }
+        None if starts(&format!("{next}-")) == starts(&next) => next.push('-'),
+        _ => {}
+    }
+    *typed = next;
+    Ok(None)
 }
 
 #[cfg(test)]

@@ -182,6 +182,7 @@ fn key_lines(layout: KeyLayout, width: u16) -> Vec<String> {
         "s save",
         "l load",
         "m menu",
+        "w why",
         "q quit",
     ];
     let mut lines: Vec<String> = Vec::new();
@@ -390,8 +391,10 @@ pub fn render(frame: &mut Frame, app: &App, theme: Theme) {
 
 /// The grid: borders, pieces, cursor, last move, winning line, hints.
 fn board_lines(app: &App, theme: Theme, g: &Geometry) -> Vec<Line<'static>> {
-    let board = app.game.board();
-    let winning = app.game.winning_line();
+    // The refutation of a mistake while it is shown (`w`), else the game.
+    let game = app.shown_game();
+    let board = game.board();
+    let winning = game.winning_line();
     let values = if app.hint {
         move_values(&board).unwrap_or([None; 9])
     } else {
@@ -410,7 +413,7 @@ fn board_lines(app: &App, theme: Theme, g: &Geometry) -> Vec<Line<'static>> {
             let mut spans = vec![Span::styled("│", theme.dim())];
             for column in 0..3u8 {
                 let square = Square::new(row * 3 + column).unwrap_or(Square::CENTRE);
-                let (text, mut style) = cell_text(app, square, inner, values, theme, g);
+                let (text, mut style) = cell_text(app, &game, square, inner, values, theme, g);
                 if winning.contains(square) {
                     style = style.patch(theme.winning());
                 } else if square == app.cursor {
@@ -434,6 +437,7 @@ fn board_lines(app: &App, theme: Theme, g: &Geometry) -> Vec<Line<'static>> {
 /// empty square in its top-left corner, the piece or the hint in the middle row.
 fn cell_text(
     app: &App,
+    game: &tictable::game::Game,
     square: Square,
     inner: u16,
     values: [Option<MoveValue>; 9],
@@ -443,10 +447,10 @@ fn cell_text(
     let width = g.cell_width as usize;
     let centre = |text: &str| format!("{text:^width$}");
     let middle = inner == g.cell_height / 2;
-    match (app.game.board().get(square), inner) {
+    match (game.board().get(square), inner) {
         (Some(player), _) if middle => {
             let mut style = theme.piece(player);
-            if app.game.last_move() == Some(square) {
+            if game.last_move() == Some(square) {
                 style = style.add_modifier(Modifier::UNDERLINED);
             }
             (centre(&player.to_string()), style)
@@ -569,8 +573,9 @@ mod tests {
     const COLOR: Theme = Theme { color: true };
     /// The board's left edge in a 60x24 terminal (31 wide, centred).
     const LEFT: u16 = 14;
-    /// The board's top edge in a 60x24 terminal (24 rows of content).
-    const TOP: u16 = 2;
+    /// The board's top edge in a 60x24 terminal (24 rows of content: the title, the
+    /// board, then the rows below it and three lines of keys; no gap after the title).
+    const TOP: u16 = 1;
 
     /// The terminal cell in the middle row of `square`'s cell, `dx` into it.
     fn middle(square: u8, dx: u16) -> (u16, u16) {
@@ -588,7 +593,7 @@ mod tests {
         a.apply(Action::Place(sq(0)));
         let lines = text(&draw(&a, 60, 24, COLOR));
         let screen = lines.join("\n");
-        assert!(lines[TOP as usize - 2].contains("tictable — perfect tic-tac-toe"));
+        assert!(lines[0].contains("tictable — perfect tic-tac-toe"));
         let top = TOP as usize;
         assert_eq!(
             &lines[top][LEFT as usize..],

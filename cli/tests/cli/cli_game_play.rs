@@ -3,23 +3,11 @@
 //! bad move), saves that name their game, games too large to solve on demand refused
 //! with the size they need, and exact probabilities checked against published ones.
 
-use assert_cmd::Command;
+use super::support::{play_plain, tictable};
 
-fn tictable() -> Command {
-    let mut cmd = Command::cargo_bin("tictable").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
+/// `play --plain --seed 1 ARGS` fed `input`.
 fn plain(args: &[&str], input: &str) -> String {
-    let output = tictable()
-        .args(["play", "--plain", "--seed", "1"])
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    String::from_utf8(output.stdout).unwrap()
+    play_plain(&[&["--seed", "1"], args].concat(), input)
 }
 
 #[test]

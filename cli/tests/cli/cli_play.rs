@@ -4,24 +4,7 @@
 //! view, and usage errors (negative numbers get the range, not clap's "unexpected
 //! argument").
 
-use assert_cmd::Command;
-
-fn tictable() -> Command {
-    let mut cmd = Command::cargo_bin("tictable").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
-fn run_plain(args: &[&str], input: &str) -> String {
-    let output = tictable()
-        .args(["play", "--plain"])
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
+use super::support::{play_plain as run_plain, tictable};
 
 #[test]
 fn two_humans_play_a_game_with_bad_input_on_the_way() {
@@ -690,4 +673,17 @@ fn an_unknown_option_gets_no_far_fetched_suggestion() {
             "{err}"
         );
     }
+}
+
+#[test]
+fn w_says_why_the_last_move_was_a_mistake_with_its_refutation() {
+    // X 1, O 2: the edge loses where the centre draws; the refutation is X's win.
+    let out = run_plain(&["--x", "human", "--o", "human"], "1\n2\nw\n");
+    assert!(
+        out.contains("2 (loss in 6) is a mistake where 5 kept a draw. The refutation: 4 7 5 3 6."),
+        "{out}"
+    );
+    // The centre keeps the draw: nothing to say.
+    let out = run_plain(&["--x", "human", "--o", "human"], "1\n5\nw\n");
+    assert!(out.contains("Your last move gave nothing away."), "{out}");
 }

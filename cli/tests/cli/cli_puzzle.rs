@@ -27,6 +27,17 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The position and the answer of `puzzle --json`'s object (the API notation).
+pub fn position_and_answer<G: Game>(game: &G, json: &serde_json::Value) -> (G::Position, G::Move) {
+    let position = game
+        .parse_position(json["position"].as_str().unwrap())
+        .unwrap();
+    let answer = game
+        .parse_move(&position, json["answer"].as_str().unwrap(), Notation::Api)
+        .unwrap();
+    (position, answer)
+}
+
 #[test]
 fn a_puzzle_solved_and_one_failed_as_the_table_judges() {
     let solution = solve(TicTacToe::normal()).unwrap();
@@ -50,12 +61,7 @@ fn a_puzzle_solved_and_one_failed_as_the_table_judges() {
             assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
             let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(json["remoteness"], 3);
-            let position = game
-                .parse_position(json["position"].as_str().unwrap())
-                .unwrap();
-            let answer = game
-                .parse_move(&position, json["answer"].as_str().unwrap(), Notation::Api)
-                .unwrap();
+            let (position, answer) = position_and_answer(game, &json);
             let mut moves = Vec::new();
             game.moves(&position, &mut moves);
             moves

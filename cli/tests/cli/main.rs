@@ -18,3 +18,4 @@ mod cli_verify;
 mod pty_play;
 mod readme_commands;
 mod stats_cli;
+mod support;

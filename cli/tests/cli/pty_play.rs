@@ -106,8 +106,13 @@ impl Pty {
     }
 
     /// Types q and waits for the program to end successfully.
-    fn quit(mut self) {
-        self.keys("q");
+    fn quit(self) {
+        self.quit_with("q");
+    }
+
+    /// Types `keys` and waits for the program to end successfully.
+    fn quit_with(mut self, keys: &str) {
+        self.keys(keys);
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -324,6 +329,47 @@ fn watch_steps_through_perfect_play_a_move_per_key() {
 }
 
 #[test]
+fn watch_steps_through_perfect_tic_tac_toe_a_move_per_key() {
+    for (columns, rows) in SIZES {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &[
+                "play",
+                "--game",
+                "tictactoe",
+                "--x",
+                "perfect",
+                "--o",
+                "perfect",
+                "--delay",
+                "0",
+                "--seed",
+                "2",
+            ],
+            columns,
+            rows,
+            &dir,
+        );
+        // Watched as every game is: nothing moves until a key, then a move per key,
+        // each keeping the draw (tic-tac-toe's value), said with why.
+        let screen = pty.wait_for("X (perfect) to move");
+        assert!(flat(&screen).contains("Why: "), "{screen}");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(played(&flat(&pty.text())), 0, "{}", pty.text());
+        for ply in 1..=9 {
+            pty.keys(" ");
+            let screen = pty.wait(&format!("ply {ply}"), |s| played(&flat(s)) == ply);
+            let text = flat(&screen);
+            let said = text.split(" plays ").nth(1).unwrap_or_default();
+            assert!(said.contains(": draw"), "ply {ply}:\n{screen}");
+        }
+        let screen = pty.wait_for("Game over");
+        assert!(flat(&screen).contains("Game over: a draw."), "{screen}");
+        pty.quit();
+    }
+}
+
+#[test]
 fn every_game_fits_40x24_move_after_move() {
     for game in [
         "misere",
@@ -390,12 +436,31 @@ fn a_mistake_is_refuted_on_the_board_then_the_game_returns() {
     for (columns, rows) in SIZES {
         let dir = std::env::temp_dir();
         let mut pty = Pty::spawn(
-            &["play", "--game", "hexapawn", "--delay", "0", "--seed", "1"],
+            &[
+                "play",
+                "--game",
+                "hexapawn",
+                "--delay",
+                "0",
+                "--seed",
+                "1",
+                "--file",
+                "no-such-save.json",
+            ],
             columns,
             rows,
             &dir,
         );
         pty.wait_for("White (you) to move");
+        // A file that does not exist: said whole, the game kept.
+        pty.keys("l");
+        let screen = pty.wait_for("(os error 2)");
+        assert!(
+            flat(&screen)
+                .contains("Not loaded: no-such-save.json: No such file or directory (os error 2)")
+                && screen.contains("White (you) to move"),
+            "{columns}x{rows}:\n{screen}"
+        );
         // 7-4 loses in 4 where 8-5 holds out for 6.
         pty.keys("74");
         pty.wait_for("Black (perfect) plays");
@@ -425,5 +490,289 @@ fn a_mistake_is_refuted_on_the_board_then_the_game_returns() {
         let screen = pty.wait_for("q again quits");
         assert!(pty.child.try_wait().unwrap().is_none(), "{screen}");
         pty.quit();
+    }
+}
+
+/// `tictable puzzle ARGS --json`: the puzzle's position and answer (the same seed
+/// serves the same puzzle full-screen).
+fn puzzle_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("tictable"))
+        .arg("puzzle")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The top row of a grid game's board as the full-screen game draws it (`look.rs`):
+/// each cell its piece or, empty, its number from 1, right-aligned to the widest.
+fn grid_top_row(position: &str, cells: usize) -> String {
+    let width = cells.to_string().len();
+    let top = position.split('/').next().unwrap();
+    let row: Vec<String> = top
+        .chars()
+        .enumerate()
+        .map(|(i, c)| match c {
+            'X' | 'O' => format!(" {c:>width$} "),
+            _ => format!(" {:>width$} ", i + 1),
+        })
+        .collect();
+    row.join("│").trim_end().to_string()
+}
+
+/// Types `mv` (people's notation) key by key in the full-screen puzzle, Enter when a
+/// longer move starts the same.
+fn type_move(pty: &mut Pty, mv: &str) {
+    let before = pty.text();
+    for key in mv.chars().filter(|&c| c != '-') {
+        pty.keys(&key.to_string());
+    }
+    pty.wait(&format!("{mv} typed"), |s| s != before);
+    std::thread::sleep(Duration::from_millis(50));
+    if pty.text().contains("Move: ") {
+        pty.keys("\r");
+    }
+}
+
+/// The full-screen puzzle of `id` (`args`: the game, remoteness and seed) at 40x24 and
+/// 80x24: the board drawn, "win in N", the hint naming the answer, a wrong move failed
+/// as the table judges it (a drawing one when there is one), then, started again on
+/// the same puzzle, the answer solved; every message whole on the screen.
+fn a_puzzle_full_screen<G: tictable_games::Game>(
+    solution: &tictable_games::Solution<G>,
+    args: &[&str],
+) {
+    use tictable_games::{Notation, Outcome};
+    let game = solution.game();
+    let json = puzzle_json(args);
+    let id = json["game"].as_str().unwrap();
+    let (position, answer) = super::cli_puzzle::position_and_answer(game, &json);
+    let people = game.write_move(answer, Notation::People);
+    let remoteness = json["remoteness"].as_u64().unwrap();
+    let mover = game.to_move(&position).char();
+    // The table's own judgement of a wrong move: the first that draws, else the first.
+    let mut moves = Vec::new();
+    game.moves(&position, &mut moves);
+    let wrong_moves: Vec<_> = moves.iter().copied().filter(|&m| m != answer).collect();
+    let outcome = |m: G::Move| solution.get(&game.play(&position, m)).unwrap();
+    let wrong = wrong_moves
+        .iter()
+        .copied()
+        .find(|&m| outcome(m).outcome == Outcome::Draw)
+        .unwrap_or(wrong_moves[0]);
+    let child = outcome(wrong);
+    let expected = match child.outcome {
+        Outcome::Draw => "can only draw".to_string(),
+        Outcome::Win => format!("loses in {}", child.remoteness + 1),
+        Outcome::Loss => format!("still wins, in {}", child.remoteness + 1),
+    };
+    let wrong = game.write_move(wrong, Notation::People);
+    let board = game.write_position(&position, Notation::People);
+    let cells = board.split(' ').next().unwrap().replace('/', "").len();
+    let top = grid_top_row(&board, cells);
+    let mut full = vec!["puzzle"];
+    full.extend(args);
+    let dir = std::env::temp_dir();
+    for (columns, rows) in SIZES {
+        let mut pty = Pty::spawn(&full, columns, rows, &dir);
+        let screen = pty.wait_for(&format!("{id} · puzzle 1"));
+        let text = flat(&screen);
+        assert!(
+            screen.contains(&top),
+            "{top:?} at {columns}x{rows}:\n{screen}"
+        );
+        assert!(
+            text.contains(&format!(
+                "{mover} to move: win in {remoteness} ({remoteness} plies"
+            )),
+            "{screen}"
+        );
+        // The hint: half the moves, the answer among them.
+        pty.keys("h");
+        let screen = pty.wait_for("Hint: the move is one of");
+        let hint = flat(&screen);
+        let hint = hint
+            .split("Hint: the move is one of ")
+            .nth(1)
+            .and_then(|h| h.split('.').next())
+            .unwrap();
+        assert!(
+            hint.split(", ").any(|m| m == people),
+            "{people} not in the hint {hint}:\n{screen}"
+        );
+        type_move(&mut pty, &wrong);
+        let screen = pty.wait_for("failed 1");
+        let said = format!("Not it: after {wrong} {mover} {expected}. The move was {people}.");
+        for must in [said.as_str(), "Solved 0 · failed 1", "q quit", "Moves are"] {
+            assert!(
+                flat(&screen).contains(must),
+                "{must} at {columns}x{rows}:\n{screen}"
+            );
+        }
+        // The same puzzle again: the answer solves it; n serves the next.
+        drop(pty);
+        let mut pty = Pty::spawn(&full, columns, rows, &dir);
+        pty.wait_for(&format!("{id} · puzzle 1"));
+        type_move(&mut pty, &people);
+        let screen = pty.wait_for("Solved 1 · failed 0");
+        let said = format!(
+            "Solved: {people} keeps the win; {mover} wins in {remoteness} plies with best play."
+        );
+        assert!(flat(&screen).contains(&said), "{said}:\n{screen}");
+        pty.keys("n");
+        let screen = pty.wait_for(&format!("{id} · puzzle 2"));
+        assert!(
+            flat(&screen).contains(&format!("to move: win in {remoteness} (")),
+            "{screen}"
+        );
+        if std::env::var_os("SHOW_SCREEN").is_some() {
+            println!("{screen}");
+        }
+        pty.quit();
+    }
+}
+
+#[test]
+fn a_puzzle_solved_failed_and_hinted_full_screen() {
+    let tictactoe = tictable_games::solve(tictable_games::TicTacToe::normal()).unwrap();
+    a_puzzle_full_screen(&tictactoe, &["--remoteness", "3", "--seed", "7"]);
+    let tictable_games::catalog::AnyGame::Mnk(mnk) =
+        tictable_games::catalog::parse("mnk:4,3,3").unwrap()
+    else {
+        unreachable!()
+    };
+    let mnk = tictable_games::solve(mnk).unwrap();
+    a_puzzle_full_screen(
+        &mnk,
+        &["--game", "mnk:4,3,3", "--remoteness", "5", "--seed", "4"],
+    );
+    // --plain in a terminal keeps the line dialogue.
+    let mut pty = Pty::spawn(&["puzzle", "--plain"], 80, 24, &std::env::temp_dir());
+    pty.wait_for("`hint` or `answer`:");
+    pty.keys("answer\n");
+    let start = Instant::now();
+    while pty.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(20), "{}", pty.text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(pty.text().contains("The move was "), "{}", pty.text());
+}
+
+/// The estimate of the person's ε that the screen shows ("you play like ε ≈ E").
+fn estimate(screen: &str) -> Option<String> {
+    let text = flat(screen);
+    let (_, rest) = text.split_once("you play like ε ≈ ")?;
+    Some(
+        rest.chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect(),
+    )
+}
+
+/// `tictable ARGS` at `columns` x `rows`: the estimate shown on the person's turn
+/// (`turn`), the prior's 0.5 at first, then after the person's move `key` (the
+/// program and the new estimate).
+fn estimate_after(args: &[&str], (columns, rows): (u16, u16), turn: &str, key: &str) -> (Pty, f64) {
+    let mut pty = Pty::spawn(args, columns, rows, &std::env::temp_dir());
+    let screen = pty.wait_for(turn);
+    assert_eq!(
+        estimate(&screen).as_deref(),
+        Some("0.5"),
+        "{columns}x{rows}:\n{screen}"
+    );
+    pty.keys(key);
+    let screen = pty.wait("the estimate after the move", |s| {
+        s.contains(turn) && estimate(s).is_some_and(|e| e != "0.5")
+    });
+    let e = estimate(&screen).unwrap().parse().unwrap();
+    (pty, e)
+}
+
+#[test]
+fn adaptive_shows_its_estimate_of_the_person_full_screen() {
+    for size in SIZES {
+        // Tic-tac-toe's own full-screen game: adaptive X opens in a corner (seed 1),
+        // where the centre is O's only move that does not lose; playing it lowers the
+        // estimate from the prior's 0.5.
+        let args = [
+            "play", "--x", "adaptive", "--o", "human", "--delay", "0", "--seed", "1",
+        ];
+        let (mut pty, e) = estimate_after(&args, size, "O (you) to move", "5");
+        assert!(e < 0.5, "{size:?}: {e}\n{}", pty.text());
+        pty.keys("q");
+        pty.wait_for("(y/n)");
+        pty.quit_with("y");
+        // Another game (`--game`): a mistake raises it (in mnk:4,3,3 the first move
+        // 5 gives X's win away).
+        let args = [
+            "play",
+            "--game",
+            "mnk:4,3,3",
+            "--o",
+            "adaptive",
+            "--delay",
+            "0",
+            "--seed",
+            "1",
+        ];
+        let (mut pty, e) = estimate_after(&args, size, "X (you) to move", "5");
+        assert!(e > 0.5, "{size:?}: {e}\n{}", pty.text());
+        pty.keys("q");
+        pty.wait_for("q again quits");
+        pty.quit();
+    }
+}
+
+#[test]
+fn a_tic_tac_toe_mistake_is_refuted_on_the_board_then_the_game_returns() {
+    for (columns, rows) in SIZES {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &["play", "--x", "human", "--o", "human", "--delay", "0"],
+            columns,
+            rows,
+            &dir,
+        );
+        pty.wait_for("X to move");
+        // X 1, O 2: an edge against a corner loses; the centre was O's only draw.
+        pty.keys("1");
+        pty.wait_for("O to move");
+        pty.keys("2");
+        pty.wait_for("X to move");
+        pty.keys("w");
+        let screen = pty.wait_for("Refutation 0/5");
+        assert!(
+            flat(&screen).contains("2 (loss in 6) is a mistake where 5 kept a draw."),
+            "{columns}x{rows}:\n{screen}"
+        );
+        for ply in 1..=5 {
+            pty.keys(" ");
+            pty.wait_for(&format!("Refutation {ply}/5"));
+        }
+        // The line's end on the board: X's row of three (the middle row, the best
+        // moves taken lowest square first).
+        let screen = pty.text();
+        assert!(
+            screen
+                .lines()
+                .any(|l| l.contains('│') && l.matches('X').count() == 3),
+            "{columns}x{rows}:\n{screen}"
+        );
+        pty.keys("x");
+        let screen = pty.wait_for("Back to the game.");
+        // The game as it was: X 1, O 2, nothing else on the board.
+        assert!(!screen.contains("Refutation"), "{screen}");
+        let pieces: usize = screen
+            .lines()
+            .filter(|l| l.contains('│'))
+            .map(|l| l.matches(['X', 'O']).count())
+            .sum();
+        assert_eq!(pieces, 2, "{columns}x{rows}:\n{screen}");
+        pty.keys("q");
+        pty.wait_for("(y/n)");
+        pty.quit_with("y");
     }
 }
