@@ -168,7 +168,7 @@ fn main() -> ExitCode {
             hsi_hz: tictable_vboard::rcc::HSI_MAX_HZ,
             ..Default::default()
         };
-        for plan in [slow, p] {
+        for plan in [slow, p, scenarios::levels_first_moves()] {
             if wanted(&plan) {
                 plans.push((plan, l.clone()));
             }
@@ -314,7 +314,12 @@ fn show(r: &Report, log: bool) {
     // The differential's games side by side (the last lines of its log, shown
     // below on a failure).
     if !log && r.violations.is_empty() {
-        for l in r.log.iter().filter(|l| l.starts_with(differential::NAME)) {
+        // And each level's first two placements (`levels-first-moves`).
+        for l in r
+            .log
+            .iter()
+            .filter(|l| l.starts_with(differential::NAME) || l.contains(" ms level "))
+        {
             println!("    {l}");
         }
     }

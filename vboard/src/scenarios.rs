@@ -9,7 +9,7 @@ use crate::elf::Image;
 use crate::rcc::{Oscillators, ResetKind, HSI_MAX_HZ, HSI_MIN_HZ};
 use crate::session::{Bench, GameResult, GameSpec, RunError, Sag, Session};
 use std::fmt::Write as _;
-use tictable_machine::panel::Light;
+use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::faults::FaultKind;
 use tictable_machine::sim::human::Style;
 
@@ -53,6 +53,9 @@ pub struct Plan {
     pub old_data: bool,
     /// Play the contest items ([`crate::contest`]) after the games.
     pub contest: bool,
+    /// Press Level once before every game but the first, and hold each game's first
+    /// two device placements to [`THINK_LIMIT_MS`] ([`levels_first_moves`]).
+    pub level_each_game: bool,
 }
 
 impl Plan {
@@ -69,8 +72,64 @@ impl Plan {
             software_resets: 0,
             old_data: false,
             contest: false,
+            level_each_game: false,
         }
     }
+}
+
+/// The firmware's longest think with the watchdog fed (`safety::THINK_LIMIT_MS` in
+/// firmware/src/safety.rs), ms.
+pub const THINK_LIMIT_MS: u32 = 20_000;
+
+/// The `levels` image's levels in the order the Level button reaches them from its
+/// start (trap, then `Level::ALL`'s order round to random; gentle at its default F).
+pub const LEVELS_FROM_TRAP: [&str; 9] = [
+    "trap",
+    "sharp",
+    "gentle:0.5",
+    "adaptive",
+    "epsilon:0.1",
+    "random",
+    "easy",
+    "medium",
+    "perfect",
+];
+
+/// A person who never completes a line of their own while another square is free
+/// (the lowest-numbered such square): the weak levels (`random`, `easy`) must not lose
+/// to them, so every level's game ends without a loss to count.
+fn yielding(b: &tictable::Board) -> Option<tictable::Square> {
+    let legal = b.legal_moves();
+    let wins = b.winning_moves(b.to_move());
+    tictable::Squares::from_bits(legal.bits() & !wins.bits())
+        .first()
+        .or(legal.first())
+}
+
+/// For the `levels` image on the 8 MHz fallback clock (a PLL that never locks, 5
+/// cycles per instruction, as `levels-8mhz`): a game with the device first at each
+/// level the Level button reaches, pressed once between games, against a person who
+/// never completes a line ([`yielding`]); the first move from the empty board and the
+/// device's reply after the person's first move are each placed (think and travel)
+/// within [`THINK_LIMIT_MS`].
+pub fn levels_first_moves() -> Plan {
+    let games = LEVELS_FROM_TRAP
+        .iter()
+        .map(|_| GameSpec {
+            device_first: Some(true),
+            script: Some(yielding),
+            ..GameSpec::plain(Style::Perfect)
+        })
+        .collect();
+    let mut p = Plan::new("levels-first-moves", true, games);
+    p.bench.cpi = 5;
+    p.bench.osc = Oscillators {
+        pll_locks: false,
+        hsi_hz: HSI_MAX_HZ,
+        ..Oscillators::default()
+    };
+    p.level_each_game = true;
+    p
 }
 
 /// The first scenario: a blank flash (calibration), games by perfect, random and
@@ -438,6 +497,12 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
         ));
     }
     for (i, game) in plan.games.iter().enumerate() {
+        if plan.level_each_game && i > 0 {
+            s.wait_ready(crate::session::READY_LIMIT_MS)?;
+            let now = s.ms;
+            s.human.press(Button::Level, now);
+            s.run_for(400)?;
+        }
         let burst = plan.bursts.get(i).copied().flatten();
         let before = s.faults();
         let clocks_before = s.mcu().i2c.recovery_clocks;
@@ -471,6 +536,32 @@ fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
         }
         for v in g.violations() {
             r.violations.push(format!("game {}: {v}", i + 1));
+        }
+        if plan.level_each_game {
+            let level = LEVELS_FROM_TRAP.get(i).copied().unwrap_or("?");
+            let timed = &g.placements_ms[..g.placements_ms.len().min(2)];
+            let at = s.ms;
+            s.log.push(format!(
+                "{at:8} ms level {level}: first move placed in {} ms, the reply in {} ms (limit {THINK_LIMIT_MS} ms each)",
+                timed.first().map_or("-".into(), u32::to_string),
+                timed.get(1).map_or("-".into(), u32::to_string)
+            ));
+            if timed.len() < 2 || !g.resets.is_empty() {
+                r.violations.push(format!(
+                    "game {} ({level}): {} placements timed, {} resets",
+                    i + 1,
+                    timed.len(),
+                    g.resets.len()
+                ));
+            }
+            for (what, ms) in ["first move", "reply"].iter().zip(timed) {
+                if *ms > THINK_LIMIT_MS {
+                    r.violations.push(format!(
+                        "game {} ({level}): the {what} took {ms} ms to place, over the {THINK_LIMIT_MS} ms think limit"
+                        , i + 1
+                    ));
+                }
+            }
         }
         // Nothing disturbed the game (no fault kind, cheat, cut, sag, hang, held
         // bus or exception): the device must place every piece itself.

@@ -9,12 +9,26 @@
 //! `/`, top row first, then the side to move where the game needs it); the page
 //! draws the board from that text and finds a move's squares by comparing the
 //! position with the child the move leads to, so it needs no per-game move code.
+//!
+//! The levels that search (`sharp`, `gentle:F`, `adaptive`) are the games crate's
+//! [`Player`]s over the same table ([`game_choose`]), offered in the games without
+//! repeated positions whose table is small enough to search in the page
+//! ([`SEARCH_LIMIT`]); `adaptive` learns from the person's moves ([`game_observe`]).
 
 use crate::answer;
 use std::cell::RefCell;
 use std::fmt::Write as _;
+use tictable::strategy::{Level, MistakeRate, Strategy};
+use tictable_games::players::Player;
 use tictable_games::puzzle::{self, Puzzle, Verdict};
 use tictable_games::{catalog, dispatch, solve, Game, Notation, Outcome, Record, Solution};
+
+/// The most positions a game's table may have for the page to offer the levels that
+/// search the whole game ([`Player`]'s exact expectimax): tic-tac-toe, misère,
+/// hexapawn, `mnk:4,3,3` (111,973) and `connect4:4x4` (161,029) are under it; the
+/// 1.7 to 9.7 million positions of the larger boards take too long and too much memory
+/// for exact rationals in a page.
+pub const SEARCH_LIMIT: u64 = 200_000;
 
 /// A solved game as the page uses it, whatever its position and move types.
 trait Solved {
@@ -31,12 +45,97 @@ trait Solved {
     fn puzzle_judge(&self, index: u32) -> String;
     /// The hint of the puzzle served (`puzzle::hint`), as JSON.
     fn puzzle_hint(&self) -> String;
+    /// The move (its index in the position's move list) of level `level` (the
+    /// selector's number, [`Level::ALL`]'s order) with parameter `rate` / 10 000 (F
+    /// for `gentle`) after `moves`; -1 for a finished game, bad moves, or a level this
+    /// game does not offer (see [`Solved::searches`]).
+    fn choose(&self, moves: &[u32], level: u32, rate: u32) -> i32;
+    /// Reports the person's last move of `moves` to the game's `adaptive` player;
+    /// returns its estimate (see [`Solved::estimate`]).
+    fn observe(&self, moves: &[u32]) -> i32;
+    /// The game's `adaptive` player's estimate of the person's ε (its posterior mean)
+    /// in units of 1/10 000.
+    fn estimate(&self) -> i32;
+    /// Whether the page offers `sharp`, `gentle` and `adaptive` in this game: no
+    /// repeated positions and at most [`SEARCH_LIMIT`] positions.
+    fn searches(&self) -> bool;
 }
 
 /// A solved game and the puzzle served from it, if any.
 struct Held<G: Game> {
     solution: Solution<G>,
     puzzle: RefCell<Option<Puzzle<G>>>,
+    /// The last searching player used (`sharp` or one `gentle:F`), kept for its cache
+    /// of exact values; one at a time, so the page's memory stays bounded.
+    player: RefCell<Option<(Strategy, Player)>>,
+    /// `adaptive`'s estimate of the person: it lasts while the game stays chosen,
+    /// across its games.
+    adaptive: RefCell<Player>,
+    /// See [`Solved::searches`] (computed once: the summary walks the table).
+    searches: bool,
+}
+
+impl<G: Game> Held<G> {
+    fn new(solution: Solution<G>) -> Held<G> {
+        let searches = !solution.game().repeats() && solution.summary().positions <= SEARCH_LIMIT;
+        Held {
+            searches,
+            solution,
+            puzzle: RefCell::new(None),
+            player: RefCell::new(None),
+            adaptive: RefCell::new(
+                Player::new(Strategy::new(Level::Adaptive)).expect("adaptive plays every game"),
+            ),
+        }
+    }
+
+    /// The position after `moves` (indices into each position's move list), or the
+    /// error's words.
+    fn replay(&self, moves: &[u32]) -> Result<G::Position, String> {
+        let game = self.solution.game();
+        let mut p = game.start();
+        let mut list = Vec::new();
+        for (ply, &m) in moves.iter().enumerate() {
+            list.clear();
+            if game.primitive(&p).is_none() {
+                game.moves(&p, &mut list);
+            }
+            let Some(&mv) = list.get(m as usize) else {
+                return Err(format!("move {m} at ply {ply} is not a legal move's index"));
+            };
+            p = game.play(&p, mv);
+        }
+        Ok(p)
+    }
+
+    /// The player of the selector's level `level` with parameter `rate` / 10 000.
+    /// `adaptive` is a fresh player with the held estimate (its cache of exact values
+    /// is per estimate, so it is not kept).
+    fn player(&self, level: u32, rate: u32) -> Option<Player> {
+        let level = *Level::ALL.get(level as usize)?;
+        if !matches!(level, Level::Sharp | Level::Gentle | Level::Adaptive) || !self.searches {
+            return None;
+        }
+        if level == Level::Adaptive {
+            let posterior = *self.adaptive.borrow().posterior();
+            return Player::new(Strategy::new(level).with_posterior(posterior)).ok();
+        }
+        let rate = MistakeRate::new(u16::try_from(rate).ok()?)?;
+        let strategy = if level == Level::Gentle {
+            Strategy::new(level).with_mistake_rate(rate).ok()?
+        } else {
+            Strategy::new(level)
+        };
+        let mut held = self.player.borrow_mut();
+        match held.as_ref() {
+            Some((s, p)) if *s == strategy => Some(p.clone()),
+            _ => {
+                let p = Player::new(strategy).ok()?;
+                *held = Some((strategy, p.clone()));
+                Some(p)
+            }
+        }
+    }
 }
 
 thread_local! {
@@ -79,20 +178,11 @@ impl<G: Game> Solved for Held<G> {
     fn view(&self, moves: &[u32]) -> String {
         let this = &self.solution;
         let game = this.game();
-        let mut p = game.start();
+        let p = match self.replay(moves) {
+            Ok(p) => p,
+            Err(e) => return format!("{{\"error\":\"{e}\"}}"),
+        };
         let mut list = Vec::new();
-        for (ply, &m) in moves.iter().enumerate() {
-            list.clear();
-            if game.primitive(&p).is_none() {
-                game.moves(&p, &mut list);
-            }
-            let Some(&mv) = list.get(m as usize) else {
-                return format!(
-                    "{{\"error\":\"move {m} at ply {ply} is not a legal move's index\"}}"
-                );
-            };
-            p = game.play(&p, mv);
-        }
         let to_move = game.to_move(&p);
         let Some(record) = this.get(&p) else {
             return "{\"error\":\"a position not in the table\"}".to_string();
@@ -137,7 +227,7 @@ impl<G: Game> Solved for Held<G> {
         let game = self.solution.game();
         let sum = self.solution.summary();
         format!(
-            "{{\"id\":\"{}\",\"rules\":\"{}\",\"positions\":{},\"start\":\"{}\",\"start_remoteness\":{},\"max_remoteness\":{},\"table_bytes\":{},\"repeats\":{}}}",
+            "{{\"id\":\"{}\",\"rules\":\"{}\",\"positions\":{},\"start\":\"{}\",\"start_remoteness\":{},\"max_remoteness\":{},\"table_bytes\":{},\"repeats\":{},\"searches\":{}}}",
             game.id(),
             game.rules().replace('"', "'"),
             sum.positions,
@@ -145,8 +235,52 @@ impl<G: Game> Solved for Held<G> {
             sum.start.remoteness,
             sum.max_remoteness,
             sum.table_bytes,
-            game.repeats()
+            game.repeats(),
+            self.searches()
         )
+    }
+
+    fn choose(&self, moves: &[u32], level: u32, rate: u32) -> i32 {
+        let (Ok(p), Some(player)) = (self.replay(moves), self.player(level, rate)) else {
+            return -1;
+        };
+        let game = self.solution.game();
+        let Ok(mv) = crate::RNG.with(|r| player.choose(&self.solution, &p, &mut *r.borrow_mut()))
+        else {
+            return -1;
+        };
+        let mut list = Vec::new();
+        game.moves(&p, &mut list);
+        list.iter()
+            .position(|&m| m == mv)
+            .map_or(-1, |i| i32::try_from(i).unwrap_or(-1))
+    }
+
+    fn observe(&self, moves: &[u32]) -> i32 {
+        if let Some((&last, before)) = moves.split_last() {
+            if let (true, Ok(p)) = (self.searches, self.replay(before)) {
+                let game = self.solution.game();
+                let mut list = Vec::new();
+                if game.primitive(&p).is_none() {
+                    game.moves(&p, &mut list);
+                }
+                if let Some(&mv) = list.get(last as usize) {
+                    self.adaptive.borrow_mut().observe(&self.solution, &p, mv);
+                }
+            }
+        }
+        self.estimate()
+    }
+
+    fn estimate(&self) -> i32 {
+        self.adaptive
+            .borrow()
+            .estimate()
+            .map_or(-1, |e| e.parts_per_10000().into())
+    }
+
+    fn searches(&self) -> bool {
+        self.searches
     }
 
     fn puzzle_counts(&self) -> String {
@@ -247,7 +381,7 @@ pub extern "C" fn game_select() -> usize {
     let solved: Result<Box<dyn Solved>, String> = match catalog::parse(&id) {
         Err(e) => Err(e.to_string()),
         Ok(any) => {
-            dispatch!(any, g => solve(g).map(|solution| Box::new(Held { solution, puzzle: RefCell::new(None) }) as Box<dyn Solved>).map_err(|e| e.to_string()))
+            dispatch!(any, g => solve(g).map(|solution| Box::new(Held::new(solution)) as Box<dyn Solved>).map_err(|e| e.to_string()))
         }
     };
     match solved {
@@ -267,7 +401,7 @@ pub extern "C" fn game_select() -> usize {
 /// its `value` for the mover and whether it is `best`).
 #[no_mangle]
 pub extern "C" fn game_view() -> usize {
-    let moves: Vec<u32> = INPUT.with(|i| i.borrow().iter().map(|&b| u32::from(b)).collect());
+    let moves = input_moves();
     let json = GAME.with(|g| {
         g.borrow()
             .as_ref()
@@ -319,6 +453,42 @@ pub extern "C" fn puzzle_judge(index: u32) -> usize {
 #[no_mangle]
 pub extern "C" fn puzzle_hint() -> usize {
     with_game(|s| s.puzzle_hint())
+}
+
+/// The move of the selector's level `level` (`sharp` 5, `gentle` 6 with F = `rate`
+/// / 10 000, `adaptive` 7: [`Level::ALL`]'s order) in the position after the moves in
+/// the input buffer (as for [`game_view`]): the index of the move in that position's
+/// move list, or -1 (a finished game, bad moves, or a level the game does not offer:
+/// `"searches":false` in its summary).
+#[no_mangle]
+pub extern "C" fn game_choose(level: u32, rate: u32) -> i32 {
+    let moves = input_moves();
+    GAME.with(|g| {
+        g.borrow()
+            .as_ref()
+            .map_or(-1, |s| s.choose(&moves, level, rate))
+    })
+}
+
+/// Reports the person's move, the last of the moves in the input buffer, to the
+/// game's `adaptive` player (by Bayes' rule over the person's ε); returns the
+/// estimate afterwards (see [`game_estimate`]).
+#[no_mangle]
+pub extern "C" fn game_observe() -> i32 {
+    let moves = input_moves();
+    GAME.with(|g| g.borrow().as_ref().map_or(-1, |s| s.observe(&moves)))
+}
+
+/// The game's `adaptive` player's estimate of the person's mistake rate ε (the
+/// posterior mean) in units of 1/10 000; -1 when no game is chosen.
+#[no_mangle]
+pub extern "C" fn game_estimate() -> i32 {
+    GAME.with(|g| g.borrow().as_ref().map_or(-1, |s| s.estimate()))
+}
+
+/// The moves in the input buffer, one byte each.
+fn input_moves() -> Vec<u32> {
+    INPUT.with(|i| i.borrow().iter().map(|&b| u32::from(b)).collect())
 }
 
 #[cfg(test)]
@@ -424,5 +594,51 @@ mod tests {
         assert!(call(&[], || puzzle_judge(n)).contains("error"));
         assert!(call(&[], || puzzle_hint()).starts_with("{\"hint\":[\""));
         assert!(call(&[], || puzzle_new(2)).contains("error"));
+    }
+
+    #[test]
+    fn the_searching_levels_keep_the_value_and_adaptive_learns() {
+        // Tic-tac-toe, X 1, O 2, X 5, O 3: X to move wins (9 at once, or 4 or 7
+        // later); the searching levels play only winning moves there.
+        let summary = call(b"tictactoe", || game_select());
+        assert!(summary.contains("\"searches\":true"), "{summary}");
+        // Indices into each move list (the empty squares in order).
+        let won = [0u8, 0, 2, 0];
+        // The moves chosen are winning ones.
+        for (level, rate) in [(5, 0), (6, 0), (6, 10000), (7, 0)] {
+            for _ in 0..8 {
+                INPUT.with(|i| *i.borrow_mut() = won.to_vec());
+                let k = game_choose(level, rate);
+                assert!(k >= 0, "level {level}");
+                let mut next = won.to_vec();
+                next.push(k as u8);
+                let child = call(&next, || game_view());
+                assert!(
+                    child.contains("\"winner\":\"X\"") || child.contains("\"outcome\":\"loss\""),
+                    "level {level}: {child}"
+                );
+            }
+        }
+        // Levels the game does not offer, and bad moves.
+        INPUT.with(|i| *i.borrow_mut() = won.to_vec());
+        assert_eq!(
+            game_choose(4, 0),
+            -1,
+            "trap is tic-tac-toe's engine's, not the games'"
+        );
+        INPUT.with(|i| *i.borrow_mut() = vec![9]);
+        assert_eq!(game_choose(5, 0), -1);
+        // adaptive's estimate: 0.5 at first; a move that throws away the draw raises it.
+        INPUT.with(|i| i.borrow_mut().clear());
+        assert_eq!(game_estimate(), 5000);
+        // X 5 (index 4), then O plays an edge, 2 (index 1 of 1,2,3,4,6,7,8,9): a loss.
+        INPUT.with(|i| *i.borrow_mut() = vec![4, 1]);
+        let after = game_observe();
+        assert!(after > 5000, "{after}");
+        // Three men's morris repeats positions: only random and perfect there.
+        let morris = call(b"three-mens-morris", || game_select());
+        assert!(morris.contains("\"searches\":false"), "{morris}");
+        INPUT.with(|i| i.borrow_mut().clear());
+        assert_eq!(game_choose(5, 0), -1);
     }
 }

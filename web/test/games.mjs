@@ -16,7 +16,7 @@ export const GAMES = ["misere", "mnk:4,3,3", "mnk:4,4,3", "mnk:4,4,4", "connect4
 // Games too big to solve on demand get their table written once (`tictable solve
 // --game G --out DIR`) and passed with --table.
 const tables = new Map(), tableDir = mkdtempSync(join(tmpdir(), "tictable-web-games-"));
-const cli = (tictable, game, positions) => {
+export const cli = (tictable, game, positions) => {
   const run = extra => spawnSync(tictable, ["analyse", "--game", game, "--json", ...extra, ...positions], { maxBuffer: 1 << 26 });
   let r = run(tables.get(game) || []);
   const need = /--table ([^\s`]+)/.exec(r.stderr.toString());

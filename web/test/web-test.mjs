@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, statSync, rmSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { gamesTest, GAMES } from "./games.mjs";
+import { levelsTest } from "./levels.mjs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -74,6 +75,15 @@ try {
   await page.goto("file://" + resolve(pagePath));
   await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
 
+  // WEB_TEST_ONLY=levels: only the levels of every game (levels.mjs), on the page as built.
+  if (process.env.WEB_TEST_ONLY === "levels") {
+    const t0 = Date.now(), l = await levelsTest(page, check, tictable);
+    check(errors.length === 0, "no console errors: " + errors.join("; "));
+    if (failed.length) throw new Error(`${failed.length} checks failed`);
+    console.log(`web levels: PASS ${checks} checks, ${l.games} games, ${l.engineMoves} engine moves value-kept, openings ${l.openings.join(", ")}, replies to ${l.replies} first moves = the CLI's; ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    await context.close(); rmSync(profile, { recursive: true, force: true });
+    process.exit(0);
+  }
   const board = () => page.evaluate(() => ({
     pos: document.getElementById("board").dataset.pos,
     status: document.getElementById("status").textContent,
@@ -645,6 +655,8 @@ try {
   await axe(page, "index.html");
   // Every game: chosen, solved in the browser, played to the end from each side (games.mjs).
   const { times: solveTimes, rows: gameRows, watched, puzzles } = await gamesTest(page, check, tictable, axe, join(outDir, "games.png"));
+  // Every game's levels, their win rates and adaptive's estimate (levels.mjs).
+  const levels = await levelsTest(page, check, tictable);
   // docs/web.md's web-games block (scripts/web-test --write): each game's solve in this browser.
   const cpu = readFileSync("/proc/cpuinfo", "utf8").split("\n").filter(l => l.startsWith("processor")).length;
   writeFileSync(join(outDir, "games.md"), [
@@ -670,7 +682,7 @@ try {
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
     `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), ` +
-    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), a refutation per game of 4 and a typed move per game = tictable analyse, axe clean in ${axeRuns} runs, ` +
+    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), a refutation per game of 4 and a typed move per game = tictable analyse, every level offered per game played from both sides (${levels.games} games; ${levels.engineMoves} never-losing engine moves value-kept per tictable analyse; win rates = docs/players.json; openings and ${levels.replies} replies = the CLI's), axe clean in ${axeRuns} runs, ` +
     `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, ${colourFigure}, 0 console errors`);
 } finally {
   await context.close();
