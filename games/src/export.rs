@@ -267,8 +267,13 @@ fn c_key_functions(out: &mut String, name: &str, key_space: u64, formula: &CellK
          \x20   unsigned i;\n\
          \x20   if (side) key += {upper}_SIDE_WEIGHT;\n\
          \x20   for (i = 0; i < {upper}_CELLS; i++) {{\n\
-         \x20       unsigned to = TICTABLE_GAME_BYTE(&{name}_images[symmetry][i]);\n\
-         \x20       if (cells[i]) key += (uint{bits}_t){name}_read({name}_weights + (2u * to + cells[i] - 1u) * {word_bytes}u, {word_bytes}u);\n\
+         \x20       if (cells[i]) {{\n\
+         \x20           unsigned to = TICTABLE_GAME_BYTE(&{name}_images[symmetry][i]), b = {word_bytes}u;\n\
+         \x20           const uint8_t *w = {name}_weights + (2u * to + cells[i] - 1u) * {word_bytes}u;\n\
+         \x20           uint{bits}_t weight = 0;\n\
+         \x20           while (b--) weight = weight << 8 | TICTABLE_GAME_BYTE(w + b);\n\
+         \x20           key += weight;\n\
+         \x20       }}\n\
          \x20   }}\n\
          \x20   return key;\n\
          }}\n\
