@@ -309,6 +309,10 @@ fn c_key_functions(out: &mut String, name: &str, key_space: u64, formula: &CellK
     );
 }
 
+/// The CRC the Python modules check at import: CRC-16/IBM-3740 (`binascii.crc_hqx(data,
+/// 0xffff)` in CPython).
+const CRC16: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_IBM_3740);
+
 fn python_bytes(out: &mut String, bytes: &[u8]) {
     out.push_str("(\n");
     for chunk in bytes.chunks(24) {
@@ -343,7 +347,11 @@ fn quoted(text: &str) -> String {
 }
 
 /// The Python 3 / MicroPython module of both sides' tables: `best_moves(side, key)`
-/// gives the mask (an int) or `None`, `moves(mask)` the move indexes.
+/// gives the mask (an int) or `None`, `moves(mask)` the move indexes; `key(cells,
+/// side)` and `class_key(cells, side)` turn a position into the tables' key
+/// ([`crate::cell_key`]). At import it checks the tables' lengths and their CRC-16
+/// (CRC-16/IBM-3740, as the tic-tac-toe module) and raises `ImportError` naming the
+/// CRC when they were changed.
 pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
     let id = game.id();
     let mut out = String::new();
@@ -377,9 +385,53 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
         python_bytes(&mut out, &table.to_bytes());
         out.push_str(",\n");
     }
-    out.push_str(
+    let mut digest = CRC16.digest();
+    digest.update(&tables[0].to_bytes());
+    digest.update(&tables[1].to_bytes());
+    let _ = write!(
+        out,
         ")\n\
          \n\
+         # CRC-16/IBM-3740 (polynomial 0x1021, initial 0xffff: binascii.crc_hqx(data,\n\
+         # 0xffff) in CPython) of TABLES[0] then TABLES[1], checked at import.\n\
+         CRC = {crc:#06x}\n\
+         \n\
+         \n\
+         def _crc16(data, crc):\n\
+         \x20   # Four bits at a time, the table built from the polynomial.\n\
+         \x20   table = []\n\
+         \x20   for n in range(16):\n\
+         \x20       c = n << 12\n\
+         \x20       for _ in range(4):\n\
+         \x20           c = (c << 1 ^ 0x1021 if c & 0x8000 else c << 1) & 0xFFFF\n\
+         \x20       table.append(c)\n\
+         \x20   for byte in data:\n\
+         \x20       crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte >> 4]\n\
+         \x20       crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte & 15]\n\
+         \x20   return crc\n\
+         \n\
+         \n\
+         def _check():\n\
+         \x20   for side in (0, 1):\n\
+         \x20       size = ENTRIES[side] * (KEY_BYTES[side] + MASK_BYTES[side])\n\
+         \x20       if len(TABLES[side]) != size:\n\
+         \x20           raise ImportError(\n\
+         \x20               \"{id}: table %d has %d bytes, not %d: regenerate the module with \"\n\
+         \x20               \"`tictable export --game {id} --format python`\" % (side, len(TABLES[side]), size)\n\
+         \x20           )\n\
+         \x20   crc = _crc16(TABLES[1], _crc16(TABLES[0], 0xFFFF))\n\
+         \x20   if crc != CRC:\n\
+         \x20       raise ImportError(\n\
+         \x20           \"{id}: the tables are corrupted (CRC-16 %#06x, not %#06x): regenerate the \"\n\
+         \x20           \"module with `tictable export --game {id} --format python`\" % (crc, CRC)\n\
+         \x20       )\n\
+         \n\
+         \n\
+         _check()\n",
+        crc = digest.finalize(),
+    );
+    out.push_str(
+        "\n\
          \n\
          def _read(table, at, n):\n\
          \x20   value = 0\n\

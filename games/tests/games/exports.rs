@@ -323,3 +323,44 @@ fn the_json_lists_the_solutions_best_moves() {
         }
     });
 }
+
+/// Imports `source` as module `name` under CPython: the standard error when the import
+/// fails, `None` when it succeeds.
+fn import_error(name: &str, source: &str) -> Option<String> {
+    let dir = scratch(&format!("import-{name}"));
+    std::fs::write(dir.join(format!("{name}.py")), source).unwrap();
+    let output = Command::new("python3")
+        .env("PYTHONPATH", &dir)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .args(["-c", &format!("import {name}")])
+        .output()
+        .expect("python3 runs");
+    (!output.status.success()).then(|| String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn a_python_module_with_changed_tables_is_refused_at_import() {
+    let game = catalog::parse("hexapawn").unwrap();
+    dispatch!(game, g => {
+        let solution = solved(g);
+        let tables = best_file::tables(&solution).unwrap();
+        let module = export::python_module(solution.game(), &tables);
+        assert_eq!(import_error("hexapawn", &module), None, "the module as exported imports");
+        // One byte of the second table changed (its last escape's low digit).
+        let at = module.find("CRC = ").unwrap();
+        let byte = module[..at].rfind("\\x").unwrap() + 3;
+        let mut flipped = module.clone().into_bytes();
+        flipped[byte] = if flipped[byte] == b'0' { b'1' } else { b'0' };
+        let error = import_error("hexapawn", &String::from_utf8(flipped).unwrap())
+            .expect("a changed byte is refused");
+        assert!(
+            error.contains("ImportError: hexapawn: the tables are corrupted (CRC-16"),
+            "{error}"
+        );
+        // One byte fewer: the length is checked first.
+        let mut shorter = module.clone();
+        shorter.replace_range(byte - 3..byte + 1, "");
+        let error = import_error("hexapawn", &shorter).expect("a missing byte is refused");
+        assert!(error.contains("ImportError: hexapawn: table 1 has 56 bytes, not 57"), "{error}");
+    });
+}
