@@ -2,11 +2,12 @@
 //! module or a JSON document (the postcard file is [`best_file`](crate::best_file)).
 //! Each is deterministic: the same game gives the same bytes.
 //!
-//! The C header and the Python module hold the packed tables
-//! ([`BestMoveTable::to_bytes`]) and a binary-search lookup by **class key**: the
-//! program computes the key of its position's symmetry class (the smallest of
-//! [`Game::key`] over the game's symmetries) and reads back a mask over the legal moves
-//! of the class's representative, in [`Game::moves`] order. The JSON document lists each
+//! The C header and the Python module hold the tables packed to exact bits
+//! ([`BestMoveTable::to_bits`]), a binary-search lookup by **class key** (the smallest
+//! of [`Game::key`] over the game's symmetries) giving a mask over the legal moves of
+//! the class's representative, in [`Game::moves`] order, and the position-to-key
+//! functions ([`crate::cell_key`]): a position's cells to its key, class key and
+//! representative. The JSON document lists each
 //! entry with its representative and best moves written out (API notation, from 0).
 //!
 //! ```
@@ -93,9 +94,12 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20* images; docs/games.md gives each game's key), then a mask over the legal moves of\n\
          \x20* the class's representative (the image with that key) in the game's move order\n\
          \x20* (bit i = move i): its best moves (fastest win, draw-keeping, slowest loss).\n\
-         \x20* Entries are sorted by key, little-endian; the lookup is a binary search.\n\
-         \x20*   first player:  {n0} entries of {w0} bytes ({b0} bytes)\n\
-         \x20*   second player: {n1} entries of {w1} bytes ({b1} bytes)\n\
+         \x20* Entries are sorted by key and packed to exact bits: entry i is the KEY_BITS +\n\
+         \x20* MASK_BITS bits from bit i * (KEY_BITS + MASK_BITS) of a little-endian bit\n\
+         \x20* stream (bit b is bit b % 8 of byte b / 8), the key in the low bits, then the\n\
+         \x20* mask; the lookup is a binary search.\n\
+         \x20*   first player:  {n0} entries of {w0} bits ({b0} bytes)\n\
+         \x20*   second player: {n1} entries of {w1} bits ({b1} bytes)\n\
          \x20*/\n\
          #ifndef TICTABLE_GAME_{upper}_H\n\
          #define TICTABLE_GAME_{upper}_H\n\
@@ -117,26 +121,26 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
         stem = file_stem(&id),
         rules = comment(&game.rules()),
         n0 = tables[0].entries(),
-        w0 = tables[0].key_bytes() + tables[0].mask_bytes(),
-        b0 = tables[0].bytes(),
+        w0 = tables[0].key_bits() + tables[0].mask_bits(),
+        b0 = tables[0].to_bits().len(),
         n1 = tables[1].entries(),
-        w1 = tables[1].key_bytes() + tables[1].mask_bytes(),
-        b1 = tables[1].bytes(),
+        w1 = tables[1].key_bits() + tables[1].mask_bits(),
+        b1 = tables[1].to_bits().len(),
     );
     for (side, table) in ["first", "second"].iter().zip(tables) {
         let upper_side = side.to_ascii_uppercase();
         let _ = writeln!(
             out,
-            "#define {upper}_{upper_side}_ENTRIES {}u\n#define {upper}_{upper_side}_KEY_BYTES {}u\n#define {upper}_{upper_side}_MASK_BYTES {}u",
+            "#define {upper}_{upper_side}_ENTRIES {}u\n#define {upper}_{upper_side}_KEY_BITS {}u\n#define {upper}_{upper_side}_MASK_BITS {}u",
             table.entries(),
-            table.key_bytes(),
-            table.mask_bytes()
+            table.key_bits(),
+            table.mask_bits()
         );
         let _ = writeln!(
             out,
             "static const uint8_t {name}_{side}[] TICTABLE_GAME_ROM = {{"
         );
-        c_bytes(&mut out, &table.to_bytes());
+        c_bytes(&mut out, &table.to_bits());
         out.push_str("};\n\n");
     }
     let _ = write!(
@@ -147,19 +151,28 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   return v;\n\
          }}\n\
          \n\
+         /* The `n` bits (1 to 64) of the bit stream `t` from bit `bit`. */\n\
+         static uint64_t {name}_bits(const uint8_t *t, uint32_t bit, unsigned n) {{\n\
+         \x20   const uint8_t *p = t + bit / 8u;\n\
+         \x20   unsigned shift = (unsigned)(bit % 8u), bytes = (shift + n + 7u) / 8u;\n\
+         \x20   uint64_t v = {name}_read(p, bytes > 8u ? 8u : bytes) >> shift;\n\
+         \x20   if (bytes > 8u) v |= (uint64_t)TICTABLE_GAME_BYTE(p + 8) << (64u - shift);\n\
+         \x20   return n < 64u ? v & (((uint64_t)1 << n) - 1u) : v;\n\
+         }}\n\
+         \n\
          /* The best moves of the class `key` for `side` (0 the first player, 1 the second):\n\
          \x20* 1 and *mask set when the class is in the table, else 0. */\n\
          static inline int {name}_best_moves(int side, uint64_t key, uint64_t *mask) {{\n\
          \x20   const uint8_t *t = side ? {name}_second : {name}_first;\n\
-         \x20   unsigned kb = side ? {upper}_SECOND_KEY_BYTES : {upper}_FIRST_KEY_BYTES;\n\
-         \x20   unsigned mb = side ? {upper}_SECOND_MASK_BYTES : {upper}_FIRST_MASK_BYTES;\n\
+         \x20   unsigned kb = side ? {upper}_SECOND_KEY_BITS : {upper}_FIRST_KEY_BITS;\n\
+         \x20   unsigned mb = side ? {upper}_SECOND_MASK_BITS : {upper}_FIRST_MASK_BITS;\n\
          \x20   uint32_t lo = 0, hi = side ? {upper}_SECOND_ENTRIES : {upper}_FIRST_ENTRIES;\n\
          \x20   while (lo < hi) {{\n\
          \x20       uint32_t mid = lo + (hi - lo) / 2;\n\
-         \x20       const uint8_t *e = t + mid * (kb + mb);\n\
-         \x20       uint64_t k = {name}_read(e, kb);\n\
+         \x20       uint32_t bit = mid * (kb + mb);\n\
+         \x20       uint64_t k = {name}_bits(t, bit, kb);\n\
          \x20       if (k == key) {{\n\
-         \x20           *mask = {name}_read(e + kb, mb);\n\
+         \x20           *mask = {name}_bits(t, bit + kb, mb);\n\
          \x20           return 1;\n\
          \x20       }}\n\
          \x20       if (k < key) lo = mid + 1; else hi = mid;\n\
@@ -362,32 +375,34 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          Generated by `tictable export --game {id} --format python`; do not edit.\n\
          For every reachable position where that side is to move and the game goes on, one\n\
          entry per symmetry class: its class key, then a mask over the legal moves of the\n\
-         class's representative in the game's move order (bit i = move i), the best moves.\n\
+         class's representative in the game's move order (bit i = move i), the best moves;\n\
+         entry i is the KEY_BITS + MASK_BITS bits from bit i * (KEY_BITS + MASK_BITS) of the\n\
+         table read as a little-endian bit stream, the key in the low bits.\n\
          \"\"\"\n\
          \n\
          GAME = {game_id}\n\
          RULES = {rules}\n\
-         KEY_BYTES = ({k0}, {k1})\n\
-         MASK_BYTES = ({m0}, {m1})\n\
+         KEY_BITS = ({k0}, {k1})\n\
+         MASK_BITS = ({m0}, {m1})\n\
          ENTRIES = ({n0}, {n1})\n\
          \n",
         game_id = quoted(&id),
         rules = quoted(&game.rules()),
-        k0 = tables[0].key_bytes(),
-        k1 = tables[1].key_bytes(),
-        m0 = tables[0].mask_bytes(),
-        m1 = tables[1].mask_bytes(),
+        k0 = tables[0].key_bits(),
+        k1 = tables[1].key_bits(),
+        m0 = tables[0].mask_bits(),
+        m1 = tables[1].mask_bits(),
         n0 = tables[0].entries(),
         n1 = tables[1].entries(),
     );
     out.push_str("TABLES = (\n");
     for table in tables {
-        python_bytes(&mut out, &table.to_bytes());
+        python_bytes(&mut out, &table.to_bits());
         out.push_str(",\n");
     }
     let mut digest = CRC16.digest();
-    digest.update(&tables[0].to_bytes());
-    digest.update(&tables[1].to_bytes());
+    digest.update(&tables[0].to_bits());
+    digest.update(&tables[1].to_bits());
     let _ = write!(
         out,
         ")\n\
@@ -413,7 +428,7 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \n\
          def _check():\n\
          \x20   for side in (0, 1):\n\
-         \x20       size = ENTRIES[side] * (KEY_BYTES[side] + MASK_BYTES[side])\n\
+         \x20       size = (ENTRIES[side] * (KEY_BITS[side] + MASK_BITS[side]) + 7) // 8\n\
          \x20       if len(TABLES[side]) != size:\n\
          \x20           raise ImportError(\n\
          \x20               \"{id}: table %d has %d bytes, not %d: regenerate the module with \"\n\
@@ -440,16 +455,21 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   return value\n\
          \n\
          \n\
+         def _bits(table, bit, n):\n\
+         \x20   shift = bit & 7\n\
+         \x20   return _read(table, bit >> 3, (shift + n + 7) >> 3) >> shift & ((1 << n) - 1)\n\
+         \n\
+         \n\
          def best_moves(side, key):\n\
          \x20   \"\"\"The mask of the class `key` for `side` (0 first player, 1 second), or None.\"\"\"\n\
-         \x20   table, kb, mb = TABLES[side], KEY_BYTES[side], MASK_BYTES[side]\n\
+         \x20   table, kb, mb = TABLES[side], KEY_BITS[side], MASK_BITS[side]\n\
          \x20   lo, hi = 0, ENTRIES[side]\n\
          \x20   while lo < hi:\n\
          \x20       mid = (lo + hi) // 2\n\
          \x20       at = mid * (kb + mb)\n\
-         \x20       k = _read(table, at, kb)\n\
+         \x20       k = _bits(table, at, kb)\n\
          \x20       if k == key:\n\
-         \x20           return _read(table, at + kb, mb)\n\
+         \x20           return _bits(table, at + kb, mb)\n\
          \x20       if k < key:\n\
          \x20           lo = mid + 1\n\
          \x20       else:\n\
