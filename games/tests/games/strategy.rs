@@ -6,7 +6,7 @@
 
 use crate::common::solved;
 use tictable_games::strategy::{minimal, worst_result};
-use tictable_games::{Game, Hexapawn, Outcome, Player, Solution, TicTacToe};
+use tictable_games::{class_key, Game, Hexapawn, Outcome, Player, Solution, TicTacToe};
 
 /// Both sides' strategies: checked by play-out, their (entries, choices).
 fn sizes<G: Game>(solution: &Solution<G>, first: Outcome) -> [(u64, u64); 2] {
@@ -27,13 +27,58 @@ fn tictactoe_strategies_keep_the_draw() {
     // "Minimal Size Tic Tac Toe Trees" (2024, github.com/ChrisLomont/Minimal-tic-tac-toe):
     // Z3-proven minima of 22 for the first player (centre opening) and 74 for the second.
     // The first player's 22 is his proven minimum; our second player's 72 is below his 74,
-    // so his model counts differently (docs/games.md); the play-out shows each strategy
-    // is perfect and complete.
+    // because his model counts the full boards left too (docs/games.md, and
+    // lomonts_second_player_count_includes_the_full_boards_left); the play-out shows
+    // each strategy is perfect and complete.
     const LOMONT_FIRST_PLAYER_MINIMUM: u64 = 22;
     let solution = solved(TicTacToe::normal());
     let sizes = sizes(&solution, Outcome::Draw);
     assert_eq!(sizes, [(22, 21), (72, 72)]);
     assert_eq!(sizes[0].0, LOMONT_FIRST_PLAYER_MINIMUM);
+}
+
+/// The finished classes a strategy of `player` reaches by an opponent's reply (the game
+/// ended by the opponent's move, the strategy's side to move with nothing to choose).
+fn finished_after_replies<G: Game>(solution: &Solution<G>, player: Player) -> usize {
+    let game = solution.game();
+    let (mut finished, mut replies) = (std::collections::BTreeSet::new(), Vec::new());
+    for (position, mv) in &minimal(solution, player).moves {
+        let child = game.play(position, *mv);
+        if game.primitive(&child).is_some() {
+            continue;
+        }
+        replies.clear();
+        game.moves(&child, &mut replies);
+        for &reply in &replies {
+            let grandchild = game.play(&child, reply);
+            if game.primitive(&grandchild).is_some() {
+                finished.insert(class_key(game, &grandchild));
+            }
+        }
+    }
+    finished.len()
+}
+
+#[test]
+fn lomonts_second_player_count_includes_the_full_boards_left() {
+    // The rule difference (docs/games.md): Lomont's Z3 model (SolverZ3.cs,
+    // MakeGraphExpressionSkips) takes the same perfect moves (GenerateTree.cs: every
+    // move of the best value, no remoteness) but makes a vertex of every grandchild
+    // of a chosen move, finished ones included, and minimises vertices: his proven
+    // second-player minimum is 75 vertices, of which one is a full board (74 edges,
+    // the moves chosen, for that optimum). Ours counts only positions with a move to
+    // make: our 72-entry strategy is left with 3 full-board classes, 75 vertices in
+    // his count, exactly his proven minimum; his 74 is the edge count of one vertex
+    // optimum, not the fewest positions with a move to make.
+    const LOMONT_SECOND_PLAYER_VERTICES: usize = 75;
+    let solution = solved(TicTacToe::normal());
+    let ours = minimal(&solution, Player::O).entries() as usize;
+    let finished = finished_after_replies(&solution, Player::O);
+    assert_eq!((ours, finished), (72, 3));
+    assert_eq!(ours + finished, LOMONT_SECOND_PLAYER_VERTICES);
+    // The first player (his 22, centre opening): its opponent's replies never end
+    // the game, so both counts agree.
+    assert_eq!(finished_after_replies(&solution, Player::X), 0);
 }
 
 #[test]
