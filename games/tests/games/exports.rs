@@ -10,13 +10,13 @@
 //! `tests/python`, `node tests/python/micropython.mjs game`) in an ignored test that
 //! `scripts/python-test` runs with the tools installed.
 
-use crate::common::{each_reachable, solved};
+use crate::common::{each_reachable, solved, Plain};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use tictable_games::best_move::BestMoveTable;
-use tictable_games::cell_key::CellKey;
-use tictable_games::{best_file, catalog, dispatch, export, Game, Notation, Player};
+use tictable_games::cell_key::{CellKey, CellKeyError};
+use tictable_games::{best_file, catalog, dispatch, export, Game, Notation, Player, TicTacToe};
 
 /// The small games whose exports are checked in the debug build.
 const GAMES: [&str; 6] = [
@@ -363,4 +363,23 @@ fn a_python_module_with_changed_tables_is_refused_at_import() {
         let error = import_error("hexapawn", &shorter).expect("a missing byte is refused");
         assert!(error.contains("ImportError: hexapawn: table 1 has "), "{error}");
     });
+}
+
+#[test]
+fn a_key_that_is_not_a_sum_over_cells_gets_no_key_functions() {
+    // Tic-tac-toe's own key is a sum over the cells: derived, one image without symmetries.
+    let plain = Plain(TicTacToe::normal(), |key| key);
+    assert_eq!(CellKey::derive(&plain).unwrap().images.len(), 1);
+    // The same key scrambled (still a key: 7919 is prime to 3^9): refused, and said so.
+    let scrambled = Plain(TicTacToe::normal(), |key| key * 7919 % 19_683);
+    assert_eq!(CellKey::derive(&scrambled), Err(CellKeyError::NotASum));
+    let solution = solved(scrambled);
+    let tables = best_file::tables(&solution).unwrap();
+    let header = export::c_header(solution.game(), &tables);
+    assert!(header.contains(
+        "/* No position-to-key functions: the key is not a sum over the cells and the side to move. */"
+    ));
+    assert!(!header.contains("_class_key("));
+    let module = export::python_module(solution.game(), &tables);
+    assert!(module.contains("# No position-to-key functions: the key is not a sum"));
 }
