@@ -9,14 +9,11 @@
 #include <avr/pgmspace.h>
 #include "game.h"
 #include "game_expected.h"
+#include "say.h"
 
 #define PASTE2(a, b) a##b
 #define PASTE(a, b) PASTE2(a, b)
 #define CALL(f) PASTE(NAME, f)
-#define TIMED_END 0xffu
-#define CALIBRATE 0x10u
-#define STATUS_PASS 0x50u
-#define STATUS_FAIL 0xfau
 #define WIDTH (EXPECTED_CELLS + 19u)
 
 static uint64_t read_le(const uint8_t *p, uint8_t n)
@@ -26,27 +23,6 @@ static uint64_t read_le(const uint8_t *p, uint8_t n)
         v = v << 8 | pgm_read_byte(p + n);
     }
     return v;
-}
-
-static void say(const char *text) /* text in flash */
-{
-    char c;
-    while ((c = (char)pgm_read_byte(text++)) != '\0') {
-        GPIOR1 = (uint8_t)c;
-    }
-}
-
-static void say_number(uint32_t v)
-{
-    char digits[11];
-    uint8_t count = 0;
-    do {
-        digits[count++] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v != 0u);
-    while (count > 0u) {
-        GPIOR1 = (uint8_t)digits[--count];
-    }
 }
 
 int main(void)
@@ -76,19 +52,19 @@ int main(void)
             (found && mask != read_le(e + EXPECTED_CELLS + 11u, 8u))) {
             if (++failures <= 3u) {
                 say(PSTR("mismatch: position "));
-                say_number(n);
+                say_number((int32_t)n);
                 say(PSTR(" key "));
-                say_number((uint32_t)key);
+                say_number((int32_t)key);
                 say(PSTR(" class "));
-                say_number((uint32_t)class_key);
+                say_number((int32_t)class_key);
                 GPIOR1 = '\n';
             }
         }
     }
     say(PSTR("positions "));
-    say_number(EXPECTED_POSITIONS);
+    say_number((int32_t)EXPECTED_POSITIONS);
     say(PSTR(" mismatches "));
-    say_number(failures);
+    say_number((int32_t)failures);
     GPIOR1 = '\n';
     GPIOR2 = failures ? STATUS_FAIL : STATUS_PASS;
     for (;;) {
