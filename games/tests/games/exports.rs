@@ -383,3 +383,50 @@ fn a_key_that_is_not_a_sum_over_cells_gets_no_key_functions() {
     let module = export::python_module(solution.game(), &tables);
     assert!(module.contains("# No position-to-key functions: the key is not a sum"));
 }
+
+/// `n` with a comma every three digits.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Each game's row of docs/tables.md's exact-bits table, as the tables give it now.
+fn exact_bits_rows(ids: &[&str]) {
+    let docs = std::fs::read_to_string(root().join("docs/tables.md")).unwrap();
+    for &id in ids {
+        let game = catalog::parse(id).unwrap();
+        dispatch!(game, g => {
+            let tables = best_file::tables(&solved(g)).unwrap();
+            let side = |t: &BestMoveTable| {
+                format!(
+                    "{} -> {}+{}, {} -> {}",
+                    t.bits_per_position(),
+                    t.key_bits(),
+                    t.mask_bits(),
+                    grouped(t.bytes()),
+                    grouped(t.to_bits().len() as u64)
+                )
+            };
+            let row = format!("| `{id}` | {} | {} |", side(&tables[0]), side(&tables[1]));
+            assert!(docs.contains(&row), "docs/tables.md lacks the row {row}");
+        });
+    }
+}
+
+#[test]
+fn exact_bits_save_what_the_docs_say() {
+    exact_bits_rows(&GAMES[..]);
+}
+
+#[test]
+#[ignore = "release: Connect Four 4x4 and 4,3,3 take seconds to solve in debug"]
+fn larger_games_exact_bits_save_what_the_docs_say() {
+    exact_bits_rows(&LARGER);
+}
