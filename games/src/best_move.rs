@@ -341,6 +341,49 @@ impl BestMoveTable {
         8 * u32::from(self.key_bytes + self.mask_bytes)
     }
 
+    /// Bits of a key in the bit-packed layout ([`to_bits`](Self::to_bits)): enough
+    /// for every key below the key space.
+    pub fn key_bits(&self) -> u8 {
+        (u64::BITS - self.key_space.saturating_sub(1).leading_zeros()).max(1) as u8
+    }
+
+    /// Bits of a mask in the bit-packed layout: up to the highest best move of any
+    /// entry (a move after it is never best, so its bit is never stored).
+    pub fn mask_bits(&self) -> u8 {
+        let all = self.masks.iter().fold(0, |all, m| all | m);
+        (u64::BITS - all.leading_zeros()).max(1) as u8
+    }
+
+    /// The bit-packed layout of the exports (C header, Python module): entry `i` is
+    /// the `key_bits + mask_bits` bits from bit `i * (key_bits + mask_bits)` of the
+    /// little-endian bit stream (bit `b` is bit `b % 8` of byte `b / 8`), the key in
+    /// the low bits, then the mask; the last byte padded with zeros.
+    ///
+    /// ```
+    /// use tictable_games::{best_move::BestMoveTable, solve, Hexapawn, Player};
+    /// let table = BestMoveTable::build(&solve(Hexapawn).unwrap(), Player::X).unwrap();
+    /// let width = u64::from(table.key_bits() + table.mask_bits());
+    /// assert_eq!(table.to_bits().len() as u64, (table.entries() * width).div_ceil(8));
+    /// ```
+    pub fn to_bits(&self) -> Vec<u8> {
+        let (kb, mb) = (u32::from(self.key_bits()), u32::from(self.mask_bits()));
+        let width = u64::from(kb + mb);
+        let mut out = vec![0u8; (self.entries() * width).div_ceil(8) as usize];
+        let mut bit = 0u64;
+        for (key, mask) in self.iter() {
+            for (value, n) in [(key, kb), (mask, mb)] {
+                for b in 0..n {
+                    if value >> b & 1 != 0 {
+                        let at = bit + u64::from(b);
+                        out[(at / 8) as usize] |= 1 << (at % 8);
+                    }
+                }
+                bit += u64::from(n);
+            }
+        }
+        out
+    }
+
     /// The size of the packed table in bytes.
     pub fn bytes(&self) -> u64 {
         self.entries() * u64::from(self.key_bytes + self.mask_bytes)

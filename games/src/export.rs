@@ -2,11 +2,12 @@
 //! module or a JSON document (the postcard file is [`best_file`](crate::best_file)).
 //! Each is deterministic: the same game gives the same bytes.
 //!
-//! The C header and the Python module hold the packed tables
-//! ([`BestMoveTable::to_bytes`]) and a binary-search lookup by **class key**: the
-//! program computes the key of its position's symmetry class (the smallest of
-//! [`Game::key`] over the game's symmetries) and reads back a mask over the legal moves
-//! of the class's representative, in [`Game::moves`] order. The JSON document lists each
+//! The C header and the Python module hold the tables packed to exact bits
+//! ([`BestMoveTable::to_bits`]), a binary-search lookup by **class key** (the smallest
+//! of [`Game::key`] over the game's symmetries) giving a mask over the legal moves of
+//! the class's representative, in [`Game::moves`] order, and the position-to-key
+//! functions ([`crate::cell_key`]): a position's cells to its key, class key and
+//! representative. The JSON document lists each
 //! entry with its representative and best moves written out (API notation, from 0).
 //!
 //! ```
@@ -20,9 +21,11 @@
 //! ```
 
 use crate::best_move::{entries, BestMoveError, BestMoveTable};
+use crate::cell_key::CellKey;
 use crate::game::{Game, Notation, Player};
 use crate::solver::Solution;
-use alloc::string::String;
+use alloc::format;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
@@ -91,69 +94,237 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20* images; docs/games.md gives each game's key), then a mask over the legal moves of\n\
          \x20* the class's representative (the image with that key) in the game's move order\n\
          \x20* (bit i = move i): its best moves (fastest win, draw-keeping, slowest loss).\n\
-         \x20* Entries are sorted by key, little-endian; the lookup is a binary search.\n\
-         \x20*   first player:  {n0} entries of {w0} bytes ({b0} bytes)\n\
-         \x20*   second player: {n1} entries of {w1} bytes ({b1} bytes)\n\
+         \x20* Entries are sorted by key and packed to exact bits: entry i is the KEY_BITS +\n\
+         \x20* MASK_BITS bits from bit i * (KEY_BITS + MASK_BITS) of a little-endian bit\n\
+         \x20* stream (bit b is bit b % 8 of byte b / 8), the key in the low bits, then the\n\
+         \x20* mask; the lookup is a binary search.\n\
+         \x20*   first player:  {n0} entries of {w0} bits ({b0} bytes)\n\
+         \x20*   second player: {n1} entries of {w1} bits ({b1} bytes)\n\
          \x20*/\n\
          #ifndef TICTABLE_GAME_{upper}_H\n\
          #define TICTABLE_GAME_{upper}_H\n\
          \n\
          #include <stdint.h>\n\
+         \n\
+         /* The tables live in flash: on AVR in program memory, read byte by byte. */\n\
+         #ifndef TICTABLE_GAME_ROM\n\
+         #if defined(__AVR__)\n\
+         #include <avr/pgmspace.h>\n\
+         #define TICTABLE_GAME_ROM PROGMEM\n\
+         #define TICTABLE_GAME_BYTE(p) pgm_read_byte(p)\n\
+         #else\n\
+         #define TICTABLE_GAME_ROM\n\
+         #define TICTABLE_GAME_BYTE(p) (*(p))\n\
+         #endif\n\
+         #endif\n\
          \n",
         stem = file_stem(&id),
         rules = comment(&game.rules()),
         n0 = tables[0].entries(),
-        w0 = tables[0].key_bytes() + tables[0].mask_bytes(),
-        b0 = tables[0].bytes(),
+        w0 = tables[0].key_bits() + tables[0].mask_bits(),
+        b0 = tables[0].to_bits().len(),
         n1 = tables[1].entries(),
-        w1 = tables[1].key_bytes() + tables[1].mask_bytes(),
-        b1 = tables[1].bytes(),
+        w1 = tables[1].key_bits() + tables[1].mask_bits(),
+        b1 = tables[1].to_bits().len(),
     );
     for (side, table) in ["first", "second"].iter().zip(tables) {
         let upper_side = side.to_ascii_uppercase();
         let _ = writeln!(
             out,
-            "#define {upper}_{upper_side}_ENTRIES {}u\n#define {upper}_{upper_side}_KEY_BYTES {}u\n#define {upper}_{upper_side}_MASK_BYTES {}u",
+            "#define {upper}_{upper_side}_ENTRIES {}u\n#define {upper}_{upper_side}_KEY_BITS {}u\n#define {upper}_{upper_side}_MASK_BITS {}u",
             table.entries(),
-            table.key_bytes(),
-            table.mask_bytes()
+            table.key_bits(),
+            table.mask_bits()
         );
-        let _ = writeln!(out, "static const uint8_t {name}_{side}[] = {{");
-        c_bytes(&mut out, &table.to_bytes());
+        let _ = writeln!(
+            out,
+            "static const uint8_t {name}_{side}[] TICTABLE_GAME_ROM = {{"
+        );
+        c_bytes(&mut out, &table.to_bits());
         out.push_str("};\n\n");
     }
     let _ = write!(
         out,
         "static uint64_t {name}_read(const uint8_t *p, unsigned n) {{\n\
          \x20   uint64_t v = 0;\n\
-         \x20   while (n--) v = v << 8 | p[n];\n\
+         \x20   while (n--) v = v << 8 | TICTABLE_GAME_BYTE(p + n);\n\
          \x20   return v;\n\
+         }}\n\
+         \n\
+         /* The `n` bits (1 to 64) of the bit stream `t` from bit `bit`. */\n\
+         static uint64_t {name}_bits(const uint8_t *t, uint32_t bit, unsigned n) {{\n\
+         \x20   const uint8_t *p = t + bit / 8u;\n\
+         \x20   unsigned shift = (unsigned)(bit % 8u), bytes = (shift + n + 7u) / 8u;\n\
+         \x20   uint64_t v = {name}_read(p, bytes > 8u ? 8u : bytes) >> shift;\n\
+         \x20   if (bytes > 8u) v |= (uint64_t)TICTABLE_GAME_BYTE(p + 8) << (64u - shift);\n\
+         \x20   return n < 64u ? v & (((uint64_t)1 << n) - 1u) : v;\n\
          }}\n\
          \n\
          /* The best moves of the class `key` for `side` (0 the first player, 1 the second):\n\
          \x20* 1 and *mask set when the class is in the table, else 0. */\n\
          static inline int {name}_best_moves(int side, uint64_t key, uint64_t *mask) {{\n\
          \x20   const uint8_t *t = side ? {name}_second : {name}_first;\n\
-         \x20   unsigned kb = side ? {upper}_SECOND_KEY_BYTES : {upper}_FIRST_KEY_BYTES;\n\
-         \x20   unsigned mb = side ? {upper}_SECOND_MASK_BYTES : {upper}_FIRST_MASK_BYTES;\n\
+         \x20   unsigned kb = side ? {upper}_SECOND_KEY_BITS : {upper}_FIRST_KEY_BITS;\n\
+         \x20   unsigned mb = side ? {upper}_SECOND_MASK_BITS : {upper}_FIRST_MASK_BITS;\n\
          \x20   uint32_t lo = 0, hi = side ? {upper}_SECOND_ENTRIES : {upper}_FIRST_ENTRIES;\n\
          \x20   while (lo < hi) {{\n\
          \x20       uint32_t mid = lo + (hi - lo) / 2;\n\
-         \x20       const uint8_t *e = t + mid * (kb + mb);\n\
-         \x20       uint64_t k = {name}_read(e, kb);\n\
+         \x20       uint32_t bit = mid * (kb + mb);\n\
+         \x20       uint64_t k = {name}_bits(t, bit, kb);\n\
          \x20       if (k == key) {{\n\
-         \x20           *mask = {name}_read(e + kb, mb);\n\
+         \x20           *mask = {name}_bits(t, bit + kb, mb);\n\
          \x20           return 1;\n\
          \x20       }}\n\
          \x20       if (k < key) lo = mid + 1; else hi = mid;\n\
          \x20   }}\n\
          \x20   return 0;\n\
          }}\n\
-         \n\
-         #endif\n"
+         \n"
     );
+    match CellKey::derive(game) {
+        Ok(formula) => c_key_functions(&mut out, &name, game.key_space(), &formula),
+        Err(e) => {
+            let _ = writeln!(
+                out,
+                "/* No position-to-key functions: {}. */\n",
+                comment(&e.to_string())
+            );
+        }
+    }
+    out.push_str("#endif\n");
     out
 }
+
+/// A C initializer list of `values`, `per_line` a line.
+fn c_list(out: &mut String, values: impl IntoIterator<Item = String>, per_line: usize) {
+    let values: Vec<String> = values.into_iter().collect();
+    for (i, chunk) in values.chunks(per_line).enumerate() {
+        out.push_str(if i > 0 { ",\n    " } else { "    " });
+        out.push_str(&chunk.join(", "));
+    }
+    out.push('\n');
+}
+
+/// The C position-to-key functions of `formula` (see [`crate::cell_key`]).
+fn c_key_functions(out: &mut String, name: &str, key_space: u64, formula: &CellKey) {
+    let upper = name.to_ascii_uppercase();
+    let bits = CellKey::word_bits(key_space);
+    let word = |v: i64| -> String {
+        // Two's complement in the word: unsigned C arithmetic wraps to the same key.
+        let v = if bits == 32 {
+            u64::from(v as u32)
+        } else {
+            v as u64
+        };
+        if v > u64::from(u32::MAX) {
+            format!("{v}ull")
+        } else {
+            format!("{v}u")
+        }
+    };
+    let word_bytes = bits as usize / 8;
+    let _ = write!(
+        out,
+        "/* Position to key. cells[i] is cell i of the written board (row-major, top row\n\
+         \x20* first, from 0): 0 empty, 1 the first player's piece (X, White), 2 the second's;\n\
+         \x20* side 0 when the first player is to move, 1 when the second is. The key is\n\
+         \x20* {upper}_KEY_BASE, plus {upper}_SIDE_WEIGHT when side is 1, plus the weight of\n\
+         \x20* each piece on its cell ({name}_weights: per cell the first player's then the\n\
+         \x20* second's, {word_bytes} bytes each, little-endian); symmetry s moves cell i to\n\
+         \x20* {name}_images[s][i]. Derived from the game's Rust key by tictable_games::cell_key.\n\
+         \x20* Weights: {list}. */\n\
+         #define {upper}_CELLS {n}u\n\
+         #define {upper}_SYMMETRIES {s}u\n\
+         #define {upper}_KEY_BASE {base}\n\
+         #define {upper}_SIDE_WEIGHT {side}\n\
+         static const uint8_t {name}_weights[] TICTABLE_GAME_ROM = {{\n",
+        n = formula.cells(),
+        s = formula.images.len(),
+        base = word(formula.base),
+        side = word(formula.side),
+        list = formula
+            .weights
+            .iter()
+            .map(|[x, o]| format!("{x} {o}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    let bytes: Vec<u8> = formula
+        .weights
+        .iter()
+        .flatten()
+        .flat_map(|&w| (w as u64).to_le_bytes()[..word_bytes].to_vec())
+        .collect();
+    c_bytes(out, &bytes);
+    let _ = writeln!(
+        out,
+        "}};\nstatic const uint8_t {name}_images[{}][{}] TICTABLE_GAME_ROM = {{",
+        formula.images.len(),
+        formula.cells()
+    );
+    c_list(
+        out,
+        formula.images.iter().map(|image| {
+            let cells: Vec<String> = image.iter().map(|c| c.to_string()).collect();
+            format!("{{{}}}", cells.join(", "))
+        }),
+        1,
+    );
+    let _ = write!(
+        out,
+        "}};\n\
+         \n\
+         /* The key of the image of `cells` (side `side` to move) under `symmetry`. */\n\
+         static inline uint64_t {name}_image_key(const uint8_t *cells, int side, unsigned symmetry) {{\n\
+         \x20   uint{bits}_t key = {upper}_KEY_BASE;\n\
+         \x20   unsigned i;\n\
+         \x20   if (side) key += {upper}_SIDE_WEIGHT;\n\
+         \x20   for (i = 0; i < {upper}_CELLS; i++) {{\n\
+         \x20       if (cells[i]) {{\n\
+         \x20           unsigned to = TICTABLE_GAME_BYTE(&{name}_images[symmetry][i]), b = {word_bytes}u;\n\
+         \x20           const uint8_t *w = {name}_weights + (2u * to + cells[i] - 1u) * {word_bytes}u;\n\
+         \x20           uint{bits}_t weight = 0;\n\
+         \x20           while (b--) weight = weight << 8 | TICTABLE_GAME_BYTE(w + b);\n\
+         \x20           key += weight;\n\
+         \x20       }}\n\
+         \x20   }}\n\
+         \x20   return key;\n\
+         }}\n\
+         \n\
+         /* The key of `cells` with `side` to move. */\n\
+         static inline uint64_t {name}_key(const uint8_t *cells, int side) {{\n\
+         \x20   return {name}_image_key(cells, side, 0u);\n\
+         }}\n\
+         \n\
+         /* The class key (the smallest key of the images, the tables' key); *symmetry is\n\
+         \x20* set to the first symmetry giving it (the image is the class's representative,\n\
+         \x20* whose legal moves the mask numbers). */\n\
+         static inline uint64_t {name}_class_key(const uint8_t *cells, int side, unsigned *symmetry) {{\n\
+         \x20   uint64_t best = {name}_image_key(cells, side, 0u);\n\
+         \x20   unsigned s;\n\
+         \x20   *symmetry = 0u;\n\
+         \x20   for (s = 1u; s < {upper}_SYMMETRIES; s++) {{\n\
+         \x20       uint64_t k = {name}_image_key(cells, side, s);\n\
+         \x20       if (k < best) {{\n\
+         \x20           best = k;\n\
+         \x20           *symmetry = s;\n\
+         \x20       }}\n\
+         \x20   }}\n\
+         \x20   return best;\n\
+         }}\n\
+         \n\
+         /* The image of `cells` under `symmetry`, written to `out` ({upper}_CELLS cells). */\n\
+         static inline void {name}_image(const uint8_t *cells, unsigned symmetry, uint8_t *out) {{\n\
+         \x20   unsigned i;\n\
+         \x20   for (i = 0; i < {upper}_CELLS; i++) out[TICTABLE_GAME_BYTE(&{name}_images[symmetry][i])] = cells[i];\n\
+         }}\n\
+         \n"
+    );
+}
+
+/// The CRC the Python modules check at import: CRC-16/IBM-3740 (`binascii.crc_hqx(data,
+/// 0xffff)` in CPython).
+const CRC16: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_IBM_3740);
 
 fn python_bytes(out: &mut String, bytes: &[u8]) {
     out.push_str("(\n");
@@ -189,7 +360,11 @@ fn quoted(text: &str) -> String {
 }
 
 /// The Python 3 / MicroPython module of both sides' tables: `best_moves(side, key)`
-/// gives the mask (an int) or `None`, `moves(mask)` the move indexes.
+/// gives the mask (an int) or `None`, `moves(mask)` the move indexes; `key(cells,
+/// side)` and `class_key(cells, side)` turn a position into the tables' key
+/// ([`crate::cell_key`]). At import it checks the tables' lengths and their CRC-16
+/// (CRC-16/IBM-3740, as the tic-tac-toe module) and raises `ImportError` naming the
+/// CRC when they were changed.
 pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
     let id = game.id();
     let mut out = String::new();
@@ -200,32 +375,78 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          Generated by `tictable export --game {id} --format python`; do not edit.\n\
          For every reachable position where that side is to move and the game goes on, one\n\
          entry per symmetry class: its class key, then a mask over the legal moves of the\n\
-         class's representative in the game's move order (bit i = move i), the best moves.\n\
+         class's representative in the game's move order (bit i = move i), the best moves;\n\
+         entry i is the KEY_BITS + MASK_BITS bits from bit i * (KEY_BITS + MASK_BITS) of the\n\
+         table read as a little-endian bit stream, the key in the low bits.\n\
          \"\"\"\n\
          \n\
          GAME = {game_id}\n\
          RULES = {rules}\n\
-         KEY_BYTES = ({k0}, {k1})\n\
-         MASK_BYTES = ({m0}, {m1})\n\
+         KEY_BITS = ({k0}, {k1})\n\
+         MASK_BITS = ({m0}, {m1})\n\
          ENTRIES = ({n0}, {n1})\n\
          \n",
         game_id = quoted(&id),
         rules = quoted(&game.rules()),
-        k0 = tables[0].key_bytes(),
-        k1 = tables[1].key_bytes(),
-        m0 = tables[0].mask_bytes(),
-        m1 = tables[1].mask_bytes(),
+        k0 = tables[0].key_bits(),
+        k1 = tables[1].key_bits(),
+        m0 = tables[0].mask_bits(),
+        m1 = tables[1].mask_bits(),
         n0 = tables[0].entries(),
         n1 = tables[1].entries(),
     );
     out.push_str("TABLES = (\n");
     for table in tables {
-        python_bytes(&mut out, &table.to_bytes());
+        python_bytes(&mut out, &table.to_bits());
         out.push_str(",\n");
     }
-    out.push_str(
+    let mut digest = CRC16.digest();
+    digest.update(&tables[0].to_bits());
+    digest.update(&tables[1].to_bits());
+    let _ = write!(
+        out,
         ")\n\
          \n\
+         # CRC-16/IBM-3740 (polynomial 0x1021, initial 0xffff: binascii.crc_hqx(data,\n\
+         # 0xffff) in CPython) of TABLES[0] then TABLES[1], checked at import.\n\
+         CRC = {crc:#06x}\n\
+         \n\
+         \n\
+         def _crc16(data, crc):\n\
+         \x20   # Four bits at a time, the table built from the polynomial.\n\
+         \x20   table = []\n\
+         \x20   for n in range(16):\n\
+         \x20       c = n << 12\n\
+         \x20       for _ in range(4):\n\
+         \x20           c = (c << 1 ^ 0x1021 if c & 0x8000 else c << 1) & 0xFFFF\n\
+         \x20       table.append(c)\n\
+         \x20   for byte in data:\n\
+         \x20       crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte >> 4]\n\
+         \x20       crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte & 15]\n\
+         \x20   return crc\n\
+         \n\
+         \n\
+         def _check():\n\
+         \x20   for side in (0, 1):\n\
+         \x20       size = (ENTRIES[side] * (KEY_BITS[side] + MASK_BITS[side]) + 7) // 8\n\
+         \x20       if len(TABLES[side]) != size:\n\
+         \x20           raise ImportError(\n\
+         \x20               \"{id}: table %d has %d bytes, not %d: regenerate the module with \"\n\
+         \x20               \"`tictable export --game {id} --format python`\" % (side, len(TABLES[side]), size)\n\
+         \x20           )\n\
+         \x20   crc = _crc16(TABLES[1], _crc16(TABLES[0], 0xFFFF))\n\
+         \x20   if crc != CRC:\n\
+         \x20       raise ImportError(\n\
+         \x20           \"{id}: the tables are corrupted (CRC-16 %#06x, not %#06x): regenerate the \"\n\
+         \x20           \"module with `tictable export --game {id} --format python`\" % (crc, CRC)\n\
+         \x20       )\n\
+         \n\
+         \n\
+         _check()\n",
+        crc = digest.finalize(),
+    );
+    out.push_str(
+        "\n\
          \n\
          def _read(table, at, n):\n\
          \x20   value = 0\n\
@@ -234,16 +455,21 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   return value\n\
          \n\
          \n\
+         def _bits(table, bit, n):\n\
+         \x20   shift = bit & 7\n\
+         \x20   return _read(table, bit >> 3, (shift + n + 7) >> 3) >> shift & ((1 << n) - 1)\n\
+         \n\
+         \n\
          def best_moves(side, key):\n\
          \x20   \"\"\"The mask of the class `key` for `side` (0 first player, 1 second), or None.\"\"\"\n\
-         \x20   table, kb, mb = TABLES[side], KEY_BYTES[side], MASK_BYTES[side]\n\
+         \x20   table, kb, mb = TABLES[side], KEY_BITS[side], MASK_BITS[side]\n\
          \x20   lo, hi = 0, ENTRIES[side]\n\
          \x20   while lo < hi:\n\
          \x20       mid = (lo + hi) // 2\n\
          \x20       at = mid * (kb + mb)\n\
-         \x20       k = _read(table, at, kb)\n\
+         \x20       k = _bits(table, at, kb)\n\
          \x20       if k == key:\n\
-         \x20           return _read(table, at + kb, mb)\n\
+         \x20           return _bits(table, at + kb, mb)\n\
          \x20       if k < key:\n\
          \x20           lo = mid + 1\n\
          \x20       else:\n\
@@ -255,7 +481,85 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   \"\"\"The move indexes (bits) of a mask.\"\"\"\n\
          \x20   return [i for i in range(64) if mask >> i & 1]\n",
     );
+    match CellKey::derive(game) {
+        Ok(formula) => python_key_functions(&mut out, &formula),
+        Err(e) => {
+            let _ = writeln!(out, "\n\n# No position-to-key functions: {e}.");
+        }
+    }
     out
+}
+
+/// The Python position-to-key functions of `formula` (see [`crate::cell_key`]).
+fn python_key_functions(out: &mut String, formula: &CellKey) {
+    let weights: Vec<String> = formula
+        .weights
+        .iter()
+        .map(|[x, o]| format!("({x}, {o})"))
+        .collect();
+    let images: Vec<String> = formula
+        .images
+        .iter()
+        .map(|image| {
+            let cells: Vec<String> = image.iter().map(|c| c.to_string()).collect();
+            format!("bytes(({},))", cells.join(", "))
+        })
+        .collect();
+    let _ = write!(
+        out,
+        "\n\
+         \n\
+         # Position to key. cells[i] is cell i of the written board (row-major, top row\n\
+         # first, from 0): 0 empty, 1 the first player's piece (X, White), 2 the second's;\n\
+         # side 0 when the first player is to move, 1 when the second is. The key is\n\
+         # KEY_BASE, plus SIDE_WEIGHT when side is 1, plus the weight of each piece on its\n\
+         # cell; symmetry s moves cell i to IMAGES[s][i]. Derived from the game's Rust key\n\
+         # by tictable_games::cell_key.\n\
+         CELLS = {n}\n\
+         KEY_BASE = {base}\n\
+         SIDE_WEIGHT = {side}\n\
+         WEIGHTS = (\n    {weights},\n)\n\
+         IMAGES = (\n    {images},\n)\n\
+         \n\
+         \n\
+         def image_key(cells, side, symmetry):\n\
+         \x20   \"\"\"The key of the image of `cells` (`side` to move) under `symmetry`.\"\"\"\n\
+         \x20   image = IMAGES[symmetry]\n\
+         \x20   key = KEY_BASE + (SIDE_WEIGHT if side else 0)\n\
+         \x20   for i in range(CELLS):\n\
+         \x20       piece = cells[i]\n\
+         \x20       if piece:\n\
+         \x20           key += WEIGHTS[image[i]][piece - 1]\n\
+         \x20   return key\n\
+         \n\
+         \n\
+         def key(cells, side):\n\
+         \x20   \"\"\"The key of `cells` with `side` to move.\"\"\"\n\
+         \x20   return image_key(cells, side, 0)\n\
+         \n\
+         \n\
+         def class_key(cells, side):\n\
+         \x20   \"\"\"(the class key, the tables' key; the first symmetry giving it).\"\"\"\n\
+         \x20   best, symmetry = image_key(cells, side, 0), 0\n\
+         \x20   for s in range(1, len(IMAGES)):\n\
+         \x20       k = image_key(cells, side, s)\n\
+         \x20       if k < best:\n\
+         \x20           best, symmetry = k, s\n\
+         \x20   return best, symmetry\n\
+         \n\
+         \n\
+         def image(cells, symmetry):\n\
+         \x20   \"\"\"The image of `cells` under `symmetry` (the representative's cells).\"\"\"\n\
+         \x20   out = bytearray(CELLS)\n\
+         \x20   for i in range(CELLS):\n\
+         \x20       out[IMAGES[symmetry][i]] = cells[i]\n\
+         \x20   return bytes(out)\n",
+        n = formula.cells(),
+        base = formula.base,
+        side = formula.side,
+        weights = weights.join(",\n    "),
+        images = images.join(",\n    "),
+    );
 }
 
 /// The JSON document of both sides' tables of `solution`'s game: the header fields and,

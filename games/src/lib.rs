@@ -26,6 +26,7 @@ extern crate alloc;
 pub mod best_file;
 pub mod best_move;
 pub mod catalog;
+pub mod cell_key;
 pub mod check;
 pub mod compiled;
 mod connect_four;

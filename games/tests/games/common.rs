@@ -1,6 +1,6 @@
 //! Helpers shared by the modules.
 
-use tictable_games::{check, solve, Game, Solution};
+use tictable_games::{check, solve, Game, Outcome, Player, Solution};
 
 /// Solves `game` and checks every reachable position against its children.
 pub fn solved<G: Game>(game: G) -> Solution<G> {
@@ -64,5 +64,50 @@ pub fn generated_block(path: &str, begin: &str, end: &str, block: &str, write: b
             shown == block,
             "{path}: the generated block is stale: run {script}\n{block}"
         );
+    }
+}
+
+/// A game with its symmetries ignored (positions, not classes), its key passed through
+/// a function (the identity, or a scramble that a test needs).
+pub struct Plain<G>(pub G, pub fn(u64) -> u64);
+
+impl<G: Game> Game for Plain<G> {
+    type Position = G::Position;
+    type Move = G::Move;
+    fn id(&self) -> String {
+        self.0.id()
+    }
+    fn rules(&self) -> String {
+        self.0.rules()
+    }
+    fn start(&self) -> G::Position {
+        self.0.start()
+    }
+    fn moves(&self, p: &G::Position, out: &mut Vec<G::Move>) {
+        self.0.moves(p, out)
+    }
+    fn play(&self, p: &G::Position, mv: G::Move) -> G::Position {
+        self.0.play(p, mv)
+    }
+    fn primitive(&self, p: &G::Position) -> Option<Outcome> {
+        self.0.primitive(p)
+    }
+    fn to_move(&self, p: &G::Position) -> Player {
+        self.0.to_move(p)
+    }
+    fn key_space(&self) -> u64 {
+        self.0.key_space()
+    }
+    fn key(&self, p: &G::Position) -> u64 {
+        (self.1)(self.0.key(p))
+    }
+    fn write_move(&self, mv: G::Move, n: tictable_games::Notation) -> String {
+        self.0.write_move(mv, n)
+    }
+    fn move_syntax(&self, n: tictable_games::Notation) -> String {
+        self.0.move_syntax(n)
+    }
+    fn write_position(&self, p: &G::Position, n: tictable_games::Notation) -> String {
+        self.0.write_position(p, n)
     }
 }

