@@ -162,7 +162,9 @@ fn main() -> ! {
         let revision = controller.revision();
         let busy = controller.hardware().machine.is_busy();
         // No save starts below the supply a flash erase needs to end
-        // (`safety::supply_ok`: the PVD at 2.9 V); it counts as a failed one.
+        // (`safety::supply_ok`: the PVD at PLS 7, 2.66-2.90 V falling by the part); it
+        // counts as a failed one. A save begun above it may be torn by a cut; the
+        // store's CRC'd log keeps the record before it.
         if policy.due(revision, busy, controller.state()) && safety::supply_ok() {
             // A failed save is retried at the next change; the game goes on.
             // The snapshot keeps why the board last reset (shown at boot as well).

@@ -448,6 +448,9 @@ impl<'a> Board<'a> {
         if let Some(t) = m.iwdg.expires_at() {
             stop = stop.min(m.time.cycles_at_ns(t).max(m.time.cycles + 1));
         }
+        if let Some(t) = m.pwr.pdr_at() {
+            stop = stop.min(m.time.cycles_at_ns(t).max(m.time.cycles + 1));
+        }
         m.skip_limit = stop;
         core.stop_at = stop;
         let primask = reg(&self.uc, RegisterARM::PRIMASK) & 1;

@@ -161,9 +161,27 @@ pub struct Mcu {
     lines_gpio: (bool, bool),
     /// PB6 or PB7 is a GPIO output now (a bus recovery under way).
     recovering: bool,
-    /// Flash erases and half-word writes started while VDD was below what
-    /// flash needs ([`Pwr::too_low_for_flash`]): the firmware must start none.
+    /// Saves started while VDD was below what flash needs
+    /// ([`Pwr::too_low_for_flash`]): the firmware must start none. A save starts
+    /// with its first flash operation after a PVD poll or after 1 ms without
+    /// one, and is judged by that poll (PVDO read set), else by VDD at the
+    /// operation's start. The later operations of a save that started above
+    /// may fall below as VDD ramps down in a cut: DS5319 gives the flash down
+    /// to 2.0 V, and a save the power-down reset cuts is torn, which the
+    /// store's CRC'd log refuses on the next boot (no flash operation is
+    /// judged alone).
     pub flash_ops_low: u64,
+    /// The last PVD poll since the last flash operation: whether it read PVDO
+    /// set.
+    save_poll: Option<bool>,
+    /// When the last flash operation ends, ns.
+    flash_idle_at: u64,
+    /// Flash operations started below this part's PVD level inside a save
+    /// that started above it (VDD ramping down in a cut): allowed, counted.
+    pub flash_ops_low_in_saves: u64,
+    /// Saves a cut's power-down reset tore (a flash operation under way, or
+    /// less than 100 µs since one ended: between two half-words of a save).
+    pub saves_torn: u64,
     /// A power cut to make inside a flash operation to come.
     pub flash_cut: Option<FlashCut>,
     /// What the last such cut fell in (`"erase"`, `"write"`), or `"none"` when
@@ -219,6 +237,10 @@ impl Mcu {
             lines_gpio: (true, true),
             recovering: false,
             flash_ops_low: 0,
+            save_poll: None,
+            flash_idle_at: 0,
+            flash_ops_low_in_saves: 0,
+            saves_torn: 0,
             flash_cut: None,
             flash_cut_made: None,
         }
@@ -243,8 +265,13 @@ impl Mcu {
         self.systick = SysTick::default();
         self.dwt = Dwt::default();
         self.scb = Scb::default();
-        let (supply, low_reads, offset) =
+        let (mut supply, low_reads, offset) =
             (self.pwr.supply_mv, self.pwr.low_reads, self.pwr.offset_mv);
+        if self.pwr.ramp.is_some() {
+            // A cut ended: the power comes back at the regulator's output.
+            supply = pwr::NOMINAL_MV;
+            self.saves_torn += u64::from(now < self.flash_idle_at.saturating_add(100_000));
+        }
         self.pwr = Pwr::default();
         (self.pwr.supply_mv, self.pwr.low_reads, self.pwr.offset_mv) = (supply, low_reads, offset);
         self.i2c.reset(&mut self.world, now);
@@ -259,6 +286,7 @@ impl Mcu {
         self.reset = None;
         self.stall_until = None;
         self.poll = None;
+        self.save_poll = None;
         self.wiring.release(now, &mut self.world);
         self.lines_gpio = (true, true);
         self.recovering = false;
@@ -278,6 +306,11 @@ impl Mcu {
     pub fn advance(&mut self) {
         let now = self.ns();
         self.flash.advance(now);
+        self.pwr.settle(now);
+        if self.pwr.pdr_at().is_some_and(|t| now >= t) {
+            // VDD down to the power-down reset in a cut.
+            self.reset.get_or_insert(ResetKind::PowerOn);
+        }
         self.i2c.advance(now, &mut self.world);
         self.systick.advance(self.time.cycles);
         if self.iwdg.expires_at().is_some_and(|t| now >= t) {
@@ -328,7 +361,12 @@ impl Mcu {
             }
             _ if (pwr::BASE..pwr::BASE + 0x400).contains(&addr) => {
                 if self.rcc.apb1_enabled(28) {
-                    self.pwr.read(addr - pwr::BASE)
+                    self.pwr.settle(now);
+                    let r = self.pwr.read(addr - pwr::BASE);
+                    if addr - pwr::BASE == 4 {
+                        self.save_poll = r.map(|v| v & 1 << 2 != 0);
+                    }
+                    r
                 } else {
                     Some(0)
                 }
@@ -401,7 +439,7 @@ impl Mcu {
             _ if (flash::REG_BASE..flash::REG_BASE + 0x400).contains(&addr) => {
                 let r = self.flash.write(addr - flash::REG_BASE, value, now);
                 if let Some(Some(until)) = r {
-                    self.flash_ops_low += u64::from(self.pwr.too_low_for_flash());
+                    self.flash_op_started(now, until);
                     let until = self.cut_inside(true, now, until);
                     self.stall(until);
                 }
@@ -493,16 +531,39 @@ impl Mcu {
             return until;
         }
         self.flash_cut = None;
-        self.flash_cut_made = Some(if erase { "erase" } else { "write" });
-        self.reset = Some(ResetKind::PowerOn);
-        now + ((until - now) as f64 * c.fraction.clamp(0.0, 1.0)) as u64
+        self.flash_cut_made = Some(if erase {
+            "inside a flash erase"
+        } else {
+            "inside a flash write"
+        });
+        // The supply's input fails there: VDD ramps down to the power-down
+        // reset, which ends the operation if it is still under way.
+        self.pwr
+            .start_ramp(now + ((until - now) as f64 * c.fraction.clamp(0.0, 1.0)) as u64);
+        until
+    }
+
+    /// A flash operation started at `now`, to end at `until`: a save's start
+    /// is judged ([`Mcu::flash_ops_low`]).
+    fn flash_op_started(&mut self, now: u64, until: u64) {
+        self.pwr.settle(now);
+        let poll = self.save_poll.take();
+        if poll.is_some() || now >= self.flash_idle_at.saturating_add(1_000_000) {
+            let low = poll.unwrap_or_else(|| self.pwr.too_low_for_flash());
+            self.flash_ops_low += u64::from(low);
+        } else {
+            self.flash_ops_low_in_saves += u64::from(self.pwr.too_low_for_flash());
+        }
+        self.flash_idle_at = until;
     }
 
     /// The core stalls until `until` ns (every fetch waits for the flash).
     fn stall(&mut self, until: u64) {
-        // The watchdog runs on the LSI and ends any stall.
+        // The watchdog runs on the LSI and ends any stall, as does the
+        // power-down reset of a cut.
         let until = until
             .min(self.iwdg.expires_at().unwrap_or(u64::MAX))
+            .min(self.pwr.pdr_at().unwrap_or(u64::MAX))
             .min(self.ns() + 10_000_000_000);
         let c = self.time.cycles_at_ns(until);
         self.stall_until = Some(self.stall_until.map_or(c, |s| s.max(c)));
@@ -513,7 +574,7 @@ impl Mcu {
         self.advance();
         match self.flash.program(offset, size, value, self.ns()) {
             Programmed::Busy { until } => {
-                self.flash_ops_low += u64::from(self.pwr.too_low_for_flash());
+                self.flash_op_started(self.ns(), until);
                 let until = self.cut_inside(false, self.ns(), until);
                 self.stall(until)
             }
@@ -723,16 +784,29 @@ mod tests {
             next_save_only: false,
             fraction: 0.5,
         });
-        let t0 = m.time.cycles;
+        let (t0, ns0) = (m.time.cycles, m.ns());
         start_erase(&mut m, 0x0800_A400);
-        assert_eq!(m.reset, Some(ResetKind::PowerOn));
-        assert_eq!(m.flash_cut_made, Some("erase"));
+        assert_eq!(m.flash_cut_made, Some("inside a flash erase"));
         assert_eq!(m.flash_cut, None);
-        let half = m.stall_until.unwrap() - t0;
+        // The supply fails half-way through: VDD ramps down from 3.3 V at
+        // 1 V/ms and the power-down reset (1.88 V) ends the erase 1.42 ms later.
+        let (at, from) = m.pwr.ramp.expect("a ramp");
+        assert_eq!(from, 3_300);
+        let half = at - ns0;
+        let whole = m.time.ns_at_cycle(full) - m.time.ns_at_cycle(t0);
         assert!(
-            half * 2 <= full - t0 + 1 && half * 2 + 1 >= full - t0,
-            "{half} of {full}"
+            half * 2 <= whole + 1 && half * 2 + 1 >= whole,
+            "{half} of {whole}"
         );
+        let pdr = at + 1_420_000;
+        assert_eq!(m.pwr.pdr_at(), Some(pdr));
+        assert_eq!(m.stall_until, Some(m.time.cycles_at_ns(pdr)));
+        assert_eq!(m.reset, None, "VDD still above the power-down reset");
+        m.time.cycles = m.stall_until.unwrap();
+        m.advance();
+        assert_eq!(m.reset, Some(ResetKind::PowerOn));
+        m.reset_chip(ResetKind::PowerOn);
+        assert_eq!((m.pwr.supply_mv, m.pwr.ramp), (3_300, None), "power back");
     }
 
     #[test]

@@ -36,6 +36,15 @@ pub fn part_offset_mv(seed: u64) -> i32 {
 /// The blue pill's regulated supply, mV.
 pub const NOMINAL_MV: u32 = 3300;
 
+/// The power-down reset's falling threshold, typical, mV (DS5319, VPOR/PDR
+/// falling edge: 1.80 / 1.88 / 1.96 V min / typ / max): the chip runs until VDD
+/// falls this low.
+pub const PDR_MV: u32 = 1880;
+
+/// How fast VDD falls in a power cut, mV per µs (about 1 V/ms: the regulator's
+/// output capacitors discharged by the board's load once the input is gone).
+pub const CUT_MV_PER_US: u64 = 1;
+
 /// The power controller and the supply it watches.
 #[derive(Clone, Debug)]
 pub struct Pwr {
@@ -52,6 +61,9 @@ pub struct Pwr {
     /// PVDO as the comparator holds it (set below the falling threshold,
     /// cleared above the rising one).
     low: bool,
+    /// A power cut under way: VDD falls from `.1` mV at [`CUT_MV_PER_US`] since
+    /// `.0` ns.
+    pub ramp: Option<(u64, u32)>,
 }
 
 impl Default for Pwr {
@@ -63,6 +75,7 @@ impl Default for Pwr {
             low_reads: 0,
             offset_mv: 0,
             low: false,
+            ramp: None,
         }
     }
 }
@@ -71,6 +84,26 @@ impl Pwr {
     /// This part's falling threshold at `pls`, mV.
     pub fn falling_mv(&self, pls: usize) -> u32 {
         THRESHOLD_MV[pls].saturating_add_signed(self.offset_mv)
+    }
+
+    /// Starts a power cut at `now` ns: VDD ramps down from where it is.
+    pub fn start_ramp(&mut self, now: u64) {
+        self.ramp.get_or_insert((now, self.supply_mv));
+    }
+
+    /// VDD at `now` ns: the ramp of a power cut under way applied.
+    pub fn settle(&mut self, now: u64) {
+        if let Some((at, from)) = self.ramp {
+            let fallen = now.saturating_sub(at) / 1_000 * CUT_MV_PER_US;
+            self.supply_mv = from.saturating_sub(fallen.min(u64::from(from)) as u32);
+        }
+    }
+
+    /// When the ramp of a power cut under way reaches the power-down reset
+    /// ([`PDR_MV`]), ns.
+    pub fn pdr_at(&self) -> Option<u64> {
+        self.ramp
+            .map(|(at, from)| at + u64::from(from.saturating_sub(PDR_MV)) / CUT_MV_PER_US * 1_000)
     }
 
     /// Whether the PVD reports VDD below its level, with its hysteresis.
@@ -152,6 +185,20 @@ mod tests {
         p.supply_mv = 2_400;
         assert_eq!(p.read(4), Some(0), "2.4 V > 2.38 V");
         assert_eq!(p.read(8), None);
+    }
+
+    #[test]
+    fn a_cut_ramps_vdd_down_at_1_v_per_ms_through_the_pvd_to_the_pdr() {
+        let mut p = Pwr::default();
+        p.write(0, PVDE | (7 << 5));
+        p.start_ramp(1_000_000);
+        p.settle(1_000_000 + 500_000);
+        assert_eq!(p.supply_mv, 2_800);
+        assert_eq!(p.read(4), Some(0), "2.80 V: above the falling 2.78 V");
+        p.settle(1_000_000 + 530_000);
+        assert_eq!(p.read(4), Some(PVDO), "2.77 V");
+        // 3.30 V to 1.88 V: 1.42 ms.
+        assert_eq!(p.pdr_at(), Some(1_000_000 + 1_420_000));
     }
 
     #[test]

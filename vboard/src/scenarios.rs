@@ -362,6 +362,9 @@ pub struct Report {
     /// The bus's unkind moments: hangs injected (a slave out of step, mid-byte),
     /// I2C1 resets in the middle of a byte, bus recoveries and their clocks.
     pub bus: BusCounts,
+    /// Saves torn by a cut's power-down reset, and flash operations started
+    /// below the PVD's level inside saves started above it (VDD ramping down).
+    pub cut_saves: (u64, u64),
     /// The flash at the end.
     pub flash: Vec<u8>,
     /// What happened, for a failure's report.
@@ -669,10 +672,25 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
     }
     if m.flash_ops_low > 0 {
         r.violations.push(format!(
-            "{} flash operations started with VDD below {} mV (this part's PVD level)",
+            "{} saves started with VDD below {} mV (this part's PVD level)",
             m.flash_ops_low,
             m.pwr.save_min_mv()
         ));
+    }
+    // A cut inside an erase: VDD ramps from the cut to the power-down reset
+    // (1.42 ms) inside the erase (20-40 ms), which is torn; the game must come
+    // back from the log's older record (the games' rules above).
+    if plan.games.iter().any(|g| g.cut_in_erase_after_ms.is_some()) && m.saves_torn == 0 {
+        r.violations
+            .push("a power cut inside an erase tore no save".into());
+    }
+    // A cut inside a half-word write: the save goes on while VDD ramps down
+    // through the PVD's level (0.52 ms from 3.3 V), its later writes below it.
+    if plan.games.iter().any(|g| g.cut_in_write_after_ms.is_some()) && m.flash_ops_low_in_saves == 0
+    {
+        r.violations.push(
+            "a power cut inside a save's write left no write of it below the PVD's level".into(),
+        );
     }
     if m.world.stats.collisions > 0 {
         r.violations
@@ -690,6 +708,7 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
     r.figures.step_low_ns = t.min_low_ns;
     r.figures.dir_setup_ns = t.min_dir_setup_ns;
     r.figures.erases = m.flash.total_erases();
+    r.cut_saves = (m.saves_torn, m.flash_ops_low_in_saves);
     r.figures.i2c_bytes = m.i2c.bytes;
     r.figures.bus_busy_ns = m.i2c.time.busy_ns;
     r.figures.scan_bus_us = m
@@ -739,7 +758,11 @@ impl Report {
             let _ = write!(out, ", {fixes} fixes by the person");
         }
         if cuts > 0 {
-            let _ = write!(out, ", {cuts} power cuts");
+            let (torn, low) = self.cut_saves;
+            let _ = write!(
+                out,
+                ", {cuts} power cuts ({torn} saves torn, {low} flash operations below the PVD in saves begun above it)"
+            );
         }
         let b = self.bus;
         if b.hangs + b.mid_byte + b.recoveries > 0 {

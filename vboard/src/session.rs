@@ -432,8 +432,10 @@ impl<'a> Session<'a> {
                     // left): the world loses power too, for 1 s.
                     Some(what) if kind == ResetKind::PowerOn => {
                         self.cuts += 1;
-                        self.log
-                            .push(format!("{:8} ms power cut inside a flash {what}", self.ms));
+                        self.log.push(format!(
+                            "{:8} ms power cut (VDD ramped down to the power-down reset) {what}",
+                            self.ms
+                        ));
                         self.power_cycle(1_000);
                     }
                     other => {
@@ -560,9 +562,13 @@ impl<'a> Session<'a> {
         let m = self.board.mcu();
         let cut = match plan {
             CutPlan::At(t) if self.ms >= t => {
+                // The supply's input fails now: VDD ramps down through the PVD
+                // to the power-down reset, the core running (`tick` finishes
+                // the cut).
                 self.cut_plan = None;
-                self.cuts += 1;
-                self.power_cycle(1_000);
+                let now = m.ns();
+                m.pwr.start_ramp(now);
+                m.flash_cut_made.get_or_insert("at a moment drawn");
                 return;
             }
             CutPlan::At(_) => return,
