@@ -118,7 +118,7 @@ fn level(s: &str) -> Result<Level, String> {
 
 /// A game the machine plays (`tictactoe`, `misere`).
 fn game(s: &str) -> Result<Rules, String> {
-    Rules::ALL
+    Rules::PLACING
         .into_iter()
         .find(|r| r.id() == s)
         .ok_or_else(|| format!("`{s}`: the machine plays tictactoe or misere"))
@@ -230,12 +230,13 @@ pub fn run(args: Args) -> ExitCode {
     }
     let level = match (args.game, args.level) {
         (Rules::TicTacToe, level) => level.unwrap_or(Level::Trap),
-        (Rules::Misere, None | Some(Level::Perfect)) => Level::Perfect,
-        (Rules::Misere, Some(other)) => {
+        (_, None | Some(Level::Perfect)) => Level::Perfect,
+        (game, Some(other)) => {
             return usage(
                 ErrorKind::ValueValidation,
                 &format!(
-                    "--game misere plays its best-move table only: --level perfect, not {other}"
+                    "--game {} plays its best-move table only: --level perfect, not {other}",
+                    game.id()
                 ),
             );
         }
@@ -329,8 +330,9 @@ pub fn run(args: Args) -> ExitCode {
             "{}{} at level {} (seed {}, cheat rate {}, fault rate {}, board at {} deg) in {:.1} s",
             count_of(s.games.into(), "game"),
             match args.game {
-                Rules::TicTacToe => "",
-                Rules::Misere => " of misère",
+                Rules::TicTacToe => String::new(),
+                Rules::Misere => " of misère".to_string(),
+                game => format!(" of {}", game.id()),
             },
             level,
             args.seed,

@@ -49,7 +49,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.active = active;
         self.pending = None;
         self.misses = 0;
-        self.record = GameRecord::new();
+        self.record = GameRecord::of_game(self.chooser.rules());
         self.refill();
     }
 

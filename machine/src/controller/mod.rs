@@ -94,7 +94,10 @@ macro_rules! stat {
 
 mod game;
 mod lights;
+mod moves;
 mod pose_calibration;
+#[cfg(feature = "games")]
+mod position;
 mod problem;
 mod recovery;
 mod rules;
@@ -104,13 +107,20 @@ mod table_chooser;
 mod task_entry;
 mod words;
 
-pub use super::model::{GameRecord, GameSetup, Layout, Mode, Snapshot, Task, TaskError};
+#[cfg(feature = "games")]
+pub use super::model::{Ending, RecordError};
+pub use super::model::{
+    GameRecord, GameSetup, Layout, Mode, Snapshot, Task, TaskError, RECORD_CAPACITY,
+};
+pub use moves::Move;
 pub use pose_calibration::{Jog, CALIBRATE_HOLD_MS, JOG_REPEAT_MS, JOG_UM};
+#[cfg(feature = "games")]
+pub use position::Position;
 pub use problem::Problem;
 pub use recovery::ResumeError;
 pub use rules::Rules;
 #[cfg(feature = "games")]
-pub use table_chooser::{best_moves, game_of, TableChooser};
+pub use table_chooser::{best_moves, best_moves_of, game_of, TableChooser};
 pub use task_entry::TaskEntry;
 
 /// Chooses the device's moves. The hook for other players (a trap player that
@@ -137,6 +147,13 @@ pub trait MoveChooser {
     /// (a `TableChooser` of misère, with the `games` feature).
     fn rules(&self) -> Rules {
         Rules::TicTacToe
+    }
+
+    /// Switches to `rules`' game (a resumed save's, or the game chosen with the
+    /// buttons); `false`, changing nothing, when this chooser cannot play it: only
+    /// tic-tac-toe unless a chooser says otherwise.
+    fn set_rules(&mut self, rules: Rules) -> bool {
+        rules == self.rules()
     }
 }
 
@@ -445,6 +462,9 @@ pub struct Controller<I2C, O, I, L, C> {
     calibrator: Calibrator,
     /// Run the guided sensor calibration once homed.
     calibrate_when_homed: bool,
+    /// A resumed save's game number that was refused (shown once homed).
+    #[cfg(feature = "games")]
+    refused_game: Option<u8>,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -478,6 +498,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             stats: Stats::default(),
             calibrator: Calibrator::new(),
             calibrate_when_homed: false,
+            #[cfg(feature = "games")]
+            refused_game: None,
         }
     }
 
@@ -710,6 +732,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// matches it; otherwise Setup.
     #[inline(always)]
     fn ready(&mut self) {
+        #[cfg(feature = "games")]
+        if let Some(code) = self.refused_game.take() {
+            self.fail(Problem::UnknownGame(code));
+            return;
+        }
         let board = self.record.board();
         if self.active || (board.piece_count() > 0 && !board.is_over()) {
             self.fail(Problem::Mismatch);

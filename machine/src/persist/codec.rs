@@ -4,7 +4,7 @@
 
 use crate::classify::{Calibration, Margins, SquareCalibration};
 use crate::hw::Rgbc;
-use crate::model::{GameRecord, GameSetup, Mode, ResetCause, Task, FULL_STOCK};
+use crate::model::{GameRecord, GameSetup, Mode, ResetCause, Task, FULL_STOCK, RECORD_CAPACITY};
 use crate::motion::{Point, Pose, STORAGE_SLOTS};
 use crate::Colour;
 use tictable::Square;
@@ -40,7 +40,7 @@ pub(super) mod at {
     pub const FIRST_SQUARE: usize = DEVICE_FIRST + 1;
     pub const MOVES_LEN: usize = FIRST_SQUARE + 1;
     pub const MOVES: usize = MOVES_LEN + 1;
-    pub const TASK_LEN: usize = MOVES + 9;
+    pub const TASK_LEN: usize = MOVES + super::RECORD_CAPACITY;
     pub const TASK_DONE: usize = TASK_LEN + 1;
     /// (colour, square) pairs.
     pub const TASK_ITEMS: usize = TASK_DONE + 1;
@@ -49,7 +49,14 @@ pub(super) mod at {
     pub const STOCK: usize = ACTIVE + 1;
     /// Colour, slot, square.
     pub const PENDING: usize = STOCK + 4;
+    /// The game's number ([`Rules::code`](crate::controller::Rules::code)):
+    /// `games` feature only.
+    #[cfg(feature = "games")]
+    pub const GAME: usize = PENDING + 3;
+    #[cfg(not(feature = "games"))]
     pub const END: usize = PENDING + 3;
+    #[cfg(feature = "games")]
+    pub const END: usize = GAME + 1;
 }
 
 /// Bytes of an encoded [`Snapshot`] (without the slot's CRC).
@@ -67,8 +74,15 @@ pub(super) const FRAME_BUF: usize = FRAME_LEN.div_ceil(32) * 32;
 /// constant offset of a fixed-size array (no bounds checks).
 pub(super) type Frame = [u8; FRAME_BUF];
 
-/// The format version written in every snapshot.
+/// The format version written in every snapshot: 6 in the default build (9
+/// plies, no game byte), 7 with the `games` feature (64 plies and the game byte).
+#[cfg(not(feature = "games"))]
 pub const FORMAT_VERSION: u8 = 6;
+
+/// The format version written in every snapshot: 6 in the default build (9
+/// plies, no game byte), 7 with the `games` feature (64 plies and the game byte).
+#[cfg(feature = "games")]
+pub const FORMAT_VERSION: u8 = 7;
 
 /// Written for an absent optional value (a square, a colour).
 pub(super) const NONE: u8 = 0xFF;
@@ -202,6 +216,10 @@ impl Snapshot {
             None => [NONE; 3],
         };
         put(b, at::PENDING, &pending);
+        #[cfg(feature = "games")]
+        {
+            b[at::GAME] = self.record.game().code();
+        }
     }
 
     /// A snapshot back from [`Snapshot::encode`]'s layout: `None` unless `bytes` is
@@ -280,9 +298,32 @@ impl Snapshot {
             pending,
         };
         // At most nine: the tenth move finds the game over.
+        #[cfg(not(feature = "games"))]
         for k in 0..b[at::MOVES_LEN] as usize {
             let m = Square::new(*b.get(at::MOVES + k)?)?;
             snapshot.record.push(m).ok()?;
+        }
+        #[cfg(feature = "games")]
+        {
+            use crate::controller::{Move, Rules};
+            let Some(game) = Rules::from_code(b[at::GAME]) else {
+                // A game this build does not know: refused, the rest kept (the
+                // calibration, the pose, the setup); a fresh tic-tac-toe game
+                // instead, which the controller says with its lights.
+                snapshot.record = GameRecord::refused(b[at::GAME]);
+                snapshot.active = false;
+                snapshot.pending = None;
+                return Some(snapshot);
+            };
+            snapshot.record = GameRecord::of_game(game);
+            let len = b[at::MOVES_LEN] as usize;
+            if len > RECORD_CAPACITY {
+                return None;
+            }
+            for k in 0..len {
+                let mv = Move::from_byte(b[at::MOVES + k], game)?;
+                snapshot.record.push_move(mv).ok()?;
+            }
         }
         let (len, done) = (b[at::TASK_LEN], b[at::TASK_DONE]);
         if len != 0 {

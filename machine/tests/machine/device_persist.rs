@@ -2,6 +2,7 @@
 //! simulator (the store itself: `tests/device_store.rs`).
 
 use tictable::Square;
+use tictable_machine::controller::RECORD_CAPACITY;
 use tictable_machine::controller::{
     BestMove, GameRecord, Mode, RandomBestMove, ResumeError, State, Task,
 };
@@ -33,7 +34,7 @@ const POSE: usize = 1 + 4 + 216 + 8;
 const RESET_CAUSE: usize = POSE + 20;
 const SETUP: usize = RESET_CAUSE + 1;
 const MOVES: usize = SETUP + 3;
-const TASK: usize = MOVES + 9;
+const TASK: usize = MOVES + RECORD_CAPACITY;
 const STOCK: usize = TASK + 20 + 1;
 const PENDING: usize = STOCK + 4;
 

@@ -249,6 +249,9 @@ impl SimHuman {
             }
             #[cfg(not(feature = "games"))]
             Rules::Misere => legal.nth(self.rng.below(legal.len() as usize)),
+            // The other games are not simulated yet (issue 37): no batch plays them.
+            #[cfg(feature = "games")]
+            _ => legal.nth(self.rng.below(legal.len() as usize)),
         }
     }
 
