@@ -95,6 +95,8 @@ macro_rules! stat {
 mod game;
 mod lights;
 mod moves;
+#[cfg(feature = "games")]
+mod moving;
 mod pose_calibration;
 #[cfg(feature = "games")]
 mod position;
@@ -154,6 +156,18 @@ pub trait MoveChooser {
     /// tic-tac-toe unless a chooser says otherwise.
     fn set_rules(&mut self, rules: Rules) -> bool {
         rules == self.rules()
+    }
+
+    /// A legal move for the side to move in `position` of [`MoveChooser::rules`]'
+    /// game, or `None` when it is over (`games` feature): by default a placing
+    /// game's [`MoveChooser::choose`].
+    #[cfg(feature = "games")]
+    fn choose_move(&mut self, position: &Position) -> Option<Move> {
+        if self.rules().places_only() {
+            self.choose(&position.board()).map(Move::Place)
+        } else {
+            None
+        }
     }
 }
 
@@ -358,8 +372,10 @@ pub struct Stats {
     pub placements: u32,
     /// Placement attempts that failed verification and were retried.
     pub retries: u32,
-    /// Moved device pieces put back.
+    /// Moved device pieces put back (the device's own slides included).
     pub restores: u32,
+    /// The device's slides and pawn moves (each also a restore when verified).
+    pub slides: u32,
     /// Times the error light came on.
     pub errors: u32,
     /// Longest placement without the error light, from the decision to the
@@ -394,6 +410,7 @@ impl Stats {
             placements: self.placements + b.placements,
             retries: self.retries + b.retries,
             restores: self.restores + b.restores,
+            slides: self.slides + b.slides,
             errors: self.errors + b.errors,
             max_placement_ms: self.max_placement_ms.max(b.max_placement_ms),
             late_placements: self.late_placements + b.late_placements,

@@ -250,6 +250,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// Back to the game when `view` is the record plus one move of the human's, who
     /// is to move: the human presses the button for a move made.
     pub(super) fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
+        #[cfg(feature = "games")]
+        if !self.record.game().places_only() {
+            if self.mode == Mode::Game && self.one_move_seen(&view) {
+                self.next_turn(now_ms);
+            }
+            return;
+        }
         let human = self.device_colour().other();
         if self.mode == Mode::Game
             && !self.devices_turn()

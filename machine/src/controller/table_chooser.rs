@@ -174,12 +174,10 @@ impl<R: rand_core::Rng> MoveChooser for TableChooser<R> {
         }
         ok
     }
-}
 
-impl<R: rand_core::Rng> TableChooser<R> {
     /// A best move of the side to move in `p` ([`best_moves_of`]) drawn at random;
     /// `None` when the game is over. Any of the six games.
-    pub fn choose_move(&mut self, p: &Position) -> Option<Move> {
+    fn choose_move(&mut self, p: &Position) -> Option<Move> {
         let moves = best_moves_of(self.rules, p);
         if moves.is_empty() {
             return None;

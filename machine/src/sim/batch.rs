@@ -388,6 +388,25 @@ impl MoveChooser for BatchChooser {
             BatchChooser::Table(c) => c.rules(),
         }
     }
+
+    fn set_rules(&mut self, rules: Rules) -> bool {
+        match self {
+            BatchChooser::Level(c) => c.set_rules(rules),
+            #[cfg(feature = "games")]
+            BatchChooser::Table(c) => c.set_rules(rules),
+        }
+    }
+
+    #[cfg(feature = "games")]
+    fn choose_move(
+        &mut self,
+        position: &crate::controller::Position,
+    ) -> Option<crate::controller::Move> {
+        match self {
+            BatchChooser::Level(c) => c.choose_move(position),
+            BatchChooser::Table(c) => c.choose_move(position),
+        }
+    }
 }
 
 impl Batch {

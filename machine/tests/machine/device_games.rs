@@ -544,3 +544,237 @@ fn the_unknown_game_pattern_is_no_other_problems() {
         }
     }
 }
+
+/// A machine playing `rules` with its table, and a passive person the test's hands
+/// play for.
+#[cfg(feature = "sim")]
+fn morris_machine(rules: Rules, seed: u64) -> (HostMachine<TableChooser<SplitMix64>>, SimHuman) {
+    let chooser = TableChooser::new(rules, SplitMix64::new(seed)).unwrap();
+    let m = HostMachine::new(SimConfig::standard(0.0, 0.0, seed).unwrap(), chooser).unwrap();
+    (m, SimHuman::passive(seed))
+}
+
+/// The person's hands: `mv` of `colour` made on the world's board (a piece from
+/// storage, or the piece on `from` carried to `to`), then Done.
+#[cfg(feature = "sim")]
+fn hand(
+    m: &mut HostMachine<TableChooser<SplitMix64>>,
+    h: &mut SimHuman,
+    colour: Colour,
+    mv: Move,
+) {
+    {
+        let mut w = m.world.borrow_mut();
+        let piece = match mv.from() {
+            None => w.stored_piece(colour).unwrap(),
+            Some(from) => w.piece_on(from).unwrap(),
+        };
+        let to = w.config.pose.square_centre(mv.to());
+        w.hand_move(piece, to, 0.5);
+    }
+    m.press(h, tictable_machine::panel::Button::Done);
+}
+
+/// Ticks until the device's move is verified (or the game over): the person's turn.
+#[cfg(feature = "sim")]
+fn until_person(m: &mut HostMachine<TableChooser<SplitMix64>>, h: &mut SimHuman) -> State {
+    assert!(m.run_until(h, 60_000, |m| matches!(
+        m.controller.state(),
+        State::HumanTurn | State::Over(_) | State::Error(_)
+    )));
+    m.controller.state()
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn the_machine_slides_its_pieces_and_reads_the_persons_slides_to_the_end() {
+    // Each morris game, the machine first and second, against a perfect person
+    // (the tables' moves too): every game ends by the rules or a draw rule, the
+    // machine's slides verified by the sensors (no error light), the world's
+    // board the record's at every turn, and the value kept (a perfect pair plays
+    // each game's value: three men's morris and achi are wins for the first
+    // player's... whatever the solver says: never a loss where the start is not
+    // lost for the machine).
+    for rules in [Rules::ThreeMensMorris, Rules::Tapatan, Rules::Achi] {
+        for device_first in [true, false] {
+            let (mut m, mut h) = morris_machine(rules, 7 + u64::from(device_first));
+            let setup = tictable_machine::controller::GameSetup {
+                device_first,
+                first_square: None,
+            };
+            assert!(m.start_game(setup, &mut h, Style::Perfect));
+            let person = setup.device_colour().other();
+            let mut rng = SplitMix64::new(11);
+            let state = loop {
+                let state = until_person(&mut m, &mut h);
+                if !matches!(state, State::HumanTurn) {
+                    break state;
+                }
+                let record = *m.controller.record();
+                let seen = m.world.borrow().board().unwrap();
+                let view = rules.view(&record.position());
+                assert_eq!(
+                    seen,
+                    (
+                        view.pieces(Colour::Black).bits(),
+                        view.pieces(Colour::White).bits()
+                    ),
+                    "{} the board is the record's",
+                    rules.id()
+                );
+                let best = best_moves_of(rules, &record.position());
+                let mv = best[rng.below(best.len())];
+                hand(&mut m, &mut h, person, mv);
+            };
+            let record = *m.controller.record();
+            let ending = record.outcome();
+            assert!(
+                matches!(state, State::Over(_)) && ending.is_some(),
+                "{} {state:?} {record:?}",
+                rules.id()
+            );
+            let s = m.stats();
+            println!(
+                "{} device first {device_first}: {state:?} {ending:?} after {} plies, {} slides, {} placements",
+                rules.id(),
+                record.len(),
+                s.slides,
+                s.placements
+            );
+            assert_eq!(s.errors, 0, "{} {s:?}", rules.id());
+            assert!(s.slides > 0 || record.len() < 7, "{} {s:?}", rules.id());
+            // Perfect against perfect: the start's value (a table move never
+            // gives it away; the person's are the table's too).
+            let game = match rules {
+                Rules::Tapatan => Morris::tapatan(),
+                Rules::Achi => Morris::achi(),
+                _ => Morris::three_mens_morris(),
+            };
+            let first_wins = match solve(game).unwrap().start().outcome {
+                tictable_games::Outcome::Win => Some(true),
+                tictable_games::Outcome::Loss => Some(false),
+                tictable_games::Outcome::Draw => None,
+            };
+            let device = first_wins.map(|w| w == device_first);
+            assert_eq!(state, State::Over(device), "{}", rules.id());
+        }
+    }
+}
+
+/// The world's board as the controller's view of the record.
+#[cfg(feature = "sim")]
+fn board_is_record(m: &HostMachine<TableChooser<SplitMix64>>) -> bool {
+    let record = *m.controller.record();
+    let view = record.game().view(&record.position());
+    m.world.borrow().board()
+        == Some((
+            view.pieces(Colour::Black).bits(),
+            view.pieces(Colour::White).bits(),
+        ))
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn illegal_slides_and_extra_pieces_get_the_error_light_and_a_moved_device_piece_is_put_back() {
+    let rules = Rules::ThreeMensMorris;
+    // The machine first (black); the person places where the script says.
+    let (mut m, mut h) = morris_machine(rules, 21);
+    let setup = tictable_machine::controller::GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    let person = Colour::White;
+    // Through the placing phase with the table's moves (a slide phase follows
+    // only if nobody lined up: pick the first seed-independent best move).
+    let mut rng = SplitMix64::new(5);
+    loop {
+        assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+        let p = m.controller.record().position();
+        if p.o.count_ones() == 3 {
+            break;
+        }
+        let best = best_moves_of(rules, &p);
+        hand(&mut m, &mut h, person, best[rng.below(best.len())]);
+    }
+    let p = m.controller.record().position();
+    let len = m.controller.record().len();
+    // Every slide of the person's that the rules do not allow: to a point
+    // not adjacent (diagonal or farther), each refused with the error light and
+    // nothing recorded; the piece put back clears it.
+    let legal: Vec<Move> = rules.children(&p).into_iter().map(|(mv, _)| mv).collect();
+    let mut refused = 0;
+    for from in Square::ALL.into_iter().filter(|s| p.o & s.bit() != 0) {
+        for to in Square::ALL.into_iter().filter(|s| (p.x | p.o) & s.bit() == 0) {
+            let mv = Move::Slide { from, to };
+            if legal.contains(&mv) {
+                continue;
+            }
+            hand(&mut m, &mut h, person, mv);
+            assert!(
+                m.run_until(&mut h, 10_000, |m| m.controller.state()
+                    == State::Error(Problem::Mismatch)),
+                "{mv:?} accepted: {:?}",
+                m.controller.state()
+            );
+            assert_eq!(m.controller.record().len(), len);
+            // Put back: the error clears, the person's turn again.
+            {
+                let mut w = m.world.borrow_mut();
+                let piece = w.piece_on(to).unwrap();
+                let at = w.config.pose.square_centre(from);
+                w.hand_move(piece, at, 0.5);
+            }
+            assert!(m.run_until(&mut h, 20_000, |m| m.controller.state() == State::HumanTurn));
+            refused += 1;
+        }
+    }
+    assert!(refused > 0);
+    // An extra piece of the person's: the error light; taken away, play goes on.
+    let empty = Square::ALL
+        .into_iter()
+        .find(|s| (p.x | p.o) & s.bit() == 0)
+        .unwrap();
+    hand(&mut m, &mut h, person, Move::Place(empty));
+    assert!(m.run_until(&mut h, 10_000, |m| m.controller.state()
+        == State::Error(Problem::Mismatch)));
+    {
+        let mut w = m.world.borrow_mut();
+        let piece = w.piece_on(empty).unwrap();
+        let slot = w.free_slot(person).unwrap();
+        w.hand_move(piece, slot, 0.0);
+    }
+    assert!(m.run_until(&mut h, 20_000, |m| m.controller.state() == State::HumanTurn));
+    // A device piece slid by the person (a cheat): the machine puts it back.
+    let restores = m.stats().restores;
+    let device_piece = Square::ALL
+        .into_iter()
+        .find(|s| p.x & s.bit() != 0)
+        .unwrap();
+    hand(
+        &mut m,
+        &mut h,
+        Colour::Black,
+        Move::Slide {
+            from: device_piece,
+            to: empty,
+        },
+    );
+    assert!(m.run_until(&mut h, 30_000, |m| m.controller.state() == State::HumanTurn
+        && m.stats().restores > restores));
+    assert!(board_is_record(&m));
+    assert_eq!(m.controller.record().len(), len);
+    // Then a legal slide is taken and the game goes on to its end.
+    let mut rng = SplitMix64::new(9);
+    loop {
+        let p = m.controller.record().position();
+        let best = best_moves_of(rules, &p);
+        hand(&mut m, &mut h, person, best[rng.below(best.len())]);
+        match until_person(&mut m, &mut h) {
+            State::HumanTurn => assert!(board_is_record(&m)),
+            State::Over(_) => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(m.controller.record().outcome().is_some());
+}
