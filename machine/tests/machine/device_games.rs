@@ -557,12 +557,7 @@ fn morris_machine(rules: Rules, seed: u64) -> (HostMachine<TableChooser<SplitMix
 /// The person's hands: `mv` of `colour` made on the world's board (a piece from
 /// storage, or the piece on `from` carried to `to`), then Done.
 #[cfg(feature = "sim")]
-fn hand(
-    m: &mut HostMachine<TableChooser<SplitMix64>>,
-    h: &mut SimHuman,
-    colour: Colour,
-    mv: Move,
-) {
+fn hand(m: &mut HostMachine<TableChooser<SplitMix64>>, h: &mut SimHuman, colour: Colour, mv: Move) {
     {
         let mut w = m.world.borrow_mut();
         let piece = match mv.from() {
@@ -677,39 +672,63 @@ fn board_is_record(m: &HostMachine<TableChooser<SplitMix64>>) -> bool {
 #[test]
 fn illegal_slides_and_extra_pieces_get_the_error_light_and_a_moved_device_piece_is_put_back() {
     let rules = Rules::ThreeMensMorris;
-    // The machine first (black); the person places where the script says.
-    let (mut m, mut h) = morris_machine(rules, 21);
+    // The person first (black): the centre, then placements that line nothing
+    // up, until the slides begin with the person's piece on the centre and the
+    // person to move (a seed whose machine does not line up first).
+    let person = Colour::Black;
     let setup = tictable_machine::controller::GameSetup {
-        device_first: true,
+        device_first: false,
         first_square: None,
     };
-    assert!(m.start_game(setup, &mut h, Style::Perfect));
-    let person = Colour::White;
-    // Through the placing phase with the table's moves (a slide phase follows
-    // only if nobody lined up: pick the first seed-independent best move).
-    let mut rng = SplitMix64::new(5);
-    loop {
-        assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
-        let p = m.controller.record().position();
-        if p.o.count_ones() == 3 {
-            break;
-        }
-        let best = best_moves_of(rules, &p);
-        hand(&mut m, &mut h, person, best[rng.below(best.len())]);
-    }
+    let (mut m, mut h) = (1..20)
+        .find_map(|seed| {
+            let (mut m, mut h) = morris_machine(rules, seed);
+            assert!(m.start_game(setup, &mut h, Style::Perfect));
+            let mut rng = SplitMix64::new(seed);
+            loop {
+                if until_person(&mut m, &mut h) != State::HumanTurn {
+                    return None;
+                }
+                let p = m.controller.record().position();
+                if p.x.count_ones() == 3 {
+                    return (p.x & Square::CENTRE.bit() != 0).then_some((m, h));
+                }
+                let quiet: Vec<Move> = rules
+                    .children(&p)
+                    .into_iter()
+                    .filter(|(_, c)| rules.result_of(c).is_none())
+                    .map(|(mv, _)| mv)
+                    .collect();
+                let mv = if p.x == 0 {
+                    Move::Place(Square::CENTRE)
+                } else {
+                    *quiet.get(rng.below(quiet.len().max(1)))?
+                };
+                hand(&mut m, &mut h, person, mv);
+            }
+        })
+        .expect("a game reaching the slides with the person on the centre");
     let p = m.controller.record().position();
     let len = m.controller.record().len();
-    // Every slide of the person's that the rules do not allow: to a point
-    // not adjacent (diagonal or farther), each refused with the error light and
-    // nothing recorded; the piece put back clears it.
-    let legal: Vec<Move> = rules.children(&p).into_iter().map(|(mv, _)| mv).collect();
+    let (own, device) = (p.x, p.o);
+    // Every slide of the person's that three men's morris does not allow: to an
+    // empty point that is not a row or column neighbour (diagonal or farther;
+    // the test's own geometry, not the rules' code), each refused with the
+    // error light and nothing recorded; the piece put back clears it.
+    let neighbours =
+        |a: Square, b: Square| a.row().abs_diff(b.row()) + a.column().abs_diff(b.column()) == 1;
     let mut refused = 0;
-    for from in Square::ALL.into_iter().filter(|s| p.o & s.bit() != 0) {
-        for to in Square::ALL.into_iter().filter(|s| (p.x | p.o) & s.bit() == 0) {
+    let mut diagonal = 0;
+    for from in Square::ALL.into_iter().filter(|s| own & s.bit() != 0) {
+        for to in Square::ALL
+            .into_iter()
+            .filter(|s| (p.x | p.o) & s.bit() == 0)
+        {
             let mv = Move::Slide { from, to };
-            if legal.contains(&mv) {
+            if neighbours(from, to) {
                 continue;
             }
+            diagonal += usize::from(from == Square::CENTRE && to.row() != 1 && to.column() != 1);
             hand(&mut m, &mut h, person, mv);
             assert!(
                 m.run_until(&mut h, 10_000, |m| m.controller.state()
@@ -729,7 +748,7 @@ fn illegal_slides_and_extra_pieces_get_the_error_light_and_a_moved_device_piece_
             refused += 1;
         }
     }
-    assert!(refused > 0);
+    assert!(refused > 0 && diagonal > 0, "{refused} {diagonal}");
     // An extra piece of the person's: the error light; taken away, play goes on.
     let empty = Square::ALL
         .into_iter()
@@ -749,19 +768,21 @@ fn illegal_slides_and_extra_pieces_get_the_error_light_and_a_moved_device_piece_
     let restores = m.stats().restores;
     let device_piece = Square::ALL
         .into_iter()
-        .find(|s| p.x & s.bit() != 0)
+        .find(|s| device & s.bit() != 0)
         .unwrap();
     hand(
         &mut m,
         &mut h,
-        Colour::Black,
+        Colour::White,
         Move::Slide {
             from: device_piece,
             to: empty,
         },
     );
-    assert!(m.run_until(&mut h, 30_000, |m| m.controller.state() == State::HumanTurn
-        && m.stats().restores > restores));
+    assert!(
+        m.run_until(&mut h, 30_000, |m| m.controller.state() == State::HumanTurn
+            && m.stats().restores > restores)
+    );
     assert!(board_is_record(&m));
     assert_eq!(m.controller.record().len(), len);
     // Then a legal slide is taken and the game goes on to its end.
