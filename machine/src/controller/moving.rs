@@ -43,9 +43,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             .choose_move(&p)
             .filter(|&mv| game.play(&p, mv).is_some());
         match chosen {
-            Some(Move::Place(square)) => {
-                self.begin_placement(square, self.device_colour(), now_ms)
-            }
+            Some(Move::Place(square)) => self.begin_placement(square, self.device_colour(), now_ms),
             // A capture (a hexapawn pawn onto the person's) needs the captured
             // piece carried to storage first: not built yet.
             Some(Move::Pawn { to, .. }) if (p.x | p.o) & to.bit() != 0 => {
