@@ -799,3 +799,42 @@ fn illegal_slides_and_extra_pieces_get_the_error_light_and_a_moved_device_piece_
     }
     assert!(m.controller.record().outcome().is_some());
 }
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_power_cut_in_the_slides_resumes_the_morris_game_from_the_flash() {
+    // Tapatan, the machine second: a power cut at the person's turn once the
+    // slides began; the restarted machine (given a tic-tac-toe chooser) takes the
+    // game from the snapshot's game byte and plays it to its end.
+    let rules = Rules::Tapatan;
+    let (mut m, mut h) = morris_machine(rules, 31);
+    let setup = tictable_machine::controller::GameSetup {
+        device_first: false,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    let mut rng = SplitMix64::new(4);
+    let mut cut = false;
+    loop {
+        match until_person(&mut m, &mut h) {
+            State::HumanTurn => {}
+            State::Over(_) => break,
+            other => panic!("{other:?}"),
+        }
+        let record = *m.controller.record();
+        if !cut && record.len() >= 6 {
+            // Let the save policy write the turn, then cut.
+            m.run_until(&mut h, 3_000, |_| false);
+            let chooser = TableChooser::new(Rules::TicTacToe, SplitMix64::new(8)).unwrap();
+            m.power_cycle(chooser).unwrap();
+            assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::HumanTurn));
+            assert_eq!(*m.controller.record(), record);
+            assert_eq!(m.controller.rules(), rules);
+            cut = true;
+        }
+        let best = best_moves_of(rules, &record.position());
+        hand(&mut m, &mut h, Colour::Black, best[rng.below(best.len())]);
+    }
+    assert!(cut, "the game ended before the slides");
+    assert!(m.controller.record().outcome().is_some());
+}
