@@ -34,9 +34,7 @@ mod device_sensor_faults;
 mod device_sensors;
 #[cfg(feature = "sim")]
 mod device_sim;
-// Its figures are the default layout's (294 B snapshots, 44 B deltas); the
-// `games` layout's store is checked in `device_games`.
-#[cfg(all(feature = "sim-core", not(feature = "games")))]
+#[cfg(feature = "sim-core")]
 mod device_store;
 #[cfg(feature = "sim")]
 mod device_task_entry;
