@@ -116,12 +116,18 @@ fn level(s: &str) -> Result<Level, String> {
     Ok(strategy.level())
 }
 
-/// A game the machine plays (`tictactoe`, `misere`).
+/// A game the machine plays (`tictactoe`, `misere`, `three-mens-morris`, `tapatan`,
+/// `achi`).
 fn game(s: &str) -> Result<Rules, String> {
-    Rules::PLACING
+    Rules::ALL
         .into_iter()
+        .filter(|r| *r != Rules::Hexapawn)
         .find(|r| r.id() == s)
-        .ok_or_else(|| format!("`{s}`: the machine plays tictactoe or misere"))
+        .ok_or_else(|| {
+            format!(
+                "`{s}`: the machine plays tictactoe, misere, three-mens-morris, tapatan or achi"
+            )
+        })
 }
 
 fn faults(s: &str) -> Result<FaultSet, String> {
@@ -241,6 +247,17 @@ pub fn run(args: Args) -> ExitCode {
             );
         }
     };
+    if !args.game.places_only() && (args.cheat_rate > 0.0 || args.fault_rate > 0.0) {
+        return usage(
+            ErrorKind::ValueValidation,
+            &format!(
+                "--game {} runs without cheats and faults so far (the simulated person \
+                 does not cheat or repair a board in the games whose pieces move yet): \
+                 leave --cheat-rate and --fault-rate at 0",
+                args.game.id()
+            ),
+        );
+    }
     let requested = args.faults.unwrap_or(if args.fault_rate > 0.0 {
         FaultSet::I2C_AND_MAGNET
     } else {
@@ -289,6 +306,8 @@ pub fn run(args: Args) -> ExitCode {
                 "device_wins": s.device_wins,
                 "device_draws": s.device_draws,
                 "device_losses": s.device_losses,
+                "draws_by_repetition": s.draws_by_repetition,
+                "draws_by_length": s.draws_by_length,
                 "cheats_injected": s.cheats_injected,
                 "cheats_restored": s.cheats_restored,
                 "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
@@ -356,6 +375,13 @@ pub fn run(args: Args) -> ExitCode {
             text,
             "device wins / draws / losses moving first: {first}, moving second: {second}"
         );
+        if !args.game.places_only() {
+            let _ = writeln!(
+                text,
+                "draws by a threefold repetition: {}, by the 64-ply length: {}",
+                s.draws_by_repetition, s.draws_by_length
+            );
+        }
         let kinds: Vec<String> = s
             .faults_by_kind
             .iter()
@@ -407,8 +433,13 @@ pub fn run(args: Args) -> ExitCode {
     };
     // The contract as this level and these faults make it: losses only for a level
     // that never loses, every kind asked for only where drawing it was certain.
+    // In the games whose pieces move, "never loses" is "never gives away value":
+    // a game that ends worse for the machine than its side's start value (the
+    // solver's) counts as lost.
     let judged = Summary {
-        device_losses: if never_loses(level) {
+        device_losses: if !args.game.places_only() {
+            value_given_away(s.by_side, args.game.first_player_wins())
+        } else if never_loses(level) {
             s.device_losses
         } else {
             0
@@ -550,6 +581,24 @@ fn not_drawn(s: &Summary, requested: FaultSet, explicit: bool, rate: f64) -> Vec
             }
         })
         .collect()
+}
+
+/// Games that ended worse for the machine than its side's start value, from the
+/// results by side (`[wins, draws, losses]` moving first, then second) and the
+/// first player's start value (`Some(true)` a win, `None` a draw).
+fn value_given_away(by_side: [[u32; 3]; 2], first_wins: Option<bool>) -> u32 {
+    let [[_, d1, l1], [_, d2, l2]] = by_side;
+    let first = match first_wins {
+        Some(true) => d1 + l1,
+        None => l1,
+        Some(false) => 0,
+    };
+    let second = match first_wins {
+        Some(false) => d2 + l2,
+        None => l2,
+        Some(true) => 0,
+    };
+    first + second
 }
 
 #[cfg(test)]

@@ -250,7 +250,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let expected = self.base_view().pieces(d).bits();
         let seen = view.pieces(d).bits();
         if seen == expected && view.untrusted().is_empty() {
-            stat!(self.stats.restores += 1);
+            #[cfg(feature = "games")]
+            let slide = core::mem::take(&mut self.sliding);
+            #[cfg(not(feature = "games"))]
+            let slide = false;
+            stat!(self.stats.restores += u32::from(!slide));
+            let _ = slide;
             self.park(now_ms);
             // Ask for the human's move again (a move made meanwhile is read then);
             // after the device's slide (recorded before it was carried), the

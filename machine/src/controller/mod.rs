@@ -482,6 +482,9 @@ pub struct Controller<I2C, O, I, L, C> {
     /// A resumed save's game number that was refused (shown once homed).
     #[cfg(feature = "games")]
     refused_game: Option<u8>,
+    /// The restore under way carries the device's own slide (not a moved piece).
+    #[cfg(feature = "games")]
+    sliding: bool,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -517,6 +520,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             calibrate_when_homed: false,
             #[cfg(feature = "games")]
             refused_game: None,
+            #[cfg(feature = "games")]
+            sliding: false,
         }
     }
 

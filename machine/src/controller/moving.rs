@@ -56,6 +56,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
                 stat!(self.stats.slides += 1);
                 self.placement_started = now_ms;
+                self.sliding = true;
                 self.start_restore(from, to, 1);
             }
             None => self.fail(Problem::Mismatch),
@@ -89,6 +90,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let humans_same = base.pieces(d.other()) == view.pieces(d.other());
         match (humans_same, extra.first(), missing.first()) {
             (true, Some(from), Some(to)) if missing.at_most_one() && extra.at_most_one() => {
+                self.sliding = false;
                 self.start_restore(from, to, 1)
             }
             _ => self.fail(Problem::Mismatch),

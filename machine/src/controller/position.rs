@@ -38,6 +38,31 @@ impl Rules {
         }
     }
 
+    /// The start's value for the first player by `tictable-games`' solve:
+    /// `Some(true)` a win, `Some(false)` a loss, `None` a draw (solved on each call:
+    /// milliseconds).
+    ///
+    /// ```
+    /// use tictable_machine::controller::Rules;
+    /// assert_eq!(Rules::TicTacToe.first_player_wins(), None);
+    /// assert_eq!(Rules::Hexapawn.first_player_wins(), Some(false));
+    /// ```
+    pub fn first_player_wins(self) -> Option<bool> {
+        use tictable_games::solve;
+        let outcome = match self {
+            Rules::TicTacToe | Rules::Misere => solve(super::game_of(self)).ok()?.start().outcome,
+            Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
+                solve(morris(self)).ok()?.start().outcome
+            }
+            Rules::Hexapawn => solve(Hexapawn).ok()?.start().outcome,
+        };
+        match outcome {
+            Outcome::Win => Some(true),
+            Outcome::Loss => Some(false),
+            Outcome::Draw => None,
+        }
+    }
+
     /// The game's start.
     pub fn start(self) -> Position {
         match self {

@@ -61,6 +61,10 @@ pub struct Summary {
     pub device_draws: u32,
     /// Device losses.
     pub device_losses: u32,
+    /// Draws by a threefold repetition (games whose pieces move).
+    pub draws_by_repetition: u32,
+    /// Draws by the record's length, 64 plies (games whose pieces move).
+    pub draws_by_length: u32,
     /// The finished games' results by the device's side: `[first, second]`, each
     /// `[wins, draws, losses]` (filled by [`run_batch`], which knows the sides).
     pub by_side: [[u32; 3]; 2],
@@ -180,6 +184,8 @@ impl Summary {
             (true, Some(false)) => self.device_losses += 1,
             (true, None) => self.device_draws += 1,
         }
+        self.draws_by_repetition += u32::from(r.repetition);
+        self.draws_by_length += u32::from(r.by_length);
         self.cheats_injected += r.cheats;
         self.cheats_restored += r.restores;
         if r.recovered() {
@@ -336,9 +342,14 @@ impl BatchChooser {
             Rules::Misere => TableChooser::new(rules, rng).map(BatchChooser::Table),
             #[cfg(not(feature = "games"))]
             Rules::Misere => None,
-            // The sliding games and hexapawn are not simulated yet (issue 37).
+            // The morris games from their tables too; hexapawn is not simulated yet
+            // (its set-up and captures, issue 37).
             #[cfg(feature = "games")]
-            _ => None,
+            Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
+                TableChooser::new(rules, rng).map(BatchChooser::Table)
+            }
+            #[cfg(feature = "games")]
+            Rules::Hexapawn => None,
         }
     }
 }
