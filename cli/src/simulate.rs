@@ -75,11 +75,12 @@ pub struct Args {
     /// play that steers towards the opponent's mistakes), sharp, gentle (F = 0.5),
     /// adaptive or epsilon (ε = 0.1), written as for `play`; the
     /// machine's panel sets a level only, so no mistake rate and no forced first move.
-    /// Default: trap for tic-tac-toe, perfect for misère (which plays only that).
+    /// Default: trap for tic-tac-toe, perfect for the other games (which play only that).
     #[arg(long, value_parser = level)]
     level: Option<Level>,
-    /// The game: tictactoe (three in a line wins) or misere (three of one's own in
-    /// a line loses; the machine plays its best-move table perfectly).
+    /// The game: tictactoe (three in a line wins), misere (three of one's own in
+    /// a line loses), three-mens-morris, tapatan or achi (pieces placed, then slid;
+    /// no cheats or faults yet); the other games play their best-move tables perfectly.
     #[arg(long, default_value = "tictactoe", value_parser = game)]
     game: Rules,
     /// One JSON line instead of text.
