@@ -425,8 +425,8 @@ fn base_bytes() -> [u8; ENCODED_LEN] {
 /// Where the game byte is: the last byte of the games layout.
 const GAME: usize = ENCODED_LEN - 1;
 /// Where the number of plies is (version, sequence, calibration, margins, pose,
-/// reset cause, device first, first square).
-const MOVES_LEN: usize = 1 + 4 + 216 + 8 + 20 + 3;
+/// reset cause, the plies past the ninth, device first, first square).
+const MOVES_LEN: usize = 1 + 4 + 216 + 8 + 20 + 1 + (RECORD_CAPACITY - 9) + 2;
 
 #[test]
 fn a_long_game_of_every_game_round_trips_through_the_snapshot_and_the_store() {

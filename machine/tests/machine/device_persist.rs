@@ -32,9 +32,12 @@ fn record(moves: &[u8]) -> GameRecord {
 /// Offsets in the encoded layout (see `Snapshot::encode`).
 const POSE: usize = 1 + 4 + 216 + 8;
 const RESET_CAUSE: usize = POSE + 20;
-const SETUP: usize = RESET_CAUSE + 1;
+/// The side, first square and number of plies, past the plies beyond the ninth
+/// (none in the default layout).
+const SETUP: usize = RESET_CAUSE + 1 + (RECORD_CAPACITY - 9);
+/// The first nine plies.
 const MOVES: usize = SETUP + 3;
-const TASK: usize = MOVES + RECORD_CAPACITY;
+const TASK: usize = MOVES + 9;
 const STOCK: usize = TASK + 20 + 1;
 const PENDING: usize = STOCK + 4;
 

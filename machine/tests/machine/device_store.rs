@@ -6,7 +6,7 @@
 use embedded_storage::nor_flash::{NorFlash, ReadNorFlash};
 use tictable::Square;
 use tictable_machine::classify::Calibration;
-use tictable_machine::controller::{GameRecord, GameSetup, Mode};
+use tictable_machine::controller::{GameRecord, GameSetup, Mode, RECORD_CAPACITY};
 use tictable_machine::model::ResetCause;
 use tictable_machine::motion::{Point, Pose};
 use tictable_machine::persist::{crc32, PersistError, Snapshot, Store, ENCODED_LEN};
@@ -16,21 +16,23 @@ use tictable_machine::sim::flash::{wear_games, MemFlash, MemFlashError};
 type Kib3 = MemFlash<3072, 1024, 2>;
 /// Twelve 1 KiB pages (the firmware has 24: the same geometry, twice the pages).
 type Kib12 = MemFlash<12288, 1024, 2>;
-/// Small pages (5 saves each; 2 in the `games` layout): many rounds of the pages in
+/// Small pages (5 saves each; 4 in the `games` layout): many rounds of the pages in
 /// few saves.
 type Small = MemFlash<1536, 512, 2>;
 
 /// A whole snapshot's record: the snapshot and its CRC (294 B; 350 B in the
 /// `games` layout).
 const WHOLE: usize = ENCODED_LEN + 4;
-/// A delta's record: the game fields from the side (offset 250) on and the CRC
-/// (44 B; 100 B in the `games` layout).
-const DELTA: usize = WHOLE - 250;
-/// Saves per 1 KiB page: a whole snapshot and as many deltas as fit (17; 7 in the
+/// A delta's record: the game fields from the side (offset 250; 305 in the `games`
+/// layout, past the plies beyond the ninth) on and the CRC (44 B; 45 B with `games`).
+const DELTA: usize = WHOLE - 250 - (RECORD_CAPACITY - 9);
+/// A delta as written: padded to the 2-byte write unit (44 B; 46 B with `games`).
+const DELTA_IO: usize = DELTA.next_multiple_of(2);
+/// Saves per 1 KiB page: a whole snapshot and as many deltas as fit (17; 15 in the
 /// `games` layout).
-const PER_KIB_PAGE: usize = 1 + (1024 - WHOLE) / DELTA;
+const PER_KIB_PAGE: usize = 1 + (1024 - WHOLE) / DELTA_IO;
 const _: () = assert!(Store::<Kib3>::SAVES_PER_PAGE == PER_KIB_PAGE);
-const _: () = assert!(Store::<Small>::SAVES_PER_PAGE == 1 + (512 - WHOLE) / DELTA);
+const _: () = assert!(Store::<Small>::SAVES_PER_PAGE == 1 + (512 - WHOLE) / DELTA_IO);
 #[cfg(not(feature = "games"))]
 const _: () = assert!(WHOLE == 294 && DELTA == 44 && PER_KIB_PAGE == 17);
 
@@ -96,7 +98,7 @@ fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
         let erased = after.erases > before.erases;
         assert_eq!(after.writes, before.writes + 1, "save {k}: one record");
         let erase_cuts = if erased { E } else { 0 };
-        let write_len = if erased { WHOLE } else { DELTA };
+        let write_len = if erased { WHOLE } else { DELTA_IO };
         for cut in 0..erase_cuts + write_len {
             // The running store (it knows where the next save goes), or a fresh
             // one after a reset (its save scans the flash first), in turn.
@@ -146,7 +148,7 @@ fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
 
 #[test]
 fn a_power_cut_at_every_byte_of_every_erase_and_write_keeps_the_newest_snapshot() {
-    // Small pages: 5 saves each (2 with `games`), 3 pages: 4 rounds of the pages (10 with `games`), recalibrated
+    // Small pages: 5 saves each (4 with `games`), 3 pages: 4 rounds of the pages (5 with `games`), recalibrated
     // mid-page twice (a whole snapshot before the page is full).
     let run: Vec<Snapshot> = (0..60).map(|k| snapshot(k, &[7, 23])).collect();
     let cuts = cut_everywhere::<1536, 512>(&run);
@@ -155,7 +157,7 @@ fn a_power_cut_at_every_byte_of_every_erase_and_write_keeps_the_newest_snapshot(
 
 #[test]
 fn a_power_cut_in_every_save_of_a_firmware_sized_page_round_keeps_the_newest() {
-    // The firmware's 1 KiB pages: 17 saves each (7 in the `games` layout), 3 pages
+    // The firmware's 1 KiB pages: 17 saves each (15 in the `games` layout), 3 pages
     // and then some.
     let run: Vec<Snapshot> = (0..3 * PER_KIB_PAGE + 5)
         .map(|k| snapshot(k, &[]))
@@ -210,7 +212,7 @@ fn a_load_reads_each_page_start_and_one_page_of_deltas() {
     for k in 0..n {
         store.save(&snapshot(k, &[])).unwrap();
     }
-    // Boot: the 12 page starts and the newest page's 16 delta slots (6 in the
+    // Boot: the 12 page starts and the newest page's 16 delta slots (14 in the
     // `games` layout).
     let mut flash = store.destroy();
     flash.reads = 0;
@@ -262,7 +264,7 @@ fn saved(n: usize, recalibrated: &[usize]) -> Kib3 {
 fn every_single_bit_flip_of_the_newest_record_falls_back_to_the_one_before() {
     // The newest record a delta (page 1, slot 2), then a whole snapshot (page 2).
     for (n, at, len) in [
-        (PER_KIB_PAGE + 4, 1024 + WHOLE + 2 * DELTA, DELTA),
+        (PER_KIB_PAGE + 4, 1024 + WHOLE + 2 * DELTA_IO, DELTA),
         (2 * PER_KIB_PAGE + 1, 2048, ENCODED_LEN + 4),
     ] {
         let image = saved(n, &[]);
@@ -280,7 +282,7 @@ fn every_single_bit_flip_of_the_newest_record_falls_back_to_the_one_before() {
     }
     // Every record bad: nothing, never a wrong snapshot.
     let mut flash = saved(3, &[]);
-    for at in [10, WHOLE + 10, WHOLE + DELTA + 10] {
+    for at in [10, WHOLE + 10, WHOLE + DELTA_IO + 10] {
         flash.bytes[at] ^= 1;
     }
     assert_eq!(boot(&flash), None);
@@ -378,7 +380,9 @@ fn pages_follow_the_flash_geometry_and_bad_bases_are_refused() {
     small_units_and_wide_writes();
     // Past the records, a page stays erased.
     let flash = saved(3, &[]);
-    assert!(flash.bytes[WHOLE + 2 * DELTA..].iter().all(|&b| b == 0xFF));
+    assert!(flash.bytes[WHOLE + 2 * DELTA_IO..]
+        .iter()
+        .all(|&b| b == 0xFF));
 }
 
 #[test]
@@ -508,7 +512,7 @@ impl NorFlash for FailingReads {
 fn a_read_error_in_any_read_of_a_scan_leaves_the_store_to_scan_again() {
     // Page 0: snapshot 1 whole, 2 and 3 as deltas; page 1: snapshot 4 whole (the
     // pose changed), page 2 erased. A scan reads the 3 page starts and page 1's
-    // 16 delta slots (6 in the `games` layout).
+    // 16 delta slots (14 in the `games` layout).
     let run: Vec<Snapshot> = (1..5).map(|k| snapshot(k, &[4])).collect();
     let mut store = Store::new(Kib3::new(), 0).unwrap();
     for s in &run {
