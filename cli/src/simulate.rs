@@ -75,11 +75,12 @@ pub struct Args {
     /// play that steers towards the opponent's mistakes), sharp, gentle (F = 0.5),
     /// adaptive or epsilon (ε = 0.1), written as for `play`; the
     /// machine's panel sets a level only, so no mistake rate and no forced first move.
-    /// Default: trap for tic-tac-toe, perfect for misère (which plays only that).
+    /// Default: trap for tic-tac-toe, perfect for the other games (which play only that).
     #[arg(long, value_parser = level)]
     level: Option<Level>,
-    /// The game: tictactoe (three in a line wins) or misere (three of one's own in
-    /// a line loses; the machine plays its best-move table perfectly).
+    /// The game: tictactoe (three in a line wins), misere (three of one's own in
+    /// a line loses), three-mens-morris, tapatan or achi (pieces placed, then slid;
+    /// no cheats or faults yet); the other games play their best-move tables perfectly.
     #[arg(long, default_value = "tictactoe", value_parser = game)]
     game: Rules,
     /// One JSON line instead of text.
@@ -116,12 +117,18 @@ fn level(s: &str) -> Result<Level, String> {
     Ok(strategy.level())
 }
 
-/// A game the machine plays (`tictactoe`, `misere`).
+/// A game the machine plays (`tictactoe`, `misere`, `three-mens-morris`, `tapatan`,
+/// `achi`).
 fn game(s: &str) -> Result<Rules, String> {
     Rules::ALL
         .into_iter()
+        .filter(|r| *r != Rules::Hexapawn)
         .find(|r| r.id() == s)
-        .ok_or_else(|| format!("`{s}`: the machine plays tictactoe or misere"))
+        .ok_or_else(|| {
+            format!(
+                "`{s}`: the machine plays tictactoe, misere, three-mens-morris, tapatan or achi"
+            )
+        })
 }
 
 fn faults(s: &str) -> Result<FaultSet, String> {
@@ -230,16 +237,28 @@ pub fn run(args: Args) -> ExitCode {
     }
     let level = match (args.game, args.level) {
         (Rules::TicTacToe, level) => level.unwrap_or(Level::Trap),
-        (Rules::Misere, None | Some(Level::Perfect)) => Level::Perfect,
-        (Rules::Misere, Some(other)) => {
+        (_, None | Some(Level::Perfect)) => Level::Perfect,
+        (game, Some(other)) => {
             return usage(
                 ErrorKind::ValueValidation,
                 &format!(
-                    "--game misere plays its best-move table only: --level perfect, not {other}"
+                    "--game {} plays its best-move table only: --level perfect, not {other}",
+                    game.id()
                 ),
             );
         }
     };
+    if !args.game.places_only() && (args.cheat_rate > 0.0 || args.fault_rate > 0.0) {
+        return usage(
+            ErrorKind::ValueValidation,
+            &format!(
+                "--game {} runs without cheats and faults so far (the simulated person \
+                 does not cheat or repair a board in the games whose pieces move yet): \
+                 leave --cheat-rate and --fault-rate at 0",
+                args.game.id()
+            ),
+        );
+    }
     let requested = args.faults.unwrap_or(if args.fault_rate > 0.0 {
         FaultSet::I2C_AND_MAGNET
     } else {
@@ -288,6 +307,8 @@ pub fn run(args: Args) -> ExitCode {
                 "device_wins": s.device_wins,
                 "device_draws": s.device_draws,
                 "device_losses": s.device_losses,
+                "draws_by_repetition": s.draws_by_repetition,
+                "draws_by_length": s.draws_by_length,
                 "cheats_injected": s.cheats_injected,
                 "cheats_restored": s.cheats_restored,
                 "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
@@ -329,8 +350,9 @@ pub fn run(args: Args) -> ExitCode {
             "{}{} at level {} (seed {}, cheat rate {}, fault rate {}, board at {} deg) in {:.1} s",
             count_of(s.games.into(), "game"),
             match args.game {
-                Rules::TicTacToe => "",
-                Rules::Misere => " of misère",
+                Rules::TicTacToe => String::new(),
+                Rules::Misere => " of misère".to_string(),
+                game => format!(" of {}", game.id()),
             },
             level,
             args.seed,
@@ -354,6 +376,13 @@ pub fn run(args: Args) -> ExitCode {
             text,
             "device wins / draws / losses moving first: {first}, moving second: {second}"
         );
+        if !args.game.places_only() {
+            let _ = writeln!(
+                text,
+                "draws by a threefold repetition: {}, by the 64-ply length: {}",
+                s.draws_by_repetition, s.draws_by_length
+            );
+        }
         let kinds: Vec<String> = s
             .faults_by_kind
             .iter()
@@ -405,8 +434,13 @@ pub fn run(args: Args) -> ExitCode {
     };
     // The contract as this level and these faults make it: losses only for a level
     // that never loses, every kind asked for only where drawing it was certain.
+    // In the games whose pieces move, "never loses" is "never gives away value":
+    // a game that ends worse for the machine than its side's start value (the
+    // solver's) counts as lost.
     let judged = Summary {
-        device_losses: if never_loses(level) {
+        device_losses: if !args.game.places_only() {
+            value_given_away(s.by_side, args.game.first_player_wins())
+        } else if never_loses(level) {
             s.device_losses
         } else {
             0
@@ -548,6 +582,24 @@ fn not_drawn(s: &Summary, requested: FaultSet, explicit: bool, rate: f64) -> Vec
             }
         })
         .collect()
+}
+
+/// Games that ended worse for the machine than its side's start value, from the
+/// results by side (`[wins, draws, losses]` moving first, then second) and the
+/// first player's start value (`Some(true)` a win, `None` a draw).
+fn value_given_away(by_side: [[u32; 3]; 2], first_wins: Option<bool>) -> u32 {
+    let [[_, d1, l1], [_, d2, l2]] = by_side;
+    let first = match first_wins {
+        Some(true) => d1 + l1,
+        None => l1,
+        Some(false) => 0,
+    };
+    let second = match first_wins {
+        Some(false) => d2 + l2,
+        None => l2,
+        Some(true) => 0,
+    };
+    first + second
 }
 
 #[cfg(test)]

@@ -9,6 +9,9 @@
 //! of those imports the other's types through the other.
 
 use super::classify::{Calibration, Sensed};
+use super::controller::Rules;
+#[cfg(feature = "games")]
+use super::controller::{Move, Position};
 use super::motion::{Point, Pose, Storage, STORAGE_SLOTS};
 use super::scanner::BoardView;
 use super::Colour;
@@ -17,43 +20,85 @@ use tictable::{Board, Square};
 /// Every storage slot full (one bit per slot).
 pub(crate) const FULL_STOCK: u8 = (1 << STORAGE_SLOTS) - 1;
 
-/// The moves of one game, in order: only verified moves are ever added.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// Plies a [`GameRecord`] holds: 9 in the default (tic-tac-toe) build, whose
+/// snapshot layout stays that of the first format; 64 with the `games` feature,
+/// whose games slide and repeat (a game reaching it is a draw by length).
+#[cfg(not(feature = "games"))]
+pub const RECORD_CAPACITY: usize = 9;
+
+/// Plies a [`GameRecord`] holds: 9 in the default (tic-tac-toe) build, whose
+/// snapshot layout stays that of the first format; 64 with the `games` feature,
+/// whose games slide and repeat (a game reaching it is a draw by length).
+#[cfg(feature = "games")]
+pub const RECORD_CAPACITY: usize = 64;
+
+/// The moves of one game, in order: only verified moves are ever added. Each
+/// ply is one byte ([`Move::byte`](super::controller::Move::byte)); with the
+/// `games` feature the record also knows its game and position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameRecord {
-    moves: [u8; 9],
+    moves: [u8; RECORD_CAPACITY],
     pub(super) len: u8,
     board: Board,
+    /// The game (`games` feature; tic-tac-toe otherwise).
+    #[cfg(feature = "games")]
+    game: Rules,
+    /// The position reached (`games` feature).
+    #[cfg(feature = "games")]
+    position: Position,
+    /// The game byte of a save whose game this record replaced, unknown to this
+    /// build.
+    #[cfg(feature = "games")]
+    refused: Option<u8>,
+}
+
+impl Default for GameRecord {
+    fn default() -> GameRecord {
+        GameRecord::new()
+    }
 }
 
 impl GameRecord {
-    /// An empty record.
+    /// An empty record (of tic-tac-toe).
     pub const fn new() -> GameRecord {
         GameRecord {
-            moves: [0; 9],
+            moves: [0; RECORD_CAPACITY],
             len: 0,
             board: Board::EMPTY,
+            #[cfg(feature = "games")]
+            game: Rules::TicTacToe,
+            #[cfg(feature = "games")]
+            position: Position {
+                x: 0,
+                o: 0,
+                to_move: tictable::Player::X,
+            },
+            #[cfg(feature = "games")]
+            refused: None,
         }
     }
 
-    /// The position reached.
+    /// The position reached, as a tic-tac-toe board (the placing games'; in the
+    /// other games of the `games` feature see `position`).
     pub const fn board(&self) -> Board {
         self.board
     }
 
-    /// The moves as square indices in order, 0 past the last (the record only
-    /// grows through [`GameRecord::push`]): the snapshot's bytes.
-    pub(super) const fn move_indices(&self) -> &[u8; 9] {
+    /// The plies' bytes in order, 0 past the last (the record only grows through
+    /// [`GameRecord::push`]): the snapshot's bytes.
+    pub(super) const fn move_indices(&self) -> &[u8; RECORD_CAPACITY] {
         &self.moves
     }
 
-    /// The moves played, in order.
+    /// The placements played, in order (a placing game's moves).
     pub fn moves(&self) -> impl Iterator<Item = Square> + '_ {
         self.moves[..self.len as usize]
             .iter()
             .filter_map(|&i| Square::new(i))
     }
 
-    /// Appends a move (checked against the rules).
+    /// Appends a placement (checked against the rules).
+    #[cfg(not(feature = "games"))]
     pub fn push(&mut self, square: Square) -> Result<(), tictable::MoveError> {
         self.board = self.board.play(square)?;
         // A legal move finds a free slot: a board with nine moves is over.
@@ -62,6 +107,210 @@ impl GameRecord {
             self.len += 1;
         }
         Ok(())
+    }
+
+    /// The game (tic-tac-toe: the only one of this build's records).
+    #[cfg(not(feature = "games"))]
+    pub const fn game(&self) -> Rules {
+        Rules::TicTacToe
+    }
+
+    /// An empty record of `rules`' game (this build's records are tic-tac-toe's).
+    #[cfg(not(feature = "games"))]
+    pub const fn of_game(_rules: Rules) -> GameRecord {
+        GameRecord::new()
+    }
+
+    /// The game byte of a save this record replaced because no game of this build
+    /// has that number (never, in this build: its snapshots hold no game byte).
+    #[cfg(not(feature = "games"))]
+    pub const fn refused_game(&self) -> Option<u8> {
+        None
+    }
+}
+
+/// Why a move was not added to a [`GameRecord`] (`games` feature).
+#[cfg(feature = "games")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// Not a legal move of the game in the position reached (or the game is over).
+    Illegal(Move),
+    /// The record holds [`RECORD_CAPACITY`] plies: the game is a draw by length.
+    Full,
+}
+
+#[cfg(feature = "games")]
+impl core::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RecordError::Illegal(mv) => write!(f, "not a legal move here: {mv:?}"),
+            RecordError::Full => write!(f, "the record is full ({RECORD_CAPACITY} plies)"),
+        }
+    }
+}
+
+#[cfg(feature = "games")]
+impl core::error::Error for RecordError {}
+
+/// How a game of the `games` feature ended ([`GameRecord::outcome`]).
+#[cfg(feature = "games")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// The game's rules ended it: `Some` of the winner, `None` a draw (a full
+    /// tic-tac-toe board).
+    Rules(Option<tictable::Player>),
+    /// The position (pieces and side to move) occurred the third time.
+    Repetition,
+    /// The record reached [`RECORD_CAPACITY`] plies.
+    Length,
+}
+
+#[cfg(feature = "games")]
+impl Ending {
+    /// The winner (`None`: a draw of any kind).
+    pub const fn winner(self) -> Option<tictable::Player> {
+        match self {
+            Ending::Rules(w) => w,
+            Ending::Repetition | Ending::Length => None,
+        }
+    }
+}
+
+#[cfg(feature = "games")]
+impl GameRecord {
+    /// An empty record of `rules`' game, at its start (hexapawn's pawns on their
+    /// home rows).
+    ///
+    /// ```
+    /// use tictable_machine::controller::{GameRecord, Move, Rules, Ending};
+    /// use tictable::{Player, Square};
+    /// let s = |i| Square::new(i).unwrap();
+    /// let mut r = GameRecord::of_game(Rules::Hexapawn);
+    /// r.push_move(Move::Pawn { from: s(7), to: s(4) }).unwrap();
+    /// // Black's pawn on 1 takes White's on 5.
+    /// r.push_move(Move::Pawn { from: s(0), to: s(4) }).unwrap();
+    /// assert_eq!(r.position().x.count_ones(), 2);
+    /// assert!(r.push_move(Move::Pawn { from: s(6), to: s(6) }).is_err());
+    /// assert_eq!(r.outcome(), None);
+    /// ```
+    pub fn of_game(rules: Rules) -> GameRecord {
+        GameRecord {
+            game: rules,
+            position: rules.start(),
+            ..GameRecord::new()
+        }
+    }
+
+    /// A fresh tic-tac-toe record standing for a save whose game byte `code` no
+    /// game of this build has (see [`GameRecord::refused_game`]).
+    pub fn refused(code: u8) -> GameRecord {
+        GameRecord {
+            refused: Some(code),
+            ..GameRecord::new()
+        }
+    }
+
+    /// The game byte of the save this record replaced because no game of this
+    /// build has that number (the machine then starts a fresh tic-tac-toe game
+    /// and says so with its lights).
+    pub const fn refused_game(&self) -> Option<u8> {
+        self.refused
+    }
+
+    /// The game.
+    pub const fn game(&self) -> Rules {
+        self.game
+    }
+
+    /// The position reached.
+    pub const fn position(&self) -> Position {
+        self.position
+    }
+
+    /// Plies played.
+    pub const fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// No ply yet.
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves played, in order, of any game.
+    pub fn plies(&self) -> impl Iterator<Item = Move> + '_ {
+        let game = self.game;
+        self.moves[..self.len as usize]
+            .iter()
+            .filter_map(move |&b| Move::from_byte(b, game))
+    }
+
+    /// Appends a placement (checked against the rules).
+    pub fn push(&mut self, square: Square) -> Result<(), tictable::MoveError> {
+        if self.game.places_only() {
+            // The same check as the default build's, the same error.
+            self.board.play(square)?;
+        }
+        self.push_move(Move::Place(square))
+            .map_err(|_| tictable::MoveError::GameOver)
+    }
+
+    /// Appends a move, checked against the game's rules from the position
+    /// reached: refused when illegal, when the game is over (by its rules or a
+    /// threefold repetition), or when the record is full.
+    pub fn push_move(&mut self, mv: Move) -> Result<(), RecordError> {
+        if self.outcome().is_some() {
+            return Err(if self.len as usize == RECORD_CAPACITY {
+                RecordError::Full
+            } else {
+                RecordError::Illegal(mv)
+            });
+        }
+        let next = self
+            .game
+            .play(&self.position, mv)
+            .ok_or(RecordError::Illegal(mv))?;
+        let slot = self
+            .moves
+            .get_mut(self.len as usize)
+            .ok_or(RecordError::Full)?;
+        *slot = mv.byte();
+        self.len += 1;
+        self.position = next;
+        if self.game.places_only() {
+            self.board = next.board();
+        }
+        Ok(())
+    }
+
+    /// How often the position reached has occurred in the game, itself counted
+    /// (found by replaying the record: no extra storage).
+    pub fn occurrences(&self) -> usize {
+        let mut p = self.game.start();
+        let mut seen = usize::from(p == self.position);
+        for mv in self.plies() {
+            let Some(next) = self.game.play(&p, mv) else {
+                break;
+            };
+            p = next;
+            seen += usize::from(p == self.position);
+        }
+        seen
+    }
+
+    /// `None` while the game goes on; else how it ended: by its rules, by the
+    /// position occurring the third time, or by the record's length.
+    pub fn outcome(&self) -> Option<Ending> {
+        if let Some(w) = self.game.result_of(&self.position) {
+            return Some(Ending::Rules(w));
+        }
+        if self.game.places_only() {
+            return None;
+        }
+        if self.occurrences() >= 3 {
+            return Some(Ending::Repetition);
+        }
+        (self.len as usize >= RECORD_CAPACITY).then_some(Ending::Length)
     }
 }
 

@@ -392,6 +392,37 @@ fn the_help_says_what_breaks_the_contract_as_the_check_does() {
 }
 
 #[test]
+fn the_morris_games_never_give_away_value_and_report_draw_kinds_by_side() {
+    // Issue 37: the machine first wins every game (each morris game is a first
+    // player's win), second it loses against a perfect person and wins from an
+    // erring one's mistakes; losses as second give away no value: exit 0.
+    for game in ["three-mens-morris", "tapatan", "achi"] {
+        let out = tictable(&[
+            "simulate", "--game", game, "--games", "40", "--seed", "5", "--json",
+        ]);
+        let v = contract_status(&out);
+        assert_eq!(v["game"].as_str(), Some(game));
+        let side = |s: &str, k: &str| v["by_side"][s][k].as_u64().unwrap();
+        assert_eq!(
+            (side("device_first", "wins"), side("device_first", "draws")),
+            (20, 0),
+            "{v}"
+        );
+        assert!(side("device_second", "losses") > 0, "{v}");
+        assert_eq!(v["pieces_lost"], 0, "{v}");
+        let draws =
+            v["draws_by_repetition"].as_u64().unwrap() + v["draws_by_length"].as_u64().unwrap();
+        assert_eq!(draws, v["device_draws"].as_u64().unwrap(), "{v}");
+    }
+    // Cheats and faults are not simulated in these games yet: a usage error.
+    let (code, stderr) = refused(&["simulate", "--game", "achi", "--cheat-rate", "0.1"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("without cheats and faults"), "{stderr}");
+    let (code, stderr) = refused(&["simulate", "--game", "hexapawn"]);
+    assert_eq!(code, Some(2), "{stderr}");
+}
+
+#[test]
 fn misere_holds_the_contract_and_reports_results_by_side() {
     let out = tictable(&[
         "simulate",

@@ -49,7 +49,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.active = active;
         self.pending = None;
         self.misses = 0;
-        self.record = GameRecord::new();
+        self.record = GameRecord::of_game(self.chooser.rules());
         self.refill();
     }
 
@@ -57,6 +57,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// task's placements so far.
     pub(super) fn base_view(&self) -> BoardView {
         match &self.mode {
+            #[cfg(feature = "games")]
+            Mode::Game if !self.record.game().places_only() => {
+                self.record.game().view(&self.record.position())
+            }
             Mode::Game => BoardView::of_board(self.record.board()),
             Mode::Task { task, done } => task.view_after(*done as usize),
         }
@@ -240,12 +244,27 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         };
         let d = self.device_colour();
+        #[cfg(not(feature = "games"))]
         let expected = self.record.board().pieces(d.player()).bits();
+        #[cfg(feature = "games")]
+        let expected = self.base_view().pieces(d).bits();
         let seen = view.pieces(d).bits();
         if seen == expected && view.untrusted().is_empty() {
-            stat!(self.stats.restores += 1);
+            #[cfg(feature = "games")]
+            let slide = core::mem::take(&mut self.sliding);
+            #[cfg(not(feature = "games"))]
+            let slide = false;
+            stat!(self.stats.restores += u32::from(!slide));
+            let _ = slide;
             self.park(now_ms);
-            // Ask for the human's move again (a move made meanwhile is read then).
+            // Ask for the human's move again (a move made meanwhile is read then);
+            // after the device's slide (recorded before it was carried), the
+            // game may be over.
+            #[cfg(feature = "games")]
+            if !self.record.game().places_only() {
+                self.next_turn(now_ms);
+                return;
+            }
             self.enter(State::HumanTurn);
         } else if attempt < PLACE_ATTEMPTS
             && seen | from.bit() == (expected & !to.bit()) | from.bit()
@@ -298,6 +317,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.enter(State::TaskDone);
                 }
             }
+            return;
+        }
+        #[cfg(feature = "games")]
+        if !self.record.game().places_only() {
+            self.next_turn_moving(now_ms);
             return;
         }
         let board = self.record.board();
@@ -429,6 +453,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let untrusted = view.untrusted();
         if !untrusted.is_empty() {
             self.fail(Problem::Unclear(untrusted));
+            return;
+        }
+        #[cfg(feature = "games")]
+        if !self.record.game().places_only() {
+            self.check_human_moving(view, now_ms);
             return;
         }
         let board = self.record.board();

@@ -94,7 +94,12 @@ macro_rules! stat {
 
 mod game;
 mod lights;
+mod moves;
+#[cfg(feature = "games")]
+mod moving;
 mod pose_calibration;
+#[cfg(feature = "games")]
+mod position;
 mod problem;
 mod recovery;
 mod rules;
@@ -104,13 +109,20 @@ mod table_chooser;
 mod task_entry;
 mod words;
 
-pub use super::model::{GameRecord, GameSetup, Layout, Mode, Snapshot, Task, TaskError};
+#[cfg(feature = "games")]
+pub use super::model::{Ending, RecordError};
+pub use super::model::{
+    GameRecord, GameSetup, Layout, Mode, Snapshot, Task, TaskError, RECORD_CAPACITY,
+};
+pub use moves::Move;
 pub use pose_calibration::{Jog, CALIBRATE_HOLD_MS, JOG_REPEAT_MS, JOG_UM};
+#[cfg(feature = "games")]
+pub use position::Position;
 pub use problem::Problem;
 pub use recovery::ResumeError;
 pub use rules::Rules;
 #[cfg(feature = "games")]
-pub use table_chooser::{best_moves, game_of, TableChooser};
+pub use table_chooser::{best_moves, best_moves_of, game_of, TableChooser};
 pub use task_entry::TaskEntry;
 
 /// Chooses the device's moves. The hook for other players (a trap player that
@@ -137,6 +149,25 @@ pub trait MoveChooser {
     /// (a `TableChooser` of misère, with the `games` feature).
     fn rules(&self) -> Rules {
         Rules::TicTacToe
+    }
+
+    /// Switches to `rules`' game (a resumed save's, or the game chosen with the
+    /// buttons); `false`, changing nothing, when this chooser cannot play it: only
+    /// tic-tac-toe unless a chooser says otherwise.
+    fn set_rules(&mut self, rules: Rules) -> bool {
+        rules == self.rules()
+    }
+
+    /// A legal move for the side to move in `position` of [`MoveChooser::rules`]'
+    /// game, or `None` when it is over (`games` feature): by default a placing
+    /// game's [`MoveChooser::choose`].
+    #[cfg(feature = "games")]
+    fn choose_move(&mut self, position: &Position) -> Option<Move> {
+        if self.rules().places_only() {
+            self.choose(&position.board()).map(Move::Place)
+        } else {
+            None
+        }
     }
 }
 
@@ -341,8 +372,10 @@ pub struct Stats {
     pub placements: u32,
     /// Placement attempts that failed verification and were retried.
     pub retries: u32,
-    /// Moved device pieces put back.
+    /// Moved device pieces put back (the device's own slides included).
     pub restores: u32,
+    /// The device's slides and pawn moves (each also a restore when verified).
+    pub slides: u32,
     /// Times the error light came on.
     pub errors: u32,
     /// Longest placement without the error light, from the decision to the
@@ -377,6 +410,7 @@ impl Stats {
             placements: self.placements + b.placements,
             retries: self.retries + b.retries,
             restores: self.restores + b.restores,
+            slides: self.slides + b.slides,
             errors: self.errors + b.errors,
             max_placement_ms: self.max_placement_ms.max(b.max_placement_ms),
             late_placements: self.late_placements + b.late_placements,
@@ -445,6 +479,12 @@ pub struct Controller<I2C, O, I, L, C> {
     calibrator: Calibrator,
     /// Run the guided sensor calibration once homed.
     calibrate_when_homed: bool,
+    /// A resumed save's game number that was refused (shown once homed).
+    #[cfg(feature = "games")]
+    refused_game: Option<u8>,
+    /// The restore under way carries the device's own slide (not a moved piece).
+    #[cfg(feature = "games")]
+    sliding: bool,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -478,6 +518,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             stats: Stats::default(),
             calibrator: Calibrator::new(),
             calibrate_when_homed: false,
+            #[cfg(feature = "games")]
+            refused_game: None,
+            #[cfg(feature = "games")]
+            sliding: false,
         }
     }
 
@@ -710,6 +754,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// matches it; otherwise Setup.
     #[inline(always)]
     fn ready(&mut self) {
+        #[cfg(feature = "games")]
+        if let Some(code) = self.refused_game.take() {
+            self.fail(Problem::UnknownGame(code));
+            return;
+        }
         let board = self.record.board();
         if self.active || (board.piece_count() > 0 && !board.is_over()) {
             self.fail(Problem::Mismatch);

@@ -49,6 +49,10 @@ pub enum Problem {
     StorageEmpty,
     /// The mechanism failed (press Start to home again).
     Motion(MotionError),
+    /// The saved game's number is no game of this build (or one its chooser
+    /// cannot play): a fresh tic-tac-toe game instead (press Start).
+    #[cfg(feature = "games")]
+    UnknownGame(u8),
 }
 
 impl fmt::Display for Problem {
@@ -83,6 +87,11 @@ impl fmt::Display for Problem {
             Problem::Abandoned => f.write_str("abandoned: clear the board"),
             Problem::StorageEmpty => f.write_str("no piece left in storage"),
             Problem::Motion(e) => write!(f, "mechanism: {e}"),
+            #[cfg(feature = "games")]
+            Problem::UnknownGame(code) => write!(
+                f,
+                "the saved game (number {code}) is unknown: a new tic-tac-toe game, press Start"
+            ),
         }
     }
 }
@@ -118,6 +127,9 @@ impl Problem {
             Problem::StorageEmpty => (0, 13),
             Problem::Abandoned => (0, 14),
             Problem::BoardNotEmpty => (0, 15),
+            // Error + Lamp + Win: number 3 with no turn light, no other pattern's.
+            #[cfg(feature = "games")]
+            Problem::UnknownGame(_) => (0, 3),
         };
         Error.bit() | turn | lights::number_lights(number)
     }

@@ -13,6 +13,8 @@
 
 use super::game::{one_more, one_move_of};
 use super::{Controller, Mode, MoveChooser, Problem, Snapshot, State, MAGNET_HOLD_MS};
+#[cfg(feature = "games")]
+use super::{GameRecord, Rules};
 use crate::classify::Sensed;
 use crate::model::{ResetCause, FULL_STOCK};
 use crate::motion::{Lift, STORAGE_SLOTS};
@@ -82,6 +84,27 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.record = snap.record;
         self.mode = snap.mode;
         self.active = snap.active;
+        #[cfg(feature = "games")]
+        {
+            // A game this build or this chooser does not play: a fresh tic-tac-toe
+            // game instead, said with the lights once homed (`ready`).
+            let mut refused = snap.record.refused_game();
+            if refused.is_none() && !self.chooser.set_rules(snap.record.game()) {
+                refused = Some(snap.record.game().code());
+            }
+            if let Some(code) = refused {
+                self.chooser.set_rules(Rules::TicTacToe);
+                self.record = GameRecord::new();
+                self.mode = Mode::Game;
+                self.active = false;
+                self.refused_game = Some(code);
+                self.pending = None;
+                let ([s0, s1], [e0, e1]) = (snap.stock, snap.suspect);
+                self.stock = [s0 & FULL_STOCK, s1 & FULL_STOCK];
+                self.suspect = [e0 & FULL_STOCK, e1 & FULL_STOCK];
+                return Ok(());
+            }
+        }
         let ([s0, s1], [e0, e1]) = (snap.stock, snap.suspect);
         self.stock = [s0 & FULL_STOCK, s1 & FULL_STOCK];
         self.suspect = [e0 & FULL_STOCK, e1 & FULL_STOCK];
@@ -102,6 +125,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.started = false;
                 } else if waited_ms(now_ms, self.entered_ms, MAGNET_HOLD_MS) {
                     let _ = self.hw.machine.release();
+                }
+            }
+            #[cfg(feature = "games")]
+            Problem::UnknownGame(_) => {
+                if start {
+                    self.enter(State::Setup);
                 }
             }
             Problem::StorageEmpty => {
@@ -221,6 +250,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// Back to the game when `view` is the record plus one move of the human's, who
     /// is to move: the human presses the button for a move made.
     pub(super) fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
+        #[cfg(feature = "games")]
+        if !self.record.game().places_only() {
+            if self.mode == Mode::Game && self.one_move_seen(&view) {
+                self.next_turn(now_ms);
+            }
+            return;
+        }
         let human = self.device_colour().other();
         if self.mode == Mode::Game
             && !self.devices_turn()

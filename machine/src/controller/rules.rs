@@ -27,23 +27,96 @@ pub enum Rules {
     TicTacToe,
     /// Misère: three of one's own in a line **loses**; a full board draws.
     Misere,
+    /// Three men's morris: 3 pieces each, placed, then slid along rows and columns.
+    #[cfg(feature = "games")]
+    ThreeMensMorris,
+    /// Tapatan: as three men's morris, sliding along the two diagonals too.
+    #[cfg(feature = "games")]
+    Tapatan,
+    /// Achi: as tapatan with 4 pieces each.
+    #[cfg(feature = "games")]
+    Achi,
+    /// Hexapawn: 3 pawns each, White (moving first) from the bottom row.
+    #[cfg(feature = "games")]
+    Hexapawn,
 }
 
 impl Rules {
-    /// Both games, tic-tac-toe first.
-    pub const ALL: [Rules; 2] = [Rules::TicTacToe, Rules::Misere];
+    /// The games played by placing pieces only, tic-tac-toe first.
+    pub const PLACING: [Rules; 2] = [Rules::TicTacToe, Rules::Misere];
 
-    /// The game's id, as `tictable-games` names it (`tictactoe`, `misere`).
+    /// Every game of this build, by [`Rules::code`]: the placing games; with the
+    /// `games` feature the morris games and hexapawn too.
+    #[cfg(not(feature = "games"))]
+    pub const ALL: [Rules; 2] = Rules::PLACING;
+
+    /// Every game of this build, by [`Rules::code`]: the placing games; with the
+    /// `games` feature the morris games and hexapawn too.
+    #[cfg(feature = "games")]
+    pub const ALL: [Rules; 6] = [
+        Rules::TicTacToe,
+        Rules::Misere,
+        Rules::ThreeMensMorris,
+        Rules::Tapatan,
+        Rules::Achi,
+        Rules::Hexapawn,
+    ];
+
+    /// The game's id, as `tictable-games` names it (`tictactoe`, `misere`,
+    /// `three-mens-morris`, `tapatan`, `achi`, `hexapawn`).
     pub const fn id(self) -> &'static str {
         match self {
             Rules::TicTacToe => "tictactoe",
             Rules::Misere => "misere",
+            #[cfg(feature = "games")]
+            Rules::ThreeMensMorris => "three-mens-morris",
+            #[cfg(feature = "games")]
+            Rules::Tapatan => "tapatan",
+            #[cfg(feature = "games")]
+            Rules::Achi => "achi",
+            #[cfg(feature = "games")]
+            Rules::Hexapawn => "hexapawn",
         }
+    }
+
+    /// The game's number (1..=6: tic-tac-toe, misère, three men's morris, tapatan,
+    /// achi, hexapawn): the snapshot's game byte and the number the lights show.
+    ///
+    /// ```
+    /// use tictable_machine::controller::Rules;
+    /// for r in Rules::ALL {
+    ///     assert_eq!(Rules::from_code(r.code()), Some(r));
+    /// }
+    /// assert_eq!(Rules::from_code(0), None);
+    /// assert_eq!(Rules::from_code(7), None);
+    /// ```
+    pub const fn code(self) -> u8 {
+        self as u8 + 1
+    }
+
+    /// The game numbered `code` ([`Rules::code`]); `None` for a number no game of
+    /// this build has.
+    pub const fn from_code(code: u8) -> Option<Rules> {
+        let all = Rules::ALL;
+        let i = code.wrapping_sub(1) as usize;
+        if i < all.len() {
+            Some(all[i])
+        } else {
+            None
+        }
+    }
+
+    /// Whether a move only ever places a piece (tic-tac-toe, misère): the game's
+    /// position is a [`Board`] and [`Rules::result`] judges it.
+    pub const fn places_only(self) -> bool {
+        matches!(self, Rules::TicTacToe | Rules::Misere)
     }
 
     /// `None` while the game goes on; when it is over, `Some` of the winner
     /// (`None`: a draw). The game ends the same way in both (a line or a full
     /// board); a line wins for its owner in tic-tac-toe and loses in misère.
+    /// For the placing games only ([`Rules::places_only`]): the other games'
+    /// results come from their record (`GameRecord::outcome`, `games` feature).
     pub const fn result(self, board: &Board) -> Option<Option<Player>> {
         if !board.is_over() {
             return None;

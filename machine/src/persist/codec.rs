@@ -4,7 +4,7 @@
 
 use crate::classify::{Calibration, Margins, SquareCalibration};
 use crate::hw::Rgbc;
-use crate::model::{GameRecord, GameSetup, Mode, ResetCause, Task, FULL_STOCK};
+use crate::model::{GameRecord, GameSetup, Mode, ResetCause, Task, FULL_STOCK, RECORD_CAPACITY};
 use crate::motion::{Point, Pose, STORAGE_SLOTS};
 use crate::Colour;
 use tictable::Square;
@@ -36,9 +36,15 @@ pub(super) mod at {
     pub const POSE: usize = MARGINS + 8;
     /// [`ResetCause`](super::ResetCause)'s code.
     pub const RESET_CAUSE: usize = POSE + 5 * 4;
-    pub const DEVICE_FIRST: usize = RESET_CAUSE + 1;
+    /// The plies past the ninth (`games` feature: 55 bytes), before the game fields
+    /// a delta holds: a game of nine plies or fewer (every tic-tac-toe game) saves
+    /// deltas of the default layout's size plus the game byte; a longer one writes
+    /// whole snapshots once it passes nine plies.
+    pub const EXTRA_MOVES: usize = RESET_CAUSE + 1;
+    pub const DEVICE_FIRST: usize = EXTRA_MOVES + super::RECORD_CAPACITY - 9;
     pub const FIRST_SQUARE: usize = DEVICE_FIRST + 1;
     pub const MOVES_LEN: usize = FIRST_SQUARE + 1;
+    /// The first nine plies.
     pub const MOVES: usize = MOVES_LEN + 1;
     pub const TASK_LEN: usize = MOVES + 9;
     pub const TASK_DONE: usize = TASK_LEN + 1;
@@ -49,7 +55,14 @@ pub(super) mod at {
     pub const STOCK: usize = ACTIVE + 1;
     /// Colour, slot, square.
     pub const PENDING: usize = STOCK + 4;
+    /// The game's number ([`Rules::code`](crate::controller::Rules::code)):
+    /// `games` feature only.
+    #[cfg(feature = "games")]
+    pub const GAME: usize = PENDING + 3;
+    #[cfg(not(feature = "games"))]
     pub const END: usize = PENDING + 3;
+    #[cfg(feature = "games")]
+    pub const END: usize = GAME + 1;
 }
 
 /// Bytes of an encoded [`Snapshot`] (without the slot's CRC).
@@ -67,8 +80,15 @@ pub(super) const FRAME_BUF: usize = FRAME_LEN.div_ceil(32) * 32;
 /// constant offset of a fixed-size array (no bounds checks).
 pub(super) type Frame = [u8; FRAME_BUF];
 
-/// The format version written in every snapshot.
+/// The format version written in every snapshot: 6 in the default build (9
+/// plies, no game byte), 7 with the `games` feature (64 plies and the game byte).
+#[cfg(not(feature = "games"))]
 pub const FORMAT_VERSION: u8 = 6;
+
+/// The format version written in every snapshot: 6 in the default build (9
+/// plies, no game byte), 7 with the `games` feature (64 plies and the game byte).
+#[cfg(feature = "games")]
+pub const FORMAT_VERSION: u8 = 7;
 
 /// Written for an absent optional value (a square, a colour).
 pub(super) const NONE: u8 = 0xFF;
@@ -110,10 +130,12 @@ impl Snapshot {
     /// The snapshot in the fixed layout: version, sequence (LE u32), calibration (9
     /// squares x empty/black/white x clear/red/green/blue, LE u16), margins (2 x LE
     /// u32), pose (centre x, centre y in µm, cos, sin in Q16, pitch in µm: 5 x LE
-    /// i32), the reset cause ([`ResetCause`]'s code, 1..=7), device_first (0/1), first square (0..=8 or 0xFF), number of moves, the
-    /// moves (9 squares, unused ones 0), task length (0 in a game), placements done,
+    /// i32), the reset cause ([`ResetCause`]'s code, 1..=7), with the `games` feature
+    /// the plies past the ninth (55 bytes), device_first (0/1), first square (0..=8 or
+    /// 0xFF), number of moves, the first nine moves (a byte each, unused ones 0), task length (0 in a game), placements done,
     /// the task's (colour, square) pairs (9, unused ones 0), active (0/1), stock (2),
-    /// suspect (2), pending colour (0 black / 1 white / 0xFF none), slot, square.
+    /// suspect (2), pending colour (0 black / 1 white / 0xFF none), slot, square; with
+    /// `games` the game's number last.
     ///
     /// ```
     /// use tictable_machine::controller::{GameRecord, GameSetup, Mode};
@@ -139,11 +161,13 @@ impl Snapshot {
     /// let mut bad = bytes;
     /// bad[1 + 4 + 216 + 8 + 20] = 0; // no reset cause has code 0
     /// assert_eq!(Snapshot::decode(&bad), None);
+    /// // The plies past the ninth (none in the default layout) come first.
+    /// let side = 1 + 4 + 216 + 8 + 20 + 1 + (tictable_machine::controller::RECORD_CAPACITY - 9);
     /// let mut bad = bytes;
-    /// bad[1 + 4 + 216 + 8 + 20 + 1] = 2; // device_first is neither 0 nor 1
+    /// bad[side] = 2; // device_first is neither 0 nor 1
     /// assert_eq!(Snapshot::decode(&bad), None);
     /// let mut bad = bytes;
-    /// bad[1 + 4 + 216 + 8 + 20 + 1 + 3] = 9; // the first move on a square that does not exist
+    /// bad[side + 3] = 9; // the first move on a square that does not exist
     /// assert_eq!(Snapshot::decode(&bad), None);
     /// ```
     pub fn encode(&self) -> [u8; ENCODED_LEN] {
@@ -182,7 +206,9 @@ impl Snapshot {
         b[at::DEVICE_FIRST] = self.setup.device_first.into();
         b[at::FIRST_SQUARE] = self.setup.first_square.map_or(NONE, Square::index);
         b[at::MOVES_LEN] = self.record.len;
-        put(b, at::MOVES, self.record.move_indices());
+        let plies = self.record.move_indices();
+        put(b, at::MOVES, &plies[..9]);
+        put(b, at::EXTRA_MOVES, &plies[9..]);
         if let Mode::Task { task, done } = &self.mode {
             b[at::TASK_LEN] = task.len;
             b[at::TASK_DONE] = *done;
@@ -202,6 +228,10 @@ impl Snapshot {
             None => [NONE; 3],
         };
         put(b, at::PENDING, &pending);
+        #[cfg(feature = "games")]
+        {
+            b[at::GAME] = self.record.game().code();
+        }
     }
 
     /// A snapshot back from [`Snapshot::encode`]'s layout: `None` unless `bytes` is
@@ -280,9 +310,37 @@ impl Snapshot {
             pending,
         };
         // At most nine: the tenth move finds the game over.
+        #[cfg(not(feature = "games"))]
         for k in 0..b[at::MOVES_LEN] as usize {
             let m = Square::new(*b.get(at::MOVES + k)?)?;
             snapshot.record.push(m).ok()?;
+        }
+        #[cfg(feature = "games")]
+        {
+            use crate::controller::{Move, Rules};
+            let Some(game) = Rules::from_code(b[at::GAME]) else {
+                // A game this build does not know: refused, the rest kept (the
+                // calibration, the pose, the setup); a fresh tic-tac-toe game
+                // instead, which the controller says with its lights.
+                snapshot.record = GameRecord::refused(b[at::GAME]);
+                snapshot.active = false;
+                snapshot.pending = None;
+                return Some(snapshot);
+            };
+            snapshot.record = GameRecord::of_game(game);
+            let len = b[at::MOVES_LEN] as usize;
+            if len > RECORD_CAPACITY {
+                return None;
+            }
+            for k in 0..len {
+                let at = if k < 9 {
+                    at::MOVES + k
+                } else {
+                    at::EXTRA_MOVES + k - 9
+                };
+                let mv = Move::from_byte(b[at], game)?;
+                snapshot.record.push_move(mv).ok()?;
+            }
         }
         let (len, done) = (b[at::TASK_LEN], b[at::TASK_DONE]);
         if len != 0 {

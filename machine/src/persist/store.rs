@@ -99,7 +99,7 @@ struct Head {
 /// (see the module docs for the layout): a page is erased only once it is full.
 ///
 /// ```
-/// # #[cfg(feature = "sim")] { // the example machine and flash are the simulator's
+/// # #[cfg(all(feature = "sim", not(feature = "games")))] { // the simulator's machine and flash; the default layout's figures
 /// use tictable_machine::controller::GameRecord;
 /// use tictable_machine::persist::{Snapshot, Store};
 /// use tictable_machine::sim::flash::MemFlash;
@@ -168,7 +168,7 @@ impl<S: NorFlash> Store<S> {
     /// the base to the end of the flash.
     ///
     /// ```
-    /// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
+    /// # #[cfg(all(feature = "sim-core", not(feature = "games")))] { // the simulator's flash; the default layout's figures
     /// use tictable_machine::persist::Store;
     /// use tictable_machine::sim::flash::MemFlash;
     /// // 1 KiB erase units (STM32F103): one per page. 128-byte units: three.
@@ -193,7 +193,7 @@ impl<S: NorFlash> Store<S> {
     /// a whole snapshot, then as many deltas as fit (0 if unsupported).
     ///
     /// ```
-    /// # #[cfg(feature = "sim-core")] { // the example flash is the simulator's
+    /// # #[cfg(all(feature = "sim-core", not(feature = "games")))] { // the simulator's flash; the default layout's figures
     /// use tictable_machine::persist::Store;
     /// use tictable_machine::sim::flash::MemFlash;
     /// assert_eq!(Store::<MemFlash<8192, 1024, 2>>::SAVES_PER_PAGE, 17);

@@ -61,6 +61,10 @@ pub struct Summary {
     pub device_draws: u32,
     /// Device losses.
     pub device_losses: u32,
+    /// Draws by a threefold repetition (games whose pieces move).
+    pub draws_by_repetition: u32,
+    /// Draws by the record's length, 64 plies (games whose pieces move).
+    pub draws_by_length: u32,
     /// The finished games' results by the device's side: `[first, second]`, each
     /// `[wins, draws, losses]` (filled by [`run_batch`], which knows the sides).
     pub by_side: [[u32; 3]; 2],
@@ -180,6 +184,8 @@ impl Summary {
             (true, Some(false)) => self.device_losses += 1,
             (true, None) => self.device_draws += 1,
         }
+        self.draws_by_repetition += u32::from(r.repetition);
+        self.draws_by_length += u32::from(r.by_length);
         self.cheats_injected += r.cheats;
         self.cheats_restored += r.restores;
         if r.recovered() {
@@ -336,6 +342,14 @@ impl BatchChooser {
             Rules::Misere => TableChooser::new(rules, rng).map(BatchChooser::Table),
             #[cfg(not(feature = "games"))]
             Rules::Misere => None,
+            // The morris games from their tables too; hexapawn is not simulated yet
+            // (its set-up and captures, issue 37).
+            #[cfg(feature = "games")]
+            Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
+                TableChooser::new(rules, rng).map(BatchChooser::Table)
+            }
+            #[cfg(feature = "games")]
+            Rules::Hexapawn => None,
         }
     }
 }
@@ -383,6 +397,25 @@ impl MoveChooser for BatchChooser {
             BatchChooser::Level(c) => c.rules(),
             #[cfg(feature = "games")]
             BatchChooser::Table(c) => c.rules(),
+        }
+    }
+
+    fn set_rules(&mut self, rules: Rules) -> bool {
+        match self {
+            BatchChooser::Level(c) => c.set_rules(rules),
+            #[cfg(feature = "games")]
+            BatchChooser::Table(c) => c.set_rules(rules),
+        }
+    }
+
+    #[cfg(feature = "games")]
+    fn choose_move(
+        &mut self,
+        position: &crate::controller::Position,
+    ) -> Option<crate::controller::Move> {
+        match self {
+            BatchChooser::Level(c) => c.choose_move(position),
+            BatchChooser::Table(c) => c.choose_move(position),
         }
     }
 }

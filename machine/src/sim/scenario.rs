@@ -259,6 +259,10 @@ impl core::fmt::Display for Scenario {
 pub struct GameReport {
     /// `Some(true)`: the device won; `Some(false)`: it lost; `None`: draw or stuck.
     pub device_won: Option<bool>,
+    /// A draw by a threefold repetition (the games whose pieces move).
+    pub repetition: bool,
+    /// A draw by the record's length, 64 plies (the games whose pieces move).
+    pub by_length: bool,
     /// The game ended.
     pub finished: bool,
     /// The machine could not be restarted after a power cut (nothing saved, the
@@ -574,7 +578,21 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         // A cut planned inside a save that did not come is not carried over.
         self.tear_next_save = None;
         let after = self.stats();
-        let record = self.controller.record().board();
+        // The squares the record has each colour on (black, white).
+        #[cfg(not(feature = "games"))]
+        let (black, white) = {
+            let b = self.controller.record().board();
+            (b.x(), b.o())
+        };
+        #[cfg(feature = "games")]
+        let (black, white) = {
+            let record = self.controller.record();
+            let v = record.game().view(&record.position());
+            (
+                v.pieces(crate::Colour::Black).bits(),
+                v.pieces(crate::Colour::White).bits(),
+            )
+        };
         let w = self.world.borrow();
         // A piece a power cut dropped where no sensor sees it is not in the game;
         // a piece stands on its square up to `ON_SQUARE_MM` off its centre (as
@@ -585,13 +603,20 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             w.board_within(ON_SQUARE_MM)
         };
         r.pieces_lost = match lying {
-            Some((x, o)) => ((x ^ record.x()) | (o ^ record.o())).count_ones(),
+            Some((x, o)) => ((x ^ black) | (o ^ white)).count_ones(),
             None => 1,
         };
         r.device_won = match self.controller.state() {
             State::Over(result) if r.finished => result,
             _ => None,
         };
+        #[cfg(feature = "games")]
+        if r.finished {
+            use crate::controller::Ending;
+            let ending = self.controller.record().outcome();
+            r.repetition = ending == Some(Ending::Repetition);
+            r.by_length = ending == Some(Ending::Length);
+        }
         r.cheats = human.cheats - cheats0;
         r.restores = after.restores - before.restores;
         let unrestored = r.cheats.saturating_sub(r.restores);

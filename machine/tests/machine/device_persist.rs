@@ -2,6 +2,7 @@
 //! simulator (the store itself: `tests/device_store.rs`).
 
 use tictable::Square;
+use tictable_machine::controller::RECORD_CAPACITY;
 use tictable_machine::controller::{
     BestMove, GameRecord, Mode, RandomBestMove, ResumeError, State, Task,
 };
@@ -31,7 +32,10 @@ fn record(moves: &[u8]) -> GameRecord {
 /// Offsets in the encoded layout (see `Snapshot::encode`).
 const POSE: usize = 1 + 4 + 216 + 8;
 const RESET_CAUSE: usize = POSE + 20;
-const SETUP: usize = RESET_CAUSE + 1;
+/// The side, first square and number of plies, past the plies beyond the ninth
+/// (none in the default layout).
+const SETUP: usize = RESET_CAUSE + 1 + (RECORD_CAPACITY - 9);
+/// The first nine plies.
 const MOVES: usize = SETUP + 3;
 const TASK: usize = MOVES + 9;
 const STOCK: usize = TASK + 20 + 1;

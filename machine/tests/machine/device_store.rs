@@ -6,7 +6,7 @@
 use embedded_storage::nor_flash::{NorFlash, ReadNorFlash};
 use tictable::Square;
 use tictable_machine::classify::Calibration;
-use tictable_machine::controller::{GameRecord, GameSetup, Mode};
+use tictable_machine::controller::{GameRecord, GameSetup, Mode, RECORD_CAPACITY};
 use tictable_machine::model::ResetCause;
 use tictable_machine::motion::{Point, Pose};
 use tictable_machine::persist::{crc32, PersistError, Snapshot, Store, ENCODED_LEN};
@@ -16,13 +16,25 @@ use tictable_machine::sim::flash::{wear_games, MemFlash, MemFlashError};
 type Kib3 = MemFlash<3072, 1024, 2>;
 /// Twelve 1 KiB pages (the firmware has 24: the same geometry, twice the pages).
 type Kib12 = MemFlash<12288, 1024, 2>;
-/// Small pages (5 saves each): many rounds of the pages in few saves.
+/// Small pages (5 saves each; 4 in the `games` layout): many rounds of the pages in
+/// few saves.
 type Small = MemFlash<1536, 512, 2>;
 
-/// Saves per 1 KiB page: a whole snapshot (294 B) and 16 deltas of 44 B.
-const PER_KIB_PAGE: usize = 17;
+/// A whole snapshot's record: the snapshot and its CRC (294 B; 350 B in the
+/// `games` layout).
+const WHOLE: usize = ENCODED_LEN + 4;
+/// A delta's record: the game fields from the side (offset 250; 305 in the `games`
+/// layout, past the plies beyond the ninth) on and the CRC (44 B; 45 B with `games`).
+const DELTA: usize = WHOLE - 250 - (RECORD_CAPACITY - 9);
+/// A delta as written: padded to the 2-byte write unit (44 B; 46 B with `games`).
+const DELTA_IO: usize = DELTA.next_multiple_of(2);
+/// Saves per 1 KiB page: a whole snapshot and as many deltas as fit (17; 15 in the
+/// `games` layout).
+const PER_KIB_PAGE: usize = 1 + (1024 - WHOLE) / DELTA_IO;
 const _: () = assert!(Store::<Kib3>::SAVES_PER_PAGE == PER_KIB_PAGE);
-const _: () = assert!(Store::<Small>::SAVES_PER_PAGE == 5);
+const _: () = assert!(Store::<Small>::SAVES_PER_PAGE == 1 + (512 - WHOLE) / DELTA_IO);
+#[cfg(not(feature = "games"))]
+const _: () = assert!(WHOLE == 294 && DELTA == 44 && PER_KIB_PAGE == 17);
 
 /// A drawn game: every prefix is a legal game.
 const GAME: [u8; 9] = [4, 0, 2, 6, 3, 5, 7, 1, 8];
@@ -86,7 +98,7 @@ fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
         let erased = after.erases > before.erases;
         assert_eq!(after.writes, before.writes + 1, "save {k}: one record");
         let erase_cuts = if erased { E } else { 0 };
-        let write_len = if erased { 294 } else { 44 };
+        let write_len = if erased { WHOLE } else { DELTA_IO };
         for cut in 0..erase_cuts + write_len {
             // The running store (it knows where the next save goes), or a fresh
             // one after a reset (its save scans the flash first), in turn.
@@ -105,7 +117,7 @@ fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
             // Whole once its meaningful bytes are (the padding after a whole
             // snapshot's CRC does not count), or when the bytes the cut left
             // erased were to be 0xFF anyway.
-            let meaningful = if erased { ENCODED_LEN + 4 } else { 44 };
+            let meaningful = if erased { WHOLE } else { DELTA };
             let complete = cut >= erase_cuts + meaningful || torn.bytes == after.bytes;
             let what = format!("save {k}, cut {cut} (erase unit {E})");
             if complete {
@@ -136,7 +148,7 @@ fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
 
 #[test]
 fn a_power_cut_at_every_byte_of_every_erase_and_write_keeps_the_newest_snapshot() {
-    // Small pages: 5 saves each, 3 pages: 4 rounds of the pages, recalibrated
+    // Small pages: 5 saves each (4 with `games`), 3 pages: 4 rounds of the pages (5 with `games`), recalibrated
     // mid-page twice (a whole snapshot before the page is full).
     let run: Vec<Snapshot> = (0..60).map(|k| snapshot(k, &[7, 23])).collect();
     let cuts = cut_everywhere::<1536, 512>(&run);
@@ -145,7 +157,8 @@ fn a_power_cut_at_every_byte_of_every_erase_and_write_keeps_the_newest_snapshot(
 
 #[test]
 fn a_power_cut_in_every_save_of_a_firmware_sized_page_round_keeps_the_newest() {
-    // The firmware's 1 KiB pages: 17 saves each, 3 pages and then some.
+    // The firmware's 1 KiB pages: 17 saves each (15 in the `games` layout), 3 pages
+    // and then some.
     let run: Vec<Snapshot> = (0..3 * PER_KIB_PAGE + 5)
         .map(|k| snapshot(k, &[]))
         .collect();
@@ -199,15 +212,17 @@ fn a_load_reads_each_page_start_and_one_page_of_deltas() {
     for k in 0..n {
         store.save(&snapshot(k, &[])).unwrap();
     }
-    // Boot: the 12 page starts and the newest page's 16 delta slots.
+    // Boot: the 12 page starts and the newest page's 16 delta slots (14 in the
+    // `games` layout).
     let mut flash = store.destroy();
     flash.reads = 0;
     let mut store = Store::new(flash, 0).unwrap();
     assert!(same(store.load().unwrap(), Some(&snapshot(n - 1, &[]))));
-    assert_eq!(store.flash().reads, 12 + 16);
+    let deltas = (PER_KIB_PAGE - 1) as u32;
+    assert_eq!(store.flash().reads, 12 + deltas);
     // A save after a load reads nothing more: the store keeps the newest frame.
     store.save(&snapshot(n, &[])).unwrap();
-    assert_eq!(store.flash().reads, 12 + 16);
+    assert_eq!(store.flash().reads, 12 + deltas);
 }
 
 #[test]
@@ -228,7 +243,7 @@ fn an_unchanged_snapshot_is_not_written_again() {
     );
     // A corrupted newest record is not mistaken for the snapshot: written again.
     let mut flash = store.destroy();
-    flash.bytes[294 + 7] ^= 0x10;
+    flash.bytes[WHOLE + 7] ^= 0x10;
     let mut store = Store::new(flash, 0).unwrap();
     assert!(same(store.load().unwrap(), Some(&snapshot(1, &[]))));
     store.save(&snapshot(2, &[])).unwrap();
@@ -249,7 +264,7 @@ fn saved(n: usize, recalibrated: &[usize]) -> Kib3 {
 fn every_single_bit_flip_of_the_newest_record_falls_back_to_the_one_before() {
     // The newest record a delta (page 1, slot 2), then a whole snapshot (page 2).
     for (n, at, len) in [
-        (PER_KIB_PAGE + 4, 1024 + 294 + 2 * 44, 44),
+        (PER_KIB_PAGE + 4, 1024 + WHOLE + 2 * DELTA_IO, DELTA),
         (2 * PER_KIB_PAGE + 1, 2048, ENCODED_LEN + 4),
     ] {
         let image = saved(n, &[]);
@@ -267,7 +282,7 @@ fn every_single_bit_flip_of_the_newest_record_falls_back_to_the_one_before() {
     }
     // Every record bad: nothing, never a wrong snapshot.
     let mut flash = saved(3, &[]);
-    for at in [10, 294 + 10, 294 + 44 + 10] {
+    for at in [10, WHOLE + 10, WHOLE + DELTA_IO + 10] {
         flash.bytes[at] ^= 1;
     }
     assert_eq!(boot(&flash), None);
@@ -293,7 +308,7 @@ fn flash_written_by_the_two_slot_store_loads_and_is_appended_to() {
     // older in page 1 here), zero padding, the rest erased.
     let mut flash = Kib3::new();
     for (page, k, sequence) in [(0, 2, 8u32), (1, 1, 7)] {
-        let mut bytes = [0; 294];
+        let mut bytes = [0; WHOLE];
         let snap = Snapshot {
             sequence,
             ..snapshot(k, &[])
@@ -360,22 +375,14 @@ fn pages_follow_the_flash_geometry_and_bad_bases_are_refused() {
     assert!(same(got, Some(&snapshot(3 * PER_KIB_PAGE + 1, &[]))));
     // 128-byte erase units and 8-byte writes: pages of three units (384 B), the
     // frame padded to 296 B, deltas (44 B) to 48 B; the 256 B past the last whole page
-    // stay erased.
-    type Small8 = MemFlash<4096, 128, 8>;
-    assert_eq!(Store::<Small8>::PAGE_STRIDE, 384);
-    assert_eq!(Store::<Small8>::SAVES_PER_PAGE, 2);
-    let mut store = Store::new(Small8::new(), 0).unwrap();
-    assert_eq!(store.pages(), 10);
-    for k in 0..25 {
-        store.save(&snapshot(k, &[])).unwrap();
-    }
-    let flash = store.destroy();
-    assert!(flash.bytes[3840..].iter().all(|&b| b == 0xFF));
-    assert_eq!(flash.erases, 13);
-    assert!(same(boot(&flash), Some(&snapshot(24, &[]))));
+    // stay erased (the default layout's figures).
+    #[cfg(not(feature = "games"))]
+    small_units_and_wide_writes();
     // Past the records, a page stays erased.
     let flash = saved(3, &[]);
-    assert!(flash.bytes[294 + 2 * 44..].iter().all(|&b| b == 0xFF));
+    assert!(flash.bytes[WHOLE + 2 * DELTA_IO..]
+        .iter()
+        .all(|&b| b == 0xFF));
 }
 
 #[test]
@@ -505,14 +512,14 @@ impl NorFlash for FailingReads {
 fn a_read_error_in_any_read_of_a_scan_leaves_the_store_to_scan_again() {
     // Page 0: snapshot 1 whole, 2 and 3 as deltas; page 1: snapshot 4 whole (the
     // pose changed), page 2 erased. A scan reads the 3 page starts and page 1's
-    // 16 delta slots.
+    // 16 delta slots (14 in the `games` layout).
     let run: Vec<Snapshot> = (1..5).map(|k| snapshot(k, &[4])).collect();
     let mut store = Store::new(Kib3::new(), 0).unwrap();
     for s in &run {
         store.save(s).unwrap();
     }
     let flash = store.destroy();
-    for fail_from in 1..=3 + 16 {
+    for fail_from in 1..=3 + PER_KIB_PAGE as u32 - 1 {
         let failing = FailingReads {
             flash: flash.clone(),
             reads: 0,
@@ -561,4 +568,21 @@ fn the_reset_cause_round_trips_through_the_flash() {
     // Each cause differs from the one before it (the first snapshot's is PowerOn,
     // the loop starts with Pin): one whole snapshot, one page erase, per cause.
     assert_eq!(store.flash().erases, erases + ResetCause::ALL.len() as u32);
+}
+
+/// 128-byte erase units and 8-byte writes (the default layout's figures).
+#[cfg(not(feature = "games"))]
+fn small_units_and_wide_writes() {
+    type Small8 = MemFlash<4096, 128, 8>;
+    assert_eq!(Store::<Small8>::PAGE_STRIDE, 384);
+    assert_eq!(Store::<Small8>::SAVES_PER_PAGE, 2);
+    let mut store = Store::new(Small8::new(), 0).unwrap();
+    assert_eq!(store.pages(), 10);
+    for k in 0..25 {
+        store.save(&snapshot(k, &[])).unwrap();
+    }
+    let flash = store.destroy();
+    assert!(flash.bytes[3840..].iter().all(|&b| b == 0xFF));
+    assert_eq!(flash.erases, 13);
+    assert!(same(boot(&flash), Some(&snapshot(24, &[]))));
 }

@@ -1,7 +1,7 @@
 //! The machine's integration tests, one test binary (`cargo test -p tictable-machine
 //! --test machine`): one module per subject. A module that needs the simulator is
 //! compiled only with its feature (`sim-core`: the no_std core; `sim`: the whole
-//! simulated machine; `sim` and `games`: misère), so each feature set runs the tests
+//! simulated machine; `sim` and `games`: misère and the five more games), so each feature set runs the tests
 //! it allows.
 
 mod common;
@@ -13,6 +13,8 @@ mod device_calibration;
 mod device_chooser;
 #[cfg(feature = "sim")]
 mod device_combined_faults;
+#[cfg(all(feature = "sim-core", feature = "games"))]
+mod device_games;
 #[cfg(all(feature = "sim", feature = "games"))]
 mod device_misere;
 #[cfg(feature = "sim")]

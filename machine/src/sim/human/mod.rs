@@ -94,6 +94,10 @@ pub struct SimHuman {
     abandoning: bool,
     /// The game as the person remembers it.
     memory: Board,
+    /// The game as the person remembers it in a game whose pieces move
+    /// (`games` feature: the morris games), where a [`Board`] cannot say it.
+    #[cfg(feature = "games")]
+    moving: Option<crate::controller::GameRecord>,
     /// The empty square the head last went down on in the device's turn.
     device_target: Option<Square>,
     /// A passive human only presses buttons when told (for scripted tests).
@@ -141,6 +145,8 @@ impl SimHuman {
             followed: None,
             abandoning: false,
             memory: Board::EMPTY,
+            #[cfg(feature = "games")]
+            moving: None,
             device_target: None,
             passive: false,
             script: None,
@@ -177,6 +183,11 @@ impl SimHuman {
         self.abandoning = false;
         self.memory = Board::EMPTY;
         self.device_target = None;
+        #[cfg(feature = "games")]
+        {
+            self.moving = (!self.rules.places_only())
+                .then(|| crate::controller::GameRecord::of_game(self.rules));
+        }
     }
 
     /// The game as the person remembers it.
@@ -249,6 +260,9 @@ impl SimHuman {
             }
             #[cfg(not(feature = "games"))]
             Rules::Misere => legal.nth(self.rng.below(legal.len() as usize)),
+            // The other games are not simulated yet (issue 37): no batch plays them.
+            #[cfg(feature = "games")]
+            _ => legal.nth(self.rng.below(legal.len() as usize)),
         }
     }
 
@@ -296,6 +310,64 @@ impl SimHuman {
         true
     }
 
+    /// Who is to move in the game as the person remembers it.
+    fn to_move(&self) -> Player {
+        #[cfg(feature = "games")]
+        if let Some(record) = &self.moving {
+            return record.position().to_move;
+        }
+        self.memory.to_move()
+    }
+
+    /// What the person sees on the board, as the sensors would.
+    #[cfg(feature = "games")]
+    fn view_of(w: &World) -> crate::scanner::BoardView {
+        let mut v = crate::scanner::BoardView::EMPTY;
+        for colour in [Colour::Black, Colour::White] {
+            for s in Self::seen(w, colour) {
+                v.set(s, crate::classify::Sensed::Piece(colour));
+            }
+        }
+        v
+    }
+
+    /// Plays a move of a moving game by hand (a placement, or a piece slid),
+    /// remembered: the table's (perfect), a random one (random, or erring's
+    /// mistakes).
+    #[cfg(feature = "games")]
+    fn play_moving(&mut self, w: &mut World) -> bool {
+        use crate::controller::Move;
+        let Some(record) = self.moving else {
+            return false;
+        };
+        let (rules, p) = (record.game(), record.position());
+        let children = rules.children(&p);
+        if children.is_empty() {
+            return false;
+        }
+        let random = match self.style {
+            Style::Random => true,
+            Style::Perfect => false,
+            Style::Erring(e) => self.rng.chance(e),
+        };
+        let best = crate::controller::best_moves_of(rules, &p);
+        let mv = if random || best.is_empty() {
+            children[self.rng.below(children.len())].0
+        } else {
+            best[self.rng.below(best.len())]
+        };
+        let done = match mv {
+            Move::Place(to) => Self::place(w, self.colour, to),
+            Move::Slide { from, to } | Move::Pawn { from, to } => Self::shift(w, from, to),
+        };
+        if done {
+            if let Some(r) = &mut self.moving {
+                let _ = r.push_move(mv);
+            }
+        }
+        done
+    }
+
     /// Plays a move by hand: a piece from storage to the square, remembered.
     fn play(&mut self, w: &mut World) -> bool {
         let Some(square) = self.choose(&self.memory.clone()) else {
@@ -319,6 +391,19 @@ impl SimHuman {
     /// The device's move, learnt when the turn light comes on: the one piece of
     /// its colour on a square the person remembers empty.
     fn learn_device_move(&mut self, w: &World) {
+        #[cfg(feature = "games")]
+        let device = self.device();
+        #[cfg(feature = "games")]
+        if let Some(record) = &mut self.moving {
+            let p = record.position();
+            if p.to_move == device {
+                let view = Self::view_of(w);
+                if let Some(mv) = record.game().move_seen(&p, &view) {
+                    let _ = record.push_move(mv);
+                }
+            }
+            return;
+        }
         if self.memory.to_move() != self.device() {
             return;
         }
@@ -369,8 +454,18 @@ impl SimHuman {
             self.act_at = None;
             // Asked again with the move already made (after an error was cleared):
             // just press the button again.
-            if self.memory.to_move() != self.colour.player() {
+            if self.to_move() != self.colour.player() {
                 self.press(Button::Done, now);
+                return;
+            }
+            #[cfg(feature = "games")]
+            if self.moving.is_some() {
+                // The moving games' person plays (their cheats and mess-ups are
+                // not simulated yet).
+                Self::clear_fallen(w);
+                if self.play_moving(w) {
+                    self.press(Button::Done, now);
+                }
                 return;
             }
             // A piece lying between squares (one a power cut dropped from the

@@ -1,0 +1,945 @@
+//! The five more games (issue 37, `games` feature): the move type and its record
+//! byte, the record of any game (legal moves only, threefold repetition, 64 plies),
+//! the person's move read as "the view equals exactly one legal child's view", the
+//! tables' best moves against `tictable-games`' own solve, and the snapshot's game
+//! byte (an unknown game refused, a fresh tic-tac-toe game said with the lights).
+
+use std::collections::{HashSet, VecDeque};
+use tictable::{Player, Square};
+use tictable_games::{solve, Game, Hexapawn, Morris, MorrisMove, PawnMove};
+use tictable_machine::classify::Sensed;
+use tictable_machine::controller::{
+    best_moves_of, Ending, GameRecord, Move, Position, Problem, Rules, RECORD_CAPACITY,
+};
+#[cfg(feature = "sim")]
+use tictable_machine::controller::{State, TableChooser};
+use tictable_machine::panel::Light;
+use tictable_machine::persist::{Snapshot, Store, ENCODED_LEN};
+use tictable_machine::scanner::BoardView;
+use tictable_machine::sim::flash::MemFlash;
+use tictable_machine::sim::SplitMix64;
+#[cfg(feature = "sim")]
+use tictable_machine::sim::{host::HostMachine, human::SimHuman, human::Style, world::SimConfig};
+use tictable_machine::Colour;
+
+/// The games that are not placing only.
+const MOVING: [Rules; 4] = [
+    Rules::ThreeMensMorris,
+    Rules::Tapatan,
+    Rules::Achi,
+    Rules::Hexapawn,
+];
+
+/// Every position of `rules`' game reachable from its start (the machine's rules:
+/// none past the end).
+fn reachable(rules: Rules) -> Vec<Position> {
+    let start = rules.start();
+    let (mut seen, mut queue, mut all) = (HashSet::new(), VecDeque::from([start]), Vec::new());
+    seen.insert(start);
+    while let Some(p) = queue.pop_front() {
+        all.push(p);
+        for (_, child) in rules.children(&p) {
+            if seen.insert(child) {
+                queue.push_back(child);
+            }
+        }
+    }
+    all
+}
+
+fn sq(i: u8) -> Square {
+    Square::new(i).unwrap()
+}
+
+#[test]
+fn every_move_of_every_game_has_one_byte_that_reads_back() {
+    for rules in Rules::ALL {
+        let mut bytes = HashSet::new();
+        for p in reachable(rules) {
+            for (mv, _) in rules.children(&p) {
+                let b = mv.byte();
+                assert_eq!(Move::from_byte(b, rules), Some(mv), "{}", rules.id());
+                bytes.insert(b);
+                // A placement's byte is its square index (the default layout's).
+                if let Move::Place(s) = mv {
+                    assert_eq!(b, s.index());
+                }
+            }
+        }
+        // No byte stands for a move of another kind in this game.
+        for b in 0..=255u8 {
+            if let Some(mv) = Move::from_byte(b, rules) {
+                assert_eq!(mv.byte(), b);
+                let kind_ok = matches!(
+                    (rules, mv),
+                    (Rules::TicTacToe | Rules::Misere, Move::Place(_))
+                        | (Rules::Hexapawn, Move::Pawn { .. })
+                        | (
+                            Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi,
+                            Move::Place(_) | Move::Slide { .. },
+                        )
+                );
+                assert!(kind_ok, "{} {b:#04x} {mv:?}", rules.id());
+            }
+        }
+        assert!(!bytes.is_empty());
+    }
+}
+
+/// `p`'s view with the piece on `from` moved to `to` (a slide or step of any
+/// length, legal or not).
+fn moved(rules: Rules, p: &Position, from: Square, to: Square) -> BoardView {
+    let mut v = rules.view(p);
+    let piece = v.get(from);
+    v.set(from, Sensed::Empty);
+    v.set(to, piece);
+    v
+}
+
+#[test]
+fn the_persons_move_is_the_one_legal_child_that_looks_like_the_board() {
+    // Every reachable position of each game; every view that moves one piece of
+    // either colour to any other square (slides of any length, onto any piece),
+    // removes one, or adds one of either colour: exactly the children's views are
+    // read as moves, each as its own move; the position itself is no move.
+    let mut wrong_slides = 0;
+    for rules in Rules::ALL {
+        for p in reachable(rules) {
+            let children = rules.children(&p);
+            let views: Vec<(BoardView, Move)> =
+                children.iter().map(|&(m, c)| (rules.view(&c), m)).collect();
+            let unique: HashSet<BoardView> = views.iter().map(|(v, _)| *v).collect();
+            assert_eq!(unique.len(), views.len(), "two children look alike");
+            let base = rules.view(&p);
+            assert_eq!(rules.move_seen(&p, &base), None);
+            let mut candidates = Vec::new();
+            for a in Square::ALL {
+                for b in Square::ALL {
+                    if a != b && base.get(a) != Sensed::Empty {
+                        candidates.push(moved(rules, &p, a, b));
+                    }
+                }
+                for k in [
+                    Sensed::Empty,
+                    Sensed::Piece(Colour::Black),
+                    Sensed::Piece(Colour::White),
+                ] {
+                    let mut v = base;
+                    v.set(a, k);
+                    candidates.push(v);
+                }
+            }
+            for v in candidates {
+                let expected = views.iter().find(|(cv, _)| *cv == v).map(|&(_, m)| m);
+                let seen = rules.move_seen(&p, &v);
+                assert_eq!(seen, expected, "{} {p:?} {v:?}", rules.id());
+                wrong_slides += usize::from(expected.is_none());
+            }
+        }
+    }
+    assert!(wrong_slides > 100_000, "{wrong_slides}");
+}
+
+#[test]
+fn a_diagonal_slide_is_a_move_in_tapatan_and_achi_only() {
+    // X on 1, 2, 6, O on 3, 4, 8 (0-based 0, 1, 5 / 2, 3, 7): placed, X to slide.
+    let mut r = GameRecord::of_game(Rules::ThreeMensMorris);
+    for i in [0, 2, 1, 3, 5, 7] {
+        r.push_move(Move::Place(sq(i))).unwrap();
+    }
+    let p = r.position();
+    assert_eq!(p.to_move, Player::X);
+    // Point 1 to the centre (5): diagonal.
+    let diagonal = Move::Slide {
+        from: sq(0),
+        to: sq(4),
+    };
+    for rules in [Rules::ThreeMensMorris, Rules::Tapatan] {
+        let v = moved(rules, &p, sq(0), sq(4));
+        let legal = rules == Rules::Tapatan;
+        assert_eq!(rules.move_seen(&p, &v), legal.then_some(diagonal));
+        assert_eq!(rules.play(&p, diagonal).is_some(), legal);
+    }
+    // The record refuses it in three men's morris, and a slide by two points.
+    assert!(r.push_move(diagonal).is_err());
+    assert!(r
+        .push_move(Move::Slide {
+            from: sq(1),
+            to: sq(8)
+        })
+        .is_err());
+    assert_eq!(r.len(), 6);
+}
+
+#[test]
+fn a_persons_capture_in_hexapawn_is_recognised_and_a_missed_one_is_not_a_move() {
+    let rules = Rules::Hexapawn;
+    let mut r = GameRecord::of_game(rules);
+    // White (X, white pieces, first) 8 -> 5 (0-based 7 -> 4).
+    r.push_move(Move::Pawn {
+        from: sq(7),
+        to: sq(4),
+    })
+    .unwrap();
+    let p = r.position();
+    // Black's pawn on 1 takes it: the white piece on 5 gone, a black one there.
+    let capture = Move::Pawn {
+        from: sq(0),
+        to: sq(4),
+    };
+    let mut v = rules.view(&p);
+    assert_eq!(v.get(sq(4)), Sensed::Piece(Colour::White));
+    v.set(sq(0), Sensed::Empty);
+    v.set(sq(4), Sensed::Piece(Colour::Black));
+    assert_eq!(rules.move_seen(&p, &v), Some(capture));
+    // The white pawn taken off but the black one left at home: no move.
+    let mut missed = rules.view(&p);
+    missed.set(sq(4), Sensed::Empty);
+    assert_eq!(rules.move_seen(&p, &missed), None);
+    // A straight push onto the white pawn is no capture.
+    let mut straight = rules.view(&p);
+    straight.set(sq(1), Sensed::Empty);
+    straight.set(sq(4), Sensed::Piece(Colour::Black));
+    assert_eq!(rules.move_seen(&p, &straight), None);
+    r.push_move(capture).unwrap();
+    assert_eq!(r.position().x.count_ones(), 2);
+}
+
+#[test]
+fn the_tables_best_moves_are_the_solvers_in_every_position() {
+    // "Never gives away value": every move the machine may choose keeps the
+    // position's value (the fastest win, the slowest loss), checked against
+    // tictable-games' own solve of each game in every reachable position.
+    for rules in MOVING {
+        let mut checked = 0;
+        match rules {
+            Rules::Hexapawn => {
+                let solution = solve(Hexapawn).unwrap();
+                for p in reachable(rules) {
+                    let h = tictable_games::HexapawnPosition {
+                        white: p.x,
+                        black: p.o,
+                        to_move: p.to_move,
+                    };
+                    let expected: Vec<PawnMove> = solution.best_moves(&h);
+                    let got: Vec<PawnMove> = best_moves_of(rules, &p)
+                        .into_iter()
+                        .map(|m| PawnMove {
+                            from: m.from().unwrap().index(),
+                            to: m.to().index(),
+                        })
+                        .collect();
+                    assert_eq!(got, expected, "{p:?}");
+                    checked += 1;
+                }
+            }
+            _ => {
+                let game = match rules {
+                    Rules::Tapatan => Morris::tapatan(),
+                    Rules::Achi => Morris::achi(),
+                    _ => Morris::three_mens_morris(),
+                };
+                assert_eq!(game.id(), rules.id());
+                let solution = solve(game).unwrap();
+                for p in reachable(rules) {
+                    let m = tictable_games::MorrisPosition {
+                        x: p.x,
+                        o: p.o,
+                        to_move: p.to_move,
+                    };
+                    let expected: Vec<MorrisMove> = solution.best_moves(&m);
+                    let got: Vec<MorrisMove> = best_moves_of(rules, &p)
+                        .into_iter()
+                        .map(|mv| MorrisMove {
+                            from: mv.from().map(Square::index),
+                            to: mv.to().index(),
+                        })
+                        .collect();
+                    assert_eq!(got, expected, "{} {p:?}", rules.id());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 30, "{} {checked}", rules.id());
+    }
+}
+
+/// A game of `rules` between two random players (seeded), to its end.
+fn random_game(rules: Rules, seed: u64) -> GameRecord {
+    let mut rng = SplitMix64::new(seed);
+    let mut r = GameRecord::of_game(rules);
+    while r.outcome().is_none() {
+        let children = rules.children(&r.position());
+        let (mv, _) = children[rng.below(children.len())];
+        r.push_move(mv).unwrap();
+    }
+    r
+}
+
+#[test]
+fn a_game_ends_by_its_rules_a_threefold_repetition_or_64_plies() {
+    let mut endings = HashSet::new();
+    for rules in Rules::ALL {
+        for seed in 0..60 {
+            let r = random_game(rules, seed);
+            let ending = r.outcome().unwrap();
+            assert!(r.len() <= RECORD_CAPACITY);
+            match ending {
+                Ending::Rules(_) => assert!(rules.result_of(&r.position()).is_some()),
+                Ending::Repetition => {
+                    assert_eq!(r.occurrences(), 3);
+                    assert!(!rules.places_only());
+                }
+                Ending::Length => assert_eq!(r.len(), RECORD_CAPACITY),
+            }
+            // No position before the end occurred three times.
+            let mut prefix = GameRecord::of_game(rules);
+            for mv in r.plies().take(r.len() - 1) {
+                prefix.push_move(mv).unwrap();
+                assert!(prefix.occurrences() < 3);
+            }
+            // Nothing is added after the end.
+            let mut after = r;
+            for (mv, _) in rules.children(&r.position()) {
+                assert!(after.push_move(mv).is_err());
+            }
+            assert!(after.push_move(Move::Place(sq(0))).is_err());
+            endings.insert(core::mem::discriminant(&ending));
+        }
+    }
+    // Both kinds occur in random play; the length is reached by a player who
+    // avoids the end (below).
+    assert_eq!(endings.len(), 2);
+    let r = long_game(Rules::Tapatan, 1);
+    assert_eq!(r.len(), RECORD_CAPACITY);
+    assert_eq!(r.outcome(), Some(Ending::Length));
+    let mut after = r;
+    assert_eq!(
+        after.push_move(rules_child(&r)),
+        Err(tictable_machine::controller::RecordError::Full)
+    );
+}
+
+/// A legal move in `r`'s position by the game's rules (the record's end aside).
+fn rules_child(r: &GameRecord) -> Move {
+    r.game().children(&r.position())[0].0
+}
+
+/// A game of `rules` whose players, drawing at random, avoid every move that ends
+/// it (by the rules or a third occurrence) while they can.
+fn long_game(rules: Rules, seed: u64) -> GameRecord {
+    let mut rng = SplitMix64::new(seed);
+    let mut r = GameRecord::of_game(rules);
+    while r.outcome().is_none() {
+        let children = rules.children(&r.position());
+        let going_on: Vec<Move> = children
+            .iter()
+            .map(|&(mv, _)| mv)
+            .filter(|&mv| {
+                let mut next = r;
+                next.push_move(mv).is_ok() && next.outcome().is_none()
+            })
+            .collect();
+        let mv = if going_on.is_empty() {
+            children[rng.below(children.len())].0
+        } else {
+            going_on[rng.below(going_on.len())]
+        };
+        r.push_move(mv).unwrap();
+    }
+    r
+}
+
+#[test]
+fn a_repetition_is_a_draw_at_the_third_occurrence() {
+    // Three men's morris: X on 1, 3, 8 and O on 2, 4, 6 (people's numbers), then X
+    // shuttles 8 -> 9 -> 8 and O 6 -> 5 -> 6: each round of four plies repeats the
+    // position.
+    let mut r = GameRecord::of_game(Rules::ThreeMensMorris);
+    for i in [0, 1, 2, 3, 7, 5] {
+        r.push_move(Move::Place(sq(i))).unwrap();
+    }
+    assert_eq!(r.outcome(), None);
+    let shuttle = [
+        Move::Slide {
+            from: sq(7),
+            to: sq(8),
+        },
+        Move::Slide {
+            from: sq(5),
+            to: sq(4),
+        },
+        Move::Slide {
+            from: sq(8),
+            to: sq(7),
+        },
+        Move::Slide {
+            from: sq(4),
+            to: sq(5),
+        },
+    ];
+    for round in 1..=2 {
+        for (k, &mv) in shuttle.iter().enumerate() {
+            assert_eq!(r.outcome(), None, "round {round} ply {k}");
+            r.push_move(mv).unwrap();
+        }
+        assert_eq!(r.occurrences(), round + 1);
+    }
+    assert_eq!(r.outcome(), Some(Ending::Repetition));
+    assert_eq!(r.outcome().unwrap().winner(), None);
+}
+
+/// A snapshot (from a machine's) holding `record`.
+fn snapshot_with(record: GameRecord) -> Snapshot {
+    let mut s = Snapshot::decode(&base_bytes()).unwrap();
+    s.record = record;
+    s.active = true;
+    s
+}
+
+/// The bytes of a plain snapshot: a fresh record, the default calibration.
+fn base_bytes() -> [u8; ENCODED_LEN] {
+    use tictable_machine::classify::Calibration;
+    use tictable_machine::controller::{GameSetup, Mode};
+    use tictable_machine::model::ResetCause;
+    use tictable_machine::motion::{Point, Pose};
+    Snapshot {
+        sequence: 3,
+        calibration: Calibration::default(),
+        pose: Pose::new(Point::mm(160, 130), -200, 32_000).unwrap(),
+        reset_cause: ResetCause::PowerOn,
+        setup: GameSetup {
+            device_first: false,
+            first_square: None,
+        },
+        record: GameRecord::new(),
+        mode: Mode::Game,
+        active: false,
+        stock: [0b11111; 2],
+        suspect: [0; 2],
+        pending: None,
+    }
+    .encode()
+}
+
+/// Where the game byte is: the last byte of the games layout.
+const GAME: usize = ENCODED_LEN - 1;
+/// Where the number of plies is (version, sequence, calibration, margins, pose,
+/// reset cause, the plies past the ninth, device first, first square).
+const MOVES_LEN: usize = 1 + 4 + 216 + 8 + 20 + 1 + (RECORD_CAPACITY - 9) + 2;
+
+#[test]
+fn a_long_game_of_every_game_round_trips_through_the_snapshot_and_the_store() {
+    for rules in Rules::ALL {
+        // The longest of a few random games.
+        let record = (0..20)
+            .map(|seed| random_game(rules, seed))
+            .max_by_key(GameRecord::len)
+            .unwrap();
+        let snap = snapshot_with(record);
+        let bytes = snap.encode();
+        assert_eq!(bytes[GAME], rules.code());
+        assert_eq!(Snapshot::decode(&bytes), Some(snap), "{}", rules.id());
+        // Through the store on the firmware's flash geometry (1 KiB pages).
+        let mut store = Store::new(MemFlash::<3072, 1024, 2>::new(), 0).unwrap();
+        store.save(&snap).unwrap();
+        let mut shorter = snap;
+        shorter.record = GameRecord::of_game(rules);
+        store.save(&shorter).unwrap();
+        store.save(&snap).unwrap();
+        let loaded = store.load().unwrap().unwrap();
+        assert_eq!(loaded.record, snap.record, "{}", rules.id());
+    }
+}
+
+#[test]
+fn a_corrupted_game_byte_is_refused_and_a_fresh_tictactoe_game_kept() {
+    let mut record = GameRecord::of_game(Rules::Tapatan);
+    for i in [4, 0, 8, 2] {
+        record.push_move(Move::Place(sq(i))).unwrap();
+    }
+    let snap = snapshot_with(record);
+    let bytes = snap.encode();
+    for code in [0u8, 7, 8, 0x40, 0xFF] {
+        let mut bad = bytes;
+        bad[GAME] = code;
+        let got = Snapshot::decode(&bad).expect("the rest of the snapshot is kept");
+        assert_eq!(got.record.refused_game(), Some(code));
+        assert_eq!(got.record.game(), Rules::TicTacToe);
+        assert!(got.record.is_empty() && !got.active && got.pending.is_none());
+        assert_eq!((got.pose, got.calibration), (snap.pose, snap.calibration));
+    }
+    // Another known game whose moves are not legal there is refused as a whole
+    // (hexapawn has no placements), so is a move byte past the record's.
+    let mut bad = bytes;
+    bad[GAME] = Rules::Hexapawn.code();
+    assert_eq!(Snapshot::decode(&bad), None);
+    let mut bad = bytes;
+    bad[MOVES_LEN] = RECORD_CAPACITY as u8 + 1;
+    assert_eq!(Snapshot::decode(&bad), None);
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn an_unknown_saved_game_is_said_with_error_lamp_and_win_and_start_gives_setup() {
+    let mut bad = snapshot_with(GameRecord::of_game(Rules::Achi)).encode();
+    bad[GAME] = 9;
+    let snap = Snapshot::decode(&bad).unwrap();
+    let chooser = TableChooser::new(Rules::Misere, SplitMix64::new(3)).unwrap();
+    let mut m = HostMachine::new(SimConfig::standard(0.0, 0.0, 5).unwrap(), chooser).unwrap();
+    m.controller.resume(&snap).unwrap();
+    let mut h = SimHuman::new(Style::Perfect, 0.0, 1);
+    assert!(m.run_until(&mut h, 60_000, |m| {
+        m.controller.state() == State::Error(Problem::UnknownGame(9))
+    }));
+    let lit = Light::ALL
+        .into_iter()
+        .filter(|&l| m.controller.hardware().panel.is_lit(l))
+        .fold(0, |bits, l| bits | l.bit());
+    assert_eq!(
+        lit,
+        Light::Error.bit() | Light::Lamp.bit() | Light::Win.bit()
+    );
+    // A fresh tic-tac-toe game: the chooser switched, the record empty.
+    assert_eq!(m.controller.rules(), Rules::TicTacToe);
+    assert!(m.controller.record().is_empty());
+    assert_eq!(m.controller.record().game(), Rules::TicTacToe);
+    m.press(&mut h, tictable_machine::panel::Button::Start);
+    assert!(m.run_until(&mut h, 5_000, |m| m.controller.state() == State::Setup));
+    // A known game its chooser plays resumes as it was (here achi, as saved).
+    let snap = snapshot_with(GameRecord::of_game(Rules::Achi));
+    let chooser = TableChooser::new(Rules::TicTacToe, SplitMix64::new(3)).unwrap();
+    let mut m = HostMachine::new(SimConfig::standard(0.0, 0.0, 5).unwrap(), chooser).unwrap();
+    m.controller.resume(&snap).unwrap();
+    assert_eq!(m.controller.rules(), Rules::Achi);
+    assert_eq!(m.controller.record().game(), Rules::Achi);
+}
+
+#[test]
+fn the_unknown_game_pattern_is_no_other_problems() {
+    let unknown = Problem::UnknownGame(9).lights();
+    assert_eq!(
+        unknown,
+        Light::Error.bit() | Light::Lamp.bit() | Light::Win.bit()
+    );
+    let others = [
+        Problem::Mismatch,
+        Problem::BoardNotEmpty,
+        Problem::StorageEmpty,
+        Problem::Abandoned,
+        Problem::StrayPiece(sq(0)),
+        Problem::Recalibrate(sq(0)),
+    ];
+    for p in others {
+        assert_ne!(p.lights(), unknown, "{p:?}");
+    }
+    for s in Square::ALL {
+        let one = tictable::Squares::from_bits(s.bit());
+        for p in [
+            Problem::SensorFault(one),
+            Problem::Unclear(one),
+            Problem::PlacementFailed(s),
+        ] {
+            assert_ne!(p.lights(), unknown, "{p:?}");
+        }
+    }
+}
+
+/// A machine playing `rules` with its table, and a passive person the test's hands
+/// play for.
+#[cfg(feature = "sim")]
+fn morris_machine(rules: Rules, seed: u64) -> (HostMachine<TableChooser<SplitMix64>>, SimHuman) {
+    let chooser = TableChooser::new(rules, SplitMix64::new(seed)).unwrap();
+    let m = HostMachine::new(SimConfig::standard(0.0, 0.0, seed).unwrap(), chooser).unwrap();
+    (m, SimHuman::passive(seed))
+}
+
+/// The person's hands: `mv` of `colour` made on the world's board (a piece from
+/// storage, or the piece on `from` carried to `to`), then Done.
+#[cfg(feature = "sim")]
+fn hand(m: &mut HostMachine<TableChooser<SplitMix64>>, h: &mut SimHuman, colour: Colour, mv: Move) {
+    {
+        let mut w = m.world.borrow_mut();
+        let piece = match mv.from() {
+            None => w.stored_piece(colour).unwrap(),
+            Some(from) => w.piece_on(from).unwrap(),
+        };
+        let to = w.config.pose.square_centre(mv.to());
+        w.hand_move(piece, to, 0.5);
+    }
+    m.press(h, tictable_machine::panel::Button::Done);
+}
+
+/// Ticks until the device's move is verified (or the game over): the person's turn.
+#[cfg(feature = "sim")]
+fn until_person(m: &mut HostMachine<TableChooser<SplitMix64>>, h: &mut SimHuman) -> State {
+    assert!(m.run_until(h, 60_000, |m| matches!(
+        m.controller.state(),
+        State::HumanTurn | State::Over(_) | State::Error(_)
+    )));
+    m.controller.state()
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn the_machine_slides_its_pieces_and_reads_the_persons_slides_to_the_end() {
+    // Each morris game, the machine first and second, against a perfect person
+    // (the tables' moves too): every game ends by the rules or a draw rule, the
+    // machine's slides verified by the sensors (no error light), the world's
+    // board the record's at every turn, and the value kept (a perfect pair plays
+    // each game's value: three men's morris and achi are wins for the first
+    // player's... whatever the solver says: never a loss where the start is not
+    // lost for the machine).
+    for rules in [Rules::ThreeMensMorris, Rules::Tapatan, Rules::Achi] {
+        for device_first in [true, false] {
+            let (mut m, mut h) = morris_machine(rules, 7 + u64::from(device_first));
+            let setup = tictable_machine::controller::GameSetup {
+                device_first,
+                first_square: None,
+            };
+            assert!(m.start_game(setup, &mut h, Style::Perfect));
+            let person = setup.device_colour().other();
+            let mut rng = SplitMix64::new(11);
+            let state = loop {
+                let state = until_person(&mut m, &mut h);
+                if !matches!(state, State::HumanTurn) {
+                    break state;
+                }
+                let record = *m.controller.record();
+                let seen = m.world.borrow().board().unwrap();
+                let view = rules.view(&record.position());
+                assert_eq!(
+                    seen,
+                    (
+                        view.pieces(Colour::Black).bits(),
+                        view.pieces(Colour::White).bits()
+                    ),
+                    "{} the board is the record's",
+                    rules.id()
+                );
+                let best = best_moves_of(rules, &record.position());
+                let mv = best[rng.below(best.len())];
+                hand(&mut m, &mut h, person, mv);
+            };
+            let record = *m.controller.record();
+            let ending = record.outcome();
+            assert!(
+                matches!(state, State::Over(_)) && ending.is_some(),
+                "{} {state:?} {record:?}",
+                rules.id()
+            );
+            let s = m.stats();
+            println!(
+                "{} device first {device_first}: {state:?} {ending:?} after {} plies, {} slides, {} placements",
+                rules.id(),
+                record.len(),
+                s.slides,
+                s.placements
+            );
+            assert_eq!(s.errors, 0, "{} {s:?}", rules.id());
+            assert!(s.slides > 0 || record.len() < 7, "{} {s:?}", rules.id());
+            // Perfect against perfect: the start's value (a table move never
+            // gives it away; the person's are the table's too).
+            let game = match rules {
+                Rules::Tapatan => Morris::tapatan(),
+                Rules::Achi => Morris::achi(),
+                _ => Morris::three_mens_morris(),
+            };
+            let first_wins = match solve(game).unwrap().start().outcome {
+                tictable_games::Outcome::Win => Some(true),
+                tictable_games::Outcome::Loss => Some(false),
+                tictable_games::Outcome::Draw => None,
+            };
+            let device = first_wins.map(|w| w == device_first);
+            assert_eq!(state, State::Over(device), "{}", rules.id());
+        }
+    }
+}
+
+/// The world's board as the controller's view of the record.
+#[cfg(feature = "sim")]
+fn board_is_record(m: &HostMachine<TableChooser<SplitMix64>>) -> bool {
+    let record = *m.controller.record();
+    let view = record.game().view(&record.position());
+    m.world.borrow().board()
+        == Some((
+            view.pieces(Colour::Black).bits(),
+            view.pieces(Colour::White).bits(),
+        ))
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn illegal_slides_and_extra_pieces_get_the_error_light_and_a_moved_device_piece_is_put_back() {
+    let rules = Rules::ThreeMensMorris;
+    // The person first (black): the centre, then placements that line nothing
+    // up, until the slides begin with the person's piece on the centre and the
+    // person to move (a seed whose machine does not line up first).
+    let person = Colour::Black;
+    let setup = tictable_machine::controller::GameSetup {
+        device_first: false,
+        first_square: None,
+    };
+    let (mut m, mut h) = (1..20)
+        .find_map(|seed| {
+            let (mut m, mut h) = morris_machine(rules, seed);
+            assert!(m.start_game(setup, &mut h, Style::Perfect));
+            let mut rng = SplitMix64::new(seed);
+            loop {
+                if until_person(&mut m, &mut h) != State::HumanTurn {
+                    return None;
+                }
+                let p = m.controller.record().position();
+                if p.x.count_ones() == 3 {
+                    return (p.x & Square::CENTRE.bit() != 0).then_some((m, h));
+                }
+                let quiet: Vec<Move> = rules
+                    .children(&p)
+                    .into_iter()
+                    .filter(|(_, c)| rules.result_of(c).is_none())
+                    .map(|(mv, _)| mv)
+                    .collect();
+                let mv = if p.x == 0 {
+                    Move::Place(Square::CENTRE)
+                } else {
+                    *quiet.get(rng.below(quiet.len().max(1)))?
+                };
+                hand(&mut m, &mut h, person, mv);
+            }
+        })
+        .expect("a game reaching the slides with the person on the centre");
+    let p = m.controller.record().position();
+    let len = m.controller.record().len();
+    let (own, device) = (p.x, p.o);
+    // Every slide of the person's that three men's morris does not allow: to an
+    // empty point that is not a row or column neighbour (diagonal or farther;
+    // the test's own geometry, not the rules' code), each refused with the
+    // error light and nothing recorded; the piece put back clears it.
+    let neighbours =
+        |a: Square, b: Square| a.row().abs_diff(b.row()) + a.column().abs_diff(b.column()) == 1;
+    let mut refused = 0;
+    let mut diagonal = 0;
+    for from in Square::ALL.into_iter().filter(|s| own & s.bit() != 0) {
+        for to in Square::ALL
+            .into_iter()
+            .filter(|s| (p.x | p.o) & s.bit() == 0)
+        {
+            let mv = Move::Slide { from, to };
+            if neighbours(from, to) {
+                continue;
+            }
+            diagonal += usize::from(from == Square::CENTRE && to.row() != 1 && to.column() != 1);
+            hand(&mut m, &mut h, person, mv);
+            assert!(
+                m.run_until(&mut h, 10_000, |m| m.controller.state()
+                    == State::Error(Problem::Mismatch)),
+                "{mv:?} accepted: {:?}",
+                m.controller.state()
+            );
+            assert_eq!(m.controller.record().len(), len);
+            // Put back: the error clears, the person's turn again.
+            {
+                let mut w = m.world.borrow_mut();
+                let piece = w.piece_on(to).unwrap();
+                let at = w.config.pose.square_centre(from);
+                w.hand_move(piece, at, 0.5);
+            }
+            assert!(m.run_until(&mut h, 20_000, |m| m.controller.state() == State::HumanTurn));
+            refused += 1;
+        }
+    }
+    assert!(refused > 0 && diagonal > 0, "{refused} {diagonal}");
+    // An extra piece of the person's: the error light; taken away, play goes on.
+    let empty = Square::ALL
+        .into_iter()
+        .find(|s| (p.x | p.o) & s.bit() == 0)
+        .unwrap();
+    hand(&mut m, &mut h, person, Move::Place(empty));
+    assert!(m.run_until(&mut h, 10_000, |m| m.controller.state()
+        == State::Error(Problem::Mismatch)));
+    {
+        let mut w = m.world.borrow_mut();
+        let piece = w.piece_on(empty).unwrap();
+        let slot = w.free_slot(person).unwrap();
+        w.hand_move(piece, slot, 0.0);
+    }
+    assert!(m.run_until(&mut h, 20_000, |m| m.controller.state() == State::HumanTurn));
+    // A device piece slid by the person (a cheat): the machine puts it back.
+    let restores = m.stats().restores;
+    let device_piece = Square::ALL
+        .into_iter()
+        .find(|s| device & s.bit() != 0)
+        .unwrap();
+    hand(
+        &mut m,
+        &mut h,
+        Colour::White,
+        Move::Slide {
+            from: device_piece,
+            to: empty,
+        },
+    );
+    assert!(
+        m.run_until(&mut h, 30_000, |m| m.controller.state() == State::HumanTurn
+            && m.stats().restores > restores)
+    );
+    assert!(board_is_record(&m));
+    assert_eq!(m.controller.record().len(), len);
+    // Then a legal slide is taken and the game goes on to its end.
+    let mut rng = SplitMix64::new(9);
+    loop {
+        let p = m.controller.record().position();
+        let best = best_moves_of(rules, &p);
+        hand(&mut m, &mut h, person, best[rng.below(best.len())]);
+        match until_person(&mut m, &mut h) {
+            State::HumanTurn => assert!(board_is_record(&m)),
+            State::Over(_) => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(m.controller.record().outcome().is_some());
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_power_cut_in_the_slides_resumes_the_morris_game_from_the_flash() {
+    // Tapatan, the machine second: a power cut at the person's turn once the
+    // slides began; the restarted machine (given a tic-tac-toe chooser) takes the
+    // game from the snapshot's game byte and plays it to its end.
+    let rules = Rules::Tapatan;
+    let (mut m, mut h) = morris_machine(rules, 31);
+    let setup = tictable_machine::controller::GameSetup {
+        device_first: false,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    let mut rng = SplitMix64::new(4);
+    let mut cut = false;
+    loop {
+        match until_person(&mut m, &mut h) {
+            State::HumanTurn => {}
+            State::Over(_) => break,
+            other => panic!("{other:?}"),
+        }
+        let record = *m.controller.record();
+        if !cut && record.len() >= 6 {
+            // Let the save policy write the turn, then cut.
+            m.run_until(&mut h, 3_000, |_| false);
+            let chooser = TableChooser::new(Rules::TicTacToe, SplitMix64::new(8)).unwrap();
+            m.power_cycle(chooser).unwrap();
+            assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::HumanTurn));
+            assert_eq!(*m.controller.record(), record);
+            assert_eq!(m.controller.rules(), rules);
+            cut = true;
+        }
+        let best = best_moves_of(rules, &record.position());
+        hand(&mut m, &mut h, Colour::Black, best[rng.below(best.len())]);
+    }
+    assert!(cut, "the game ended before the slides");
+    assert!(m.controller.record().outcome().is_some());
+}
+
+/// Games of `rules` on the simulated machine against a person who plays the
+/// table's moves and, with probability `err`, a random legal move instead: the
+/// machine's results (wins, draws by the rules, by repetition, by length,
+/// losses) as first and as second player, and the time from the person's Done to
+/// the machine's move verified (the board read, the move chosen, placed or slid
+/// and checked), ms, each move's, with whether it was a slide.
+#[cfg(feature = "sim")]
+fn morris_games(rules: Rules, games: u64, err: f64) -> ([[u32; 5]; 2], Vec<(bool, u32)>) {
+    let mut results = [[0u32; 5]; 2];
+    let mut times = Vec::new();
+    for g in 0..games {
+        let device_first = g % 2 == 0;
+        let (mut m, mut h) = morris_machine(rules, 100 + g);
+        let setup = tictable_machine::controller::GameSetup {
+            device_first,
+            first_square: None,
+        };
+        assert!(m.start_game(setup, &mut h, Style::Perfect));
+        let person = setup.device_colour().other();
+        let mut rng = SplitMix64::new(1000 + g);
+        let state = loop {
+            let (t0, before) = (m.now, m.controller.record().len());
+            let state = until_person(&mut m, &mut h);
+            // A machine move was made when the last ply is the machine's and new.
+            let after = m.controller.record().len();
+            if after > before && (after - 1).is_multiple_of(2) == device_first {
+                let slide = m
+                    .controller
+                    .record()
+                    .plies()
+                    .last()
+                    .unwrap()
+                    .from()
+                    .is_some();
+                times.push((slide, m.now - t0));
+            }
+            if state != State::HumanTurn {
+                break state;
+            }
+            let p = m.controller.record().position();
+            let children = rules.children(&p);
+            let best = best_moves_of(rules, &p);
+            let mv = if rng.chance(err) {
+                children[rng.below(children.len())].0
+            } else {
+                best[rng.below(best.len())]
+            };
+            hand(&mut m, &mut h, person, mv);
+        };
+        let ending = m.controller.record().outcome();
+        let column = match (state, ending) {
+            (State::Over(Some(true)), _) => 0,
+            (State::Over(None), Some(Ending::Rules(None))) => 1,
+            (State::Over(None), Some(Ending::Repetition)) => 2,
+            (State::Over(None), Some(Ending::Length)) => 3,
+            (State::Over(Some(false)), _) => 4,
+            other => panic!("{} game {g}: {other:?}", rules.id()),
+        };
+        assert_eq!(m.stats().errors, 0, "{} game {g}", rules.id());
+        results[usize::from(!device_first)][column] += 1;
+    }
+    (results, times)
+}
+
+/// p50, p99 and the largest of `times` (sorted here), ms.
+#[cfg(feature = "sim")]
+fn quantiles(mut times: Vec<u32>) -> (u32, u32, u32) {
+    times.sort_unstable();
+    let q = |f: f64| times[((times.len() - 1) as f64 * f) as usize];
+    (q(0.5), q(0.99), times[times.len() - 1])
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn morris_games_against_an_erring_person_keep_the_value_and_each_move_is_within_15_s() {
+    // 20 games a game (the machine first in half), the person erring 30 % of the
+    // time: the machine never loses where the start is not lost for it (each
+    // game's first player wins with perfect play: as first player the machine
+    // never loses; as second it wins only from the person's mistakes), every
+    // move within the contest's 15 s, no error light.
+    for rules in [Rules::ThreeMensMorris, Rules::Tapatan, Rules::Achi] {
+        let (results, times) = morris_games(rules, 20, 0.3);
+        let of = |slides: bool| -> Vec<u32> {
+            times
+                .iter()
+                .filter(|&&(s, _)| s == slides)
+                .map(|&(_, t)| t)
+                .collect()
+        };
+        let (placed, slid) = (of(false), of(true));
+        let (np, ns) = (placed.len(), slid.len());
+        let (p, s) = (quantiles(placed), quantiles(slid));
+        println!(
+            "{}: machine first W/D/rep/len/L {:?}, second {:?}; placements p50/p99/max {:?} ms ({np}), slides {:?} ms ({ns})",
+            rules.id(),
+            results[0],
+            results[1],
+            p,
+            s,
+        );
+        assert_eq!(results[0][4], 0, "{} lost as first player", rules.id());
+        assert!(p.2 <= 15_000 && s.2 <= 15_000, "{}", rules.id());
+    }
+}
