@@ -1,5 +1,6 @@
 //! A measured time in the pages that give the project's measurements (README, the
-//! crate's README, docs/performance.md, docs/tables.md, vboard/README.md) is either
+//! crate's README, docs/performance.md, docs/tables.md, vboard/README.md, and the
+//! guides docs/games.md, docs/players.md, docs/web.md, docs/puzzles.md, docs/cli.md) is either
 //! written by the script that measures it (a generated block) or says when it was
 //! measured: its paragraph (or, for a table, the paragraph that introduces it) names a
 //! date. A figure that is a goal or a limit ("≤ 10 ms", "at most 1,000 instructions")
@@ -18,7 +19,12 @@ use std::path::Path;
 use crate::markdown;
 
 /// The pages whose measured times must be generated or dated.
-const PAGES: [&str; 5] = [
+const PAGES: [&str; 10] = [
+    "docs/games.md",
+    "docs/players.md",
+    "docs/web.md",
+    "docs/puzzles.md",
+    "docs/cli.md",
     "README.md",
     "README.crate.md",
     "docs/performance.md",
@@ -37,8 +43,11 @@ const CHECKED: [(&str, &str, &str); 3] = [
 /// The units of a time or a count of work.
 const UNITS: [&str; 7] = ["ns", "µs", "ms", "s", "min", "instructions", "cycles"];
 
-/// The words before a figure that make it a goal or a limit, not a measurement.
-const LIMITS: [&str; 6] = ["≤ ", "≥ ", "at most ", "within ", "goal ", "under "];
+/// The words before a figure that make it a goal, a limit or a setting (the page's
+/// "a move every 0.9 s"), not a measurement.
+const LIMITS: [&str; 7] = [
+    "≤ ", "≥ ", "at most ", "within ", "goal ", "under ", "every ",
+];
 
 /// Whether `text` names a date (YYYY-MM-DD).
 fn dated(text: &str) -> bool {

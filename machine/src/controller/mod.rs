@@ -356,7 +356,7 @@ pub const ABANDON_HOLD_MS: u32 = 2_000;
 pub const MAGNET_HOLD_MS: u32 = 60_000;
 
 /// Running totals, for tests and the simulator's reports (kept only with the
-/// `sim-core` feature, see [`Controller::stats`]). `games` is always the sum of
+/// `sim-core` feature, see `Controller::stats`). `games` is always the sum of
 /// `wins`, `draws` and `losses`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
