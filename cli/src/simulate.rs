@@ -80,7 +80,8 @@ pub struct Args {
     level: Option<Level>,
     /// The game: tictactoe (three in a line wins), misere (three of one's own in
     /// a line loses), three-mens-morris, tapatan or achi (pieces placed, then slid;
-    /// no cheats or faults yet); the other games play their best-move tables perfectly.
+    /// a cheat there is a device piece moved or an illegal move of the person's
+    /// own); the other games play their best-move tables perfectly.
     #[arg(long, default_value = "tictactoe", value_parser = game)]
     game: Rules,
     /// One JSON line instead of text.
@@ -248,17 +249,6 @@ pub fn run(args: Args) -> ExitCode {
             );
         }
     };
-    if !args.game.places_only() && (args.cheat_rate > 0.0 || args.fault_rate > 0.0) {
-        return usage(
-            ErrorKind::ValueValidation,
-            &format!(
-                "--game {} runs without cheats and faults so far (the simulated person \
-                 does not cheat or repair a board in the games whose pieces move yet): \
-                 leave --cheat-rate and --fault-rate at 0",
-                args.game.id()
-            ),
-        );
-    }
     let requested = args.faults.unwrap_or(if args.fault_rate > 0.0 {
         FaultSet::I2C_AND_MAGNET
     } else {
@@ -311,6 +301,7 @@ pub fn run(args: Args) -> ExitCode {
                 "draws_by_length": s.draws_by_length,
                 "cheats_injected": s.cheats_injected,
                 "cheats_restored": s.cheats_restored,
+                "illegal_moves": s.illegal_moves,
                 "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
                 "cheats_fixed_after_error": s.cheats_fixed_after_error,
                 "faults_injected": s.faults_injected,
@@ -403,6 +394,13 @@ pub fn run(args: Args) -> ExitCode {
             "cheats: {} injected, {} restored, put back by hand {} after a power cut and {} after the error light; faults injected: {}; retries: {}",
             s.cheats_injected, s.cheats_restored, s.cheats_fixed_after_cut, s.cheats_fixed_after_error, s.faults_injected, s.retries
         );
+        if !args.game.places_only() {
+            let _ = writeln!(
+                text,
+                "illegal moves of the person's own (refused, put back by hand): {}",
+                s.illegal_moves
+            );
+        }
         let _ = writeln!(
             text,
             "error light: {} times, boards fixed by hand: {}; pieces lost: {}; bus collisions: {}",

@@ -70,6 +70,10 @@ pub struct Summary {
     pub by_side: [[u32; 3]; 2],
     /// Cheats made.
     pub cheats_injected: u32,
+    /// Illegal moves of the person's own in the games whose pieces move (a
+    /// slide to a point not adjacent, a piece moved twice or while placing),
+    /// each refused: [`GameReport::illegal_moves`].
+    pub illegal_moves: u32,
     /// Moved pieces put back.
     pub cheats_restored: u32,
     /// Moved pieces a person put back by hand because a power cut came between
@@ -187,6 +191,7 @@ impl Summary {
         self.draws_by_repetition += u32::from(r.repetition);
         self.draws_by_length += u32::from(r.by_length);
         self.cheats_injected += r.cheats;
+        self.illegal_moves += r.illegal_moves;
         self.cheats_restored += r.restores;
         if r.recovered() {
             self.cheats_fixed_after_cut += r.cheats_fixed_after_cut;

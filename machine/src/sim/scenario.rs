@@ -273,6 +273,9 @@ pub struct GameReport {
     pub given_up: bool,
     /// Cheats the human made.
     pub cheats: u32,
+    /// Illegal moves of their own the person made in a game whose pieces move
+    /// (each refused with the error light and put back by hand).
+    pub illegal_moves: u32,
     /// Moved pieces the device put back.
     pub restores: u32,
     /// Cheats a person put back by hand after the error light came on while the
@@ -431,6 +434,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let before = self.stats();
         let faults0 = world_faults(&self.world.borrow());
         let (cheats0, fixes0, extras0) = (human.cheats, human.fixes, human.extras);
+        let illegal0 = human.illegal;
         let start = self.now;
         let mut r = GameReport::default();
         // The cuts to come: the scripted one, and those the power-cut fault draws.
@@ -618,6 +622,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             r.by_length = ending == Some(Ending::Length);
         }
         r.cheats = human.cheats - cheats0;
+        r.illegal_moves = human.illegal - illegal0;
         r.restores = after.restores - before.restores;
         let unrestored = r.cheats.saturating_sub(r.restores);
         r.cheats_fixed_after_error = excused.min(unrestored);
