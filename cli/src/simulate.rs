@@ -289,52 +289,52 @@ pub fn run(args: Args) -> ExitCode {
     let not_drawn = not_drawn(&s, requested, args.faults.is_some(), args.fault_rate);
     let mut text = String::new();
     if args.json {
-        let _ = writeln!(
-            text,
-            "{}",
-            json!({
-                "games": s.games,
-                "device_wins": s.device_wins,
-                "device_draws": s.device_draws,
-                "device_losses": s.device_losses,
-                "draws_by_repetition": s.draws_by_repetition,
-                "draws_by_length": s.draws_by_length,
-                "cheats_injected": s.cheats_injected,
-                "cheats_restored": s.cheats_restored,
-                "illegal_moves": s.illegal_moves,
-                "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
-                "cheats_fixed_after_error": s.cheats_fixed_after_error,
-                "faults_injected": s.faults_injected,
-                "pieces_lost": s.pieces_lost,
-                "stuck_games": s.stuck_games,
-                "max_placement_ms": s.max_placement_ms,
-                "max_model_placement_ms": s.max_model_ms,
-                "retries": s.retries,
-                "errors": s.errors,
-                "human_fixes": s.human_fixes,
-                "bus_collisions": s.collisions,
-                "faults_by_kind": by_kind(&s.faults_by_kind),
-                "recovered_by_kind": by_kind(&s.recovered_by_kind),
-                "placements_over_15s": s.placements_over_15s,
-                "abandoned_games": s.abandoned_games,
-                "unresumed_games": s.unresumed_games,
-                "watchdog_resets": s.watchdog_resets,
-                "longest_loop_pass_us": s.longest_pass_us,
-                "flash_erases_per_game": s.flash_erases_per_game(),
-                "wear_games": s.wear_games(),
-                "faults": requested.iter().map(|k| k.name()).collect::<Vec<_>>(),
-                "seed": args.seed,
-                "cheat_rate": args.cheat_rate,
-                "fault_rate": args.fault_rate,
-                "angle_deg": args.angle,
-                "level": level.name(),
-                "game": args.game.id(),
-                "by_side": {
-                    "device_first": side(s.by_side[0]),
-                    "device_second": side(s.by_side[1]),
-                },
-            })
-        );
+        let mut v = json!({
+            "games": s.games,
+            "device_wins": s.device_wins,
+            "device_draws": s.device_draws,
+            "device_losses": s.device_losses,
+            "draws_by_repetition": s.draws_by_repetition,
+            "draws_by_length": s.draws_by_length,
+            "cheats_injected": s.cheats_injected,
+            "cheats_restored": s.cheats_restored,
+            "illegal_moves": s.illegal_moves,
+            "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
+            "cheats_fixed_after_error": s.cheats_fixed_after_error,
+            "faults_injected": s.faults_injected,
+            "pieces_lost": s.pieces_lost,
+            "stuck_games": s.stuck_games,
+            "max_placement_ms": s.max_placement_ms,
+            "max_model_placement_ms": s.max_model_ms,
+            "retries": s.retries,
+            "errors": s.errors,
+            "human_fixes": s.human_fixes,
+            "bus_collisions": s.collisions,
+            "faults_by_kind": by_kind(&s.faults_by_kind),
+            "recovered_by_kind": by_kind(&s.recovered_by_kind),
+            "placements_over_15s": s.placements_over_15s,
+            "abandoned_games": s.abandoned_games,
+            "unresumed_games": s.unresumed_games,
+            "watchdog_resets": s.watchdog_resets,
+            "longest_loop_pass_us": s.longest_pass_us,
+            "flash_erases_per_game": s.flash_erases_per_game(),
+            "wear_games": s.wear_games(),
+            "faults": requested.iter().map(|k| k.name()).collect::<Vec<_>>(),
+            "seed": args.seed,
+            "cheat_rate": args.cheat_rate,
+            "fault_rate": args.fault_rate,
+            "angle_deg": args.angle,
+            "level": level.name(),
+            "game": args.game.id(),
+            "by_side": {
+                "device_first": side(s.by_side[0]),
+                "device_second": side(s.by_side[1]),
+            },
+        });
+        // The device's slides (the games whose pieces move; 0 in the others).
+        v["max_slide_ms"] = s.max_slide_ms.into();
+        v["slides_over_15s"] = s.slides_over_15s.into();
+        let _ = writeln!(text, "{v}");
     } else {
         let _ = writeln!(
             text,
@@ -399,6 +399,11 @@ pub fn run(args: Args) -> ExitCode {
                 text,
                 "illegal moves of the person's own (refused, put back by hand): {}",
                 s.illegal_moves
+            );
+            let _ = writeln!(
+                text,
+                "longest slide of the machine's: {} ms (two travels; limit 15000 ms, {} over)",
+                s.max_slide_ms, s.slides_over_15s
             );
         }
         let _ = writeln!(

@@ -500,5 +500,9 @@ fn the_morris_games_hold_the_contract_with_cheats_and_every_fault() {
         );
         assert_eq!(v["stuck_games"], 0, "{game}: {v}");
         assert_eq!(v["pieces_lost"], 0, "{game}: {v}");
+        // Every slide of the machine's timed, none over a move's 15 s.
+        let slide = v["max_slide_ms"].as_u64().unwrap();
+        assert!((1_000..=15_000).contains(&slide), "{game}: {v}");
+        assert_eq!(v["slides_over_15s"], 0, "{game}: {v}");
     }
 }
