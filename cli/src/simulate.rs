@@ -80,7 +80,8 @@ pub struct Args {
     level: Option<Level>,
     /// The game: tictactoe (three in a line wins), misere (three of one's own in
     /// a line loses), three-mens-morris, tapatan or achi (pieces placed, then slid;
-    /// no cheats or faults yet); the other games play their best-move tables perfectly.
+    /// a cheat there is a device piece moved or an illegal move of the person's
+    /// own); the other games play their best-move tables perfectly.
     #[arg(long, default_value = "tictactoe", value_parser = game)]
     game: Rules,
     /// One JSON line instead of text.
@@ -248,17 +249,6 @@ pub fn run(args: Args) -> ExitCode {
             );
         }
     };
-    if !args.game.places_only() && (args.cheat_rate > 0.0 || args.fault_rate > 0.0) {
-        return usage(
-            ErrorKind::ValueValidation,
-            &format!(
-                "--game {} runs without cheats and faults so far (the simulated person \
-                 does not cheat or repair a board in the games whose pieces move yet): \
-                 leave --cheat-rate and --fault-rate at 0",
-                args.game.id()
-            ),
-        );
-    }
     let requested = args.faults.unwrap_or(if args.fault_rate > 0.0 {
         FaultSet::I2C_AND_MAGNET
     } else {
@@ -299,51 +289,52 @@ pub fn run(args: Args) -> ExitCode {
     let not_drawn = not_drawn(&s, requested, args.faults.is_some(), args.fault_rate);
     let mut text = String::new();
     if args.json {
-        let _ = writeln!(
-            text,
-            "{}",
-            json!({
-                "games": s.games,
-                "device_wins": s.device_wins,
-                "device_draws": s.device_draws,
-                "device_losses": s.device_losses,
-                "draws_by_repetition": s.draws_by_repetition,
-                "draws_by_length": s.draws_by_length,
-                "cheats_injected": s.cheats_injected,
-                "cheats_restored": s.cheats_restored,
-                "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
-                "cheats_fixed_after_error": s.cheats_fixed_after_error,
-                "faults_injected": s.faults_injected,
-                "pieces_lost": s.pieces_lost,
-                "stuck_games": s.stuck_games,
-                "max_placement_ms": s.max_placement_ms,
-                "max_model_placement_ms": s.max_model_ms,
-                "retries": s.retries,
-                "errors": s.errors,
-                "human_fixes": s.human_fixes,
-                "bus_collisions": s.collisions,
-                "faults_by_kind": by_kind(&s.faults_by_kind),
-                "recovered_by_kind": by_kind(&s.recovered_by_kind),
-                "placements_over_15s": s.placements_over_15s,
-                "abandoned_games": s.abandoned_games,
-                "unresumed_games": s.unresumed_games,
-                "watchdog_resets": s.watchdog_resets,
-                "longest_loop_pass_us": s.longest_pass_us,
-                "flash_erases_per_game": s.flash_erases_per_game(),
-                "wear_games": s.wear_games(),
-                "faults": requested.iter().map(|k| k.name()).collect::<Vec<_>>(),
-                "seed": args.seed,
-                "cheat_rate": args.cheat_rate,
-                "fault_rate": args.fault_rate,
-                "angle_deg": args.angle,
-                "level": level.name(),
-                "game": args.game.id(),
-                "by_side": {
-                    "device_first": side(s.by_side[0]),
-                    "device_second": side(s.by_side[1]),
-                },
-            })
-        );
+        let mut v = json!({
+            "games": s.games,
+            "device_wins": s.device_wins,
+            "device_draws": s.device_draws,
+            "device_losses": s.device_losses,
+            "draws_by_repetition": s.draws_by_repetition,
+            "draws_by_length": s.draws_by_length,
+            "cheats_injected": s.cheats_injected,
+            "cheats_restored": s.cheats_restored,
+            "illegal_moves": s.illegal_moves,
+            "cheats_fixed_after_cut": s.cheats_fixed_after_cut,
+            "cheats_fixed_after_error": s.cheats_fixed_after_error,
+            "faults_injected": s.faults_injected,
+            "pieces_lost": s.pieces_lost,
+            "stuck_games": s.stuck_games,
+            "max_placement_ms": s.max_placement_ms,
+            "max_model_placement_ms": s.max_model_ms,
+            "retries": s.retries,
+            "errors": s.errors,
+            "human_fixes": s.human_fixes,
+            "bus_collisions": s.collisions,
+            "faults_by_kind": by_kind(&s.faults_by_kind),
+            "recovered_by_kind": by_kind(&s.recovered_by_kind),
+            "placements_over_15s": s.placements_over_15s,
+            "abandoned_games": s.abandoned_games,
+            "unresumed_games": s.unresumed_games,
+            "watchdog_resets": s.watchdog_resets,
+            "longest_loop_pass_us": s.longest_pass_us,
+            "flash_erases_per_game": s.flash_erases_per_game(),
+            "wear_games": s.wear_games(),
+            "faults": requested.iter().map(|k| k.name()).collect::<Vec<_>>(),
+            "seed": args.seed,
+            "cheat_rate": args.cheat_rate,
+            "fault_rate": args.fault_rate,
+            "angle_deg": args.angle,
+            "level": level.name(),
+            "game": args.game.id(),
+            "by_side": {
+                "device_first": side(s.by_side[0]),
+                "device_second": side(s.by_side[1]),
+            },
+        });
+        // The device's slides (the games whose pieces move; 0 in the others).
+        v["max_slide_ms"] = s.max_slide_ms.into();
+        v["slides_over_15s"] = s.slides_over_15s.into();
+        let _ = writeln!(text, "{v}");
     } else {
         let _ = writeln!(
             text,
@@ -403,6 +394,18 @@ pub fn run(args: Args) -> ExitCode {
             "cheats: {} injected, {} restored, put back by hand {} after a power cut and {} after the error light; faults injected: {}; retries: {}",
             s.cheats_injected, s.cheats_restored, s.cheats_fixed_after_cut, s.cheats_fixed_after_error, s.faults_injected, s.retries
         );
+        if !args.game.places_only() {
+            let _ = writeln!(
+                text,
+                "illegal moves of the person's own (refused, put back by hand): {}",
+                s.illegal_moves
+            );
+            let _ = writeln!(
+                text,
+                "longest slide of the machine's: {} ms (two travels; limit 15000 ms, {} over)",
+                s.max_slide_ms, s.slides_over_15s
+            );
+        }
         let _ = writeln!(
             text,
             "error light: {} times, boards fixed by hand: {}; pieces lost: {}; bus collisions: {}",

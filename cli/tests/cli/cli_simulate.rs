@@ -414,10 +414,7 @@ fn the_morris_games_never_give_away_value_and_report_draw_kinds_by_side() {
             v["draws_by_repetition"].as_u64().unwrap() + v["draws_by_length"].as_u64().unwrap();
         assert_eq!(draws, v["device_draws"].as_u64().unwrap(), "{v}");
     }
-    // Cheats and faults are not simulated in these games yet: a usage error.
-    let (code, stderr) = refused(&["simulate", "--game", "achi", "--cheat-rate", "0.1"]);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("without cheats and faults"), "{stderr}");
+    // Hexapawn is not played by the machine yet: a usage error.
     let (code, stderr) = refused(&["simulate", "--game", "hexapawn"]);
     assert_eq!(code, Some(2), "{stderr}");
 }
@@ -454,4 +451,58 @@ fn misere_holds_the_contract_and_reports_results_by_side() {
     let (code, stderr) = refused(&["simulate", "--game", "misere", "--level", "random"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("--level perfect"), "{stderr}");
+}
+
+#[test]
+fn the_morris_games_hold_the_contract_with_cheats_and_every_fault() {
+    // The person cheats (a device piece moved, or an illegal move of their own:
+    // a slide to a point not adjacent, a diagonal one in three men's morris, a
+    // piece moved twice or while placing) and every fault kind is injected:
+    // nothing lost, nothing stuck, never a value given away (exit 0), every
+    // moved device piece back, every illegal move refused and put right.
+    for game in ["three-mens-morris", "tapatan", "achi"] {
+        let out = tictable(&[
+            "simulate",
+            "--game",
+            game,
+            "--games",
+            "40",
+            "--seed",
+            "2",
+            "--cheat-rate",
+            "0.2",
+            "--faults",
+            "all",
+            "--fault-rate",
+            "0.02",
+            "--json",
+        ]);
+        let v: Value =
+            serde_json::from_str(String::from_utf8(out.stdout.clone()).unwrap().trim()).unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{game}: {v} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let by_hand = v["cheats_fixed_after_cut"].as_u64().unwrap()
+            + v["cheats_fixed_after_error"].as_u64().unwrap();
+        assert!(v["cheats_injected"].as_u64().unwrap() > 5, "{game}: {v}");
+        assert_eq!(
+            v["cheats_restored"].as_u64().unwrap() + by_hand,
+            v["cheats_injected"].as_u64().unwrap(),
+            "{game}: {v}"
+        );
+        assert!(v["illegal_moves"].as_u64().unwrap() > 5, "{game}: {v}");
+        assert!(
+            v["faults_by_kind"]["power-cut"].as_u64().unwrap() > 0,
+            "{game}: {v}"
+        );
+        assert_eq!(v["stuck_games"], 0, "{game}: {v}");
+        assert_eq!(v["pieces_lost"], 0, "{game}: {v}");
+        // Every slide of the machine's timed, none over a move's 15 s.
+        let slide = v["max_slide_ms"].as_u64().unwrap();
+        assert!((1_000..=15_000).contains(&slide), "{game}: {v}");
+        assert_eq!(v["slides_over_15s"], 0, "{game}: {v}");
+    }
 }

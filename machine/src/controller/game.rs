@@ -278,6 +278,17 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             let again = if seen & from.bit() != 0 { from } else { to };
             self.start_restore(again, to, attempt + 1);
         } else {
+            #[cfg(feature = "games")]
+            {
+                self.slide_given_up = self.sliding;
+                // The slide's piece never left its point in every attempt,
+                // the rest as recorded: the magnet keeps missing it, the board
+                // moved (push it back, then Start slides again).
+                if self.sliding && self.slide_not_made(&view).is_some() {
+                    self.fail(Problem::Recalibrate(to));
+                    return;
+                }
+            }
             self.fail(Problem::Mismatch);
         }
     }

@@ -485,6 +485,10 @@ pub struct Controller<I2C, O, I, L, C> {
     /// The restore under way carries the device's own slide (not a moved piece).
     #[cfg(feature = "games")]
     sliding: bool,
+    /// The device's last slide used up its attempts without arriving (a board
+    /// that moved, say): not started again until a person puts the board right.
+    #[cfg(feature = "games")]
+    slide_given_up: bool,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -522,6 +526,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             refused_game: None,
             #[cfg(feature = "games")]
             sliding: false,
+            #[cfg(feature = "games")]
+            slide_given_up: false,
         }
     }
 

@@ -8,11 +8,12 @@
 //! back or the error light.
 
 use super::{Controller, Move, MoveChooser, Problem, State};
+use crate::classify::Sensed;
 use crate::motion::Lift;
 use crate::scanner::BoardView;
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
-use tictable::Squares;
+use tictable::{Square, Squares};
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
     /// The next turn of a moving game: over, the person's, or the device's move.
@@ -55,6 +56,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     return;
                 }
                 stat!(self.stats.slides += 1);
+                self.slide_given_up = false;
                 self.placement_started = now_ms;
                 self.sliding = true;
                 self.start_restore(from, to, 1);
@@ -102,5 +104,32 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn one_move_seen(&self, view: &BoardView) -> bool {
         let (game, p) = (self.record.game(), self.record.position());
         !self.devices_turn() && game.move_seen(&p, view).is_some()
+    }
+
+    /// The device's last slide, when `view` shows it not made yet (its piece
+    /// still on the point it leaves, everything else as the record says): a
+    /// reset or another fault came between the slide's record and its arrival.
+    pub(super) fn unfinished_slide(&self, view: &BoardView) -> Option<(Square, Square)> {
+        // Started again on its own after a reset (a plain mismatch), else when a
+        // person says so (Start or Done: after another fault, or the slide
+        // given up with the board as before it).
+        let plain = self.state == State::Error(Problem::Mismatch) && !self.slide_given_up;
+        if self.devices_turn() || !(plain || self.acknowledged) {
+            return None;
+        }
+        self.slide_not_made(view)
+    }
+
+    /// The device's last slide (the record's last ply, the person to move),
+    /// when `view` shows it not made: its piece on the point it leaves, the rest
+    /// as the record says.
+    pub(super) fn slide_not_made(&self, view: &BoardView) -> Option<(Square, Square)> {
+        let Some(Move::Slide { from, to }) = self.record.plies().last() else {
+            return None;
+        };
+        let mut before = self.base_view();
+        before.set(to, Sensed::Empty);
+        before.set(from, Sensed::Piece(self.device_colour()));
+        (before == *view && !self.devices_turn()).then_some((from, to))
     }
 }

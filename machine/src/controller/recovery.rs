@@ -252,8 +252,16 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
         #[cfg(feature = "games")]
         if !self.record.game().places_only() {
-            if self.mode == Mode::Game && self.one_move_seen(&view) {
+            if self.mode != Mode::Game {
+            } else if self.one_move_seen(&view) {
                 self.next_turn(now_ms);
+            } else if let Some((from, to)) = self.unfinished_slide(&view) {
+                // A reset between the slide's record and its arrival: the
+                // machine finishes its own slide (not once it gave the slide
+                // up: a board that moved, say, waits for a person).
+                self.sliding = true;
+                self.placement_started = now_ms;
+                self.start_restore(from, to, 1);
             }
             return;
         }

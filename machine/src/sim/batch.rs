@@ -70,6 +70,10 @@ pub struct Summary {
     pub by_side: [[u32; 3]; 2],
     /// Cheats made.
     pub cheats_injected: u32,
+    /// Illegal moves of the person's own in the games whose pieces move (a
+    /// slide to a point not adjacent, a piece moved twice or while placing),
+    /// each refused: [`GameReport::illegal_moves`].
+    pub illegal_moves: u32,
     /// Moved pieces put back.
     pub cheats_restored: u32,
     /// Moved pieces a person put back by hand because a power cut came between
@@ -103,6 +107,10 @@ pub struct Summary {
     pub max_placement_ms: u32,
     /// Placements that took more than [`PLACEMENT_LIMIT_MS`](super::scenario::PLACEMENT_LIMIT_MS).
     pub placements_over_15s: u32,
+    /// Longest slide of the device's, ms ([`GameReport::max_slide_ms`]).
+    pub max_slide_ms: u32,
+    /// The device's slides that took more than 15 s.
+    pub slides_over_15s: u32,
     /// Longest placement predicted by the motion model, ms.
     pub max_model_ms: u32,
     /// Times the error light came on.
@@ -135,6 +143,8 @@ pub enum Violation {
     Abandoned(u32),
     /// Placements took longer than 15 s.
     SlowPlacements(u32),
+    /// The device's slides took longer than 15 s.
+    SlowSlides(u32),
     /// A pass of the loop outlasted the firmware's watchdog (resets).
     Watchdog(u32),
     /// Moved device pieces were not put back (injected, restored).
@@ -159,6 +169,7 @@ impl core::fmt::Display for Violation {
             Violation::Stuck(n) => write!(f, "{n} games stuck"),
             Violation::Abandoned(n) => write!(f, "{n} games not resumed after a power cut"),
             Violation::SlowPlacements(n) => write!(f, "{n} placements over 15 s"),
+            Violation::SlowSlides(n) => write!(f, "{n} slides over 15 s"),
             Violation::Watchdog(n) => write!(f, "{n} watchdog resets"),
             Violation::NotRestored(i, r) => write!(f, "{i} cheats, only {r} restored"),
             Violation::Collisions(n) => write!(f, "{n} bus collisions"),
@@ -187,6 +198,7 @@ impl Summary {
         self.draws_by_repetition += u32::from(r.repetition);
         self.draws_by_length += u32::from(r.by_length);
         self.cheats_injected += r.cheats;
+        self.illegal_moves += r.illegal_moves;
         self.cheats_restored += r.restores;
         if r.recovered() {
             self.cheats_fixed_after_cut += r.cheats_fixed_after_cut;
@@ -197,6 +209,8 @@ impl Summary {
         self.human_fixes += r.fixes;
         self.max_placement_ms = self.max_placement_ms.max(r.max_placement_ms);
         self.placements_over_15s += r.placements_over_limit;
+        self.max_slide_ms = self.max_slide_ms.max(r.max_slide_ms);
+        self.slides_over_15s += r.slides_over_limit;
         self.faults_by_kind.add(&r.faults);
         self.faults_injected = self.faults_by_kind.total();
         if r.recovered() {
@@ -267,6 +281,7 @@ impl Summary {
             (self.stuck_games, Violation::Stuck),
             (self.unresumed_games, Violation::Abandoned),
             (self.placements_over_15s, Violation::SlowPlacements),
+            (self.slides_over_15s, Violation::SlowSlides),
             (self.watchdog_resets, Violation::Watchdog),
         ];
         if let Some((n, v)) = counts.into_iter().find(|(n, _)| *n > 0) {

@@ -273,6 +273,9 @@ pub struct GameReport {
     pub given_up: bool,
     /// Cheats the human made.
     pub cheats: u32,
+    /// Illegal moves of their own the person made in a game whose pieces move
+    /// (each refused with the error light and put back by hand).
+    pub illegal_moves: u32,
     /// Moved pieces the device put back.
     pub restores: u32,
     /// Cheats a person put back by hand after the error light came on while the
@@ -295,6 +298,14 @@ pub struct GameReport {
     pub max_placement_ms: u32,
     /// Placements that took more than [`PLACEMENT_LIMIT_MS`].
     pub placements_over_limit: u32,
+    /// Longest slide of the device's, ms: from the slide's start (its two
+    /// travels, to its piece and on to the point, and its retries) until it is
+    /// verified or the device stops with the Error light (a slide finished after
+    /// a reset is not timed).
+    pub max_slide_ms: u32,
+    /// The device's slides that took more than [`PLACEMENT_LIMIT_MS`] (a move's
+    /// budget, whatever the move).
+    pub slides_over_limit: u32,
     /// Game duration, ms.
     pub duration_ms: u32,
     /// Times the human fixed the board after the error light.
@@ -431,6 +442,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let before = self.stats();
         let faults0 = world_faults(&self.world.borrow());
         let (cheats0, fixes0, extras0) = (human.cheats, human.fixes, human.extras);
+        let illegal0 = human.illegal;
         let start = self.now;
         let mut r = GameReport::default();
         // The cuts to come: the scripted one, and those the power-cut fault draws.
@@ -449,6 +461,10 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         let cheat_turn = scenario.cheat_turn.unwrap_or(0);
         let (mut changes, mut last, mut turns) = (0u32, None, 0u8);
         let mut placement_start = None;
+        // The device's slide under way (its start), and the slides counted so
+        // far: a slide is one move, two travels (to its piece, then to the
+        // point), timed from its start to its verification.
+        let (mut slide_start, mut slides_seen) = (None, before.slides);
         // A cheat not put back yet: whether the device began restoring it.
         let (mut cheat_open, mut restore_tried, mut excused) = (false, false, 0u32);
         // Cheats still open when the power failed: the restarted controller
@@ -497,6 +513,26 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 }
                 if let Some(w) = watch.as_mut() {
                     w(&self.world.borrow(), state, self.controller.record());
+                }
+                let restoring = matches!(
+                    state,
+                    State::Restoring { .. } | State::VerifyingRestore { .. }
+                );
+                match slide_start {
+                    None if restoring => {
+                        let slides = self.stats().slides;
+                        if slides > slides_seen {
+                            slides_seen = slides;
+                            slide_start = Some(self.now);
+                        }
+                    }
+                    Some(t0) if !restoring => {
+                        let took = self.now - t0;
+                        r.max_slide_ms = r.max_slide_ms.max(took);
+                        r.slides_over_limit += u32::from(took > PLACEMENT_LIMIT_MS);
+                        slide_start = None;
+                    }
+                    _ => {}
                 }
                 if state == State::HumanTurn {
                     turns = turns.saturating_add(1);
@@ -618,6 +654,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             r.by_length = ending == Some(Ending::Length);
         }
         r.cheats = human.cheats - cheats0;
+        r.illegal_moves = human.illegal - illegal0;
         r.restores = after.restores - before.restores;
         let unrestored = r.cheats.saturating_sub(r.restores);
         r.cheats_fixed_after_error = excused.min(unrestored);

@@ -943,3 +943,64 @@ fn morris_games_against_an_erring_person_keep_the_value_and_each_move_is_within_
         assert!(p.2 <= 15_000 && s.2 <= 15_000, "{}", rules.id());
     }
 }
+
+/// The machine's own slide after a power cut between its record and its
+/// arrival: the record (on flash) has the slide, the board has the piece still
+/// on the point it leaves; once homed the machine finishes the slide itself (it
+/// used to wait with the error light until a person carried the piece).
+#[cfg(feature = "sim")]
+#[test]
+fn a_power_cut_between_a_slides_record_and_its_arrival_ends_with_the_slide_made() {
+    let mut cut = 0;
+    for rules in [Rules::ThreeMensMorris, Rules::Tapatan, Rules::Achi] {
+        let (mut m, mut h) = morris_machine(rules, 5);
+        let setup = tictable_machine::controller::GameSetup {
+            device_first: true,
+            first_square: None,
+        };
+        let person = setup.device_colour().other();
+        assert!(m.start_game(setup, &mut h, Style::Perfect));
+        let mut rng = SplitMix64::new(3);
+        // Play the tables' moves for the person until the machine begins a slide.
+        let slide = loop {
+            assert!(m.run_until(&mut h, 60_000, |m| matches!(
+                m.controller.state(),
+                State::HumanTurn | State::Over(_) | State::Restoring { .. }
+            )));
+            match m.controller.state() {
+                State::Restoring { from, to, .. } => break (from, to),
+                State::HumanTurn => {
+                    let p = m.controller.record().position();
+                    let best = best_moves_of(rules, &p);
+                    hand(&mut m, &mut h, person, best[rng.below(best.len())]);
+                }
+                other => panic!("{} over before a slide: {other:?}", rules.id()),
+            }
+        };
+        // The head on its way to the piece (not there yet): the power fails.
+        m.run_until(&mut h, 300, |_| false);
+        let len = m.controller.record().len();
+        let chooser = TableChooser::new(rules, SplitMix64::new(9)).unwrap();
+        m.power_cycle(chooser).unwrap();
+        let (from, to) = slide;
+        assert_eq!(
+            m.controller.record().plies().last(),
+            Some(Move::Slide { from, to }),
+            "{}: the slide was on flash",
+            rules.id()
+        );
+        assert_eq!(m.controller.record().len(), len);
+        assert!(m.world.borrow().piece_on(from).is_some());
+        // Nobody touches the board: the machine carries the piece and the
+        // person's turn comes, the board the record's.
+        assert!(
+            m.run_until(&mut h, 60_000, |m| m.controller.state() == State::HumanTurn),
+            "{}: {:?}",
+            rules.id(),
+            m.controller.state()
+        );
+        assert!(board_is_record(&m), "{}", rules.id());
+        cut += 1;
+    }
+    assert_eq!(cut, 3);
+}

@@ -10,8 +10,8 @@ impl SimHuman {
     /// Moves one of the device's pieces to an empty square.
     pub(super) fn cheat(&mut self, w: &mut World) -> bool {
         let (Some(from), Some(to)) = (
-            self.any(self.memory.pieces(self.device())),
-            self.any(self.memory.empty_squares()),
+            self.any(self.remembered_pieces(self.device())),
+            self.any(self.remembered_empty()),
         ) else {
             return false;
         };
@@ -23,12 +23,52 @@ impl SimHuman {
         true
     }
 
+    /// An illegal move of their own in a game whose pieces move (not
+    /// remembered): one of their pieces to an empty point that no legal move
+    /// reaches from where it stood (a slide to a point not adjacent, a diagonal
+    /// one in three men's morris, a piece moved twice, any piece moved while
+    /// pieces are still being placed); `false` when there is none.
+    #[cfg(feature = "games")]
+    pub(super) fn illegal_move(&mut self, w: &mut World) -> bool {
+        use crate::classify::Sensed;
+        let Some(record) = self.moving else {
+            return false;
+        };
+        let (rules, p) = (record.game(), record.position());
+        if rules.children(&p).is_empty() {
+            return false;
+        }
+        let base = rules.view(&p);
+        let mine = self.remembered_pieces(self.colour.player());
+        let empty = self.remembered_empty();
+        let mut illegal = std::vec::Vec::new();
+        for from in mine {
+            for to in empty {
+                let mut v = base;
+                v.set(from, Sensed::Empty);
+                v.set(to, Sensed::Piece(self.colour));
+                if rules.move_seen(&p, &v).is_none() {
+                    illegal.push((from, to));
+                }
+            }
+        }
+        if illegal.is_empty() {
+            return false;
+        }
+        let (from, to) = illegal[self.rng.below(illegal.len())];
+        if !Self::shift(w, from, to) {
+            return false;
+        }
+        self.illegal += 1;
+        true
+    }
+
     /// Messes the board up (`human-extra`): two pieces of their own added, two
     /// pieces taken off, or two device pieces moved to empty squares; `false`
     /// (nothing touched) when the board has no room for the one drawn.
     pub(super) fn mess_up(&mut self, w: &mut World) -> bool {
-        let empty = self.memory.empty_squares();
-        let device = self.memory.pieces(self.device());
+        let empty = self.remembered_empty();
+        let device = self.remembered_pieces(self.device());
         let mut done = 0;
         if self.rng.chance(self.sweep_share) && self.sweep(w) {
             return true;
@@ -98,6 +138,11 @@ impl SimHuman {
         if swept {
             self.memory = Board::EMPTY;
             self.device_target = None;
+            self.device_from = None;
+            #[cfg(feature = "games")]
+            if let Some(record) = &mut self.moving {
+                *record = crate::controller::GameRecord::of_game(record.game());
+            }
             self.extras += 1;
             self.sweeps += 1;
             self.abandoning = true;

@@ -100,6 +100,9 @@ pub struct SimHuman {
     moving: Option<crate::controller::GameRecord>,
     /// The empty square the head last went down on in the device's turn.
     device_target: Option<Square>,
+    /// The device's piece the head last went down on in the device's turn (the
+    /// point a slide leaves, in a game whose pieces move).
+    device_from: Option<Square>,
     /// A passive human only presses buttons when told (for scripted tests).
     pub passive: bool,
     /// Moves from the position alone instead of [`SimHuman::style`]'s draws: a
@@ -116,6 +119,11 @@ pub struct SimHuman {
     pub extras: u32,
     /// Games given up: the board swept and Start held ([`SWEEP_SHARE`]).
     pub sweeps: u32,
+    /// Illegal moves made on purpose in a game whose pieces move (one of their
+    /// own pieces to a point no legal move reaches: a slide to a point not
+    /// adjacent, a diagonal one in three men's morris, a piece moved twice, a
+    /// piece moved in the placing phase), not remembered as a move.
+    pub illegal: u32,
     /// Times the board was fixed by hand after the error light.
     pub fixes: u32,
     /// Fixes that put a piece on a wrong square.
@@ -148,11 +156,13 @@ impl SimHuman {
             #[cfg(feature = "games")]
             moving: None,
             device_target: None,
+            device_from: None,
             passive: false,
             script: None,
             rules: Rules::TicTacToe,
             cheats: 0,
             extras: 0,
+            illegal: 0,
             sweeps: 0,
             fixes: 0,
             slips: 0,
@@ -183,6 +193,7 @@ impl SimHuman {
         self.abandoning = false;
         self.memory = Board::EMPTY;
         self.device_target = None;
+        self.device_from = None;
         #[cfg(feature = "games")]
         {
             self.moving = (!self.rules.places_only())
@@ -319,6 +330,34 @@ impl SimHuman {
         self.memory.to_move()
     }
 
+    /// The squares of `player`'s pieces in the game as the person remembers it.
+    fn remembered_pieces(&self, player: Player) -> tictable::Squares {
+        #[cfg(feature = "games")]
+        if let Some(record) = &self.moving {
+            let p = record.position();
+            let bits = if player == Player::X { p.x } else { p.o };
+            return tictable::Squares::from_bits(bits);
+        }
+        self.memory.pieces(player)
+    }
+
+    /// The squares empty in the game as the person remembers it.
+    fn remembered_empty(&self) -> tictable::Squares {
+        let taken =
+            self.remembered_pieces(Player::X).bits() | self.remembered_pieces(Player::O).bits();
+        tictable::Squares::from_bits(0x1FF & !taken)
+    }
+
+    /// A cheat: in tic-tac-toe and misère a device piece moved; in a game whose
+    /// pieces move, that or (as often) an illegal move of their own.
+    fn any_cheat(&mut self, w: &mut World) -> bool {
+        #[cfg(feature = "games")]
+        if self.moving.is_some() && self.rng.chance(0.5) {
+            return self.illegal_move(w) || self.cheat(w);
+        }
+        self.cheat(w)
+    }
+
     /// What the person sees on the board, as the sensors would.
     #[cfg(feature = "games")]
     fn view_of(w: &World) -> crate::scanner::BoardView {
@@ -368,8 +407,13 @@ impl SimHuman {
         done
     }
 
-    /// Plays a move by hand: a piece from storage to the square, remembered.
+    /// Plays a move by hand: a piece from storage to the square, remembered (in
+    /// a game whose pieces move, its move: [`SimHuman::play_moving`]).
     fn play(&mut self, w: &mut World) -> bool {
+        #[cfg(feature = "games")]
+        if self.moving.is_some() {
+            return self.play_moving(w);
+        }
         let Some(square) = self.choose(&self.memory.clone()) else {
             return false;
         };
@@ -427,6 +471,7 @@ impl SimHuman {
         if turn && !self.turn_light {
             self.learn_device_move(w);
             self.device_target = None;
+            self.device_from = None;
             self.act_at = Some(now + 200 + self.rng.below(1300) as u32);
         }
         // A person who gave the game up plays no more of it (the Setup lights
@@ -438,8 +483,10 @@ impl SimHuman {
         // Where the head goes down on the board in the device's turn.
         if w.lights[Light::DeviceTurn.index()] && w.head.lowered {
             if let Some(s) = w.config.pose.square_at(w.head_um(), 3_000) {
-                if self.memory.get(s).is_none() && self.cheat_to != Some(s) {
+                if self.remembered_empty().contains(s) && self.cheat_to != Some(s) {
                     self.device_target = Some(s);
+                } else if self.remembered_pieces(self.device()).contains(s) {
+                    self.device_from = Some(s);
                 }
             }
         }
@@ -458,25 +505,23 @@ impl SimHuman {
                 self.press(Button::Done, now);
                 return;
             }
-            #[cfg(feature = "games")]
-            if self.moving.is_some() {
-                // The moving games' person plays (their cheats and mess-ups are
-                // not simulated yet).
-                Self::clear_fallen(w);
-                if self.play_moving(w) {
-                    self.press(Button::Done, now);
-                }
-                return;
-            }
             // A piece lying between squares (one a power cut dropped from the
             // magnet, say) is no move of anybody's: it is cleared away first.
             Self::clear_fallen(w);
+            // In a game whose pieces move, a board that is not as remembered (a
+            // piece of theirs a fix slipped onto a point a slide reaches, which
+            // the machine took for their move made) is put right first: their
+            // move is made from the game they remember.
+            #[cfg(feature = "games")]
+            if self.moving.is_some() && !self.as_believed(w) {
+                self.fix(w);
+            }
             // A mess-up that does not fit the board (too few pieces or squares)
             // leaves the person playing as usual.
             let acted = if self.rng.chance(self.extra_rate) && self.mess_up(w) {
                 true
             } else if !self.cheated_this_turn && self.rng.chance(self.cheat_rate) {
-                self.cheated_this_turn = self.cheat(w);
+                self.cheated_this_turn = self.any_cheat(w);
                 self.cheated_this_turn || self.play(w)
             } else {
                 self.cheated_this_turn = false;
@@ -485,6 +530,12 @@ impl SimHuman {
             };
             if acted && !self.pressing() {
                 self.press(Button::Done, now);
+            }
+            // In a game whose pieces move, a move that could not be made (the
+            // fix before it slipped the piece it was to move) is tried again.
+            #[cfg(feature = "games")]
+            if !acted && self.moving.is_some() {
+                self.act_at = Some(now + 1_000);
             }
         }
     }

@@ -2,7 +2,9 @@
 //! rearranging by hand, and what they do when the error light comes on.
 
 use super::{SimHuman, ABANDON_PRESS_MS, FIX_DELAY_MS, HAND_JITTER_MM, START_AFTER_MS};
+use crate::classify::Sensed;
 use crate::panel::{Button, Light};
+use crate::scanner::BoardView;
 use crate::sim::world::{um, World, ON_SQUARE_MM, PIECES};
 use crate::Colour;
 use tictable::{Board, Square};
@@ -20,14 +22,54 @@ impl SimHuman {
         }
     }
 
+    /// What the person believes the board should show, as the sensors would see
+    /// it: [`SimHuman::belief`]; in a game whose pieces move, the game as
+    /// remembered and, in the device's turn, its move as the person saw the head
+    /// go down (on its piece, then on the empty point: a slide; on an empty
+    /// point alone: a placement).
+    pub(super) fn belief_view(&self) -> BoardView {
+        #[cfg(feature = "games")]
+        if let Some(record) = &self.moving {
+            use crate::controller::Move;
+            let (rules, p) = (record.game(), record.position());
+            let seen = match (self.device_from, self.device_target) {
+                (from, Some(to)) if p.to_move == self.device() => from
+                    .and_then(|from| rules.play(&p, Move::Slide { from, to }))
+                    .or_else(|| rules.play(&p, Move::Place(to))),
+                _ => None,
+            };
+            return rules.view(&seen.unwrap_or(p));
+        }
+        BoardView::of_board(self.belief())
+    }
+
+    /// Whether every piece lies clearly on a square as the person believes the
+    /// board should show ([`SimHuman::belief_view`]; in tic-tac-toe and misère
+    /// the very [`SimHuman::belief`] board).
+    pub(super) fn as_believed(&self, w: &World) -> bool {
+        #[cfg(feature = "games")]
+        if self.moving.is_some() {
+            let v = self.belief_view();
+            let want = (
+                v.pieces(Colour::Black).bits(),
+                v.pieces(Colour::White).bits(),
+            );
+            return w.board() == Some(want);
+        }
+        w.game_board() == Some(self.belief())
+    }
+
     /// Rearranges the pieces by hand to show what the person believes the board
     /// should show ([`SimHuman::belief`]): pieces in the wrong place are picked up
     /// first and reused where a piece of their colour is missing; only then are
     /// pieces taken from or returned to storage. Sometimes ([`SimHuman::slip_rate`])
     /// one piece lands on a wrong square.
     pub(super) fn fix(&mut self, w: &mut World) {
-        let target = self.belief();
-        let want = |s: Square| target.get(s).map(Colour::of);
+        let target = self.belief_view();
+        let want = |s: Square| match target.get(s) {
+            Sensed::Piece(c) => Some(c),
+            _ => None,
+        };
         // The pieces picked up, in the order they were (at most all of them).
         let (mut hand, mut held) = ([0usize; PIECES], 0usize);
         let mut placed = 0u16;
@@ -75,7 +117,9 @@ impl SimHuman {
             };
             if let Some(i) = piece {
                 // A slip: the piece goes on an empty square it does not belong on.
-                let wrong = target.empty_squares().bits() & !placed;
+                let taken =
+                    target.pieces(Colour::Black).bits() | target.pieces(Colour::White).bits();
+                let wrong = 0x1FF & !taken & !placed;
                 let to = match self.any(tictable::Squares::from_bits(wrong)) {
                     Some(t) if slip && !slipped => {
                         slipped = true;
@@ -189,8 +233,7 @@ impl SimHuman {
             self.followed = Some(w.lights);
             self.follow_error_pattern(w);
         }
-        let belief = self.belief();
-        let as_believed = w.game_board() == Some(belief);
+        let as_believed = self.as_believed(w);
         if !as_believed {
             self.fix(w);
             self.fix_at = None;
