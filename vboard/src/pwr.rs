@@ -19,7 +19,7 @@ pub const HYSTERESIS_MV: u32 = 100;
 
 /// DS5319's spread of the falling threshold at PLS 7, mV: min, typ, max (rising:
 /// 2.76, 2.88, 3.00 V). A part's offset from typical is drawn in this range
-/// ([`Pwr::part_offset_mv`]) and shifts every level.
+/// ([`part_offset_mv`]) and shifts every level.
 pub const PLS7_FALLING_MV: [u32; 3] = [2660, 2780, 2900];
 
 /// The part's offset of its PVD levels from typical, mV, drawn from `seed`

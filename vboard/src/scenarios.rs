@@ -109,7 +109,7 @@ fn yielding(b: &tictable::Board) -> Option<tictable::Square> {
 /// For the `levels` image on the 8 MHz fallback clock (a PLL that never locks, 5
 /// cycles per instruction, as `levels-8mhz`): a game with the device first at each
 /// level the Level button reaches, pressed once between games, against a person who
-/// never completes a line ([`yielding`]); the first move from the empty board and the
+/// never completes a line (`yielding`); the first move from the empty board and the
 /// device's reply after the person's first move are each placed (think and travel)
 /// within [`THINK_LIMIT_MS`].
 pub fn levels_first_moves() -> Plan {
