@@ -90,6 +90,16 @@ impl ConnectFour {
         Ok(ConnectFour { width, height })
     }
 
+    /// The number of columns.
+    pub const fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The number of rows.
+    pub const fn height(&self) -> usize {
+        self.height
+    }
+
     const fn stride(&self) -> usize {
         self.height + 1
     }

@@ -38,6 +38,7 @@ mod mnk;
 mod morris;
 pub mod players;
 pub mod puzzle;
+pub mod search;
 mod solver;
 pub mod strategy;
 mod tictactoe;

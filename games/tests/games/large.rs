@@ -41,12 +41,17 @@ fn connect_four_5x4_4x5_4x6_match_tromps_counts_and_are_draws() {
     // width): 5x4 3,945,711; 4x5 1,706,255; 4x6 15,835,683; all three draws in Tromp's
     // table of board sizes.
     for (w, h, count) in [(5, 4, 3_945_711), (4, 5, 1_706_255), (4, 6, 15_835_683)] {
-        let s = solved(ConnectFour::new(w, h).unwrap()).summary();
+        let solution = solved(ConnectFour::new(w, h).unwrap());
+        let s = solution.summary();
         assert_eq!(
             (s.positions, s.start.outcome),
             (count, Outcome::Draw),
             "connect4:{w}x{h}"
         );
+        if (w, h) == (4, 6) {
+            // The live search the page uses for 4x6, on positions of random games.
+            crate::search::sample(&solution, 1_000, 46);
+        }
     }
 }
 
@@ -57,7 +62,10 @@ fn connect_four_5x5_matches_a_published_strong_solution() {
     // (a BDD strong solution, independent of this solver): summed over the plies,
     // 27,296,634 won, 14,419,273 drawn and 28,047,793 lost for the side to move,
     // 69,763,700 positions (Tromp's count), the empty board a draw.
-    let s = solved(ConnectFour::new(5, 5).unwrap()).summary();
+    let solution = solved(ConnectFour::new(5, 5).unwrap());
+    let s = solution.summary();
+    // The live search the page uses for 5x5, on positions of random games.
+    crate::search::sample(&solution, 1_000, 55);
     assert_eq!(
         (s.all.win, s.all.draw, s.all.loss),
         (27_296_634, 14_419_273, 28_047_793)
@@ -73,7 +81,10 @@ fn connect_four_6x4_matches_tromps_count_and_is_a_second_player_win_at_move_24()
     // outcomes by board size, width 6 height 4: "2nd (24)", the second player wins on
     // move 24 with perfect play (as Tromp's table of board sizes gives "-" for 6x4), so
     // the start is lost for the player to move, at remoteness 24.
-    let s = solved(ConnectFour::new(6, 4).unwrap()).summary();
+    let solution = solved(ConnectFour::new(6, 4).unwrap());
+    let s = solution.summary();
+    // The live search the page uses for 6x4, on positions of random games.
+    crate::search::sample(&solution, 1_000, 64);
     assert_eq!(s.positions, 94_910_577);
     assert_eq!(s.start.outcome, Outcome::Loss);
     assert_eq!(s.start.remoteness, 24);

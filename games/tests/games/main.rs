@@ -13,6 +13,7 @@ mod notation;
 mod players;
 mod published;
 mod puzzles;
+mod search;
 mod strategy;
 mod table_file;
 mod tictactoe_engine;
