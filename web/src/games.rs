@@ -14,14 +14,26 @@
 //! [`Player`]s over the same table ([`game_choose`]), offered in the games without
 //! repeated positions whose table is small enough to search in the page
 //! ([`SEARCH_LIMIT`]); `adaptive` learns from the person's moves ([`game_observe`]).
+//!
+//! A Connect Four board whose table would take more than [`TABLE_LIMIT`] bytes
+//! (`connect4:4x6`, `6x4`, `5x5`: 260 to 992 MB) is not solved: [`Live`] answers each
+//! position the page asks for with the games crate's exact live search
+//! ([`tictable_games::search`]: the same values and remoteness, a transposition table of
+//! [`DEFAULT_TABLE_BYTES`]). The levels and the puzzles that need the whole table are
+//! not offered there.
 
 use crate::answer;
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use tictable::strategy::{Level, MistakeRate, Strategy};
+use tictable_games::catalog::AnyGame;
 use tictable_games::players::Player;
 use tictable_games::puzzle::{self, Puzzle, Verdict};
-use tictable_games::{catalog, dispatch, solve, Game, Notation, Outcome, Record, Solution};
+use tictable_games::search::{Searcher, DEFAULT_TABLE_BYTES};
+use tictable_games::{
+    catalog, combine, dispatch, solve, Connect4Position, ConnectFour, Game, Notation, Outcome,
+    Record, Solution,
+};
 
 /// The most positions a game's table may have for the page to offer the levels that
 /// search the whole game ([`Player`]'s exact expectimax): tic-tac-toe, misère,
@@ -29,6 +41,11 @@ use tictable_games::{catalog, dispatch, solve, Game, Notation, Outcome, Record, 
 /// 1.7 to 9.7 million positions of the larger boards take too long and too much memory
 /// for exact rationals in a page.
 pub const SEARCH_LIMIT: u64 = 200_000;
+
+/// The largest table (bytes, one per key) the page solves when a game is chosen: the
+/// 43 MB of `mnk:4,4,4` are under it; Connect Four boards over it are searched live
+/// ([`Live`]).
+pub const TABLE_LIMIT: u64 = 100_000_000;
 
 /// A solved game as the page uses it, whatever its position and move types.
 trait Solved {
@@ -89,23 +106,9 @@ impl<G: Game> Held<G> {
         }
     }
 
-    /// The position after `moves` (indices into each position's move list), or the
-    /// error's words.
+    /// The position after `moves` (see [`replay`]).
     fn replay(&self, moves: &[u32]) -> Result<G::Position, String> {
-        let game = self.solution.game();
-        let mut p = game.start();
-        let mut list = Vec::new();
-        for (ply, &m) in moves.iter().enumerate() {
-            list.clear();
-            if game.primitive(&p).is_none() {
-                game.moves(&p, &mut list);
-            }
-            let Some(&mv) = list.get(m as usize) else {
-                return Err(format!("move {m} at ply {ply} is not a legal move's index"));
-            };
-            p = game.play(&p, mv);
-        }
-        Ok(p)
+        replay(self.solution.game(), moves)
     }
 
     /// The player of the selector's level `level` with parameter `rate` / 10 000.
@@ -135,6 +138,119 @@ impl<G: Game> Held<G> {
                 Some(p)
             }
         }
+    }
+}
+
+/// The position of `game` after `moves` (indices into each position's move list), or
+/// the error's words.
+fn replay<G: Game>(game: &G, moves: &[u32]) -> Result<G::Position, String> {
+    let mut p = game.start();
+    let mut list = Vec::new();
+    for (ply, &m) in moves.iter().enumerate() {
+        list.clear();
+        if game.primitive(&p).is_none() {
+            game.moves(&p, &mut list);
+        }
+        let Some(&mv) = list.get(m as usize) else {
+            return Err(format!("move {m} at ply {ply} is not a legal move's index"));
+        };
+        p = game.play(&p, mv);
+    }
+    Ok(p)
+}
+
+/// A Connect Four board too large to solve in the page, answered position by position
+/// by the live search; its start's record found when it is chosen.
+struct Live {
+    searcher: RefCell<Searcher>,
+    start: Record,
+}
+
+/// What the page says where a level or the puzzles would need the whole table.
+const NEEDS_TABLE: &str = "they need the whole table, which this page does not hold for this board (it searches each position live)";
+
+impl Live {
+    fn new(game: ConnectFour) -> Result<Live, String> {
+        let mut searcher = Searcher::new(game, DEFAULT_TABLE_BYTES).map_err(|e| e.to_string())?;
+        let start = searcher.record(&game.start());
+        Ok(Live {
+            searcher: RefCell::new(searcher),
+            start,
+        })
+    }
+
+    fn position(&self, moves: &[u32]) -> Result<(ConnectFour, Connect4Position), String> {
+        let game = *self.searcher.borrow().game();
+        Ok((game, replay(&game, moves)?))
+    }
+}
+
+impl Solved for Live {
+    fn view(&self, moves: &[u32]) -> String {
+        let (game, p) = match self.position(moves) {
+            Ok(found) => found,
+            Err(e) => return format!("{{\"error\":\"{e}\"}}"),
+        };
+        let mut searcher = self.searcher.borrow_mut();
+        let (record, children) = match searcher.moves(&p) {
+            Some((record, children)) => (
+                record,
+                children.into_iter().map(|(mv, r)| (mv, Some(r))).collect(),
+            ),
+            None => (searcher.record(&p), Vec::new()),
+        };
+        view_json(&game, &p, record, children)
+    }
+
+    fn summary(&self) -> String {
+        let searcher = self.searcher.borrow();
+        let game = searcher.game();
+        // No table, so no count of positions; the chart's longest remoteness is the
+        // board's cells, a bound (the solver's exact one needs the whole table).
+        format!(
+            "{{\"id\":\"{}\",\"rules\":\"{}\",\"positions\":null,\"start\":\"{}\",\"start_remoteness\":{},\"max_remoteness\":{},\"table_bytes\":{},\"key_space\":{},\"repeats\":false,\"searches\":false,\"live\":true,\"needs_table\":\"{NEEDS_TABLE}\"}}",
+            game.id(),
+            game.rules().replace('"', "'"),
+            outcome_word(self.start.outcome),
+            self.start.remoteness,
+            game.width() * game.height(),
+            searcher.table_bytes(),
+            game.key_space(),
+        )
+    }
+
+    fn puzzle_counts(&self) -> String {
+        format!(
+            "{{\"counts\":[],\"note\":\"Puzzles are not offered for this board: {NEEDS_TABLE}.\"}}"
+        )
+    }
+
+    fn puzzle_new(&self, _: Option<u8>) -> String {
+        format!("{{\"error\":\"No puzzles for this board: {NEEDS_TABLE}.\"}}")
+    }
+
+    fn puzzle_judge(&self, _: u32) -> String {
+        "{\"error\":\"no puzzle served\"}".to_string()
+    }
+
+    fn puzzle_hint(&self) -> String {
+        "{\"error\":\"no puzzle served\"}".to_string()
+    }
+
+    fn choose(&self, _: &[u32], _: u32, _: u32) -> i32 {
+        -1
+    }
+
+    fn observe(&self, _: &[u32]) -> i32 {
+        -1
+    }
+
+    fn estimate(&self) -> i32 {
+        -1
+    }
+
+    fn searches(&self) -> bool {
+        false
     }
 }
 
@@ -174,6 +290,49 @@ fn outcome_word(o: Outcome) -> &'static str {
     }
 }
 
+/// The JSON view of position `p` (see [`game_view`]) whose record is `record`, from
+/// its moves and the record of the position each leads to (`None`: not in the table).
+/// A move is best when it alone gives the position its record (the nearest win, a
+/// draw, the farthest loss), as [`Solution::best_moves`] finds them.
+fn view_json<G: Game>(
+    game: &G,
+    p: &G::Position,
+    record: Record,
+    children: Vec<(G::Move, Option<Record>)>,
+) -> String {
+    let to_move = game.to_move(p);
+    let mut s = format!(
+        "{{\"position\":\"{}\",\"to_move\":\"{}\",\"outcome\":\"{}\",\"remoteness\":{}",
+        game.write_position(p, Notation::Api),
+        to_move.char(),
+        outcome_word(record.outcome),
+        record.remoteness
+    );
+    if let Some(end) = game.primitive(p) {
+        let winner = match end {
+            Outcome::Win => format!("\"{}\"", to_move.char()),
+            Outcome::Loss => format!("\"{}\"", to_move.other().char()),
+            Outcome::Draw => "null".to_string(),
+        };
+        let _ = write!(s, ",\"terminal\":true,\"winner\":{winner}}}");
+        return s;
+    }
+    s.push_str(",\"terminal\":false,\"moves\":[");
+    for (i, (mv, child)) in children.into_iter().enumerate() {
+        let value = child.map_or("null".to_string(), move_value);
+        let best = child.is_some_and(|c| combine([c]) == Some(record));
+        let _ = write!(
+            s,
+            "{}{{\"m\":\"{}\",\"child\":\"{}\",\"value\":\"{value}\",\"best\":{best}}}",
+            if i > 0 { "," } else { "" },
+            game.write_move(mv, Notation::People),
+            game.write_position(&game.play(p, mv), Notation::Api),
+        );
+    }
+    s.push_str("]}");
+    s
+}
+
 impl<G: Game> Solved for Held<G> {
     fn view(&self, moves: &[u32]) -> String {
         let this = &self.solution;
@@ -182,45 +341,18 @@ impl<G: Game> Solved for Held<G> {
             Ok(p) => p,
             Err(e) => return format!("{{\"error\":\"{e}\"}}"),
         };
-        let mut list = Vec::new();
-        let to_move = game.to_move(&p);
         let Some(record) = this.get(&p) else {
             return "{\"error\":\"a position not in the table\"}".to_string();
         };
-        let mut s = format!(
-            "{{\"position\":\"{}\",\"to_move\":\"{}\",\"outcome\":\"{}\",\"remoteness\":{}",
-            game.write_position(&p, Notation::Api),
-            to_move.char(),
-            outcome_word(record.outcome),
-            record.remoteness
-        );
-        if let Some(end) = game.primitive(&p) {
-            let winner = match end {
-                Outcome::Win => format!("\"{}\"", to_move.char()),
-                Outcome::Loss => format!("\"{}\"", to_move.other().char()),
-                Outcome::Draw => "null".to_string(),
-            };
-            let _ = write!(s, ",\"terminal\":true,\"winner\":{winner}}}");
-            return s;
+        let mut list = Vec::new();
+        if game.primitive(&p).is_none() {
+            game.moves(&p, &mut list);
         }
-        list.clear();
-        game.moves(&p, &mut list);
-        let best = this.best_moves(&p);
-        s.push_str(",\"terminal\":false,\"moves\":[");
-        for (i, &mv) in list.iter().enumerate() {
-            let child = game.play(&p, mv);
-            let value = this.get(&child).map_or("null".to_string(), move_value);
-            let _ = write!(
-                s,
-                "{}{{\"m\":\"{}\",\"child\":\"{}\",\"value\":\"{value}\",\"best\":{}}}",
-                if i > 0 { "," } else { "" },
-                game.write_move(mv, Notation::People),
-                game.write_position(&child, Notation::Api),
-                best.contains(&mv)
-            );
-        }
-        s.push_str("]}");
-        s
+        let children = list
+            .into_iter()
+            .map(|mv| (mv, this.get(&game.play(&p, mv))))
+            .collect();
+        view_json(game, &p, record, children)
     }
 
     fn summary(&self) -> String {
@@ -373,13 +505,18 @@ impl<G: Game> Solved for Held<G> {
 }
 
 /// Solves the game whose id (`tapatan`, `connect4:4x4`, ...) the page wrote into
-/// the input buffer and keeps it as the page's game; answers its summary (JSON) or
-/// `{"error":..}` with the catalogue's or the solver's words.
+/// the input buffer and keeps it as the page's game (a Connect Four board whose table
+/// is over [`TABLE_LIMIT`]: searched live instead, its start searched now, `"live":true`
+/// and `"positions":null` in the summary); answers its summary (JSON) or
+/// `{"error":..}` with the catalogue's, the solver's or the search's words.
 #[no_mangle]
 pub extern "C" fn game_select() -> usize {
     let id = INPUT.with(|i| String::from_utf8_lossy(&i.borrow()).into_owned());
     let solved: Result<Box<dyn Solved>, String> = match catalog::parse(&id) {
         Err(e) => Err(e.to_string()),
+        Ok(AnyGame::ConnectFour(g)) if g.key_space() > TABLE_LIMIT => {
+            Live::new(g).map(|live| Box::new(live) as Box<dyn Solved>)
+        }
         Ok(any) => {
             dispatch!(any, g => solve(g).map(|solution| Box::new(Held::new(solution)) as Box<dyn Solved>).map_err(|e| e.to_string()))
         }
@@ -533,6 +670,44 @@ mod tests {
             start.contains("\"value\":\"loss in 4\",\"best\":false"),
             "{start}"
         );
+    }
+
+    #[test]
+    fn the_large_connect_four_boards_are_searched_live() {
+        // Connect Four 6x4: a second-player win with the 24th piece (Tromp's table of
+        // board sizes: "-"; ChristopheSteininger/c4: "2nd (24)").
+        let summary = call(b"connect4:6x4", || game_select());
+        assert!(
+            summary.contains("\"positions\":null,\"start\":\"loss\",\"start_remoteness\":24")
+                && summary.contains("\"live\":true"),
+            "{summary}"
+        );
+        let start = call(&[], || game_view());
+        assert_eq!(
+            start
+                .matches("\"value\":\"loss in 24\",\"best\":true")
+                .count(),
+            6,
+            "{start}"
+        );
+        // X 4, O 4, X 4: O to move, at least one best move, the solver's view shape.
+        let mid = call(&[3, 3, 3], || game_view());
+        assert!(
+            mid.starts_with("{\"position\":\"....../...X../...O../...X..\",\"to_move\":\"O\"")
+                && mid.matches("\"best\":true").count() >= 1,
+            "{mid}"
+        );
+        assert!(call(&[], || puzzle_counts()).contains("\"counts\":[]"));
+        assert!(call(&[], || puzzle_new(3)).contains("error"));
+        INPUT.with(|i| i.borrow_mut().clear());
+        assert_eq!(game_choose(5, 0), -1);
+        // 4x6 and 5x5: draws (Tromp's table of board sizes: "=").
+        for id in [&b"connect4:4x6"[..], b"connect4:5x5"] {
+            let summary = call(id, || game_select());
+            assert!(summary.contains("\"start\":\"draw\""), "{summary}");
+        }
+        // 5x4 stays solved whole (its table is under the limit).
+        assert!(call(b"connect4:5x4", || game_select()).contains("\"positions\":3945711"));
     }
 
     #[test]

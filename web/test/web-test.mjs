@@ -6,6 +6,7 @@ import { mkdtempSync, mkdirSync, statSync, rmSync, readFileSync, writeFileSync }
 import { createRequire } from "node:module";
 import { gamesTest, GAMES } from "./games.mjs";
 import { levelsTest } from "./levels.mjs";
+import { largeTest } from "./large.mjs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -81,6 +82,15 @@ try {
     check(errors.length === 0, "no console errors: " + errors.join("; "));
     if (failed.length) throw new Error(`${failed.length} checks failed`);
     console.log(`web levels: PASS ${checks} checks, ${l.games} games, ${l.engineMoves} engine moves value-kept, openings ${l.openings.join(", ")}, replies to ${l.replies} first moves = the CLI's; ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    await context.close(); rmSync(profile, { recursive: true, force: true });
+    process.exit(0);
+  }
+  // WEB_TEST_ONLY=large: only Connect Four 4x6, 6x4 and 5x5, searched live (large.mjs).
+  if (process.env.WEB_TEST_ONLY === "large") {
+    const l = await largeTest(page, check, tictable, axe);
+    check(errors.length === 0, "no console errors: " + errors.join("; "));
+    if (failed.length) throw new Error(`${failed.length} checks failed`);
+    console.log(`web large: PASS ${checks} checks; ${l.times.join("; ")}; ${l.seconds} s`);
     await context.close(); rmSync(profile, { recursive: true, force: true });
     process.exit(0);
   }
@@ -655,13 +665,15 @@ try {
   await axe(page, "index.html");
   // Every game: chosen, solved in the browser, played to the end from each side (games.mjs).
   const { times: solveTimes, rows: gameRows, watched, puzzles } = await gamesTest(page, check, tictable, axe, join(outDir, "games.png"));
+  // Connect Four 4x6, 6x4 and 5x5: searched live, checked against the solver's table (large.mjs).
+  const large = await largeTest(page, check, tictable, axe);
   // Every game's levels, their win rates and adaptive's estimate (levels.mjs).
   const levels = await levelsTest(page, check, tictable);
   // docs/web.md's web-games block (scripts/web-test --write): each game's solve in this browser.
   const cpu = readFileSync("/proc/cpuinfo", "utf8").split("\n").filter(l => l.startsWith("processor")).length;
   writeFileSync(join(outDir, "games.md"), [
     `Solved in headless Chromium ${(await page.evaluate(() => navigator.userAgent)).match(/Chrome\/(\d+)/)?.[1] ?? ""} on ${new Date().toISOString().slice(0, 10)}, this ${cpu}-CPU ${process.arch} machine (shared: the time includes waiting for other jobs), by \`scripts/web-test\`:`,
-    "", "| game | positions | first player, perfect play | table | solve in the browser |", "|---|---|---|---|---|", ...gameRows].join("\n") + "\n");
+    "", "| game | positions | first player, perfect play | table | solve in the browser |", "|---|---|---|---|---|", ...gameRows, ...large.rows].join("\n") + "\n");
   check(await page.$("link[rel=icon][href^='data:image/svg+xml']") !== null, "an inline SVG favicon");
 
   // 6. The page without the machine (play.html beside it): it loads, plays, and
@@ -682,7 +694,7 @@ try {
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
     `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), ` +
-    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), a refutation per game of 4 and a typed move per game = tictable analyse, every level offered per game played from both sides (${levels.games} games; ${levels.engineMoves} never-losing engine moves value-kept per tictable analyse; win rates = docs/players.json; openings and ${levels.replies} replies = the CLI's), axe clean in ${axeRuns} runs, ` +
+    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), Connect Four 4x6, 6x4 and 5x5 searched live, played from both sides = the solver's table (${large.times.join("; ")}; ${large.seconds} s), a refutation per game of 4 and a typed move per game = tictable analyse, every level offered per game played from both sides (${levels.games} games; ${levels.engineMoves} never-losing engine moves value-kept per tictable analyse; win rates = docs/players.json; openings and ${levels.replies} replies = the CLI's), axe clean in ${axeRuns} runs, ` +
     `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, ${colourFigure}, 0 console errors`);
 } finally {
   await context.close();
