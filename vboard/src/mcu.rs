@@ -16,6 +16,7 @@ use crate::rcc::{self, Effect, Oscillators, Rcc, ResetKind};
 use crate::scb::{Request, Scb};
 use crate::systick::{self, SysTick};
 use std::fmt;
+use tictable_machine::panel::Light;
 use tictable_machine::sensors::Wiring as SensorWiring;
 use tictable_machine::sim::wire::Wire;
 use tictable_machine::sim::world::World;
@@ -187,6 +188,14 @@ pub struct Mcu {
     /// What the last such cut fell in (`"erase"`, `"write"`), or `"none"` when
     /// a cut for the next save's erase was dropped; taken by the session.
     pub flash_cut_made: Option<&'static str>,
+    /// The homing after the last reset: the STEP edges counted at the reset, and
+    /// `None` before it starts (the Device-turn light or a STEP edge), then which home switches have closed
+    /// since (both: homed).
+    homing: (u64, Option<[bool; 2]>),
+    /// Flash operations between the first STEP edge after a reset and both home
+    /// switches closing: a save in homing's first pass (its erase stalls the core
+    /// with the gantry started). The save that starts homing must come before it.
+    pub flash_ops_homing: u64,
 }
 
 /// A power cut inside the next flash operation of a kind: the core stalls (as
@@ -243,6 +252,8 @@ impl Mcu {
             saves_torn: 0,
             flash_cut: None,
             flash_cut_made: None,
+            homing: (0, None),
+            flash_ops_homing: 0,
         }
     }
 
@@ -290,6 +301,7 @@ impl Mcu {
         self.wiring.release(now, &mut self.world);
         self.lines_gpio = (true, true);
         self.recovering = false;
+        self.homing = (self.wiring.timing.steps(), None);
     }
 
     /// Now, ns.
@@ -546,6 +558,7 @@ impl Mcu {
     /// A flash operation started at `now`, to end at `until`: a save's start
     /// is judged ([`Mcu::flash_ops_low`]).
     fn flash_op_started(&mut self, now: u64, until: u64) {
+        self.flash_ops_homing += u64::from(self.homing.1.is_some_and(|c| c != [true; 2]));
         self.pwr.settle(now);
         let poll = self.save_poll.take();
         if poll.is_some() || now >= self.flash_idle_at.saturating_add(1_000_000) {
@@ -664,6 +677,15 @@ impl Mcu {
         let out = Outputs::from_ports(|p: Pin| self.gpio[p.0].driven(p.1));
         if out != self.wiring.outputs() {
             self.wiring.update(out, now, &mut self.world);
+        }
+        // Homing after a reset: from the controller's entering it (the Device-turn
+        // light, which homing shows) or its first STEP edge until both switches
+        // closed.
+        if self.wiring.timing.steps() > self.homing.0 || out.lights[Light::DeviceTurn.index()] {
+            let closed = self.homing.1.get_or_insert([false; 2]);
+            for (a, c) in closed.iter_mut().enumerate() {
+                *c |= self.world.limit_closed(a);
+            }
         }
         let b = &self.gpio[1];
         let gpio = |pin: Pin| matches!(b.mode(pin.1), Mode::Output { .. });

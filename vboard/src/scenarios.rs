@@ -670,6 +670,12 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
             m.i2c.master_hangs
         ));
     }
+    if m.flash_ops_homing > 0 {
+        r.violations.push(format!(
+            "{} flash operations while homing after a reset (a save in its first pass): the save that starts homing must come before it",
+            m.flash_ops_homing
+        ));
+    }
     if m.flash_ops_low > 0 {
         r.violations.push(format!(
             "{} saves started with VDD below {} mV (this part's PVD level)",
