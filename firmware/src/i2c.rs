@@ -17,8 +17,12 @@
 //!   together (the NACK then goes to the second byte); wait BTF (both bytes in), STOP
 //!   and the first read together, then the second read.
 //! - N > 2 bytes (EV7_2): read until three bytes are left; wait BTF (N-2 in DR, N-1
-//!   in the shift register), ACK off, the read of N-2 and STOP together (byte N is
-//!   being received: STOP must be set before it ends), read N-1, wait RXNE, read N.
+//!   in the shift register), ACK off, the read of N-2, STOP and the read of N-1
+//!   together (byte N is being received: STOP must be set before it ends, and N-1
+//!   read before the STOP condition, or the errata's "wrong data read into data
+//!   register" shifts byte N; AN2824: interrupts masked between STOP programming and
+//!   the read of N-1), wait RXNE, read N. The 2-byte sequence's STOP and read of N-1
+//!   are masked together for the same reason.
 //!
 //! The errata's spurious bus error in master mode is cleared and ignored (its
 //! workaround); a transfer it really broke ends in a timeout. Every wait is bounded
@@ -221,13 +225,12 @@ impl<R: Registers> Master<R> {
             }
             self.wait(sr1::BTF)?;
             self.cr1(0, cr1::ACK);
-            last[0] = self.regs.critical(|regs| {
+            [last[0], last[1]] = self.regs.critical(|regs| {
                 let byte = regs.read(Reg::Dr) as u8;
                 let value = regs.read(Reg::Cr1) | end;
                 regs.write(Reg::Cr1, value);
-                byte
+                [byte, regs.read(Reg::Dr) as u8]
             });
-            last[1] = self.regs.read(Reg::Dr) as u8;
             self.wait(sr1::RXNE)?;
             last[2] = self.regs.read(Reg::Dr) as u8;
         }

@@ -193,6 +193,13 @@ pub struct I2c {
     /// Recoveries after which a slave was still out of step: the recovery did
     /// not free it in one call.
     pub recoveries_left_hung: u64,
+    /// Bytes the master read wrong (ES096, "wrong data read into data
+    /// register"): a STOP condition generated while a received byte waited in
+    /// the shift register behind a full DR (DataN-1 not read before the STOP of
+    /// the 2-byte or N-byte closing sequence) shifts that byte one bit left. The
+    /// workaround (AN2824): interrupts masked between STOP programming and the
+    /// read of DataN-1.
+    pub wrong_reads: u64,
     /// SCL as the GPIO last drove it.
     wire_scl: bool,
     /// What the bus did, when a watcher asked (`Some`): the waveform's source.
@@ -254,6 +261,7 @@ impl I2c {
             resets_mid_byte: 0,
             recoveries: 0,
             recoveries_left_hung: 0,
+            wrong_reads: 0,
             wire_scl: true,
             probe: None,
             time: BusTime::default(),
@@ -525,6 +533,11 @@ impl I2c {
                 }
             }
             Event::Stopped => {
+                if let Shift::Holding(b, acked) = self.shift {
+                    // ES096: DataN-1 still in DR at the STOP, DataN corrupted.
+                    self.shift = Shift::Holding(b << 1, acked);
+                    self.wrong_reads += 1;
+                }
                 let held = Wire::sda_held(w);
                 self.record(now, BusEvent::Stop);
                 self.wire.stop(w);
@@ -565,6 +578,11 @@ impl I2c {
         let decided = (self.cr1 & cr1::POS != 0).then_some(self.cr1 & cr1::ACK != 0);
         self.shift = Shift::Receiving(decided);
         self.schedule(now, self.byte_ns(), Event::Received);
+    }
+
+    /// Whether the peripheral is a master receiving (MSL set, TRA clear).
+    pub fn master_receiving(&self) -> bool {
+        self.msl && !self.tra
     }
 
     /// Reads a register; `None`: no such register.

@@ -192,6 +192,16 @@ pub struct Mcu {
     /// `None` before it starts (the Device-turn light or a STEP edge), then which home switches have closed
     /// since (both: homed).
     homing: (u64, Option<[bool; 2]>),
+    /// PRIMASK as the instruction making the current access left it (the core
+    /// sets it before each peripheral access).
+    pub primask: bool,
+    /// An interrupt handler this long (ns) lands at the first I2C access with
+    /// interrupts enabled after a STOP asked for while receiving, unless DR is
+    /// read before it with them masked ([`I2c::wrong_reads`]: ES096's "wrong data
+    /// read" sequence): `None`, no such interrupt.
+    pub late_irq_ns: Option<u64>,
+    /// A STOP was asked for while receiving: the late interrupt may land.
+    irq_armed: bool,
     /// Flash operations between the first STEP edge after a reset and both home
     /// switches closing: a save in homing's first pass (its erase stalls the core
     /// with the gantry started). The save that starts homing must come before it.
@@ -254,6 +264,9 @@ impl Mcu {
             flash_cut_made: None,
             homing: (0, None),
             flash_ops_homing: 0,
+            primask: false,
+            late_irq_ns: None,
+            irq_armed: false,
         }
     }
 
@@ -302,6 +315,7 @@ impl Mcu {
         self.lines_gpio = (true, true);
         self.recovering = false;
         self.homing = (self.wiring.timing.steps(), None);
+        self.irq_armed = false;
     }
 
     /// Now, ns.
@@ -387,7 +401,13 @@ impl Mcu {
                 if self.rcc.apb1_enabled(21) {
                     let e = self.i2c.next_event();
                     self.skip_poll(addr, pc, e);
-                    let now = self.ns();
+                    let mut now = self.ns();
+                    if std::mem::take(&mut self.irq_armed) && !self.primask {
+                        // The late interrupt lands before this access: the bus
+                        // goes on meanwhile.
+                        now += self.late_irq_ns.unwrap_or(0);
+                        self.stall(now);
+                    }
                     self.i2c.read(addr - i2c::BASE, now, &mut self.world)
                 } else {
                     Some(0)
@@ -472,6 +492,11 @@ impl Mcu {
             }
             _ if (i2c::BASE..i2c::BASE + 0x400).contains(&addr) => {
                 if self.rcc.apb1_enabled(21) {
+                    // CR1's STOP while receiving: the closing sequence starts.
+                    self.irq_armed |= self.late_irq_ns.is_some()
+                        && addr - i2c::BASE == 0
+                        && value & 1 << 9 != 0
+                        && self.i2c.master_receiving();
                     self.i2c
                         .write(addr - i2c::BASE, value, now, &mut self.world)
                 } else {

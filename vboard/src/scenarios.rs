@@ -326,6 +326,12 @@ pub fn rest() -> Vec<Plan> {
         p.software_resets = 1;
         v.push(p);
     }
+    // An interrupt handler of 200 µs (two bytes at 100 kHz) lands wherever a
+    // sensor read's closing sequence leaves interrupts enabled after its STOP
+    // (ES096, "wrong data read into data register").
+    let mut late = Plan::new("late-interrupt", true, vec![plain]);
+    late.bench.late_irq_us = Some(200);
+    v.push(late);
     // The contest items 1-5 entered through the panel (item 3 on the board turned
     // both ways, after the pose calibration).
     let mut contest = Plan::new("contest", true, vec![]);
@@ -668,6 +674,12 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
         r.violations.push(format!(
             "the master's own transfers left a slave holding SDA {} times (the last byte read acknowledged)",
             m.i2c.master_hangs
+        ));
+    }
+    if m.i2c.wrong_reads > 0 {
+        r.violations.push(format!(
+            "{} bytes read wrong: a STOP came before DataN-1 was read (ES096 \"wrong data read\"; interrupts must be masked between STOP and that read)",
+            m.i2c.wrong_reads
         ));
     }
     if m.flash_ops_homing > 0 {

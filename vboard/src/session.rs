@@ -54,6 +54,9 @@ pub struct Bench {
     /// Mixed into the power-cut draws' seed (the world's stays: the calibrated
     /// flash of the first scenario is the world's of that seed).
     pub cut_seed: u64,
+    /// An interrupt handler this long, µs, landing in each I2C read's closing
+    /// sequence where interrupts are enabled (`Mcu::late_irq_ns`).
+    pub late_irq_us: Option<u64>,
 }
 
 impl Default for Bench {
@@ -64,6 +67,7 @@ impl Default for Bench {
             lsi_hz: 40_000,
             seed: 7,
             cut_seed: 0,
+            late_irq_us: None,
         }
     }
 }
@@ -368,6 +372,7 @@ impl<'a> Session<'a> {
             array[crate::STORE_OFFSET..].copy_from_slice(&f[crate::STORE_OFFSET..]);
         }
         let mut mcu = Mcu::new(world, array, bench.osc, bench.lsi_hz);
+        mcu.late_irq_ns = bench.late_irq_us.map(|us| us * 1_000);
         // This run's part: its PVD levels drawn within DS5319's spread.
         mcu.pwr.offset_mv = crate::pwr::part_offset_mv(bench.seed ^ bench.cut_seed.rotate_left(17));
         let board = Board::new(image.clone(), mcu, bench.cpi).map_err(RunError::Fault)?;
