@@ -731,6 +731,22 @@ impl Mcu {
         }
     }
 
+    /// The crystal stops oscillating now, for good (the resets to come find it
+    /// dead): with the clock security system on, its NMI and the switch to HSI;
+    /// without, the core's clock stops until the watchdog resets the chip.
+    pub fn crystal_fails(&mut self) {
+        let now = self.ns();
+        self.osc.crystal_starts = false;
+        match self.rcc.crystal_fails(now) {
+            rcc::CrystalFailure::Css => {
+                self.scb.write(0xE000_ED04, 1 << 31);
+                self.rcc_effect(Effect::Clock);
+            }
+            rcc::CrystalFailure::ClockStopped => self.stall(u64::MAX),
+            rcc::CrystalFailure::Unused => {}
+        }
+    }
+
     /// The level of a pin (for a watcher: a waveform, a test).
     pub fn pin(&self, pin: Pin) -> bool {
         self.level(pin.0, pin.1)

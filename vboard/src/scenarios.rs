@@ -326,6 +326,19 @@ pub fn rest() -> Vec<Plan> {
         p.software_resets = 1;
         v.push(p);
     }
+    // The crystal fails for good mid-move (RM0008 §7.2.7): the clock security
+    // system's NMI, the outputs safe at once, a software reset, the game resumed
+    // on the internal oscillator (the crystal no longer starts).
+    let mut hse = Plan::new(
+        "hse-fails-after-boot",
+        true,
+        vec![GameSpec {
+            crystal_fails_mid_move: true,
+            ..plain
+        }],
+    );
+    hse.software_resets = 1;
+    v.push(hse);
     // An interrupt handler of 200 µs (two bytes at 100 kHz) lands wherever a
     // sensor read's closing sequence leaves interrupts enabled after its STOP
     // (ES096, "wrong data read into data register").

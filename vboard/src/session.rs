@@ -116,6 +116,10 @@ pub struct GameSpec {
     /// An exception raised the first time the magnet holds a piece while the
     /// steppers run.
     pub exception_mid_move: Option<Exception>,
+    /// The crystal stops for good the first time the magnet holds a piece while
+    /// the steppers run (judged as an exception: the outputs safe at once, a
+    /// software reset, the game resumed on the internal clock).
+    pub crystal_fails_mid_move: bool,
     /// The person's moves from the position alone (see `SimHuman::script`).
     pub script: Option<fn(&Position) -> Option<tictable::Square>>,
     /// Who moves first, set with the Side button before Start (`None`: as the
@@ -160,6 +164,7 @@ impl GameSpec {
             && self.glitch_bus_after_ms.is_none()
             && self.sag.is_none()
             && self.exception_mid_move.is_none()
+            && !self.crystal_fails_mid_move
     }
 
     /// A plain game.
@@ -175,6 +180,7 @@ impl GameSpec {
             glitch_bus_after_ms: None,
             sag: None,
             exception_mid_move: None,
+            crystal_fails_mid_move: false,
             script: None,
             device_first: None,
         }
@@ -791,6 +797,7 @@ impl<'a> Session<'a> {
         let mut sag = spec.sag.map(|g| (g, false));
         let (low0, mut written0) = (self.mcu().pwr.low_reads, None);
         let mut raise = spec.exception_mid_move;
+        let mut crystal_fails = spec.crystal_fails_mid_move;
         let mut raised: Option<(u32, usize)> = None;
         let mut edges_before = self.edges();
         let mut given_since = None;
@@ -868,6 +875,16 @@ impl<'a> Session<'a> {
                 r.exception = Some((None, false));
                 self.log.push(format!(
                     "{:8} ms {e:?} raised (magnet on, steppers running)",
+                    self.ms
+                ));
+            }
+            if crystal_fails && moving && self.mcu().wiring.outputs().magnet {
+                crystal_fails = false;
+                self.mcu().crystal_fails();
+                raised = Some((self.ms, self.resets.len()));
+                r.exception = Some((None, false));
+                self.log.push(format!(
+                    "{:8} ms the crystal fails (magnet on, steppers running)",
                     self.ms
                 ));
             }
