@@ -31,7 +31,8 @@
 //! that sees a NACK must send STOP or a repeated START); arbitration loss
 //! `ArbitrationLoss`; a flag that never comes `Other` (a timeout). After an arbitration
 //! loss or a timeout the peripheral is reset and configured again
-//! ([`Registers::reset`]); a slave still holding SDA low needs the bus recovery
+//! ([`Registers::reset`]); after arbitration losses in a row the next transfers wait,
+//! exponentially longer up to a bound, before their START (`Master::back_off`); a slave still holding SDA low needs the bus recovery
 //! (`BusRecovery`), which the library calls after repeated timeouts or bus errors
 //! (`tictable_machine::sensors::hangs_bus`).
 //!
@@ -110,6 +111,10 @@ pub struct Master<R> {
     regs: R,
     /// The longest wait for one flag, in cycles.
     timeout: u32,
+    /// After arbitration losses in a row: how long the next transfer waits before
+    /// its START, in cycles (0: none), and when the last was lost.
+    backoff: u32,
+    lost_at: u32,
 }
 
 impl<R: Registers> Master<R> {
@@ -120,7 +125,24 @@ impl<R: Registers> Master<R> {
         Master {
             regs,
             timeout: timeout_cycles,
+            backoff: 0,
+            lost_at: 0,
         }
+    }
+
+    /// Whether the last transfer lost arbitration (a back-off is under way): the
+    /// bus recovery then leaves a free bus alone.
+    pub fn arbitration_lost(&self) -> bool {
+        self.backoff != 0
+    }
+
+    /// Waits out the back-off after an arbitration loss (another master, or noise
+    /// on SDA, won a bit): exponential, from an eighth of the flag timeout to 16
+    /// timeouts (125 µs to 16 ms with the firmware's 1 ms), so that a storm of
+    /// losses spaces the transfers out in time instead of retrying (and freeing
+    /// the bus) at once.
+    fn back_off(&mut self) {
+        while self.regs.cycles().wrapping_sub(self.lost_at) < self.backoff {}
     }
 
     /// The registers (the firmware's bus recovery switches the pins through them).
@@ -163,6 +185,10 @@ impl<R: Registers> Master<R> {
                         }));
                     }
                     if status & sr1::ARLO != 0 {
+                        // The next transfer backs off twice as long (see
+                        // `Master::back_off`).
+                        self.backoff = (self.backoff * 2).clamp(self.timeout / 8, self.timeout * 16);
+                        self.lost_at = self.regs.cycles();
                         return Err(ErrorKind::ArbitrationLoss);
                     }
                     // A bus error alone: SR1 is read again, so that the flag's
@@ -282,7 +308,7 @@ impl<R: Registers> Master<R> {
         match result {
             Err(ErrorKind::NoAcknowledge(_)) => self.cr1(cr1::STOP, 0),
             Err(_) => self.regs.reset(),
-            Ok(()) => {}
+            Ok(()) => self.backoff = 0,
         }
         result
     }
@@ -297,6 +323,7 @@ impl<R: Registers> Master<R> {
         buf: &mut [u8],
     ) -> Result<(), ErrorKind> {
         let read = !buf.is_empty();
+        self.back_off();
         let result = (|| {
             self.wait(0)?;
             self.start_write(address, false)?;
@@ -372,6 +399,7 @@ impl<R: Registers> I2c for Master<R> {
             }
             previous_read = matches!(op, Operation::Read(_));
         }
+        self.back_off();
         let result = self.run(address, operations);
         self.finish(result)
     }

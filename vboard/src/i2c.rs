@@ -200,6 +200,15 @@ pub struct I2c {
     /// workaround (AN2824): interrupts masked between STOP programming and the
     /// read of DataN-1.
     pub wrong_reads: u64,
+    /// An arbitration-lost storm from..until (ns): every address byte sent in it
+    /// loses arbitration (another master, or noise on SDA, wins a bit; RM0008
+    /// §26.3.3: ARLO, the peripheral drops to slave mode and releases the lines;
+    /// the bus stays free). `None`: no storm.
+    pub arlo_storm: Option<(u64, u64)>,
+    /// Arbitrations lost in the storm, and bus recoveries ended inside it.
+    pub storm_arlo: u64,
+    /// See [`I2c::storm_arlo`].
+    pub storm_recoveries: u64,
     /// SCL as the GPIO last drove it.
     wire_scl: bool,
     /// What the bus did, when a watcher asked (`Some`): the waveform's source.
@@ -262,6 +271,9 @@ impl I2c {
             recoveries: 0,
             recoveries_left_hung: 0,
             wrong_reads: 0,
+            arlo_storm: None,
+            storm_arlo: 0,
+            storm_recoveries: 0,
             wire_scl: true,
             probe: None,
             time: BusTime::default(),
@@ -309,6 +321,10 @@ impl I2c {
             self.recoveries,
             self.recoveries_left_hung,
         );
+        let (wrong, storm) = (
+            self.wrong_reads,
+            (self.arlo_storm, self.storm_arlo, self.storm_recoveries),
+        );
         *self = I2c::new(wire, pclk1);
         self.bytes = bytes;
         self.resets = resets;
@@ -319,6 +335,8 @@ impl I2c {
         self.resets_mid_byte = mid;
         self.recoveries = recoveries;
         self.recoveries_left_hung = left;
+        self.wrong_reads = wrong;
+        (self.arlo_storm, self.storm_arlo, self.storm_recoveries) = storm;
         self.probe = probe;
         self.time = time;
         self.busy_lock = lock;
@@ -421,6 +439,8 @@ impl I2c {
         self.gpio_lines = (true, true);
         self.recoveries += 1;
         self.recoveries_left_hung += u64::from(w.bus_hung.is_some());
+        let now = self.time.seen_ns;
+        self.storm_recoveries += u64::from(self.arlo_storm.is_some_and(|(a, b)| (a..b).contains(&now)));
     }
 
     /// Runs the bus up to `now`.
@@ -463,6 +483,17 @@ impl I2c {
                     self.msl = false;
                     self.start_req = true;
                 }
+            }
+            Event::Addressed(_) if self.arlo_storm.is_some_and(|(a, b)| (a..b).contains(&now)) => {
+                // Lost in the storm: the winner's transfer ends with its STOP; the
+                // lines are free again.
+                self.bytes += 1;
+                self.storm_arlo += 1;
+                self.sr1 |= sr1::ARLO;
+                self.msl = false;
+                self.tra = false;
+                self.wire.stop(w);
+                self.time.end(now);
             }
             Event::Addressed(byte) => {
                 self.bytes += 1;

@@ -37,6 +37,8 @@ const OVER_STEADY_MS: u32 = 1_000;
 /// person moves first, Setup shows the Human-turn light as the person's turn
 /// does: no scenario cuts the power in one.)
 const SETUP_REST_MS: u32 = 4_000;
+/// How long an arbitration-lost storm lasts, ms.
+pub const ARLO_STORM_MS: u32 = 3_000;
 /// How soon after an NMI or a stray interrupt the outputs must be safe, ms.
 pub const SAFE_WITHIN_MS: u32 = 10;
 
@@ -120,6 +122,9 @@ pub struct GameSpec {
     /// the steppers run (judged as an exception: the outputs safe at once, a
     /// software reset, the game resumed on the internal clock).
     pub crystal_fails_mid_move: bool,
+    /// An arbitration-lost storm of [`ARLO_STORM_MS`] from this many ms after
+    /// Start: every address byte in it loses arbitration (`I2c::arlo_storm`).
+    pub arlo_storm_after_ms: Option<u32>,
     /// The person's moves from the position alone (see `SimHuman::script`).
     pub script: Option<fn(&Position) -> Option<tictable::Square>>,
     /// Who moves first, set with the Side button before Start (`None`: as the
@@ -165,6 +170,7 @@ impl GameSpec {
             && self.sag.is_none()
             && self.exception_mid_move.is_none()
             && !self.crystal_fails_mid_move
+            && self.arlo_storm_after_ms.is_none()
     }
 
     /// A plain game.
@@ -181,6 +187,7 @@ impl GameSpec {
             sag: None,
             exception_mid_move: None,
             crystal_fails_mid_move: false,
+            arlo_storm_after_ms: None,
             script: None,
             device_first: None,
         }
@@ -798,6 +805,7 @@ impl<'a> Session<'a> {
         let (low0, mut written0) = (self.mcu().pwr.low_reads, None);
         let mut raise = spec.exception_mid_move;
         let mut crystal_fails = spec.crystal_fails_mid_move;
+        let mut storm = spec.arlo_storm_after_ms;
         let mut raised: Option<(u32, usize)> = None;
         let mut edges_before = self.edges();
         let mut given_since = None;
@@ -918,6 +926,15 @@ impl<'a> Session<'a> {
                 self.world().bus_hung = Some(HungSlave::nth(n));
                 self.log
                     .push(format!("{:8} ms a sensor holds SDA low", self.ms));
+            }
+            if storm.is_some_and(|t| since >= t) {
+                storm = None;
+                let now = self.mcu().ns();
+                self.mcu().i2c.arlo_storm = Some((now, now + u64::from(ARLO_STORM_MS) * 1_000_000));
+                self.log.push(format!(
+                    "{:8} ms an arbitration-lost storm for {ARLO_STORM_MS} ms",
+                    self.ms
+                ));
             }
             if armed.5.is_some_and(|t| since >= t) {
                 armed.5 = None;
