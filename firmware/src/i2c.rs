@@ -111,9 +111,9 @@ pub struct Master<R> {
     regs: R,
     /// The longest wait for one flag, in cycles.
     timeout: u32,
-    /// After arbitration losses in a row: how long the next transfer waits before
-    /// its START, in cycles (0: none), and when the last was lost.
-    backoff: u32,
+    /// Arbitration losses in a row, up to 8 (the back-off's exponent; 0: none),
+    /// and when the last was lost (cycles).
+    lost: u32,
     lost_at: u32,
 }
 
@@ -125,7 +125,7 @@ impl<R: Registers> Master<R> {
         Master {
             regs,
             timeout: timeout_cycles,
-            backoff: 0,
+            lost: 0,
             lost_at: 0,
         }
     }
@@ -133,7 +133,7 @@ impl<R: Registers> Master<R> {
     /// Whether the last transfer lost arbitration (a back-off is under way): the
     /// bus recovery then leaves a free bus alone.
     pub fn arbitration_lost(&self) -> bool {
-        self.backoff != 0
+        self.lost != 0
     }
 
     /// Waits out the back-off after an arbitration loss (another master, or noise
@@ -142,7 +142,10 @@ impl<R: Registers> Master<R> {
     /// losses spaces the transfers out in time instead of retrying (and freeing
     /// the bus) at once.
     fn back_off(&mut self) {
-        while self.regs.cycles().wrapping_sub(self.lost_at) < self.backoff {}
+        if self.lost != 0 {
+            let wait = (self.timeout / 16) << self.lost;
+            while self.regs.cycles().wrapping_sub(self.lost_at) < wait {}
+        }
     }
 
     /// The registers (the firmware's bus recovery switches the pins through them).
@@ -187,7 +190,7 @@ impl<R: Registers> Master<R> {
                     if status & sr1::ARLO != 0 {
                         // The next transfer backs off twice as long (see
                         // `Master::back_off`).
-                        self.backoff = (self.backoff * 2).clamp(self.timeout / 8, self.timeout * 16);
+                        self.lost = self.lost.min(7) + 1;
                         self.lost_at = self.regs.cycles();
                         return Err(ErrorKind::ArbitrationLoss);
                     }
@@ -308,7 +311,7 @@ impl<R: Registers> Master<R> {
         match result {
             Err(ErrorKind::NoAcknowledge(_)) => self.cr1(cr1::STOP, 0),
             Err(_) => self.regs.reset(),
-            Ok(()) => self.backoff = 0,
+            Ok(()) => self.lost = 0,
         }
         result
     }
