@@ -103,7 +103,11 @@ fn operate(cr: u32, at: u32, value: u16) -> Result<(), FlashError> {
     let errors = fpec::sr() & (PGERR | WRPRTERR);
     fpec::set_sr(PGERR | WRPRTERR | EOP);
     fpec::set_cr(LOCK);
-    if errors != 0 || !(at..at + len).step_by(2).all(|a| fpec::read_half(a) == value) {
+    if errors != 0
+        || !(at..at + len)
+            .step_by(2)
+            .all(|a| fpec::read_half(a) == value)
+    {
         return Err(FlashError::Failed(errors as u8));
     }
     Ok(())

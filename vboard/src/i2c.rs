@@ -440,7 +440,8 @@ impl I2c {
         self.recoveries += 1;
         self.recoveries_left_hung += u64::from(w.bus_hung.is_some());
         let now = self.time.seen_ns;
-        self.storm_recoveries += u64::from(self.arlo_storm.is_some_and(|(a, b)| (a..b).contains(&now)));
+        self.storm_recoveries +=
+            u64::from(self.arlo_storm.is_some_and(|(a, b)| (a..b).contains(&now)));
     }
 
     /// Runs the bus up to `now`.

@@ -347,7 +347,11 @@ impl Rcc {
             }
             0x08 => {
                 // CSSC clears CSSF; the enables are kept as written.
-                let flags = if value & cir::CSSC != 0 { 0 } else { self.cir & cir::CSSF };
+                let flags = if value & cir::CSSC != 0 {
+                    0
+                } else {
+                    self.cir & cir::CSSF
+                };
                 self.cir = flags | (value & 0x1F00);
             }
             0x0C => {
@@ -431,7 +435,10 @@ mod tests {
         assert_eq!(r.sysclk_hz(now), 72_000_000);
         assert_eq!(r.crystal_fails(now), CrystalFailure::Css);
         assert_eq!(r.sysclk_hz(now), OSC_HZ);
-        assert_eq!(r.read(0, now).unwrap() & (cr::HSEON | cr::HSERDY | cr::PLLON), 0);
+        assert_eq!(
+            r.read(0, now).unwrap() & (cr::HSEON | cr::HSERDY | cr::PLLON),
+            0
+        );
         assert_ne!(r.read(8, now).unwrap() & cir::CSSF, 0);
         r.write(8, cir::CSSC, now);
         assert_eq!(r.read(8, now).unwrap() & cir::CSSF, 0);

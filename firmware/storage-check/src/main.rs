@@ -15,12 +15,12 @@ mod storage;
 use embedded_storage::nor_flash::{NorFlash, NorFlashErrorKind, ReadNorFlash};
 use fpec::{Flash, ERASES, MEM};
 use storage::{FlashError, FlashStorage};
+use tictable::Square;
 use tictable_machine::classify::Calibration;
 use tictable_machine::controller::{GameRecord, GameSetup, Mode};
-use tictable_machine::motion::{Point, Pose};
 use tictable_machine::model::ResetCause;
+use tictable_machine::motion::{Point, Pose};
 use tictable_machine::persist::{Snapshot, Store};
-use tictable::Square;
 
 const PAGE: usize = 1024;
 const PAGES: usize = storage::PAGES as usize;
@@ -118,11 +118,7 @@ fn main() {
                     Ok(()) => {
                         // Programming a half-word that is not erased: PGERR,
                         // and the half-words before it are written.
-                        assert_eq!(
-                            result,
-                            Err(FlashError::Failed(0x04)),
-                            "round {round}"
-                        );
+                        assert_eq!(result, Err(FlashError::Failed(0x04)), "round {round}");
                         let first = (0..len)
                             .step_by(2)
                             .find(|&i| model[offset + i..offset + i + 2] != [0xFF, 0xFF])
