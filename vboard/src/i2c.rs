@@ -820,6 +820,10 @@ mod tests {
         }
         /// Reads `n` (> 2) bytes the firmware's way.
         fn read_n(&mut self, a7: u8, n: usize) -> Vec<u8> {
+            self.read_n_late(a7, n, 0)
+        }
+        /// As `read_n`, DataN-1 read `late` ns after STOP is asked for.
+        fn read_n_late(&mut self, a7: u8, n: usize, late: u64) -> Vec<u8> {
             assert!(self.address(a7 << 1 | 1));
             self.cr1(cr1::ACK, cr1::POS);
             self.clear_addr();
@@ -832,6 +836,7 @@ mod tests {
             self.cr1(0, cr1::ACK);
             out.push(self.rd(0x10) as u8);
             self.cr1(cr1::STOP, 0);
+            self.now += late;
             out.push(self.rd(0x10) as u8);
             assert!(self.wait(sr1::RXNE));
             out.push(self.rd(0x10) as u8);
@@ -870,6 +875,26 @@ mod tests {
         assert_eq!(b.i2c.master_hangs, 0);
         assert!(!Wire::sda_held(&b.w));
         assert_eq!(b.i2c.bytes, 2 + 2 + 1 + 4);
+    }
+
+    #[test]
+    fn data_n_minus_1_read_after_the_stop_corrupts_data_n() {
+        let mut b = Bench::new();
+        let mut read = |late| {
+            assert!(b.write(0x70, &[1 << 3], cr1::STOP));
+            assert!(b.idle());
+            assert!(b.write(0x29, &[0xA0 | 0x12], cr1::START));
+            let got = b.read_n_late(0x29, 4, late);
+            assert!(b.idle());
+            (got, b.i2c.wrong_reads)
+        };
+        let (good, wrong) = read(0);
+        assert_eq!(wrong, 0);
+        // Two byte times late: the STOP condition came before the read.
+        let (late, wrong) = read(200_000);
+        assert_eq!(wrong, 1);
+        assert_eq!(late[..3], good[..3]);
+        assert_eq!(late[3], good[3] << 1, "DataN shifted one bit left (ES096)");
     }
 
     #[test]
