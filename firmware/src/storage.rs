@@ -1,7 +1,7 @@
 //! `embedded-storage` NOR flash over the last [`PAGES`] pages of the STM32F103C8's
 //! flash, for `tictable_machine::persist::Store`, on the flash program and erase
 //! controller's registers (`fpec`: RM0008 §3.3.3, PM0075 §3; the HAL's `FlashWriter`
-//! took 230 B more flash for the same steps).
+//! took more flash for the same steps: docs/firmware.md, "Size history").
 //!
 //! Offset 0 of this flash is the start of page 40 (0x0800_A000), 24 KiB in all:
 //! erase unit one 1 KiB page, write unit one half-word at an even address (the
