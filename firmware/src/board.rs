@@ -205,7 +205,6 @@ impl Board {
         // The HAL's RCC only for the ports' clocks (`split`); its clock figures are
         // not used (the clocks are `clock_source`'s).
         let mut rcc = dp.RCC.constrain();
-        let flash = dp.FLASH.constrain();
         let clock = MsClock::start(&mut cp.SYST, clock_source);
         safety::start_supply_monitor();
 
@@ -294,7 +293,7 @@ impl Board {
             ),
             panel: Panel::new(buttons, lights, DEBOUNCE_MS),
             enable,
-            flash: FlashStorage::new(flash),
+            flash: FlashStorage::new(dp.FLASH),
             clock,
             watchdog,
             reset_cause,

@@ -110,7 +110,9 @@ impl Registers for I2c1 {
 }
 
 impl BusRecovery for SensorBus {
-    /// The recovery of the I2C specification (UM10204 §3.1.16) and the errata's
+    /// After an arbitration loss with SDA reading high, nothing: the bus is free
+    /// (the master's back-off spaces the next transfers out). Otherwise the
+    /// recovery of the I2C specification (UM10204 §3.1.16) and the errata's
     /// workaround for a locked BUSY (ES096 §2.8.7), in one call: I2C1 disabled (PE
     /// clear), PB6/PB7 become open-drain outputs (released high), then up to 9 clock
     /// pulses each ending in a STOP (`free_bus`, Linux's `i2c_generic_scl_recovery`)
@@ -120,6 +122,11 @@ impl BusRecovery for SensorBus {
     /// change (see `regs`).
     fn recover_bus(&mut self) -> bool {
         let port = regs::gpiob();
+        // Arbitration lost with SDA free: nothing holds the bus (another master or
+        // noise won a bit); the master's back-off in time is the cure, clocks are not.
+        if self.arbitration_lost() && regs::gpiob().idr().read().bits() & SDA != 0 {
+            return true;
+        }
         let i2c1 = self.registers();
         i2c1.write(Reg::Cr1, 0);
         // Latches high (released) before the pins become open-drain outputs.

@@ -17,8 +17,12 @@
 //!   together (the NACK then goes to the second byte); wait BTF (both bytes in), STOP
 //!   and the first read together, then the second read.
 //! - N > 2 bytes (EV7_2): read until three bytes are left; wait BTF (N-2 in DR, N-1
-//!   in the shift register), ACK off, the read of N-2 and STOP together (byte N is
-//!   being received: STOP must be set before it ends), read N-1, wait RXNE, read N.
+//!   in the shift register), ACK off, the read of N-2, STOP and the read of N-1
+//!   together (byte N is being received: STOP must be set before it ends, and N-1
+//!   read before the STOP condition, or the errata's "wrong data read into data
+//!   register" shifts byte N; AN2824: interrupts masked between STOP programming and
+//!   the read of N-1), wait RXNE, read N. The 2-byte sequence's STOP and read of N-1
+//!   are masked together for the same reason.
 //!
 //! The errata's spurious bus error in master mode is cleared and ignored (its
 //! workaround); a transfer it really broke ends in a timeout. Every wait is bounded
@@ -27,7 +31,8 @@
 //! that sees a NACK must send STOP or a repeated START); arbitration loss
 //! `ArbitrationLoss`; a flag that never comes `Other` (a timeout). After an arbitration
 //! loss or a timeout the peripheral is reset and configured again
-//! ([`Registers::reset`]); a slave still holding SDA low needs the bus recovery
+//! ([`Registers::reset`]); after arbitration losses in a row the next transfers wait,
+//! exponentially longer up to a bound, before their START (`Master::back_off`); a slave still holding SDA low needs the bus recovery
 //! (`BusRecovery`), which the library calls after repeated timeouts or bus errors
 //! (`tictable_machine::sensors::hangs_bus`).
 //!
@@ -106,6 +111,10 @@ pub struct Master<R> {
     regs: R,
     /// The longest wait for one flag, in cycles.
     timeout: u32,
+    /// Arbitration losses in a row, up to 8 (the back-off's exponent; 0: none),
+    /// and when the last was lost (cycles).
+    lost: u32,
+    lost_at: u32,
 }
 
 impl<R: Registers> Master<R> {
@@ -116,6 +125,26 @@ impl<R: Registers> Master<R> {
         Master {
             regs,
             timeout: timeout_cycles,
+            lost: 0,
+            lost_at: 0,
+        }
+    }
+
+    /// Whether the last transfer lost arbitration (a back-off is under way): the
+    /// bus recovery then leaves a free bus alone.
+    pub fn arbitration_lost(&self) -> bool {
+        self.lost != 0
+    }
+
+    /// Waits out the back-off after an arbitration loss (another master, or noise
+    /// on SDA, won a bit): exponential, from an eighth of the flag timeout to 16
+    /// timeouts (125 µs to 16 ms with the firmware's 1 ms), so that a storm of
+    /// losses spaces the transfers out in time instead of retrying (and freeing
+    /// the bus) at once.
+    fn back_off(&mut self) {
+        if self.lost != 0 {
+            let wait = (self.timeout / 16) << self.lost;
+            while self.regs.cycles().wrapping_sub(self.lost_at) < wait {}
         }
     }
 
@@ -159,6 +188,10 @@ impl<R: Registers> Master<R> {
                         }));
                     }
                     if status & sr1::ARLO != 0 {
+                        // The next transfer backs off twice as long (see
+                        // `Master::back_off`).
+                        self.lost = self.lost.min(7) + 1;
+                        self.lost_at = self.regs.cycles();
                         return Err(ErrorKind::ArbitrationLoss);
                     }
                     // A bus error alone: SR1 is read again, so that the flag's
@@ -221,13 +254,12 @@ impl<R: Registers> Master<R> {
             }
             self.wait(sr1::BTF)?;
             self.cr1(0, cr1::ACK);
-            last[0] = self.regs.critical(|regs| {
+            [last[0], last[1]] = self.regs.critical(|regs| {
                 let byte = regs.read(Reg::Dr) as u8;
                 let value = regs.read(Reg::Cr1) | end;
                 regs.write(Reg::Cr1, value);
-                byte
+                [byte, regs.read(Reg::Dr) as u8]
             });
-            last[1] = self.regs.read(Reg::Dr) as u8;
             self.wait(sr1::RXNE)?;
             last[2] = self.regs.read(Reg::Dr) as u8;
         }
@@ -279,7 +311,7 @@ impl<R: Registers> Master<R> {
         match result {
             Err(ErrorKind::NoAcknowledge(_)) => self.cr1(cr1::STOP, 0),
             Err(_) => self.regs.reset(),
-            Ok(()) => {}
+            Ok(()) => self.lost = 0,
         }
         result
     }
@@ -294,6 +326,7 @@ impl<R: Registers> Master<R> {
         buf: &mut [u8],
     ) -> Result<(), ErrorKind> {
         let read = !buf.is_empty();
+        self.back_off();
         let result = (|| {
             self.wait(0)?;
             self.start_write(address, false)?;
@@ -369,6 +402,7 @@ impl<R: Registers> I2c for Master<R> {
             }
             previous_read = matches!(op, Operation::Read(_));
         }
+        self.back_off();
         let result = self.run(address, operations);
         self.finish(result)
     }

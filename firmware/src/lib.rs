@@ -13,6 +13,7 @@
 //! | [`bus`] | I2C1 with bus recovery |
 //! | [`i2c`] | the polled I2C master's register sequences (host-tested: `host-check/`) |
 //! | [`storage`] | the snapshot flash (`embedded-storage` over the last flash pages) |
+//! | `fpec` | the flash program/erase controller's registers and the flash array, for [`storage`] |
 //! | `mem` | small memory routines replacing compiler-builtins' (flash size) |
 #![no_std]
 #![deny(unsafe_code)]
@@ -21,6 +22,7 @@
 pub mod board;
 pub mod bus;
 pub mod clock;
+mod fpec;
 pub mod i2c;
 mod mem;
 #[cfg(feature = "levels")]

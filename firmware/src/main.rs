@@ -141,24 +141,20 @@ fn main() -> ! {
         controller.calibrate_sensors();
     }
 
-    // The super-loop: feed the watchdog, poll, and save a snapshot when the
-    // library's rule says so (`SavePolicy`, the rule the simulator's power-cut tests
-    // prove): on a change while the gantry is idle, as a move starts (the head still
-    // at rest) and once per placement, so a power cut mid-transfer finds the
-    // placement on flash. Most saves append a 44-byte delta (about 1 ms of flash
-    // writing); a page erase (20-40 ms) comes once per 17 saves.
+    // The super-loop: feed the watchdog, save a snapshot when the library's rule
+    // says so (`SavePolicy`, the rule the simulator's power-cut tests prove), then
+    // poll. The rule sees the state the last poll left: on a change while the
+    // gantry is idle, as a move starts (the head still at rest) and once per
+    // placement, so a power cut mid-transfer finds the placement on flash. Saving
+    // before the poll puts the first save, the boot's, before the poll that starts
+    // homing: its page erase (20-40 ms stall) comes before the gantry moves, not in
+    // homing's first pass. Most saves append a 44-byte delta (about 1 ms of flash
+    // writing); a page erase comes once per 17 saves.
     let mut policy = SavePolicy::new();
     #[cfg(feature = "defmt")]
     let mut last_state = None;
     loop {
         watchdog.feed();
-        let (ms, us) = clock.now();
-        controller.poll_at(ms, us);
-        #[cfg(feature = "defmt")]
-        if last_state != Some(controller.state()) {
-            last_state = Some(controller.state());
-            defmt::info!("state: {}", defmt::Debug2Format(&controller.state()));
-        }
         let revision = controller.revision();
         let busy = controller.hardware().machine.is_busy();
         // No save starts below the supply a flash erase needs to end
@@ -175,6 +171,13 @@ fn main() -> ! {
             if _saved.is_ok() {
                 defmt::info!("saved revision {=u32}", revision);
             }
+        }
+        let (ms, us) = clock.now();
+        controller.poll_at(ms, us);
+        #[cfg(feature = "defmt")]
+        if last_state != Some(controller.state()) {
+            last_state = Some(controller.state());
+            defmt::info!("state: {}", defmt::Debug2Format(&controller.state()));
         }
     }
 }

@@ -2,9 +2,13 @@
 //! the firmware runs it on the chip's RCC and flash interface (`clock::start`),
 //! `firmware/host-check` on a model whose crystal or PLL may never become ready.
 //!
-//! The order: switch the crystal (HSE) on and wait for HSERDY at most
-//! [`HSE_WAIT_CYCLES`]; without it, switch it off again and feed the PLL from the
-//! internal oscillator (HSI / 2). Configure the PLL (×9 from the 8 MHz crystal: 72 MHz;
+//! The order: switch the crystal (HSE) on with the clock security system (CSSON) and
+//! wait for HSERDY at most [`HSE_WAIT_CYCLES`]; without it, switch both off again and
+//! feed the PLL from the internal oscillator (HSI / 2). With the crystal running, the
+//! clock security system watches it (RM0008 §7.2.7): should it fail later, the chip
+//! switches the system clock to HSI and raises the NMI, whose handler
+//! (`safety::DefaultHandler`) enters the safe state and resets; the boot then finds
+//! no crystal and runs on the internal oscillator. Configure the PLL (×9 from the 8 MHz crystal: 72 MHz;
 //! ×16 from HSI / 2: 64 MHz) and the bus prescalers (APB1 / 2, ADC / 8), switch the PLL
 //! on and wait for PLLRDY at most [`PLL_WAIT_CYCLES`]. Locked: two flash wait states
 //! (RM0008 §3.3.3: 48–72 MHz), then the PLL becomes the system clock. Not locked
@@ -19,6 +23,9 @@ pub mod cr {
     pub const HSEON: u32 = 1 << 16;
     /// Crystal oscillator ready.
     pub const HSERDY: u32 = 1 << 17;
+    /// Clock security system on: its detector runs once the crystal is ready
+    /// (RM0008 §7.2.7).
+    pub const CSSON: u32 = 1 << 19;
     /// PLL on.
     pub const PLLON: u32 = 1 << 24;
     /// PLL locked.
@@ -121,7 +128,7 @@ fn wait<R: ClockRegs>(regs: &mut R, ready: u32, limit: u32) -> bool {
 /// Runs the start-up (see the module documentation) and says which clock runs.
 pub fn start<R: ClockRegs>(regs: &mut R) -> ClockSource {
     let reset = regs.cr();
-    regs.set_cr(reset | cr::HSEON);
+    regs.set_cr(reset | cr::HSEON | cr::CSSON);
     let (config, source) = if wait(regs, cr::HSERDY, HSE_WAIT_CYCLES) {
         (cfgr::CRYSTAL, ClockSource::Crystal)
     } else {

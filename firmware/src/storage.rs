@@ -1,27 +1,29 @@
 //! `embedded-storage` NOR flash over the last [`PAGES`] pages of the STM32F103C8's
-//! flash, for `tictable_machine::persist::Store` (the HAL's `FlashWriter` does not
-//! implement the traits itself).
+//! flash, for `tictable_machine::persist::Store`, on the flash program and erase
+//! controller's registers (`fpec`: RM0008 §3.3.3, PM0075 §3; the HAL's `FlashWriter`
+//! took more flash for the same steps: docs/firmware.md, "Size history").
 //!
 //! Offset 0 of this flash is the start of page 40 (0x0800_A000), 24 KiB in all:
 //! erase unit one 1 KiB page, write unit one half-word at an even address (the
-//! HAL programs half-words), read unit 2 (the HAL reads from even addresses).
-//! The store appends snapshots to a log over the pages and erases one only when
-//! it is full, round robin (17 saves per erase, see `persist`'s module docs), so
-//! that each page wears a twenty-fourth as fast. `memory.x` keeps the program out of
-//! these pages.
+//! FPEC programs half-words), read unit 2. The store appends snapshots to a log
+//! over the pages and erases one only when it is full, round robin (17 saves per
+//! erase, see `persist`'s module docs), so that each page wears a twenty-fourth as
+//! fast. `memory.x` keeps the program out of these pages.
 //!
 //! Every request is checked against these 24 KiB and units first
 //! (`embedded_storage::nor_flash::check_*`: a typed `FlashError::Check`, nothing
-//! touched). The HAL then verifies each erase and write by reading it back (its
-//! default; turning that off would save a little flash, but a cell that
-//! fails to program would then go unreported and the next save could erase the
-//! only good copy).
+//! touched). Each page erase and half-word program is one FPEC operation: unlock
+//! (KEYR), PER with the page in AR then STRT, or PG and the half-word written; BSY
+//! waited for; the error flags read and cleared; the FPEC locked again. Then every
+//! erase and write is read back (a page must read 0xFFFF throughout, a half-word
+//! what was written): a cell that fails to program is reported
+//! (`FlashError::Failed`), so the next save cannot erase the only good copy.
 
+use crate::fpec::{self, Flash};
 use embedded_storage::nor_flash::{
     check_erase, check_read, check_write, ErrorType, NorFlash, NorFlashError, NorFlashErrorKind,
     ReadNorFlash,
 };
-use stm32f1xx_hal::flash::{Error, FlashSize, FlashWriter, Parts, SectorSize};
 
 /// Bytes per flash page on medium-density STM32F1 parts.
 const PAGE: u32 = 1024;
@@ -41,15 +43,18 @@ const CAPACITY: usize = (PAGES * PAGE) as usize;
 pub enum FlashError {
     /// Misaligned or out of range (`embedded_storage::nor_flash::check_*`).
     Check(NorFlashErrorKind),
-    /// The HAL reported an error (erase, programming, verification...).
-    Hal(Error),
+    /// An erase or a half-word program failed: FLASH_SR's error flags it set
+    /// (PGERR 0x04: a half-word not erased; WRPRTERR 0x10: write-protected), or 0
+    /// when the flags were clear but the flash does not read back what it should
+    /// (a worn cell, a locked FPEC).
+    Failed(u8),
 }
 
 impl NorFlashError for FlashError {
     fn kind(&self) -> NorFlashErrorKind {
         match self {
             FlashError::Check(kind) => *kind,
-            FlashError::Hal(_) => NorFlashErrorKind::Other,
+            FlashError::Failed(_) => NorFlashErrorKind::Other,
         }
     }
 }
@@ -60,28 +65,64 @@ impl From<NorFlashErrorKind> for FlashError {
     }
 }
 
-impl From<Error> for FlashError {
-    fn from(e: Error) -> FlashError {
-        FlashError::Hal(e)
+/// FLASH_SR bits (RM0008 §3.3.3): busy, programming error, write-protection error,
+/// end of operation.
+const BSY: u32 = 1 << 0;
+const PGERR: u32 = 1 << 2;
+const WRPRTERR: u32 = 1 << 4;
+const EOP: u32 = 1 << 5;
+/// FLASH_CR bits: programming, page erase, start (of an erase), lock.
+const PG: u32 = 1 << 0;
+const PER: u32 = 1 << 1;
+const STRT: u32 = 1 << 6;
+const LOCK: u32 = 1 << 7;
+/// FLASH_KEYR's unlock sequence.
+const KEY1: u32 = 0x4567_0123;
+const KEY2: u32 = 0xCDEF_89AB;
+
+/// One FPEC operation on the flash at `at` (an offset of the array): with `cr`
+/// = [`PER`] the page erase, with [`PG`] `value` programmed. Unlocked (the FPEC is
+/// locked between operations, so the key sequence always meets a locked FPEC), the
+/// operation started (PER, AR, STRT; or PG and the half-word written), BSY waited
+/// for, the error flags read and cleared, locked again; then the flash read back
+/// must hold `value` throughout (0xFFFF: the whole page erased).
+#[inline(never)]
+fn operate(cr: u32, at: u32, value: u16) -> Result<(), FlashError> {
+    fpec::key(KEY1);
+    fpec::key(KEY2);
+    fpec::set_cr(cr);
+    let len = if cr == PER {
+        fpec::set_ar(at);
+        fpec::set_cr(PER | STRT);
+        PAGE
+    } else {
+        fpec::write_half(at, value);
+        2
+    };
+    while fpec::sr() & BSY != 0 {}
+    let errors = fpec::sr() & (PGERR | WRPRTERR);
+    fpec::set_sr(PGERR | WRPRTERR | EOP);
+    fpec::set_cr(LOCK);
+    if errors != 0
+        || !(at..at + len)
+            .step_by(2)
+            .all(|a| fpec::read_half(a) == value)
+    {
+        return Err(FlashError::Failed(errors as u8));
     }
+    Ok(())
 }
 
 /// The snapshot flash: the last [`PAGES`] 1 KiB pages.
 pub struct FlashStorage {
-    parts: Parts,
+    _fpec: Flash,
 }
 
 impl FlashStorage {
-    /// The storage over the flash peripheral (after the clock setup, which only
-    /// needs its `acr` while configuring).
-    pub fn new(parts: Parts) -> Self {
-        FlashStorage { parts }
-    }
-
-    /// The HAL's writer for 1 KiB pages and 64 KiB (made for each operation: a
-    /// few register handles, and the sizes stay constants the checks fold).
-    fn writer(&mut self) -> FlashWriter<'_> {
-        self.parts.writer(SectorSize::Sz1K, FlashSize::Sz64K)
+    /// The storage over the flash interface (after the clock setup, which only
+    /// needs its ACR while configuring).
+    pub fn new(fpec: Flash) -> Self {
+        FlashStorage { _fpec: fpec }
     }
 }
 
@@ -94,7 +135,7 @@ impl ReadNorFlash for FlashStorage {
 
     fn read(&mut self, offset: u32, bytes: &mut [u8]) -> Result<(), FlashError> {
         check_read(self, offset, bytes.len())?;
-        bytes.copy_from_slice(self.writer().read(FIRST_PAGE + offset, bytes.len())?);
+        fpec::read(FIRST_PAGE + offset, bytes);
         Ok(())
     }
 
@@ -112,7 +153,7 @@ impl NorFlash for FlashStorage {
         // Page by page (both ends are whole pages, checked above).
         let mut at = FIRST_PAGE + from;
         while at < FIRST_PAGE + to {
-            self.writer().page_erase(at)?;
+            operate(PER, at, 0xFFFF)?;
             at += PAGE;
         }
         Ok(())
@@ -120,11 +161,9 @@ impl NorFlash for FlashStorage {
 
     fn write(&mut self, offset: u32, bytes: &[u8]) -> Result<(), FlashError> {
         check_write(self, offset, bytes.len())?;
-        // Half-word by half-word: the HAL's loop over a slice of constant length
-        // folds to one programming step.
         let mut at = FIRST_PAGE + offset;
-        for half_word in bytes.chunks_exact(2) {
-            self.writer().write(at, half_word)?;
+        for pair in bytes.chunks_exact(2) {
+            operate(PG, at, u16::from_le_bytes([pair[0], pair[1]]))?;
             at += 2;
         }
         Ok(())

@@ -47,7 +47,10 @@
 //! assert!(policy.due(3, false, State::Checking));
 //! ```
 //!
-//! The firmware's super-loop and the simulator's runner, in outline:
+//! The simulator's runner, in outline (the firmware's super-loop makes the same
+//! check at the start of each pass, before its poll: on the state the previous
+//! poll left, so its first save, the boot's, comes before the poll that starts
+//! homing, and the page erase it may need stalls no homing move):
 //!
 //! ```text
 //! controller.poll_at(ms, us);
@@ -76,7 +79,7 @@ impl SavePolicy {
         }
     }
 
-    /// Call once per pass after the controller's poll: whether to save a snapshot
+    /// Call once per pass, between two of the controller's polls: whether to save a snapshot
     /// of `revision` now (then counted as saved: a failed save is not retried
     /// until the next change). `busy`: the gantry is moving; `state`: the
     /// controller's state.

@@ -236,8 +236,10 @@ impl<'a> Board<'a> {
                 size,
                 Some(move |uc: &mut Uc, off: u64, _size: usize| {
                     let pc = reg(uc, RegisterARM::PC);
+                    let primask = reg(uc, RegisterARM::PRIMASK) & 1 != 0;
                     let core = uc.get_data_mut();
                     core.sync(pc);
+                    core.mcu.primask = primask;
                     let v = core.mcu.read((base + off) as u32, pc);
                     if core.after_access() {
                         sync_flash(uc);

@@ -193,6 +193,22 @@ pub struct I2c {
     /// Recoveries after which a slave was still out of step: the recovery did
     /// not free it in one call.
     pub recoveries_left_hung: u64,
+    /// Bytes the master read wrong (ES096, "wrong data read into data
+    /// register"): a STOP condition generated while a received byte waited in
+    /// the shift register behind a full DR (DataN-1 not read before the STOP of
+    /// the 2-byte or N-byte closing sequence) shifts that byte one bit left. The
+    /// workaround (AN2824): interrupts masked between STOP programming and the
+    /// read of DataN-1.
+    pub wrong_reads: u64,
+    /// An arbitration-lost storm from..until (ns): every address byte sent in it
+    /// loses arbitration (another master, or noise on SDA, wins a bit; RM0008
+    /// §26.3.3: ARLO, the peripheral drops to slave mode and releases the lines;
+    /// the bus stays free). `None`: no storm.
+    pub arlo_storm: Option<(u64, u64)>,
+    /// Arbitrations lost in the storm, and bus recoveries ended inside it.
+    pub storm_arlo: u64,
+    /// See [`I2c::storm_arlo`].
+    pub storm_recoveries: u64,
     /// SCL as the GPIO last drove it.
     wire_scl: bool,
     /// What the bus did, when a watcher asked (`Some`): the waveform's source.
@@ -254,6 +270,10 @@ impl I2c {
             resets_mid_byte: 0,
             recoveries: 0,
             recoveries_left_hung: 0,
+            wrong_reads: 0,
+            arlo_storm: None,
+            storm_arlo: 0,
+            storm_recoveries: 0,
             wire_scl: true,
             probe: None,
             time: BusTime::default(),
@@ -301,6 +321,10 @@ impl I2c {
             self.recoveries,
             self.recoveries_left_hung,
         );
+        let (wrong, storm) = (
+            self.wrong_reads,
+            (self.arlo_storm, self.storm_arlo, self.storm_recoveries),
+        );
         *self = I2c::new(wire, pclk1);
         self.bytes = bytes;
         self.resets = resets;
@@ -311,6 +335,8 @@ impl I2c {
         self.resets_mid_byte = mid;
         self.recoveries = recoveries;
         self.recoveries_left_hung = left;
+        self.wrong_reads = wrong;
+        (self.arlo_storm, self.storm_arlo, self.storm_recoveries) = storm;
         self.probe = probe;
         self.time = time;
         self.busy_lock = lock;
@@ -413,6 +439,9 @@ impl I2c {
         self.gpio_lines = (true, true);
         self.recoveries += 1;
         self.recoveries_left_hung += u64::from(w.bus_hung.is_some());
+        let now = self.time.seen_ns;
+        self.storm_recoveries +=
+            u64::from(self.arlo_storm.is_some_and(|(a, b)| (a..b).contains(&now)));
     }
 
     /// Runs the bus up to `now`.
@@ -455,6 +484,17 @@ impl I2c {
                     self.msl = false;
                     self.start_req = true;
                 }
+            }
+            Event::Addressed(_) if self.arlo_storm.is_some_and(|(a, b)| (a..b).contains(&now)) => {
+                // Lost in the storm: the winner's transfer ends with its STOP; the
+                // lines are free again.
+                self.bytes += 1;
+                self.storm_arlo += 1;
+                self.sr1 |= sr1::ARLO;
+                self.msl = false;
+                self.tra = false;
+                self.wire.stop(w);
+                self.time.end(now);
             }
             Event::Addressed(byte) => {
                 self.bytes += 1;
@@ -525,6 +565,11 @@ impl I2c {
                 }
             }
             Event::Stopped => {
+                if let Shift::Holding(b, acked) = self.shift {
+                    // ES096: DataN-1 still in DR at the STOP, DataN corrupted.
+                    self.shift = Shift::Holding(b << 1, acked);
+                    self.wrong_reads += 1;
+                }
                 let held = Wire::sda_held(w);
                 self.record(now, BusEvent::Stop);
                 self.wire.stop(w);
@@ -565,6 +610,11 @@ impl I2c {
         let decided = (self.cr1 & cr1::POS != 0).then_some(self.cr1 & cr1::ACK != 0);
         self.shift = Shift::Receiving(decided);
         self.schedule(now, self.byte_ns(), Event::Received);
+    }
+
+    /// Whether the peripheral is a master receiving (MSL set, TRA clear).
+    pub fn master_receiving(&self) -> bool {
+        self.msl && !self.tra
     }
 
     /// Reads a register; `None`: no such register.
@@ -770,6 +820,10 @@ mod tests {
         }
         /// Reads `n` (> 2) bytes the firmware's way.
         fn read_n(&mut self, a7: u8, n: usize) -> Vec<u8> {
+            self.read_n_late(a7, n, 0)
+        }
+        /// As `read_n`, DataN-1 read `late` ns after STOP is asked for.
+        fn read_n_late(&mut self, a7: u8, n: usize, late: u64) -> Vec<u8> {
             assert!(self.address(a7 << 1 | 1));
             self.cr1(cr1::ACK, cr1::POS);
             self.clear_addr();
@@ -782,6 +836,7 @@ mod tests {
             self.cr1(0, cr1::ACK);
             out.push(self.rd(0x10) as u8);
             self.cr1(cr1::STOP, 0);
+            self.now += late;
             out.push(self.rd(0x10) as u8);
             assert!(self.wait(sr1::RXNE));
             out.push(self.rd(0x10) as u8);
@@ -820,6 +875,26 @@ mod tests {
         assert_eq!(b.i2c.master_hangs, 0);
         assert!(!Wire::sda_held(&b.w));
         assert_eq!(b.i2c.bytes, 2 + 2 + 1 + 4);
+    }
+
+    #[test]
+    fn data_n_minus_1_read_after_the_stop_corrupts_data_n() {
+        let mut b = Bench::new();
+        let mut read = |late| {
+            assert!(b.write(0x70, &[1 << 3], cr1::STOP));
+            assert!(b.idle());
+            assert!(b.write(0x29, &[0xA0 | 0x12], cr1::START));
+            let got = b.read_n_late(0x29, 4, late);
+            assert!(b.idle());
+            (got, b.i2c.wrong_reads)
+        };
+        let (good, wrong) = read(0);
+        assert_eq!(wrong, 0);
+        // Two byte times late: the STOP condition came before the read.
+        let (late, wrong) = read(200_000);
+        assert_eq!(wrong, 1);
+        assert_eq!(late[..3], good[..3]);
+        assert_eq!(late[3], good[3] << 1, "DataN shifted one bit left (ES096)");
     }
 
     #[test]

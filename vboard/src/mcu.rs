@@ -16,6 +16,7 @@ use crate::rcc::{self, Effect, Oscillators, Rcc, ResetKind};
 use crate::scb::{Request, Scb};
 use crate::systick::{self, SysTick};
 use std::fmt;
+use tictable_machine::panel::Light;
 use tictable_machine::sensors::Wiring as SensorWiring;
 use tictable_machine::sim::wire::Wire;
 use tictable_machine::sim::world::World;
@@ -187,6 +188,24 @@ pub struct Mcu {
     /// What the last such cut fell in (`"erase"`, `"write"`), or `"none"` when
     /// a cut for the next save's erase was dropped; taken by the session.
     pub flash_cut_made: Option<&'static str>,
+    /// The homing after the last reset: the STEP edges counted at the reset, and
+    /// `None` before it starts (the Device-turn light or a STEP edge), then which home switches have closed
+    /// since (both: homed).
+    homing: (u64, Option<[bool; 2]>),
+    /// PRIMASK as the instruction making the current access left it (the core
+    /// sets it before each peripheral access).
+    pub primask: bool,
+    /// An interrupt handler this long (ns) lands at the first I2C access with
+    /// interrupts enabled after a STOP asked for while receiving, unless DR is
+    /// read before it with them masked ([`I2c::wrong_reads`]: ES096's "wrong data
+    /// read" sequence): `None`, no such interrupt.
+    pub late_irq_ns: Option<u64>,
+    /// A STOP was asked for while receiving: the late interrupt may land.
+    irq_armed: bool,
+    /// Flash operations between the first STEP edge after a reset and both home
+    /// switches closing: a save in homing's first pass (its erase stalls the core
+    /// with the gantry started). The save that starts homing must come before it.
+    pub flash_ops_homing: u64,
 }
 
 /// A power cut inside the next flash operation of a kind: the core stalls (as
@@ -243,6 +262,11 @@ impl Mcu {
             saves_torn: 0,
             flash_cut: None,
             flash_cut_made: None,
+            homing: (0, None),
+            flash_ops_homing: 0,
+            primask: false,
+            late_irq_ns: None,
+            irq_armed: false,
         }
     }
 
@@ -290,6 +314,8 @@ impl Mcu {
         self.wiring.release(now, &mut self.world);
         self.lines_gpio = (true, true);
         self.recovering = false;
+        self.homing = (self.wiring.timing.steps(), None);
+        self.irq_armed = false;
     }
 
     /// Now, ns.
@@ -375,7 +401,13 @@ impl Mcu {
                 if self.rcc.apb1_enabled(21) {
                     let e = self.i2c.next_event();
                     self.skip_poll(addr, pc, e);
-                    let now = self.ns();
+                    let mut now = self.ns();
+                    if std::mem::take(&mut self.irq_armed) && !self.primask {
+                        // The late interrupt lands before this access: the bus
+                        // goes on meanwhile.
+                        now += self.late_irq_ns.unwrap_or(0);
+                        self.stall(now);
+                    }
                     self.i2c.read(addr - i2c::BASE, now, &mut self.world)
                 } else {
                     Some(0)
@@ -460,6 +492,11 @@ impl Mcu {
             }
             _ if (i2c::BASE..i2c::BASE + 0x400).contains(&addr) => {
                 if self.rcc.apb1_enabled(21) {
+                    // CR1's STOP while receiving: the closing sequence starts.
+                    self.irq_armed |= self.late_irq_ns.is_some()
+                        && addr - i2c::BASE == 0
+                        && value & 1 << 9 != 0
+                        && self.i2c.master_receiving();
                     self.i2c
                         .write(addr - i2c::BASE, value, now, &mut self.world)
                 } else {
@@ -546,6 +583,7 @@ impl Mcu {
     /// A flash operation started at `now`, to end at `until`: a save's start
     /// is judged ([`Mcu::flash_ops_low`]).
     fn flash_op_started(&mut self, now: u64, until: u64) {
+        self.flash_ops_homing += u64::from(self.homing.1.is_some_and(|c| c != [true; 2]));
         self.pwr.settle(now);
         let poll = self.save_poll.take();
         if poll.is_some() || now >= self.flash_idle_at.saturating_add(1_000_000) {
@@ -665,6 +703,15 @@ impl Mcu {
         if out != self.wiring.outputs() {
             self.wiring.update(out, now, &mut self.world);
         }
+        // Homing after a reset: from the controller's entering it (the Device-turn
+        // light, which homing shows) or its first STEP edge until both switches
+        // closed.
+        if self.wiring.timing.steps() > self.homing.0 || out.lights[Light::DeviceTurn.index()] {
+            let closed = self.homing.1.get_or_insert([false; 2]);
+            for (a, c) in closed.iter_mut().enumerate() {
+                *c |= self.world.limit_closed(a);
+            }
+        }
         let b = &self.gpio[1];
         let gpio = |pin: Pin| matches!(b.mode(pin.1), Mode::Output { .. });
         if gpio(pins::SCL) || gpio(pins::SDA) {
@@ -681,6 +728,22 @@ impl Mcu {
             if core::mem::take(&mut self.recovering) {
                 self.i2c.recovery_ended(&mut self.world);
             }
+        }
+    }
+
+    /// The crystal stops oscillating now, for good (the resets to come find it
+    /// dead): with the clock security system on, its NMI and the switch to HSI;
+    /// without, the core's clock stops until the watchdog resets the chip.
+    pub fn crystal_fails(&mut self) {
+        let now = self.ns();
+        self.osc.crystal_starts = false;
+        match self.rcc.crystal_fails(now) {
+            rcc::CrystalFailure::Css => {
+                self.scb.write(0xE000_ED04, 1 << 31);
+                self.rcc_effect(Effect::Clock);
+            }
+            rcc::CrystalFailure::ClockStopped => self.stall(u64::MAX),
+            rcc::CrystalFailure::Unused => {}
         }
     }
 

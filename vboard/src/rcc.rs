@@ -15,10 +15,35 @@ mod cr {
     pub const HSEBYP: u32 = 1 << 18;
     pub const PLLON: u32 = 1 << 24;
     pub const PLLRDY: u32 = 1 << 25;
+    /// The clock security system on (its detector runs while the crystal is ready).
+    pub const CSSON: u32 = 1 << 19;
     /// HSITRIM's reset value (16) and HSICAL (read-only, 0 here).
     pub const HSITRIM_RESET: u32 = 16 << 3;
     /// The bits software writes (the ready bits are read-only).
-    pub const WRITABLE: u32 = HSION | 0xF8 | HSEON | HSEBYP | (1 << 19) | PLLON;
+    pub const WRITABLE: u32 = HSION | 0xF8 | HSEON | HSEBYP | CSSON | PLLON;
+}
+
+/// RCC_CIR bits.
+mod cir {
+    /// The clock security system's flag (a crystal failure detected).
+    pub const CSSF: u32 = 1 << 7;
+    /// Writing 1 clears CSSF.
+    pub const CSSC: u32 = 1 << 23;
+}
+
+/// What a crystal that stops oscillating does to the chip ([`Rcc::crystal_fails`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrystalFailure {
+    /// The clock security system saw it (RM0008 §7.2.7): HSE switched off, the
+    /// PLL too when the crystal fed it as the system clock, the system clock
+    /// switched to HSI, CSSF set; the CSS interrupt is the NMI.
+    Css,
+    /// No clock security: the system clock came from the crystal (directly or
+    /// through the PLL) and stops; the core stops with it (only the LSI, and the
+    /// watchdog on it, runs on).
+    ClockStopped,
+    /// The crystal clocked nothing (off, or not the system clock's source).
+    Unused,
 }
 
 /// RCC_CSR bits.
@@ -320,7 +345,15 @@ impl Rcc {
                 let sws = self.sws(now);
                 self.cfgr = (value & !0xC) | (sws << 2);
             }
-            0x08 => self.cir = value,
+            0x08 => {
+                // CSSC clears CSSF; the enables are kept as written.
+                let flags = if value & cir::CSSC != 0 {
+                    0
+                } else {
+                    self.cir & cir::CSSF
+                };
+                self.cir = flags | (value & 0x1F00);
+            }
             0x0C => {
                 let released = self.apb2rstr & !value;
                 self.apb2rstr = value;
@@ -354,6 +387,32 @@ impl Rcc {
         })
     }
 
+    /// The crystal stops oscillating at `now`, for good (HSERDY never comes back):
+    /// what follows, RM0008 §7.2.7.
+    pub fn crystal_fails(&mut self, now: u64) -> CrystalFailure {
+        self.settle(now);
+        let ready = self.hse_ready(now);
+        let sws = self.sws(now);
+        let from_crystal = ready && (sws == 1 || sws == 2 && self.cfgr & (1 << 16) != 0);
+        self.osc.crystal_starts = false;
+        if ready && self.cr & cr::CSSON != 0 {
+            self.cr &= !(cr::HSEON | cr::CSSON);
+            if self.cfgr & (1 << 16) != 0 {
+                self.cr &= !cr::PLLON;
+            }
+            if from_crystal {
+                self.cfgr &= !0xF;
+            }
+            self.cir |= cir::CSSF;
+            return CrystalFailure::Css;
+        }
+        if from_crystal {
+            CrystalFailure::ClockStopped
+        } else {
+            CrystalFailure::Unused
+        }
+    }
+
     /// Latches the clock switch: a source that became ready since SW was written
     /// now runs. Call before reading the clock after time passed.
     pub fn settle(&mut self, now: u64) {
@@ -365,6 +424,33 @@ impl Rcc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_crystal_failing_under_css_switches_to_hsi_and_sets_cssf() {
+        let mut now = 0;
+        let mut r = rcc();
+        start(&mut r, &mut now);
+        let cr0 = r.read(0, now).unwrap();
+        r.write(0, cr0 | cr::CSSON, now);
+        assert_eq!(r.sysclk_hz(now), 72_000_000);
+        assert_eq!(r.crystal_fails(now), CrystalFailure::Css);
+        assert_eq!(r.sysclk_hz(now), OSC_HZ);
+        assert_eq!(
+            r.read(0, now).unwrap() & (cr::HSEON | cr::HSERDY | cr::PLLON),
+            0
+        );
+        assert_ne!(r.read(8, now).unwrap() & cir::CSSF, 0);
+        r.write(8, cir::CSSC, now);
+        assert_eq!(r.read(8, now).unwrap() & cir::CSSF, 0);
+        // Without CSS the PLL's input is gone: the system clock stops.
+        let mut r = rcc();
+        let mut now = 0;
+        start(&mut r, &mut now);
+        assert_eq!(r.crystal_fails(now), CrystalFailure::ClockStopped);
+        // A crystal that never started clocked nothing.
+        let mut r = rcc();
+        assert_eq!(r.crystal_fails(0), CrystalFailure::Unused);
+    }
 
     fn rcc() -> Rcc {
         Rcc::new(Oscillators::default(), ResetKind::PowerOn, None)

@@ -7,7 +7,7 @@
 use crate::cpu::Exception;
 use crate::elf::Image;
 use crate::rcc::{Oscillators, ResetKind, HSI_MAX_HZ, HSI_MIN_HZ};
-use crate::session::{Bench, GameResult, GameSpec, RunError, Sag, Session};
+use crate::session::{Bench, GameResult, GameSpec, RunError, Sag, Session, ARLO_STORM_MS};
 use std::fmt::Write as _;
 use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::faults::FaultKind;
@@ -326,6 +326,36 @@ pub fn rest() -> Vec<Plan> {
         p.software_resets = 1;
         v.push(p);
     }
+    // The crystal fails for good mid-move (RM0008 §7.2.7): the clock security
+    // system's NMI, the outputs safe at once, a software reset, the game resumed
+    // on the internal oscillator (the crystal no longer starts).
+    let mut hse = Plan::new(
+        "hse-fails-after-boot",
+        true,
+        vec![GameSpec {
+            crystal_fails_mid_move: true,
+            ..plain
+        }],
+    );
+    hse.software_resets = 1;
+    v.push(hse);
+    // Every address byte loses arbitration for 3 s, 6 s after Start (another
+    // master, noise on SDA): the lines stay free, so the master must back off in
+    // time rather than free the bus every two transfers; the game goes on.
+    v.push(Plan::new(
+        "arlo-storm",
+        true,
+        vec![GameSpec {
+            arlo_storm_after_ms: Some(6_000),
+            ..plain
+        }],
+    ));
+    // An interrupt handler of 200 µs (two bytes at 100 kHz) lands wherever a
+    // sensor read's closing sequence leaves interrupts enabled after its STOP
+    // (ES096, "wrong data read into data register").
+    let mut late = Plan::new("late-interrupt", true, vec![plain]);
+    late.bench.late_irq_us = Some(200);
+    v.push(late);
     // The contest items 1-5 entered through the panel (item 3 on the board turned
     // both ways, after the pose calibration).
     let mut contest = Plan::new("contest", true, vec![]);
@@ -668,6 +698,34 @@ fn board_rules(plan: &Plan, s: &mut Session, r: &mut Report) {
         r.violations.push(format!(
             "the master's own transfers left a slave holding SDA {} times (the last byte read acknowledged)",
             m.i2c.master_hangs
+        ));
+    }
+    if m.i2c.arlo_storm.is_some() {
+        // Per second of the storm: a storm must back off in time, not free the
+        // bus (nothing holds it) every two transfers.
+        let per_s = m.i2c.storm_recoveries as f64 * 1000.0 / f64::from(ARLO_STORM_MS);
+        if m.i2c.storm_arlo == 0 {
+            r.violations
+                .push("the arbitration-lost storm met no transfer".into());
+        }
+        let lost_per_s = m.i2c.storm_arlo as f64 * 1000.0 / f64::from(ARLO_STORM_MS);
+        if per_s > 1.0 || lost_per_s > 100.0 {
+            r.violations.push(format!(
+                "{} bus recoveries in a {ARLO_STORM_MS} ms arbitration-lost storm ({per_s:.1} per second; {} arbitrations lost, {lost_per_s:.0} per second): a storm must back off in time",
+                m.i2c.storm_recoveries, m.i2c.storm_arlo
+            ));
+        }
+    }
+    if m.i2c.wrong_reads > 0 {
+        r.violations.push(format!(
+            "{} bytes read wrong: a STOP came before DataN-1 was read (ES096 \"wrong data read\"; interrupts must be masked between STOP and that read)",
+            m.i2c.wrong_reads
+        ));
+    }
+    if m.flash_ops_homing > 0 {
+        r.violations.push(format!(
+            "{} flash operations while homing after a reset (a save in its first pass): the save that starts homing must come before it",
+            m.flash_ops_homing
         ));
     }
     if m.flash_ops_low > 0 {

@@ -37,6 +37,8 @@ const OVER_STEADY_MS: u32 = 1_000;
 /// person moves first, Setup shows the Human-turn light as the person's turn
 /// does: no scenario cuts the power in one.)
 const SETUP_REST_MS: u32 = 4_000;
+/// How long an arbitration-lost storm lasts, ms.
+pub const ARLO_STORM_MS: u32 = 3_000;
 /// How soon after an NMI or a stray interrupt the outputs must be safe, ms.
 pub const SAFE_WITHIN_MS: u32 = 10;
 
@@ -54,6 +56,9 @@ pub struct Bench {
     /// Mixed into the power-cut draws' seed (the world's stays: the calibrated
     /// flash of the first scenario is the world's of that seed).
     pub cut_seed: u64,
+    /// An interrupt handler this long, µs, landing in each I2C read's closing
+    /// sequence where interrupts are enabled (`Mcu::late_irq_ns`).
+    pub late_irq_us: Option<u64>,
 }
 
 impl Default for Bench {
@@ -64,6 +69,7 @@ impl Default for Bench {
             lsi_hz: 40_000,
             seed: 7,
             cut_seed: 0,
+            late_irq_us: None,
         }
     }
 }
@@ -112,6 +118,13 @@ pub struct GameSpec {
     /// An exception raised the first time the magnet holds a piece while the
     /// steppers run.
     pub exception_mid_move: Option<Exception>,
+    /// The crystal stops for good the first time the magnet holds a piece while
+    /// the steppers run (judged as an exception: the outputs safe at once, a
+    /// software reset, the game resumed on the internal clock).
+    pub crystal_fails_mid_move: bool,
+    /// An arbitration-lost storm of [`ARLO_STORM_MS`] from this many ms after
+    /// Start: every address byte in it loses arbitration (`I2c::arlo_storm`).
+    pub arlo_storm_after_ms: Option<u32>,
     /// The person's moves from the position alone (see `SimHuman::script`).
     pub script: Option<fn(&Position) -> Option<tictable::Square>>,
     /// Who moves first, set with the Side button before Start (`None`: as the
@@ -156,6 +169,8 @@ impl GameSpec {
             && self.glitch_bus_after_ms.is_none()
             && self.sag.is_none()
             && self.exception_mid_move.is_none()
+            && !self.crystal_fails_mid_move
+            && self.arlo_storm_after_ms.is_none()
     }
 
     /// A plain game.
@@ -171,6 +186,8 @@ impl GameSpec {
             glitch_bus_after_ms: None,
             sag: None,
             exception_mid_move: None,
+            crystal_fails_mid_move: false,
+            arlo_storm_after_ms: None,
             script: None,
             device_first: None,
         }
@@ -368,6 +385,7 @@ impl<'a> Session<'a> {
             array[crate::STORE_OFFSET..].copy_from_slice(&f[crate::STORE_OFFSET..]);
         }
         let mut mcu = Mcu::new(world, array, bench.osc, bench.lsi_hz);
+        mcu.late_irq_ns = bench.late_irq_us.map(|us| us * 1_000);
         // This run's part: its PVD levels drawn within DS5319's spread.
         mcu.pwr.offset_mv = crate::pwr::part_offset_mv(bench.seed ^ bench.cut_seed.rotate_left(17));
         let board = Board::new(image.clone(), mcu, bench.cpi).map_err(RunError::Fault)?;
@@ -786,6 +804,8 @@ impl<'a> Session<'a> {
         let mut sag = spec.sag.map(|g| (g, false));
         let (low0, mut written0) = (self.mcu().pwr.low_reads, None);
         let mut raise = spec.exception_mid_move;
+        let mut crystal_fails = spec.crystal_fails_mid_move;
+        let mut storm = spec.arlo_storm_after_ms;
         let mut raised: Option<(u32, usize)> = None;
         let mut edges_before = self.edges();
         let mut given_since = None;
@@ -866,6 +886,16 @@ impl<'a> Session<'a> {
                     self.ms
                 ));
             }
+            if crystal_fails && moving && self.mcu().wiring.outputs().magnet {
+                crystal_fails = false;
+                self.mcu().crystal_fails();
+                raised = Some((self.ms, self.resets.len()));
+                r.exception = Some((None, false));
+                self.log.push(format!(
+                    "{:8} ms the crystal fails (magnet on, steppers running)",
+                    self.ms
+                ));
+            }
             if let Some((at, resets)) = raised {
                 let o = self.mcu().wiring.outputs();
                 let safe = o.enable && !o.magnet && !o.lift && o.step == [false; 2];
@@ -896,6 +926,15 @@ impl<'a> Session<'a> {
                 self.world().bus_hung = Some(HungSlave::nth(n));
                 self.log
                     .push(format!("{:8} ms a sensor holds SDA low", self.ms));
+            }
+            if storm.is_some_and(|t| since >= t) {
+                storm = None;
+                let now = self.mcu().ns();
+                self.mcu().i2c.arlo_storm = Some((now, now + u64::from(ARLO_STORM_MS) * 1_000_000));
+                self.log.push(format!(
+                    "{:8} ms an arbitration-lost storm for {ARLO_STORM_MS} ms",
+                    self.ms
+                ));
             }
             if armed.5.is_some_and(|t| since >= t) {
                 armed.5 = None;

@@ -412,6 +412,36 @@ mod i2c_tests {
     }
 
     #[test]
+    fn arbitration_losses_back_off_exponentially_and_bounded() {
+        let mut bus = master();
+        bus.registers().lose_arbitration = true;
+        // The time each failed transfer took (its back-off included).
+        let mut took = vec![];
+        for _ in 0..11 {
+            let t = bus.registers().now;
+            assert_eq!(bus.write(SLAVE, &[1]), Err(ErrorKind::ArbitrationLoss));
+            took.push(bus.registers().now - t);
+        }
+        let transfer = took[0];
+        assert!(transfer < u64::from(TIMEOUT / 8), "{took:?}");
+        for (k, &t) in took.iter().enumerate().skip(1) {
+            // TIMEOUT / 8 doubling per loss, at most 16 TIMEOUTs (counted from the
+            // loss, inside the transfer before).
+            let backoff = (u64::from(TIMEOUT / 8) << (k - 1)).min(16 * u64::from(TIMEOUT));
+            assert!(
+                t + 2 * transfer >= backoff && t <= backoff + 2 * transfer,
+                "{k}: {took:?}"
+            );
+        }
+        // A transfer that works ends the back-off.
+        bus.registers().lose_arbitration = false;
+        assert_eq!(bus.write(SLAVE, &[0x80]), Ok(()));
+        let t = bus.registers().now;
+        assert_eq!(bus.write(SLAVE, &[0x80]), Ok(()));
+        assert!(bus.registers().now - t < u64::from(TIMEOUT / 8));
+    }
+
+    #[test]
     fn transaction_shapes() {
         // Adjacent writes go out as one; a change of direction is a repeated START.
         let mut bus = master();

@@ -1,5 +1,6 @@
 //! Checks firmware/src/storage.rs (the snapshot NOR flash over the last
-//! `storage::PAGES` flash pages) on the host, against a model of the HAL's flash:
+//! `storage::PAGES` flash pages) on the host, against a model of the flash's
+//! program and erase controller (`fpec.rs`, in place of the firmware's registers):
 //! 20,000 random erases, writes and reads (aligned or not, in range or past the
 //! end) compared with a plain NOR model of the pages (erase sets a page to 0xFF, a
 //! write programs erased half-words only); the physical layout (offset k at flash
@@ -7,18 +8,19 @@
 //! (exactly the addressed ones); and the persist::Store on top of it (two rounds
 //! over the 24 pages: each page erased once per 17 saves, round robin from page 40,
 //! the newest snapshot loaded back after every save). Run: scripts/storage-check.
+mod fpec;
 #[path = "../../src/storage.rs"]
 mod storage;
 
 use embedded_storage::nor_flash::{NorFlash, NorFlashErrorKind, ReadNorFlash};
-use stm32f1xx_hal::flash::{Error, Parts, ERASES, MEM};
+use fpec::{Flash, ERASES, MEM};
 use storage::{FlashError, FlashStorage};
+use tictable::Square;
 use tictable_machine::classify::Calibration;
 use tictable_machine::controller::{GameRecord, GameSetup, Mode};
-use tictable_machine::motion::{Point, Pose};
 use tictable_machine::model::ResetCause;
+use tictable_machine::motion::{Point, Pose};
 use tictable_machine::persist::{Snapshot, Store};
-use tictable::Square;
 
 const PAGE: usize = 1024;
 const PAGES: usize = storage::PAGES as usize;
@@ -63,7 +65,7 @@ fn main() {
     let mut model = vec![0xFFu8; SIZE];
     let (mut reads, mut writes, mut erases, mut refused) = (0, 0, 0, 0);
     for round in 0..20_000 {
-        let mut s = FlashStorage::new(Parts);
+        let mut s = FlashStorage::new(Flash);
         assert_eq!(s.capacity(), SIZE);
         ERASES.lock().unwrap().clear();
         match below(3) {
@@ -114,13 +116,9 @@ fn main() {
                         writes += 1;
                     }
                     Ok(()) => {
-                        // Programming a half-word that is not erased: the HAL's
-                        // error, and the half-words before it are written.
-                        assert_eq!(
-                            result,
-                            Err(FlashError::Hal(Error::ProgrammingError)),
-                            "round {round}"
-                        );
+                        // Programming a half-word that is not erased: PGERR,
+                        // and the half-words before it are written.
+                        assert_eq!(result, Err(FlashError::Failed(0x04)), "round {round}");
                         let first = (0..len)
                             .step_by(2)
                             .find(|&i| model[offset + i..offset + i + 2] != [0xFF, 0xFF])
@@ -189,7 +187,7 @@ fn main() {
             record.push(Square::new(square).unwrap()).unwrap();
         }
         snap.record = record;
-        let mut store = Store::new(FlashStorage::new(Parts), 0).unwrap();
+        let mut store = Store::new(FlashStorage::new(Flash), 0).unwrap();
         assert_eq!(store.pages(), PAGES as u32);
         ERASES.lock().unwrap().clear();
         store.save(&snap).unwrap();
