@@ -93,6 +93,8 @@ macro_rules! stat {
 }
 
 mod game;
+#[cfg(feature = "games")]
+mod legal_moves;
 mod lights;
 mod moves;
 #[cfg(feature = "games")]
@@ -114,6 +116,8 @@ pub use super::model::{Ending, RecordError};
 pub use super::model::{
     GameRecord, GameSetup, Layout, Mode, Snapshot, Task, TaskError, RECORD_CAPACITY,
 };
+#[cfg(feature = "games")]
+pub use legal_moves::{Children, List, MOST_MOVES};
 pub use moves::Move;
 pub use pose_calibration::{Jog, CALIBRATE_HOLD_MS, JOG_REPEAT_MS, JOG_UM};
 #[cfg(feature = "games")]

@@ -41,6 +41,8 @@ mod device_task_entry;
 #[cfg(feature = "sim")]
 mod device_watchdog;
 mod error_types;
+#[cfg(feature = "games")]
+mod legal_moves;
 #[cfg(feature = "sim-core")]
 mod sim_bus;
 #[cfg(feature = "sim-core")]
