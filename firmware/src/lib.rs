@@ -14,6 +14,7 @@
 //! | [`i2c`] | the polled I2C master's register sequences (host-tested: `host-check/`) |
 //! | [`storage`] | the snapshot flash (`embedded-storage` over the last flash pages) |
 //! | `mem` | small memory routines replacing compiler-builtins' (flash size) |
+//! | `no_heap` | `games` feature: the allocator that gives no memory (nothing allocates) |
 #![no_std]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -23,6 +24,8 @@ pub mod bus;
 pub mod clock;
 pub mod i2c;
 mod mem;
+#[cfg(feature = "games")]
+mod no_heap;
 #[cfg(feature = "levels")]
 pub mod opening;
 pub mod pins;

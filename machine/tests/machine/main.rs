@@ -13,6 +13,8 @@ mod device_calibration;
 mod device_chooser;
 #[cfg(feature = "sim")]
 mod device_combined_faults;
+#[cfg(all(feature = "sim", feature = "games"))]
+mod device_game_choice;
 #[cfg(all(feature = "sim-core", feature = "games"))]
 mod device_games;
 #[cfg(all(feature = "sim", feature = "games"))]

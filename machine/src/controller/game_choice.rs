@@ -1,0 +1,105 @@
+//! Choosing the game with the panel's buttons (feature `games`): the Level button is
+//! the game button when the move chooser plays more than one game (a
+//! [`TableChooser`](super::TableChooser); a chooser of one game keeps Level for its
+//! levels).
+//!
+//! - In Setup, or after a game or task: Level switches to the next game the chooser
+//!   plays (by [`Rules::code`], round to tic-tac-toe); Setup shows the game, both turn
+//!   lights with its number 1-6 in binary on Lamp (1), Win (2), Draw (4) and Loss
+//!   (8), until Side or First square shows the setup again. The choice is the game
+//!   record's game, so the snapshot's game byte keeps it across a power cut.
+//! - In the person's turn of a game: Level asks for confirmation, every light on;
+//!   Level again within [`CONFIRM_GAME_MS`] ends the game (as holding Start does: the
+//!   board to clear, then Setup to choose); any other button or the time going by
+//!   goes on with the game, nothing changed. Never a silent reset.
+//!
+//! Documented for people in `firmware/README.md`, "Buttons and lights".
+
+use super::{Controller, GameRecord, MoveChooser, Rules, State};
+use crate::motion::Lift;
+use crate::panel::{Button, Presses};
+use embedded_hal::digital::{InputPin, OutputPin};
+use embedded_hal::i2c::I2c;
+
+/// How long the confirmation to end a game waits for the second Level press, ms.
+pub const CONFIRM_GAME_MS: u32 = 10_000;
+
+/// The lights asking to confirm the end of a game: all seven (no other pattern
+/// lights them all: the error patterns' numbers with both turn lights go to 9).
+pub const CONFIRM_GAME_LIGHTS: u8 = 0x7f;
+
+impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
+    /// Setup, a finished game or task: Level switches the game (when the chooser
+    /// plays another); Side, First square and Done show the setup again. The presses
+    /// left for [`Controller::poll_setup`] (Level taken when it switched the game).
+    pub(super) fn choose_game(&mut self, presses: Presses) -> Presses {
+        if [Button::Side, Button::FirstSquare, Button::Done]
+            .into_iter()
+            .any(|b| presses.contains(b))
+        {
+            self.show_game = false;
+        }
+        if !presses.contains(Button::Level) {
+            return presses;
+        }
+        let current = self.chooser.rules();
+        let Some(next) = self.next_game() else {
+            // A chooser of one game: Level keeps its meaning (the next level).
+            return presses;
+        };
+        debug_assert_ne!(next, current);
+        self.show_game = true;
+        // The choice is the record's game: saved with the snapshot's game byte.
+        self.record = GameRecord::of_game(next);
+        self.enter(State::Setup);
+        presses.without(Button::Level)
+    }
+
+    /// Switches the chooser to the next game after its own that it plays (by
+    /// [`Rules::code`], round); `None`, the game unchanged, when it plays no other.
+    fn next_game(&mut self) -> Option<Rules> {
+        let current = self.chooser.rules();
+        let all = Rules::ALL;
+        let at = usize::from(current.code()) - 1;
+        let next = (1..all.len())
+            .filter_map(|k| all.get((at + k) % all.len()).copied())
+            .find(|&r| self.chooser.set_rules(r));
+        if next.is_none() {
+            self.chooser.set_rules(current);
+        }
+        next
+    }
+
+    /// The person's turn: Level asks to end the game, a second Level within
+    /// [`CONFIRM_GAME_MS`] ends it, anything else goes on. `true` when the presses
+    /// were taken (the turn's own handling skipped).
+    pub(super) fn confirm_game_end(&mut self, presses: Presses, now_ms: u32) -> bool {
+        let Some(since) = self.confirm_since else {
+            if !presses.contains(Button::Level) || !self.plays_another_game() {
+                return false;
+            }
+            self.confirm_since = Some(now_ms);
+            self.lights();
+            return true;
+        };
+        if presses.contains(Button::Level) {
+            self.confirm_since = None;
+            self.abandon(now_ms);
+        } else if !presses.is_empty() || crate::elapsed_ms(now_ms, since) >= CONFIRM_GAME_MS {
+            // Cancelled (a button, Done too, is only the answer) or timed out.
+            self.confirm_since = None;
+            self.lights();
+        }
+        true
+    }
+
+    /// Whether the chooser plays a game besides its own (Level is the game button).
+    fn plays_another_game(&mut self) -> bool {
+        let current = self.chooser.rules();
+        let other = Rules::ALL
+            .into_iter()
+            .any(|r| r != current && self.chooser.set_rules(r));
+        self.chooser.set_rules(current);
+        other
+    }
+}
