@@ -3,11 +3,13 @@
 //! [`TableChooser`](super::TableChooser); a chooser of one game keeps Level for its
 //! levels).
 //!
-//! - In Setup, or after a game or task: Level switches to the next game the chooser
-//!   plays (by [`Rules::code`], round to tic-tac-toe); Setup shows the game, both turn
-//!   lights with its number 1-6 in binary on Lamp (1), Win (2), Draw (4) and Loss
-//!   (8), until Side or First square shows the setup again. The choice is the game
-//!   record's game, so the snapshot's game byte keeps it across a power cut.
+//! - In Setup, or after a game or task: Level shows the game, both turn lights with
+//!   its number 1-6 in binary on Lamp (1), Win (2), Draw (4) and Loss (8); each
+//!   further press switches to the next game the chooser plays (by [`Rules::code`],
+//!   round to tic-tac-toe). Side, First square, Done or Start show the setup's lights
+//!   again (the setup's lights are those of the tic-tac-toe image until Level is
+//!   pressed). The choice is the game record's game, so the snapshot's game byte
+//!   keeps it across a power cut.
 //! - In the person's turn of a game: Level asks for confirmation, every light on;
 //!   Level again within [`CONFIRM_GAME_MS`] ends the game (as holding Start does: the
 //!   board to clear, then Setup to choose); any other button or the time going by
@@ -29,28 +31,34 @@ pub const CONFIRM_GAME_MS: u32 = 10_000;
 pub const CONFIRM_GAME_LIGHTS: u8 = 0x7f;
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
-    /// Setup, a finished game or task: Level switches the game (when the chooser
-    /// plays another); Side, First square and Done show the setup again. The presses
-    /// left for [`Controller::poll_setup`] (Level taken when it switched the game).
+    /// Setup, a finished game or task: Level shows the game, then switches it (when
+    /// the chooser plays another); Side, First square, Done and Start show the setup
+    /// again. The presses left for [`Controller::poll_setup`] (Level taken when it
+    /// is the game button).
     pub(super) fn choose_game(&mut self, presses: Presses) -> Presses {
-        if [Button::Side, Button::FirstSquare, Button::Done]
-            .into_iter()
-            .any(|b| presses.contains(b))
+        if [
+            Button::Side,
+            Button::FirstSquare,
+            Button::Done,
+            Button::Start,
+        ]
+        .into_iter()
+        .any(|b| presses.contains(b))
         {
             self.show_game = false;
         }
-        if !presses.contains(Button::Level) {
-            return presses;
-        }
-        let current = self.chooser.rules();
-        let Some(next) = self.next_game() else {
+        if !presses.contains(Button::Level) || !self.plays_another_game() {
             // A chooser of one game: Level keeps its meaning (the next level).
             return presses;
-        };
-        debug_assert_ne!(next, current);
+        }
+        if self.show_game {
+            if let Some(next) = self.next_game() {
+                // The choice is the record's game: saved with the snapshot's game byte.
+                self.record = GameRecord::of_game(next);
+            }
+        }
+        // The first press shows the game, each further one switches to the next.
         self.show_game = true;
-        // The choice is the record's game: saved with the snapshot's game byte.
-        self.record = GameRecord::of_game(next);
         self.enter(State::Setup);
         presses.without(Button::Level)
     }

@@ -113,7 +113,7 @@ const fn neighbours(point: u8, diagonals: bool) -> u16 {
     if diagonals {
         if point == 4 {
             n |= 0b101_000_101;
-        } else if point % 2 == 0 {
+        } else if point.is_multiple_of(2) {
             n |= 1 << 4;
         }
     }

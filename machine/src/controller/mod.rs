@@ -497,7 +497,8 @@ pub struct Controller<I2C, O, I, L, C> {
     /// that moved, say): not started again until a person puts the board right.
     #[cfg(feature = "games")]
     slide_given_up: bool,
-    /// Setup shows the game chosen (both turn lights and its number), not the setup.
+    /// Setup shows the game chosen (both turn lights and its number), not the setup:
+    /// after a Level press, until another setup button.
     #[cfg(feature = "games")]
     show_game: bool,
     /// Since when the person's turn asks to confirm the end of the game (Level
@@ -544,7 +545,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             #[cfg(feature = "games")]
             slide_given_up: false,
             #[cfg(feature = "games")]
-            show_game: true,
+            show_game: false,
             #[cfg(feature = "games")]
             confirm_since: None,
         }

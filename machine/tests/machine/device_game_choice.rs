@@ -1,6 +1,7 @@
 //! Choosing the game with the panel's buttons (feature `games`, the simulated
-//! machine): Level cycles the games in Setup and after a game, the lights say which
-//! (both turn lights, the number in binary on Lamp, Win, Draw, Loss), the choice
+//! machine): Level shows the game in Setup and after a game, then cycles the games,
+//! the lights saying which (both turn lights, the number in binary on Lamp, Win,
+//! Draw, Loss), the setup's lights those of tic-tac-toe until Level, the choice
 //! survives a power cut (the snapshot's game byte), and Level in the person's turn
 //! asks for confirmation (every light) before it ends a game: never a silent reset.
 
@@ -45,6 +46,11 @@ fn shows_game(rules: Rules) -> u8 {
 fn level_cycles_the_games_the_lights_say_which_and_a_power_cut_keeps_the_choice() {
     let (mut m, mut h) = machine(1);
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
+    // At power-on the setup's lights (the tic-tac-toe image's); Level shows the game.
+    let setup = lit(&m);
+    assert_ne!(setup, shows_game(Rules::TicTacToe));
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.rules(), Rules::TicTacToe);
     assert_eq!(lit(&m), shows_game(Rules::TicTacToe));
     for rules in [
         Rules::Misere,
@@ -63,10 +69,14 @@ fn level_cycles_the_games_the_lights_say_which_and_a_power_cut_keeps_the_choice(
     m.power_cycle(chooser).unwrap();
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
     assert_eq!(m.controller.rules(), Rules::Achi);
+    assert_eq!(lit(&m), setup);
+    m.press(&mut h, Button::Level);
     assert_eq!(lit(&m), shows_game(Rules::Achi));
-    // Side shows the setup again (and changes it, as always); Level the game.
+    // Side shows the setup again (and changes it, as always); Level the game, again.
     m.press(&mut h, Button::Side);
     assert_ne!(lit(&m), shows_game(Rules::Achi));
+    m.press(&mut h, Button::Level);
+    assert_eq!(lit(&m), shows_game(Rules::Achi));
     m.press(&mut h, Button::Level);
     assert_eq!(lit(&m), shows_game(Rules::Hexapawn));
     m.press(&mut h, Button::Level);
