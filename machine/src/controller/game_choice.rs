@@ -3,7 +3,8 @@
 //! [`TableChooser`](super::TableChooser); a chooser of one game keeps Level for its
 //! levels).
 //!
-//! - In Setup, or after a game or task: Level shows the game, both turn lights with
+//! - In Setup (after a game or task, the first Level press brings Setup's lights
+//!   back, as in every image): Level shows the game, both turn lights with
 //!   its number 1-6 in binary on Lamp (1), Win (2), Draw (4) and Loss (8); each
 //!   further press switches to the next game the chooser plays (by [`Rules::code`],
 //!   round to tic-tac-toe). Side, First square, Done or Start show the setup's lights
@@ -47,8 +48,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         {
             self.show_game = false;
         }
-        if !presses.contains(Button::Level) || !self.plays_another_game() {
-            // A chooser of one game: Level keeps its meaning (the next level).
+        // After a game or task Level first brings the setup's lights back, as in
+        // every image (the virtual board's operator relies on it); a chooser of one
+        // game keeps Level for its levels.
+        let in_setup = matches!(self.state, State::Setup);
+        if !presses.contains(Button::Level) || !in_setup || !self.plays_another_game() {
             return presses;
         }
         if self.show_game {

@@ -127,4 +127,40 @@ fn level_in_the_persons_turn_asks_for_confirmation_and_never_resets_silently() {
     m.press(&mut h, Button::Level);
     assert_eq!(m.controller.state(), State::Error(Problem::Abandoned));
     assert!(m.controller.record().is_empty());
+    // Cleared: Setup. After a game's end (here the abandoned one's lights gone) the
+    // game is chosen in Setup: Level shows it, then switches.
+    m.world.borrow_mut().reset_pieces();
+    assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
+    m.press(&mut h, Button::Level);
+    assert_eq!(lit(&m), shows_game(Rules::TicTacToe));
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.rules(), Rules::Misere);
+}
+
+#[test]
+fn after_a_game_level_first_brings_the_setup_lights_back() {
+    // The lights of a finished game give way to Setup's with Level, as in the
+    // tic-tac-toe image (the virtual board's operator relies on it); then Level is
+    // the game button.
+    let (mut m, _) = machine(5);
+    let mut h = SimHuman::new(Style::Perfect, 0.0, 5);
+    let setup = GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    assert!(m.run_until(&mut h, 20 * 60_000, |m| matches!(
+        m.controller.state(),
+        State::Over(_)
+    )));
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.state(), State::Setup);
+    assert_eq!(m.controller.rules(), Rules::TicTacToe);
+    let l = lit(&m);
+    assert!(
+        l & Light::DeviceTurn.bit() != 0 && l & Light::HumanTurn.bit() == 0,
+        "{l:#x}"
+    );
+    m.press(&mut h, Button::Level);
+    assert_eq!(lit(&m), shows_game(Rules::TicTacToe));
 }
