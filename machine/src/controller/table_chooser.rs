@@ -1,5 +1,6 @@
 //! Perfect play of any game on the board ([`Rules`]) from `tictable-games`'
-//! best-move files (`games/tables/GAME.moves.postcard`, compiled in): no move list
+//! best-move files (`games/tables/`, e.g. `games/tables/tapatan.moves.postcard`,
+//! compiled in): no move list
 //! written by hand, no search, no allocation. Each file is read in place
 //! ([`best_file::packed`]: magic, version, game and CRC-32 checked on every read), a
 //! position's class key ([`representative`]) looked up by binary search over the
