@@ -20,11 +20,11 @@ use tictable_firmware::safety;
 use tictable_machine::classify::Calibration;
 #[cfg(not(any(feature = "levels", feature = "games")))]
 use tictable_machine::controller::RandomBestMove;
-#[cfg(feature = "games")]
-use tictable_machine::controller::{Rules, TableChooser};
 use tictable_machine::controller::{Controller, GameSetup, Hardware, Layout};
 #[cfg(feature = "levels")]
 use tictable_machine::controller::{MoveChooser, StrategyChooser};
+#[cfg(feature = "games")]
+use tictable_machine::controller::{Rules, TableChooser};
 use tictable_machine::motion::{Point, Pose, Storage, ROT_ONE};
 use tictable_machine::persist::Store;
 use tictable_machine::save_policy::SavePolicy;
