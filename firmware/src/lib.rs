@@ -15,6 +15,7 @@
 //! | [`storage`] | the snapshot flash (`embedded-storage` over the last flash pages) |
 //! | `fpec` | the flash program/erase controller's registers and the flash array, for [`storage`] |
 //! | `mem` | small memory routines replacing compiler-builtins' (flash size) |
+//! | `no_heap` | `games` feature: the allocator that gives no memory (nothing allocates) |
 #![no_std]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -25,6 +26,8 @@ pub mod clock;
 mod fpec;
 pub mod i2c;
 mod mem;
+#[cfg(feature = "games")]
+mod no_heap;
 #[cfg(feature = "levels")]
 pub mod opening;
 pub mod pins;

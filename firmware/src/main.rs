@@ -6,6 +6,9 @@
 #![no_main]
 #![deny(unsafe_code)]
 
+#[cfg(all(feature = "levels", feature = "games"))]
+compile_error!("`levels` and `games` are two images: build one of them");
+
 use cortex_m_rt::entry;
 #[cfg(feature = "levels")]
 use tictable::strategy::{Level, Strategy};
@@ -15,11 +18,13 @@ use tictable_firmware::clock::ClockRng;
 use tictable_firmware::opening;
 use tictable_firmware::safety;
 use tictable_machine::classify::Calibration;
-#[cfg(not(feature = "levels"))]
+#[cfg(not(any(feature = "levels", feature = "games")))]
 use tictable_machine::controller::RandomBestMove;
 use tictable_machine::controller::{Controller, GameSetup, Hardware, Layout};
 #[cfg(feature = "levels")]
 use tictable_machine::controller::{MoveChooser, StrategyChooser};
+#[cfg(feature = "games")]
+use tictable_machine::controller::{Rules, TableChooser};
 use tictable_machine::motion::{Point, Pose, Storage, ROT_ONE};
 use tictable_machine::persist::Store;
 use tictable_machine::save_policy::SavePolicy;
@@ -111,8 +116,14 @@ fn main() -> ! {
     // `levels` feature: the players' strategies, starting with the trap player, the
     // Level button cycling them (more flash: README, "Firmware").
     let rng = ClockRng(0x7111_7AB1);
-    #[cfg(not(feature = "levels"))]
+    #[cfg(not(any(feature = "levels", feature = "games")))]
     let chooser = RandomBestMove(rng);
+    // `games`: the six games from their best-move files, tic-tac-toe until another is
+    // chosen or resumed (the files are checked here: a damaged one stops the machine).
+    #[cfg(feature = "games")]
+    let Some(chooser) = TableChooser::new(Rules::TicTacToe, rng) else {
+        safety::fatal()
+    };
     #[cfg(feature = "levels")]
     let chooser = Watched(StrategyChooser {
         strategy: Strategy::new(Level::Trap),

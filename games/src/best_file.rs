@@ -131,3 +131,77 @@ pub fn from_postcard<G: Game>(game: &G, bytes: &[u8]) -> Result<[BestMoveTable; 
         side(Player::O, &file.sides[1])?,
     ])
 }
+
+/// One side's packed entries read in place ([`packed`]): for [`crate::best_move::lookup`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub struct PackedSide<'a> {
+    /// Bytes of a key.
+    pub key_bytes: u8,
+    /// Bytes of a move mask.
+    pub mask_bytes: u8,
+    /// The entries: key then mask, little-endian, in key order.
+    pub entries: &'a [u8],
+}
+
+/// A best-move file read in place, borrowing its bytes (no allocation: the firmware
+/// reads its tables from flash this way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub struct PackedFile<'a> {
+    magic: [u8; 8],
+    version: u16,
+    /// The game's id.
+    pub game: &'a str,
+    /// The game's rules in one line.
+    pub rules: &'a str,
+    /// The game's key space.
+    pub key_space: u64,
+    /// The first player's table, then the second's.
+    #[serde(borrow)]
+    pub sides: [PackedSide<'a>; 2],
+    checksum: u32,
+}
+
+/// The best-move file `bytes` read in place, without allocating (not even for an
+/// error): checked for its magic bytes, format version, checksum and entry widths (a
+/// whole number of entries); the caller compares [`PackedFile::game`] with its game's
+/// id. The entries themselves are read by [`crate::best_move::lookup`] (the allocating
+/// [`from_postcard`] checks their order too).
+///
+/// ```
+/// use tictable_games::{best_file, best_move::lookup, solve, Hexapawn};
+/// let solution = solve(Hexapawn).unwrap();
+/// let bytes = best_file::to_postcard(&solution).unwrap();
+/// let file = best_file::packed(&bytes).unwrap();
+/// let [white, _] = best_file::from_postcard(&Hexapawn, &bytes).unwrap();
+/// let s = file.sides[0];
+/// for (key, mask) in white.iter() {
+///     let found = lookup(s.entries, s.key_bytes.into(), s.mask_bytes.into(), key);
+///     assert_eq!(found, Some(mask));
+/// }
+/// assert_eq!(file.game, "hexapawn");
+/// let mut damaged = bytes.clone();
+/// *damaged.last_mut().unwrap() ^= 1;
+/// assert!(best_file::packed(&damaged).is_err());
+/// ```
+pub fn packed(bytes: &[u8]) -> Result<PackedFile<'_>, FileError> {
+    check_magic(bytes, &MAGIC)?;
+    let file: PackedFile<'_> = postcard::from_bytes(bytes).map_err(|_| FileError::Decode)?;
+    if file.version != FORMAT_VERSION {
+        return Err(FileError::Version(file.version));
+    }
+    let mut digest = CRC.digest();
+    for side in &file.sides {
+        let width = usize::from(side.key_bytes) + usize::from(side.mask_bytes);
+        if !(1..=8).contains(&side.key_bytes)
+            || !(1..=8).contains(&side.mask_bytes)
+            || side.entries.len() % width != 0
+        {
+            return Err(FileError::Records);
+        }
+        digest.update(side.entries);
+    }
+    if digest.finalize() != file.checksum {
+        return Err(FileError::Checksum);
+    }
+    Ok(file)
+}

@@ -26,9 +26,11 @@
 //!   sub-machine (game, task entry, pose and sensor calibration, recovery, lights).
 //! - `sim` (feature `sim-core`, `no_std`; `sim` adds the std conveniences): the
 //!   physical machine simulated at bus and pin level.
-//! - feature `games` (std): misère besides tic-tac-toe, both played perfectly from
-//!   `tictable-games`' compiled best-move tables (`controller::TableChooser`); the
-//!   game's rules ([`controller::Rules`]) come from the move chooser.
+//! - feature `games` (`no_std`, no allocation): the six games (tic-tac-toe, misère,
+//!   three men's morris, tapatan, achi, hexapawn) played perfectly from
+//!   `tictable-games`' compiled best-move files read in place
+//!   (`controller::TableChooser`), chosen with the Level button; the game's rules
+//!   ([`controller::Rules`]) come from the move chooser.
 //!
 //! Every part is a small state machine polled from one super-loop with the current
 //! time in milliseconds; nothing blocks except single I2C transfers.

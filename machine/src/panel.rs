@@ -170,6 +170,11 @@ impl Presses {
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
+
+    /// These presses but `button`'s.
+    pub const fn without(self, button: Button) -> Presses {
+        Presses(self.0 & !(1 << button as u8))
+    }
 }
 
 /// Five buttons and seven lights.

@@ -38,6 +38,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         .get(*step as usize)
                         .map_or(STEP_LIGHT_MASK, |s| s.light.bit())
             }
+            // The game chosen (`games`): both turn lights and its number.
+            #[cfg(feature = "games")]
+            State::Setup if self.show_game => {
+                Light::DeviceTurn.bit()
+                    | Light::HumanTurn.bit()
+                    | number_lights(self.rules().code())
+            }
             State::Setup => {
                 // Who moves first, and the device's first square (none: the table's).
                 if self.setup.device_first {
@@ -47,6 +54,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 }
             }
             // In the human's turn, any piece on the board means the device moved last.
+            // Level pressed in the person's turn (`games`): confirm the game's end.
+            #[cfg(feature = "games")]
+            State::HumanTurn if self.confirm_since.is_some() => super::CONFIRM_GAME_LIGHTS,
             State::HumanTurn => Light::HumanTurn.bit() | lit(self.record.len > 0, Light::Lamp),
             State::Error(problem) => problem.lights(),
             State::TaskDone => Light::Lamp.bit(),

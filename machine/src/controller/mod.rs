@@ -93,6 +93,10 @@ macro_rules! stat {
 }
 
 mod game;
+#[cfg(feature = "games")]
+mod game_choice;
+#[cfg(feature = "games")]
+mod legal_moves;
 mod lights;
 mod moves;
 #[cfg(feature = "games")]
@@ -114,6 +118,10 @@ pub use super::model::{Ending, RecordError};
 pub use super::model::{
     GameRecord, GameSetup, Layout, Mode, Snapshot, Task, TaskError, RECORD_CAPACITY,
 };
+#[cfg(feature = "games")]
+pub use game_choice::{CONFIRM_GAME_LIGHTS, CONFIRM_GAME_MS};
+#[cfg(feature = "games")]
+pub use legal_moves::{Children, List, MOST_MOVES};
 pub use moves::Move;
 pub use pose_calibration::{Jog, CALIBRATE_HOLD_MS, JOG_REPEAT_MS, JOG_UM};
 #[cfg(feature = "games")]
@@ -489,6 +497,14 @@ pub struct Controller<I2C, O, I, L, C> {
     /// that moved, say): not started again until a person puts the board right.
     #[cfg(feature = "games")]
     slide_given_up: bool,
+    /// Setup shows the game chosen (both turn lights and its number), not the setup:
+    /// after a Level press, until another setup button.
+    #[cfg(feature = "games")]
+    show_game: bool,
+    /// Since when the person's turn asks to confirm the end of the game (Level
+    /// pressed once), ms.
+    #[cfg(feature = "games")]
+    confirm_since: Option<u32>,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -528,6 +544,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             sliding: false,
             #[cfg(feature = "games")]
             slide_given_up: false,
+            #[cfg(feature = "games")]
+            show_game: false,
+            #[cfg(feature = "games")]
+            confirm_since: None,
         }
     }
 
@@ -604,6 +624,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// after a change within a state, such as a button press in task entry).
     fn entered(&mut self) {
         self.acknowledged = false;
+        #[cfg(feature = "games")]
+        {
+            self.confirm_since = None;
+        }
         self.revision = self.revision.wrapping_add(1);
         if matches!(self.state, State::Over(_) | State::TaskDone) {
             self.active = false;
@@ -676,7 +700,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                     self.ready();
                 }
             }
-            State::Setup | State::Over(_) | State::TaskDone => self.poll_setup(presses),
+            State::Setup | State::Over(_) | State::TaskDone => {
+                #[cfg(feature = "games")]
+                let presses = self.choose_game(presses);
+                self.poll_setup(presses)
+            }
             State::CalibratingSensors { step } => self.calibration_step(step, presses),
             State::TaskEntry(_) => self.poll_task_entry(presses, now_ms),
             State::WaitEmpty => self.poll_wait_empty(now_ms),
@@ -698,6 +726,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 slot,
             } => self.poll_verifying(square, colour, attempt, slot, now_ms),
             State::HumanTurn => {
+                #[cfg(feature = "games")]
+                if self.confirm_game_end(presses, now_ms) {
+                    return;
+                }
                 if presses.contains(Button::Done) {
                     self.enter(State::Checking);
                 }

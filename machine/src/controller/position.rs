@@ -4,15 +4,15 @@
 //! from a view: "the view equals exactly one legal child's view" (design:
 //! docs/machine.md, "Sliding games and hexapawn").
 
+use super::legal_moves::Children;
 use super::{Move, Rules};
 use crate::classify::Sensed;
 use crate::scanner::BoardView;
 use crate::Colour;
-use std::vec::Vec;
 use tictable::{Board, Player, Square};
-use tictable_games::{
-    Game, Hexapawn, HexapawnPosition, Morris, MorrisMove, MorrisPosition, Outcome, PawnMove,
-};
+#[cfg(feature = "std")]
+use tictable_games::Outcome;
+use tictable_games::{HexapawnPosition, Morris, MorrisPosition};
 
 /// A position: the first mover's (X's) and the second mover's (O's) squares (bit
 /// `i` = square `i`) and the side to move. In tic-tac-toe, misère and the morris
@@ -47,8 +47,9 @@ impl Rules {
     /// assert_eq!(Rules::TicTacToe.first_player_wins(), None);
     /// assert_eq!(Rules::Hexapawn.first_player_wins(), Some(false));
     /// ```
+    #[cfg(feature = "std")]
     pub fn first_player_wins(self) -> Option<bool> {
-        use tictable_games::solve;
+        use tictable_games::{solve, Hexapawn};
         let outcome = match self {
             Rules::TicTacToe | Rules::Misere => solve(super::game_of(self)).ok()?.start().outcome,
             Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
@@ -66,7 +67,9 @@ impl Rules {
     /// The game's start.
     pub fn start(self) -> Position {
         match self {
-            Rules::Hexapawn => Position::of_hexapawn(Hexapawn.start()),
+            Rules::Hexapawn => {
+                Position::of_hexapawn(tictable_games::Game::start(&tictable_games::Hexapawn))
+            }
             _ => Position {
                 x: 0,
                 o: 0,
@@ -76,52 +79,10 @@ impl Rules {
     }
 
     /// Every legal move of the side to move with its child, in `tictable-games`'
-    /// order (the best-move tables' order); empty once the game is over.
-    pub fn children(self, p: &Position) -> Vec<(Move, Position)> {
-        let mut out = Vec::new();
-        let square = |i: u8| Square::new(i);
-        match self {
-            Rules::TicTacToe | Rules::Misere => {
-                let game = super::game_of(self);
-                let board = p.board();
-                let mut moves = Vec::new();
-                if game.primitive(&board).is_none() {
-                    game.moves(&board, &mut moves);
-                }
-                for s in moves {
-                    out.push((Move::Place(s), Position::of_board(game.play(&board, s))));
-                }
-            }
-            Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
-                let game = morris(self);
-                let m = p.morris();
-                let mut moves = Vec::new();
-                game.moves(&m, &mut moves);
-                for mv in moves {
-                    let (Some(to), from) = (square(mv.to), mv.from.map(square)) else {
-                        continue;
-                    };
-                    let mv2 = match from {
-                        None => Move::Place(to),
-                        Some(Some(from)) => Move::Slide { from, to },
-                        Some(None) => continue,
-                    };
-                    out.push((mv2, Position::of_morris(game.play(&m, mv))));
-                }
-            }
-            Rules::Hexapawn => {
-                let h = p.hexapawn();
-                let mut moves = Vec::new();
-                Hexapawn.moves(&h, &mut moves);
-                for mv in moves {
-                    if let (Some(from), Some(to)) = (square(mv.from), square(mv.to)) {
-                        let child = Position::of_hexapawn(Hexapawn.play(&h, mv));
-                        out.push((Move::Pawn { from, to }, child));
-                    }
-                }
-            }
-        }
-        out
+    /// order (the best-move tables' order); empty once the game is over. No
+    /// allocation (`legal_moves.rs`).
+    pub fn children(self, p: &Position) -> Children {
+        super::legal_moves::children(self, p)
     }
 
     /// `p` after `mv`, when `mv` is a legal move there.
@@ -135,19 +96,7 @@ impl Rules {
     /// (`None`: a draw). (The machine's draws by repetition and length are the
     /// record's: `GameRecord::outcome`.)
     pub fn result_of(self, p: &Position) -> Option<Option<Player>> {
-        let outcome = match self {
-            Rules::TicTacToe | Rules::Misere => super::game_of(self).primitive(&p.board()),
-            Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
-                morris(self).primitive(&p.morris())
-            }
-            Rules::Hexapawn => Hexapawn.primitive(&p.hexapawn()),
-        }?;
-        // The outcome is the side to move's.
-        Some(match outcome {
-            Outcome::Win => Some(p.to_move),
-            Outcome::Loss => Some(p.to_move.other()),
-            Outcome::Draw => None,
-        })
+        super::legal_moves::result(self, p)
     }
 
     /// What the sensors show for `p`: each piece in its player's colour.
@@ -229,21 +178,5 @@ impl Position {
             black: self.o,
             to_move: self.to_move,
         }
-    }
-}
-
-/// The tables' move type for `mv` (to look a move up in a best-move list).
-pub(super) fn morris_move(mv: Move) -> MorrisMove {
-    MorrisMove {
-        from: mv.from().map(Square::index),
-        to: mv.to().index(),
-    }
-}
-
-/// The tables' move type for a pawn move.
-pub(super) fn pawn_move(mv: Move) -> PawnMove {
-    PawnMove {
-        from: mv.from().map_or(0, Square::index),
-        to: mv.to().index(),
     }
 }

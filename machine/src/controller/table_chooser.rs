@@ -1,16 +1,19 @@
-//! Perfect play of either game on the board ([`Rules`]) from `tictable-games`'
-//! best-move tables (the files `games/tables/tictactoe.moves.postcard` and
-//! `games/tables/misere.moves.postcard` compiled in, checked when read): no move
-//! list written by hand, no search. Host builds only (feature `games`: the tables
-//! are read into allocated memory); the firmware will need a no-alloc lookup of the
-//! same bytes.
+//! Perfect play of any game on the board ([`Rules`]) from `tictable-games`'
+//! best-move files (`games/tables/`, e.g. `games/tables/tapatan.moves.postcard`,
+//! compiled in): no move list
+//! written by hand, no search, no allocation. Each file is read in place
+//! ([`best_file::packed`]: magic, version, game and CRC-32 checked on every read), a
+//! position's class key ([`representative`]) looked up by binary search over the
+//! packed entries ([`lookup`]), and the mask's moves (the representative's legal
+//! moves in `tictable-games`' order, `legal_moves.rs`) carried back to the position
+//! through their children's classes. The firmware's `games` image plays this way.
 
-use super::position::{morris, morris_move, pawn_move};
+use super::legal_moves::List;
+use super::position::morris;
 use super::{Move, MoveChooser, Position, Rules};
-use std::sync::OnceLock;
-use std::vec::Vec;
-use tictable::{Board, Square};
-use tictable_games::best_move::BestMoveTable;
+use tictable::{Board, Player, Square};
+use tictable_games::best_file::{self, PackedFile};
+use tictable_games::best_move::{lookup, representative};
 use tictable_games::{compiled, Hexapawn, TicTacToe};
 
 /// The placing game of `rules` as `tictable-games` plays it (misère for misère,
@@ -22,36 +25,36 @@ pub const fn game_of(rules: Rules) -> TicTacToe {
     }
 }
 
-/// Both sides' compiled tables of `rules`' game, read (and checked) once; `None`
-/// when the embedded file does not read back (a build mistake: a test reads both).
-fn tables(rules: Rules) -> Option<&'static [BestMoveTable; 2]> {
-    static TABLES: [OnceLock<Option<[BestMoveTable; 2]>>; 6] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    TABLES
-        .get(usize::from(rules.code()) - 1)?
-        .get_or_init(|| {
-            match rules {
-                Rules::TicTacToe | Rules::Misere => compiled::tables(&game_of(rules)),
-                Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
-                    compiled::tables(&morris(rules))
-                }
-                Rules::Hexapawn => compiled::tables(&Hexapawn),
-            }
-            .and_then(Result::ok)
-        })
-        .as_ref()
+/// `rules`' compiled best-move file read in place; `None` when it does not read
+/// back or is another game's (a build mistake: a test reads every one).
+fn file(rules: Rules) -> Option<PackedFile<'static>> {
+    let file = best_file::packed(compiled::file(rules.id())?).ok()?;
+    (file.game == rules.id()).then_some(file)
+}
+
+/// The class key of `p` under `rules` (the smallest key among its symmetric images,
+/// the tables' index) and its representative, the image with that key.
+fn class(rules: Rules, p: &Position) -> (u64, Position) {
+    match rules {
+        Rules::TicTacToe | Rules::Misere => {
+            let (key, b) = representative(&game_of(rules), &p.board());
+            (key, Position::of_board(b))
+        }
+        Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
+            let (key, m) = representative(&morris(rules), &p.morris());
+            (key, Position::of_morris(m))
+        }
+        Rules::Hexapawn => {
+            let (key, h) = representative(&Hexapawn, &p.hexapawn());
+            (key, Position::of_hexapawn(h))
+        }
+    }
 }
 
 /// Every best move of the side to move in `p` under `rules` (the moves that keep
 /// the position's value, the fastest win or slowest loss), in the order of
 /// [`Rules::children`]; empty when the game is over (or the table did not read
-/// back). Any of the six games.
+/// back). Any of the six games; no allocation.
 ///
 /// ```
 /// use tictable_machine::controller::{best_moves_of, Move, Rules};
@@ -61,31 +64,31 @@ fn tables(rules: Rules) -> Option<&'static [BestMoveTable; 2]> {
 /// let best = best_moves_of(Rules::Hexapawn, &Rules::Hexapawn.start());
 /// assert!(!best.is_empty() && best.iter().all(|m| matches!(m, Move::Pawn { .. })));
 /// ```
-pub fn best_moves_of(rules: Rules, p: &Position) -> Vec<Move> {
-    let Some(tables) = tables(rules) else {
-        return Vec::new();
+pub fn best_moves_of(rules: Rules, p: &Position) -> List<Move> {
+    let mut best = List::new(Move::Place(Square::CENTRE));
+    let Some(file) = file(rules) else {
+        return best;
     };
-    let children = rules.children(p);
-    match rules {
-        Rules::TicTacToe | Rules::Misere => {
-            let (game, board) = (game_of(rules), p.board());
-            let best = tables.iter().find_map(|t| t.best_moves(&game, &board));
-            let best = best.unwrap_or_default();
-            moves_of(&children, |mv| best.contains(&mv.to()))
-        }
-        Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
-            let (game, m) = (morris(rules), p.morris());
-            let best = tables.iter().find_map(|t| t.best_moves(&game, &m));
-            let best = best.unwrap_or_default();
-            moves_of(&children, |mv| best.contains(&morris_move(mv)))
-        }
-        Rules::Hexapawn => {
-            let h = p.hexapawn();
-            let best = tables.iter().find_map(|t| t.best_moves(&Hexapawn, &h));
-            let best = best.unwrap_or_default();
-            moves_of(&children, |mv| best.contains(&pawn_move(mv)))
+    let side = file.sides[usize::from(p.to_move == Player::O)];
+    let (key, canonical) = class(rules, p);
+    let width = (usize::from(side.key_bytes), usize::from(side.mask_bytes));
+    let Some(mask) = lookup(side.entries, width.0, width.1, key) else {
+        return best;
+    };
+    // The classes the representative's best moves lead to; a move of `p` is best
+    // when it leads to one of them (symmetric moves lead to symmetric children).
+    let mut best_classes = List::new(0u64);
+    for (i, (_, child)) in rules.children(&canonical).iter().enumerate() {
+        if mask >> i & 1 != 0 {
+            best_classes.push(class(rules, child).0);
         }
     }
+    for (mv, child) in rules.children(p) {
+        if best_classes.contains(&class(rules, &child).0) {
+            best.push(mv);
+        }
+    }
+    best
 }
 
 /// Every best move of the side to move in `board` under `rules` (the moves that keep
@@ -100,25 +103,15 @@ pub fn best_moves_of(rules: Rules, p: &Position) -> Vec<Move> {
 /// assert_eq!(best_moves(Rules::TicTacToe, &b), [Square::new(2).unwrap()]);
 /// assert!(!best_moves(Rules::Misere, &b).contains(&Square::new(2).unwrap()));
 /// ```
-pub fn best_moves(rules: Rules, board: &Board) -> Vec<Square> {
-    if !rules.places_only() {
-        return Vec::new();
+pub fn best_moves(rules: Rules, board: &Board) -> List<Square> {
+    let mut squares = List::new(Square::CENTRE);
+    if rules.places_only() {
+        // A placing game's children come lowest square first.
+        for mv in best_moves_of(rules, &Position::of_board(*board)) {
+            squares.push(mv.to());
+        }
     }
-    let game = game_of(rules);
-    let mut moves = tables(rules)
-        .and_then(|t| t.iter().find_map(|t| t.best_moves(&game, board)))
-        .unwrap_or_default();
-    moves.sort_by_key(|s| s.index());
-    moves
-}
-
-/// The moves of `children` that `keep` keeps, in their order.
-fn moves_of(children: &[(Move, Position)], keep: impl Fn(Move) -> bool) -> Vec<Move> {
-    children
-        .iter()
-        .map(|&(mv, _)| mv)
-        .filter(|&mv| keep(mv))
-        .collect()
+    squares
 }
 
 /// Perfect play of `rules`' game from its table: a best move at random with `R`.
@@ -146,9 +139,9 @@ pub struct TableChooser<R> {
 
 impl<R> TableChooser<R> {
     /// Perfect play of `rules`' game, drawing among best moves with `rng`; `None`
-    /// when its compiled table does not read back.
+    /// when its compiled best-move file does not read back.
     pub fn new(rules: Rules, rng: R) -> Option<TableChooser<R>> {
-        tables(rules).map(|_| TableChooser { rules, rng })
+        file(rules).map(|_| TableChooser { rules, rng })
     }
 }
 
@@ -168,7 +161,7 @@ impl<R: rand_core::Rng> MoveChooser for TableChooser<R> {
 
     /// Any of the six games whose compiled table reads back.
     fn set_rules(&mut self, rules: Rules) -> bool {
-        let ok = tables(rules).is_some();
+        let ok = file(rules).is_some();
         if ok {
             self.rules = rules;
         }

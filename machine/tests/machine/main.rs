@@ -13,6 +13,8 @@ mod device_calibration;
 mod device_chooser;
 #[cfg(feature = "sim")]
 mod device_combined_faults;
+#[cfg(all(feature = "sim", feature = "games"))]
+mod device_game_choice;
 #[cfg(all(feature = "sim-core", feature = "games"))]
 mod device_games;
 #[cfg(all(feature = "sim", feature = "games"))]
@@ -41,6 +43,8 @@ mod device_task_entry;
 #[cfg(feature = "sim")]
 mod device_watchdog;
 mod error_types;
+#[cfg(feature = "games")]
+mod legal_moves;
 #[cfg(feature = "sim-core")]
 mod sim_bus;
 #[cfg(feature = "sim-core")]
