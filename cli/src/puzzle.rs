@@ -123,14 +123,13 @@ pub(crate) fn verdict_text<G: Game>(
             plies(p.remoteness)
         ),
         Some(Verdict::Failed(record)) => format!(
-            "Not it: after {} {mover} {}. The move was {}.",
-            people(mv),
-            match record.outcome {
-                Outcome::Draw => "can only draw".to_string(),
-                Outcome::Loss => format!("loses in {}", record.remoteness),
-                Outcome::Win => format!("still wins, in {}", record.remoteness),
-            },
-            people(p.answer)
+            "Not it: {}",
+            crate::play::mistake_text(
+                &people(mv),
+                (record.outcome, record.remoteness),
+                &[people(p.answer)],
+                (Outcome::Win, p.remoteness),
+            )
         ),
         None => "That move is not in the table.".to_string(),
     }

@@ -510,39 +510,32 @@ const PAGE_LEVELS: [(&str, &[&str]); 8] = [
     ("adaptive", &["adaptive"]),
 ];
 
-/// The page's `WIN_RATES`: per level, its exact results against a uniformly random
-/// player, as X and as O.
+/// The page's `WIN_RATES`: each level's (and gentle's F = 0, 0.5, 1) exact win, draw
+/// and loss probabilities against a uniformly random player, as X and as O, in the
+/// shape of docs/players.json's games (the page words them as it words the other
+/// games' figures).
 fn page_rates() -> String {
-    let mut out = String::from("const WIN_RATES = [\n");
-    for (name, variants) in PAGE_LEVELS {
-        let mut sides = Vec::new();
-        let mut loses = false;
-        for (me, side) in [(Player::X, "X"), (Player::O, "O")] {
-            let figures: Vec<String> = variants
+    let fraction = |p: &BigRational| {
+        if p.is_integer() {
+            format!("\"{p}\"")
+        } else {
+            format!("\"{}/{}\"", p.numer(), p.denom())
+        }
+    };
+    let mut out = String::from("const WIN_RATES = {\n");
+    for (_, variants) in PAGE_LEVELS {
+        for &v in variants {
+            let sides: Vec<String> = [(Player::X, "X"), (Player::O, "O")]
                 .iter()
-                .map(|&v| {
-                    let [w, _, l] = wdl(v, me, "random");
-                    loses |= !l.is_zero();
-                    let at = v
-                        .split_once(':')
-                        .map_or(String::new(), |(_, f)| format!(" at F = {f}"));
-                    let lost = if l.is_zero() {
-                        String::new()
-                    } else {
-                        format!(", loses {}", cell(&l))
-                    };
-                    format!("wins {}{lost}{at}", cell(&w))
+                .map(|&(me, side)| {
+                    let figures: Vec<String> = wdl(v, me, "random").iter().map(fraction).collect();
+                    format!("\"{side}\": [{}]", figures.join(", "))
                 })
                 .collect();
-            sides.push(format!("as {side} it {}", figures.join(", ")));
+            out.push_str(&format!("  \"{v}\": {{ {} }},\n", sides.join(", ")));
         }
-        let never = if loses { "" } else { "; it never loses" };
-        out.push_str(&format!(
-            "  \"Against a uniformly random player: {}{never}.\", // {name}\n",
-            sides.join("; ")
-        ));
     }
-    out.push_str("];\n");
+    out.push_str("};\n");
     out
 }
 

@@ -12,6 +12,16 @@ import { readFileSync } from "node:fs";
 import { GAMES, cli } from "./games.mjs";
 
 const PLAYERS = JSON.parse(readFileSync(new URL("../../docs/players.json", import.meta.url), "utf8"));
+// Tic-tac-toe's easy, medium and trap (the engine crate's levels) are in docs/players.md's
+// table only (written by the same scripts/players-table): their rows against random.
+const TABLE_MD = (() => {
+  const md = readFileSync(new URL("../../docs/players.md", import.meta.url), "utf8");
+  const block = md.slice(md.indexOf("<!-- players-table: begin"), md.indexOf("<!-- players-table: end"));
+  const rows = {};
+  for (const [, level, side, ...wdl] of block.matchAll(/^\| `([\w:.]+)` \| ([XO]) \| `random` \| ([^|(]+)\([^|]*\| ([^|(]+)\([^|]*\| ([^|(]+)\(/gm))
+    (rows[level] ??= {})[side] = wdl.map(f => f.trim());
+  return rows;
+})();
 const NAMES = ["random", "easy", "medium", "perfect", "trap", "sharp", "gentle", "adaptive"];
 // The games whose table the page searches (no repeats, at most 200,000 positions:
 // web/src/games.rs SEARCH_LIMIT): sharp, gentle and adaptive are offered there.
@@ -25,33 +35,43 @@ const pct = f => { const [a, b = 1] = f.split("/").map(Number); return (100 * a 
 function cliOpenings(tictable, game, level, n) {
   const args = ["play", "--plain", "--x", level, "--o", "human", "--seed", "1", ...(game === "tictactoe" ? [] : ["--game", game])];
   // (Tic-tac-toe asks before discarding a game: y.)
+  const t = Date.now();
   const out = spawnSync(tictable, args, { input: (game === "tictactoe" ? "n\ny\n" : "n\n").repeat(n), maxBuffer: 1 << 26 }).stdout.toString();
+  if (globalThis.webTestTimes) globalThis.webTestTimes.cli += Date.now() - t;
   return new Set([...out.matchAll(/\) plays ([0-9-]+)/g)].map(m => m[1]));
 }
 
 // The replies the CLI's engine plays at `level` as O after X's `first` in `n` games.
 function cliReplies(tictable, game, level, first, n) {
   const args = ["play", "--plain", "--x", "human", "--o", level, "--seed", "1", ...(game === "tictactoe" ? [] : ["--game", game])];
+  const t = Date.now();
   const out = spawnSync(tictable, args, { input: (first + (game === "tictactoe" ? "\nn\ny\n" : "\nn\n")).repeat(n), maxBuffer: 1 << 26 }).stdout.toString();
+  if (globalThis.webTestTimes) globalThis.webTestTimes.cli += Date.now() - t;
   return new Set([...out.matchAll(/\) plays ([0-9-]+)/g)].map(m => m[1]));
 }
 
-// The person plays move `k` of the position shown `v` (in tic-tac-toe square `k`)
-// as a person does: a click, a click in the column, or the piece and then its point.
-async function personMove(page, game, v, k) {
-  if (game === "tictactoe") return page.click(`#board button[data-i='${k}']`);
-  const { from, to } = await page.evaluate(([p, k]) => effect(p, p.moves[k]), [v, k]);
-  const cell = i => `#gboard button[data-i='${i}']`, w = v.position.split(" ")[0].split("/")[0].length;
-  if (from >= 0) { await page.click(cell(from)); await page.click(cell(to)); }
-  else await page.click(cell(game.startsWith("connect4") ? to % w : to));
-}
-// The name (as people write it) of the move played at ply `k`.
-const moveName = (page, k) => page.evaluate(k => GAME === "tictactoe" ? String(moves[k] + 1) : posAt(k).moves[moves[k]].m, k);
+// The person plays move `k` of the position shown (in tic-tac-toe square `k`) as a
+// person does: a click, a click in the column, or the piece and then its point (the
+// buttons' own click events, dispatched in the page: the engine answers within the
+// click, so a whole game takes one round trip).
+const IN_PAGE = () => {
+  window.personMove = k => {
+    if (GAME === "tictactoe") return document.querySelector(`#board button[data-i='${k}']`).click();
+    const a = posAt(cursor), { from, to } = effect(a, a.moves[k]), w = grid(a.position)[0].length;
+    const cell = i => document.querySelector(`#gboard button[data-i='${i}']`);
+    if (from >= 0) { cell(from).click(); cell(to).click(); } else cell(GAME.startsWith("connect4") ? to % w : to).click();
+  };
+  // The name (as people write it) of the move played at ply `k`.
+  window.moveName = k => GAME === "tictactoe" ? String(moves[k] + 1) : posAt(k).moves[moves[k]].m;
+};
+const person = (page, k) => page.evaluate(k => personMove(k), k);
+
 
 export async function levelsTest(page, check, tictable) {
   const view = () => page.evaluate(() => ({ ...posAt(cursor), cursor, n: moves.length }));
   const rates = () => page.textContent("#level-rates");
   const setRate = async v => { await page.fill("#rate", v); await page.dispatchEvent("#rate", "change"); };
+  await page.evaluate(IN_PAGE);
   let games = 0, engineMoves = 0, replies = 0;
   const openings = [];
   for (const game of ["tictactoe", ...GAMES]) {
@@ -79,14 +99,14 @@ export async function levelsTest(page, check, tictable) {
         const loses = ttt ? v.values.findIndex(x => x && v.outcome !== "loss" && (v.outcome === "win" ? !x.startsWith("win") : x.startsWith("loss")))
           : v.moves.findIndex(m => v.outcome !== "loss" && (v.outcome === "win" ? !m.value.startsWith("win") : m.value.startsWith("loss")));
         const k = loses >= 0 ? loses : ttt ? v.values.findIndex(x => x) : 0;
-        await personMove(page, game, v, k);
+        await person(page, k);
         const e1 = await estimate();
         if (loses >= 0) { check(e1 > e0 || e0 >= 0.99, `${game} adaptive: the estimate rises after a move that gave away value (${e0} -> ${e1})`); rose = true; }
         e0 = e1;
       }
       check(rose, `${game} adaptive: the person found a move that gives away value`);
     }
-    const table = PLAYERS.games[game];
+    const table = game === "tictactoe" ? { ...TABLE_MD, ...PLAYERS.games.tictactoe } : PLAYERS.games[game];
     for (const level of offered) {
       await page.selectOption("#level", String(level));
       if ([3, 4, 6].includes(level)) await setRate(level === 6 ? "0.5" : "0");
@@ -96,21 +116,29 @@ export async function levelsTest(page, check, tictable) {
       if (table && table[keys[0]]) {
         for (const key of keys) for (const side of ["X", "O"]) {
           const [w, d, l] = table[key][side];
-          const parts = [`wins ${w} (${pct(w)} %)`, ...(ttt ? [] : [d === "0" ? "" : `draws ${d} (${pct(d)} %)`, l === "0" ? "" : `loses ${l} (${pct(l)} %)`])];
+          const parts = [`wins ${w} (${pct(w)} %)`, d === "0" ? "" : `draws ${d} (${pct(d)} %)`, l === "0" ? "" : `loses ${l} (${pct(l)} %)`];
           check(parts.every(p => text.includes(p)), `${game} ${key} as ${side}: docs/players.json's ${w} / ${d} / ${l} shown: "${text}"`);
         }
       } else if (!ttt) check(text.startsWith(`No exact win rates for ${table ? NAMES[level] + " in " : ""}${game}`), `${game} ${NAMES[level]}: no figures, said so: "${text}"`);
       // A full game from each side against a person playing uniformly at random.
       for (const side of ["X", "O"]) {
         await page.selectOption("#side", side); await page.click("#new");
-        let v = await view();
-        for (let plies = 0; !v.terminal && plies < 120; plies++) {
-          check(v.to_move === side, `${game} ${NAMES[level]} as ${side}: the person is to move in ${v.position}`);
-          const options = ttt ? v.values.flatMap((x, i) => x ? [i] : []) : v.moves.map((_, i) => i);
-          await personMove(page, game, v, options[Math.floor(Math.random() * options.length)]);
-          const next = await view();
-          check(next.cursor > v.cursor, `${game} ${NAMES[level]} as ${side}: the person's move was played`);
-          v = next;
+        // The game, played in the page (one round trip); each move checked here.
+        const { steps, v } = await page.evaluate(() => {
+          const view = () => ({ ...posAt(cursor), cursor }), steps = [];
+          let v = view();
+          for (let plies = 0; !v.terminal && plies < 120; plies++) {
+            const options = GAME === "tictactoe" ? v.values.flatMap((x, i) => x ? [i] : []) : v.moves.map((_, i) => i);
+            personMove(options[Math.floor(Math.random() * options.length)]);
+            const next = view();
+            steps.push({ to_move: v.to_move, position: v.position, before: v.cursor, after: next.cursor });
+            v = next;
+          }
+          return { steps, v };
+        });
+        for (const st of steps) {
+          check(st.to_move === side, `${game} ${NAMES[level]} as ${side}: the person is to move in ${st.position}`);
+          check(st.after > st.before, `${game} ${NAMES[level]} as ${side}: the person's move was played`);
         }
         check(v.terminal, `${game} ${NAMES[level]} as ${side}: the game ended (${v.position})`);
         games++;
@@ -133,16 +161,14 @@ export async function levelsTest(page, check, tictable) {
         });
       }
     }
-    if (!SEARCHING.includes(game)) continue;
+    if (!SEARCHING.includes(game)) { globalThis.webTestLap?.(`levels ${game}`); continue; }
     // The searching levels' openings as X: among those the CLI's engine plays (in 200 games).
     await page.selectOption("#side", "O");
     for (const [level, rate, name] of [[5, "0", "sharp"], [6, "0", "gentle:0"], [6, "1", "gentle:1"]]) {
       await page.selectOption("#level", String(level)); if (level === 6) await setRate(rate);
       const cliSet = cliOpenings(tictable, game, name, 200), pageSet = new Set();
-      for (let i = 0; i < 4; i++) {
-        await page.click("#new");
-        pageSet.add(await moveName(page, 0));
-      }
+      const names = await page.evaluate(() => [0, 1, 2, 3].map(() => { document.getElementById("new").click(); return moveName(0); }));
+      names.forEach(m => pageSet.add(m));
       check([...pageSet].every(m => cliSet.has(m)), `${game} ${name}: the page's openings ${[...pageSet]} are the CLI's (${[...cliSet]})`);
       openings.push(`${game} ${name} ${[...pageSet].join("/")}`);
     }
@@ -153,19 +179,17 @@ export async function levelsTest(page, check, tictable) {
       await page.click("#new");
       const start = await view(), firsts = ttt ? [0, 1, 2, 3, 4, 5, 6, 7, 8] : start.moves.map((_, i) => i);
       for (const k of firsts) {
-        const pageSet = new Set();
-        let first = "";
-        for (let i = 0; i < 2; i++) {
-          await page.click("#new");
-          await personMove(page, game, await view(), k);
-          first = await moveName(page, 0);
-          pageSet.add(await moveName(page, 1));
-        }
+        // Two new games, X's move k in each, the engine's reply read (one round trip).
+        const pairs = await page.evaluate(k => [0, 1].map(() => {
+          document.getElementById("new").click(); personMove(k); return [moveName(0), moveName(1)];
+        }), k);
+        const pageSet = new Set(pairs.map(p => p[1])), first = pairs[1][0];
         const cliSet = cliReplies(tictable, game, name, first, 100);
         check([...pageSet].every(m => cliSet.has(m)), `${game} ${name}: the page's replies to ${first} ${[...pageSet]} are the CLI's (${[...cliSet]})`);
         replies++;
       }
     }
+    globalThis.webTestLap?.(`levels ${game}`);
   }
   await page.selectOption("#game", "tictactoe");
   await page.waitForSelector("#gboard[data-game='tictactoe']", { state: "attached" });

@@ -17,6 +17,13 @@ let checks = 0;
 // (to see which checks an old or broken page fails).
 const failed = [];
 let colourFigure = "";
+// Where the time goes (printed at the end, one line): each part's wall clock, and
+// within it the time spent in axe-core and in `tictable` subprocesses.
+const laps = [];
+let lapStart = Date.now();
+globalThis.webTestTimes = { axe: 0, cli: 0 };
+const lap = name => { const t = Date.now(); laps.push(`${name} ${((t - lapStart) / 1000).toFixed(1)}`); lapStart = t; };
+globalThis.webTestLap = lap;
 const check = (ok, what) => {
   if (!ok && !process.env.WEB_TEST_KEEP_GOING) throw new Error("check failed: " + what);
   if (!ok) console.log("FAIL: " + what); else checks++;
@@ -24,9 +31,12 @@ const check = (ok, what) => {
 };
 // `tictable analyse --json` on many positions at once, one answer per line.
 // (Exit status 2 when some are invalid: each line says which.)
-const cli = positions =>
-  spawnSync(tictable, ["analyse", "--json", "-"], { input: positions.join("\n") + "\n", maxBuffer: 1 << 26 })
-    .stdout.toString().trim().split("\n").map(l => JSON.parse(l));
+const cli = positions => {
+  const t = Date.now();
+  const r = spawnSync(tictable, ["analyse", "--json", "-"], { input: positions.join("\n") + "\n", maxBuffer: 1 << 26 });
+  globalThis.webTestTimes.cli += Date.now() - t;
+  return r.stdout.toString().trim().split("\n").map(l => JSON.parse(l));
+};
 // What `tictable analyse` puts behind a move: the child position's value, flipped.
 const moveValue = child =>
   child.terminal ? (child.winner ? "win in 1" : "draw")
@@ -43,12 +53,12 @@ const put = (pos, i) => {
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 let axeRuns = 0;
 async function axe(page, what) {
+  const t0 = Date.now();
   const initialTheme = await page.evaluate(() => document.documentElement.getAttribute("data-theme"));
   for (const width of [1280, 400]) {
     await page.setViewportSize({ width, height: 900 });
     for (const themeName of ["light", "dark"]) {
       await page.evaluate(t => document.documentElement.setAttribute("data-theme", t), themeName);
-      await page.waitForTimeout(50);
       if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: axePath });
       const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] }))
         .violations.map(v => `${v.id} (${v.nodes.length}: ${v.nodes.slice(0, 2).map(n => n.target.join(" ")).join(", ")})`));
@@ -58,6 +68,7 @@ async function axe(page, what) {
   }
   await page.evaluate(t => t === null ? document.documentElement.removeAttribute("data-theme") : document.documentElement.setAttribute("data-theme", t), initialTheme);
   await page.setViewportSize({ width: 1280, height: 900 });
+  globalThis.webTestTimes.axe += Date.now() - t0;
 }
 
 const profile = mkdtempSync(join(tmpdir(), "tictable-web-test-"));
@@ -75,6 +86,7 @@ try {
   page.on("pageerror", e => errors.push("page: " + e.message));
   await page.goto("file://" + resolve(pagePath));
   await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+  lap("load");
 
   // WEB_TEST_ONLY=levels: only the levels of every game (levels.mjs), on the page as built.
   if (process.env.WEB_TEST_ONLY === "levels") {
@@ -200,7 +212,7 @@ try {
   // figures), and adaptive's estimate of the person, which moves with a careless move.
   await setSelect("level", 5);
   const rates = await page.textContent("#level-rates");
-  check(/as X it wins 191\/192 \(99\.48 %\); as O it wins 866\/945/.test(rates), `sharp's win rates shown: "${rates}"`);
+  check(rates === "Against a uniformly random player: as X it wins 191/192 (99.48 %), draws 1/192 (0.52 %); as O it wins 866/945 (91.64 %), draws 79/945 (8.36 %).", `sharp's win rates shown: "${rates}"`);
   // As O: adaptive opens, and O's first reply always has losing moves (an edge after
   // a corner or the centre); one is a careless move, which raises the estimate.
   await setSelect("side", "O"); await setSelect("level", 7); await page.click("#new");
@@ -219,38 +231,43 @@ try {
   await setSelect("side", "X");
   await setSelect("level", 3); await page.click("#new");
 
+  lap("1 lost game");
   // 1b. Never nobody to move (issue 39 item 1: playing O, Undo back to the start
   // left "Engine to move (X)" with the engine idle). After each control, from each
   // side, at the start, mid-game and at the end, the status is the person's move or
   // a result: the engine, when it is to move, has moved.
   {
     const settled = st => /^Your move \([XO]\)$/.test(st) || /wins|^Draw$/.test(st);
-    const playOne = async () => {
-      const b = await board();
-      const i = [...b.pos].findIndex(c => c === ".");
-      if (i >= 0 && b.status.startsWith("Your move")) await page.click(`#board button[data-i='${i}']`);
-    };
-    const stages = {
-      start: async () => { await page.click("#new"); },
-      mid: async () => { await page.click("#new"); await playOne(); await playOne(); },
-      end: async () => { await page.click("#new"); for (let k = 0; k < 9 && !/wins|Draw/.test((await board()).status); k++) await playOne(); },
-    };
-    const controls = {
-      undo: () => page.click("#undo", { force: true }),
-      "undo twice": async () => { await page.click("#undo", { force: true }); await page.click("#undo", { force: true }); },
-      "undo, redo": async () => { await page.click("#undo", { force: true }); await page.click("#redo", { force: true }); },
-      redo: () => page.click("#redo", { force: true }),
-      "new game": () => page.click("#new"),
-      "you play (switch)": async () => setSelect("side", (await page.inputValue("#side")) === "X" ? "O" : "X"),
-      engine: () => setSelect("level", 4),
-      "mistake rate": async () => { await page.fill("#rate", "0.1"); await page.dispatchEvent("#rate", "change"); },
-    };
+    // Each case in the page (one round trip): the selects and the rate box set as
+    // selectOption and fill set them (input and change events), buttons by their own
+    // click events (a disabled one ignores it, as a click there does).
+    const STAGES = ["start", "mid", "end"];
+    const CONTROLS = ["undo", "undo twice", "undo, redo", "redo", "new game", "you play (switch)", "engine", "mistake rate"];
     let cases = 0;
-    for (const side of ["X", "O"]) for (const [stage, reach] of Object.entries(stages)) for (const [name, act] of Object.entries(controls)) {
-      await setSelect("side", side); await setSelect("level", 3); await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
-      await reach();
-      await act();
-      const st = (await board()).status;
+    for (const side of ["X", "O"]) for (const stage of STAGES) for (const name of CONTROLS) {
+      const st = await page.evaluate(([side, stage, name]) => {
+        const $ = id => document.getElementById(id), status = () => $("status").textContent;
+        const set = (id, v) => { $(id).value = String(v); for (const e of ["input", "change"]) $(id).dispatchEvent(new Event(e, { bubbles: true })); };
+        const playOne = () => {
+          const i = [...$("board").dataset.pos].findIndex(c => c === ".");
+          if (i >= 0 && status().startsWith("Your move")) document.querySelector(`#board button[data-i='${i}']`).click();
+        };
+        set("side", side); set("level", 3); set("rate", "0");
+        $("new").click();
+        if (stage === "mid") { playOne(); playOne(); }
+        if (stage === "end") for (let k = 0; k < 9 && !/wins|Draw/.test(status()); k++) playOne();
+        ({
+          undo: () => $("undo").click(),
+          "undo twice": () => { $("undo").click(); $("undo").click(); },
+          "undo, redo": () => { $("undo").click(); $("redo").click(); },
+          redo: () => $("redo").click(),
+          "new game": () => $("new").click(),
+          "you play (switch)": () => set("side", $("side").value === "X" ? "O" : "X"),
+          engine: () => set("level", 4),
+          "mistake rate": () => set("rate", "0.1"),
+        })[name]();
+        return status();
+      }, [side, stage, name]);
       check(settled(st), `playing ${side}, ${stage}, ${name}: someone is to move, not "${st}"`);
       cases++;
     }
@@ -265,6 +282,7 @@ try {
     await setSelect("side", "X"); await setSelect("level", 3);
   }
 
+  lap("1b controls");
   // 1c. Keys anywhere on the page (issue 39 item 4: digits played only after a
   // click on the board; u, r, n, h did nothing), never inside a form field.
   {
@@ -298,6 +316,7 @@ try {
     await page.fill("#rate", "0"); await page.dispatchEvent("#rate", "change");
   }
 
+  lap("1c keys");
   // 1d. The value colours (issue 39 item 2), read from the page's own CSS in both
   // themes: every pair at least 30 apart (CIE76 ΔE in CIELAB, D65) for normal vision
   // and simulated protanopia, deuteranopia and tritanopia (Machado, Oliveira and
@@ -353,6 +372,7 @@ try {
     colourFigure = `value colours at least ${least.toFixed(1)} ΔE apart`;
   }
 
+  lap("1d colours");
   // 2. Hints against `tictable analyse` on at least 200 positions read off the page.
   await setSelect("level", 0);
   const seen = new Map();
@@ -361,12 +381,28 @@ try {
   for (let game = 0; seen.size < 240 && game < 400; game++) {
     await setSelect("side", game % 2 ? "O" : "X");
     await page.click("#new");
-    for (b = await board(); !/wins|Draw/.test(b.status); b = await board()) {
-      seen.set(b.pos, b);
-      const empty = b.hints.flatMap((h, i) => h !== null ? [i] : []);
-      if (!empty.length) break;
-      await page.click(`#board button[data-i='${empty[random(empty.length)]}']`);
-    }
+    // The game played in the page (the squares' own click events; one round trip),
+    // the board read after each move as board() reads it.
+    const played = await page.evaluate(rnd => {
+      const random = n => { rnd = (rnd * 1103515245 + 12345) % 2147483648; return rnd % n; };
+      const snap = () => ({
+        pos: document.getElementById("board").dataset.pos,
+        status: document.getElementById("status").textContent,
+        hints: [...document.querySelectorAll("#board button")].map(b => b.querySelector(".hint")?.textContent ?? null),
+        best: [...document.querySelectorAll("#board button")].flatMap((b, i) => b.classList.contains("best") ? [i] : []),
+        history: document.querySelectorAll("#history li").length,
+      });
+      const shown = [];
+      for (let b = snap(); !/wins|Draw/.test(b.status); b = snap()) {
+        shown.push(b);
+        const empty = b.hints.flatMap((h, i) => h !== null ? [i] : []);
+        if (!empty.length) break;
+        document.querySelector(`#board button[data-i='${empty[random(empty.length)]}']`).click();
+      }
+      return { shown, rnd };
+    }, rnd);
+    rnd = played.rnd;
+    for (const shown of played.shown) seen.set(shown.pos, shown);
   }
   const positions = [...seen.keys()];
   const answers = cli(positions);
@@ -384,17 +420,20 @@ try {
   });
   check(positions.length >= 200, `${positions.length} positions`);
 
+  lap("2 hints");
   // 3. The analyse panel against `tictable analyse`, valid and invalid positions.
-  const setPosition = async pos => {
-    await page.click("#an-clear");
+  // Clear, then each square clicked (empty → X → O) as a person does, through the
+  // buttons' own click events in the page (one round trip).
+  const setPosition = pos => page.evaluate(pos => {
+    document.getElementById("an-clear").click();
     for (let i = 0; i < 9; i++) {
       const clicks = { ".": 0, X: 1, O: 2 }[pos[i]];
-      for (let k = 0; k < clicks; k++) await page.click(`#an-board button[data-i='${i}']`);
+      for (let k = 0; k < clicks; k++) document.querySelector(`#an-board button[data-i='${i}']`).click();
     }
-    return page.evaluate(() => Object.fromEntries(
+    return Object.fromEntries(
       ["pos", "valid", "tomove", "outcome", "plies", "best", "safe", "line", "error"]
-        .map(k => [k, document.getElementById("an-" + k).textContent])));
-  };
+        .map(k => [k, document.getElementById("an-" + k).textContent]));
+  }, pos);
   const people = list => list.map(i => i + 1).join(" ");
   const panelPositions = ["XX.OO....", ".........", "XO.XO.X..", "XOXOXOOXO", "XXX......", "XXXOOO...",
     "OO.......", "XXXOO.OO.", "X.O.X.O.X", "O...X....", "XOX.O....", "XO.......", "X..XO.O.X"];
@@ -415,14 +454,12 @@ try {
         && shown.plies === String(a.plies) && shown.best === people(a.best) && shown.safe === people(a.safe),
         `${pos}: page ${JSON.stringify(shown)} vs ${JSON.stringify(a)}`);
       // The principal line: best moves one after another, as long as `plies`.
-      const line = shown.line.split(" ").map(n => +n - 1);
-      let p = pos;
-      for (const m of line) {
-        const here = cli([p])[0];
-        check(here.best.includes(m), `${pos}: line move ${m + 1} is best in ${p}`);
-        p = put(p, m);
-      }
-      check(line.length === a.plies && cli([p])[0].terminal, `${pos}: the line ends the game in ${a.plies} plies`);
+      // (The positions along it, with the one it ends in, in one `tictable analyse`.)
+      const line = shown.line.split(" ").map(n => +n - 1), along = [pos];
+      for (const m of line) along.push(put(along[along.length - 1], m));
+      const here = cli(along);
+      line.forEach((m, j) => check(here[j].best.includes(m), `${pos}: line move ${m + 1} is best in ${along[j]}`));
+      check(line.length === a.plies && here[line.length].terminal, `${pos}: the line ends the game in ${a.plies} plies`);
       valid++;
     }
   }
@@ -430,6 +467,7 @@ try {
   await setPosition("XO.XO....");
   await (await page.$("#analyse")).screenshot({ path: join(outDir, "analyse.png") });
 
+  lap("3 analyse panel");
   // 4. The machine. Its panel, read off the page.
   const machine = () => page.evaluate(() => ({
     state: document.getElementById("m-state").dataset.state,
@@ -495,12 +533,21 @@ try {
     }
     return left;
   }
-  const knockWhilePlacing = async () => {
-    const p = await waitFor(m => m.state === "Placing" && m.held >= 0, "a piece on the magnet");
-    const target = +p.full.match(/square (\d)/)[1] - 1;
-    const empty = [...p.record].flatMap((c, i) => c === "." && i !== target ? [i] : []);
-    await tool("Knock carried piece here"); await square(empty[0]);
-  };
+  // Watched for in the page itself (every 5 ms) and knocked there at once: from
+  // here, a busy machine's round trips could miss the piece's short carry.
+  const knockWhilePlacing = () => page.evaluate(() => new Promise((done, fail) => {
+    const end = Date.now() + 60000, timer = setInterval(() => {
+      const state = document.getElementById("m-state"), record = document.getElementById("m-record").textContent;
+      if (Date.now() > end) { clearInterval(timer); fail(new Error("machine: waiting for a piece on the magnet")); }
+      if (state.dataset.state !== "Placing" || +document.getElementById("mv").dataset.held < 0) return;
+      clearInterval(timer);
+      const target = +state.textContent.match(/square (\d)/)[1] - 1;
+      const empty = [...record].flatMap((c, i) => c === "." && i !== target ? [i] : []);
+      [...document.querySelectorAll("#m-tools button")].find(b => b.textContent === "Knock carried piece here").click();
+      document.querySelector(`#m-squares button[data-i='${empty[0]}']`).click();
+      done();
+    }, 5);
+  }));
   // Start: the device moves first; its first piece is knocked off the magnet
   // onto another square (a stray), and the next one too (the board moved?).
   await setSelect("m-speed", 1);
@@ -608,6 +655,7 @@ try {
   const boot = await waitFor(m => /Error blinks 2 times/.test(m.say), "the boot signal", 5000);
   check(boot.held === -1, "the power cut dropped the piece");
 
+  lap("4 machine");
   // 5. The layout at 1280, 800 and 400 px: no element leaves its card or the
   // viewport, no text overlaps another, fault names stay whole, the play
   // panel's settings stay on one line at 1280 px. Screenshots of each.
@@ -650,7 +698,8 @@ try {
   await setSelect("side", "O"); await setSelect("level", 3); await page.click("#new");
   for (const width of [1280, 800, 400]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
+    // (The layout after the resize: two animation frames.)
+    await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
     const { bad, settingsLines, settings } = await layout();
     check(bad.length === 0, `${width} px: ${bad.slice(0, 8).join("; ")}`);
     if (width === 1280) check(settingsLines === 1, `1280 px: the play settings wrap onto ${settingsLines} lines: ${settings}`);
@@ -662,13 +711,18 @@ try {
   check((await layout()).bad.length === 0, "dark theme: the same layout");
   await page.screenshot({ path: join(outDir, "page-1280-dark.png"), fullPage: true });
   await page.click("#theme");
+  lap("5 layout");
   await axe(page, "index.html");
+  lap("axe index");
   // Every game: chosen, solved in the browser, played to the end from each side (games.mjs).
   const { times: solveTimes, rows: gameRows, watched, puzzles } = await gamesTest(page, check, tictable, axe, join(outDir, "games.png"));
+  lap("games, the rest");
   // Connect Four 4x6, 6x4 and 5x5: searched live, checked against the solver's table (large.mjs).
   const large = await largeTest(page, check, tictable, axe);
+  lap("large Connect Four");
   // Every game's levels, their win rates and adaptive's estimate (levels.mjs).
   const levels = await levelsTest(page, check, tictable);
+  lap("levels, the rest");
   // docs/web.md's web-games block (scripts/web-test --write): each game's solve in this browser.
   const cpu = readFileSync("/proc/cpuinfo", "utf8").split("\n").filter(l => l.startsWith("processor")).length;
   writeFileSync(join(outDir, "games.md"), [
@@ -687,9 +741,12 @@ try {
   check((await board()).history === 2, "play.html plays a move and the engine answers");
   await axe(page, "play.html");
 
+  lap("play.html");
   check(errors.length === 0, "no console errors: " + errors.join("; "));
   if (failed.length) throw new Error(`${failed.length} checks failed`);
   const size = f => statSync(f).size;
+  const T = globalThis.webTestTimes;
+  console.log(`web-test time by part, s: ${laps.join(", ")}; of which axe-core ${(T.axe / 1000).toFixed(1)}, tictable subprocesses ${(T.cli / 1000).toFixed(1)}`);
   console.log(`web: PASS page ${size(pagePath)} B, wasm ${size(pagePath.replace(/\.html$/, ".wasm"))} B, ` +
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +

@@ -1409,7 +1409,7 @@ mod tests {
         assert!(app.engine_to_move().is_some());
         typing(&mut app, "w");
         let r = app.refutation.clone().expect("a refutation");
-        assert_eq!(r.said, "2 (loss in 6) is a mistake where 5 kept a draw.");
+        assert_eq!(r.said, "2 loses in 6 is a mistake where 5 keeps the draw.");
         assert_eq!(app.engine_to_move(), None, "the engine waits");
         press(
             &mut app,

@@ -117,13 +117,7 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
             "w" => {
                 match session.last_mistake() {
                     Some(m) => {
-                        writeln!(
-                            out,
-                            "{} is a mistake where {}. The refutation: {}.",
-                            m.played,
-                            m.best,
-                            m.line.join(" ")
-                        )?;
+                        writeln!(out, "{} The refutation: {}.", m.said, m.line.join(" "))?;
                         if let Some(end) = m.positions.last() {
                             for line in session.look.draw(end) {
                                 writeln!(out, "  {line}")?;

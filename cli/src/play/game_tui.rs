@@ -91,10 +91,8 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
         KeyCode::Char('w') => match session.last_mistake() {
             Some(m) => {
                 session.message = format!(
-                    "{} is a mistake where {}. The refutation: {}. Space steps, ← back, \
-                     any other key returns.",
-                    m.played,
-                    m.best,
+                    "{} The refutation: {}. Space steps, ← back, any other key returns.",
+                    m.said,
                     m.line.join(" ")
                 );
                 session.showing = Some((m.positions, 0));

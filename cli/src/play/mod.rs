@@ -8,6 +8,7 @@ pub mod look;
 mod plain;
 pub mod puzzle_tui;
 mod refute;
+pub(crate) use refute::mistake_text;
 pub mod session;
 mod tui;
 pub mod ui;

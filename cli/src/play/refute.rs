@@ -2,7 +2,9 @@
 //! last move that gave away value, by the engine's table (`tictable::move_values`),
 //! and its refutation, the principal line from the position after it, to step through
 //! on the board. (`play --game G` has its own, over any game's table: `Session::
-//! last_mistake`.)
+//! last_mistake`.) And the one wording of a mistake that every front end uses
+//! ([`mistake_text`]: this game, `play --game G`, `tictable puzzle`; the page says
+//! it the same way).
 
 use tictable::game::Game;
 use tictable::{move_values, MoveValue, Outcome, Player, Square};
@@ -16,7 +18,7 @@ pub struct Refutation {
     start: usize,
     /// The plies of the refutation shown (0: the position after the mistake).
     pub shown: usize,
-    /// What the mistake was: "2 (loss in 6) is a mistake where 5 kept a draw."
+    /// What the mistake was: "2 loses in 6 is a mistake where 5 keeps the draw."
     pub said: String,
     /// The refutation's moves as the keys name them: "5 9 7 3 4".
     pub line: String,
@@ -40,6 +42,40 @@ impl Refutation {
     pub fn game(&self) -> Option<Game> {
         Game::from_moves(&self.moves, self.start + self.shown).ok()
     }
+}
+
+/// What a move leads to for the side making it, as a verb said of one move (`one`)
+/// or of several: "wins in 3" / "win in 3", "loses in 4" / "lose in 4", and for a
+/// draw "keeps the draw" / "keep the draw" (`kept`: the best moves, which keep it)
+/// or "draws" / "draw". The count is the remoteness, the move itself counted
+/// (docs/glossary.md), as in the hints' "win in 3".
+pub(crate) fn verb(outcome: Outcome, remoteness: u8, one: bool, kept: bool) -> String {
+    let s = if one { "s" } else { "" };
+    match (outcome, kept) {
+        (Outcome::Win, _) => format!("win{s} in {remoteness}"),
+        (Outcome::Draw, true) => format!("keep{s} the draw"),
+        (Outcome::Draw, false) => format!("draw{s}"),
+        (Outcome::Loss, _) => format!("lose{s} in {remoteness}"),
+    }
+}
+
+/// The one wording of a mistake in every front end (tic-tac-toe's game, `play
+/// --game G`, `tictable puzzle`'s wrong answer; the page's the same): the move played
+/// and what it leads to, then the best moves and what they keep, each count the
+/// remoteness with the move counted: "2 loses in 6 is a mistake where 5 keeps the
+/// draw.", "7-4 loses in 4 is a mistake where 8-5 loses in 6."
+pub(crate) fn mistake_text(
+    played: &str,
+    got: (Outcome, u8),
+    best: &[String],
+    kept: (Outcome, u8),
+) -> String {
+    format!(
+        "{played} {} is a mistake where {} {}.",
+        verb(got.0, got.1, true, false),
+        best.join(", "),
+        verb(kept.0, kept.1, best.len() == 1, true)
+    )
 }
 
 /// How good a move's value is for its mover: a win sooner, a loss later is better.
@@ -92,10 +128,6 @@ pub fn last_mistake(
             line.push(square);
         }
         let names: Vec<String> = best_squares.iter().map(|&s| label(s).to_string()).collect();
-        let kept = match top.outcome {
-            Outcome::Draw => "a draw".to_string(),
-            _ => top.to_string(),
-        };
         let keys: Vec<String> = line[ply + 1..]
             .iter()
             .map(|&s| label(s).to_string())
@@ -105,10 +137,11 @@ pub fn last_mistake(
             moves: line,
             start: ply + 1,
             shown: 0,
-            said: format!(
-                "{} ({got}) is a mistake where {} kept {kept}.",
-                label(played),
-                names.join(", ")
+            said: mistake_text(
+                &label(played).to_string(),
+                (got.outcome, got.plies),
+                &names,
+                (top.outcome, top.plies),
             ),
         });
     }
@@ -129,7 +162,7 @@ mod tests {
         // X 1 (index 0), O 2 (index 1): O loses (the centre, 5, was its only draw).
         let label = |s: Square| s.index() + 1;
         let r = last_mistake(&game(&[0, 1]), |p| p == Player::O, label).unwrap();
-        assert_eq!(r.said, "2 (loss in 6) is a mistake where 5 kept a draw.");
+        assert_eq!(r.said, "2 loses in 6 is a mistake where 5 keeps the draw.");
         assert_eq!(r.plies(), 5);
         let mut r = r;
         for _ in 0..9 {

@@ -4,6 +4,7 @@
 //! two-key input of the full-screen game. Tic-tac-toe keeps its own state (`app`).
 
 use super::look::Look;
+use super::refute::{mistake_text, verb};
 use crate::analyse::{move_record, value_text};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -60,10 +61,9 @@ pub struct Session<G: Game> {
 /// The person's last move that gave away value, and how the opponent punishes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mistake {
-    /// The move, as people write it, and what it led to (`7-4 loses in 4`).
-    pub played: String,
-    /// What the best moves would have kept (`8-5 loses in 6`).
-    pub best: String,
+    /// What the mistake was, in the one wording of every front end
+    /// (`refute::mistake_text`): "7-4 loses in 4 is a mistake where 8-5 loses in 6."
+    pub said: String,
     /// The principal line from the position after the mistake, as people write it:
     /// each side's best move in turn, to the end (at most [`REFUTATION_PLIES`]).
     pub line: Vec<String>,
@@ -74,20 +74,6 @@ pub struct Mistake {
 
 /// The longest refutation shown, in plies.
 pub const REFUTATION_PLIES: usize = 16;
-
-/// What a move leads to for the side making it, as a verb: `wins in 3`, `keep the
-/// draw`, `lose in 4` (`one`: said of one move).
-fn verb(record: tictable_games::Record, one: bool) -> String {
-    let r = record.remoteness;
-    match (record.outcome, one) {
-        (Outcome::Win, true) => format!("wins in {r}"),
-        (Outcome::Win, false) => format!("win in {r}"),
-        (Outcome::Draw, true) => "keeps the draw".to_string(),
-        (Outcome::Draw, false) => "keep the draw".to_string(),
-        (Outcome::Loss, true) => format!("loses in {r}"),
-        (Outcome::Loss, false) => format!("lose in {r}"),
-    }
-}
 
 /// The seat index of `player`.
 fn seat(player: Player) -> usize {
@@ -390,8 +376,11 @@ impl<G: Game> Session<G> {
         let parts: Vec<String> = groups
             .iter()
             .map(|(_, outcome, r, moves)| {
-                let record = tictable_games::Record::from((*outcome, *r));
-                format!("{} {}", moves.join(", "), verb(record, moves.len() == 1))
+                format!(
+                    "{} {}",
+                    moves.join(", "),
+                    verb(*outcome, *r, moves.len() == 1, true)
+                )
             })
             .collect();
         Some(parts.join("; "))
@@ -439,8 +428,12 @@ impl<G: Game> Session<G> {
             }
             let names: Vec<String> = best_moves.iter().map(|&mv| write(mv)).collect();
             return Some(Mistake {
-                played: format!("{} {}", write(self.moves[ply]), verb(got, true)),
-                best: format!("{} {}", names.join(", "), verb(best, names.len() == 1)),
+                said: mistake_text(
+                    &write(self.moves[ply]),
+                    (got.outcome, got.remoteness),
+                    &names,
+                    (best.outcome, best.remoteness),
+                ),
                 line,
                 positions: shown,
             });
@@ -747,8 +740,7 @@ mod tests {
         s.new_game();
         s.play_text("7-4").unwrap();
         let m = s.last_mistake().unwrap();
-        assert_eq!(m.played, "7-4 loses in 4");
-        assert_eq!(m.best, "8-5 loses in 6");
+        assert_eq!(m.said, "7-4 loses in 4 is a mistake where 8-5 loses in 6.");
         // Four plies to the end: Black, White, Black, White's last, then no move.
         assert_eq!(m.line.len(), 3, "{:?}", m.line);
         assert_eq!(m.positions.len(), 4);

@@ -680,7 +680,9 @@ fn w_says_why_the_last_move_was_a_mistake_with_its_refutation() {
     // X 1, O 2: the edge loses where the centre draws; the refutation is X's win.
     let out = run_plain(&["--x", "human", "--o", "human"], "1\n2\nw\n");
     assert!(
-        out.contains("2 (loss in 6) is a mistake where 5 kept a draw. The refutation: 4 7 5 3 6."),
+        out.contains(
+            "2 loses in 6 is a mistake where 5 keeps the draw. The refutation: 4 7 5 3 6."
+        ),
         "{out}"
     );
     // The centre keeps the draw: nothing to say.

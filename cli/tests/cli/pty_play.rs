@@ -563,10 +563,11 @@ fn a_puzzle_full_screen<G: tictable_games::Game>(
         .find(|&m| outcome(m).outcome == Outcome::Draw)
         .unwrap_or(wrong_moves[0]);
     let child = outcome(wrong);
+    // What it leads to for the mover, the move counted (the one wording of a mistake).
     let expected = match child.outcome {
-        Outcome::Draw => "can only draw".to_string(),
+        Outcome::Draw => "draws".to_string(),
         Outcome::Win => format!("loses in {}", child.remoteness + 1),
-        Outcome::Loss => format!("still wins, in {}", child.remoteness + 1),
+        Outcome::Loss => format!("wins in {}", child.remoteness + 1),
     };
     let wrong = game.write_move(wrong, Notation::People);
     let board = game.write_position(&position, Notation::People);
@@ -604,7 +605,8 @@ fn a_puzzle_full_screen<G: tictable_games::Game>(
         );
         type_move(&mut pty, &wrong);
         let screen = pty.wait_for("failed 1");
-        let said = format!("Not it: after {wrong} {mover} {expected}. The move was {people}.");
+        let said =
+            format!("Not it: {wrong} {expected} is a mistake where {people} wins in {remoteness}.");
         for must in [said.as_str(), "Solved 0 · failed 1", "q quit", "Moves are"] {
             assert!(
                 flat(&screen).contains(must),
@@ -745,7 +747,7 @@ fn a_tic_tac_toe_mistake_is_refuted_on_the_board_then_the_game_returns() {
         pty.keys("w");
         let screen = pty.wait_for("Refutation 0/5");
         assert!(
-            flat(&screen).contains("2 (loss in 6) is a mistake where 5 kept a draw."),
+            flat(&screen).contains("2 loses in 6 is a mistake where 5 keeps the draw."),
             "{columns}x{rows}:\n{screen}"
         );
         for ply in 1..=5 {
