@@ -54,6 +54,9 @@ pub struct Bench {
     /// Mixed into the power-cut draws' seed (the world's stays: the calibrated
     /// flash of the first scenario is the world's of that seed).
     pub cut_seed: u64,
+    /// The sensor boards' LEDs, as a share of their brightness (1: as built; less:
+    /// dim, low counts; `World::set_leds`).
+    pub leds: f64,
 }
 
 impl Default for Bench {
@@ -64,7 +67,16 @@ impl Default for Bench {
             lsi_hz: 40_000,
             seed: 7,
             cut_seed: 0,
+            leds: 1.0,
         }
+    }
+}
+
+impl Bench {
+    /// The seed of this run's part (its PVD levels, [`crate::pwr::part_offset_mv`]):
+    /// the world's mixed with [`Bench::cut_seed`].
+    pub fn part_seed(&self) -> u64 {
+        self.seed ^ self.cut_seed.rotate_left(17)
     }
 }
 
@@ -362,6 +374,7 @@ impl<'a> Session<'a> {
         let config = SimConfig::standard(0.0, 0.0, bench.seed)
             .map_err(|e| RunError::Fault(format!("{e:?}")))?;
         let mut world = World::new(config);
+        world.set_leds(bench.leds);
         world.now_ms = 0;
         let mut array = image.flash.clone();
         if let Some(f) = flash {
@@ -369,7 +382,7 @@ impl<'a> Session<'a> {
         }
         let mut mcu = Mcu::new(world, array, bench.osc, bench.lsi_hz);
         // This run's part: its PVD levels drawn within DS5319's spread.
-        mcu.pwr.offset_mv = crate::pwr::part_offset_mv(bench.seed ^ bench.cut_seed.rotate_left(17));
+        mcu.pwr.offset_mv = crate::pwr::part_offset_mv(bench.part_seed());
         let board = Board::new(image.clone(), mcu, bench.cpi).map_err(RunError::Fault)?;
         Ok(Session {
             board,
