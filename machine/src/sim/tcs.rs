@@ -13,8 +13,9 @@ use tictable::Square;
 /// on: the counts at the firmware's settings (`SensorSettings::DEFAULT`: 24 ms,
 /// gain 4x) of a sensor whose optics gain ([`World::gain`]) is 1 (each sensor's is
 /// drawn from 0.8 to 1.25), in proportion to the integration time and the analogue
-/// gain otherwise. So a black piece reads 208 to 325 counts on the clear channel,
-/// 64 to 100 on blue; a white one 2,720 to 4,250 clear.
+/// gain otherwise. So with the LEDs on an empty square reads 960 to 1,500 counts
+/// on the clear channel, a black piece 208 to 325 (64 to 100 on blue, the dimmest
+/// channel), a white one 2,720 to 4,250; with them off, 0 on every channel.
 ///
 /// How the counts come out ([`World::measure`]): the light times the gains and the
 /// integration time, times the noise (uniform, ± [`SimConfig::noise`] of the light:
