@@ -4,8 +4,12 @@
 //!
 //! ```text
 //! tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--only NAME] [--jobs N] [--log]
-//!                       [--vcd FILE] [--watch] [--speed N]
+//!                       [--vcd FILE] [--watch] [--speed N] [--seed N]
 //! ```
+//!
+//! `--seed N` seeds every scenario's world (default 7: the figures of the docs):
+//! other worlds, other parts (each scenario's PVD levels, printed under its line),
+//! the same rules (`scripts/reliability-sweep` runs several).
 //!
 //! `--vcd FILE` writes the pins of the scenario `--only` names as a Value Change
 //! Dump; `--watch` shows it playing in the terminal, at `--speed` times real time
@@ -31,11 +35,12 @@ struct Args {
     vcd: Option<String>,
     watch: bool,
     speed: f64,
+    seed: Option<u64>,
 }
 
 const USAGE: &str =
     "usage: tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--only NAME] [--jobs N] [--log] \
-                     [--vcd FILE] [--watch] [--speed N]";
+                     [--vcd FILE] [--watch] [--speed N] [--seed N]";
 
 fn parse() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
@@ -48,6 +53,7 @@ fn parse() -> Result<Args, String> {
         vcd: None,
         watch: false,
         speed: 1.0,
+        seed: None,
     };
     while let Some(x) = it.next() {
         match x.as_str() {
@@ -69,6 +75,13 @@ fn parse() -> Result<Args, String> {
                     .and_then(|j| j.parse().ok())
                     .filter(|&j: &f64| j.is_finite() && j >= 0.0)
                     .ok_or("--speed needs a number, 0 or above (0: as fast as it runs)")?
+            }
+            "--seed" => {
+                a.seed = Some(
+                    it.next()
+                        .and_then(|j| j.parse().ok())
+                        .ok_or("--seed needs a whole number")?,
+                )
             }
             "-h" | "--help" => return Err(String::new()),
             _ if x.starts_with('-') => return Err(format!("unknown option {x}")),
@@ -132,9 +145,12 @@ fn main() -> ExitCode {
         }
     };
     let mut reports = vec![];
-    let first_plan = scenarios::first();
+    let mut first_plan = scenarios::first();
+    if let Some(seed) = args.seed {
+        first_plan.bench.seed = seed;
+    }
     let first = scenarios::run_watched(&first_plan, &image, None, watch.of(first_plan.name));
-    show(&first, args.log);
+    show(&first, &first_plan, args.log);
     let flash = first.flash.clone();
     let first_ok = first.violations.is_empty();
     reports.push(first);
@@ -178,11 +194,16 @@ fn main() -> ExitCode {
     if wanted(&diff) {
         plans.push((diff, image.clone()));
     }
+    if let Some(seed) = args.seed {
+        for (p, _) in &mut plans {
+            p.bench.seed = seed;
+        }
+    }
     // The watched scenario plays here, the others on the workers.
     if let Some(i) = plans.iter().position(|(p, _)| watch.of(p.name).is_some()) {
         let (plan, img) = plans.remove(i);
         let r = run(&plan, &img, &flash, watch.of(plan.name));
-        show(&r, args.log);
+        show(&r, &plan, args.log);
         reports.push(r);
     }
     if first_ok || args.only.is_some() {
@@ -195,7 +216,7 @@ fn main() -> ExitCode {
                         break;
                     };
                     let r = run(&plan, &img, &flash, None);
-                    show(&r, args.log);
+                    show(&r, &plan, args.log);
                     done.lock().expect("reports").push(r);
                 });
             }
@@ -309,8 +330,15 @@ fn run(
     r
 }
 
-fn show(r: &Report, log: bool) {
-    println!("{}", r.summary());
+fn show(r: &Report, plan: &Plan, log: bool) {
+    // The part this run drew (one print: the workers' lines do not interleave).
+    let typ = tictable_vboard::pwr::PLS7_FALLING_MV[1] as i32;
+    let part = typ + tictable_vboard::pwr::part_offset_mv(plan.bench.part_seed());
+    println!(
+        "{}\n    part: PVD falling at {part} mV (seed {})",
+        r.summary(),
+        plan.bench.seed
+    );
     // The differential's games side by side (the last lines of its log, shown
     // below on a failure).
     if !log && r.violations.is_empty() {

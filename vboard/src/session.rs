@@ -59,6 +59,9 @@ pub struct Bench {
     /// An interrupt handler this long, µs, landing in each I2C read's closing
     /// sequence where interrupts are enabled (`Mcu::late_irq_ns`).
     pub late_irq_us: Option<u64>,
+    /// The sensor boards' LEDs, as a share of their brightness (1: as built; less:
+    /// dim, low counts; `World::set_leds`).
+    pub leds: f64,
 }
 
 impl Default for Bench {
@@ -70,7 +73,16 @@ impl Default for Bench {
             seed: 7,
             cut_seed: 0,
             late_irq_us: None,
+            leds: 1.0,
         }
+    }
+}
+
+impl Bench {
+    /// The seed of this run's part (its PVD levels, [`crate::pwr::part_offset_mv`]):
+    /// the world's mixed with [`Bench::cut_seed`].
+    pub fn part_seed(&self) -> u64 {
+        self.seed ^ self.cut_seed.rotate_left(17)
     }
 }
 
@@ -379,6 +391,7 @@ impl<'a> Session<'a> {
         let config = SimConfig::standard(0.0, 0.0, bench.seed)
             .map_err(|e| RunError::Fault(format!("{e:?}")))?;
         let mut world = World::new(config);
+        world.set_leds(bench.leds);
         world.now_ms = 0;
         let mut array = image.flash.clone();
         if let Some(f) = flash {
@@ -387,7 +400,7 @@ impl<'a> Session<'a> {
         let mut mcu = Mcu::new(world, array, bench.osc, bench.lsi_hz);
         mcu.late_irq_ns = bench.late_irq_us.map(|us| us * 1_000);
         // This run's part: its PVD levels drawn within DS5319's spread.
-        mcu.pwr.offset_mv = crate::pwr::part_offset_mv(bench.seed ^ bench.cut_seed.rotate_left(17));
+        mcu.pwr.offset_mv = crate::pwr::part_offset_mv(bench.part_seed());
         let board = Board::new(image.clone(), mcu, bench.cpi).map_err(RunError::Fault)?;
         Ok(Session {
             board,

@@ -9,7 +9,27 @@ use crate::hw::Rgbc;
 use crate::Colour;
 use tictable::Square;
 
-/// Base optics: what a sensor sees for empty, black, white at gain 1.
+/// Base optics: what a sensor sees for empty, black, white with the breakout's LED
+/// on: the counts at the firmware's settings (`SensorSettings::DEFAULT`: 24 ms,
+/// gain 4x) of a sensor whose optics gain ([`World::gain`]) is 1 (each sensor's is
+/// drawn from 0.8 to 1.25), in proportion to the integration time and the analogue
+/// gain otherwise. So with the LEDs on an empty square reads 960 to 1,500 counts
+/// on the clear channel, a black piece 208 to 325 (64 to 100 on blue, the dimmest
+/// channel), a white one 2,720 to 4,250; with them off, 0 on every channel.
+///
+/// How the counts come out ([`World::measure`]): the light times the gains and the
+/// integration time, times the noise (uniform, ± [`SimConfig::noise`] of the light:
+/// the sample's own), then whole counts, as the ADC gives them (the fraction
+/// dropped), clamped to the full scale. The dark floor, what the ADC reads with no
+/// light (the TCS3472 datasheet's "Dark ADC count value", RGBC characteristics):
+/// its figure could not be read in any source this project has, so it is modelled
+/// at its lower bound, 0 counts, with no noise of its own. With the noise
+/// proportional to the light, a channel below about 17 counts spreads over less
+/// than one count, and the whole counts repeat sample after sample: the worst case
+/// for [`STUCK_SAMPLES`](crate::sensors::STUCK_SAMPLES). With the LEDs off
+/// ([`World::set_leds`] 0) every sample is the dark floor, all zero.
+///
+/// [`SimConfig::noise`]: super::world::SimConfig::noise
 const EMPTY_RGBC: [f64; 4] = [1200.0, 420.0, 400.0, 380.0];
 const BLACK_RGBC: [f64; 4] = [260.0, 90.0, 85.0, 80.0];
 const WHITE_RGBC: [f64; 4] = [3400.0, 1150.0, 1200.0, 1100.0];
@@ -198,6 +218,23 @@ impl World {
     /// Reads register `p` of the sensor of `square`.
     pub(super) fn sensor_read(&mut self, square: Square, p: usize) -> u8 {
         self.sensors[square.index() as usize].read(p)
+    }
+
+    /// The boards' LEDs at `level` of their brightness (1: as built; 0: off, every
+    /// sample the dark floor; between: dim LEDs, low counts): scales every sensor's
+    /// optics gain ([`World::gain`]).
+    ///
+    /// ```
+    /// use tictable_machine::sim::world::{SimConfig, World};
+    /// let mut w = World::new(SimConfig::standard(0.0, 0.0, 1).unwrap());
+    /// let g = w.gain[4];
+    /// w.set_leds(0.25);
+    /// assert_eq!(w.gain[4], g * 0.25);
+    /// ```
+    pub fn set_leds(&mut self, level: f64) {
+        for g in &mut self.gain {
+            *g *= level;
+        }
     }
 
     /// What sensor `s` sees now (one sample, with its noise), as raw counts under

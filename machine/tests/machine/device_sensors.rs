@@ -14,7 +14,8 @@ use tictable::Square;
 use tictable_machine::classify::{Calibrator, Margins, Reference, Rgbc, Sensed};
 use tictable_machine::scanner::{ScanSettings, Scanner};
 use tictable_machine::sensors::{
-    BusRecovery, Mux, SensorBank, SensorError, SensorSettings, Wiring, STUCK_SAMPLES, WARMUP_MS,
+    BusRecovery, Mux, SensorBank, SensorError, SensorSettings, Wiring, DARK_COUNTS, STUCK_SAMPLES,
+    WARMUP_MS,
 };
 use tictable_machine::Colour;
 
@@ -300,6 +301,41 @@ fn saturated_samples_repeat_exactly_and_are_not_a_stuck_sensor() {
         assert_eq!(bank.read(sq(6), 4 + k * FRESH), Ok(r), "sample {k}");
     }
     assert_eq!(bank.stats().stuck, 0);
+    i2c.done();
+}
+
+#[test]
+fn dark_samples_repeat_exactly_and_are_not_a_stuck_sensor() {
+    // The LEDs off (or a dim LED under a black piece): a few counts, whole counts,
+    // the noise below one count, so a live sensor repeats its sample exactly. At
+    // or below DARK_COUNTS on the clear channel that is not a stuck sensor; just
+    // above it, it is.
+    let dark = Rgbc::new(DARK_COUNTS, 3, 2, 2);
+    let lit = Rgbc::new(DARK_COUNTS + 1, 3, 2, 2);
+    let n = usize::from(STUCK_SAMPLES) * 2;
+    let mut expected = start_tx(&[6]);
+    for _ in 0..n {
+        expected.extend(read_tx(6, dark));
+    }
+    for _ in 0..STUCK_SAMPLES {
+        expected.extend(read_tx(6, lit));
+    }
+    let mut i2c = Mock::new(&expected);
+    let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, SensorSettings::DEFAULT);
+    start(&mut bank, &[6], 0);
+    let mut t = 4;
+    for k in 1..=n {
+        t += FRESH;
+        assert_eq!(bank.read(sq(6), t), Ok(dark), "dark sample {k}");
+    }
+    for _ in 1..STUCK_SAMPLES {
+        t += FRESH;
+        assert_eq!(bank.read(sq(6), t), Ok(lit));
+    }
+    t += FRESH;
+    let got = bank.read(sq(6), t);
+    assert_eq!(got, Err(nb::Error::Other(SensorError::Stuck)));
+    assert_eq!(bank.stats().stuck, 1);
     i2c.done();
 }
 
