@@ -142,6 +142,9 @@ pub struct GameSpec {
     /// Who moves first, set with the Side button before Start (`None`: as the
     /// machine is set up).
     pub device_first: Option<bool>,
+    /// The device plays a level that may lose (`random`, `easy`, `medium`,
+    /// `epsilon:E`): its loss is no violation and not counted in the PASS line.
+    pub may_lose: bool,
 }
 
 /// A supply sag: VDD at `mv` from `after_ms` after Start for `for_ms`.
@@ -202,6 +205,7 @@ impl GameSpec {
             arlo_storm_after_ms: None,
             script: None,
             device_first: None,
+            may_lose: false,
         }
     }
 }
@@ -213,6 +217,8 @@ pub struct GameResult {
     pub device_won: Option<bool>,
     /// It ended with a result light.
     pub finished: bool,
+    /// The device played a level that may lose ([`GameSpec::may_lose`]).
+    pub may_lose: bool,
     /// Cheats made, and put back by the device.
     pub cheats: u32,
     /// Cheats the device put back before the person's next turn.
@@ -300,7 +306,7 @@ impl GameResult {
                 v.push("no software reset after the exception".into());
             }
         }
-        if self.device_won == Some(false) && self.finished {
+        if self.device_won == Some(false) && self.finished && !self.may_lose {
             v.push("the device LOST".into());
         }
         if self.pieces_off > 0 {
@@ -790,6 +796,7 @@ impl<'a> Session<'a> {
         ));
         let mut r = GameResult {
             device_first,
+            may_lose: spec.may_lose,
             ..GameResult::default()
         };
         let mut seen = Position::EMPTY;
