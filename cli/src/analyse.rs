@@ -236,12 +236,19 @@ fn summary(a: &Analysis) -> String {
 }
 
 /// `analyse --game G`: each position in `G`'s notation, solved on demand or read from
-/// `--table`.
+/// `--table`; a Connect Four board too large to solve
+/// ([`searched_live`](tictable_games::search::searched_live)) is searched live, position
+/// by position, unless `--table` is given.
 fn run_game(id: &str, args: &Args) -> ExitCode {
     let game = match crate::solve::parse_game(id, "analyse") {
         Ok(game) => game,
         Err(code) => return code,
     };
+    if let (tictable_games::catalog::AnyGame::ConnectFour(g), None) = (&game, &args.table) {
+        if tictable_games::search::searched_live(g) {
+            return run_live(*g, args);
+        }
+    }
     tictable_games::dispatch!(game, g => {
         let solution = match crate::solve::load_or_solve(g, args.table.as_deref()) {
             Ok(solution) => solution,
@@ -250,8 +257,66 @@ fn run_game(id: &str, args: &Args) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        answer_all(args, GAME_LEGEND, |input: &str| game_report(&solution, input, args.json))
+        answer_all(args, GAME_LEGEND, |input: &str| {
+            game_report(solution.game(), |p| from_table(&solution, p), input, args.json)
+        })
     })
+}
+
+/// `analyse --game G` for a board searched live: every answer from
+/// [`Searcher`](tictable_games::search::Searcher) (its table of
+/// [`DEFAULT_TABLE_BYTES`](tictable_games::search::DEFAULT_TABLE_BYTES), the page's).
+fn run_live(game: tictable_games::ConnectFour, args: &Args) -> ExitCode {
+    use tictable_games::search::{Searcher, DEFAULT_TABLE_BYTES};
+    let mut searcher = match Searcher::new(game, DEFAULT_TABLE_BYTES) {
+        Ok(searcher) => searcher,
+        Err(e) => {
+            eprintln!("analyse: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    answer_all(args, GAME_LEGEND, |input: &str| {
+        game_report(&game, |p| from_search(&mut searcher, p), input, args.json)
+    })
+}
+
+/// [`from_table`]'s answer from the live search: `None` when the position is not
+/// reachable ([`crate::reachable`]).
+#[allow(clippy::type_complexity)]
+fn from_search(
+    searcher: &mut tictable_games::search::Searcher,
+    position: &tictable_games::Connect4Position,
+) -> Option<(tictable_games::Record, Vec<(u8, tictable_games::Record)>)> {
+    if !crate::reachable::connect_four(searcher.game(), position) {
+        return None;
+    }
+    Some(match searcher.moves(position) {
+        Some(found) => found,
+        None => (searcher.record(position), Vec::new()),
+    })
+}
+
+/// A position's record and each legal move with its child's record, from a solved
+/// table; `None` when the position is not in it (not reachable).
+#[allow(clippy::type_complexity)]
+fn from_table<G: tictable_games::Game>(
+    solution: &tictable_games::Solution<G>,
+    position: &G::Position,
+) -> Option<(
+    tictable_games::Record,
+    Vec<(G::Move, tictable_games::Record)>,
+)> {
+    let game = solution.game();
+    let record = solution.get(position)?;
+    let mut moves = Vec::new();
+    if game.primitive(position).is_none() {
+        game.moves(position, &mut moves);
+    }
+    let children = moves
+        .into_iter()
+        .filter_map(|mv| Some((mv, solution.get(&game.play(position, mv))?)))
+        .collect();
+    Some((record, children))
 }
 
 /// The last line of the readable report (not of `--json`): what its words mean, in
@@ -351,15 +416,22 @@ pub(crate) fn move_record(child: tictable_games::Record) -> tictable_games::Reco
     }
 }
 
-/// One position of a game analysed: the text report (or the JSON line) and whether the
+/// One position of a game analysed, its record and each move's child record from
+/// `answer` (`None`: not reachable): the text report (or the JSON line) and whether the
 /// input was a valid, reachable position.
+#[allow(clippy::type_complexity)]
 fn game_report<G: tictable_games::Game>(
-    solution: &tictable_games::Solution<G>,
+    game: &G,
+    mut answer: impl FnMut(
+        &G::Position,
+    ) -> Option<(
+        tictable_games::Record,
+        Vec<(G::Move, tictable_games::Record)>,
+    )>,
     input: &str,
     json: bool,
 ) -> (String, bool) {
     use tictable_games::Notation;
-    let game = solution.game();
     let refuse = |e: String| {
         let input = excerpt(input);
         if json {
@@ -375,7 +447,7 @@ fn game_report<G: tictable_games::Game>(
         Ok(p) => p,
         Err(e) => return refuse(e.to_string()),
     };
-    let Some(record) = solution.get(&position) else {
+    let Some((record, children)) = answer(&position) else {
         return refuse(format!(
             "`{}` is not reachable from the start of {}",
             input.trim(),
@@ -389,21 +461,20 @@ fn game_report<G: tictable_games::Game>(
     };
     let written = game.write_position(&position, notation);
     let mover = game.to_move(&position);
-    let mut moves = Vec::new();
-    if game.primitive(&position).is_none() {
-        game.moves(&position, &mut moves);
-    }
+    let moves: Vec<(G::Move, tictable_games::Record)> = children
+        .into_iter()
+        .map(|(mv, child)| (mv, move_record(child)))
+        .collect();
     let values: Vec<(String, tictable_games::Record)> = moves
         .iter()
-        .filter_map(|&mv| {
-            let child = solution.get(&game.play(&position, mv))?;
-            Some((game.write_move(mv, notation), move_record(child)))
-        })
+        .map(|&(mv, r)| (game.write_move(mv, notation), r))
         .collect();
-    let best: Vec<String> = solution
-        .best_moves(&position)
-        .into_iter()
-        .map(|mv| game.write_move(mv, notation))
+    // The best moves: those keeping the position's own record (the fastest win, the
+    // draw, the slowest loss).
+    let best: Vec<String> = moves
+        .iter()
+        .filter(|&&(_, r)| r == record)
+        .map(|&(mv, _)| game.write_move(mv, notation))
         .collect();
     let remoteness = |r: tictable_games::Record| {
         if r.outcome == tictable::Outcome::Draw {
@@ -458,4 +529,73 @@ fn game_report<G: tictable_games::Game>(
         best.join(", ")
     ));
     (report, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tictable_games::search::Searcher;
+    use tictable_games::{ConnectFour, Game, Notation};
+
+    /// The live search's report (text and JSON) equals the solved table's on
+    /// connect4:4x4 and 5x4 positions: every position of the first plies (finished,
+    /// unreachable and every other kind met), then a random game's every position.
+    #[test]
+    fn the_search_reports_as_the_table_does() {
+        for (w, h, plies) in [(4, 4, 6), (5, 4, 4)] {
+            let game = ConnectFour::new(w, h).unwrap();
+            let solution = tictable_games::solve(game).unwrap();
+            let mut searcher = Searcher::new(game, 1 << 22).unwrap();
+            let mut layer = vec![game.start()];
+            let mut inputs = Vec::new();
+            for _ in 0..plies {
+                let mut next = Vec::new();
+                for p in &layer {
+                    inputs.push(game.write_position(p, Notation::People));
+                    let mut moves = Vec::new();
+                    if game.primitive(p).is_none() {
+                        game.moves(p, &mut moves);
+                    }
+                    next.extend(moves.into_iter().map(|mv| game.play(p, mv)));
+                }
+                next.sort_by_key(|p| game.key(p));
+                next.dedup_by_key(|p| game.key(p));
+                layer = next;
+            }
+            // Positions deep in the game, to its end.
+            let mut p = game.start();
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            while game.primitive(&p).is_none() {
+                let mut moves = Vec::new();
+                game.moves(&p, &mut moves);
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p = game.play(&p, moves[(seed % moves.len() as u64) as usize]);
+                inputs.push(game.write_position(&p, Notation::People));
+            }
+            // Unreachable though well formed: X's only piece on O's, so X's first
+            // move was not on the bottom row.
+            let row = |r: &str| format!("{r}{}", ".".repeat(w - 1));
+            let rows: Vec<String> = (0..h)
+                .map(|r| match h - 1 - r {
+                    0 => row("O"),
+                    1 => row("X"),
+                    _ => row("."),
+                })
+                .collect();
+            inputs.push(rows.join("/"));
+            let mut refused = 0;
+            for input in &inputs {
+                for json in [false, true] {
+                    let table = game_report(&game, |p| from_table(&solution, p), input, json);
+                    let live = game_report(&game, |p| from_search(&mut searcher, p), input, json);
+                    assert_eq!(live, table, "connect4:{w}x{h} {input}");
+                    refused += usize::from(!table.1);
+                }
+            }
+            assert!(refused > 0, "no unreachable position tried");
+            assert!(inputs.len() > 100, "{}", inputs.len());
+        }
+    }
 }

@@ -14,6 +14,7 @@ mod output;
 mod play;
 mod player;
 mod puzzle;
+mod reachable;
 mod selfplay;
 mod simulate;
 mod solve;

@@ -39,6 +39,16 @@ use core::fmt;
 /// The transposition table's size the page uses: 32 MiB (4 Mi entries of 8 bytes).
 pub const DEFAULT_TABLE_BYTES: usize = 32 << 20;
 
+/// A Connect Four board whose whole table (one byte per key,
+/// [`Game::key_space`] bytes) would be larger than this is searched live by the page and
+/// by `tictable analyse` instead of solved: `connect4:4x6`, `6x4` and `5x5`.
+pub const LIVE_ABOVE_BYTES: u64 = 100_000_000;
+
+/// Whether `game` is searched live rather than solved ([`LIVE_ABOVE_BYTES`]).
+pub fn searched_live(game: &ConnectFour) -> bool {
+    game.key_space() > LIVE_ABOVE_BYTES
+}
+
 /// Why a [`Searcher`] cannot be made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchError {

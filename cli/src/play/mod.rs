@@ -266,7 +266,18 @@ pub(crate) fn solve_for_play<G: tictable_games::Game>(
     table: Option<&Path>,
 ) -> Result<tictable_games::Solution<G>, String> {
     if table.is_some() || game.key_space() > crate::solve::ON_DEMAND_KEYS {
-        return crate::solve::load_or_solve(game, table);
+        let live = table.is_none() && game.key_space() > tictable_games::search::LIVE_ABOVE_BYTES;
+        let id = game.id();
+        return crate::solve::load_or_solve(game, table).map_err(|e| {
+            if live && id.starts_with("connect4:") {
+                // Play from the live search is not there yet; analyse is.
+                format!(
+                    "{e}; `tictable analyse --game {id} POSITION` answers its positions live, without a table"
+                )
+            } else {
+                e
+            }
+        });
     }
     let id = game.id();
     let start = std::time::Instant::now();

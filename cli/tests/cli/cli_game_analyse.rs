@@ -199,3 +199,52 @@ fn verify_fails_on_a_corrupted_table() {
         text(&out.stderr)
     );
 }
+
+/// The large Connect Four boards without `--table`: the live search, its start values
+/// Tromp's (6x4: the second player wins; 4x6: a draw), a reply's value the same as the
+/// start's, and an unreachable position refused.
+#[test]
+fn analyse_searches_the_large_boards_live() {
+    let out = tictable(&[
+        "analyse",
+        "--game",
+        "connect4:6x4",
+        "--json",
+        "....../....../....../......",
+        "....../....../....../..X...",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["value"], "loss", "{}", lines[0]);
+    assert_eq!(lines[0]["remoteness"], 24, "{}", lines[0]);
+    assert_eq!(lines[0]["moves"][2]["value"], "loss");
+    assert_eq!(lines[1]["value"], "win", "{}", lines[1]);
+    assert_eq!(lines[1]["remoteness"], 23, "{}", lines[1]);
+    let out = tictable(&[
+        "analyse",
+        "--game",
+        "connect4:4x6",
+        "..../..../..../..../..../....",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("X to move: draw."),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = tictable(&[
+        "analyse",
+        "--game",
+        "connect4:5x5",
+        "...../...../...../X..../O....",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stdout).contains("is not reachable"),
+        "{}",
+        text(&out.stdout)
+    );
+}
