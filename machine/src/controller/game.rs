@@ -20,7 +20,7 @@ use crate::scanner::BoardView;
 use crate::{elapsed_ms, Colour};
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
-use tictable::{Board, Square, Squares};
+use tictable::{Board, Player, Square, Squares};
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
     /// Starts a placement task (contest items 1 to 3) from Setup, after a game or
@@ -336,20 +336,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         }
         let board = self.record.board();
-        if let Some(winner) = self.rules().result(&board) {
-            let result = winner.map(|w| w == self.device_colour().player());
-            stat!(self.stats.games += 1);
-            match result {
-                Some(true) => stat!(self.stats.wins += 1),
-                Some(false) => stat!(self.stats.losses += 1),
-                None => stat!(self.stats.draws += 1),
-            }
-            self.park(now_ms);
-            self.enter(State::Over(result));
-            return;
-        }
-        if !self.devices_turn() {
-            self.enter(State::HumanTurn);
+        if self.over_or_humans_turn(self.rules().result(&board), now_ms) {
             return;
         }
         let choice = match self.setup.first_square {
@@ -364,6 +351,37 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             Some(square) => self.begin_placement(square, self.device_colour(), now_ms),
             None => self.fail(Problem::Mismatch),
         }
+    }
+
+    /// The step every game's turn begins with: a game that is over (`result`:
+    /// `Some` of the winner, `None` inside for a draw) is counted, the head
+    /// parked and the result shown; else the person's turn is handed over.
+    /// `false`: the device is to move.
+    pub(super) fn over_or_humans_turn(
+        &mut self,
+        result: Option<Option<Player>>,
+        now_ms: u32,
+    ) -> bool {
+        if let Some(winner) = result {
+            // X moves first: the device's player is X exactly when it does.
+            let result = winner.map(|w| (w == Player::X) == self.setup.device_first);
+            stat!(
+                self.stats.games += 1;
+                match result {
+                    Some(true) => self.stats.wins += 1,
+                    Some(false) => self.stats.losses += 1,
+                    None => self.stats.draws += 1,
+                }
+            );
+            self.park(now_ms);
+            self.enter(State::Over(result));
+            return true;
+        }
+        if !self.devices_turn() {
+            self.enter(State::HumanTurn);
+            return true;
+        }
+        false
     }
 
     /// Starts carrying the device piece on `from` back to `to`.

@@ -18,22 +18,7 @@ use tictable::{Square, Squares};
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
     /// The next turn of a moving game: over, the person's, or the device's move.
     pub(super) fn next_turn_moving(&mut self, now_ms: u32) {
-        if let Some(ending) = self.record.outcome() {
-            let result = ending.winner().map(|w| w == self.device_colour().player());
-            stat!(
-                self.stats.games += 1;
-                match result {
-                    Some(true) => self.stats.wins += 1,
-                    Some(false) => self.stats.losses += 1,
-                    None => self.stats.draws += 1,
-                }
-            );
-            self.park(now_ms);
-            self.enter(State::Over(result));
-            return;
-        }
-        if !self.devices_turn() {
-            self.enter(State::HumanTurn);
+        if self.over_or_humans_turn(self.record.outcome().map(|e| e.winner()), now_ms) {
             return;
         }
         let (game, p) = (self.record.game(), self.record.position());
