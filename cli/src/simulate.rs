@@ -81,7 +81,10 @@ pub struct Args {
     /// The game: tictactoe (three in a line wins), misere (three of one's own in
     /// a line loses), three-mens-morris, tapatan or achi (pieces placed, then slid;
     /// a cheat there is a device piece moved or an illegal move of the person's
-    /// own); the other games play their best-move tables perfectly.
+    /// own), hexapawn (the machine sets its pawns up, the person theirs; White
+    /// moves first: the machine plays White when it moves first; its captures go
+    /// beside the storage column); the other games play their best-move tables
+    /// perfectly.
     #[arg(long, default_value = "tictactoe", value_parser = game)]
     game: Rules,
     /// One JSON line instead of text.
@@ -119,17 +122,14 @@ fn level(s: &str) -> Result<Level, String> {
 }
 
 /// A game the machine plays (`tictactoe`, `misere`, `three-mens-morris`, `tapatan`,
-/// `achi`).
+/// `achi`, `hexapawn`).
 fn game(s: &str) -> Result<Rules, String> {
-    Rules::ALL
-        .into_iter()
-        .filter(|r| *r != Rules::Hexapawn)
-        .find(|r| r.id() == s)
-        .ok_or_else(|| {
-            format!(
-                "`{s}`: the machine plays tictactoe, misere, three-mens-morris, tapatan or achi"
-            )
-        })
+    Rules::ALL.into_iter().find(|r| r.id() == s).ok_or_else(|| {
+        format!(
+            "`{s}`: the machine plays tictactoe, misere, three-mens-morris, tapatan, achi or \
+             hexapawn"
+        )
+    })
 }
 
 fn faults(s: &str) -> Result<FaultSet, String> {

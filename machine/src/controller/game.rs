@@ -50,6 +50,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.pending = None;
         self.misses = 0;
         self.record = GameRecord::of_game(self.chooser.rules());
+        #[cfg(feature = "games")]
+        {
+            // Hexapawn starts with the pawns set up: the device's first.
+            let hexapawn = self.record.game() == super::Rules::Hexapawn;
+            self.setting_up = (active && hexapawn).then_some(0);
+        }
         self.refill();
     }
 
@@ -58,9 +64,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn base_view(&self) -> BoardView {
         match &self.mode {
             #[cfg(feature = "games")]
-            Mode::Game if !self.record.game().places_only() => {
-                self.record.game().view(&self.record.position())
-            }
+            Mode::Game if !self.record.game().places_only() => match self.setting_up {
+                Some(placed) => self.set_up_so_far(placed),
+                None => self.record.game().view(&self.record.position()),
+            },
             Mode::Game => BoardView::of_board(self.record.board()),
             Mode::Task { task, done } => task.view_after(*done as usize),
         }
@@ -86,6 +93,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     pub(super) fn device_colour(&self) -> Colour {
+        #[cfg(feature = "games")]
+        return self.setup.colour_in(self.record.game());
+        #[cfg(not(feature = "games"))]
         self.setup.device_colour()
     }
 
@@ -456,6 +466,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn placement_done(&mut self, square: Square, now_ms: u32) {
         self.pending = None;
         match &mut self.mode {
+            #[cfg(feature = "games")]
+            Mode::Game if self.setting_up.is_some() => {
+                // A pawn of the set-up: no move of the game.
+                self.setting_up = self.setting_up.map(|placed| placed | square.bit());
+            }
             Mode::Game => {
                 if self.record.push(square).is_err() {
                     self.fail(Problem::Mismatch);

@@ -252,7 +252,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
         #[cfg(feature = "games")]
         if !self.record.game().places_only() {
-            if self.mode != Mode::Game {
+            if self.mode != Mode::Game || self.set_up_by_hand(&view, now_ms) {
             } else if self.one_move_seen(&view) {
                 self.next_turn(now_ms);
             } else if let Some((from, to)) = self.unfinished_slide(&view) {

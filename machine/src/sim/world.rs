@@ -5,6 +5,7 @@ use super::stats::WorldStats;
 use super::tcs::TcsRegs;
 use super::SplitMix64;
 use crate::motion::{AxisConfig, HeadTiming, Point, Pose, PoseError, Storage, STORAGE_SLOTS};
+use crate::model::{capture_slot, CAPTURE_SLOTS};
 use crate::Colour;
 use core::cell::RefCell;
 use core::ops::Deref;
@@ -311,14 +312,14 @@ impl World {
         self.piece_near(self.config.pose.square_centre(square), ON_SQUARE_MM)
     }
 
-    /// Whether `p` lies in a storage slot of its colour.
+    /// Whether `p` lies in a storage slot of its colour, or in a place for the
+    /// machine's captures of its colour ([`capture_slot`]): out of the game.
     pub fn in_storage(&self, p: &Piece) -> bool {
-        (0..STORAGE_SLOTS).any(|k| {
-            self.config
-                .storage
-                .slot(p.colour, k)
-                .is_some_and(|s| s.distance(p.at) <= um(CATCH_MM))
-        })
+        let storage = &self.config.storage;
+        (0..STORAGE_SLOTS)
+            .filter_map(|k| storage.slot(p.colour, k))
+            .chain((0..CAPTURE_SLOTS).filter_map(|k| capture_slot(storage, p.colour, k)))
+            .any(|s| s.distance(p.at) <= um(CATCH_MM))
     }
 
     /// The position as the pieces lie, or `None` if a piece is off-square on the
