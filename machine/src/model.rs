@@ -369,7 +369,8 @@ impl GameSetup {
 /// captures (hexapawn): [`capture_slot`] 0, 1, 2 continue the column past its
 /// last slot, one step apart. A hexapawn side has three pawns, so three places
 /// hold every capture of a game; what lies there is out of the game, as in
-/// storage.
+/// storage. (With the `games` feature or the simulator's core.)
+#[cfg(any(feature = "games", feature = "sim-core"))]
 pub const CAPTURE_SLOTS: usize = 3;
 
 /// Where the machine puts its `k`-th capture of a `colour` piece (`k` from 0):
@@ -385,6 +386,7 @@ pub const CAPTURE_SLOTS: usize = 3;
 /// assert_eq!(capture_slot(&s, Colour::White, 0), Some(Point::mm(300, 220)));
 /// assert_eq!(capture_slot(&s, Colour::White, 3), None);
 /// ```
+#[cfg(any(feature = "games", feature = "sim-core"))]
 pub fn capture_slot(storage: &Storage, colour: Colour, k: usize) -> Option<Point> {
     let last = storage.slot(colour, STORAGE_SLOTS - 1)?;
     let n = i32::try_from(k + 1).ok().filter(|_| k < CAPTURE_SLOTS)?;

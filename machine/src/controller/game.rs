@@ -400,7 +400,21 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.layout.pose.square_centre(from),
             self.layout.pose.square_centre(to),
         );
-        match self.hw.machine.start_transfer(a, b) {
+        // With the `games` feature (the device's slides and pawn moves, two
+        // travels and more in a row without a park) the first retry checks the
+        // axes at the switches first, as a placement's: lost steps may have
+        // caused the miss. (The default image has no room for it: its restores
+        // follow a park, which checks them.)
+        #[cfg(feature = "games")]
+        let checked = attempt == 2;
+        #[cfg(not(feature = "games"))]
+        let checked = false;
+        let started = if checked {
+            self.hw.machine.start_checked_transfer(a, b)
+        } else {
+            self.hw.machine.start_transfer(a, b)
+        };
+        match started {
             Ok(()) => self.enter(State::Restoring { from, to, attempt }),
             Err(e) => self.fail(Problem::Motion(e)),
         }

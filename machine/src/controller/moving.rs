@@ -211,6 +211,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn set_up_by_hand(&mut self, view: &BoardView, now_ms: u32) -> bool {
         let done = self.set_up_seen(view);
         if done {
+            // A pawn being placed stands there: its slot is empty.
+            if let Some((colour, slot, _)) = self.pending.take() {
+                self.slot_emptied(colour, slot, false);
+            }
             self.next_turn(now_ms);
         }
         done

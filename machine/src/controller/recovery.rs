@@ -145,6 +145,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
+                // Hexapawn's set-up done by hand, whatever went wrong in it.
+                #[cfg(feature = "games")]
+                if self.active && self.mode == Mode::Game && self.set_up_by_hand(&view, now_ms) {
+                    return;
+                }
                 let base = self.base_view();
                 let revision = self.revision;
                 match (problem, self.pending) {
@@ -252,7 +257,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn fixed_by_human(&mut self, view: BoardView, now_ms: u32) {
         #[cfg(feature = "games")]
         if !self.record.game().places_only() {
-            if self.mode != Mode::Game || self.set_up_by_hand(&view, now_ms) {
+            if self.mode != Mode::Game {
             } else if self.one_move_seen(&view) {
                 self.next_turn(now_ms);
             } else if let Some((from, to)) = self.unfinished_slide(&view) {

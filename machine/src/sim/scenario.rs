@@ -635,7 +635,13 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         #[cfg(feature = "games")]
         let (black, white) = {
             let record = self.controller.record();
-            let v = record.game().view(&record.position());
+            // A game given up leaves an empty board (hexapawn's record of no
+            // ply stands at its start, the pawns set up).
+            let v = if r.given_up && record.is_empty() {
+                crate::scanner::BoardView::EMPTY
+            } else {
+                record.game().view(&record.position())
+            };
             (
                 v.pieces(crate::Colour::Black).bits(),
                 v.pieces(crate::Colour::White).bits(),
