@@ -154,6 +154,26 @@ fn angle(s: &str) -> Result<f32, String> {
     }
 }
 
+/// The record in words: a placing game's board; the moves of a game whose
+/// pieces move, squares 1-9 (`8-5` a slide or pawn move, `7` a placement).
+fn record_text(record: &GameRecord) -> String {
+    if record.game().places_only() {
+        return record.board().to_string();
+    }
+    let moves: Vec<String> = record
+        .plies()
+        .map(|mv| match mv.from() {
+            Some(from) => format!("{}-{}", from.index() + 1, mv.to().index() + 1),
+            None => format!("{}", mv.to().index() + 1),
+        })
+        .collect();
+    if moves.is_empty() {
+        "no move yet".into()
+    } else {
+        moves.join(" ")
+    }
+}
+
 /// A text frame of the machine: the pieces as they lie, the head, the lights.
 fn frame(w: &World, state: State, record: &GameRecord) -> String {
     let mut out = format!("t={:>9.3} s  {}\n", w.now_ms as f64 / 1000.0, state);
@@ -195,7 +215,7 @@ fn frame(w: &World, state: State, record: &GameRecord) -> String {
         } else {
             lights.join(", ")
         },
-        record.board(),
+        record_text(record),
     );
     out
 }

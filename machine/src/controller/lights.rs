@@ -70,7 +70,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         };
         // Hexapawn's set-up: both turn lights ask the person to set their pawns.
         #[cfg(feature = "games")]
-        let on = on | lit(self.state == State::HumanTurn && self.setting_up.is_some(), Light::DeviceTurn);
+        let on = on
+            | lit(
+                self.state == State::HumanTurn && self.setting_up.is_some(),
+                Light::DeviceTurn,
+            );
         // A light failure is not fatal for the game: it is retried on the next poll.
         let _ = self.hw.panel.show_mask(on);
     }

@@ -114,7 +114,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// tried again up to [`PLACE_ATTEMPTS`] times; anything else (it fell on the
     /// board, a person's hand) the error light, the board to be put back as
     /// before the capture.
-    pub(super) fn poll_capturing(&mut self, from: Square, square: Square, attempt: u8, now_ms: u32) {
+    pub(super) fn poll_capturing(
+        &mut self,
+        from: Square,
+        square: Square,
+        attempt: u8,
+        now_ms: u32,
+    ) {
         let Some(view) = self.scan(now_ms) else {
             return;
         };
