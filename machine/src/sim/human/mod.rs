@@ -338,6 +338,7 @@ impl SimHuman {
 
     /// Takes the piece on `square` off the board by hand, into a free storage
     /// slot of its colour (a captured piece).
+    #[cfg(feature = "games")]
     fn take_off(w: &mut World, square: Square) -> bool {
         let Some(piece) = w.piece_seen_on(square) else {
             return false;
@@ -370,8 +371,8 @@ impl SimHuman {
 
     /// The machine's pieces a person may take off the board, as remembered:
     /// hexapawn's (the person's captures, legal or not).
+    #[cfg(feature = "games")]
     fn capturable_of_device(&self) -> u16 {
-        #[cfg(feature = "games")]
         if self.rules == Rules::Hexapawn {
             return self.remembered_pieces(self.device()).bits();
         }
