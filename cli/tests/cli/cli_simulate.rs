@@ -414,9 +414,10 @@ fn the_morris_games_never_give_away_value_and_report_draw_kinds_by_side() {
             v["draws_by_repetition"].as_u64().unwrap() + v["draws_by_length"].as_u64().unwrap();
         assert_eq!(draws, v["device_draws"].as_u64().unwrap(), "{v}");
     }
-    // Hexapawn is not played by the machine yet: a usage error.
-    let (code, stderr) = refused(&["simulate", "--game", "hexapawn"]);
+    // A game the machine does not play (a 4x4 one): a usage error naming the six.
+    let (code, stderr) = refused(&["simulate", "--game", "connect4:4x4"]);
     assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("achi or hexapawn"), "{stderr}");
 }
 
 #[test]
