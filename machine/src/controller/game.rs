@@ -400,13 +400,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.layout.pose.square_centre(from),
             self.layout.pose.square_centre(to),
         );
-        // With the `games` feature (the device's slides and pawn moves, two
-        // travels and more in a row without a park) the first retry checks the
-        // axes at the switches first, as a placement's: lost steps may have
-        // caused the miss. (The default image has no room for it: its restores
-        // follow a park, which checks them.)
+        // With the `games` feature, the first retry of the device's own slide or
+        // pawn move (two carries and more in a row without a park, after a
+        // capture) checks the axes at the switches first, as a placement's:
+        // lost steps may have caused the miss. (A moved piece put back follows
+        // a park, which checks them; the default image has no room for it.)
         #[cfg(feature = "games")]
-        let checked = attempt == 2;
+        let checked = attempt == 2 && self.sliding;
         #[cfg(not(feature = "games"))]
         let checked = false;
         let started = if checked {
