@@ -81,7 +81,10 @@ pub struct Args {
     /// The game: tictactoe (three in a line wins), misere (three of one's own in
     /// a line loses), three-mens-morris, tapatan or achi (pieces placed, then slid;
     /// a cheat there is a device piece moved or an illegal move of the person's
-    /// own); the other games play their best-move tables perfectly.
+    /// own), hexapawn (the machine sets its pawns up, the person theirs; White
+    /// moves first: the machine plays White when it moves first; its captures go
+    /// beside the storage column); the other games play their best-move tables
+    /// perfectly.
     #[arg(long, default_value = "tictactoe", value_parser = game)]
     game: Rules,
     /// One JSON line instead of text.
@@ -119,17 +122,14 @@ fn level(s: &str) -> Result<Level, String> {
 }
 
 /// A game the machine plays (`tictactoe`, `misere`, `three-mens-morris`, `tapatan`,
-/// `achi`).
+/// `achi`, `hexapawn`).
 fn game(s: &str) -> Result<Rules, String> {
-    Rules::ALL
-        .into_iter()
-        .filter(|r| *r != Rules::Hexapawn)
-        .find(|r| r.id() == s)
-        .ok_or_else(|| {
-            format!(
-                "`{s}`: the machine plays tictactoe, misere, three-mens-morris, tapatan or achi"
-            )
-        })
+    Rules::ALL.into_iter().find(|r| r.id() == s).ok_or_else(|| {
+        format!(
+            "`{s}`: the machine plays tictactoe, misere, three-mens-morris, tapatan, achi or \
+             hexapawn"
+        )
+    })
 }
 
 fn faults(s: &str) -> Result<FaultSet, String> {
@@ -151,6 +151,26 @@ fn angle(s: &str) -> Result<f32, String> {
         Ok(a)
     } else {
         Err(format!("{a} degrees is outside -45..=45"))
+    }
+}
+
+/// The record in words: a placing game's board; the moves of a game whose
+/// pieces move, squares 1-9 (`8-5` a slide or pawn move, `7` a placement).
+fn record_text(record: &GameRecord) -> String {
+    if record.game().places_only() {
+        return record.board().to_string();
+    }
+    let moves: Vec<String> = record
+        .plies()
+        .map(|mv| match mv.from() {
+            Some(from) => format!("{}-{}", from.index() + 1, mv.to().index() + 1),
+            None => format!("{}", mv.to().index() + 1),
+        })
+        .collect();
+    if moves.is_empty() {
+        "no move yet".into()
+    } else {
+        moves.join(" ")
     }
 }
 
@@ -195,7 +215,7 @@ fn frame(w: &World, state: State, record: &GameRecord) -> String {
         } else {
             lights.join(", ")
         },
-        record.board(),
+        record_text(record),
     );
     out
 }

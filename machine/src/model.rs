@@ -343,6 +343,57 @@ impl GameSetup {
             Colour::White
         }
     }
+
+    /// The device's colour in `rules`' game (`games` feature): black when it moves
+    /// first, except in hexapawn, whose first player is White.
+    ///
+    /// ```
+    /// use tictable_machine::controller::{GameSetup, Rules};
+    /// use tictable_machine::Colour;
+    /// let first = GameSetup { device_first: true, first_square: None };
+    /// assert_eq!(first.colour_in(Rules::Tapatan), Colour::Black);
+    /// assert_eq!(first.colour_in(Rules::Hexapawn), Colour::White);
+    /// ```
+    #[cfg(feature = "games")]
+    pub const fn colour_in(&self, rules: Rules) -> Colour {
+        let player = if self.device_first {
+            tictable::Player::X
+        } else {
+            tictable::Player::O
+        };
+        rules.colour(player)
+    }
+}
+
+/// The places beside each storage column where the machine puts the pieces it
+/// captures (hexapawn): [`capture_slot`] 0, 1, 2 continue the column past its
+/// last slot, one step apart. A hexapawn side has three pawns, so three places
+/// hold every capture of a game; what lies there is out of the game, as in
+/// storage. (With the `games` feature or the simulator's core.)
+#[cfg(any(feature = "games", feature = "sim-core"))]
+pub const CAPTURE_SLOTS: usize = 3;
+
+/// Where the machine puts its `k`-th capture of a `colour` piece (`k` from 0):
+/// `storage`'s `colour` column continued past its last slot; `None` from
+/// [`CAPTURE_SLOTS`] on.
+///
+/// ```
+/// use tictable_machine::model::capture_slot;
+/// use tictable_machine::motion::{Point, Storage};
+/// use tictable_machine::Colour;
+/// let s = Storage { first: [Point::mm(20, 70), Point::mm(300, 70)], step: Point::mm(0, 30) };
+/// // The white column's slots are at y = 70..=190 mm: the captures below them.
+/// assert_eq!(capture_slot(&s, Colour::White, 0), Some(Point::mm(300, 220)));
+/// assert_eq!(capture_slot(&s, Colour::White, 3), None);
+/// ```
+#[cfg(any(feature = "games", feature = "sim-core"))]
+pub fn capture_slot(storage: &Storage, colour: Colour, k: usize) -> Option<Point> {
+    let last = storage.slot(colour, STORAGE_SLOTS - 1)?;
+    let n = i32::try_from(k + 1).ok().filter(|_| k < CAPTURE_SLOTS)?;
+    Some(Point::new(
+        last.x.saturating_add(storage.step.x.saturating_mul(n)),
+        last.y.saturating_add(storage.step.y.saturating_mul(n)),
+    ))
 }
 
 /// A placement task (contest items 1 to 3): pieces of the given colours put on

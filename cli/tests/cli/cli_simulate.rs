@@ -414,9 +414,10 @@ fn the_morris_games_never_give_away_value_and_report_draw_kinds_by_side() {
             v["draws_by_repetition"].as_u64().unwrap() + v["draws_by_length"].as_u64().unwrap();
         assert_eq!(draws, v["device_draws"].as_u64().unwrap(), "{v}");
     }
-    // Hexapawn is not played by the machine yet: a usage error.
-    let (code, stderr) = refused(&["simulate", "--game", "hexapawn"]);
+    // A game the machine does not play (a 4x4 one): a usage error naming the six.
+    let (code, stderr) = refused(&["simulate", "--game", "connect4:4x4"]);
     assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("achi or hexapawn"), "{stderr}");
 }
 
 #[test]
@@ -505,4 +506,42 @@ fn the_morris_games_hold_the_contract_with_cheats_and_every_fault() {
         assert!((1_000..=15_000).contains(&slide), "{game}: {v}");
         assert_eq!(v["slides_over_15s"], 0, "{game}: {v}");
     }
+}
+
+#[test]
+fn hexapawn_holds_the_contract_with_cheats() {
+    // The machine sets its pawns up, the person theirs; the person cheats (a
+    // device pawn moved, or an illegal move of their own: backwards, sideways,
+    // two rows, a capture straight ahead): every moved device pawn back, every
+    // illegal move refused and put right, never a value given away (exit 0):
+    // as second player (Black) the machine never loses.
+    let out = tictable(&[
+        "simulate",
+        "--game",
+        "hexapawn",
+        "--games",
+        "40",
+        "--seed",
+        "2",
+        "--cheat-rate",
+        "0.2",
+        "--json",
+    ]);
+    let v: Value =
+        serde_json::from_str(String::from_utf8(out.stdout.clone()).unwrap().trim()).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{v} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(v["cheats_injected"].as_u64().unwrap() > 5, "{v}");
+    assert_eq!(v["cheats_restored"], v["cheats_injected"], "{v}");
+    assert!(v["illegal_moves"].as_u64().unwrap() > 5, "{v}");
+    assert_eq!(v["by_side"]["device_second"]["losses"], 0, "{v}");
+    assert_eq!(
+        (v["pieces_lost"].as_u64(), v["stuck_games"].as_u64()),
+        (Some(0), Some(0)),
+        "{v}"
+    );
 }

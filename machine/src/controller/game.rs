@@ -20,7 +20,7 @@ use crate::scanner::BoardView;
 use crate::{elapsed_ms, Colour};
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
-use tictable::{Board, Square, Squares};
+use tictable::{Board, Player, Square, Squares};
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
     /// Starts a placement task (contest items 1 to 3) from Setup, after a game or
@@ -50,6 +50,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.pending = None;
         self.misses = 0;
         self.record = GameRecord::of_game(self.chooser.rules());
+        #[cfg(feature = "games")]
+        {
+            // Hexapawn starts with the pawns set up: the device's first.
+            let hexapawn = self.record.game() == super::Rules::Hexapawn;
+            self.setting_up = (active && hexapawn).then_some(0);
+        }
         self.refill();
     }
 
@@ -58,9 +64,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn base_view(&self) -> BoardView {
         match &self.mode {
             #[cfg(feature = "games")]
-            Mode::Game if !self.record.game().places_only() => {
-                self.record.game().view(&self.record.position())
-            }
+            Mode::Game if !self.record.game().places_only() => match self.setting_up {
+                Some(placed) => self.set_up_so_far(placed),
+                None => self.record.game().view(&self.record.position()),
+            },
             Mode::Game => BoardView::of_board(self.record.board()),
             Mode::Task { task, done } => task.view_after(*done as usize),
         }
@@ -86,6 +93,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     pub(super) fn device_colour(&self) -> Colour {
+        #[cfg(feature = "games")]
+        return self.setup.colour_in(self.record.game());
+        #[cfg(not(feature = "games"))]
         self.setup.device_colour()
     }
 
@@ -336,20 +346,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         }
         let board = self.record.board();
-        if let Some(winner) = self.rules().result(&board) {
-            let result = winner.map(|w| w == self.device_colour().player());
-            stat!(self.stats.games += 1);
-            match result {
-                Some(true) => stat!(self.stats.wins += 1),
-                Some(false) => stat!(self.stats.losses += 1),
-                None => stat!(self.stats.draws += 1),
-            }
-            self.park(now_ms);
-            self.enter(State::Over(result));
-            return;
-        }
-        if !self.devices_turn() {
-            self.enter(State::HumanTurn);
+        if self.over_or_humans_turn(self.rules().result(&board), now_ms) {
             return;
         }
         let choice = match self.setup.first_square {
@@ -366,13 +363,58 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         }
     }
 
+    /// The step every game's turn begins with: a game that is over (`result`:
+    /// `Some` of the winner, `None` inside for a draw) is counted, the head
+    /// parked and the result shown; else the person's turn is handed over.
+    /// `false`: the device is to move.
+    pub(super) fn over_or_humans_turn(
+        &mut self,
+        result: Option<Option<Player>>,
+        now_ms: u32,
+    ) -> bool {
+        if let Some(winner) = result {
+            // X moves first: the device's player is X exactly when it does.
+            let result = winner.map(|w| (w == Player::X) == self.setup.device_first);
+            stat!(
+                self.stats.games += 1;
+                match result {
+                    Some(true) => self.stats.wins += 1,
+                    Some(false) => self.stats.losses += 1,
+                    None => self.stats.draws += 1,
+                }
+            );
+            self.park(now_ms);
+            self.enter(State::Over(result));
+            return true;
+        }
+        if !self.devices_turn() {
+            self.enter(State::HumanTurn);
+            return true;
+        }
+        false
+    }
+
     /// Starts carrying the device piece on `from` back to `to`.
     pub(super) fn start_restore(&mut self, from: Square, to: Square, attempt: u8) {
         let (a, b) = (
             self.layout.pose.square_centre(from),
             self.layout.pose.square_centre(to),
         );
-        match self.hw.machine.start_transfer(a, b) {
+        // With the `games` feature, the first retry of the device's own slide or
+        // pawn move (two carries and more in a row without a park, after a
+        // capture) checks the axes at the switches first, as a placement's:
+        // lost steps may have caused the miss. (A moved piece put back follows
+        // a park, which checks them; the default image has no room for it.)
+        #[cfg(feature = "games")]
+        let checked = attempt == 2 && self.sliding;
+        #[cfg(not(feature = "games"))]
+        let checked = false;
+        let started = if checked {
+            self.hw.machine.start_checked_transfer(a, b)
+        } else {
+            self.hw.machine.start_transfer(a, b)
+        };
+        match started {
             Ok(()) => self.enter(State::Restoring { from, to, attempt }),
             Err(e) => self.fail(Problem::Motion(e)),
         }
@@ -438,6 +480,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     pub(super) fn placement_done(&mut self, square: Square, now_ms: u32) {
         self.pending = None;
         match &mut self.mode {
+            #[cfg(feature = "games")]
+            Mode::Game if self.setting_up.is_some() => {
+                // A pawn of the set-up: no move of the game.
+                self.setting_up = self.setting_up.map(|placed| placed | square.bit());
+            }
             Mode::Game => {
                 if self.record.push(square).is_err() {
                     self.fail(Problem::Mismatch);

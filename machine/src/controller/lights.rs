@@ -31,6 +31,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             | State::Checking
             | State::Restoring { .. }
             | State::VerifyingRestore { .. } => Light::DeviceTurn.bit(),
+            #[cfg(feature = "games")]
+            State::Capturing { .. } => Light::DeviceTurn.bit(),
             State::CalibratingSensors { step } => {
                 // The step's light; every step light after a failure.
                 Light::Error.bit()
@@ -76,6 +78,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             State::Over(Some(false)) => Light::Loss.bit(),
             State::Over(None) => Light::Draw.bit(),
         };
+        // Hexapawn's set-up: both turn lights ask the person to set their pawns.
+        #[cfg(feature = "games")]
+        let on = on
+            | lit(
+                self.state == State::HumanTurn && self.setting_up.is_some(),
+                Light::DeviceTurn,
+            );
         // A light failure is not fatal for the game: it is retried on the next poll.
         let _ = self.hw.panel.show_mask(on);
     }

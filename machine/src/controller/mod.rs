@@ -318,6 +318,18 @@ pub enum State {
         /// Attempt number (from 1).
         attempt: u8,
     },
+    /// Carrying the person's piece captured on `square` to its capture place
+    /// (hexapawn, `games` feature), then checking that it left the board; the
+    /// capturing move follows.
+    #[cfg(feature = "games")]
+    Capturing {
+        /// The capturing pawn's square.
+        from: Square,
+        /// The square of the captured piece (the capturing pawn's target).
+        square: Square,
+        /// Attempt number (from 1).
+        attempt: u8,
+    },
     /// Waiting until the board is fixed.
     Error(Problem),
     /// The game is over (the device's view: `Some(true)` won, `Some(false)` lost).
@@ -505,6 +517,11 @@ pub struct Controller<I2C, O, I, L, C> {
     /// pressed once), ms.
     #[cfg(feature = "games")]
     confirm_since: Option<u32>,
+    /// Hexapawn's set-up under way: `Some` of the device's home squares whose
+    /// pawn is verified there (then the person sets theirs); `None` once the
+    /// start stands (and in the other games).
+    #[cfg(feature = "games")]
+    setting_up: Option<u16>,
 }
 
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
@@ -548,6 +565,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             show_game: false,
             #[cfg(feature = "games")]
             confirm_since: None,
+            #[cfg(feature = "games")]
+            setting_up: None,
         }
     }
 
@@ -685,7 +704,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         | State::Placing { .. }
                         | State::Restoring { .. }
                         | State::Error(_)
-                ) =>
+                ) || self.capturing() =>
             {
                 return;
             }
@@ -741,6 +760,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             State::VerifyingRestore { from, to, attempt } => {
                 self.poll_verifying_restore(from, to, attempt, now_ms)
             }
+            #[cfg(feature = "games")]
+            State::Capturing {
+                from,
+                square,
+                attempt,
+            } => self.poll_capturing(from, square, attempt, now_ms),
             State::Error(problem) => self.poll_error(problem, presses, now_ms),
             State::CalibratingPose(_) => self.poll_calibration(presses, now_ms),
         }
@@ -786,6 +811,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             Ok(()) => self.fail(Problem::Abandoned),
             Err(e) => self.fail(Problem::Motion(e)),
         }
+    }
+
+    /// Whether a capture's piece is being carried (its state waits for the motion).
+    #[inline(always)]
+    fn capturing(&self) -> bool {
+        #[cfg(feature = "games")]
+        return matches!(self.state, State::Capturing { .. });
+        #[cfg(not(feature = "games"))]
+        false
     }
 
     /// Homed and calibrated: a game or task in progress carries on once the board

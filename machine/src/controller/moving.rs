@@ -7,33 +7,34 @@
 //! is the board's (`Rules::move_seen`), anything else a moved device piece put
 //! back or the error light.
 
-use super::{Controller, Move, MoveChooser, Problem, State};
+use super::{Controller, Move, MoveChooser, Position, Problem, State, PLACE_ATTEMPTS};
 use crate::classify::Sensed;
+use crate::model::capture_slot;
 use crate::motion::Lift;
 use crate::scanner::BoardView;
 use embedded_hal::digital::{InputPin, OutputPin};
 use embedded_hal::i2c::I2c;
 use tictable::{Square, Squares};
 
+/// Pawns a hexapawn side starts with.
+const PAWNS: usize = 3;
+
 impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2C, O, I, L, C> {
-    /// The next turn of a moving game: over, the person's, or the device's move.
+    /// The next turn of a moving game: hexapawn's set-up, over, the person's, or
+    /// the device's move.
     pub(super) fn next_turn_moving(&mut self, now_ms: u32) {
-        if let Some(ending) = self.record.outcome() {
-            let result = ending.winner().map(|w| w == self.device_colour().player());
-            stat!(
-                self.stats.games += 1;
-                match result {
-                    Some(true) => self.stats.wins += 1,
-                    Some(false) => self.stats.losses += 1,
-                    None => self.stats.draws += 1,
-                }
-            );
-            self.park(now_ms);
-            self.enter(State::Over(result));
+        if let Some(placed) = self.setting_up {
+            // The device's pawns from storage onto their home squares, one by one,
+            // each a verified placement; then the person sets theirs (both turn
+            // lights) and presses Done.
+            let home = self.devices(&self.record.game().start()) & !placed;
+            match Squares::from_bits(home).first() {
+                Some(square) => self.begin_placement(square, self.device_colour(), now_ms),
+                None => self.enter(State::HumanTurn),
+            }
             return;
         }
-        if !self.devices_turn() {
-            self.enter(State::HumanTurn);
+        if self.over_or_humans_turn(self.record.outcome().map(|e| e.winner()), now_ms) {
             return;
         }
         let (game, p) = (self.record.game(), self.record.position());
@@ -45,36 +46,142 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             .filter(|&mv| game.play(&p, mv).is_some());
         match chosen {
             Some(Move::Place(square)) => self.begin_placement(square, self.device_colour(), now_ms),
-            // A capture (a hexapawn pawn onto the person's) needs the captured
-            // piece carried to storage first: not built yet.
-            Some(Move::Pawn { to, .. }) if (p.x | p.o) & to.bit() != 0 => {
-                self.fail(Problem::Mismatch)
-            }
-            Some(mv @ (Move::Slide { from, to } | Move::Pawn { from, to })) => {
-                if self.record.push_move(mv).is_err() {
-                    self.fail(Problem::Mismatch);
-                    return;
-                }
+            // A capture (a hexapawn pawn onto the person's): the captured piece
+            // is carried off first, then the pawn moves (one move, timed as one).
+            Some(Move::Pawn { from, to }) if (p.x | p.o) & to.bit() != 0 => {
                 stat!(self.stats.slides += 1);
-                self.slide_given_up = false;
                 self.placement_started = now_ms;
-                self.sliding = true;
-                self.start_restore(from, to, 1);
+                self.start_capture(from, to, 1);
+            }
+            Some(mv @ (Move::Slide { .. } | Move::Pawn { .. })) => {
+                stat!(self.stats.slides += 1);
+                self.placement_started = now_ms;
+                self.start_move(mv);
             }
             None => self.fail(Problem::Mismatch),
         }
+    }
+
+    /// The squares of the device's pieces in `p` (X's when it moves first).
+    fn devices(&self, p: &Position) -> u16 {
+        if self.setup.device_first {
+            p.x
+        } else {
+            p.o
+        }
+    }
+
+    /// Records the device's slide or pawn move and carries it with the restore
+    /// primitive (lift on `from`, carry, release on `to`, verified against the
+    /// record).
+    fn start_move(&mut self, mv: Move) {
+        let (Some(from), to) = (mv.from(), mv.to()) else {
+            return self.fail(Problem::Mismatch);
+        };
+        if self.record.push_move(mv).is_err() {
+            return self.fail(Problem::Mismatch);
+        }
+        self.slide_given_up = false;
+        self.sliding = true;
+        self.start_restore(from, to, 1);
+    }
+
+    /// Starts carrying the person's piece on `square` (to be captured by the
+    /// device's pawn on `from`) to its capture place: the `k`-th capture of
+    /// the game goes to [`capture_slot`] `k`, `k` counted from the record (the
+    /// person's pawns missing), so a restarted machine finds the same place.
+    fn start_capture(&mut self, from: Square, square: Square, attempt: u8) {
+        let p = self.record.position();
+        let theirs = (p.x | p.o) & !self.devices(&p);
+        let taken = PAWNS.saturating_sub(theirs.count_ones() as usize);
+        let colour = self.device_colour().other();
+        let Some(tray) = capture_slot(&self.layout.storage, colour, taken) else {
+            return self.fail(Problem::Mismatch);
+        };
+        let at = self.layout.pose.square_centre(square);
+        match self.hw.machine.start_transfer(at, tray) {
+            Ok(()) => self.enter(State::Capturing {
+                from,
+                square,
+                attempt,
+            }),
+            Err(e) => self.fail(Problem::Motion(e)),
+        }
+    }
+
+    /// The captured piece's carry has ended: off its square (the rest as the
+    /// record has it), the capturing move follows; still there (a missed grip),
+    /// tried again up to [`PLACE_ATTEMPTS`] times; anything else (it fell on the
+    /// board, a person's hand) the error light, the board to be put back as
+    /// before the capture.
+    pub(super) fn poll_capturing(
+        &mut self,
+        from: Square,
+        square: Square,
+        attempt: u8,
+        now_ms: u32,
+    ) {
+        let Some(view) = self.scan(now_ms) else {
+            return;
+        };
+        let base = self.base_view();
+        let mut taken = base;
+        taken.set(square, Sensed::Empty);
+        if view == taken {
+            self.start_move(Move::Pawn { from, to: square });
+        } else if view == base && attempt < PLACE_ATTEMPTS {
+            stat!(self.stats.retries += 1);
+            self.start_capture(from, square, attempt + 1);
+        } else {
+            self.park(now_ms);
+            self.fail(Problem::Mismatch);
+        }
+    }
+
+    /// The view of hexapawn's set-up so far: the device's pawns on the home
+    /// squares in `placed`.
+    pub(super) fn set_up_so_far(&self, placed: u16) -> BoardView {
+        let mut v = BoardView::EMPTY;
+        for s in Squares::from_bits(placed) {
+            v.set(s, Sensed::Piece(self.device_colour()));
+        }
+        v
+    }
+
+    /// In hexapawn's set-up, whether `view` shows the start (every pawn home):
+    /// the set-up is over and the game begins.
+    fn set_up_seen(&mut self, view: &BoardView) -> bool {
+        let game = self.record.game();
+        let done = self.setting_up.is_some() && *view == game.view(&game.start());
+        if done {
+            self.setting_up = None;
+        }
+        done
     }
 
     /// The board after the person's Done in a moving game.
     pub(super) fn check_human_moving(&mut self, view: BoardView, now_ms: u32) {
         let (game, p) = (self.record.game(), self.record.position());
         let base = self.base_view();
-        if view == base {
+        if self.set_up_seen(&view) {
+            self.next_turn(now_ms);
+            return;
+        }
+        let d = self.device_colour();
+        // Hexapawn's set-up: the device's pawns as placed, some of the person's
+        // on their home squares: not all set yet, keep waiting.
+        let start = game.view(&game.start()).pieces(d.other()).bits();
+        let setting = self.setting_up.is_some()
+            && view.pieces(d) == base.pieces(d)
+            && view.pieces(d.other()).bits() & !start == 0;
+        if view == base || setting {
             // Done without a move: keep waiting.
             self.enter(State::HumanTurn);
             return;
         }
         if let Some(mv) = game.move_seen(&p, &view) {
+            // (In hexapawn's set-up: the person set up and made their first move.)
+            self.setting_up = None;
             if self.record.push_move(mv).is_ok() {
                 self.next_turn(now_ms);
             } else {
@@ -83,7 +190,6 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return;
         }
         // One device piece moved, the person's as recorded: put it back.
-        let d = self.device_colour();
         let (expected, seen) = (base.pieces(d).bits(), view.pieces(d).bits());
         let (missing, extra) = (
             Squares::from_bits(expected & !seen),
@@ -103,7 +209,21 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// board put right after the error light with the person's move made).
     pub(super) fn one_move_seen(&self, view: &BoardView) -> bool {
         let (game, p) = (self.record.game(), self.record.position());
-        !self.devices_turn() && game.move_seen(&p, view).is_some()
+        !self.devices_turn() && self.setting_up.is_none() && game.move_seen(&p, view).is_some()
+    }
+
+    /// Back to the game after the error light when `view` shows hexapawn's
+    /// start, set up by hand (the set-up under way).
+    pub(super) fn set_up_by_hand(&mut self, view: &BoardView, now_ms: u32) -> bool {
+        let done = self.set_up_seen(view);
+        if done {
+            // A pawn being placed stands there: its slot is empty.
+            if let Some((colour, slot, _)) = self.pending.take() {
+                self.slot_emptied(colour, slot, false);
+            }
+            self.next_turn(now_ms);
+        }
+        done
     }
 
     /// The device's last slide, when `view` shows it not made yet (its piece
@@ -124,7 +244,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// when `view` shows it not made: its piece on the point it leaves, the rest
     /// as the record says.
     pub(super) fn slide_not_made(&self, view: &BoardView) -> Option<(Square, Square)> {
-        let Some(Move::Slide { from, to }) = self.record.plies().last() else {
+        let Some(Move::Slide { from, to } | Move::Pawn { from, to }) = self.record.plies().last()
+        else {
             return None;
         };
         let mut before = self.base_view();

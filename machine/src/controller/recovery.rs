@@ -145,6 +145,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 let Some(view) = self.scan(now_ms) else {
                     return;
                 };
+                // Hexapawn's set-up done by hand, whatever went wrong in it.
+                #[cfg(feature = "games")]
+                if self.active && self.mode == Mode::Game && self.set_up_by_hand(&view, now_ms) {
+                    return;
+                }
                 let base = self.base_view();
                 let revision = self.revision;
                 match (problem, self.pending) {

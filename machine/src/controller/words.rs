@@ -54,6 +54,14 @@ impl fmt::Display for State {
                 "checking the piece put back on square {} (attempt {attempt})",
                 to.index() + 1
             ),
+            #[cfg(feature = "games")]
+            State::Capturing {
+                square, attempt, ..
+            } => write!(
+                f,
+                "taking the captured piece off square {} (attempt {attempt})",
+                square.index() + 1
+            ),
             State::Error(problem) => write!(f, "error light: {problem}"),
             State::Over(Some(true)) => f.write_str("game over: the machine won"),
             State::Over(Some(false)) => f.write_str("game over: the machine lost"),

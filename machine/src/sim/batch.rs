@@ -357,14 +357,11 @@ impl BatchChooser {
             Rules::Misere => TableChooser::new(rules, rng).map(BatchChooser::Table),
             #[cfg(not(feature = "games"))]
             Rules::Misere => None,
-            // The morris games from their tables too; hexapawn is not simulated yet
-            // (its set-up and captures, issue 37).
+            // The morris games and hexapawn from their tables too.
             #[cfg(feature = "games")]
-            Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
+            Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi | Rules::Hexapawn => {
                 TableChooser::new(rules, rng).map(BatchChooser::Table)
             }
-            #[cfg(feature = "games")]
-            Rules::Hexapawn => None,
         }
     }
 }

@@ -536,7 +536,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         if stray_round {
             // The operator knows that round is not a game (and does not set its
             // board up again while the machine asks for it to be cleared).
-            human.new_game(setup.device_colour().other(), style);
+            human.new_game(person_colour(setup, human.rules), style);
             human.hold(Button::Start, self.now, ABANDON_PRESS_MS);
             self.run_until(human, ABANDON_PRESS_MS + 200, |_| false);
             self.world.borrow_mut().reset_pieces();
@@ -545,7 +545,7 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             return false;
         }
         self.world.borrow_mut().reset_pieces();
-        human.new_game(setup.device_colour().other(), style);
+        human.new_game(person_colour(setup, human.rules), style);
         for _ in 0..2 {
             if self.controller.setup().device_first != setup.device_first {
                 self.press(human, Button::Side);
@@ -566,5 +566,17 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         }
         self.press(human, Button::Start);
         true
+    }
+}
+
+/// The person's colour in `rules`' game with `setup`: the device's other (in
+/// hexapawn White moves first, `games` feature).
+fn person_colour(setup: GameSetup, rules: crate::controller::Rules) -> crate::Colour {
+    #[cfg(feature = "games")]
+    return setup.colour_in(rules).other();
+    #[cfg(not(feature = "games"))]
+    {
+        let _ = rules;
+        setup.device_colour().other()
     }
 }

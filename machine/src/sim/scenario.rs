@@ -402,6 +402,17 @@ fn game_faults(w: &World, faults0: &ByKind, extras: u32, r: &GameReport) -> ByKi
 /// The time budget ([`PLACEMENT_LIMIT_MS`]) is the device's: a placement ends
 /// when the piece is verified or when the device stops with the Error light
 /// (a person's repair is not the device's time; the next attempt is timed anew).
+/// Whether `state` carries a captured piece off (hexapawn, `games` feature).
+fn capturing(state: State) -> bool {
+    #[cfg(feature = "games")]
+    return matches!(state, State::Capturing { .. });
+    #[cfg(not(feature = "games"))]
+    {
+        let _ = state;
+        false
+    }
+}
+
 fn placing(state: State) -> bool {
     matches!(state, State::Placing { .. } | State::Verifying { .. })
 }
@@ -514,10 +525,11 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 if let Some(w) = watch.as_mut() {
                     w(&self.world.borrow(), state, self.controller.record());
                 }
+                // (A hexapawn capture's carry to its place is part of its move.)
                 let restoring = matches!(
                     state,
                     State::Restoring { .. } | State::VerifyingRestore { .. }
-                );
+                ) || capturing(state);
                 match slide_start {
                     None if restoring => {
                         let slides = self.stats().slides;
@@ -623,7 +635,13 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         #[cfg(feature = "games")]
         let (black, white) = {
             let record = self.controller.record();
-            let v = record.game().view(&record.position());
+            // A game given up leaves an empty board (hexapawn's record of no
+            // ply stands at its start, the pawns set up).
+            let v = if r.given_up && record.is_empty() {
+                crate::scanner::BoardView::EMPTY
+            } else {
+                record.game().view(&record.position())
+            };
             (
                 v.pieces(crate::Colour::Black).bits(),
                 v.pieces(crate::Colour::White).bits(),

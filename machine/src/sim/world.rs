@@ -4,6 +4,7 @@ use super::faults::FaultSet;
 use super::stats::WorldStats;
 use super::tcs::TcsRegs;
 use super::SplitMix64;
+use crate::model::{capture_slot, CAPTURE_SLOTS};
 use crate::motion::{AxisConfig, HeadTiming, Point, Pose, PoseError, Storage, STORAGE_SLOTS};
 use crate::Colour;
 use core::cell::RefCell;
@@ -174,6 +175,10 @@ pub const FULL_COVER_MM: f32 = 4.0;
 pub const ON_SQUARE_MM: f32 = 5.0;
 /// Distance (mm) beyond which a piece does not cover the sensor at all.
 pub const NO_COVER_MM: f32 = 14.0;
+/// Distance (mm) from a capture place ([`capture_slot`]) within which a piece
+/// lies there, out of the game: half the storage pitch (a place is a spot beside
+/// the column, not a slot the magnet must find again).
+pub const CAPTURE_MM: f32 = 15.0;
 /// Diameter of a piece, mm.
 pub const PIECE_MM: f32 = 22.0;
 /// Distance (mm) within which the magnet catches a piece.
@@ -311,14 +316,17 @@ impl World {
         self.piece_near(self.config.pose.square_centre(square), ON_SQUARE_MM)
     }
 
-    /// Whether `p` lies in a storage slot of its colour.
+    /// Whether `p` lies in a storage slot of its colour, or in a place for the
+    /// machine's captures of its colour ([`capture_slot`]): out of the game.
     pub fn in_storage(&self, p: &Piece) -> bool {
-        (0..STORAGE_SLOTS).any(|k| {
-            self.config
-                .storage
-                .slot(p.colour, k)
-                .is_some_and(|s| s.distance(p.at) <= um(CATCH_MM))
-        })
+        let storage = &self.config.storage;
+        let near = |s: Point, mm: f32| s.distance(p.at) <= um(mm);
+        (0..STORAGE_SLOTS)
+            .filter_map(|k| storage.slot(p.colour, k))
+            .any(|s| near(s, CATCH_MM))
+            || (0..CAPTURE_SLOTS)
+                .filter_map(|k| capture_slot(storage, p.colour, k))
+                .any(|s| near(s, CAPTURE_MM))
     }
 
     /// The position as the pieces lie, or `None` if a piece is off-square on the

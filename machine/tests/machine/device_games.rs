@@ -1004,3 +1004,210 @@ fn a_power_cut_between_a_slides_record_and_its_arrival_ends_with_the_slide_made(
     }
     assert_eq!(cut, 3);
 }
+
+/// A person's hexapawn move by hand: a capture takes the machine's pawn off
+/// into a free storage slot first; then the pawn is carried and Done pressed.
+#[cfg(feature = "sim")]
+fn hand_pawn(m: &mut HostMachine<TableChooser<SplitMix64>>, h: &mut SimHuman, mv: Move) {
+    {
+        let mut w = m.world.borrow_mut();
+        if let Some(i) = w.piece_on(mv.to()) {
+            let slot = w.free_slot(w.pieces[i].colour).unwrap();
+            w.hand_move(i, slot, 0.0);
+        }
+    }
+    hand(m, h, Colour::Black, mv);
+}
+
+/// Hexapawn with a passive person the test's hands play for, the machine first
+/// or second, the person's moves drawn with `seed` (a random one with
+/// probability `err`, else a best one): the machine's pawns set up from storage,
+/// the person's set by hand when both turn lights ask, every turn's board the
+/// record's, the machine's captures carried to their places beside the storage
+/// column. The end state, the record, the machine's captures and the person's.
+#[cfg(feature = "sim")]
+fn hexapawn_game(
+    device_first: bool,
+    seed: u64,
+    err: f64,
+) -> (
+    State,
+    GameRecord,
+    u32,
+    u32,
+    tictable_machine::controller::Stats,
+) {
+    let rules = Rules::Hexapawn;
+    let (mut m, mut h) = morris_machine(rules, seed);
+    let setup = tictable_machine::controller::GameSetup {
+        device_first,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    let (device, person) = if device_first {
+        (Colour::White, Colour::Black)
+    } else {
+        (Colour::Black, Colour::White)
+    };
+    // The set-up: the machine's three pawns, then both turn lights.
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    {
+        let w = m.world.borrow();
+        let start = rules.view(&rules.start());
+        assert_eq!(
+            w.board().unwrap(),
+            if device == Colour::White {
+                (0, start.pieces(Colour::White).bits())
+            } else {
+                (start.pieces(Colour::Black).bits(), 0)
+            }
+        );
+        assert!(w.lights[Light::HumanTurn.index()] && w.lights[Light::DeviceTurn.index()]);
+    }
+    // Done before the pawns are all set: still waiting.
+    let home = rules.view(&rules.start()).pieces(person);
+    let mut squares = home.into_iter();
+    let first = squares.next().unwrap();
+    {
+        let mut w = m.world.borrow_mut();
+        let i = w.stored_piece(person).unwrap();
+        let to = w.config.pose.square_centre(first);
+        w.hand_move(i, to, 0.5);
+    }
+    m.press(&mut h, tictable_machine::panel::Button::Done);
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    for s in squares {
+        let mut w = m.world.borrow_mut();
+        let i = w.stored_piece(person).unwrap();
+        let to = w.config.pose.square_centre(s);
+        w.hand_move(i, to, 0.5);
+    }
+    m.press(&mut h, tictable_machine::panel::Button::Done);
+    let mut rng = SplitMix64::new(seed * 31 + 1);
+    let (mut device_captures, mut person_captures) = (0, 0);
+    let state = loop {
+        let before = m.controller.record().position();
+        let state = until_person(&mut m, &mut h);
+        let record = *m.controller.record();
+        let p = record.position();
+        // The machine's capture: one pawn fewer of the person's.
+        let theirs = |q: &Position| if device_first { q.o } else { q.x };
+        if theirs(&p).count_ones() < theirs(&before).count_ones() {
+            device_captures += 1;
+        }
+        let view = rules.view(&p);
+        let seen = m.world.borrow().board().unwrap();
+        assert_eq!(
+            seen,
+            (
+                view.pieces(Colour::Black).bits(),
+                view.pieces(Colour::White).bits()
+            ),
+            "the board is the record's: {state:?} {record:?}"
+        );
+        if state != State::HumanTurn {
+            break state;
+        }
+        let children = rules.children(&p);
+        let best = best_moves_of(rules, &p);
+        let mv = if rng.chance(err) {
+            children[rng.below(children.len())].0
+        } else {
+            best[rng.below(best.len())]
+        };
+        person_captures += u32::from((p.x | p.o) & mv.to().bit() != 0);
+        hand_pawn(&mut m, &mut h, mv);
+    };
+    let record = *m.controller.record();
+    (state, record, device_captures, person_captures, m.stats())
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn hexapawn_is_set_up_and_played_with_captures_both_ways_to_the_end() {
+    // Black (the second player) wins hexapawn: second, the machine never loses;
+    // first it wins only from the person's mistakes. Every game ends by the
+    // rules, no error light, and the machine's captures lie in their places
+    // (out of the game, as storage: the world's board is the record's).
+    let (mut device_captures, mut person_captures, mut games) = (0, 0, 0);
+    for seed in 0..6u64 {
+        for device_first in [true, false] {
+            let (state, record, d, p, s) = hexapawn_game(device_first, 40 + seed, 0.4);
+            assert!(
+                matches!(state, State::Over(_)) && record.outcome().is_some(),
+                "{state:?} {record:?}"
+            );
+            assert_eq!(s.errors, 0, "{s:?}");
+            assert_eq!(s.placements, 3, "the machine's pawns set up: {s:?}");
+            if !device_first {
+                assert_eq!(state, State::Over(Some(true)), "{record:?}");
+            }
+            device_captures += d;
+            person_captures += p;
+            games += 1;
+        }
+    }
+    println!(
+        "{games} games: the machine captured {device_captures} times, the person {person_captures}"
+    );
+    assert!(device_captures > 0 && person_captures > 0);
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_wrong_capture_and_two_pawns_moved_get_the_error_light_in_hexapawn() {
+    // The machine second (Black): the person (White) sets up and plays.
+    let (mut m, mut h) = morris_machine(Rules::Hexapawn, 3);
+    let setup = tictable_machine::controller::GameSetup {
+        device_first: false,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    for s in [6, 7, 8] {
+        let mut w = m.world.borrow_mut();
+        let i = w.stored_piece(Colour::White).unwrap();
+        let to = w.config.pose.square_centre(sq(s));
+        w.hand_move(i, to, 0.5);
+    }
+    m.press(&mut h, tictable_machine::panel::Button::Done);
+    // A pawn two rows ahead, onto the machine's on square 2: an illegal capture
+    // (the machine's pawn taken off). Refused: the error light, nothing recorded.
+    hand_pawn(
+        &mut m,
+        &mut h,
+        Move::Pawn {
+            from: sq(7),
+            to: sq(1),
+        },
+    );
+    assert_eq!(
+        until_person(&mut m, &mut h),
+        State::Error(Problem::Mismatch)
+    );
+    assert!(m.controller.record().is_empty());
+    // Put back by hand: the turn again.
+    {
+        let mut w = m.world.borrow_mut();
+        let white = w.piece_on(sq(1)).unwrap();
+        let to = w.config.pose.square_centre(sq(7));
+        w.hand_move(white, to, 0.5);
+        let black = w.stored_piece(Colour::Black).unwrap();
+        let to = w.config.pose.square_centre(sq(1));
+        w.hand_move(black, to, 0.5);
+    }
+    assert!(m.run_until(&mut h, 30_000, |m| m.controller.state() == State::HumanTurn));
+    // Two pawns forward at once (7-4 and 9-6): refused too.
+    for (from, to) in [(6, 3), (8, 5)] {
+        let mut w = m.world.borrow_mut();
+        let i = w.piece_on(sq(from)).unwrap();
+        let to = w.config.pose.square_centre(sq(to));
+        w.hand_move(i, to, 0.5);
+    }
+    m.press(&mut h, tictable_machine::panel::Button::Done);
+    assert_eq!(
+        until_person(&mut m, &mut h),
+        State::Error(Problem::Mismatch)
+    );
+    assert!(m.controller.record().is_empty());
+}

@@ -39,11 +39,13 @@ impl SimHuman {
             return false;
         }
         let base = rules.view(&p);
-        let mine = self.remembered_pieces(self.colour.player());
-        let empty = self.remembered_empty();
+        let mine = self.remembered_pieces(self.player());
+        // In hexapawn also onto a piece of the machine's, taken off: an illegal
+        // capture (straight ahead, backwards, sideways, two rows).
+        let reach = self.remembered_empty().bits() | self.capturable_of_device();
         let mut illegal = std::vec::Vec::new();
         for from in mine {
-            for to in empty {
+            for to in tictable::Squares::from_bits(reach) {
                 let mut v = base;
                 v.set(from, Sensed::Empty);
                 v.set(to, Sensed::Piece(self.colour));
@@ -56,7 +58,8 @@ impl SimHuman {
             return false;
         }
         let (from, to) = illegal[self.rng.below(illegal.len())];
-        if !Self::shift(w, from, to) {
+        let taken = self.remembered_pieces(self.device()).contains(to);
+        if taken && !Self::take_off(w, to) || !Self::shift(w, from, to) {
             return false;
         }
         self.illegal += 1;

@@ -278,7 +278,21 @@ impl SimHuman {
     }
 
     fn device(&self) -> Player {
-        self.colour.other().player()
+        self.player().other()
+    }
+
+    /// The person's player: their colour's, but in hexapawn White is X (moves
+    /// first).
+    fn player(&self) -> Player {
+        #[cfg(feature = "games")]
+        if self.rules == Rules::Hexapawn {
+            return if self.colour == self.rules.colour(Player::X) {
+                Player::X
+            } else {
+                Player::O
+            };
+        }
+        self.colour.player()
     }
 
     /// A random square of `squares`.
@@ -311,6 +325,31 @@ impl SimHuman {
         true
     }
 
+    /// Hexapawn's set-up: their pawns from storage onto their home squares
+    /// where none stands yet (the game remembered is at its start).
+    #[cfg(feature = "games")]
+    fn set_up(&mut self, w: &mut World) {
+        for s in self.remembered_pieces(self.player()) {
+            if w.piece_seen_on(s).is_none() {
+                Self::place(w, self.colour, s);
+            }
+        }
+    }
+
+    /// Takes the piece on `square` off the board by hand, into a free storage
+    /// slot of its colour (a captured piece).
+    #[cfg(feature = "games")]
+    fn take_off(w: &mut World, square: Square) -> bool {
+        let Some(piece) = w.piece_seen_on(square) else {
+            return false;
+        };
+        let Some(slot) = w.free_slot(w.pieces[piece].colour) else {
+            return false;
+        };
+        w.hand_move(piece, slot, 0.0);
+        true
+    }
+
     /// Moves the piece on `from` to `to` by hand.
     fn shift(w: &mut World, from: Square, to: Square) -> bool {
         let Some(piece) = w.piece_seen_on(from) else {
@@ -319,6 +358,25 @@ impl SimHuman {
         let to = w.config.pose.square_centre(to);
         w.hand_move(piece, to, HAND_JITTER_MM);
         true
+    }
+
+    /// The person's pieces the machine may capture, as remembered: hexapawn's.
+    fn capturable(&self) -> u16 {
+        #[cfg(feature = "games")]
+        if self.rules == Rules::Hexapawn {
+            return self.remembered_pieces(self.player()).bits();
+        }
+        0
+    }
+
+    /// The machine's pieces a person may take off the board, as remembered:
+    /// hexapawn's (the person's captures, legal or not).
+    #[cfg(feature = "games")]
+    fn capturable_of_device(&self) -> u16 {
+        if self.rules == Rules::Hexapawn {
+            return self.remembered_pieces(self.device()).bits();
+        }
+        0
     }
 
     /// Who is to move in the game as the person remembers it.
@@ -397,6 +455,10 @@ impl SimHuman {
         };
         let done = match mv {
             Move::Place(to) => Self::place(w, self.colour, to),
+            // A capture: the machine's pawn off the board first.
+            Move::Pawn { from, to } if p.x & p.o == 0 && (p.x | p.o) & to.bit() != 0 => {
+                Self::take_off(w, to) && Self::shift(w, from, to)
+            }
             Move::Slide { from, to } | Move::Pawn { from, to } => Self::shift(w, from, to),
         };
         if done {
@@ -483,7 +545,10 @@ impl SimHuman {
         // Where the head goes down on the board in the device's turn.
         if w.lights[Light::DeviceTurn.index()] && w.head.lowered {
             if let Some(s) = w.config.pose.square_at(w.head_um(), 3_000) {
-                if self.remembered_empty().contains(s) && self.cheat_to != Some(s) {
+                // An empty point (a placement, a slide's end), or in hexapawn a
+                // piece of theirs (a capture's).
+                let reached = self.remembered_empty().bits() | self.capturable();
+                if reached & s.bit() != 0 && self.cheat_to != Some(s) {
                     self.device_target = Some(s);
                 } else if self.remembered_pieces(self.device()).contains(s) {
                     self.device_from = Some(s);
@@ -499,9 +564,18 @@ impl SimHuman {
         }
         if self.act_at.is_some_and(|t| now >= t) && !self.pressing() {
             self.act_at = None;
+            // Hexapawn's set-up (both turn lights): their pawns set (and any
+            // of the machine's missing put right), then Done, no move.
+            #[cfg(feature = "games")]
+            if w.lights[Light::DeviceTurn.index()] {
+                Self::clear_fallen(w);
+                self.set_up(w);
+                self.press(Button::Done, now);
+                return;
+            }
             // Asked again with the move already made (after an error was cleared):
             // just press the button again.
-            if self.to_move() != self.colour.player() {
+            if self.to_move() != self.player() {
                 self.press(Button::Done, now);
                 return;
             }

@@ -34,7 +34,11 @@ impl SimHuman {
             let (rules, p) = (record.game(), record.position());
             let seen = match (self.device_from, self.device_target) {
                 (from, Some(to)) if p.to_move == self.device() => from
-                    .and_then(|from| rules.play(&p, Move::Slide { from, to }))
+                    .and_then(|from| {
+                        rules
+                            .play(&p, Move::Slide { from, to })
+                            .or_else(|| rules.play(&p, Move::Pawn { from, to }))
+                    })
                     .or_else(|| rules.play(&p, Move::Place(to))),
                 _ => None,
             };
