@@ -26,6 +26,7 @@ use crate::game::{Game, Notation, Player};
 use crate::solver::Solution;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
@@ -359,12 +360,20 @@ fn quoted(text: &str) -> String {
     out
 }
 
+/// Little-endian 8-byte two's-complement words of `values`: the bytes the Python
+/// module's `_words` gives for the same numbers, for its CRC.
+fn words(values: impl IntoIterator<Item = i64>) -> Vec<u8> {
+    values.into_iter().flat_map(i64::to_le_bytes).collect()
+}
+
 /// The Python 3 / MicroPython module of both sides' tables: `best_moves(side, key)`
 /// gives the mask (an int) or `None`, `moves(mask)` the move indexes; `key(cells,
 /// side)` and `class_key(cells, side)` turn a position into the tables' key
-/// ([`crate::cell_key`]). At import it checks the tables' lengths and their CRC-16
-/// (CRC-16/IBM-3740, as the tic-tac-toe module) and raises `ImportError` naming the
-/// CRC when they were changed.
+/// ([`crate::cell_key`]). At import it checks the tables' lengths and a CRC-16
+/// (CRC-16/IBM-3740, as the tic-tac-toe module, the same function:
+/// [`tictable::python_crc`]) of everything it reads: the tables, their sizes, and the
+/// key's weights and symmetries; it raises `ImportError` naming the CRC when any of
+/// them was changed.
 pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
     let id = game.id();
     let mut out = String::new();
@@ -400,30 +409,65 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
         python_bytes(&mut out, &table.to_bits());
         out.push_str(",\n");
     }
+    out.push_str(")\n");
+    // What the CRC covers, as Python reads it and as bytes: every table and number the
+    // module reads.
+    let mut checked: Vec<(&str, Vec<u8>)> = vec![
+        ("TABLES[0]", tables[0].to_bits()),
+        ("TABLES[1]", tables[1].to_bits()),
+        (
+            "_words(KEY_BITS + MASK_BITS + ENTRIES)",
+            words(
+                tables
+                    .iter()
+                    .map(|t| i64::from(t.key_bits()))
+                    .chain(tables.iter().map(|t| i64::from(t.mask_bits())))
+                    .chain(tables.iter().map(|t| t.entries() as i64)),
+            ),
+        ),
+    ];
+    let formula = CellKey::derive(game);
+    match &formula {
+        Ok(formula) => {
+            python_key_data(&mut out, formula);
+            checked.push((
+                "_words((CELLS, KEY_BASE, SIDE_WEIGHT))",
+                words([formula.cells() as i64, formula.base, formula.side]),
+            ));
+            checked.push((
+                "_words([w for pair in WEIGHTS for w in pair])",
+                words(formula.weights.iter().flatten().copied()),
+            ));
+            checked.push(("b\"\".join(IMAGES)", formula.images.concat()));
+        }
+        Err(e) => {
+            let _ = writeln!(out, "\n# No position-to-key functions: {e}.");
+        }
+    }
     let mut digest = CRC16.digest();
-    digest.update(&tables[0].to_bits());
-    digest.update(&tables[1].to_bits());
+    for (_, bytes) in &checked {
+        digest.update(bytes);
+    }
+    let names: Vec<&str> = checked.iter().map(|(name, _)| *name).collect();
     let _ = write!(
         out,
-        ")\n\
-         \n\
+        "\n\
          # CRC-16/IBM-3740 (polynomial 0x1021, initial 0xffff: binascii.crc_hqx(data,\n\
-         # 0xffff) in CPython) of TABLES[0] then TABLES[1], checked at import.\n\
+         # 0xffff) in CPython) of everything above, as _check() reads it, checked at import.\n\
          CRC = {crc:#06x}\n\
          \n\
          \n\
-         def _crc16(data, crc):\n\
-         \x20   # Four bits at a time, the table built from the polynomial.\n\
-         \x20   table = []\n\
-         \x20   for n in range(16):\n\
-         \x20       c = n << 12\n\
-         \x20       for _ in range(4):\n\
-         \x20           c = (c << 1 ^ 0x1021 if c & 0x8000 else c << 1) & 0xFFFF\n\
-         \x20       table.append(c)\n\
-         \x20   for byte in data:\n\
-         \x20       crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte >> 4]\n\
-         \x20       crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte & 15]\n\
-         \x20   return crc\n\
+         {crc16}\n\
+         \n\
+         def _words(values):\n\
+         \x20   # Each number as 8 bytes, little-endian, two's complement.\n\
+         \x20   out = bytearray()\n\
+         \x20   for v in values:\n\
+         \x20       v &= 0xFFFFFFFFFFFFFFFF\n\
+         \x20       for _ in range(8):\n\
+         \x20           out.append(v & 255)\n\
+         \x20           v >>= 8\n\
+         \x20   return out\n\
          \n\
          \n\
          def _check():\n\
@@ -434,7 +478,9 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20               \"{id}: table %d has %d bytes, not %d: regenerate the module with \"\n\
          \x20               \"`tictable export --game {id} --format python`\" % (side, len(TABLES[side]), size)\n\
          \x20           )\n\
-         \x20   crc = _crc16(TABLES[1], _crc16(TABLES[0], 0xFFFF))\n\
+         \x20   crc = 0xFFFF\n\
+         \x20   for data in ({names},):\n\
+         \x20       crc = _crc16(data, crc)\n\
          \x20   if crc != CRC:\n\
          \x20       raise ImportError(\n\
          \x20           \"{id}: the tables are corrupted (CRC-16 %#06x, not %#06x): regenerate the \"\n\
@@ -444,6 +490,8 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \n\
          _check()\n",
         crc = digest.finalize(),
+        crc16 = tictable::python_crc::FUNCTION,
+        names = names.join(", "),
     );
     out.push_str(
         "\n\
@@ -481,17 +529,14 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   \"\"\"The move indexes (bits) of a mask.\"\"\"\n\
          \x20   return [i for i in range(64) if mask >> i & 1]\n",
     );
-    match CellKey::derive(game) {
-        Ok(formula) => python_key_functions(&mut out, &formula),
-        Err(e) => {
-            let _ = writeln!(out, "\n\n# No position-to-key functions: {e}.");
-        }
+    if formula.is_ok() {
+        python_key_functions(&mut out);
     }
     out
 }
 
-/// The Python position-to-key functions of `formula` (see [`crate::cell_key`]).
-fn python_key_functions(out: &mut String, formula: &CellKey) {
+/// The Python constants of `formula` (see [`crate::cell_key`]).
+fn python_key_data(out: &mut String, formula: &CellKey) {
     let weights: Vec<String> = formula
         .weights
         .iter()
@@ -508,7 +553,6 @@ fn python_key_functions(out: &mut String, formula: &CellKey) {
     let _ = write!(
         out,
         "\n\
-         \n\
          # Position to key. cells[i] is cell i of the written board (row-major, top row\n\
          # first, from 0): 0 empty, 1 the first player's piece (X, White), 2 the second's;\n\
          # side 0 when the first player is to move, 1 when the second is. The key is\n\
@@ -519,8 +563,19 @@ fn python_key_functions(out: &mut String, formula: &CellKey) {
          KEY_BASE = {base}\n\
          SIDE_WEIGHT = {side}\n\
          WEIGHTS = (\n    {weights},\n)\n\
-         IMAGES = (\n    {images},\n)\n\
-         \n\
+         IMAGES = (\n    {images},\n)\n",
+        n = formula.cells(),
+        base = formula.base,
+        side = formula.side,
+        weights = weights.join(",\n    "),
+        images = images.join(",\n    "),
+    );
+}
+
+/// The Python position-to-key functions over the constants of [`python_key_data`].
+fn python_key_functions(out: &mut String) {
+    out.push_str(
+        "\n\
          \n\
          def image_key(cells, side, symmetry):\n\
          \x20   \"\"\"The key of the image of `cells` (`side` to move) under `symmetry`.\"\"\"\n\
@@ -554,11 +609,6 @@ fn python_key_functions(out: &mut String, formula: &CellKey) {
          \x20   for i in range(CELLS):\n\
          \x20       out[IMAGES[symmetry][i]] = cells[i]\n\
          \x20   return bytes(out)\n",
-        n = formula.cells(),
-        base = formula.base,
-        side = formula.side,
-        weights = weights.join(",\n    "),
-        images = images.join(",\n    "),
     );
 }
 

@@ -357,6 +357,23 @@ fn a_python_module_with_changed_tables_is_refused_at_import() {
             error.contains("ImportError: hexapawn: the tables are corrupted (CRC-16"),
             "{error}"
         );
+        // A weight, a symmetry's cell, the key's base and an entry count changed: each
+        // is read at import, so each is covered by the CRC.
+        let weights = module.find("WEIGHTS = (\n    (").unwrap() + "WEIGHTS = (\n    (".len();
+        let images = module.find("bytes((").unwrap() + "bytes((".len();
+        for (what, at) in [("a weight", weights), ("an image", images)] {
+            let mut changed = module.clone().into_bytes();
+            changed[at] = if changed[at] == b'1' { b'2' } else { b'1' };
+            let error = import_error("hexapawn", &String::from_utf8(changed).unwrap())
+                .unwrap_or_else(|| panic!("{what} changed is refused"));
+            assert!(
+                error.contains("ImportError: hexapawn: the tables are corrupted (CRC-16"),
+                "{what}: {error}"
+            );
+        }
+        let base = module.replace("KEY_BASE = ", "KEY_BASE = 1 + ");
+        let error = import_error("hexapawn", &base).expect("a changed base is refused");
+        assert!(error.contains("the tables are corrupted (CRC-16"), "{error}");
         // One byte fewer: the length is checked first.
         let mut shorter = module.clone();
         shorter.replace_range(byte - 3..byte + 1, "");
