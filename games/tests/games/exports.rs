@@ -11,6 +11,8 @@
 //! `scripts/python-test` runs with the tools installed.
 
 use crate::common::{each_reachable, solved, Plain};
+use crate::compiler::compiler;
+use crate::grouped::grouped;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -49,25 +51,6 @@ fn scratch(name: &str) -> PathBuf {
         .join(name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The C compiler: `$CC`, else `gcc`, else `cc`.
-fn compiler() -> String {
-    for cc in std::env::var("CC")
-        .into_iter()
-        .chain(["gcc".into(), "cc".into()])
-    {
-        let found = Command::new(&cc)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if found {
-            return cc;
-        }
-    }
-    panic!("no C compiler ($CC, gcc or cc): install one (apt-get install gcc) or set CC");
 }
 
 /// Runs `command` with `input` on standard input; its standard output, checked.
@@ -399,19 +382,6 @@ fn a_key_that_is_not_a_sum_over_cells_gets_no_key_functions() {
     assert!(!header.contains("_class_key("));
     let module = export::python_module(solution.game(), &tables);
     assert!(module.contains("# No position-to-key functions: the key is not a sum"));
-}
-
-/// `n` with a comma every three digits.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Each game's row of docs/tables.md's exact-bits table, as the tables give it now.
