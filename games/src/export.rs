@@ -15,14 +15,15 @@
 //! let solution = solve(Hexapawn).unwrap();
 //! let tables = best_file::tables(&solution).unwrap();
 //! let header = export::c_header(solution.game(), &tables);
-//! assert!(header.contains("int hexapawn_best_moves(int side, uint64_t key, uint64_t *mask)"));
+//! assert!(header.contains("int hexapawn_best_moves(const uint8_t *cells, int side, uint64_t *mask)"));
 //! let module = export::python_module(solution.game(), &tables);
-//! assert!(module.contains("def best_moves(side, key):"));
+//! assert!(module.contains("def best_moves(cells, side):"));
 //! ```
 
 use crate::best_move::{entries, BestMoveError, BestMoveTable};
 use crate::cell_key::CellKey;
 use crate::game::{Game, Notation, Player};
+use crate::move_slots::MoveSlots;
 use crate::solver::Solution;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -162,8 +163,9 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          }}\n\
          \n\
          /* The best moves of the class `key` for `side` (0 the first player, 1 the second):\n\
-         \x20* 1 and *mask set when the class is in the table, else 0. */\n\
-         static inline int {name}_best_moves(int side, uint64_t key, uint64_t *mask) {{\n\
+         \x20* 1 and *mask set when the class is in the table, else 0 (the mask numbers the\n\
+         \x20* legal moves of the class's representative: {name}_best_moves gives a position's own). */\n\
+         static inline int {name}_lookup(int side, uint64_t key, uint64_t *mask) {{\n\
          \x20   const uint8_t *t = side ? {name}_second : {name}_first;\n\
          \x20   unsigned kb = side ? {upper}_SECOND_KEY_BITS : {upper}_FIRST_KEY_BITS;\n\
          \x20   unsigned mb = side ? {upper}_SECOND_MASK_BITS : {upper}_FIRST_MASK_BITS;\n\
@@ -183,7 +185,19 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \n"
     );
     match CellKey::derive(game) {
-        Ok(formula) => c_key_functions(&mut out, &name, game.key_space(), &formula),
+        Ok(formula) => {
+            c_key_functions(&mut out, &name, game.key_space(), &formula);
+            match MoveSlots::derive(game) {
+                Ok(slots) => c_move_functions(&mut out, &name, &slots),
+                Err(e) => {
+                    let _ = writeln!(
+                        out,
+                        "/* No move functions: {}. */\n",
+                        comment(&e.to_string())
+                    );
+                }
+            }
+        }
         Err(e) => {
             let _ = writeln!(
                 out,
@@ -323,6 +337,130 @@ fn c_key_functions(out: &mut String, name: &str, key_space: u64, formula: &CellK
     );
 }
 
+/// The slots' `from` cells (255 for a placement), `to` cells, flags (bits 0-1 the sides,
+/// bit 2 captures), support masks (8 bytes each, little-endian) and order, as the C
+/// header and the Python module hold them.
+fn slot_bytes(slots: &MoveSlots) -> [Vec<u8>; 5] {
+    let s = &slots.slots;
+    [
+        s.iter().map(|s| s.from.unwrap_or(NONE)).collect(),
+        s.iter().map(|s| s.to).collect(),
+        s.iter()
+            .map(|s| s.sides | if s.captures { 4 } else { 0 })
+            .collect(),
+        s.iter().flat_map(|s| s.support.to_le_bytes()).collect(),
+        slots.order.clone(),
+    ]
+}
+
+/// A slot's `from` when it is a placement.
+const NONE: u8 = 255;
+
+/// The C move functions of `slots` (see [`crate::move_slots`]): the legal moves and the
+/// best moves of the position asked, in its own cells.
+fn c_move_functions(out: &mut String, name: &str, slots: &MoveSlots) {
+    let upper = name.to_ascii_uppercase();
+    let [from, to, flags, support, order] = slot_bytes(slots);
+    let _ = write!(
+        out,
+        "/* Moves. Every move puts a piece of the mover on one cell: slot s is the move from\n\
+         \x20* cell {name}_slot_from[s] ({upper}_NONE: a new piece, a placement or a drop) to\n\
+         \x20* cell {name}_slot_to[s]; a placement onto cell c is slot c. Slot s is legal when\n\
+         \x20* the mover is one of its sides ({name}_slot_flags[s] bit 0 the first player, bit 1\n\
+         \x20* the second), its from cell holds the mover's piece, its to cell is empty (or holds\n\
+         \x20* an enemy piece when flags bit 2 is set), every cell of its support mask\n\
+         \x20* ({name}_slot_support: 8 bytes a slot, little-endian) is occupied, and the mover has\n\
+         \x20* fewer than {upper}_PLACING pieces on the board for a placement, that many or more\n\
+         \x20* for a move from a cell. {name}_order lists the slots in the game's move order.\n\
+         \x20* Derived from the game's Rust moves by tictable_games::move_slots. */\n\
+         #define {upper}_SLOTS {slots_n}u\n\
+         #define {upper}_ORDERED {ordered}u\n\
+         #define {upper}_PLACING {placing}u\n\
+         #define {upper}_NONE {none}u\n",
+        slots_n = from.len(),
+        ordered = order.len(),
+        placing = slots.placing,
+        none = NONE,
+    );
+    for (what, bytes) in [
+        ("slot_from", &from),
+        ("slot_to", &to),
+        ("slot_flags", &flags),
+        ("slot_support", &support),
+        ("order", &order),
+    ] {
+        let _ = writeln!(
+            out,
+            "static const uint8_t {name}_{what}[] TICTABLE_GAME_ROM = {{"
+        );
+        c_bytes(out, bytes);
+        out.push_str("};\n");
+    }
+    let _ = write!(
+        out,
+        "\n\
+         /* The legal moves of `cells` with `side` to move (a position where the game goes\n\
+         \x20* on), in the game's move order: their slots written to `out` ({upper}_SLOTS at\n\
+         \x20* most); how many. */\n\
+         static inline unsigned {name}_moves(const uint8_t *cells, int side, uint8_t *out) {{\n\
+         \x20   unsigned i, c, own = 0, n = 0, mine = side ? 2u : 1u;\n\
+         \x20   for (c = 0; c < {upper}_CELLS; c++) {{\n\
+         \x20       if (cells[c] == mine) own++;\n\
+         \x20   }}\n\
+         \x20   int placing = (int)own < (int){upper}_PLACING;\n\
+         \x20   for (i = 0; i < {upper}_ORDERED; i++) {{\n\
+         \x20       unsigned s = TICTABLE_GAME_BYTE(&{name}_order[i]);\n\
+         \x20       unsigned from = TICTABLE_GAME_BYTE(&{name}_slot_from[s]);\n\
+         \x20       unsigned to = TICTABLE_GAME_BYTE(&{name}_slot_to[s]);\n\
+         \x20       unsigned flags = TICTABLE_GAME_BYTE(&{name}_slot_flags[s]);\n\
+         \x20       uint64_t support = {name}_read({name}_slot_support + 8u * s, 8u);\n\
+         \x20       if (!(flags & mine)) continue;\n\
+         \x20       if (from == {upper}_NONE ? !placing : placing || cells[from] != mine) continue;\n\
+         \x20       if ((unsigned)cells[to] != (flags & 4u ? 3u - mine : 0u)) continue;\n\
+         \x20       for (c = 0; c < {upper}_CELLS; c++) {{\n\
+         \x20           if ((support >> c & 1u) && !cells[c]) break;\n\
+         \x20       }}\n\
+         \x20       if (c < {upper}_CELLS) continue;\n\
+         \x20       out[n++] = (uint8_t)s;\n\
+         \x20   }}\n\
+         \x20   return n;\n\
+         }}\n\
+         \n\
+         /* The best moves of the position `cells` with `side` to move, in its own cells:\n\
+         \x20* 1 and *mask (bit s = slot s; in a game that only places or drops pieces, the\n\
+         \x20* cell the piece lands on) when the game goes on and the position is in the\n\
+         \x20* table, else 0. The table's mask numbers its representative's moves: they are\n\
+         \x20* mapped back through the symmetry. */\n\
+         static inline int {name}_best_moves(const uint8_t *cells, int side, uint64_t *mask) {{\n\
+         \x20   uint8_t image[{upper}_CELLS], back[{upper}_CELLS], moves[{upper}_SLOTS];\n\
+         \x20   unsigned symmetry, i, n;\n\
+         \x20   uint64_t found;\n\
+         \x20   if (!{name}_lookup(side, {name}_class_key(cells, side, &symmetry), &found)) return 0;\n\
+         \x20   {name}_image(cells, symmetry, image);\n\
+         \x20   for (i = 0; i < {upper}_CELLS; i++) back[TICTABLE_GAME_BYTE(&{name}_images[symmetry][i])] = (uint8_t)i;\n\
+         \x20   n = {name}_moves(image, side, moves);\n\
+         \x20   *mask = 0;\n\
+         \x20   for (i = 0; i < n; i++) {{\n\
+         \x20       unsigned s = moves[i], from = TICTABLE_GAME_BYTE(&{name}_slot_from[s]);\n\
+         \x20       unsigned to = back[TICTABLE_GAME_BYTE(&{name}_slot_to[s])];\n\
+         \x20       if (!(found >> i & 1u)) continue;\n\
+         \x20       if (from == {upper}_NONE) {{\n\
+         \x20           s = to;\n\
+         \x20       }} else {{\n\
+         \x20           from = back[from];\n\
+         \x20           for (s = {upper}_CELLS; s < {upper}_SLOTS; s++) {{\n\
+         \x20               if (TICTABLE_GAME_BYTE(&{name}_slot_from[s]) == from &&\n\
+         \x20                   TICTABLE_GAME_BYTE(&{name}_slot_to[s]) == to) break;\n\
+         \x20           }}\n\
+         \x20       }}\n\
+         \x20       if (s < {upper}_SLOTS) *mask |= (uint64_t)1 << s;\n\
+         \x20   }}\n\
+         \x20   return 1;\n\
+         }}\n\
+         \n"
+    );
+}
+
 /// The CRC the Python modules check at import: CRC-16/IBM-3740 (`binascii.crc_hqx(data,
 /// 0xffff)` in CPython).
 const CRC16: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_IBM_3740);
@@ -427,6 +565,7 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
         ),
     ];
     let formula = CellKey::derive(game);
+    let move_slots = MoveSlots::derive(game);
     match &formula {
         Ok(formula) => {
             python_key_data(&mut out, formula);
@@ -439,6 +578,19 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
                 words(formula.weights.iter().flatten().copied()),
             ));
             checked.push(("b\"\".join(IMAGES)", formula.images.concat()));
+            if let Ok(slots) = &move_slots {
+                let [from, to, flags, support, order] = slot_bytes(slots);
+                python_move_data(&mut out, slots);
+                checked.push(("SLOT_FROM", from));
+                checked.push(("SLOT_TO", to));
+                checked.push(("SLOT_FLAGS", flags));
+                checked.push(("_words(SLOT_SUPPORT + (PLACING,))", {
+                    let mut words = support;
+                    words.extend(i64::from(slots.placing).to_le_bytes());
+                    words
+                }));
+                checked.push(("ORDER", order));
+            }
         }
         Err(e) => {
             let _ = writeln!(out, "\n# No position-to-key functions: {e}.");
@@ -508,8 +660,10 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   return _read(table, bit >> 3, (shift + n + 7) >> 3) >> shift & ((1 << n) - 1)\n\
          \n\
          \n\
-         def best_moves(side, key):\n\
-         \x20   \"\"\"The mask of the class `key` for `side` (0 first player, 1 second), or None.\"\"\"\n\
+         def lookup(side, key):\n\
+         \x20   \"\"\"The mask of the class `key` for `side` (0 first player, 1 second), or None:\n\
+         \x20   over the legal moves of the class's representative (best_moves gives a\n\
+         \x20   position's own).\"\"\"\n\
          \x20   table, kb, mb = TABLES[side], KEY_BITS[side], MASK_BITS[side]\n\
          \x20   lo, hi = 0, ENTRIES[side]\n\
          \x20   while lo < hi:\n\
@@ -531,6 +685,12 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
     );
     if formula.is_ok() {
         python_key_functions(&mut out);
+        match &move_slots {
+            Ok(_) => out.push_str(PYTHON_MOVE_FUNCTIONS),
+            Err(e) => {
+                let _ = writeln!(out, "\n\n# No move functions: {e}.");
+            }
+        }
     }
     out
 }
@@ -571,6 +731,99 @@ fn python_key_data(out: &mut String, formula: &CellKey) {
         images = images.join(",\n    "),
     );
 }
+
+/// The Python constants of `slots` (see [`crate::move_slots`]).
+fn python_move_data(out: &mut String, slots: &MoveSlots) {
+    let [from, to, flags, _, order] = slot_bytes(slots);
+    let list = |bytes: &[u8]| -> String {
+        let items: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
+        format!("bytes(({},))", items.join(", "))
+    };
+    let support: Vec<String> = slots.slots.iter().map(|s| s.support.to_string()).collect();
+    let _ = write!(
+        out,
+        "\n\
+         # Moves. Every move puts a piece of the mover on one cell: slot s is the move from\n\
+         # cell SLOT_FROM[s] (NONE: a new piece, a placement or a drop) to cell SLOT_TO[s];\n\
+         # a placement onto cell c is slot c. Slot s is legal when the mover is one of its\n\
+         # sides (SLOT_FLAGS[s] bit 0 the first player, bit 1 the second), its from cell\n\
+         # holds the mover's piece, its to cell is empty (or holds an enemy piece when flags\n\
+         # bit 2 is set), every cell of SLOT_SUPPORT[s] (a mask) is occupied, and the mover\n\
+         # has fewer than PLACING pieces on the board for a placement, that many or more for\n\
+         # a move from a cell. ORDER lists the slots in the game's move order. Derived from\n\
+         # the game's Rust moves by tictable_games::move_slots.\n\
+         NONE = {NONE}\n\
+         PLACING = {placing}\n\
+         SLOT_FROM = {from}\n\
+         SLOT_TO = {to}\n\
+         SLOT_FLAGS = {flags}\n\
+         SLOT_SUPPORT = ({support},)\n\
+         ORDER = {order}\n",
+        placing = slots.placing,
+        from = list(&from),
+        to = list(&to),
+        flags = list(&flags),
+        support = support.join(", "),
+        order = list(&order),
+    );
+}
+
+/// The Python move functions over the constants of [`python_move_data`].
+const PYTHON_MOVE_FUNCTIONS: &str = "\n\
+\n\
+def legal_moves(cells, side):\n\
+\x20   \"\"\"The legal moves of `cells` with `side` to move (a position where the game goes\n\
+\x20   on), in the game's move order: their slots.\"\"\"\n\
+\x20   mine = 2 if side else 1\n\
+\x20   own, full = 0, 0\n\
+\x20   for c in range(CELLS):\n\
+\x20       if cells[c] == mine:\n\
+\x20           own += 1\n\
+\x20       if cells[c]:\n\
+\x20           full |= 1 << c\n\
+\x20   out = []\n\
+\x20   for s in ORDER:\n\
+\x20       source, flags = SLOT_FROM[s], SLOT_FLAGS[s]\n\
+\x20       if not flags & mine:\n\
+\x20           continue\n\
+\x20       if source == NONE:\n\
+\x20           if own >= PLACING:\n\
+\x20               continue\n\
+\x20       elif own < PLACING or cells[source] != mine:\n\
+\x20           continue\n\
+\x20       if cells[SLOT_TO[s]] != (3 - mine if flags & 4 else 0):\n\
+\x20           continue\n\
+\x20       if full & SLOT_SUPPORT[s] != SLOT_SUPPORT[s]:\n\
+\x20           continue\n\
+\x20       out.append(s)\n\
+\x20   return out\n\
+\n\
+\n\
+def best_moves(cells, side):\n\
+\x20   \"\"\"The best moves of the position `cells` with `side` to move, in its own cells: a\n\
+\x20   mask of slots (bit s = slot s; in a game that only places or drops pieces, the cell\n\
+\x20   the piece lands on), or None when the game is over or the position is not in the\n\
+\x20   table. The table's mask numbers the representative's moves: mapped back here.\"\"\"\n\
+\x20   k, symmetry = class_key(cells, side)\n\
+\x20   found = lookup(side, k)\n\
+\x20   if found is None:\n\
+\x20       return None\n\
+\x20   back = bytearray(CELLS)\n\
+\x20   for i in range(CELLS):\n\
+\x20       back[IMAGES[symmetry][i]] = i\n\
+\x20   mask = 0\n\
+\x20   for i, s in enumerate(legal_moves(image(cells, symmetry), side)):\n\
+\x20       if not found >> i & 1:\n\
+\x20           continue\n\
+\x20       to = back[SLOT_TO[s]]\n\
+\x20       if SLOT_FROM[s] == NONE:\n\
+\x20           mask |= 1 << to\n\
+\x20           continue\n\
+\x20       source = back[SLOT_FROM[s]]\n\
+\x20       for t in range(CELLS, len(SLOT_TO)):\n\
+\x20           if SLOT_FROM[t] == source and SLOT_TO[t] == to:\n\
+\x20               mask |= 1 << t\n\
+\x20   return mask\n";
 
 /// The Python position-to-key functions over the constants of [`python_key_data`].
 fn python_key_functions(out: &mut String) {
