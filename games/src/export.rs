@@ -7,7 +7,9 @@
 //! of [`Game::key`] over the game's symmetries) giving a mask over the legal moves of
 //! the class's representative, in [`Game::moves`] order, and the position-to-key
 //! functions ([`crate::cell_key`]): a position's cells to its key, class key and
-//! representative. The JSON document lists each
+//! representative; and the move functions ([`crate::move_slots`]): a position's legal
+//! moves and its own best moves, mapped back from the representative's through the
+//! symmetry. The JSON document lists each
 //! entry with its representative and best moves written out (API notation, from 0).
 //!
 //! ```
@@ -77,8 +79,10 @@ fn c_bytes(out: &mut String, bytes: &[u8]) {
 }
 
 /// The single-file C99 header of both sides' tables: `static const` arrays in read-only
-/// data and `NAME_best_moves(side, key, &mask)` (side 0 the first player, 1 the
-/// second; 1 and the mask when the class is in the table, else 0).
+/// data, `NAME_lookup(side, key, &mask)` (side 0 the first player, 1 the second; 1 and
+/// the mask when the class is in the table, else 0), the position-to-key functions and
+/// `NAME_moves(cells, side, out)` and `NAME_best_moves(cells, side, &mask)`: the legal
+/// moves and the best moves of the position asked ([`crate::move_slots`]).
 pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
     let id = game.id();
     let name = identifier(&id);
@@ -504,10 +508,11 @@ fn words(values: impl IntoIterator<Item = i64>) -> Vec<u8> {
     values.into_iter().flat_map(i64::to_le_bytes).collect()
 }
 
-/// The Python 3 / MicroPython module of both sides' tables: `best_moves(side, key)`
-/// gives the mask (an int) or `None`, `moves(mask)` the move indexes; `key(cells,
+/// The Python 3 / MicroPython module of both sides' tables: `lookup(side, key)` gives
+/// a class's mask (an int) or `None`, `moves(mask)` the move indexes; `key(cells,
 /// side)` and `class_key(cells, side)` turn a position into the tables' key
-/// ([`crate::cell_key`]). At import it checks the tables' lengths and a CRC-16
+/// ([`crate::cell_key`]); `legal_moves(cells, side)` and `best_moves(cells, side)` give
+/// the position's legal moves and its own best moves ([`crate::move_slots`]). At import it checks the tables' lengths and a CRC-16
 /// (CRC-16/IBM-3740, as the tic-tac-toe module, the same function:
 /// [`tictable::python_crc`]) of everything it reads: the tables, their sizes, and the
 /// key's weights and symmetries; it raises `ImportError` naming the CRC when any of
