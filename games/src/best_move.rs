@@ -246,46 +246,6 @@ fn bytes_for(limit: u64) -> u8 {
     bits.div_ceil(8).max(1) as u8
 }
 
-/// The mask of the class `key` in a packed table ([`BestMoveTable::to_bytes`]: entries
-/// of `key_bytes` then `mask_bytes` bytes, little-endian, sorted by key), by binary
-/// search, without allocating: the lookup the C header and the Python module write out
-/// and the one the emulated Cortex-M runs (`qemu/`). `None` when the key is not there.
-///
-/// ```
-/// use tictable_games::{best_move::{lookup, BestMoveTable}, solve, Hexapawn, Player};
-/// let solution = solve(Hexapawn).unwrap();
-/// let table = BestMoveTable::build(&solution, Player::X).unwrap();
-/// let packed = table.to_bytes();
-/// for (key, mask) in table.iter() {
-///     assert_eq!(lookup(&packed, 2, 1, key), Some(mask));
-/// }
-/// assert_eq!(lookup(&packed, 2, 1, 0), None);
-/// ```
-pub fn lookup(packed: &[u8], key_bytes: usize, mask_bytes: usize, key: u64) -> Option<u64> {
-    let read = |b: &[u8]| {
-        b.iter()
-            .rev()
-            .fold(0u64, |value, &byte| value << 8 | u64::from(byte))
-    };
-    let width = key_bytes + mask_bytes;
-    let (mut lo, mut hi) = (0usize, packed.len() / width.max(1));
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let entry = packed.get(mid * width..(mid + 1) * width)?;
-        let (k, mask) = entry.split_at(key_bytes);
-        let k = read(k);
-        if k == key {
-            return Some(read(mask));
-        }
-        if k < key {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    None
-}
-
 /// The `n` bits (1 to 64) of the little-endian bit stream `packed` (bit `b` is bit
 /// `b % 8` of byte `b / 8`) from bit `bit`; `None` past its end. Within 32 bits it
 /// reads with 32-bit arithmetic (cheap on a Cortex-M0).
@@ -297,8 +257,14 @@ pub fn lookup(packed: &[u8], key_bytes: usize, mask_bytes: usize, key: u64) -> O
 /// ```
 pub fn bits(packed: &[u8], bit: usize, n: u32) -> Option<u64> {
     let shift = (bit % 8) as u32;
-    let chunk = packed.get(bit / 8..bit / 8 + (shift + n).div_ceil(8) as usize)?;
+    let start = bit / 8;
+    let chunk = packed.get(start..start + (shift + n).div_ceil(8) as usize)?;
     if shift + n <= 32 {
+        // A whole 4-byte window when the table has one here: no loop.
+        if let Some(window) = packed.get(start..start + 4) {
+            let v = u32::from_le_bytes([window[0], window[1], window[2], window[3]]);
+            return Some(u64::from(v >> shift & (u32::MAX >> (32 - n))));
+        }
         let v = chunk.iter().rev().fold(0u32, |v, &b| v << 8 | u32::from(b));
         Some(u64::from(v >> shift & (u32::MAX >> (32 - n))))
     } else {
@@ -334,12 +300,42 @@ pub fn lookup_bits(
     key: u64,
 ) -> Option<u64> {
     let width = (key_bits + mask_bits) as usize;
+    let found = if key_bits <= 25 {
+        // A key and its shift fit 32 bits: read each key from a 32-bit window (the
+        // common case, cheap on a Cortex-M0). No key of the table is this wide.
+        if key >> key_bits != 0 {
+            return None;
+        }
+        let low = u32::MAX >> (32 - key_bits);
+        search(entries, key, |i| {
+            let bit = i * width;
+            let start = bit / 8;
+            let window = match packed.get(start..start + 4) {
+                Some(w) => u32::from_le_bytes([w[0], w[1], w[2], w[3]]),
+                None => packed
+                    .get(start..)?
+                    .iter()
+                    .rev()
+                    .fold(0u32, |v, &b| v << 8 | u32::from(b)),
+            };
+            Some(u64::from(window >> (bit % 8) & low))
+        })?
+    } else {
+        search(entries, key, |i| bits(packed, i * width, key_bits))?
+    };
+    bits(packed, found * width + key_bits as usize, mask_bits)
+}
+
+/// The index of `key` among `entries` sorted keys, `key_at(i)` giving key `i`; `None`
+/// when it is not there (or a key cannot be read).
+#[inline(always)]
+fn search(entries: usize, key: u64, key_at: impl Fn(usize) -> Option<u64>) -> Option<usize> {
     let (mut lo, mut hi) = (0usize, entries);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        let k = bits(packed, mid * width, key_bits)?;
+        let k = key_at(mid)?;
         if k == key {
-            return bits(packed, mid * width + key_bits as usize, mask_bits);
+            return Some(mid);
         }
         if k < key {
             lo = mid + 1;
