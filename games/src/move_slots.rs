@@ -95,6 +95,9 @@ impl fmt::Display for MoveSlotsError {
 
 impl core::error::Error for MoveSlotsError {}
 
+/// A move's (`from`, `to`) cells.
+type Cells = (Option<u8>, u8);
+
 /// What a slot was seen with while deriving.
 struct Seen {
     captures: bool,
@@ -196,8 +199,8 @@ impl MoveSlots {
     /// derived from.
     pub fn derive<G: Game>(game: &G) -> Result<MoveSlots, MoveSlotsError> {
         let positions = samples(game);
-        let mut seen: BTreeMap<(Option<u8>, u8), Seen> = BTreeMap::new();
-        let mut lists: Vec<(Vec<u8>, Player, Vec<(Option<u8>, u8)>)> = Vec::new();
+        let mut seen: BTreeMap<Cells, Seen> = BTreeMap::new();
+        let mut lists: Vec<(Vec<u8>, Player, Vec<Cells>)> = Vec::new();
         let (mut placing, mut cells_n) = (0u8, None);
         let mut moves = Vec::new();
         for p in &positions {
