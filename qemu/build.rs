@@ -59,7 +59,8 @@ const GAMES: [&str; 7] = [
     "hexapawn",
 ];
 
-/// Writes `games.rs`: each small game's packed best-move tables (both sides) and a
+/// Writes `games.rs`: each small game's best-move tables (both sides) packed to exact
+/// bits, as the postcard file and the exports hold them, and a
 /// digest of the Rust answers (FNV-1a over every entry's key and mask, as
 /// `tictable_games::best_move::BestMoveTable::mask` gives them).
 fn games(out: &std::path::Path) {
@@ -76,20 +77,27 @@ fn games(out: &std::path::Path) {
             let digest = table
                 .iter()
                 .fold(0x811c_9dc5u32, |h, (key, mask)| fnv(fnv(h, key), mask));
+            let bits = table.to_bits();
             writeln!(
                 file,
                 "static {name}_{side}: [u8; {}] = {:?};\nconst {name}_{side}_DIGEST: u32 = {digest};",
-                table.bytes(),
-                table.to_bytes()
+                bits.len(),
+                bits
             )
             .expect("write games.rs");
         }
+        let side = |t: &tictable_games::best_move::BestMoveTable, which: &str| {
+            format!(
+                "Side {{ key_bits: {}, mask_bits: {}, entries: {}, table: &{name}_{which}, digest: {name}_{which}_DIGEST }}",
+                t.key_bits(),
+                t.mask_bits(),
+                t.entries()
+            )
+        };
         list.push(format!(
-            "GameTables {{ id: {id:?}, sides: [Side {{ key_bytes: {}, mask_bytes: {}, table: &{name}_FIRST, digest: {name}_FIRST_DIGEST }}, Side {{ key_bytes: {}, mask_bytes: {}, table: &{name}_SECOND, digest: {name}_SECOND_DIGEST }}] }}",
-            tables[0].key_bytes(),
-            tables[0].mask_bytes(),
-            tables[1].key_bytes(),
-            tables[1].mask_bytes(),
+            "GameTables {{ id: {id:?}, sides: [{}, {}] }}",
+            side(&tables[0], "FIRST"),
+            side(&tables[1], "SECOND"),
         ));
     }
     writeln!(

@@ -48,6 +48,7 @@ pub mod game;
 pub mod opponent;
 #[cfg(feature = "postcard")]
 pub mod portable;
+pub mod python_crc;
 pub mod search;
 #[cfg(feature = "stats")]
 pub mod selfplay;

@@ -60,6 +60,8 @@ const STRATEGY_KEYS: u64 = 1 << 20;
 struct StrategySizes {
     first: (u64, u64),
     second: (u64, u64),
+    /// How each was made small (`strategy::Method`), neither proven minimal.
+    method: [strategy::Method; 2],
 }
 
 /// What one game's solve found, with its time and the check's result.
@@ -128,9 +130,10 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
             bar.set_message(format!("{}: minimal strategies", game.id()));
             let size = |player| {
                 let s = strategy::minimal(&solution, player);
-                (s.entries(), s.choices())
+                ((s.entries(), s.choices()), s.method())
             };
-            StrategySizes { first: size(Player::X), second: size(Player::O) }
+            let ((first, m0), (second, m1)) = (size(Player::X), size(Player::O));
+            StrategySizes { first, second, method: [m0, m1] }
         });
         // With `--out` the large games get their best-move tables too (the exports read the file).
         let best_wanted = args.strategy
@@ -204,6 +207,8 @@ fn to_json(s: &Solved) -> Value {
             "second": st.second.0,
             "first_choices": st.first.1,
             "second_choices": st.second.1,
+            "first_method": st.method[0].to_string(),
+            "second_method": st.method[1].to_string(),
         }),
         None => Value::Null,
     };
@@ -264,8 +269,16 @@ fn to_text(s: &Solved) -> String {
         Some(st) => {
             let _ = writeln!(
                 t,
-                "  minimal strategy: first player {} positions ({} with a choice), second {} ({})",
-                st.first.0, st.first.1, st.second.0, st.second.1
+                "  minimal strategy: first player {} positions ({} with a choice), second {} ({}); {}",
+                st.first.0,
+                st.first.1,
+                st.second.0,
+                st.second.1,
+                if st.method[0] == st.method[1] {
+                    st.method[0].to_string()
+                } else {
+                    format!("first: {}, second: {}", st.method[0], st.method[1])
+                }
             );
         }
         None => {

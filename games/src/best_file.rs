@@ -22,18 +22,32 @@ use serde::{Deserialize, Serialize};
 
 /// The first eight bytes of every best-move file.
 pub const MAGIC: [u8; 8] = *b"TTMOVES\0";
-/// The format version this crate writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+/// The format version this crate writes and reads: 2, the entries packed to exact bits
+/// (version 1 held them in whole bytes; such a file is refused, saying both versions).
+pub const FORMAT_VERSION: u16 = 2;
 
-/// One side's packed table ([`BestMoveTable::to_bytes`]).
+/// One side's table packed to exact bits ([`BestMoveTable::to_bits`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Side {
-    /// Bytes of a key.
-    pub key_bytes: u8,
-    /// Bytes of a move mask.
+    /// Bytes of a move mask in whole bytes ([`BestMoveTable::mask_bytes`]: the most
+    /// legal moves of an entry), kept so the table reads back equal.
     pub mask_bytes: u8,
-    /// The entries: key then mask, little-endian, in key order.
-    pub entries: Vec<u8>,
+    /// Bits of a mask ([`BestMoveTable::mask_bits`]); a key has
+    /// [`BestMoveTable::key_bits`], from the key space.
+    pub mask_bits: u8,
+    /// The number of entries.
+    pub entries: u64,
+    /// The entries: key then mask, each entry `key_bits + mask_bits` bits of one
+    /// little-endian bit stream, in key order, the last byte padded with zeros.
+    pub bits: Vec<u8>,
+}
+
+/// The first fields of every version: read before the rest, so a file of another
+/// version is refused as such.
+#[derive(Deserialize)]
+struct Head {
+    magic: [u8; 8],
+    version: u16,
 }
 
 /// The file: a header naming what it holds, then the first player's table and the
@@ -52,7 +66,7 @@ pub struct BestMovesFile {
     pub key_space: u64,
     /// The first player's table, then the second's.
     pub sides: [Side; 2],
-    /// CRC-32 (ISO-HDLC) of both sides' entries, the first's then the second's.
+    /// CRC-32 (ISO-HDLC) of both sides' bits, the first's then the second's.
     pub checksum: u32,
 }
 
@@ -60,8 +74,8 @@ const CRC: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 
 fn checksum(sides: &[Side; 2]) -> u32 {
     let mut digest = CRC.digest();
-    digest.update(&sides[0].entries);
-    digest.update(&sides[1].entries);
+    digest.update(&sides[0].bits);
+    digest.update(&sides[1].bits);
     digest.finalize()
 }
 
@@ -76,9 +90,10 @@ pub fn tables<G: Game>(solution: &Solution<G>) -> Result<[BestMoveTable; 2], Bes
 /// The file of `tables` (the first player's, then the second's) of `game`.
 pub fn encode<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> Vec<u8> {
     let side = |t: &BestMoveTable| Side {
-        key_bytes: t.key_bytes(),
         mask_bytes: t.mask_bytes(),
-        entries: t.to_bytes(),
+        mask_bits: t.mask_bits(),
+        entries: t.entries(),
+        bits: t.to_bits(),
     };
     let sides = [side(&tables[0]), side(&tables[1])];
     let file = BestMovesFile {
@@ -104,6 +119,13 @@ pub fn to_postcard<G: Game>(solution: &Solution<G>) -> Result<Vec<u8>, BestMoveE
 /// game, rules or version, damage, or malformed entries.
 pub fn from_postcard<G: Game>(game: &G, bytes: &[u8]) -> Result<[BestMoveTable; 2], FileError> {
     check_magic(bytes, &MAGIC)?;
+    let (head, _) = postcard::take_from_bytes::<Head>(bytes).map_err(|_| FileError::Decode)?;
+    if head.magic != MAGIC || head.version != FORMAT_VERSION {
+        return Err(FileError::Version {
+            found: head.version,
+            expected: FORMAT_VERSION,
+        });
+    }
     let file: BestMovesFile = postcard::from_bytes(bytes).map_err(|_| FileError::Decode)?;
     check_header(
         game,
@@ -117,12 +139,13 @@ pub fn from_postcard<G: Game>(game: &G, bytes: &[u8]) -> Result<[BestMoveTable; 
         return Err(FileError::Checksum);
     }
     let side = |player, s: &Side| {
-        BestMoveTable::from_bytes(
+        BestMoveTable::from_bits(
             player,
             file.key_space,
-            s.key_bytes,
             s.mask_bytes,
-            &s.entries,
+            s.mask_bits,
+            s.entries,
+            &s.bits,
         )
         .map_err(|_| FileError::Records)
     };

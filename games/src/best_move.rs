@@ -246,36 +246,96 @@ fn bytes_for(limit: u64) -> u8 {
     bits.div_ceil(8).max(1) as u8
 }
 
-/// The mask of the class `key` in a packed table ([`BestMoveTable::to_bytes`]: entries
-/// of `key_bytes` then `mask_bytes` bytes, little-endian, sorted by key), by binary
-/// search, without allocating: the lookup the C header and the Python module write out
-/// and the one the emulated Cortex-M runs (`qemu/`). `None` when the key is not there.
+/// The `n` bits (1 to 64) of the little-endian bit stream `packed` (bit `b` is bit
+/// `b % 8` of byte `b / 8`) from bit `bit`; `None` past its end. Within 32 bits it
+/// reads with 32-bit arithmetic (cheap on a Cortex-M0).
 ///
 /// ```
-/// use tictable_games::{best_move::{lookup, BestMoveTable}, solve, Hexapawn, Player};
-/// let solution = solve(Hexapawn).unwrap();
-/// let table = BestMoveTable::build(&solution, Player::X).unwrap();
-/// let packed = table.to_bytes();
-/// for (key, mask) in table.iter() {
-///     assert_eq!(lookup(&packed, 2, 1, key), Some(mask));
-/// }
-/// assert_eq!(lookup(&packed, 2, 1, 0), None);
+/// use tictable_games::best_move::bits;
+/// assert_eq!(bits(&[0b1011_0000, 0b0000_0001], 4, 5), Some(0b1_1011));
+/// assert_eq!(bits(&[0xff], 4, 5), None);
 /// ```
-pub fn lookup(packed: &[u8], key_bytes: usize, mask_bytes: usize, key: u64) -> Option<u64> {
-    let read = |b: &[u8]| {
-        b.iter()
+pub fn bits(packed: &[u8], bit: usize, n: u32) -> Option<u64> {
+    let shift = (bit % 8) as u32;
+    let start = bit / 8;
+    let chunk = packed.get(start..start + (shift + n).div_ceil(8) as usize)?;
+    if shift + n <= 32 {
+        // A whole 4-byte window when the table has one here: no loop.
+        if let Some(window) = packed.get(start..start + 4) {
+            let v = u32::from_le_bytes([window[0], window[1], window[2], window[3]]);
+            return Some(u64::from(v >> shift & (u32::MAX >> (32 - n))));
+        }
+        let v = chunk.iter().rev().fold(0u32, |v, &b| v << 8 | u32::from(b));
+        Some(u64::from(v >> shift & (u32::MAX >> (32 - n))))
+    } else {
+        let v = chunk
+            .iter()
             .rev()
-            .fold(0u64, |value, &byte| value << 8 | u64::from(byte))
+            .fold(0u128, |v, &b| v << 8 | u128::from(b));
+        Some((v >> shift) as u64 & (u64::MAX >> (64 - n)))
+    }
+}
+
+/// The mask of the class `key` in a bit-packed table ([`BestMoveTable::to_bits`]:
+/// `entries` entries of `key_bits` then `mask_bits` bits, sorted by key), by binary
+/// search, without allocating: the lookup the C header and the Python module write out,
+/// the postcard file holds ([`crate::best_file`]) and the emulated Cortex-M runs
+/// (`qemu/`). `None` when the key is not there.
+///
+/// ```
+/// use tictable_games::{best_move::{lookup_bits, BestMoveTable}, solve, Hexapawn, Player};
+/// let table = BestMoveTable::build(&solve(Hexapawn).unwrap(), Player::X).unwrap();
+/// let (kb, mb) = (u32::from(table.key_bits()), u32::from(table.mask_bits()));
+/// let packed = table.to_bits();
+/// for (key, mask) in table.iter() {
+///     assert_eq!(lookup_bits(&packed, kb, mb, table.entries() as usize, key), Some(mask));
+/// }
+/// assert_eq!(lookup_bits(&packed, kb, mb, table.entries() as usize, 0), None);
+/// ```
+pub fn lookup_bits(
+    packed: &[u8],
+    key_bits: u32,
+    mask_bits: u32,
+    entries: usize,
+    key: u64,
+) -> Option<u64> {
+    let width = (key_bits + mask_bits) as usize;
+    let found = if key_bits <= 25 {
+        // A key and its shift fit 32 bits: read each key from a 32-bit window (the
+        // common case, cheap on a Cortex-M0). No key of the table is this wide.
+        if key >> key_bits != 0 {
+            return None;
+        }
+        let low = u32::MAX >> (32 - key_bits);
+        search(entries, key, |i| {
+            let bit = i * width;
+            let start = bit / 8;
+            let window = match packed.get(start..start + 4) {
+                Some(w) => u32::from_le_bytes([w[0], w[1], w[2], w[3]]),
+                None => packed
+                    .get(start..)?
+                    .iter()
+                    .rev()
+                    .fold(0u32, |v, &b| v << 8 | u32::from(b)),
+            };
+            Some(u64::from(window >> (bit % 8) & low))
+        })?
+    } else {
+        search(entries, key, |i| bits(packed, i * width, key_bits))?
     };
-    let width = key_bytes + mask_bytes;
-    let (mut lo, mut hi) = (0usize, packed.len() / width.max(1));
+    bits(packed, found * width + key_bits as usize, mask_bits)
+}
+
+/// The index of `key` among `entries` sorted keys, `key_at(i)` giving key `i`; `None`
+/// when it is not there (or a key cannot be read).
+#[inline(always)]
+fn search(entries: usize, key: u64, key_at: impl Fn(usize) -> Option<u64>) -> Option<usize> {
+    let (mut lo, mut hi) = (0usize, entries);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        let entry = packed.get(mid * width..(mid + 1) * width)?;
-        let (k, mask) = entry.split_at(key_bytes);
-        let k = read(k);
+        let k = key_at(mid)?;
         if k == key {
-            return Some(read(mask));
+            return Some(mid);
         }
         if k < key {
             lo = mid + 1;
@@ -506,6 +566,61 @@ impl BestMoveTable {
             keys,
             masks,
         })
+    }
+
+    /// The table of `player` from its bit-packed layout ([`to_bits`](Self::to_bits)),
+    /// checked: the key width the key space needs, exactly `entries` entries with zero
+    /// padding, keys strictly increasing and below `key_space`, no empty mask, a mask
+    /// width the masks need and within `mask_bytes` (the whole-byte width, kept so the
+    /// table reads back equal).
+    pub fn from_bits(
+        player: Player,
+        key_space: u64,
+        mask_bytes: u8,
+        mask_bits: u8,
+        entries: u64,
+        packed: &[u8],
+    ) -> Result<Self, BestMoveError> {
+        let mut table = BestMoveTable {
+            player,
+            key_space,
+            key_bytes: bytes_for(key_space),
+            mask_bytes,
+            keys: Vec::new(),
+            masks: Vec::new(),
+        };
+        let (kb, mb) = (u32::from(table.key_bits()), u32::from(mask_bits));
+        if !(1..=8).contains(&mask_bytes) || !(1..=u32::from(mask_bytes) * 8).contains(&mb) {
+            return Err(BestMoveError::Malformed);
+        }
+        let width = u64::from(kb + mb);
+        let size = entries
+            .checked_mul(width)
+            .map(|b| b.div_ceil(8))
+            .ok_or(BestMoveError::Malformed)?;
+        if size != packed.len() as u64 {
+            return Err(BestMoveError::Malformed);
+        }
+        for i in 0..entries as usize {
+            let at = i * width as usize;
+            let key = bits(packed, at, kb).ok_or(BestMoveError::Malformed)?;
+            let mask = bits(packed, at + kb as usize, mb).ok_or(BestMoveError::Malformed)?;
+            if key >= key_space || mask == 0 || table.keys.last().is_some_and(|&last| last >= key) {
+                return Err(BestMoveError::Malformed);
+            }
+            table.keys.push(key);
+            table.masks.push(mask);
+        }
+        // The padding is zero, and the masks need every bit of the width.
+        let used = entries * width;
+        let padding = (size * 8 - used) as u32;
+        if padding > 0 && bits(packed, used as usize, padding) != Some(0) {
+            return Err(BestMoveError::Malformed);
+        }
+        if table.mask_bits() != mask_bits {
+            return Err(BestMoveError::Malformed);
+        }
+        Ok(table)
     }
 
     /// The key space of the game the table belongs to.

@@ -173,7 +173,7 @@ fn next(state: &mut u64) -> u64 {
 
 /// Positions of `game` to derive and check the formula on: every position of the
 /// first four plies and of [`PLAYOUTS`] random games, each once.
-fn samples<G: Game>(game: &G) -> Vec<G::Position> {
+pub(crate) fn samples<G: Game>(game: &G) -> Vec<G::Position> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     let mut moves = Vec::new();

@@ -7,7 +7,9 @@
 //! of [`Game::key`] over the game's symmetries) giving a mask over the legal moves of
 //! the class's representative, in [`Game::moves`] order, and the position-to-key
 //! functions ([`crate::cell_key`]): a position's cells to its key, class key and
-//! representative. The JSON document lists each
+//! representative; and the move functions ([`crate::move_slots`]): a position's legal
+//! moves and its own best moves, mapped back from the representative's through the
+//! symmetry. The JSON document lists each
 //! entry with its representative and best moves written out (API notation, from 0).
 //!
 //! ```
@@ -15,17 +17,19 @@
 //! let solution = solve(Hexapawn).unwrap();
 //! let tables = best_file::tables(&solution).unwrap();
 //! let header = export::c_header(solution.game(), &tables);
-//! assert!(header.contains("int hexapawn_best_moves(int side, uint64_t key, uint64_t *mask)"));
+//! assert!(header.contains("int hexapawn_best_moves(const uint8_t *cells, int side, uint64_t *mask)"));
 //! let module = export::python_module(solution.game(), &tables);
-//! assert!(module.contains("def best_moves(side, key):"));
+//! assert!(module.contains("def best_moves(cells, side):"));
 //! ```
 
 use crate::best_move::{entries, BestMoveError, BestMoveTable};
 use crate::cell_key::CellKey;
 use crate::game::{Game, Notation, Player};
+use crate::move_slots::MoveSlots;
 use crate::solver::Solution;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
@@ -75,8 +79,10 @@ fn c_bytes(out: &mut String, bytes: &[u8]) {
 }
 
 /// The single-file C99 header of both sides' tables: `static const` arrays in read-only
-/// data and `NAME_best_moves(side, key, &mask)` (side 0 the first player, 1 the
-/// second; 1 and the mask when the class is in the table, else 0).
+/// data, `NAME_lookup(side, key, &mask)` (side 0 the first player, 1 the second; 1 and
+/// the mask when the class is in the table, else 0), the position-to-key functions and
+/// `NAME_moves(cells, side, out)` and `NAME_best_moves(cells, side, &mask)`: the legal
+/// moves and the best moves of the position asked ([`crate::move_slots`]).
 pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
     let id = game.id();
     let name = identifier(&id);
@@ -161,8 +167,9 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          }}\n\
          \n\
          /* The best moves of the class `key` for `side` (0 the first player, 1 the second):\n\
-         \x20* 1 and *mask set when the class is in the table, else 0. */\n\
-         static inline int {name}_best_moves(int side, uint64_t key, uint64_t *mask) {{\n\
+         \x20* 1 and *mask set when the class is in the table, else 0 (the mask numbers the\n\
+         \x20* legal moves of the class's representative: {name}_best_moves gives a position's own). */\n\
+         static inline int {name}_lookup(int side, uint64_t key, uint64_t *mask) {{\n\
          \x20   const uint8_t *t = side ? {name}_second : {name}_first;\n\
          \x20   unsigned kb = side ? {upper}_SECOND_KEY_BITS : {upper}_FIRST_KEY_BITS;\n\
          \x20   unsigned mb = side ? {upper}_SECOND_MASK_BITS : {upper}_FIRST_MASK_BITS;\n\
@@ -182,7 +189,19 @@ pub fn c_header<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \n"
     );
     match CellKey::derive(game) {
-        Ok(formula) => c_key_functions(&mut out, &name, game.key_space(), &formula),
+        Ok(formula) => {
+            c_key_functions(&mut out, &name, game.key_space(), &formula);
+            match MoveSlots::derive(game) {
+                Ok(slots) => c_move_functions(&mut out, &name, &slots),
+                Err(e) => {
+                    let _ = writeln!(
+                        out,
+                        "/* No move functions: {}. */\n",
+                        comment(&e.to_string())
+                    );
+                }
+            }
+        }
         Err(e) => {
             let _ = writeln!(
                 out,
@@ -322,6 +341,130 @@ fn c_key_functions(out: &mut String, name: &str, key_space: u64, formula: &CellK
     );
 }
 
+/// The slots' `from` cells (255 for a placement), `to` cells, flags (bits 0-1 the sides,
+/// bit 2 captures), support masks (8 bytes each, little-endian) and order, as the C
+/// header and the Python module hold them.
+fn slot_bytes(slots: &MoveSlots) -> [Vec<u8>; 5] {
+    let s = &slots.slots;
+    [
+        s.iter().map(|s| s.from.unwrap_or(NONE)).collect(),
+        s.iter().map(|s| s.to).collect(),
+        s.iter()
+            .map(|s| s.sides | if s.captures { 4 } else { 0 })
+            .collect(),
+        s.iter().flat_map(|s| s.support.to_le_bytes()).collect(),
+        slots.order.clone(),
+    ]
+}
+
+/// A slot's `from` when it is a placement.
+const NONE: u8 = 255;
+
+/// The C move functions of `slots` (see [`crate::move_slots`]): the legal moves and the
+/// best moves of the position asked, in its own cells.
+fn c_move_functions(out: &mut String, name: &str, slots: &MoveSlots) {
+    let upper = name.to_ascii_uppercase();
+    let [from, to, flags, support, order] = slot_bytes(slots);
+    let _ = write!(
+        out,
+        "/* Moves. Every move puts a piece of the mover on one cell: slot s is the move from\n\
+         \x20* cell {name}_slot_from[s] ({upper}_NONE: a new piece, a placement or a drop) to\n\
+         \x20* cell {name}_slot_to[s]; a placement onto cell c is slot c. Slot s is legal when\n\
+         \x20* the mover is one of its sides ({name}_slot_flags[s] bit 0 the first player, bit 1\n\
+         \x20* the second), its from cell holds the mover's piece, its to cell is empty (or holds\n\
+         \x20* an enemy piece when flags bit 2 is set), every cell of its support mask\n\
+         \x20* ({name}_slot_support: 8 bytes a slot, little-endian) is occupied, and the mover has\n\
+         \x20* fewer than {upper}_PLACING pieces on the board for a placement, that many or more\n\
+         \x20* for a move from a cell. {name}_order lists the slots in the game's move order.\n\
+         \x20* Derived from the game's Rust moves by tictable_games::move_slots. */\n\
+         #define {upper}_SLOTS {slots_n}u\n\
+         #define {upper}_ORDERED {ordered}u\n\
+         #define {upper}_PLACING {placing}u\n\
+         #define {upper}_NONE {none}u\n",
+        slots_n = from.len(),
+        ordered = order.len(),
+        placing = slots.placing,
+        none = NONE,
+    );
+    for (what, bytes) in [
+        ("slot_from", &from),
+        ("slot_to", &to),
+        ("slot_flags", &flags),
+        ("slot_support", &support),
+        ("order", &order),
+    ] {
+        let _ = writeln!(
+            out,
+            "static const uint8_t {name}_{what}[] TICTABLE_GAME_ROM = {{"
+        );
+        c_bytes(out, bytes);
+        out.push_str("};\n");
+    }
+    let _ = write!(
+        out,
+        "\n\
+         /* The legal moves of `cells` with `side` to move (a position where the game goes\n\
+         \x20* on), in the game's move order: their slots written to `out` ({upper}_SLOTS at\n\
+         \x20* most); how many. */\n\
+         static inline unsigned {name}_moves(const uint8_t *cells, int side, uint8_t *out) {{\n\
+         \x20   unsigned i, c, own = 0, n = 0, mine = side ? 2u : 1u;\n\
+         \x20   for (c = 0; c < {upper}_CELLS; c++) {{\n\
+         \x20       if (cells[c] == mine) own++;\n\
+         \x20   }}\n\
+         \x20   int placing = (int)own < (int){upper}_PLACING;\n\
+         \x20   for (i = 0; i < {upper}_ORDERED; i++) {{\n\
+         \x20       unsigned s = TICTABLE_GAME_BYTE(&{name}_order[i]);\n\
+         \x20       unsigned from = TICTABLE_GAME_BYTE(&{name}_slot_from[s]);\n\
+         \x20       unsigned to = TICTABLE_GAME_BYTE(&{name}_slot_to[s]);\n\
+         \x20       unsigned flags = TICTABLE_GAME_BYTE(&{name}_slot_flags[s]);\n\
+         \x20       uint64_t support = {name}_read({name}_slot_support + 8u * s, 8u);\n\
+         \x20       if (!(flags & mine)) continue;\n\
+         \x20       if (from == {upper}_NONE ? !placing : placing || cells[from] != mine) continue;\n\
+         \x20       if ((unsigned)cells[to] != (flags & 4u ? 3u - mine : 0u)) continue;\n\
+         \x20       for (c = 0; c < {upper}_CELLS; c++) {{\n\
+         \x20           if ((support >> c & 1u) && !cells[c]) break;\n\
+         \x20       }}\n\
+         \x20       if (c < {upper}_CELLS) continue;\n\
+         \x20       out[n++] = (uint8_t)s;\n\
+         \x20   }}\n\
+         \x20   return n;\n\
+         }}\n\
+         \n\
+         /* The best moves of the position `cells` with `side` to move, in its own cells:\n\
+         \x20* 1 and *mask (bit s = slot s; in a game that only places or drops pieces, the\n\
+         \x20* cell the piece lands on) when the game goes on and the position is in the\n\
+         \x20* table, else 0. The table's mask numbers its representative's moves: they are\n\
+         \x20* mapped back through the symmetry. */\n\
+         static inline int {name}_best_moves(const uint8_t *cells, int side, uint64_t *mask) {{\n\
+         \x20   uint8_t image[{upper}_CELLS], back[{upper}_CELLS], moves[{upper}_SLOTS];\n\
+         \x20   unsigned symmetry, i, n;\n\
+         \x20   uint64_t found;\n\
+         \x20   if (!{name}_lookup(side, {name}_class_key(cells, side, &symmetry), &found)) return 0;\n\
+         \x20   {name}_image(cells, symmetry, image);\n\
+         \x20   for (i = 0; i < {upper}_CELLS; i++) back[TICTABLE_GAME_BYTE(&{name}_images[symmetry][i])] = (uint8_t)i;\n\
+         \x20   n = {name}_moves(image, side, moves);\n\
+         \x20   *mask = 0;\n\
+         \x20   for (i = 0; i < n; i++) {{\n\
+         \x20       unsigned s = moves[i], from = TICTABLE_GAME_BYTE(&{name}_slot_from[s]);\n\
+         \x20       unsigned to = back[TICTABLE_GAME_BYTE(&{name}_slot_to[s])];\n\
+         \x20       if (!(found >> i & 1u)) continue;\n\
+         \x20       if (from == {upper}_NONE) {{\n\
+         \x20           s = to;\n\
+         \x20       }} else {{\n\
+         \x20           from = back[from];\n\
+         \x20           for (s = {upper}_CELLS; s < {upper}_SLOTS; s++) {{\n\
+         \x20               if (TICTABLE_GAME_BYTE(&{name}_slot_from[s]) == from &&\n\
+         \x20                   TICTABLE_GAME_BYTE(&{name}_slot_to[s]) == to) break;\n\
+         \x20           }}\n\
+         \x20       }}\n\
+         \x20       if (s < {upper}_SLOTS) *mask |= (uint64_t)1 << s;\n\
+         \x20   }}\n\
+         \x20   return 1;\n\
+         }}\n\
+         \n"
+    );
+}
+
 /// The CRC the Python modules check at import: CRC-16/IBM-3740 (`binascii.crc_hqx(data,
 /// 0xffff)` in CPython).
 const CRC16: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_IBM_3740);
@@ -359,12 +502,21 @@ fn quoted(text: &str) -> String {
     out
 }
 
-/// The Python 3 / MicroPython module of both sides' tables: `best_moves(side, key)`
-/// gives the mask (an int) or `None`, `moves(mask)` the move indexes; `key(cells,
+/// Little-endian 8-byte two's-complement words of `values`: the bytes the Python
+/// module's `_words` gives for the same numbers, for its CRC.
+fn words(values: impl IntoIterator<Item = i64>) -> Vec<u8> {
+    values.into_iter().flat_map(i64::to_le_bytes).collect()
+}
+
+/// The Python 3 / MicroPython module of both sides' tables: `lookup(side, key)` gives
+/// a class's mask (an int) or `None`, `moves(mask)` the move indexes; `key(cells,
 /// side)` and `class_key(cells, side)` turn a position into the tables' key
-/// ([`crate::cell_key`]). At import it checks the tables' lengths and their CRC-16
-/// (CRC-16/IBM-3740, as the tic-tac-toe module) and raises `ImportError` naming the
-/// CRC when they were changed.
+/// ([`crate::cell_key`]); `legal_moves(cells, side)` and `best_moves(cells, side)` give
+/// the position's legal moves and its own best moves ([`crate::move_slots`]). At import it checks the tables' lengths and a CRC-16
+/// (CRC-16/IBM-3740, as the tic-tac-toe module, the same function:
+/// [`tictable::python_crc`]) of everything it reads: the tables, their sizes, and the
+/// key's weights and symmetries; it raises `ImportError` naming the CRC when any of
+/// them was changed.
 pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
     let id = game.id();
     let mut out = String::new();
@@ -400,30 +552,79 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
         python_bytes(&mut out, &table.to_bits());
         out.push_str(",\n");
     }
+    out.push_str(")\n");
+    // What the CRC covers, as Python reads it and as bytes: every table and number the
+    // module reads.
+    let mut checked: Vec<(&str, Vec<u8>)> = vec![
+        ("TABLES[0]", tables[0].to_bits()),
+        ("TABLES[1]", tables[1].to_bits()),
+        (
+            "_words(KEY_BITS + MASK_BITS + ENTRIES)",
+            words(
+                tables
+                    .iter()
+                    .map(|t| i64::from(t.key_bits()))
+                    .chain(tables.iter().map(|t| i64::from(t.mask_bits())))
+                    .chain(tables.iter().map(|t| t.entries() as i64)),
+            ),
+        ),
+    ];
+    let formula = CellKey::derive(game);
+    let move_slots = MoveSlots::derive(game);
+    match &formula {
+        Ok(formula) => {
+            python_key_data(&mut out, formula);
+            checked.push((
+                "_words((CELLS, KEY_BASE, SIDE_WEIGHT))",
+                words([formula.cells() as i64, formula.base, formula.side]),
+            ));
+            checked.push((
+                "_words([w for pair in WEIGHTS for w in pair])",
+                words(formula.weights.iter().flatten().copied()),
+            ));
+            checked.push(("b\"\".join(IMAGES)", formula.images.concat()));
+            if let Ok(slots) = &move_slots {
+                let [from, to, flags, support, order] = slot_bytes(slots);
+                python_move_data(&mut out, slots);
+                checked.push(("SLOT_FROM", from));
+                checked.push(("SLOT_TO", to));
+                checked.push(("SLOT_FLAGS", flags));
+                checked.push(("_words(SLOT_SUPPORT + (PLACING,))", {
+                    let mut words = support;
+                    words.extend(i64::from(slots.placing).to_le_bytes());
+                    words
+                }));
+                checked.push(("ORDER", order));
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(out, "\n# No position-to-key functions: {e}.");
+        }
+    }
     let mut digest = CRC16.digest();
-    digest.update(&tables[0].to_bits());
-    digest.update(&tables[1].to_bits());
+    for (_, bytes) in &checked {
+        digest.update(bytes);
+    }
+    let names: Vec<&str> = checked.iter().map(|(name, _)| *name).collect();
     let _ = write!(
         out,
-        ")\n\
-         \n\
+        "\n\
          # CRC-16/IBM-3740 (polynomial 0x1021, initial 0xffff: binascii.crc_hqx(data,\n\
-         # 0xffff) in CPython) of TABLES[0] then TABLES[1], checked at import.\n\
+         # 0xffff) in CPython) of everything above, as _check() reads it, checked at import.\n\
          CRC = {crc:#06x}\n\
          \n\
          \n\
-         def _crc16(data, crc):\n\
-         \x20   # Four bits at a time, the table built from the polynomial.\n\
-         \x20   table = []\n\
-         \x20   for n in range(16):\n\
-         \x20       c = n << 12\n\
-         \x20       for _ in range(4):\n\
-         \x20           c = (c << 1 ^ 0x1021 if c & 0x8000 else c << 1) & 0xFFFF\n\
-         \x20       table.append(c)\n\
-         \x20   for byte in data:\n\
-         \x20       crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte >> 4]\n\
-         \x20       crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte & 15]\n\
-         \x20   return crc\n\
+         {crc16}\n\
+         \n\
+         def _words(values):\n\
+         \x20   # Each number as 8 bytes, little-endian, two's complement.\n\
+         \x20   out = bytearray()\n\
+         \x20   for v in values:\n\
+         \x20       v &= 0xFFFFFFFFFFFFFFFF\n\
+         \x20       for _ in range(8):\n\
+         \x20           out.append(v & 255)\n\
+         \x20           v >>= 8\n\
+         \x20   return out\n\
          \n\
          \n\
          def _check():\n\
@@ -434,7 +635,9 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20               \"{id}: table %d has %d bytes, not %d: regenerate the module with \"\n\
          \x20               \"`tictable export --game {id} --format python`\" % (side, len(TABLES[side]), size)\n\
          \x20           )\n\
-         \x20   crc = _crc16(TABLES[1], _crc16(TABLES[0], 0xFFFF))\n\
+         \x20   crc = 0xFFFF\n\
+         \x20   for data in ({names},):\n\
+         \x20       crc = _crc16(data, crc)\n\
          \x20   if crc != CRC:\n\
          \x20       raise ImportError(\n\
          \x20           \"{id}: the tables are corrupted (CRC-16 %#06x, not %#06x): regenerate the \"\n\
@@ -444,6 +647,8 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \n\
          _check()\n",
         crc = digest.finalize(),
+        crc16 = tictable::python_crc::FUNCTION,
+        names = names.join(", "),
     );
     out.push_str(
         "\n\
@@ -460,8 +665,10 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   return _read(table, bit >> 3, (shift + n + 7) >> 3) >> shift & ((1 << n) - 1)\n\
          \n\
          \n\
-         def best_moves(side, key):\n\
-         \x20   \"\"\"The mask of the class `key` for `side` (0 first player, 1 second), or None.\"\"\"\n\
+         def lookup(side, key):\n\
+         \x20   \"\"\"The mask of the class `key` for `side` (0 first player, 1 second), or None:\n\
+         \x20   over the legal moves of the class's representative (best_moves gives a\n\
+         \x20   position's own).\"\"\"\n\
          \x20   table, kb, mb = TABLES[side], KEY_BITS[side], MASK_BITS[side]\n\
          \x20   lo, hi = 0, ENTRIES[side]\n\
          \x20   while lo < hi:\n\
@@ -481,17 +688,20 @@ pub fn python_module<G: Game>(game: &G, tables: &[BestMoveTable; 2]) -> String {
          \x20   \"\"\"The move indexes (bits) of a mask.\"\"\"\n\
          \x20   return [i for i in range(64) if mask >> i & 1]\n",
     );
-    match CellKey::derive(game) {
-        Ok(formula) => python_key_functions(&mut out, &formula),
-        Err(e) => {
-            let _ = writeln!(out, "\n\n# No position-to-key functions: {e}.");
+    if formula.is_ok() {
+        python_key_functions(&mut out);
+        match &move_slots {
+            Ok(_) => out.push_str(PYTHON_MOVE_FUNCTIONS),
+            Err(e) => {
+                let _ = writeln!(out, "\n\n# No move functions: {e}.");
+            }
         }
     }
     out
 }
 
-/// The Python position-to-key functions of `formula` (see [`crate::cell_key`]).
-fn python_key_functions(out: &mut String, formula: &CellKey) {
+/// The Python constants of `formula` (see [`crate::cell_key`]).
+fn python_key_data(out: &mut String, formula: &CellKey) {
     let weights: Vec<String> = formula
         .weights
         .iter()
@@ -508,7 +718,6 @@ fn python_key_functions(out: &mut String, formula: &CellKey) {
     let _ = write!(
         out,
         "\n\
-         \n\
          # Position to key. cells[i] is cell i of the written board (row-major, top row\n\
          # first, from 0): 0 empty, 1 the first player's piece (X, White), 2 the second's;\n\
          # side 0 when the first player is to move, 1 when the second is. The key is\n\
@@ -519,8 +728,112 @@ fn python_key_functions(out: &mut String, formula: &CellKey) {
          KEY_BASE = {base}\n\
          SIDE_WEIGHT = {side}\n\
          WEIGHTS = (\n    {weights},\n)\n\
-         IMAGES = (\n    {images},\n)\n\
-         \n\
+         IMAGES = (\n    {images},\n)\n",
+        n = formula.cells(),
+        base = formula.base,
+        side = formula.side,
+        weights = weights.join(",\n    "),
+        images = images.join(",\n    "),
+    );
+}
+
+/// The Python constants of `slots` (see [`crate::move_slots`]).
+fn python_move_data(out: &mut String, slots: &MoveSlots) {
+    let [from, to, flags, _, order] = slot_bytes(slots);
+    let list = |bytes: &[u8]| -> String {
+        let items: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
+        format!("bytes(({},))", items.join(", "))
+    };
+    let support: Vec<String> = slots.slots.iter().map(|s| s.support.to_string()).collect();
+    let _ = write!(
+        out,
+        "\n\
+         # Moves. Every move puts a piece of the mover on one cell: slot s is the move from\n\
+         # cell SLOT_FROM[s] (NONE: a new piece, a placement or a drop) to cell SLOT_TO[s];\n\
+         # a placement onto cell c is slot c. Slot s is legal when the mover is one of its\n\
+         # sides (SLOT_FLAGS[s] bit 0 the first player, bit 1 the second), its from cell\n\
+         # holds the mover's piece, its to cell is empty (or holds an enemy piece when flags\n\
+         # bit 2 is set), every cell of SLOT_SUPPORT[s] (a mask) is occupied, and the mover\n\
+         # has fewer than PLACING pieces on the board for a placement, that many or more for\n\
+         # a move from a cell. ORDER lists the slots in the game's move order. Derived from\n\
+         # the game's Rust moves by tictable_games::move_slots.\n\
+         NONE = {NONE}\n\
+         PLACING = {placing}\n\
+         SLOT_FROM = {from}\n\
+         SLOT_TO = {to}\n\
+         SLOT_FLAGS = {flags}\n\
+         SLOT_SUPPORT = ({support},)\n\
+         ORDER = {order}\n",
+        placing = slots.placing,
+        from = list(&from),
+        to = list(&to),
+        flags = list(&flags),
+        support = support.join(", "),
+        order = list(&order),
+    );
+}
+
+/// The Python move functions over the constants of [`python_move_data`].
+const PYTHON_MOVE_FUNCTIONS: &str = "\n\
+\n\
+def legal_moves(cells, side):\n\
+\x20   \"\"\"The legal moves of `cells` with `side` to move (a position where the game goes\n\
+\x20   on), in the game's move order: their slots.\"\"\"\n\
+\x20   mine = 2 if side else 1\n\
+\x20   own, full = 0, 0\n\
+\x20   for c in range(CELLS):\n\
+\x20       if cells[c] == mine:\n\
+\x20           own += 1\n\
+\x20       if cells[c]:\n\
+\x20           full |= 1 << c\n\
+\x20   out = []\n\
+\x20   for s in ORDER:\n\
+\x20       source, flags = SLOT_FROM[s], SLOT_FLAGS[s]\n\
+\x20       if not flags & mine:\n\
+\x20           continue\n\
+\x20       if source == NONE:\n\
+\x20           if own >= PLACING:\n\
+\x20               continue\n\
+\x20       elif own < PLACING or cells[source] != mine:\n\
+\x20           continue\n\
+\x20       if cells[SLOT_TO[s]] != (3 - mine if flags & 4 else 0):\n\
+\x20           continue\n\
+\x20       if full & SLOT_SUPPORT[s] != SLOT_SUPPORT[s]:\n\
+\x20           continue\n\
+\x20       out.append(s)\n\
+\x20   return out\n\
+\n\
+\n\
+def best_moves(cells, side):\n\
+\x20   \"\"\"The best moves of the position `cells` with `side` to move, in its own cells: a\n\
+\x20   mask of slots (bit s = slot s; in a game that only places or drops pieces, the cell\n\
+\x20   the piece lands on), or None when the game is over or the position is not in the\n\
+\x20   table. The table's mask numbers the representative's moves: mapped back here.\"\"\"\n\
+\x20   k, symmetry = class_key(cells, side)\n\
+\x20   found = lookup(side, k)\n\
+\x20   if found is None:\n\
+\x20       return None\n\
+\x20   back = bytearray(CELLS)\n\
+\x20   for i in range(CELLS):\n\
+\x20       back[IMAGES[symmetry][i]] = i\n\
+\x20   mask = 0\n\
+\x20   for i, s in enumerate(legal_moves(image(cells, symmetry), side)):\n\
+\x20       if not found >> i & 1:\n\
+\x20           continue\n\
+\x20       to = back[SLOT_TO[s]]\n\
+\x20       if SLOT_FROM[s] == NONE:\n\
+\x20           mask |= 1 << to\n\
+\x20           continue\n\
+\x20       source = back[SLOT_FROM[s]]\n\
+\x20       for t in range(CELLS, len(SLOT_TO)):\n\
+\x20           if SLOT_FROM[t] == source and SLOT_TO[t] == to:\n\
+\x20               mask |= 1 << t\n\
+\x20   return mask\n";
+
+/// The Python position-to-key functions over the constants of [`python_key_data`].
+fn python_key_functions(out: &mut String) {
+    out.push_str(
+        "\n\
          \n\
          def image_key(cells, side, symmetry):\n\
          \x20   \"\"\"The key of the image of `cells` (`side` to move) under `symmetry`.\"\"\"\n\
@@ -554,11 +867,6 @@ fn python_key_functions(out: &mut String, formula: &CellKey) {
          \x20   for i in range(CELLS):\n\
          \x20       out[IMAGES[symmetry][i]] = cells[i]\n\
          \x20   return bytes(out)\n",
-        n = formula.cells(),
-        base = formula.base,
-        side = formula.side,
-        weights = weights.join(",\n    "),
-        images = images.join(",\n    "),
     );
 }
 

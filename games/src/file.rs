@@ -63,7 +63,12 @@ pub enum FileError {
     /// The magic bytes are not [`MAGIC`].
     Magic,
     /// Another format version.
-    Version(u16),
+    Version {
+        /// The version in the file.
+        found: u16,
+        /// The version this crate reads.
+        expected: u16,
+    },
     /// A table of another game.
     Game {
         /// The game in the file.
@@ -88,9 +93,10 @@ impl fmt::Display for FileError {
         match self {
             FileError::Decode => f.write_str("not a game table file (truncated or another format)"),
             FileError::Magic => f.write_str("not a game table file (wrong magic bytes)"),
-            FileError::Version(v) => write!(
+            FileError::Version { found, expected } => write!(
                 f,
-                "table format version {v}; this program reads version {FORMAT_VERSION}"
+                "table format version {found}; this program reads version {expected} \
+                 (write the file again with this program)"
             ),
             FileError::Game { found, expected } => {
                 write!(f, "a table of {found}, not {expected}")
@@ -190,7 +196,10 @@ pub(crate) fn check_header<G: Game>(
     key_space: u64,
 ) -> Result<(), FileError> {
     if version != expected_version {
-        return Err(FileError::Version(version));
+        return Err(FileError::Version {
+            found: version,
+            expected: expected_version,
+        });
     }
     if id != game.id() {
         return Err(FileError::Game {

@@ -36,6 +36,7 @@ mod game;
 mod hexapawn;
 mod mnk;
 mod morris;
+pub mod move_slots;
 pub mod players;
 pub mod puzzle;
 pub mod search;

@@ -20,9 +20,12 @@
 //! then counted once per class, so positions shared by several lines count once: a
 //! strategy that steers lines together can be smaller than the tree minimum suggests,
 //! and an exact minimum of the union would need a search over every combination of
-//! choices (exponential in general). In games with repeats (the tree is infinite) the
-//! walk prefers a perfect move into a class already met, else the one that leaves the
-//! opponent the fewest replies.
+//! choices (exponential in general). In games with repeats (the tree is infinite), and
+//! in games whose smallest-tree search would memoise more than [`TREE_BUDGET`] classes
+//! (its memory and time bound: Connect Four 4x6, 6x4 and 5x5), the walk is greedy: it
+//! prefers a perfect move into a class already met, else the one that leaves the
+//! opponent the fewest replies. [`Strategy::method`] says which; neither is proven
+//! minimal.
 //!
 //! ```
 //! use tictable_games::{solve, strategy, Player, TicTacToe};
@@ -44,6 +47,7 @@ pub struct Strategy<G: Game> {
     /// on), each with its move, in the order first met.
     pub moves: Vec<(G::Position, G::Move)>,
     choices: u64,
+    method: Method,
 }
 
 impl<G: Game> Strategy<G> {
@@ -55,6 +59,11 @@ impl<G: Game> Strategy<G> {
     /// The entries where the side has more than one legal move.
     pub fn choices(&self) -> u64 {
         self.choices
+    }
+
+    /// How it was made small.
+    pub fn method(&self) -> Method {
+        self.method
     }
 }
 
@@ -96,14 +105,63 @@ pub fn perfect_moves<G: Game>(solution: &Solution<G>, position: &G::Position) ->
 
 /// The small perfect strategy of `player` (see the module's definition and method).
 pub fn minimal<G: Game>(solution: &Solution<G>, player: Player) -> Strategy<G> {
+    minimal_within(solution, player, TREE_BUDGET)
+}
+
+/// The most classes the smallest-tree search of [`minimal`] may memoise; over it, the
+/// greedy walk ([`Method::Greedy`]) is used instead.
+pub const TREE_BUDGET: usize = 2_000_000;
+
+/// How a strategy was made small. None is proven minimal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The smallest strategy tree's move at each position, then a local search over
+    /// other perfect moves when the strategy has at most 2,000 entries.
+    TreeThenLocal,
+    /// The greedy walk: a perfect move into a class already met, else the one that
+    /// leaves the opponent the fewest replies (games whose positions repeat, and games
+    /// whose smallest-tree search would memoise more classes than its budget).
+    Greedy,
+}
+
+impl core::fmt::Display for Method {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Method::TreeThenLocal => "smallest tree, then local search; not proven minimal",
+            Method::Greedy => "greedy walk (bounded); not proven minimal",
+        })
+    }
+}
+
+/// [`minimal`] with the smallest-tree search allowed at most `budget` memoised classes
+/// (its memory and time bound): over it, the strategy comes from the greedy walk and
+/// says so ([`Strategy::method`]).
+///
+/// ```
+/// use tictable_games::{solve, strategy, Player, TicTacToe};
+/// let solution = solve(TicTacToe::normal()).unwrap();
+/// let bounded = strategy::minimal_within(&solution, Player::X, 10);
+/// assert_eq!(bounded.method(), strategy::Method::Greedy);
+/// assert_eq!(strategy::worst_result(&solution, &bounded).unwrap().1, bounded.entries());
+/// ```
+pub fn minimal_within<G: Game>(
+    solution: &Solution<G>,
+    player: Player,
+    budget: usize,
+) -> Strategy<G> {
     let game = solution.game();
     let mut tree = TreeCost {
         solution,
         player,
         memo: BTreeMap::new(),
+        budget,
     };
+    let greedy = game.repeats() || tree.cost(&game.start()).is_none();
+    if greedy {
+        tree.memo = BTreeMap::new();
+    }
     let mut first = |position: &G::Position, perfect: &[G::Move], met: &BTreeSet<u64>| {
-        if game.repeats() {
+        if greedy {
             perfect.iter().copied().min_by_key(|&mv| {
                 let child = game.play(position, mv);
                 let known = met.contains(&class_key(game, &child));
@@ -117,11 +175,14 @@ pub fn minimal<G: Game>(solution: &Solution<G>, player: Player) -> Strategy<G> {
             perfect
                 .iter()
                 .copied()
-                .min_by_key(|&mv| tree.cost(&game.play(position, mv)))
+                .min_by_key(|&mv| tree.cost(&game.play(position, mv)).unwrap_or(u64::MAX))
         }
     };
     let mut best = walk(solution, player, &mut first);
-    if best.entries() > LOCAL_SEARCH_ENTRIES {
+    if greedy {
+        best.method = Method::Greedy;
+    }
+    if greedy || best.entries() > LOCAL_SEARCH_ENTRIES {
         return best;
     }
     // Local search: each entry's choice is the class its move leads to; try every other
@@ -239,6 +300,7 @@ fn walk<G: Game>(
         player,
         moves: chosen,
         choices,
+        method: Method::TreeThenLocal,
     }
 }
 
@@ -247,36 +309,43 @@ struct TreeCost<'a, G: Game> {
     solution: &'a Solution<G>,
     player: Player,
     memo: BTreeMap<u64, u64>,
+    /// The most classes memoised.
+    budget: usize,
 }
 
 impl<G: Game> TreeCost<'_, G> {
     /// The entries of the smallest strategy tree below `position`, each occurrence
-    /// counted.
-    fn cost(&mut self, position: &G::Position) -> u64 {
+    /// counted; `None` once the memo would grow over its budget.
+    fn cost(&mut self, position: &G::Position) -> Option<u64> {
         let game = self.solution.game();
         if game.primitive(position).is_some() {
-            return 0;
+            return Some(0);
         }
         let key = class_key(game, position);
         if let Some(&cost) = self.memo.get(&key) {
-            return cost;
+            return Some(cost);
+        }
+        if self.memo.len() >= self.budget {
+            return None;
         }
         let cost = if game.to_move(position) == self.player {
             let perfect = perfect_moves(self.solution, position);
             let mut best = u64::MAX;
             for mv in perfect {
-                best = best.min(self.cost(&game.play(position, mv)));
+                best = best.min(self.cost(&game.play(position, mv))?);
             }
             best.saturating_add(1)
         } else {
             let mut moves = Vec::new();
             game.moves(position, &mut moves);
-            moves.into_iter().fold(0u64, |sum, mv| {
-                sum.saturating_add(self.cost(&game.play(position, mv)))
-            })
+            let mut sum = 0u64;
+            for mv in moves {
+                sum = sum.saturating_add(self.cost(&game.play(position, mv))?);
+            }
+            sum
         };
         self.memo.insert(key, cost);
-        cost
+        Some(cost)
     }
 }
 

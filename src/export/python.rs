@@ -8,7 +8,8 @@ use std::string::{String, ToString};
 
 /// The module's code and documentation, with `@VERSION@`, `@COUNT@`, `@DATA_BYTES@`,
 /// `@RECORDS@` (the analysis table), `@BEST_COUNT@`, `@BEST_DATA_BYTES@`, `@BEST@` (the
-/// best-moves table) and `@CRC@` to fill in.
+/// best-moves table), `@CRC@` and `@CRC16@` (the shared [`crate::python_crc::FUNCTION`])
+/// to fill in.
 const TEMPLATE: &str = include_str!("tictactoe.py.in");
 
 /// Bytes per line of a `bytes` literal: four records.
@@ -64,5 +65,6 @@ pub fn python_module(solution: &Solution) -> String {
         .replace("@BEST_COUNT@", &(best.len() / 4).to_string())
         .replace("@BEST_DATA_BYTES@", &best.len().to_string())
         .replace("@BEST@", &bytes_literal(&best))
+        .replace("@CRC16@\n", crate::python_crc::FUNCTION)
         .replace("@CRC@", &std::format!("{:#06x}", digest.finalize()))
 }

@@ -5,7 +5,9 @@
  *   `side key`      the mask in decimal, or `-` when the class is not in the table;
  *   `p side cells`  (cells as digits 0-2) the position's key, its class key, the
  *                   symmetry giving it, the image's cells, and the mask of the class
- *                   for `side` (or `-`). */
+ *                   for `side` (or `-`);
+ *   `m side cells`  (a position where the game goes on) its legal moves (slots, joined
+ *                   by commas) and its own best moves (the slot mask, or `-`). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +22,19 @@ int main(void) {
     int side;
     uint64_t key, mask;
     while (fgets(line, sizeof line, stdin)) {
+        if (sscanf(line, "m %d %79s", &side, digits) == 2) {
+            uint8_t cells[64], moves[64];
+            unsigned i, n;
+            for (i = 0; i < strlen(digits) && i < 64; i++) cells[i] = (uint8_t)(digits[i] - '0');
+            n = CALL(_moves)(cells, side, moves);
+            for (i = 0; i < n; i++) printf("%s%u", i ? "," : "", (unsigned)moves[i]);
+            if (CALL(_best_moves)(cells, side, &mask)) {
+                printf(" %" PRIu64 "\n", mask);
+            } else {
+                printf(" -\n");
+            }
+            continue;
+        }
         if (sscanf(line, "p %d %79s", &side, digits) == 2) {
             uint8_t cells[64], image[64];
             unsigned i, symmetry;
@@ -35,7 +50,7 @@ int main(void) {
         } else if (sscanf(line, "%d %" SCNu64, &side, &key) != 2) {
             return 1;
         }
-        if (CALL(_best_moves)(side, key, &mask)) {
+        if (CALL(_lookup)(side, key, &mask)) {
             printf("%" PRIu64 "\n", mask);
         } else {
             printf("-\n");

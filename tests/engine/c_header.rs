@@ -8,6 +8,7 @@
 //! on Linux is one) and `nm` (binutils): without them the tests fail, saying so.
 #![cfg(feature = "std")]
 
+use crate::compiler::compiler;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -17,26 +18,6 @@ const FLAGS: [&str; 5] = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The C compiler: `$CC`, else `gcc`, else `cc`; panics with what to install when there
-/// is none.
-fn compiler() -> String {
-    let candidates = std::env::var("CC")
-        .into_iter()
-        .chain(["gcc".into(), "cc".into()]);
-    for cc in candidates {
-        let found = Command::new(&cc)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if found {
-            return cc;
-        }
-    }
-    panic!("no C compiler ($CC, gcc or cc): install one (apt-get install gcc) or set CC");
 }
 
 /// Compiles `sources` with the strict flags (and `extra`) into an executable.

@@ -8,12 +8,15 @@ mod c_header;
 #[cfg(feature = "std")]
 mod common;
 #[cfg(feature = "std")]
+mod compiler;
+#[cfg(feature = "std")]
 mod engine;
 mod figures_dated;
 #[cfg(feature = "postcard")]
 mod format_doc;
 #[cfg(all(feature = "serde", feature = "std"))]
 mod game;
+mod grouped;
 mod markdown;
 #[cfg(feature = "stats")]
 mod players;

@@ -188,18 +188,10 @@ fn embed_row(readme: &str, way: &str) -> String {
 
 /// `n` as README writes byte figures: thousands grouped by commas from 10,000 up.
 fn grouped(n: usize) -> String {
-    let digits = n.to_string();
     if n < 10_000 {
-        return digits;
+        return n.to_string();
     }
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::grouped::grouped(n as u64)
 }
 
 #[test]

@@ -6,7 +6,9 @@ answers each on one line:
   `side key`      the mask in decimal, or `-` when the class is not in the table;
   `p side cells`  (cells as digits 0-2) the position's key, its class key, the symmetry
                   giving it, the image's cells, and the mask of the class for `side`
-                  (or `-`).
+                  (or `-`);
+  `m side cells`  (a position where the game goes on) its legal moves (slots, joined by
+                  commas) and its own best moves (the slot mask, or `-`).
 Runs under CPython 3 and MicroPython."""
 import sys
 
@@ -15,6 +17,13 @@ lines = open(sys.argv[2]) if len(sys.argv) > 2 else sys.stdin
 for line in lines:
     words = line.split()
     prefix = ""
+    if words[0] == "m":
+        side = int(words[1])
+        cells = bytes([ord(c) - 48 for c in words[2]])
+        mask = module.best_moves(cells, side)
+        legal = ",".join([str(s) for s in module.legal_moves(cells, side)])
+        print(legal + " " + ("-" if mask is None else str(mask)))
+        continue
     if words[0] == "p":
         side = int(words[1])
         cells = bytes([ord(c) - 48 for c in words[2]])
@@ -23,5 +32,5 @@ for line in lines:
         prefix = "%d %d %d %s " % (module.key(cells, side), key, symmetry, image)
     else:
         side, key = int(words[0]), int(words[1])
-    mask = module.best_moves(side, key)
+    mask = module.lookup(side, key)
     print(prefix + ("-" if mask is None else str(mask)))

@@ -103,7 +103,7 @@ fn export_game_best_moves_in_every_format() {
     let output = tictable(&["export", "--game", "hexapawn", "--format", "python"]);
     assert!(String::from_utf8(output.stdout)
         .unwrap()
-        .contains("def best_moves(side, key):"));
+        .contains("def best_moves(cells, side):"));
 }
 
 #[test]

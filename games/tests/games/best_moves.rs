@@ -144,3 +144,71 @@ fn the_file_reads_back_and_refuses_other_games_and_damage() {
     );
     assert!(best_file::from_postcard(&Hexapawn, &bytes[..bytes.len() / 2]).is_err());
 }
+
+/// A best-move file of format version 1 (whole-byte entries), as that version wrote it.
+#[derive(serde::Serialize)]
+struct VersionOne {
+    magic: [u8; 8],
+    version: u16,
+    game: String,
+    rules: String,
+    key_space: u64,
+    sides: [(u8, u8, Vec<u8>); 2],
+    checksum: u32,
+}
+
+#[test]
+fn the_file_is_packed_to_exact_bits_and_an_old_file_is_refused() {
+    let solution = solved(Hexapawn);
+    let tables = best_file::tables(&solution).unwrap();
+    let bytes = best_file::to_postcard(&solution).unwrap();
+    // The entries are the exact-bit streams of the exports, nothing wider.
+    let file: best_file::BestMovesFile = postcard::from_bytes(&bytes).unwrap();
+    assert_eq!(file.version, 2);
+    for (side, table) in file.sides.iter().zip(&tables) {
+        assert_eq!(side.bits, table.to_bits());
+        assert!((side.bits.len() as u64) < table.bytes());
+    }
+    // Version 1's layout, written as it was: refused, naming both versions.
+    let side = |t: &BestMoveTable| (t.key_bytes(), t.mask_bytes(), t.to_bytes());
+    let old = postcard::to_allocvec(&VersionOne {
+        magic: best_file::MAGIC,
+        version: 1,
+        game: "hexapawn".into(),
+        rules: Hexapawn.rules(),
+        key_space: Hexapawn.key_space(),
+        sides: [side(&tables[0]), side(&tables[1])],
+        checksum: 0,
+    })
+    .unwrap();
+    let error = best_file::from_postcard(&Hexapawn, &old).unwrap_err();
+    assert_eq!(
+        error,
+        FileError::Version {
+            found: 1,
+            expected: 2
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "table format version 1; this program reads version 2 (write the file again with this program)"
+    );
+    // A stream with a bit set in its padding, or one entry short, is malformed.
+    let mut padded = file.clone();
+    let last = padded.sides[0].bits.len() - 1;
+    padded.sides[0].bits[last] |= 0x80;
+    let short = {
+        let mut f = file.clone();
+        f.sides[1].entries -= 1;
+        f
+    };
+    for (what, mut f) in [("padding", padded), ("entries", short)] {
+        let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+        let mut digest = crc.digest();
+        digest.update(&f.sides[0].bits);
+        digest.update(&f.sides[1].bits);
+        f.checksum = digest.finalize();
+        let error = best_file::from_postcard(&Hexapawn, &postcard::to_allocvec(&f).unwrap());
+        assert_eq!(error.unwrap_err(), FileError::Records, "{what}");
+    }
+}

@@ -11,12 +11,17 @@
 //! `scripts/python-test` runs with the tools installed.
 
 use crate::common::{each_reachable, solved, Plain};
+use crate::compiler::compiler;
+use crate::grouped::grouped;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use tictable_games::best_move::BestMoveTable;
 use tictable_games::cell_key::{CellKey, CellKeyError};
-use tictable_games::{best_file, catalog, dispatch, export, Game, Notation, Player, TicTacToe};
+use tictable_games::move_slots::MoveSlots;
+use tictable_games::{
+    best_file, catalog, dispatch, export, Game, Notation, Player, Solution, TicTacToe,
+};
 
 /// The small games whose exports are checked in the debug build.
 const GAMES: [&str; 6] = [
@@ -51,25 +56,6 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The C compiler: `$CC`, else `gcc`, else `cc`.
-fn compiler() -> String {
-    for cc in std::env::var("CC")
-        .into_iter()
-        .chain(["gcc".into(), "cc".into()])
-    {
-        let found = Command::new(&cc)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if found {
-            return cc;
-        }
-    }
-    panic!("no C compiler ($CC, gcc or cc): install one (apt-get install gcc) or set CC");
-}
-
 /// Runs `command` with `input` on standard input; its standard output, checked.
 fn run(mut command: Command, input: String) -> String {
     let mut child = command
@@ -92,9 +78,17 @@ fn run(mut command: Command, input: String) -> String {
 
 /// The questions and the Rust answers (see `tests/c/check_game_best_moves.c`): every
 /// entry of both sides and the keys around each that are not in the table (`side key`:
-/// the mask or `-`); and every reachable position of `game`, or every `stride`-th one
-/// (`p side cells`: its key, class key, symmetry, representative's cells and mask).
-fn questions<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) -> (String, String) {
+/// the mask or `-`); and every reachable position of the game, or every `stride`-th one
+/// (`p side cells`: its key, class key, symmetry, representative's cells and mask; and
+/// where the game goes on, `m side cells`: its legal moves' slots in order and the
+/// slots of the solution's best moves of that very position).
+fn questions<G: Game>(
+    solution: &Solution<G>,
+    tables: &[BestMoveTable; 2],
+    stride: usize,
+) -> (String, String) {
+    let game = solution.game();
+    let slots = MoveSlots::derive(game).expect("the game's moves are slots");
     let (mut input, mut expected) = (String::new(), String::new());
     for (side, table) in tables.iter().enumerate() {
         let mut keys: Vec<u64> = table.iter().flat_map(|(k, _)| [k, k + 1]).collect();
@@ -105,9 +99,9 @@ fn questions<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) -> (
             expected.push('\n');
         }
     }
-    let digits =
-        |cells: Vec<u8>| -> String { cells.iter().map(|c| char::from(b'0' + c)).collect() };
+    let digits = |cells: &[u8]| -> String { cells.iter().map(|c| char::from(b'0' + c)).collect() };
     let mut n = 0;
+    let mut moves = Vec::new();
     each_reachable(game, |p| {
         n += 1;
         if n % stride != 0 {
@@ -123,15 +117,28 @@ fn questions<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) -> (
             }
         }
         let image = CellKey::cells_of(game, &game.transform(p, symmetry)).unwrap();
-        input.push_str(&format!("p {side} {}\n", digits(cells)));
+        input.push_str(&format!("p {side} {}\n", digits(&cells)));
         expected.push_str(&format!(
             "{} {class} {symmetry} {} {}\n",
             game.key(p),
-            digits(image),
+            digits(&image),
             tables[side]
                 .mask(class)
                 .map_or("-".into(), |m| m.to_string())
         ));
+        if game.primitive(p).is_some() {
+            return;
+        }
+        let slot = |mv| slots.slot_of(game, p, &game.play(p, mv)).expect("a slot");
+        moves.clear();
+        game.moves(p, &mut moves);
+        let legal: Vec<String> = moves.iter().map(|&mv| slot(mv).to_string()).collect();
+        let best = solution
+            .best_moves(p)
+            .into_iter()
+            .fold(0u64, |mask, mv| mask | 1 << slot(mv));
+        input.push_str(&format!("m {side} {}\n", digits(&cells)));
+        expected.push_str(&format!("{} {best}\n", legal.join(",")));
     });
     (input, expected)
 }
@@ -149,7 +156,8 @@ fn same(id: &str, what: &str, input: &str, found: &str, expected: &str) {
     );
 }
 
-fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str, stride: usize) {
+fn check_c<G: Game>(solution: &Solution<G>, tables: &[BestMoveTable; 2], cc: &str, stride: usize) {
+    let game = solution.game();
     let id = game.id();
     let dir = scratch(&export::identifier(&id));
     let header = format!("{}.h", export::file_stem(&id));
@@ -177,7 +185,7 @@ fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str, stride: usi
         .arg("-o")
         .arg(&exe);
     run(command, String::new());
-    let (input, expected) = questions(game, tables, stride);
+    let (input, expected) = questions(solution, tables, stride);
     same(
         &id,
         "the C header",
@@ -187,7 +195,8 @@ fn check_c<G: Game>(game: &G, tables: &[BestMoveTable; 2], cc: &str, stride: usi
     );
 }
 
-fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) {
+fn check_python<G: Game>(solution: &Solution<G>, tables: &[BestMoveTable; 2], stride: usize) {
+    let game = solution.game();
     let id = game.id();
     let module = export::identifier(&id);
     let dir = scratch(&module);
@@ -202,7 +211,7 @@ fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) {
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .arg(root().join("tests/python/check_game.py"))
         .arg(&module);
-    let (input, expected) = questions(game, tables, stride);
+    let (input, expected) = questions(solution, tables, stride);
     same(
         &id,
         "the Python module",
@@ -215,7 +224,8 @@ fn check_python<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) {
 /// Runs the module of `game` under MicroPython as `.py` and as `.mpy` (`mpy-cross`) and
 /// compares every answer with the Rust table; panics with what to install when a tool
 /// is missing.
-fn check_micropython<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usize) {
+fn check_micropython<G: Game>(solution: &Solution<G>, tables: &[BestMoveTable; 2], stride: usize) {
+    let game = solution.game();
     const TOOLS: &str = "needs node, `npm ci` in tests/python and mpy-cross 1.27: \
                          scripts/python-test installs them and runs this test";
     let installed = root()
@@ -231,7 +241,7 @@ fn check_micropython<G: Game>(game: &G, tables: &[BestMoveTable; 2], stride: usi
     let mut cross = Command::new("mpy-cross");
     cross.arg("-o").arg(&mpy).arg(&py);
     run(cross, String::new());
-    let (input, expected) = questions(game, tables, stride);
+    let (input, expected) = questions(solution, tables, stride);
     let questions = dir.join("questions.txt");
     std::fs::write(&questions, input).unwrap();
     for file in [&py, &mpy] {
@@ -257,7 +267,7 @@ fn python_modules_answer_like_the_rust_tables_under_micropython() {
         dispatch!(game, g => {
             let solution = solved(g);
             let tables = best_file::tables(&solution).unwrap();
-            check_micropython(solution.game(), &tables, stride(id));
+            check_micropython(&solution, &tables, stride(id));
         });
     }
 }
@@ -269,8 +279,8 @@ fn check_exports(ids: &[&str]) {
         dispatch!(game, g => {
             let solution = solved(g);
             let tables = best_file::tables(&solution).unwrap();
-            check_c(solution.game(), &tables, &cc, stride(id));
-            check_python(solution.game(), &tables, stride(id));
+            check_c(&solution, &tables, &cc, stride(id));
+            check_python(&solution, &tables, stride(id));
         });
     }
 }
@@ -357,6 +367,23 @@ fn a_python_module_with_changed_tables_is_refused_at_import() {
             error.contains("ImportError: hexapawn: the tables are corrupted (CRC-16"),
             "{error}"
         );
+        // A weight, a symmetry's cell, the key's base and an entry count changed: each
+        // is read at import, so each is covered by the CRC.
+        let weights = module.find("WEIGHTS = (\n    (").unwrap() + "WEIGHTS = (\n    (".len();
+        let images = module.find("bytes((").unwrap() + "bytes((".len();
+        for (what, at) in [("a weight", weights), ("an image", images)] {
+            let mut changed = module.clone().into_bytes();
+            changed[at] = if changed[at] == b'1' { b'2' } else { b'1' };
+            let error = import_error("hexapawn", &String::from_utf8(changed).unwrap())
+                .unwrap_or_else(|| panic!("{what} changed is refused"));
+            assert!(
+                error.contains("ImportError: hexapawn: the tables are corrupted (CRC-16"),
+                "{what}: {error}"
+            );
+        }
+        let base = module.replace("KEY_BASE = ", "KEY_BASE = 1 + ");
+        let error = import_error("hexapawn", &base).expect("a changed base is refused");
+        assert!(error.contains("the tables are corrupted (CRC-16"), "{error}");
         // One byte fewer: the length is checked first.
         let mut shorter = module.clone();
         shorter.replace_range(byte - 3..byte + 1, "");
@@ -382,19 +409,6 @@ fn a_key_that_is_not_a_sum_over_cells_gets_no_key_functions() {
     assert!(!header.contains("_class_key("));
     let module = export::python_module(solution.game(), &tables);
     assert!(module.contains("# No position-to-key functions: the key is not a sum"));
-}
-
-/// `n` with a comma every three digits.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Each game's row of docs/tables.md's exact-bits table, as the tables give it now.
@@ -429,4 +443,46 @@ fn exact_bits_save_what_the_docs_say() {
 #[ignore = "release: Connect Four 4x4 and 4,3,3 take seconds to solve in debug"]
 fn larger_games_exact_bits_save_what_the_docs_say() {
     exact_bits_rows(&LARGER);
+}
+
+/// The derived move slots list every reachable position's legal moves in the game's
+/// order (`ids` every position; each move's slot is found from the cells it changes).
+fn slots_list_the_legal_moves(ids: &[&str]) {
+    for &id in ids {
+        let game = catalog::parse(id).unwrap();
+        dispatch!(game, g => {
+            let slots = MoveSlots::derive(&g).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let mut moves = Vec::new();
+            let positions = each_reachable(&g, |p| {
+                if g.primitive(p).is_some() {
+                    return;
+                }
+                moves.clear();
+                g.moves(p, &mut moves);
+                let expected: Vec<u8> = moves
+                    .iter()
+                    .map(|&m| slots.slot_of(&g, p, &g.play(p, m)).expect("a slot"))
+                    .collect();
+                let cells = CellKey::cells_of(&g, p).unwrap();
+                assert_eq!(
+                    slots.legal(&cells, g.to_move(p)),
+                    expected,
+                    "{id}: {}",
+                    g.write_position(p, Notation::Api)
+                );
+            });
+            assert!(positions > 0);
+        });
+    }
+}
+
+#[test]
+fn move_slots_list_every_small_games_legal_moves() {
+    slots_list_the_legal_moves(&GAMES);
+}
+
+#[test]
+#[ignore = "release: Connect Four 4x4 and 4,3,3 take seconds in debug"]
+fn move_slots_list_the_larger_games_legal_moves() {
+    slots_list_the_legal_moves(&LARGER);
 }

@@ -4,10 +4,16 @@
 
 mod best_moves;
 mod common;
+// The C compiler, shared with the engine's tests.
 mod compiled;
+#[path = "../../../tests/engine/compiler.rs"]
+mod compiler;
 mod consistency;
 mod docs;
 mod exports;
+// The documents' byte figures, shared with the engine's tests.
+#[path = "../../../tests/engine/grouped.rs"]
+mod grouped;
 mod large;
 mod notation;
 mod players;

@@ -42,7 +42,7 @@ fn a_table_of_another_game_rules_or_version_is_refused() {
     let version = reencode(&bytes, |t| t.version = 2);
     assert_eq!(
         refused(&version).to_string(),
-        "table format version 2; this program reads version 1"
+        "table format version 2; this program reads version 1 (write the file again with this program)"
     );
 }
 

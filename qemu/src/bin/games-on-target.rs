@@ -1,8 +1,8 @@
 //! The games' test image (run by `scripts/qemu-test` beside the engine's): every small
-//! game's best-move lookup on the chip (`tictable_games::best_move::lookup`,
-//! the binary search over a packed table that allocates nothing): each game whose table
-//! of each side fits in 16 KiB has both tables in the image (`build.rs` solves the game
-//! and packs them). For every entry the lookup must return the entry's mask, and the
+//! game's best-move lookup on the chip (`tictable_games::best_move::lookup_bits`,
+//! the binary search over a table packed to exact bits, as the postcard file and the
+//! exports hold it, that allocates nothing): each game whose table of each side fits in
+//! 16 KiB has both tables in the image (`build.rs` solves the game and packs them). For every entry the lookup must return the entry's mask, and the
 //! digest of all answers must equal the host's (the Rust table's answers); a key next to
 //! an entry that is not in the table must be answered `None`. Each lookup is timed: the
 //! worst must stay within 1,000 instructions. The image links the games' lookup alone
@@ -18,7 +18,7 @@ use core::hint::black_box;
 use cortex_m::peripheral::SYST;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::hprintln;
-use tictable_games::best_move::lookup;
+use tictable_games::best_move::{bits, lookup_bits};
 
 #[path = "../exit.rs"]
 mod exit;
@@ -45,10 +45,11 @@ unsafe impl core::alloc::GlobalAlloc for NoAllocator {
 #[global_allocator]
 static ALLOCATOR: NoAllocator = NoAllocator;
 
-/// One side's packed table.
+/// One side's table packed to exact bits.
 struct Side {
-    key_bytes: usize,
-    mask_bytes: usize,
+    key_bits: u32,
+    mask_bits: u32,
+    entries: usize,
     table: &'static [u8],
     /// FNV-1a over every entry's key and mask, as the host's Rust table gives them.
     digest: u32,
@@ -72,13 +73,6 @@ fn fnv(hash: u32, value: u64) -> u32 {
         .fold(hash, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }
 
-fn read(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .rev()
-        .fold(0u64, |value, &byte| value << 8 | u64::from(byte))
-}
-
 /// Checks and times every game; prints one line per game and side
 /// (`on-target: game <cpu> <id> <side> entries=<n> bytes=<n> max=<n> mean=<n>`); false on
 /// any failure (also printed).
@@ -89,18 +83,19 @@ fn check(syst: &mut SYST, calibration: &Calibration) -> bool {
     });
     for game in &GAMES {
         for (side, name) in game.sides.iter().zip(["first", "second"]) {
-            let width = side.key_bytes + side.mask_bytes;
-            let entries = side.table.len() / width;
+            let (kb, mb, entries) = (side.key_bits, side.mask_bits, side.entries);
+            let width = (kb + mb) as usize;
+            let lookup = |key| lookup_bits(side.table, kb, mb, entries, key);
             let (mut digest, mut wrong, mut max, mut total) = (0x811c_9dc5u32, 0u32, 0u64, 0u64);
             for i in 0..entries {
-                let entry = &side.table[i * width..(i + 1) * width];
-                let key = read(&entry[..side.key_bytes]);
+                let key = bits(side.table, i * width, kb).unwrap_or(u64::MAX);
                 let mut found = None;
                 let t = ticks(syst, || {
-                    found = black_box(lookup(
+                    found = black_box(lookup_bits(
                         black_box(side.table),
-                        black_box(side.key_bytes),
-                        black_box(side.mask_bytes),
+                        black_box(kb),
+                        black_box(mb),
+                        black_box(entries),
                         black_box(key),
                     ));
                 });
@@ -108,17 +103,14 @@ fn check(syst: &mut SYST, calibration: &Calibration) -> bool {
                 max = max.max(instructions);
                 total += instructions;
                 let mask = found.unwrap_or(0);
-                if mask != read(&entry[side.key_bytes..]) {
+                if Some(mask) != bits(side.table, i * width + kb as usize, mb) {
                     wrong += 1;
                 }
                 digest = fnv(fnv(digest, key), mask);
-                let next = side
-                    .table
-                    .get((i + 1) * width..(i + 1) * width + side.key_bytes)
-                    .map(read);
-                if next != Some(key + 1)
-                    && lookup(side.table, side.key_bytes, side.mask_bytes, key + 1).is_some()
-                {
+                let next = (i + 1 < entries)
+                    .then(|| bits(side.table, (i + 1) * width, kb))
+                    .flatten();
+                if next != Some(key + 1) && lookup(key + 1).is_some() {
                     wrong += 1;
                 }
             }
