@@ -155,15 +155,18 @@ pub fn from_postcard<G: Game>(game: &G, bytes: &[u8]) -> Result<[BestMoveTable; 
     ])
 }
 
-/// One side's packed entries read in place ([`packed`]): for [`crate::best_move::lookup`].
+/// One side's bit-packed entries read in place ([`packed`]), as [`Side`] holds them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 pub struct PackedSide<'a> {
-    /// Bytes of a key.
-    pub key_bytes: u8,
-    /// Bytes of a move mask.
+    /// Bytes of a move mask in whole bytes.
     pub mask_bytes: u8,
-    /// The entries: key then mask, little-endian, in key order.
-    pub entries: &'a [u8],
+    /// Bits of a mask.
+    pub mask_bits: u8,
+    /// The number of entries.
+    pub entries: u64,
+    /// The entries: key then mask, `key_bits + mask_bits` bits each, one
+    /// little-endian bit stream in key order.
+    pub bits: &'a [u8],
 }
 
 /// A best-move file read in place, borrowing its bytes (no allocation: the firmware
@@ -184,22 +187,45 @@ pub struct PackedFile<'a> {
     checksum: u32,
 }
 
+/// Bits of a key in a space of `key_space` keys ([`BestMoveTable::key_bits`]).
+const fn key_bits(key_space: u64) -> u32 {
+    let bits = u64::BITS - key_space.saturating_sub(1).leading_zeros();
+    if bits == 0 {
+        1
+    } else {
+        bits
+    }
+}
+
+impl PackedFile<'_> {
+    /// The mask of the class `key` in `player`'s table ([`crate::best_move::lookup_bits`]
+    /// over the packed bits, no allocation); `None` when the key is not there.
+    pub fn lookup(&self, player: Player, key: u64) -> Option<u64> {
+        let side = &self.sides[usize::from(player == Player::O)];
+        crate::best_move::lookup_bits(
+            side.bits,
+            key_bits(self.key_space),
+            u32::from(side.mask_bits),
+            usize::try_from(side.entries).ok()?,
+            key,
+        )
+    }
+}
+
 /// The best-move file `bytes` read in place, without allocating (not even for an
-/// error): checked for its magic bytes, format version, checksum and entry widths (a
-/// whole number of entries); the caller compares [`PackedFile::game`] with its game's
-/// id. The entries themselves are read by [`crate::best_move::lookup`] (the allocating
-/// [`from_postcard`] checks their order too).
+/// error): checked for its magic bytes, format version, checksum and entry widths
+/// (every entry within the bits); the caller compares [`PackedFile::game`] with its
+/// game's id. The entries themselves are read by [`PackedFile::lookup`] (the
+/// allocating [`from_postcard`] checks their order too).
 ///
 /// ```
-/// use tictable_games::{best_file, best_move::lookup, solve, Hexapawn};
+/// use tictable_games::{best_file, solve, Hexapawn, Player};
 /// let solution = solve(Hexapawn).unwrap();
 /// let bytes = best_file::to_postcard(&solution).unwrap();
 /// let file = best_file::packed(&bytes).unwrap();
 /// let [white, _] = best_file::from_postcard(&Hexapawn, &bytes).unwrap();
-/// let s = file.sides[0];
 /// for (key, mask) in white.iter() {
-///     let found = lookup(s.entries, s.key_bytes.into(), s.mask_bytes.into(), key);
-///     assert_eq!(found, Some(mask));
+///     assert_eq!(file.lookup(Player::X, key), Some(mask));
 /// }
 /// assert_eq!(file.game, "hexapawn");
 /// let mut damaged = bytes.clone();
@@ -208,20 +234,24 @@ pub struct PackedFile<'a> {
 /// ```
 pub fn packed(bytes: &[u8]) -> Result<PackedFile<'_>, FileError> {
     check_magic(bytes, &MAGIC)?;
-    let file: PackedFile<'_> = postcard::from_bytes(bytes).map_err(|_| FileError::Decode)?;
-    if file.version != FORMAT_VERSION {
-        return Err(FileError::Version(file.version));
+    let (head, _) = postcard::take_from_bytes::<Head>(bytes).map_err(|_| FileError::Decode)?;
+    if head.version != FORMAT_VERSION {
+        return Err(FileError::Version {
+            found: head.version,
+            expected: FORMAT_VERSION,
+        });
     }
+    let file: PackedFile<'_> = postcard::from_bytes(bytes).map_err(|_| FileError::Decode)?;
     let mut digest = CRC.digest();
     for side in &file.sides {
-        let width = usize::from(side.key_bytes) + usize::from(side.mask_bytes);
-        if !(1..=8).contains(&side.key_bytes)
+        let width = u64::from(key_bits(file.key_space)) + u64::from(side.mask_bits);
+        if !(1..=64).contains(&side.mask_bits)
             || !(1..=8).contains(&side.mask_bytes)
-            || side.entries.len() % width != 0
+            || side.entries.checked_mul(width).map(|b| b.div_ceil(8)) != Some(side.bits.len() as u64)
         {
             return Err(FileError::Records);
         }
-        digest.update(side.entries);
+        digest.update(side.bits);
     }
     if digest.finalize() != file.checksum {
         return Err(FileError::Checksum);

@@ -4,16 +4,16 @@
 //! written by hand, no search, no allocation. Each file is read in place
 //! ([`best_file::packed`]: magic, version, game and CRC-32 checked on every read), a
 //! position's class key ([`representative`]) looked up by binary search over the
-//! packed entries ([`lookup`]), and the mask's moves (the representative's legal
+//! packed entries ([`PackedFile::lookup`]), and the mask's moves (the representative's legal
 //! moves in `tictable-games`' order, `legal_moves.rs`) carried back to the position
 //! through their children's classes. The firmware's `games` image plays this way.
 
 use super::legal_moves::List;
 use super::position::morris;
 use super::{Move, MoveChooser, Position, Rules};
-use tictable::{Board, Player, Square};
+use tictable::{Board, Square};
 use tictable_games::best_file::{self, PackedFile};
-use tictable_games::best_move::{lookup, representative};
+use tictable_games::best_move::representative;
 use tictable_games::{compiled, Hexapawn, TicTacToe};
 
 /// The placing game of `rules` as `tictable-games` plays it (misère for misère,
@@ -69,10 +69,8 @@ pub fn best_moves_of(rules: Rules, p: &Position) -> List<Move> {
     let Some(file) = file(rules) else {
         return best;
     };
-    let side = file.sides[usize::from(p.to_move == Player::O)];
     let (key, canonical) = class(rules, p);
-    let width = (usize::from(side.key_bytes), usize::from(side.mask_bytes));
-    let Some(mask) = lookup(side.entries, width.0, width.1, key) else {
+    let Some(mask) = file.lookup(p.to_move, key) else {
         return best;
     };
     // The classes the representative's best moves lead to; a move of `p` is best
