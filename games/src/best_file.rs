@@ -247,7 +247,8 @@ pub fn packed(bytes: &[u8]) -> Result<PackedFile<'_>, FileError> {
         let width = u64::from(key_bits(file.key_space)) + u64::from(side.mask_bits);
         if !(1..=64).contains(&side.mask_bits)
             || !(1..=8).contains(&side.mask_bytes)
-            || side.entries.checked_mul(width).map(|b| b.div_ceil(8)) != Some(side.bits.len() as u64)
+            || side.entries.checked_mul(width).map(|b| b.div_ceil(8))
+                != Some(side.bits.len() as u64)
         {
             return Err(FileError::Records);
         }

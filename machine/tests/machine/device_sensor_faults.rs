@@ -110,6 +110,7 @@ fn counts_saturate_at_the_full_scale_of_the_integration_time_and_repeat_exactly(
 }
 
 #[test]
+#[ignore = "needs the dark exemption (DARK_COUNTS), reverted: a sensor frozen dark was no longer caught and machine-figures' 2000-game faults run lost 2 pieces (issue 35)"]
 fn with_the_leds_off_every_sample_is_the_dark_floor_and_the_bank_reads_it_live() {
     // No light: the ADC's dark floor (modelled at 0 counts, no noise of its own),
     // whole counts, the same sample after sample, and AVALID set: a live sensor.
@@ -143,6 +144,7 @@ fn with_the_leds_off_every_sample_is_the_dark_floor_and_the_bank_reads_it_live()
 }
 
 #[test]
+#[ignore = "needs the dark exemption (DARK_COUNTS), reverted: a sensor frozen dark was no longer caught and machine-figures' 2000-game faults run lost 2 pieces (issue 35)"]
 fn dim_leds_give_low_counts_that_repeat_and_games_play_without_a_false_stuck_sensor() {
     // The LEDs at 0.21 of their light (the least at which the guided calibration
     // still tells black from empty on every square): a black piece reads 44 to 68

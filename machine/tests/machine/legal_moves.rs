@@ -145,7 +145,12 @@ fn every_compiled_best_move_file_reads_in_place() {
             assert_eq!(side.bits, table.to_bits().as_slice(), "{}", rules.id());
             assert_eq!(side.entries, table.entries(), "{}", rules.id());
             for (key, mask) in table.iter() {
-                assert_eq!(file.lookup(table.player(), key), Some(mask), "{}", rules.id());
+                assert_eq!(
+                    file.lookup(table.player(), key),
+                    Some(mask),
+                    "{}",
+                    rules.id()
+                );
             }
         }
         // One flipped bit anywhere in the entries: the checksum refuses it.
