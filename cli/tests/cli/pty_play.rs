@@ -216,8 +216,9 @@ fn the_menu_changed_mid_game_keeps_the_score_and_the_announcement() {
         pty.keys(DOWN);
         set_seat(&mut pty, "O", "human");
         pty.keys(ESC);
+        // (The whole screen redrawn: the status line is written after the seats.)
         let screen = pty.wait("the menu closed", |s| {
-            !s.contains("Resume") && s.contains("O: human")
+            !s.contains("Resume") && s.contains("O: human") && s.contains(" wins!")
         });
         assert!(screen.contains("X (you) wins!"), "{screen}");
         assert!(screen.contains("You 1 · engine 0 · draws 0"), "{screen}");
