@@ -44,8 +44,9 @@ pub const SEARCH_LIMIT: u64 = 200_000;
 
 /// The largest table (bytes, one per key) the page solves when a game is chosen: the
 /// 43 MB of `mnk:4,4,4` are under it; Connect Four boards over it are searched live
-/// ([`Live`]).
-pub const TABLE_LIMIT: u64 = 100_000_000;
+/// ([`Live`]), by the rule `tictable analyse` follows too
+/// ([`tictable_games::search::searched_live`]).
+pub const TABLE_LIMIT: u64 = tictable_games::search::LIVE_ABOVE_BYTES;
 
 /// A solved game as the page uses it, whatever its position and move types.
 trait Solved {
@@ -514,7 +515,7 @@ pub extern "C" fn game_select() -> usize {
     let id = INPUT.with(|i| String::from_utf8_lossy(&i.borrow()).into_owned());
     let solved: Result<Box<dyn Solved>, String> = match catalog::parse(&id) {
         Err(e) => Err(e.to_string()),
-        Ok(AnyGame::ConnectFour(g)) if g.key_space() > TABLE_LIMIT => {
+        Ok(AnyGame::ConnectFour(g)) if tictable_games::search::searched_live(&g) => {
             Live::new(g).map(|live| Box::new(live) as Box<dyn Solved>)
         }
         Ok(any) => {
