@@ -51,6 +51,18 @@ fn sq(i: u8) -> Square {
     Square::new(i).unwrap()
 }
 
+/// The erring person's move in `p`: any legal move with probability `err`, else one
+/// of the table's best moves.
+fn erring_move(rules: Rules, p: &Position, rng: &mut SplitMix64, err: f64) -> Move {
+    let children = rules.children(p);
+    let best = best_moves_of(rules, p);
+    if rng.chance(err) {
+        children[rng.below(children.len())].0
+    } else {
+        best[rng.below(best.len())]
+    }
+}
+
 #[test]
 fn every_move_of_every_game_has_one_byte_that_reads_back() {
     for rules in Rules::ALL {
@@ -879,13 +891,7 @@ fn morris_games(rules: Rules, games: u64, err: f64) -> ([[u32; 5]; 2], Vec<(bool
                 break state;
             }
             let p = m.controller.record().position();
-            let children = rules.children(&p);
-            let best = best_moves_of(rules, &p);
-            let mv = if rng.chance(err) {
-                children[rng.below(children.len())].0
-            } else {
-                best[rng.below(best.len())]
-            };
+            let mv = erring_move(rules, &p, &mut rng, err);
             hand(&mut m, &mut h, person, mv);
         };
         let ending = m.controller.record().outcome();
@@ -1108,13 +1114,7 @@ fn hexapawn_game(
         if state != State::HumanTurn {
             break state;
         }
-        let children = rules.children(&p);
-        let best = best_moves_of(rules, &p);
-        let mv = if rng.chance(err) {
-            children[rng.below(children.len())].0
-        } else {
-            best[rng.below(best.len())]
-        };
+        let mv = erring_move(rules, &p, &mut rng, err);
         person_captures += u32::from((p.x | p.o) & mv.to().bit() != 0);
         hand_pawn(&mut m, &mut h, mv);
     };
