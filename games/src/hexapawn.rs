@@ -47,6 +47,58 @@ const TOP: u16 = 0b000_000_111;
 const BOTTOM: u16 = 0b111_000_000;
 
 impl Hexapawn {
+    /// Calls `visit` with each legal move of `p`, without allocating: by the square
+    /// left (lowest first), the step straight on, then the captures to the lower and
+    /// the higher column; none once the game is over (the last mover reached the far
+    /// row or took every pawn). The one move generator of hexapawn: [`Game::moves`]
+    /// collects it, the machine's `games` firmware (no heap) walks it, and the
+    /// best-move tables' bit `i` is its `i`-th move.
+    ///
+    /// ```
+    /// use tictable_games::{Game, Hexapawn, PawnMove};
+    /// let mut moves = Vec::new();
+    /// Hexapawn.each_move(&Hexapawn.start(), |mv| moves.push(mv));
+    /// // White's three pushes (people's 7-4, 8-5, 9-6).
+    /// let push = |from, to| PawnMove { from, to };
+    /// assert_eq!(moves, [push(6, 3), push(7, 4), push(8, 5)]);
+    /// ```
+    pub fn each_move(&self, p: &HexapawnPosition, mut visit: impl FnMut(PawnMove)) {
+        self.walk(p, &mut visit);
+    }
+
+    /// [`Hexapawn::each_move`]'s walk, compiled once for every caller (less flash in
+    /// the machine's `games` image than one copy per closure).
+    fn walk(&self, p: &HexapawnPosition, visit: &mut dyn FnMut(PawnMove)) {
+        // The game is over once the last mover reached the far row or took every pawn.
+        if p.white & TOP != 0 || p.black & BOTTOM != 0 || p.white == 0 || p.black == 0 {
+            return;
+        }
+        let (own, enemy) = Hexapawn::sides(p);
+        let forward: i8 = if p.to_move == Player::X { -3 } else { 3 };
+        for from in (0..9i8).filter(|&f| own >> f & 1 != 0) {
+            let ahead = from + forward;
+            if !(0..9).contains(&ahead) {
+                continue;
+            }
+            if (p.white | p.black) >> ahead & 1 == 0 {
+                visit(PawnMove {
+                    from: from as u8,
+                    to: ahead as u8,
+                });
+            }
+            for side in [-1i8, 1] {
+                let column = from % 3 + side;
+                let to = ahead + side;
+                if (0..3).contains(&column) && enemy >> to & 1 != 0 {
+                    visit(PawnMove {
+                        from: from as u8,
+                        to: to as u8,
+                    });
+                }
+            }
+        }
+    }
+
     fn sides(p: &HexapawnPosition) -> (u16, u16) {
         match p.to_move {
             Player::X => (p.white, p.black),
@@ -76,34 +128,7 @@ impl Game for Hexapawn {
     }
 
     fn moves(&self, p: &HexapawnPosition, out: &mut Vec<PawnMove>) {
-        // The game is over once the last mover reached the far row or took every pawn.
-        if p.white & TOP != 0 || p.black & BOTTOM != 0 || p.white == 0 || p.black == 0 {
-            return;
-        }
-        let (own, enemy) = Hexapawn::sides(p);
-        let forward: i8 = if p.to_move == Player::X { -3 } else { 3 };
-        for from in (0..9i8).filter(|&f| own >> f & 1 != 0) {
-            let ahead = from + forward;
-            if !(0..9).contains(&ahead) {
-                continue;
-            }
-            if (p.white | p.black) >> ahead & 1 == 0 {
-                out.push(PawnMove {
-                    from: from as u8,
-                    to: ahead as u8,
-                });
-            }
-            for side in [-1i8, 1] {
-                let column = from % 3 + side;
-                let to = ahead + side;
-                if (0..3).contains(&column) && enemy >> to & 1 != 0 {
-                    out.push(PawnMove {
-                        from: from as u8,
-                        to: to as u8,
-                    });
-                }
-            }
-        }
+        self.each_move(p, |mv| out.push(mv));
     }
 
     fn play(&self, p: &HexapawnPosition, mv: PawnMove) -> HexapawnPosition {
@@ -125,10 +150,10 @@ impl Game for Hexapawn {
     }
 
     fn primitive(&self, p: &HexapawnPosition) -> Option<Outcome> {
-        let mut moves = Vec::new();
-        self.moves(p, &mut moves);
         // Every way the game ends is a win for the player who just moved.
-        moves.is_empty().then_some(Outcome::Loss)
+        let mut any = false;
+        self.each_move(p, |_| any = true);
+        (!any).then_some(Outcome::Loss)
     }
 
     fn to_move(&self, p: &HexapawnPosition) -> Player {

@@ -105,6 +105,70 @@ impl Morris {
         n
     }
 
+    /// Calls `visit` with each legal move of `p`, without allocating: placements
+    /// lowest point first while the side to move has pieces to place, then slides by
+    /// the point left, then the point reached; none once either side has a line. The
+    /// one move generator of the morris games: [`Game::moves`] collects it, the
+    /// machine's `games` firmware (no heap) walks it, and the best-move tables' bit
+    /// `i` is its `i`-th move.
+    ///
+    /// ```
+    /// use tictable_games::{Game, Morris, MorrisMove, MorrisPosition, Player};
+    /// // X on points 1, 2 and 4 (people's numbers), O on 5, 6 and 9, X to slide.
+    /// let p = MorrisPosition { x: 0b000_001_011, o: 0b100_110_000, to_move: Player::X };
+    /// let mut slides = Vec::new();
+    /// Morris::three_mens_morris().each_move(&p, |mv| slides.push(mv));
+    /// // Along rows and columns only: 2 to 3, 4 to 7.
+    /// assert_eq!(slides, [MorrisMove { from: Some(1), to: 2 }, MorrisMove { from: Some(3), to: 6 }]);
+    /// // Tapatan's diagonals add nothing here (the centre is taken).
+    /// let mut moves = Vec::new();
+    /// Morris::tapatan().moves(&p, &mut moves);
+    /// assert_eq!(moves, slides);
+    /// ```
+    pub fn each_move(&self, p: &MorrisPosition, mut visit: impl FnMut(MorrisMove)) {
+        self.walk(p, &mut visit);
+    }
+
+    /// [`Morris::each_move`]'s walk, compiled once for every caller (a few hundred
+    /// bytes less flash in the machine's `games` image than one copy per closure).
+    fn walk(&self, p: &MorrisPosition, visit: &mut dyn FnMut(MorrisMove)) {
+        let (own, other) = Morris::own(p);
+        if has_line(other) || has_line(own) {
+            return;
+        }
+        let empty = !(p.x | p.o) & 0x1ff;
+        // Bit loops, not iterator adapters: the machine's image is smaller so.
+        if own.count_ones() < self.pieces {
+            for to in 0..9u8 {
+                if empty >> to & 1 != 0 {
+                    visit(MorrisMove { from: None, to });
+                }
+            }
+            return;
+        }
+        for from in 0..9u8 {
+            if own >> from & 1 == 0 {
+                continue;
+            }
+            let targets = self.neighbours(from.into()) & empty;
+            for to in 0..9u8 {
+                if targets >> to & 1 != 0 {
+                    visit(MorrisMove {
+                        from: Some(from),
+                        to,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move in `p` has a legal move ([`Morris::each_move`]).
+    fn has_move(&self, p: &MorrisPosition) -> bool {
+        let mut any = false;
+        self.each_move(p, |_| any = true);
+        any
+    }
+
     fn own(p: &MorrisPosition) -> (u16, u16) {
         match p.to_move {
             Player::X => (p.x, p.o),
@@ -143,30 +207,7 @@ impl Game for Morris {
     }
 
     fn moves(&self, p: &MorrisPosition, out: &mut Vec<MorrisMove>) {
-        let (own, other) = Morris::own(p);
-        if has_line(other) || has_line(own) {
-            return;
-        }
-        let empty = !(p.x | p.o) & 0x1ff;
-        if own.count_ones() < self.pieces {
-            out.extend(
-                (0..9u8)
-                    .filter(|&to| empty >> to & 1 != 0)
-                    .map(|to| MorrisMove { from: None, to }),
-            );
-            return;
-        }
-        for from in (0..9u8).filter(|&f| own >> f & 1 != 0) {
-            let targets = self.neighbours(from.into()) & empty;
-            out.extend(
-                (0..9u8)
-                    .filter(|&to| targets >> to & 1 != 0)
-                    .map(|to| MorrisMove {
-                        from: Some(from),
-                        to,
-                    }),
-            );
-        }
+        self.each_move(p, |mv| out.push(mv));
     }
 
     fn play(&self, p: &MorrisPosition, mv: MorrisMove) -> MorrisPosition {
@@ -190,13 +231,8 @@ impl Game for Morris {
     }
 
     fn primitive(&self, p: &MorrisPosition) -> Option<Outcome> {
-        let (_, other) = Morris::own(p);
-        if has_line(other) {
-            return Some(Outcome::Loss);
-        }
-        let mut moves = Vec::new();
-        self.moves(p, &mut moves);
-        moves.is_empty().then_some(Outcome::Loss)
+        // The other side's line, or no legal move, loses for the side to move.
+        (!self.has_move(p)).then_some(Outcome::Loss)
     }
 
     fn to_move(&self, p: &MorrisPosition) -> Player {

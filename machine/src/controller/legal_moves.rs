@@ -1,15 +1,19 @@
-//! The legal moves of any game the machine plays, generated over its own
-//! [`Position`] bitboards without allocating (the firmware's `games` image has no
-//! heap), in `tictable-games`' order ([`Game::moves`](tictable_games::Game::moves):
-//! the best-move tables' bit `i` is its `i`-th move), with each child and the end
-//! of the game. A host test walks every reachable position of each game and checks
-//! the moves, the children and the end against `tictable-games`' rules
-//! (`tests/machine/legal_moves.rs`).
+//! The legal moves of any game the machine plays, with each child and the end of
+//! the game, without allocating (the firmware's `games` image has no heap): a thin
+//! adapter over the games' own rules. Tic-tac-toe and misère place on the engine's
+//! [`Board`](tictable::Board); the morris games and hexapawn walk
+//! `tictable-games`' move generators ([`Morris::each_move`](tictable_games::Morris::each_move),
+//! [`Hexapawn::each_move`]: the ones [`Game::moves`] collects, so the best-move
+//! tables' bit `i` is the `i`-th child here) and end by [`Game::primitive`]. The
+//! moves are carried into [`Move`] and the positions into [`Position`] here and
+//! nowhere else; a host test checks the carrying on every reachable position of
+//! each game (`tests/machine/legal_moves.rs`).
 
+use super::position::morris;
 use super::{Move, Position, Rules};
 use core::ops::Deref;
-use tictable::board::has_line;
 use tictable::{Player, Square};
+use tictable_games::{Game, Hexapawn, MorrisMove, Outcome, PawnMove};
 
 /// The most legal moves of a position in any of the six games: 9 (a placement on
 /// every empty point; 3 pieces with 3 empty points in the morris games, 4 with one
@@ -90,152 +94,89 @@ const NONE: Children = List::new((
     },
 ));
 
-/// The 3x3 board's points.
-const ALL: u16 = 0x1ff;
-
-/// The points joined to `point` along the board's lines: rows and columns, and with
-/// `diagonals` the two diagonals (each corner to the centre).
-const fn neighbours(point: u8, diagonals: bool) -> u16 {
-    let (row, column) = (point / 3, point % 3);
-    let mut n = 0u16;
-    if column > 0 {
-        n |= 1 << (point - 1);
-    }
-    if column < 2 {
-        n |= 1 << (point + 1);
-    }
-    if row > 0 {
-        n |= 1 << (point - 3);
-    }
-    if row < 2 {
-        n |= 1 << (point + 3);
-    }
-    if diagonals {
-        if point == 4 {
-            n |= 0b101_000_101;
-        } else if point.is_multiple_of(2) {
-            n |= 1 << 4;
-        }
-    }
-    n
+/// A morris move as the machine's [`Move`] (`None` for a point past 8: none is).
+fn of_morris(mv: MorrisMove) -> Option<Move> {
+    let to = Square::new(mv.to)?;
+    Some(match mv.from {
+        None => Move::Place(to),
+        Some(from) => Move::Slide {
+            from: Square::new(from)?,
+            to,
+        },
+    })
 }
 
-/// The mover's squares and the other side's in `p`.
-const fn sides(p: &Position) -> (u16, u16) {
-    match p.to_move {
-        Player::X => (p.x, p.o),
-        Player::O => (p.o, p.x),
-    }
+/// A hexapawn move as the machine's [`Move`] (`None` for a square past 8: none is).
+fn of_pawn(mv: PawnMove) -> Option<Move> {
+    Some(Move::Pawn {
+        from: Square::new(mv.from)?,
+        to: Square::new(mv.to)?,
+    })
 }
 
-/// The position with the mover's squares `own` and the other side's `other`, the
-/// other side to move.
-const fn after(p: &Position, own: u16, other: u16) -> Position {
+/// `p` after the side to move placed a piece on `s` (a placing game's child).
+const fn placed(p: &Position, s: Square) -> Position {
     match p.to_move {
         Player::X => Position {
-            x: own,
-            o: other,
+            x: p.x | s.bit(),
+            o: p.o,
             to_move: Player::O,
         },
         Player::O => Position {
-            x: other,
-            o: own,
+            x: p.x,
+            o: p.o | s.bit(),
             to_move: Player::X,
         },
     }
 }
 
-/// Hexapawn's rows: White starts on the bottom one and moves up.
-const TOP: u16 = 0b000_000_111;
-const BOTTOM: u16 = 0b111_000_000;
-
 /// Every legal move of the side to move in `p` under `rules` with its child, in
 /// `tictable-games`' order; empty once the game is over.
 pub(super) fn children(rules: Rules, p: &Position) -> Children {
     let mut out = NONE;
-    let (own, other) = sides(p);
-    let empty = !(p.x | p.o) & ALL;
-    let mut add = |mv: Move, own: u16, other: u16| {
-        out.push((mv, after(p, own, other)));
-    };
     match rules {
         Rules::TicTacToe | Rules::Misere => {
             let board = p.board();
             if !board.is_over() {
                 for s in board.legal_moves().iter() {
-                    add(Move::Place(s), own | s.bit(), other);
+                    out.push((Move::Place(s), placed(p, s)));
                 }
             }
         }
         Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
-            let pieces = if rules == Rules::Achi { 4 } else { 3 };
-            let diagonals = rules != Rules::ThreeMensMorris;
-            if has_line(other) || has_line(own) {
-                return out;
-            }
-            for s in Square::ALL {
-                if own.count_ones() < pieces {
-                    if empty & s.bit() != 0 {
-                        add(Move::Place(s), own | s.bit(), other);
-                    }
-                } else if own & s.bit() != 0 {
-                    let targets = neighbours(s.index(), diagonals) & empty;
-                    for to in Square::ALL {
-                        if targets & to.bit() != 0 {
-                            let moved = own & !s.bit() | to.bit();
-                            add(Move::Slide { from: s, to }, moved, other);
-                        }
-                    }
+            let (game, m) = (morris(rules), p.morris());
+            game.each_move(&m, |mv| {
+                if let Some(step) = of_morris(mv) {
+                    out.push((step, Position::of_morris(game.play(&m, mv))));
                 }
-            }
+            });
         }
         Rules::Hexapawn => {
-            if p.x & TOP != 0 || p.o & BOTTOM != 0 || p.x == 0 || p.o == 0 {
-                return out;
-            }
-            let up = p.to_move == Player::X;
-            for from in Square::ALL {
-                if own & from.bit() == 0 {
-                    continue;
+            let h = p.hexapawn();
+            Hexapawn.each_move(&h, |mv| {
+                if let Some(step) = of_pawn(mv) {
+                    out.push((step, Position::of_hexapawn(Hexapawn.play(&h, mv))));
                 }
-                let (row, column) = (from.index() / 3, from.index() % 3);
-                let ahead = match (up, row) {
-                    (true, 0) | (false, 2) => continue,
-                    (true, _) => from.index() - 3,
-                    (false, _) => from.index() + 3,
-                };
-                let left = own & !from.bit();
-                // Straight on onto an empty square, then the captures left and right.
-                let steps = [
-                    (Some(ahead), empty),
-                    ((column > 0).then(|| ahead - 1), other),
-                    ((column < 2).then(|| ahead + 1), other),
-                ];
-                for (to, needs) in steps {
-                    if let Some(to) = to.and_then(Square::new) {
-                        if needs & to.bit() != 0 {
-                            add(Move::Pawn { from, to }, left | to.bit(), other & !to.bit());
-                        }
-                    }
-                }
-            }
+            });
         }
     }
     out
 }
 
 /// `None` while the game goes on; when its rules end it, `Some` of the winner
-/// (`None`: a draw), as `tictable-games` judges it.
+/// (`None`: a draw), as `tictable-games` judges it ([`Game::primitive`]).
 pub(super) fn result(rules: Rules, p: &Position) -> Option<Option<Player>> {
-    let mover_loses = match rules {
+    let outcome = match rules {
         Rules::TicTacToe | Rules::Misere => return rules.result(&p.board()),
-        // The other side's line, or no legal move, loses for the side to move.
         Rules::ThreeMensMorris | Rules::Tapatan | Rules::Achi => {
-            has_line(sides(p).1) || children(rules, p).is_empty()
+            morris(rules).primitive(&p.morris())
         }
-        // Every end (the far row reached, every pawn taken, no move) is the last
-        // mover's win.
-        Rules::Hexapawn => children(rules, p).is_empty(),
-    };
-    mover_loses.then_some(Some(p.to_move.other()))
+        Rules::Hexapawn => Hexapawn.primitive(&p.hexapawn()),
+    }?;
+    // The outcome is the side to move's.
+    Some(match outcome {
+        Outcome::Win => Some(p.to_move),
+        Outcome::Loss => Some(p.to_move.other()),
+        Outcome::Draw => None,
+    })
 }

@@ -1,8 +1,14 @@
-//! The machine's no-alloc move generator (`Rules::children`, `Rules::result_of`,
-//! feature `games`) against `tictable-games`' rules: in every position of each of the
-//! six games reachable from its start, the same moves in the same order (the
-//! best-move tables' bit order), the same children and the same end; and every
-//! compiled best-move file read in place.
+//! The machine's move adapter (`Rules::children`, `Rules::result_of`, feature
+//! `games`) against `tictable-games`' rules: in every position of each of the six
+//! games reachable from its start, the same moves in the same order (the best-move
+//! tables' bit order), the same children and the same end. The morris games and
+//! hexapawn share their move generator with `tictable-games` (`Morris::each_move`,
+//! `Hexapawn::each_move`), so here it checks the carrying (each move into the
+//! machine's `Move`, each child into its `Position`, the outcome into a winner, at
+//! most `MOST_MOVES` children) and tic-tac-toe's moves on the engine's board; the
+//! rules themselves are checked by the games crate's tests (solved values and
+//! position counts against published ones, the committed best-move tables byte for
+//! byte). And every compiled best-move file read in place.
 
 use std::collections::{HashSet, VecDeque};
 use tictable::{Board, Square};
