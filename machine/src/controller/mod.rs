@@ -130,7 +130,7 @@ pub use problem::Problem;
 pub use recovery::ResumeError;
 pub use rules::Rules;
 #[cfg(feature = "games")]
-pub use table_chooser::{best_moves, best_moves_of, game_of, TableChooser};
+pub use table_chooser::{best_moves, best_moves_in, best_moves_of, game_of, TableChooser};
 pub use task_entry::TaskEntry;
 
 /// Chooses the device's moves. The hook for other players (a trap player that

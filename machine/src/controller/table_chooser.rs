@@ -1,12 +1,30 @@
 //! Perfect play of any game on the board ([`Rules`]) from `tictable-games`'
 //! best-move files (`games/tables/`, e.g. `games/tables/tapatan.moves.postcard`,
-//! compiled in): no move list
-//! written by hand, no search, no allocation. Each file is read in place
-//! ([`best_file::packed`]: magic, version, game and CRC-32 checked on every read), a
+//! compiled in): no move list written by hand, no search, no allocation. Each file
+//! is read in place ([`best_file::packed`]: magic, version, game and CRC-32), a
 //! position's class key ([`representative`]) looked up by binary search over the
-//! packed entries ([`PackedFile::lookup`]), and the mask's moves (the representative's legal
-//! moves in `tictable-games`' order, `legal_moves.rs`) carried back to the position
-//! through their children's classes. The firmware's `games` image plays this way.
+//! packed entries ([`PackedFile::lookup`]), and the mask's moves (the
+//! representative's legal moves in `tictable-games`' order, `legal_moves.rs`)
+//! carried back to the position through their children's classes. The firmware's
+//! `games` image plays this way.
+//!
+//! **The file's CRC-32 once per game choice.** [`TableChooser`] reads and checks its
+//! game's file when it is made (at boot), when the game is chosen or switched
+//! ([`MoveChooser::set_rules`]: a game choice, and the resume of a saved game), and
+//! keeps it; a move's lookup reads only the few bytes of its binary search (the CRC
+//! pass read the whole file, up to 2.3 KB, on every move before). What protects a
+//! lookup after that check: the tables are in the program's flash, which nothing
+//! writes after flashing (the snapshot store erases and programs only its own last
+//! 24 KiB, every request bounds-checked: `firmware/src/storage.rs`); every move it
+//! plays is one of the position's legal moves generated from the rules, never read
+//! from the table; and an entry that no table can hold (a mask naming no move or a
+//! move past the position's, a class missing) gives no move, so the controller
+//! stops with the error light ([`Problem::Mismatch`](super::Problem::Mismatch))
+//! rather than guess. A damaged mask that still names legal moves would play a
+//! legal move that may not be best, until the next game choice or boot finds the
+//! damage (the chooser refuses the game: at boot the firmware stops, in a game
+//! choice the game is skipped). [`best_moves_of`] and [`best_moves`], for hosts and
+//! tests, read and check the file on every call.
 
 use super::legal_moves::List;
 use super::position::morris;
@@ -25,12 +43,16 @@ pub const fn game_of(rules: Rules) -> TicTacToe {
     }
 }
 
-/// `rules`' compiled best-move file read in place; `None` when it does not read
-/// back or is another game's (a build mistake: a test reads every one).
+/// `rules`' compiled best-move file read in place and checked (magic, version,
+/// CRC-32, entry widths); `None` when it does not read back or is another game's (a
+/// build mistake, or flash damage: a test reads every one).
 fn file(rules: Rules) -> Option<PackedFile<'static>> {
     let file = best_file::packed(compiled::file(rules.id())?).ok()?;
     (file.game == rules.id()).then_some(file)
 }
+
+/// No move (the fill of an empty list).
+const NO_MOVES: List<Move> = List::new(Move::Place(Square::CENTRE));
 
 /// The class key of `p` under `rules` (the smallest key among its symmetric images,
 /// the tables' index) and its representative, the image with that key.
@@ -54,7 +76,8 @@ fn class(rules: Rules, p: &Position) -> (u64, Position) {
 /// Every best move of the side to move in `p` under `rules` (the moves that keep
 /// the position's value, the fastest win or slowest loss), in the order of
 /// [`Rules::children`]; empty when the game is over (or the table did not read
-/// back). Any of the six games; no allocation.
+/// back). Any of the six games; no allocation. Reads and checks the file on each
+/// call ([`best_moves_in`] with a file checked once).
 ///
 /// ```
 /// use tictable_machine::controller::{best_moves_of, Move, Rules};
@@ -65,18 +88,38 @@ fn class(rules: Rules, p: &Position) -> (u64, Position) {
 /// assert!(!best.is_empty() && best.iter().all(|m| matches!(m, Move::Pawn { .. })));
 /// ```
 pub fn best_moves_of(rules: Rules, p: &Position) -> List<Move> {
-    let mut best = List::new(Move::Place(Square::CENTRE));
-    let Some(file) = file(rules) else {
-        return best;
-    };
+    file(rules).map_or(NO_MOVES, |file| best_moves_in(&file, rules, p))
+}
+
+/// Every best move of the side to move in `p` under `rules` by `file`, `rules`'
+/// best-move file read and checked beforehand ([`best_file::packed`]): the
+/// representative's mask carried to `p`, in the order of [`Rules::children`]. Empty
+/// when the game is over, and when the entry is none a table holds: the class
+/// missing, or its mask naming no move or a move past the representative's (flash
+/// damaged since the check: no move rather than a guess). No allocation.
+///
+/// ```
+/// use tictable_machine::controller::{best_moves_in, best_moves_of, Rules};
+/// use tictable_games::{best_file, compiled};
+/// let file = best_file::packed(compiled::file("achi").unwrap()).unwrap();
+/// let start = Rules::Achi.start();
+/// let (kept, checked) = (best_moves_in(&file, Rules::Achi, &start), best_moves_of(Rules::Achi, &start));
+/// assert!(!kept.is_empty() && kept.as_slice() == checked.as_slice());
+/// ```
+pub fn best_moves_in(file: &PackedFile<'_>, rules: Rules, p: &Position) -> List<Move> {
+    let mut best = NO_MOVES;
     let (key, canonical) = class(rules, p);
     let Some(mask) = file.lookup(p.to_move, key) else {
         return best;
     };
+    let moves = rules.children(&canonical);
+    if mask == 0 || mask.checked_shr(moves.len() as u32).unwrap_or(0) != 0 {
+        return best;
+    }
     // The classes the representative's best moves lead to; a move of `p` is best
     // when it leads to one of them (symmetric moves lead to symmetric children).
     let mut best_classes = List::new(0u64);
-    for (i, (_, child)) in rules.children(&canonical).iter().enumerate() {
+    for (i, (_, child)) in moves.iter().enumerate() {
         if mask >> i & 1 != 0 {
             best_classes.push(class(rules, child).0);
         }
@@ -91,7 +134,8 @@ pub fn best_moves_of(rules: Rules, p: &Position) -> List<Move> {
 
 /// Every best move of the side to move in `board` under `rules` (the moves that keep
 /// the position's value, the fastest win or slowest loss), lowest square first;
-/// empty when the game is over (or the table did not read back).
+/// empty when the game is over (or the table did not read back). Reads and checks
+/// the file on each call.
 ///
 /// ```
 /// use tictable_machine::controller::{best_moves, Rules};
@@ -103,9 +147,18 @@ pub fn best_moves_of(rules: Rules, p: &Position) -> List<Move> {
 /// ```
 pub fn best_moves(rules: Rules, board: &Board) -> List<Square> {
     let mut squares = List::new(Square::CENTRE);
+    if let Some(file) = file(rules) {
+        squares = best_squares(&file, rules, board);
+    }
+    squares
+}
+
+/// [`best_moves`] by `file`, checked beforehand.
+fn best_squares(file: &PackedFile<'_>, rules: Rules, board: &Board) -> List<Square> {
+    let mut squares = List::new(Square::CENTRE);
     if rules.places_only() {
         // A placing game's children come lowest square first.
-        for mv in best_moves_of(rules, &Position::of_board(*board)) {
+        for mv in best_moves_in(file, rules, &Position::of_board(*board)) {
             squares.push(mv.to());
         }
     }
@@ -131,49 +184,60 @@ pub fn best_moves(rules: Rules, board: &Board) -> List<Square> {
 #[derive(Clone, Debug)]
 pub struct TableChooser<R> {
     rules: Rules,
+    /// `rules`' best-move file, checked when the game was chosen (module docs).
+    file: PackedFile<'static>,
     /// Its randomness.
     pub rng: R,
 }
 
 impl<R> TableChooser<R> {
     /// Perfect play of `rules`' game, drawing among best moves with `rng`; `None`
-    /// when its compiled best-move file does not read back.
+    /// when its compiled best-move file does not read back (checked here, once:
+    /// module docs).
     pub fn new(rules: Rules, rng: R) -> Option<TableChooser<R>> {
-        file(rules).map(|_| TableChooser { rules, rng })
+        file(rules).map(|file| TableChooser { rules, file, rng })
     }
 }
 
-impl<R: rand_core::Rng> MoveChooser for TableChooser<R> {
-    fn choose(&mut self, board: &Board) -> Option<Square> {
-        let moves = best_moves(self.rules, board);
+impl<R> TableChooser<R> {
+    /// A best move of the chooser's game in `moves` drawn at random.
+    fn draw<T: Copy>(&mut self, moves: &[T]) -> Option<T>
+    where
+        R: rand_core::Rng,
+    {
         if moves.is_empty() {
             return None;
         }
         let i = self.rng.next_u32() as usize % moves.len();
         moves.get(i).copied()
+    }
+}
+
+impl<R: rand_core::Rng> MoveChooser for TableChooser<R> {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        let moves = best_squares(&self.file, self.rules, board);
+        self.draw(&moves)
     }
 
     fn rules(&self) -> Rules {
         self.rules
     }
 
-    /// Any of the six games whose compiled table reads back.
+    /// Any of the six games whose compiled table reads back: the game's file is
+    /// read and checked (CRC-32 and all) here, at each game choice, and kept.
     fn set_rules(&mut self, rules: Rules) -> bool {
-        let ok = file(rules).is_some();
-        if ok {
-            self.rules = rules;
-        }
-        ok
+        let Some(file) = file(rules) else {
+            return false;
+        };
+        (self.rules, self.file) = (rules, file);
+        true
     }
 
-    /// A best move of the side to move in `p` ([`best_moves_of`]) drawn at random;
-    /// `None` when the game is over. Any of the six games.
+    /// A best move of the side to move in `p` ([`best_moves_in`], the file checked
+    /// at the game's choice) drawn at random; `None` when the game is over (or the
+    /// table's entry is damaged). Any of the six games.
     fn choose_move(&mut self, p: &Position) -> Option<Move> {
-        let moves = best_moves_of(self.rules, p);
-        if moves.is_empty() {
-            return None;
-        }
-        let i = self.rng.next_u32() as usize % moves.len();
-        moves.get(i).copied()
+        let moves = best_moves_in(&self.file, self.rules, p);
+        self.draw(&moves)
     }
 }

@@ -8,7 +8,8 @@
 //! most `MOST_MOVES` children) and tic-tac-toe's moves on the engine's board; the
 //! rules themselves are checked by the games crate's tests (solved values and
 //! position counts against published ones, the committed best-move tables byte for
-//! byte). And every compiled best-move file read in place.
+//! byte). And every compiled best-move file read in place, and a lookup in a file
+//! damaged after its check giving no move rather than a guess.
 
 use std::collections::{HashSet, VecDeque};
 use tictable::{Board, Square};
@@ -16,7 +17,7 @@ use tictable_games::{
     best_file, compiled, Game, Hexapawn, HexapawnPosition, Morris, MorrisMove, MorrisPosition,
     Outcome, PawnMove, TicTacToe,
 };
-use tictable_machine::controller::{game_of, Move, Position, Rules, MOST_MOVES};
+use tictable_machine::controller::{best_moves_in, game_of, Move, Position, Rules, MOST_MOVES};
 
 /// Walks every position of `game` reachable from its start and checks, in each, the
 /// machine's children of `to_machine(p)` against `game`'s moves and children
@@ -164,5 +165,72 @@ fn every_compiled_best_move_file_reads_in_place() {
         let at = bytes.len() - 10;
         damaged[at] ^= 0x10;
         assert!(best_file::packed(&damaged).is_err(), "{}", rules.id());
+    }
+}
+
+/// Every position of `rules`' game reachable from its start.
+fn reachable(rules: Rules) -> HashSet<Position> {
+    let (mut seen, mut stack) = (HashSet::from([rules.start()]), vec![rules.start()]);
+    while let Some(p) = stack.pop() {
+        for (_, child) in rules.children(&p) {
+            if seen.insert(child) {
+                stack.push(child);
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn a_mask_damaged_after_the_files_check_gives_no_move() {
+    for rules in Rules::ALL {
+        let good = best_file::packed(compiled::file(rules.id()).unwrap()).unwrap();
+        // Flash damaged after the chooser's CRC check: each entry's highest mask bit
+        // set, in a copy of the checked file's bits.
+        let key_bits = u64::BITS - (good.key_space - 1).leading_zeros();
+        let bits: Vec<Vec<u8>> = good
+            .sides
+            .iter()
+            .map(|side| {
+                let mut bits = side.bits.to_vec();
+                let width = (key_bits + u32::from(side.mask_bits)) as usize;
+                for entry in 0..side.entries as usize {
+                    let top = entry * width + width - 1;
+                    bits[top / 8] |= 1 << (top % 8);
+                }
+                bits
+            })
+            .collect();
+        let mut damaged = good;
+        for (side, bits) in damaged.sides.iter_mut().zip(&bits) {
+            side.bits = bits;
+        }
+        let (mut refused, mut kept) = (0, 0);
+        for p in reachable(rules) {
+            let moves = rules.children(&p);
+            if moves.is_empty() {
+                continue;
+            }
+            let got = best_moves_in(&damaged, rules, &p);
+            let side = &good.sides[usize::from(p.to_move == tictable::Player::O)];
+            if moves.len() < usize::from(side.mask_bits) {
+                // The set bit names a move past the position's: no move.
+                assert!(got.is_empty(), "{} {p:?}: {:?}", rules.id(), got.as_slice());
+                refused += 1;
+            } else {
+                // The bit names the last move: a legal move still, perhaps not best.
+                assert!(!got.is_empty(), "{} {p:?}", rules.id());
+                assert!(got
+                    .iter()
+                    .all(|m| moves.iter().any(|(legal, _)| legal == m)));
+                assert!(!best_moves_in(&good, rules, &p).is_empty());
+                kept += 1;
+            }
+        }
+        assert!(
+            refused > 0,
+            "{}: {refused} refused, {kept} kept",
+            rules.id()
+        );
     }
 }
