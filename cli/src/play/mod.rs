@@ -210,15 +210,12 @@ fn seed(args: &Args) -> u64 {
 }
 
 /// `play --game G` for every game but tic-tac-toe (which keeps its own game above):
-/// the game solved (or its `--table` read), then the dialogue or the full-screen game.
+/// the game solved (or its `--table` read, or, for a Connect Four board too large to
+/// solve, searched live: [`crate::live`]), then the dialogue or the full-screen game.
 fn run_game(id: &str, args: &Args, rng: &mut rand_pcg::Pcg64Mcg) -> ExitCode {
     let game = match crate::solve::parse_game(id, "play") {
         Ok(game) => game,
         Err(code) => return code,
-    };
-    let refuse = |e: String| {
-        eprintln!("play: {e}");
-        ExitCode::from(2)
     };
     if args.clock.is_some() || args.layout != KeyLayout::Rows {
         return refuse("--clock and --layout are for tic-tac-toe only".into());
@@ -226,36 +223,89 @@ fn run_game(id: &str, args: &Args, rng: &mut rand_pcg::Pcg64Mcg) -> ExitCode {
     let perfect = Seat::Engine(tictable::strategy::Strategy::new(
         tictable::strategy::Level::Perfect,
     ));
+    let repeats = tictable_games::dispatch!(&game, g => tictable_games::Game::repeats(g));
+    let seat = |seat: Seat| match seat {
+        Seat::Human => Ok(None),
+        Seat::Engine(s) => crate::player::for_game(s, repeats).map(Some),
+    };
+    let seats = match (seat(args.x), seat(args.o.unwrap_or(perfect))) {
+        (Ok(x), Ok(o)) => [x, o],
+        (Err(e), _) | (_, Err(e)) => return refuse(e),
+    };
+    if let Some(g) = crate::live::searched(&game, args.table.as_deref()) {
+        if let Some(e) = seats.iter().flatten().find_map(|e| needs_table(e, &g)) {
+            return refuse(e);
+        }
+        return match crate::live::Live::new(g) {
+            Ok(live) => play(Box::new(live), seats, args, rng),
+            Err(e) => refuse(e),
+        };
+    }
     tictable_games::dispatch!(game, g => {
-        let seat = |seat: Seat| match seat {
-            Seat::Human => Ok(None),
-            Seat::Engine(s) => crate::player::for_game(s, tictable_games::Game::repeats(&g)).map(Some),
-        };
-        let seats = match (seat(args.x), seat(args.o.unwrap_or(perfect))) {
-            (Ok(x), Ok(o)) => [x, o],
-            (Err(e), _) | (_, Err(e)) => return refuse(e),
-        };
-        let solution = match solve_for_play(g, args.table.as_deref()) {
-            Ok(solution) => solution,
-            Err(e) => return refuse(e),
-        };
-        let session = session::Session::new(solution, seats, args.file.clone());
-        let stdin_terminal = std::io::stdin().is_terminal();
-        let result = if args.plain || !stdin_terminal || !std::io::stdout().is_terminal() {
-            let stdout = anstream::AutoStream::auto(std::io::stdout());
-            game_plain::run(session, std::io::stdin().lock(), stdout, rng, !stdin_terminal)
-        } else {
-            let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            game_tui::run(session, rng, args.delay, color)
-        };
-        match result {
-            Err(e) if e.get_ref().is_some_and(|inner| inner.is::<ReadFailed>()) => {
-                eprintln!("tictable: {e}");
-                ExitCode::from(2)
-            }
-            result => crate::output::finish(result),
+        match solve_for_play(g, args.table.as_deref()) {
+            Ok(solution) => play(Box::new(solution), seats, args, rng),
+            Err(e) => refuse(e),
         }
     })
+}
+
+/// `play: E` on stderr, exit status 2.
+fn refuse(e: String) -> ExitCode {
+    eprintln!("play: {e}");
+    ExitCode::from(2)
+}
+
+/// Why `engine` cannot play `game`, searched live: its level looks through the whole
+/// table, which this board does not have; `None` for the levels that play from the
+/// search ([`WITHOUT_TABLE`](crate::oracle::WITHOUT_TABLE)).
+fn needs_table(
+    engine: &tictable_games::players::Player,
+    game: &tictable_games::ConnectFour,
+) -> Option<String> {
+    use tictable_games::Game;
+    if crate::oracle::WITHOUT_TABLE.contains(&engine.level()) {
+        return None;
+    }
+    let id = game.id();
+    Some(format!(
+        "`{engine}` chooses from the whole solved table of {id}, {} bytes, which is searched \
+         live here instead: on this board the levels are perfect (or hard) and random; or \
+         write the table once with `tictable solve --game {id} --out DIR` and pass `--table \
+         DIR/{}`",
+        game.key_space(),
+        crate::solve::file_name(&id)
+    ))
+}
+
+/// Plays `oracle`'s game with `seats`: the dialogue or the full-screen game.
+fn play<G: tictable_games::Game + 'static>(
+    oracle: Box<dyn crate::oracle::Oracle<G>>,
+    seats: [Option<tictable_games::players::Player>; 2],
+    args: &Args,
+    rng: &mut rand_pcg::Pcg64Mcg,
+) -> ExitCode {
+    let session = session::Session::new(oracle, seats, args.file.clone());
+    let stdin_terminal = std::io::stdin().is_terminal();
+    let result = if args.plain || !stdin_terminal || !std::io::stdout().is_terminal() {
+        let stdout = anstream::AutoStream::auto(std::io::stdout());
+        game_plain::run(
+            session,
+            std::io::stdin().lock(),
+            stdout,
+            rng,
+            !stdin_terminal,
+        )
+    } else {
+        let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        game_tui::run(session, rng, args.delay, color)
+    };
+    match result {
+        Err(e) if e.get_ref().is_some_and(|inner| inner.is::<ReadFailed>()) => {
+            eprintln!("tictable: {e}");
+            ExitCode::from(2)
+        }
+        result => crate::output::finish(result),
+    }
 }
 
 /// `game` solved for play, with a progress line on stderr (its table read from
@@ -266,18 +316,7 @@ pub(crate) fn solve_for_play<G: tictable_games::Game>(
     table: Option<&Path>,
 ) -> Result<tictable_games::Solution<G>, String> {
     if table.is_some() || game.key_space() > crate::solve::ON_DEMAND_KEYS {
-        let live = table.is_none() && game.key_space() > tictable_games::search::LIVE_ABOVE_BYTES;
-        let id = game.id();
-        return crate::solve::load_or_solve(game, table).map_err(|e| {
-            if live && id.starts_with("connect4:") {
-                // Play from the live search is not there yet; analyse is.
-                format!(
-                    "{e}; `tictable analyse --game {id} POSITION` answers its positions live, without a table"
-                )
-            } else {
-                e
-            }
-        });
+        return crate::solve::load_or_solve(game, table);
     }
     let id = game.id();
     let start = std::time::Instant::now();
