@@ -361,13 +361,15 @@ impl<G: Game> Session<G> {
             }
         }
         groups.sort_by_key(|g| g.0);
+        // Only the best moves keep a draw; a draw beside a win is said "draw".
         let parts: Vec<String> = groups
             .iter()
-            .map(|(_, outcome, r, moves)| {
+            .enumerate()
+            .map(|(i, (_, outcome, r, moves))| {
                 format!(
                     "{} {}",
                     moves.join(", "),
-                    verb(*outcome, *r, moves.len() == 1, true)
+                    verb(*outcome, *r, moves.len() == 1, i == 0)
                 )
             })
             .collect();
@@ -784,5 +786,11 @@ mod tests {
         assert_eq!(s.why().unwrap(), "8-5 loses in 6; 7-4, 9-6 lose in 4");
         s.play_text("8-5").unwrap();
         assert_eq!(s.why().unwrap(), "1-5, 3-5 win in 5; 1-4, 3-6 lose in 2");
+        // Only the best keep the draw: beside a win, a draw is said "draw".
+        let mut s = session(tictable_games::TicTacToe::normal(), ["human"; 2]);
+        for mv in ["1", "2", "5", "9"] {
+            s.play_text(mv).unwrap();
+        }
+        assert_eq!(s.why().unwrap(), "4, 7 win in 3; 3, 6, 8 draw");
     }
 }

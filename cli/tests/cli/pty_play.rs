@@ -330,6 +330,46 @@ fn watch_steps_through_perfect_play_a_move_per_key() {
 }
 
 #[test]
+fn watch_steps_through_the_large_boards_from_the_live_search() {
+    // Connect Four 6x4 (lost for X in 24, Tromp) and 5x5 (a draw) searched live: nothing
+    // moves until a key, then a move per key, each said with its value and why.
+    for (game, first, columns) in [
+        ("connect4:6x4", "loss in 24", 80),
+        ("connect4:5x5", "draw", 40),
+    ] {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &[
+                "play", "--game", game, "--x", "perfect", "--o", "perfect", "--delay", "0",
+                "--seed", "4",
+            ],
+            columns,
+            24,
+            &dir,
+        );
+        let screen = pty.wait_for("X (perfect) to move");
+        assert!(flat(&screen).contains("Why: "), "{game}:\n{screen}");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(played(&flat(&pty.text())), 0, "{game}:\n{}", pty.text());
+        for ply in 1..=6 {
+            pty.keys(" ");
+            let screen = pty.wait(&format!("{game} ply {ply}"), |s| played(&flat(s)) == ply);
+            let text = flat(&screen);
+            let said = text.split(" (perfect) plays ").nth(1).unwrap_or_default();
+            if ply == 1 {
+                assert!(said.contains(&format!(": {first}")), "{game}:\n{screen}");
+            }
+            assert!(text.contains("Why: "), "{game} ply {ply}:\n{screen}");
+        }
+        // u takes a move back.
+        pty.keys("u");
+        pty.wait(&format!("{game} back"), |s| played(&flat(s)) == 5);
+        // A game in progress, not saved: q asks, q again quits.
+        pty.quit_with("qq");
+    }
+}
+
+#[test]
 fn watch_steps_through_perfect_tic_tac_toe_a_move_per_key() {
     for (columns, rows) in SIZES {
         let dir = std::env::temp_dir();
