@@ -374,7 +374,7 @@ fn column_move(line: &serde_json::Value, column: usize) -> &serde_json::Value {
         .as_array()
         .unwrap()
         .iter()
-        .find(|m| m["move"] == (column - 1).to_string())
+        .find(|m| m["move"].as_str().and_then(|s| s.parse().ok()) == Some(column - 1))
         .unwrap_or_else(|| panic!("no column {column} in {line}"))
 }
 
