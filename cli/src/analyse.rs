@@ -37,7 +37,8 @@ pub struct Args {
     #[arg(long, value_name = "GAME")]
     game: Option<String>,
     /// With `--game`: the game's table file, written by `tictable solve --game G --out
-    /// DIR` (needed for games too large to solve on demand, such as mnk:4,4,4).
+    /// DIR` (needed for games too large to solve on demand, such as mnk:6,3,3; on
+    /// connect4:4x6, 6x4 and 5x5 it replaces the live search).
     #[arg(long, value_name = "FILE", requires = "game")]
     table: Option<std::path::PathBuf>,
 }

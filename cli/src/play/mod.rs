@@ -55,11 +55,13 @@ use std::time::Duration;
 /// your last move was a mistake (its refutation on the board), n new
 /// game, s save and l load (--file; the save names the game), q quit (twice when a
 /// game in progress is not saved). The game is
-/// solved at the start; one too large to solve on demand is refused with the table
-/// size it needs (pass its table with --table). Players: human, perfect (keeps the
-/// value; the winner hurries, the loser delays), sharp, gentle:F, adaptive (shows
-/// its estimate of your ε), random or epsilon:E; O defaults to perfect. The morris
-/// games (positions repeat): human, perfect or random.
+/// solved at the start (a table of up to 100,000,000 bytes: every listed game but
+/// connect4:4x6, 6x4 and 5x5, which are searched live instead); a larger game of
+/// another kind is refused with the table size it needs (pass its table with
+/// --table). Players: human, perfect (keeps the value; the winner hurries, the loser
+/// delays), sharp, gentle:F, adaptive (shows its estimate of your ε), random or
+/// epsilon:E; O defaults to perfect. The morris games (positions repeat) and the
+/// boards searched live: human, perfect or random.
 /// Two engines are watched a move per key (Space; u back, a auto), each move with its
 /// value and why the others are worse.
 #[derive(clap::Args, Clone, Debug)]
@@ -77,7 +79,8 @@ pub struct Args {
     #[arg(long, value_name = "GAME")]
     game: Option<String>,
     /// With --game: the game's table file, written by `tictable solve --game G --out
-    /// DIR` (for games too large to solve on demand).
+    /// DIR` (for games too large to solve on demand; on connect4:4x6, 6x4 and 5x5 it
+    /// replaces the live search, and every level plays).
     #[arg(long, value_name = "FILE", requires = "game")]
     table: Option<PathBuf>,
     /// Seconds an engine visibly "thinks" before moving in the full-screen game (0
