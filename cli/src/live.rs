@@ -1,8 +1,7 @@
 //! The live search as an [`Oracle`]: Connect Four boards whose whole table would take
 //! more than [`LIVE_ABOVE_BYTES`](tictable_games::search::LIVE_ABOVE_BYTES) (connect4:4x6,
-//! 6x4, 5x5) answered position by position by
-//! [`Searcher`](tictable_games::search::Searcher) (its table of
-//! [`DEFAULT_TABLE_BYTES`](tictable_games::search::DEFAULT_TABLE_BYTES), the page's),
+//! 6x4, 5x5) answered position by position by [`Searcher`] (its table of
+//! [`DEFAULT_TABLE_BYTES`], the page's),
 //! every answer the solved table's (`analyse`'s test compares them on 4x4 and 5x4). A
 //! position given is first checked to be reachable ([`crate::reachable`]); the answers
 //! are kept, so a screen drawn again asks the search nothing.
