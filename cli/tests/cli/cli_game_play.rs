@@ -1,7 +1,9 @@
 //! `play --game G --plain` and `selfplay --game G --exact` end to end: each game's
 //! board, moves in its notation (and the notation in `--help` and in the error for a
 //! bad move), saves that name their game, games too large to solve on demand refused
-//! with the size they need, and exact probabilities checked against published ones.
+//! with the size they need, the large Connect Four boards played from the live search
+//! (each engine reply checked against `analyse --game`), and exact probabilities
+//! checked against published ones.
 
 use super::support::{play_plain, tictable};
 
