@@ -416,6 +416,9 @@ fn every_game_fits_40x24_move_after_move() {
         "misere",
         "mnk:4,3,3",
         "connect4:4x4",
+        // Searched live (hints, values and the engine from the search).
+        "connect4:6x4",
+        "connect4:5x5",
         "three-mens-morris",
         "tapatan",
         "achi",
@@ -468,7 +471,9 @@ fn every_game_fits_40x24_move_after_move() {
         if std::env::var_os("SHOW_SCREEN").is_some() {
             println!("{}", pty.text());
         }
-        pty.quit();
+        // A game still in progress (a large board after 8 moves) asks a second q.
+        let over = flat(&pty.text()).contains("Game over");
+        pty.quit_with(if over { "q" } else { "qq" });
     }
 }
 
