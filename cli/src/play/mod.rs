@@ -271,10 +271,10 @@ fn needs_table(
     }
     let id = game.id();
     Some(format!(
-        "`{engine}` chooses from the whole solved table of {id}, {} bytes, which is searched \
-         live here instead: on this board the levels are perfect (or hard) and random; or \
-         write the table once with `tictable solve --game {id} --out DIR` and pass `--table \
-         DIR/{}`",
+        "`{engine}` chooses from the whole solved table of {id} ({} bytes), which is not \
+         solved on demand: this board is searched live, where the levels are perfect (or \
+         hard) and random; or write the table once with `tictable solve --game {id} --out \
+         DIR` and pass `--table DIR/{}`",
         game.key_space(),
         crate::solve::file_name(&id)
     ))
