@@ -1,7 +1,8 @@
 //! The state of a game of any kind (`play --game G`) that both front ends drive (the
 //! line dialogue `game_plain` and the full-screen `game_tui`): what each position is
-//! worth (the solved table or the live search, [`Oracle`]), who sits on each side, the moves played and undone, hints, the save file, and the
-//! two-key input of the full-screen game. Tic-tac-toe keeps its own state (`app`).
+//! worth (the solved table or the live search, [`Oracle`]), who sits on each side, the
+//! moves played and undone, hints, the save file, and the two-key input of the
+//! full-screen game. Tic-tac-toe keeps its own state (`app`).
 
 use super::look::Look;
 use super::refute::{mistake_text, verb};
@@ -319,10 +320,11 @@ impl<G: Game> Session<G> {
     pub fn hints(&self) -> Vec<String> {
         let game = self.game();
         let p = self.position();
-        let children = match self.oracle.answer(&p) {
-            Some((_, children)) => children,
-            None => Vec::new(),
-        };
+        let children = self
+            .oracle
+            .answer(&p)
+            .map(|(_, children)| children)
+            .unwrap_or_default();
         let mut rated: Vec<(i32, String)> = children
             .into_iter()
             .map(|(mv, child)| {
