@@ -1,5 +1,6 @@
 //! `tictable analyse`: analyse positions given as arguments or on stdin.
 
+use crate::oracle::move_record;
 use serde_json::{json, Value};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -36,7 +37,8 @@ pub struct Args {
     #[arg(long, value_name = "GAME")]
     game: Option<String>,
     /// With `--game`: the game's table file, written by `tictable solve --game G --out
-    /// DIR` (needed for games too large to solve on demand, such as mnk:4,4,4).
+    /// DIR` (needed for games too large to solve on demand, such as mnk:6,3,3; on
+    /// connect4:4x6, 6x4 and 5x5 it replaces the live search).
     #[arg(long, value_name = "FILE", requires = "game")]
     table: Option<std::path::PathBuf>,
 }
@@ -238,16 +240,24 @@ fn summary(a: &Analysis) -> String {
 /// `analyse --game G`: each position in `G`'s notation, solved on demand or read from
 /// `--table`; a Connect Four board too large to solve
 /// ([`searched_live`](tictable_games::search::searched_live)) is searched live, position
-/// by position, unless `--table` is given.
+/// by position, unless `--table` is given ([`crate::live`]).
 fn run_game(id: &str, args: &Args) -> ExitCode {
+    use crate::oracle::Oracle;
     let game = match crate::solve::parse_game(id, "analyse") {
         Ok(game) => game,
         Err(code) => return code,
     };
-    if let (tictable_games::catalog::AnyGame::ConnectFour(g), None) = (&game, &args.table) {
-        if tictable_games::search::searched_live(g) {
-            return run_live(*g, args);
-        }
+    if let Some(g) = crate::live::searched(&game, args.table.as_deref()) {
+        let live = match crate::live::Live::new(g) {
+            Ok(live) => live,
+            Err(e) => {
+                eprintln!("analyse: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        return answer_all(args, GAME_LEGEND, |input: &str| {
+            game_report(&g, |p| live.answer(p), input, args.json)
+        });
     }
     tictable_games::dispatch!(game, g => {
         let solution = match crate::solve::load_or_solve(g, args.table.as_deref()) {
@@ -258,65 +268,9 @@ fn run_game(id: &str, args: &Args) -> ExitCode {
             }
         };
         answer_all(args, GAME_LEGEND, |input: &str| {
-            game_report(solution.game(), |p| from_table(&solution, p), input, args.json)
+            game_report(solution.game(), |p| solution.answer(p), input, args.json)
         })
     })
-}
-
-/// `analyse --game G` for a board searched live: every answer from
-/// [`Searcher`](tictable_games::search::Searcher) (its table of
-/// [`DEFAULT_TABLE_BYTES`](tictable_games::search::DEFAULT_TABLE_BYTES), the page's).
-fn run_live(game: tictable_games::ConnectFour, args: &Args) -> ExitCode {
-    use tictable_games::search::{Searcher, DEFAULT_TABLE_BYTES};
-    let mut searcher = match Searcher::new(game, DEFAULT_TABLE_BYTES) {
-        Ok(searcher) => searcher,
-        Err(e) => {
-            eprintln!("analyse: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    answer_all(args, GAME_LEGEND, |input: &str| {
-        game_report(&game, |p| from_search(&mut searcher, p), input, args.json)
-    })
-}
-
-/// [`from_table`]'s answer from the live search: `None` when the position is not
-/// reachable ([`crate::reachable`]).
-#[allow(clippy::type_complexity)]
-fn from_search(
-    searcher: &mut tictable_games::search::Searcher,
-    position: &tictable_games::Connect4Position,
-) -> Option<(tictable_games::Record, Vec<(u8, tictable_games::Record)>)> {
-    if !crate::reachable::connect_four(searcher.game(), position) {
-        return None;
-    }
-    Some(match searcher.moves(position) {
-        Some(found) => found,
-        None => (searcher.record(position), Vec::new()),
-    })
-}
-
-/// A position's record and each legal move with its child's record, from a solved
-/// table; `None` when the position is not in it (not reachable).
-#[allow(clippy::type_complexity)]
-fn from_table<G: tictable_games::Game>(
-    solution: &tictable_games::Solution<G>,
-    position: &G::Position,
-) -> Option<(
-    tictable_games::Record,
-    Vec<(G::Move, tictable_games::Record)>,
-)> {
-    let game = solution.game();
-    let record = solution.get(position)?;
-    let mut moves = Vec::new();
-    if game.primitive(position).is_none() {
-        game.moves(position, &mut moves);
-    }
-    let children = moves
-        .into_iter()
-        .filter_map(|mv| Some((mv, solution.get(&game.play(position, mv))?)))
-        .collect();
-    Some((record, children))
 }
 
 /// The last line of the readable report (not of `--json`): what its words mean, in
@@ -407,27 +361,12 @@ pub(crate) fn value_text(record: tictable_games::Record) -> String {
     }
 }
 
-/// The record of a move for the side that makes it, from its child's record (which is
-/// for the opponent): the value flipped, one ply further.
-pub(crate) fn move_record(child: tictable_games::Record) -> tictable_games::Record {
-    match child.outcome {
-        tictable::Outcome::Draw => child,
-        outcome => (outcome.flip(), child.remoteness.saturating_add(1)).into(),
-    }
-}
-
 /// One position of a game analysed, its record and each move's child record from
 /// `answer` (`None`: not reachable): the text report (or the JSON line) and whether the
 /// input was a valid, reachable position.
-#[allow(clippy::type_complexity)]
 fn game_report<G: tictable_games::Game>(
     game: &G,
-    mut answer: impl FnMut(
-        &G::Position,
-    ) -> Option<(
-        tictable_games::Record,
-        Vec<(G::Move, tictable_games::Record)>,
-    )>,
+    answer: impl FnOnce(&G::Position) -> Option<crate::oracle::Answer<G>>,
     input: &str,
     json: bool,
 ) -> (String, bool) {
@@ -462,8 +401,8 @@ fn game_report<G: tictable_games::Game>(
     let written = game.write_position(&position, notation);
     let mover = game.to_move(&position);
     let moves: Vec<(G::Move, tictable_games::Record)> = children
-        .into_iter()
-        .map(|(mv, child)| (mv, move_record(child)))
+        .iter()
+        .map(|&(mv, child)| (mv, move_record(child)))
         .collect();
     let values: Vec<(String, tictable_games::Record)> = moves
         .iter()
@@ -471,10 +410,9 @@ fn game_report<G: tictable_games::Game>(
         .collect();
     // The best moves: those keeping the position's own record (the fastest win, the
     // draw, the slowest loss).
-    let best: Vec<String> = moves
-        .iter()
-        .filter(|&&(_, r)| r == record)
-        .map(|&(mv, _)| game.write_move(mv, notation))
+    let best: Vec<String> = crate::oracle::best(record, &children)
+        .into_iter()
+        .map(|mv| game.write_move(mv, notation))
         .collect();
     let remoteness = |r: tictable_games::Record| {
         if r.outcome == tictable::Outcome::Draw {
@@ -534,7 +472,8 @@ fn game_report<G: tictable_games::Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tictable_games::search::Searcher;
+    use crate::live::Live;
+    use crate::oracle::Oracle;
     use tictable_games::{ConnectFour, Game, Notation};
 
     /// The live search's report (text and JSON) equals the solved table's on
@@ -545,7 +484,7 @@ mod tests {
         for (w, h, plies) in [(4, 4, 6), (5, 4, 4)] {
             let game = ConnectFour::new(w, h).unwrap();
             let solution = tictable_games::solve(game).unwrap();
-            let mut searcher = Searcher::new(game, 1 << 22).unwrap();
+            let live = Live::new(game).unwrap();
             let mut layer = vec![game.start()];
             let mut inputs = Vec::new();
             for _ in 0..plies {
@@ -588,8 +527,8 @@ mod tests {
             let mut refused = 0;
             for input in &inputs {
                 for json in [false, true] {
-                    let table = game_report(&game, |p| from_table(&solution, p), input, json);
-                    let live = game_report(&game, |p| from_search(&mut searcher, p), input, json);
+                    let table = game_report(&game, |p| solution.answer(p), input, json);
+                    let live = game_report(&game, |p| live.answer(p), input, json);
                     assert_eq!(live, table, "connect4:{w}x{h} {input}");
                     refused += usize::from(!table.1);
                 }

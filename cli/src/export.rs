@@ -20,7 +20,7 @@ use tictable::export::Format;
 /// With `--game G`, any game's best-move tables instead (both sides: for every
 /// reachable position of that side, one per symmetry class, its best moves): the
 /// postcard file (refused when read as another game), a C99 header, a JSON document
-/// or a Python / MicroPython module (docs/tables.md). Games over 2^24 keys read their
+/// or a Python / MicroPython module (docs/tables.md). Games over 100,000,000 keys read their
 /// solved table from `--table FILE` (written by `tictable solve --game G --out DIR`).
 #[derive(clap::Args)]
 pub struct Args {

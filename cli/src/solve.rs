@@ -54,6 +54,9 @@ pub struct Args {
 /// Games with at most this many keys get their minimal strategies by default.
 const STRATEGY_KEYS: u64 = 1 << 20;
 
+/// Games with at most this many keys (16 Mi) get their best-move tables by default.
+const BEST_MOVE_KEYS: u64 = 1 << 24;
+
 /// The sizes of both sides' minimal strategies: entries, and entries with more than one
 /// legal move, for the first player and the second.
 #[derive(Clone, Copy)]
@@ -137,7 +140,7 @@ fn solve_one(game: &AnyGame, args: &Args) -> Result<Solved, String> {
         });
         // With `--out` the large games get their best-move tables too (the exports read the file).
         let best_wanted = args.strategy
-            || (!args.no_strategy && (args.out.is_some() || game.table_bytes() <= ON_DEMAND_KEYS));
+            || (!args.no_strategy && (args.out.is_some() || game.table_bytes() <= BEST_MOVE_KEYS));
         let best_moves = best_wanted.then(|| {
             bar.set_message(format!("{}: best-move tables", game.id()));
             let size = |t: &tictable_games::best_move::BestMoveTable| BestMoveSize {
@@ -370,9 +373,14 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// The largest key space `analyse` and `verify` solve on demand (16 Mi keys); a larger
-/// game's table comes from `solve --out` through `--table FILE`.
-pub const ON_DEMAND_KEYS: u64 = 1 << 24;
+/// The largest key space `play`, `analyse`, `verify`, `puzzle` and `export` solve on
+/// demand: the live search's threshold
+/// ([`LIVE_ABOVE_BYTES`](tictable_games::search::LIVE_ABOVE_BYTES), 100,000,000 keys,
+/// one byte each). Every listed game up to it (mnk:4,4,4 and connect4:5x4 the largest)
+/// solves within issue 33's budget; a larger Connect Four board is searched live
+/// (`analyse`, `play`), a larger game of another kind needs its table from `solve --out`
+/// through `--table FILE`.
+pub const ON_DEMAND_KEYS: u64 = tictable_games::search::LIVE_ABOVE_BYTES;
 
 /// The largest table file `--table` reads (1 GiB).
 const MAX_TABLE_FILE: u64 = 1 << 30;

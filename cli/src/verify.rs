@@ -131,13 +131,25 @@ fn compiled(board: &Board) -> Result<Analysis, String> {
 
 /// `verify --game G`: the consistency check on every reachable class, then the live
 /// search (games without repeats). Exit 1 on any failure, 2 for an unknown game or one
-/// too large to solve on demand.
+/// too large to solve on demand (a Connect Four board searched live by `analyse` and
+/// `play` included: verify checks a table, and that board has none without `--table`).
 fn run_game(id: &str, args: &Args) -> ExitCode {
     use tictable_games::{check, Game};
     let game = match crate::solve::parse_game(id, "verify") {
         Ok(game) => game,
         Err(code) => return code,
     };
+    if let Some(g) = crate::live::searched(&game, args.table.as_deref()) {
+        let id = g.id();
+        eprintln!(
+            "verify: {id} has no table to check: its table ({} bytes) is not solved on demand \
+             (`analyse` and `play` search this board live); verify checks a table: write it once \
+             with `tictable solve --game {id} --out DIR` and pass `--table DIR/{}`",
+            g.key_space(),
+            crate::solve::file_name(&id)
+        );
+        return ExitCode::from(2);
+    }
     let start = std::time::Instant::now();
     let (line, ok) = tictable_games::dispatch!(game, g => {
         let too_large = args.table.is_none() && g.key_space() > crate::solve::ON_DEMAND_KEYS;

@@ -402,7 +402,7 @@ mod tests {
     fn adaptive_shows_its_estimate_on_the_full_screen() {
         let solution = tictable_games::solve(tictable_games::TicTacToe::misere()).unwrap();
         let seats = [None, Some("adaptive".parse().unwrap())];
-        let mut session = Session::new(solution, seats, "g.json".into());
+        let mut session = Session::new(Box::new(solution), seats, "g.json".into());
         let said = |s: &Session<_>| {
             screen(s)
                 .into_iter()

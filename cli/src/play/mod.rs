@@ -55,11 +55,13 @@ use std::time::Duration;
 /// your last move was a mistake (its refutation on the board), n new
 /// game, s save and l load (--file; the save names the game), q quit (twice when a
 /// game in progress is not saved). The game is
-/// solved at the start; one too large to solve on demand is refused with the table
-/// size it needs (pass its table with --table). Players: human, perfect (keeps the
-/// value; the winner hurries, the loser delays), sharp, gentle:F, adaptive (shows
-/// its estimate of your ε), random or epsilon:E; O defaults to perfect. The morris
-/// games (positions repeat): human, perfect or random.
+/// solved at the start (a table of up to 100,000,000 bytes: every listed game but
+/// connect4:4x6, 6x4 and 5x5, which are searched live instead); a larger game of
+/// another kind is refused with the table size it needs (pass its table with
+/// --table). Players: human, perfect (keeps the value; the winner hurries, the loser
+/// delays), sharp, gentle:F, adaptive (shows its estimate of your ε), random or
+/// epsilon:E; O defaults to perfect. The morris games (positions repeat) and the
+/// boards searched live: human, perfect or random.
 /// Two engines are watched a move per key (Space; u back, a auto), each move with its
 /// value and why the others are worse.
 #[derive(clap::Args, Clone, Debug)]
@@ -77,7 +79,8 @@ pub struct Args {
     #[arg(long, value_name = "GAME")]
     game: Option<String>,
     /// With --game: the game's table file, written by `tictable solve --game G --out
-    /// DIR` (for games too large to solve on demand).
+    /// DIR` (for games too large to solve on demand; on connect4:4x6, 6x4 and 5x5 it
+    /// replaces the live search, and every level plays).
     #[arg(long, value_name = "FILE", requires = "game")]
     table: Option<PathBuf>,
     /// Seconds an engine visibly "thinks" before moving in the full-screen game (0
@@ -210,15 +213,12 @@ fn seed(args: &Args) -> u64 {
 }
 
 /// `play --game G` for every game but tic-tac-toe (which keeps its own game above):
-/// the game solved (or its `--table` read), then the dialogue or the full-screen game.
+/// the game solved (or its `--table` read, or, for a Connect Four board too large to
+/// solve, searched live: [`crate::live`]), then the dialogue or the full-screen game.
 fn run_game(id: &str, args: &Args, rng: &mut rand_pcg::Pcg64Mcg) -> ExitCode {
     let game = match crate::solve::parse_game(id, "play") {
         Ok(game) => game,
         Err(code) => return code,
-    };
-    let refuse = |e: String| {
-        eprintln!("play: {e}");
-        ExitCode::from(2)
     };
     if args.clock.is_some() || args.layout != KeyLayout::Rows {
         return refuse("--clock and --layout are for tic-tac-toe only".into());
@@ -226,36 +226,89 @@ fn run_game(id: &str, args: &Args, rng: &mut rand_pcg::Pcg64Mcg) -> ExitCode {
     let perfect = Seat::Engine(tictable::strategy::Strategy::new(
         tictable::strategy::Level::Perfect,
     ));
+    let repeats = tictable_games::dispatch!(&game, g => tictable_games::Game::repeats(g));
+    let seat = |seat: Seat| match seat {
+        Seat::Human => Ok(None),
+        Seat::Engine(s) => crate::player::for_game(s, repeats).map(Some),
+    };
+    let seats = match (seat(args.x), seat(args.o.unwrap_or(perfect))) {
+        (Ok(x), Ok(o)) => [x, o],
+        (Err(e), _) | (_, Err(e)) => return refuse(e),
+    };
+    if let Some(g) = crate::live::searched(&game, args.table.as_deref()) {
+        if let Some(e) = seats.iter().flatten().find_map(|e| needs_table(e, &g)) {
+            return refuse(e);
+        }
+        return match crate::live::Live::new(g) {
+            Ok(live) => play(Box::new(live), seats, args, rng),
+            Err(e) => refuse(e),
+        };
+    }
     tictable_games::dispatch!(game, g => {
-        let seat = |seat: Seat| match seat {
-            Seat::Human => Ok(None),
-            Seat::Engine(s) => crate::player::for_game(s, tictable_games::Game::repeats(&g)).map(Some),
-        };
-        let seats = match (seat(args.x), seat(args.o.unwrap_or(perfect))) {
-            (Ok(x), Ok(o)) => [x, o],
-            (Err(e), _) | (_, Err(e)) => return refuse(e),
-        };
-        let solution = match solve_for_play(g, args.table.as_deref()) {
-            Ok(solution) => solution,
-            Err(e) => return refuse(e),
-        };
-        let session = session::Session::new(solution, seats, args.file.clone());
-        let stdin_terminal = std::io::stdin().is_terminal();
-        let result = if args.plain || !stdin_terminal || !std::io::stdout().is_terminal() {
-            let stdout = anstream::AutoStream::auto(std::io::stdout());
-            game_plain::run(session, std::io::stdin().lock(), stdout, rng, !stdin_terminal)
-        } else {
-            let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            game_tui::run(session, rng, args.delay, color)
-        };
-        match result {
-            Err(e) if e.get_ref().is_some_and(|inner| inner.is::<ReadFailed>()) => {
-                eprintln!("tictable: {e}");
-                ExitCode::from(2)
-            }
-            result => crate::output::finish(result),
+        match solve_for_play(g, args.table.as_deref()) {
+            Ok(solution) => play(Box::new(solution), seats, args, rng),
+            Err(e) => refuse(e),
         }
     })
+}
+
+/// `play: E` on stderr, exit status 2.
+fn refuse(e: String) -> ExitCode {
+    eprintln!("play: {e}");
+    ExitCode::from(2)
+}
+
+/// Why `engine` cannot play `game`, searched live: its level looks through the whole
+/// table, which this board does not have; `None` for the levels that play from the
+/// search ([`WITHOUT_TABLE`](crate::oracle::WITHOUT_TABLE)).
+fn needs_table(
+    engine: &tictable_games::players::Player,
+    game: &tictable_games::ConnectFour,
+) -> Option<String> {
+    use tictable_games::Game;
+    if crate::oracle::WITHOUT_TABLE.contains(&engine.level()) {
+        return None;
+    }
+    let id = game.id();
+    Some(format!(
+        "`{engine}` chooses from the whole solved table of {id} ({} bytes), which is not \
+         solved on demand: this board is searched live, where the levels are perfect (or \
+         hard) and random; or write the table once with `tictable solve --game {id} --out \
+         DIR` and pass `--table DIR/{}`",
+        game.key_space(),
+        crate::solve::file_name(&id)
+    ))
+}
+
+/// Plays `oracle`'s game with `seats`: the dialogue or the full-screen game.
+fn play<G: tictable_games::Game + 'static>(
+    oracle: Box<dyn crate::oracle::Oracle<G>>,
+    seats: [Option<tictable_games::players::Player>; 2],
+    args: &Args,
+    rng: &mut rand_pcg::Pcg64Mcg,
+) -> ExitCode {
+    let session = session::Session::new(oracle, seats, args.file.clone());
+    let stdin_terminal = std::io::stdin().is_terminal();
+    let result = if args.plain || !stdin_terminal || !std::io::stdout().is_terminal() {
+        let stdout = anstream::AutoStream::auto(std::io::stdout());
+        game_plain::run(
+            session,
+            std::io::stdin().lock(),
+            stdout,
+            rng,
+            !stdin_terminal,
+        )
+    } else {
+        let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        game_tui::run(session, rng, args.delay, color)
+    };
+    match result {
+        Err(e) if e.get_ref().is_some_and(|inner| inner.is::<ReadFailed>()) => {
+            eprintln!("tictable: {e}");
+            ExitCode::from(2)
+        }
+        result => crate::output::finish(result),
+    }
 }
 
 /// `game` solved for play, with a progress line on stderr (its table read from
@@ -266,18 +319,7 @@ pub(crate) fn solve_for_play<G: tictable_games::Game>(
     table: Option<&Path>,
 ) -> Result<tictable_games::Solution<G>, String> {
     if table.is_some() || game.key_space() > crate::solve::ON_DEMAND_KEYS {
-        let live = table.is_none() && game.key_space() > tictable_games::search::LIVE_ABOVE_BYTES;
-        let id = game.id();
-        return crate::solve::load_or_solve(game, table).map_err(|e| {
-            if live && id.starts_with("connect4:") {
-                // Play from the live search is not there yet; analyse is.
-                format!(
-                    "{e}; `tictable analyse --game {id} POSITION` answers its positions live, without a table"
-                )
-            } else {
-                e
-            }
-        });
+        return crate::solve::load_or_solve(game, table);
     }
     let id = game.id();
     let start = std::time::Instant::now();

@@ -1,15 +1,17 @@
 //! The state of a game of any kind (`play --game G`) that both front ends drive (the
-//! line dialogue `game_plain` and the full-screen `game_tui`): the solved table, who
-//! sits on each side, the moves played and undone, hints, the save file, and the
-//! two-key input of the full-screen game. Tic-tac-toe keeps its own state (`app`).
+//! line dialogue `game_plain` and the full-screen `game_tui`): what each position is
+//! worth (the solved table or the live search, [`Oracle`]), who sits on each side, the
+//! moves played and undone, hints, the save file, and the two-key input of the
+//! full-screen game. Tic-tac-toe keeps its own state (`app`).
 
 use super::look::Look;
 use super::refute::{mistake_text, verb};
-use crate::analyse::{move_record, value_text};
+use crate::analyse::value_text;
+use crate::oracle::{move_record, Oracle};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use tictable_games::players::Player as Engine;
-use tictable_games::{Game, Notation, Outcome, Player, Solution};
+use tictable_games::{Game, Notation, Outcome, Player};
 
 /// The at most this many moves a save file holds (every game here ends far sooner,
 /// except the morris games, whose positions repeat): a longer game is refused when
@@ -29,8 +31,8 @@ pub const MAX_SAVE_BYTES: u64 = 256 + (MAX_SAVED_MOVES * (MAX_SAVED_MOVE_CHARS +
 
 /// A game in progress.
 pub struct Session<G: Game> {
-    /// The solved game.
-    pub solution: Solution<G>,
+    /// What each position is worth: the solved table, or the live search.
+    pub oracle: Box<dyn Oracle<G>>,
     /// How its board is drawn.
     pub look: Look,
     /// The engine of X and of O (`None`: a person), as it started the game: what an
@@ -84,11 +86,11 @@ fn seat(player: Player) -> usize {
 }
 
 impl<G: Game> Session<G> {
-    /// A new game of `solution`'s game.
-    pub fn new(solution: Solution<G>, seats: [Option<Engine>; 2], file: PathBuf) -> Self {
-        let look = Look::of(&solution.game().id());
+    /// A new game of `oracle`'s game.
+    pub fn new(oracle: Box<dyn Oracle<G>>, seats: [Option<Engine>; 2], file: PathBuf) -> Self {
+        let look = Look::of(&oracle.game().id());
         Session {
-            solution,
+            oracle,
             look,
             seats,
             moves: Vec::new(),
@@ -105,7 +107,7 @@ impl<G: Game> Session<G> {
 
     /// The game.
     pub fn game(&self) -> &G {
-        self.solution.game()
+        self.oracle.game()
     }
 
     /// The position after the moves played.
@@ -158,15 +160,16 @@ impl<G: Game> Session<G> {
     }
 
     /// The engine playing `player` now, if one does: its level, having observed
-    /// every move the other side played in this game (`adaptive` learns from them).
+    /// every move the other side played in this game (`adaptive` learns from them; it
+    /// plays only from a solved table).
     pub fn engine(&self, player: Player) -> Option<Engine> {
         let mut engine = self.seats[seat(player)].clone()?;
-        if engine.has_memory() {
+        if let (true, Some(table)) = (engine.has_memory(), self.oracle.table()) {
             let game = self.game();
             let mut p = game.start();
             for &mv in &self.moves[..self.played] {
                 if game.to_move(&p) != player {
-                    engine.observe(&self.solution, &p, mv);
+                    engine.observe(table, &p, mv);
                 }
                 p = game.play(&p, mv);
             }
@@ -254,10 +257,10 @@ impl<G: Game> Session<G> {
         }
         let engine = self.engine(self.to_move())?;
         let p = self.position();
-        let mv = engine.choose(&self.solution, &p, rng).ok()?;
+        let mv = crate::oracle::choose(&*self.oracle, &engine, &p, rng).ok()?;
         let value = self
-            .solution
-            .get(&self.game().play(&p, mv))
+            .oracle
+            .record(&self.game().play(&p, mv))
             .map(|child| value_text(move_record(child)))
             .unwrap_or_default();
         let said = format!(
@@ -309,7 +312,7 @@ impl<G: Game> Session<G> {
     /// The value of the position for the side to move (`draw`, `win in 3`).
     pub fn value(&self) -> Option<String> {
         let p = self.position();
-        self.solution.get(&p).map(value_text)
+        self.oracle.record(&p).map(value_text)
     }
 
     /// Every legal move with its value and remoteness for the side making it, best
@@ -317,26 +320,21 @@ impl<G: Game> Session<G> {
     pub fn hints(&self) -> Vec<String> {
         let game = self.game();
         let p = self.position();
-        let mut moves = Vec::new();
-        if game.primitive(&p).is_none() {
-            game.moves(&p, &mut moves);
-        }
-        let mut rated: Vec<(i32, String)> = moves
+        let children = self
+            .oracle
+            .answer(&p)
+            .map(|(_, children)| children)
+            .unwrap_or_default();
+        let mut rated: Vec<(i32, String)> = children
             .into_iter()
-            .filter_map(|mv| {
-                let record = move_record(self.solution.get(&game.play(&p, mv))?);
-                let r = i32::from(record.remoteness);
-                let rank = match record.outcome {
-                    Outcome::Win => -1000 + r,
-                    Outcome::Draw => 0,
-                    Outcome::Loss => 1000 - r,
-                };
+            .map(|(mv, child)| {
+                let record = move_record(child);
                 let text = format!(
                     "{} {}",
                     game.write_move(mv, Notation::People),
                     value_text(record)
                 );
-                Some((rank, text))
+                (rank(record), text)
             })
             .collect();
         rated.sort_by_key(|(rank, _)| *rank);
@@ -352,20 +350,12 @@ impl<G: Game> Session<G> {
         if game.primitive(&p).is_some() {
             return None;
         }
-        let mut moves = Vec::new();
-        game.moves(&p, &mut moves);
+        let (_, children) = self.oracle.answer(&p)?;
         let mut groups: Vec<(i32, Outcome, u8, Vec<String>)> = Vec::new();
-        for mv in moves {
-            let Some(child) = self.solution.get(&game.play(&p, mv)) else {
-                continue;
-            };
+        for (mv, child) in children {
             let record = move_record(child);
             let r = record.remoteness;
-            let rank = match record.outcome {
-                Outcome::Win => -1000 + i32::from(r),
-                Outcome::Draw => 0,
-                Outcome::Loss => 1000 - i32::from(r),
-            };
+            let rank = rank(record);
             let written = game.write_move(mv, Notation::People);
             match groups.iter_mut().find(|g| g.0 == rank) {
                 Some(group) => group.3.push(written),
@@ -373,13 +363,15 @@ impl<G: Game> Session<G> {
             }
         }
         groups.sort_by_key(|g| g.0);
+        // Only the best moves keep a draw; a draw beside a win is said "draw".
         let parts: Vec<String> = groups
             .iter()
-            .map(|(_, outcome, r, moves)| {
+            .enumerate()
+            .map(|(i, (_, outcome, r, moves))| {
                 format!(
                     "{} {}",
                     moves.join(", "),
-                    verb(*outcome, *r, moves.len() == 1, true)
+                    verb(*outcome, *r, moves.len() == 1, i == 0)
                 )
             })
             .collect();
@@ -396,21 +388,16 @@ impl<G: Game> Session<G> {
             let last = *positions.last()?;
             positions.push(game.play(&last, mv));
         }
-        let rank = |r: tictable_games::Record| match r.outcome {
-            Outcome::Win => -1000 + i32::from(r.remoteness),
-            Outcome::Draw => 0,
-            Outcome::Loss => 1000 - i32::from(r.remoteness),
-        };
         for ply in (0..self.played).rev() {
             let before = positions[ply];
             if self.seats[seat(game.to_move(&before))].is_some() {
                 continue;
             }
             let after = positions[ply + 1];
-            let got = move_record(self.solution.get(&after)?);
-            let best_moves = self.solution.best_moves(&before);
+            let got = move_record(self.oracle.record(&after)?);
+            let best_moves = self.oracle.best_moves(&before);
             let best_move = *best_moves.first()?;
-            let best = move_record(self.solution.get(&game.play(&before, best_move))?);
+            let best = move_record(self.oracle.record(&game.play(&before, best_move))?);
             if rank(got) <= rank(best) {
                 return None;
             }
@@ -419,7 +406,7 @@ impl<G: Game> Session<G> {
             let mut shown = vec![game.write_position(&after, Notation::People)];
             let mut p = after;
             while line.len() < REFUTATION_PLIES {
-                let Some(&mv) = self.solution.best_moves(&p).first() else {
+                let Some(&mv) = self.oracle.best_moves(&p).first() else {
                     break;
                 };
                 line.push(write(mv));
@@ -534,7 +521,7 @@ impl<G: Game> Session<G> {
     /// one starts with it. `Err` when no legal move starts so.
     pub fn type_key(&mut self, key: char) -> Result<bool, String> {
         let p = self.position();
-        match type_key_at(self.solution.game(), &p, &mut self.typed, key)? {
+        match type_key_at(self.oracle.game(), &p, &mut self.typed, key)? {
             Some(mv) => {
                 self.play(mv);
                 Ok(true)
@@ -550,6 +537,17 @@ impl<G: Game> Session<G> {
         }
         let typed = std::mem::take(&mut self.typed);
         self.play_text(&typed).map(|()| true)
+    }
+}
+
+/// Where a move's record (for the side making it) ranks, best first: the fastest win,
+/// a draw, the slowest loss.
+fn rank(record: tictable_games::Record) -> i32 {
+    let r = i32::from(record.remoteness);
+    match record.outcome {
+        Outcome::Win => -1000 + r,
+        Outcome::Draw => 0,
+        Outcome::Loss => 1000 - r,
     }
 }
 
@@ -603,9 +601,9 @@ mod tests {
     use super::*;
     use tictable_games::{catalog, solve, Hexapawn, Morris};
 
-    fn session<G: Game>(game: G, seats: [&str; 2]) -> Session<G> {
+    fn session<G: Game + 'static>(game: G, seats: [&str; 2]) -> Session<G> {
         let seats = seats.map(|s| (s != "human").then(|| s.parse().unwrap()));
-        Session::new(solve(game).unwrap(), seats, "g.json".into())
+        Session::new(Box::new(solve(game).unwrap()), seats, "g.json".into())
     }
 
     #[test]
@@ -790,5 +788,11 @@ mod tests {
         assert_eq!(s.why().unwrap(), "8-5 loses in 6; 7-4, 9-6 lose in 4");
         s.play_text("8-5").unwrap();
         assert_eq!(s.why().unwrap(), "1-5, 3-5 win in 5; 1-4, 3-6 lose in 2");
+        // Only the best keep the draw: beside a win, a draw is said "draw".
+        let mut s = session(tictable_games::TicTacToe::normal(), ["human"; 2]);
+        for mv in ["1", "2", "5", "9"] {
+            s.play_text(mv).unwrap();
+        }
+        assert_eq!(s.why().unwrap(), "4, 7 win in 3; 3, 6, 8 draw");
     }
 }

@@ -1,7 +1,9 @@
 //! `play --game G --plain` and `selfplay --game G --exact` end to end: each game's
 //! board, moves in its notation (and the notation in `--help` and in the error for a
 //! bad move), saves that name their game, games too large to solve on demand refused
-//! with the size they need, and exact probabilities checked against published ones.
+//! with the size they need, the large Connect Four boards played from the live search
+//! (each engine reply checked against `analyse --game`), and exact probabilities
+//! checked against published ones.
 
 use super::support::{play_plain, tictable};
 
@@ -106,7 +108,7 @@ fn undo_hints_save_and_load_and_another_games_save_is_refused() {
 fn bad_games_and_levels_are_usage_errors() {
     for (args, said) in [
         (&["--game", "chess"][..], "known games: tictactoe"),
-        (&["--game", "mnk:4,4,4"][..], "needs a 43046721-byte table"),
+        (&["--game", "mnk:6,3,3"][..], "needs a 387420489-byte table"),
         (
             &["--game", "hexapawn", "--o", "trap"][..],
             "plays tic-tac-toe only",
@@ -309,5 +311,250 @@ fn adaptive_shows_its_estimate_of_the_person_in_every_game() {
     assert!(
         estimates.iter().any(|e| *e != "0.5"),
         "the estimate moves: {estimates:?}\n{out}"
+    );
+}
+
+/// What a `play --plain --game connect4:WxH` transcript shows, in order: each board
+/// drawn (as the game writes positions: rows top first joined by `/`), and the other
+/// lines.
+#[derive(Debug)]
+enum Shown {
+    Board(String),
+    Line(String),
+}
+
+/// The transcript `out` read into boards and lines.
+fn shown(out: &str) -> Vec<Shown> {
+    let mut shown = Vec::new();
+    let mut rows: Vec<String> = Vec::new();
+    for line in out.lines() {
+        if let Some(row) = line.strip_prefix("  │") {
+            rows.push(row.trim_end_matches('│').replace(' ', ""));
+            continue;
+        }
+        if !rows.is_empty() {
+            shown.push(Shown::Board(rows.join("/")));
+            rows.clear();
+        }
+        if !line.starts_with("  └") && !line.trim().is_empty() {
+            shown.push(Shown::Line(line.to_string()));
+        }
+    }
+    shown
+}
+
+/// `analyse --game GAME --json` of `positions`, one object each.
+fn analysed(game: &str, positions: &[String]) -> Vec<serde_json::Value> {
+    let output = tictable()
+        .args(["analyse", "--game", game, "--json", "-"])
+        .write_stdin(positions.join("\n") + "\n")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let lines: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), positions.len());
+    lines
+}
+
+/// A move's value as the dialogue says it (`loss in 24`, `draw`) from `analyse
+/// --json`'s move object.
+fn said_value(mv: &serde_json::Value) -> String {
+    match mv["remoteness"].as_u64() {
+        Some(r) => format!("{} in {r}", mv["value"].as_str().unwrap()),
+        None => mv["value"].as_str().unwrap().to_string(),
+    }
+}
+
+/// The move objects of `analyse --json`'s `line` for the column `column` (people's
+/// numbering, from 1).
+fn column_move(line: &serde_json::Value, column: usize) -> &serde_json::Value {
+    line["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"].as_str().and_then(|s| s.parse().ok()) == Some(column - 1))
+        .unwrap_or_else(|| panic!("no column {column} in {line}"))
+}
+
+/// A whole game on a board searched live, the person on one side (dropping into the
+/// columns in turn, `w` after each move) and perfect on the other: every engine reply
+/// is one of `analyse --game`'s best moves, said with its value there; every mistake
+/// sentence names the person's move and the best moves with their values there.
+fn against_perfect(game: &str, width: usize, person_first: bool) {
+    let mut input = String::new();
+    for _ in 0..12 {
+        for column in 1..=width {
+            input.push_str(&format!("{column}\nw\n"));
+        }
+    }
+    input.push_str("q\n");
+    let seats: &[&str] = if person_first {
+        &["--o", "perfect"]
+    } else {
+        &["--x", "perfect", "--o", "human"]
+    };
+    let out = plain(&[&["--game", game][..], seats].concat(), &input);
+    assert!(out.contains("Game over: "), "{game}:\n{out}");
+    // Each engine move with the position it was played in; each mistake sentence with
+    // the person's move and the position before it.
+    let mut replies: Vec<(String, usize, String)> = Vec::new();
+    let mut mistakes: Vec<(String, String)> = Vec::new();
+    let mut board = String::new();
+    let mut typed: Option<(String, String)> = None;
+    let mut person: Option<(String, String)> = None;
+    let mut refutation = false;
+    for item in shown(&out) {
+        match item {
+            Shown::Board(_) if refutation => refutation = false,
+            Shown::Board(b) => {
+                if let Some((before, column)) = typed.take() {
+                    if b != before {
+                        person = Some((before, column));
+                    }
+                }
+                board = b;
+            }
+            Shown::Line(line) => {
+                if let Some(column) = line.strip_prefix("> ") {
+                    if column.chars().all(|c| c.is_ascii_digit()) {
+                        typed = Some((board.clone(), column.to_string()));
+                    }
+                } else if let Some((_, said)) = line.split_once(" (perfect) plays ") {
+                    let (column, value) = said.split_once(": ").unwrap();
+                    replies.push((board.clone(), column.parse().unwrap(), value.into()));
+                } else if line.contains("is a mistake where") {
+                    let (before, column) = person.clone().unwrap();
+                    assert!(line.starts_with(&format!("{column} ")), "{line}");
+                    mistakes.push((before, line.split(" The refutation").next().unwrap().into()));
+                    refutation = true;
+                }
+            }
+        }
+    }
+    assert!(replies.len() >= 4, "{game}:\n{out}");
+    let positions: Vec<String> = replies.iter().map(|(p, _, _)| p.clone()).collect();
+    for ((position, column, value), line) in replies.iter().zip(analysed(game, &positions)) {
+        let best = line["best"].as_array().unwrap();
+        assert!(
+            best.contains(&serde_json::Value::from((column - 1).to_string())),
+            "{game} {position}: perfect played {column}, analyse's best {best:?}"
+        );
+        assert_eq!(
+            &said_value(column_move(&line, *column)),
+            value,
+            "{game} {position}"
+        );
+    }
+    assert!(!mistakes.is_empty(), "{game}: no mistake said:\n{out}");
+    let positions: Vec<String> = mistakes.iter().map(|(p, _)| p.clone()).collect();
+    for ((position, said), line) in mistakes.iter().zip(analysed(game, &positions)) {
+        let played: usize = said.split(' ').next().unwrap().parse().unwrap();
+        let best: Vec<usize> = line["best"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().parse::<usize>().unwrap() + 1)
+            .collect();
+        let value = said_value(column_move(&line, played));
+        let kept = said_value(column_move(&line, best[0]));
+        let names: Vec<String> = best.iter().map(usize::to_string).collect();
+        // "2 loses in 6 is a mistake where 5 keeps the draw." (docs/glossary.md).
+        let verb = |value: &str, one: bool, kept: bool| {
+            let s = if one { "s" } else { "" };
+            match value.split_once(' ') {
+                None if kept => format!("keep{s} the draw"),
+                None => format!("draw{s}"),
+                Some(("win", n)) => format!("win{s} {n}"),
+                Some((_, n)) => format!("lose{s} {n}"),
+            }
+        };
+        let expected = format!(
+            "{played} {} is a mistake where {} {}.",
+            verb(&value, true, false),
+            names.join(", "),
+            verb(&kept, best.len() == 1, true)
+        );
+        assert_eq!(said, &expected, "{game} {position}");
+    }
+}
+
+#[test]
+fn the_large_boards_are_played_from_the_live_search_each_reply_best() {
+    for (game, width) in [("connect4:6x4", 6), ("connect4:5x5", 5)] {
+        against_perfect(game, width, true);
+        against_perfect(game, width, false);
+    }
+}
+
+#[test]
+fn a_large_board_refuses_the_levels_that_need_its_whole_table() {
+    for level in ["sharp", "gentle:0.5", "adaptive", "epsilon:0.1"] {
+        let output = tictable()
+            .args(["play", "--plain", "--game", "connect4:6x4", "--x", level])
+            .write_stdin("")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{level}");
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            err.contains("the whole solved table of connect4:6x4")
+                && err.contains("the levels are perfect (or hard) and random")
+                && err.contains("--table DIR/connect4-6x4.postcard"),
+            "{level}: {err}"
+        );
+    }
+    let out = plain(
+        &["--game", "connect4:4x6", "--x", "random", "--o", "hard"],
+        "",
+    );
+    assert!(out.contains("Game over: "), "{out}");
+}
+
+#[test]
+fn connect4_5x4_and_mnk_4_4_4_play_and_analyse_without_a_table() {
+    let out = plain(&["--game", "connect4:5x4"], "h\n3\nq\n");
+    // Tromp: 5x4 is a draw; the three middle columns keep it.
+    assert!(
+        out.contains("Hints: 2 draw, 3 draw, 4 draw, 1 loss in 20, 5 loss in 20"),
+        "{out}"
+    );
+    assert!(out.contains("O (perfect) plays "), "{out}");
+    let out = plain(
+        &["--game", "mnk:4,4,4", "--x", "perfect", "--o", "perfect"],
+        "",
+    );
+    // 4x4 tic-tac-toe (4 in a line) is a draw.
+    assert!(out.contains("Game over: a draw."), "{out}");
+    let output = tictable()
+        .args([
+            "analyse",
+            "--game",
+            "connect4:5x4",
+            "--json",
+            "...../...../...../.....",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let line: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(line["value"], "draw");
+}
+
+#[test]
+fn verify_on_a_searched_board_says_it_checks_a_table() {
+    let output = tictable()
+        .args(["verify", "--game", "connect4:5x5"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        err.contains("connect4:5x5 has no table to check")
+            && err.contains("--table DIR/connect4-5x5.postcard"),
+        "{err}"
     );
 }

@@ -330,6 +330,46 @@ fn watch_steps_through_perfect_play_a_move_per_key() {
 }
 
 #[test]
+fn watch_steps_through_the_large_boards_from_the_live_search() {
+    // Connect Four 6x4 (lost for X in 24, Tromp) and 5x5 (a draw) searched live: nothing
+    // moves until a key, then a move per key, each said with its value and why.
+    for (game, first, columns) in [
+        ("connect4:6x4", "loss in 24", 80),
+        ("connect4:5x5", "draw", 40),
+    ] {
+        let dir = std::env::temp_dir();
+        let mut pty = Pty::spawn(
+            &[
+                "play", "--game", game, "--x", "perfect", "--o", "perfect", "--delay", "0",
+                "--seed", "4",
+            ],
+            columns,
+            24,
+            &dir,
+        );
+        let screen = pty.wait_for("X (perfect) to move");
+        assert!(flat(&screen).contains("Why: "), "{game}:\n{screen}");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(played(&flat(&pty.text())), 0, "{game}:\n{}", pty.text());
+        for ply in 1..=6 {
+            pty.keys(" ");
+            let screen = pty.wait(&format!("{game} ply {ply}"), |s| played(&flat(s)) == ply);
+            let text = flat(&screen);
+            let said = text.split(" (perfect) plays ").nth(1).unwrap_or_default();
+            if ply == 1 {
+                assert!(said.contains(&format!(": {first}")), "{game}:\n{screen}");
+            }
+            assert!(text.contains("Why: "), "{game} ply {ply}:\n{screen}");
+        }
+        // u takes a move back.
+        pty.keys("u");
+        pty.wait(&format!("{game} back"), |s| played(&flat(s)) == 5);
+        // A game in progress, not saved: q asks, q again quits.
+        pty.quit_with("qq");
+    }
+}
+
+#[test]
 fn watch_steps_through_perfect_tic_tac_toe_a_move_per_key() {
     for (columns, rows) in SIZES {
         let dir = std::env::temp_dir();
@@ -376,6 +416,9 @@ fn every_game_fits_40x24_move_after_move() {
         "misere",
         "mnk:4,3,3",
         "connect4:4x4",
+        // Searched live (hints, values and the engine from the search).
+        "connect4:6x4",
+        "connect4:5x5",
         "three-mens-morris",
         "tapatan",
         "achi",
@@ -428,7 +471,9 @@ fn every_game_fits_40x24_move_after_move() {
         if std::env::var_os("SHOW_SCREEN").is_some() {
             println!("{}", pty.text());
         }
-        pty.quit();
+        // A game still in progress (a large board after 8 moves) asks a second q.
+        let over = flat(&pty.text()).contains("Game over");
+        pty.quit_with(if over { "q" } else { "qq" });
     }
 }
 
