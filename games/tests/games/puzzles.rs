@@ -189,3 +189,117 @@ fn puzzle_counts_in_the_docs_are_current() {
         "scripts/puzzles-table",
     );
 }
+
+/// The live search's puzzles (`puzzle::find_live`, for the boards too large to solve
+/// whole) are the table's: on Connect Four 4x4, for every remoteness the table has
+/// puzzles of, the puzzle found is `puzzle::puzzle_at`'s (the same one winning move
+/// and remoteness), every answer is judged as `puzzle::judge` judges it, and a
+/// position with two winning moves or none is no puzzle.
+#[test]
+fn live_puzzles_are_the_tables_puzzles() {
+    use tictable_games::search::Searcher;
+    use tictable_games::ConnectFour;
+    let game = ConnectFour::new(4, 4).unwrap();
+    let solution = solved(game);
+    let mut searcher = Searcher::new(game, 1 << 20).unwrap();
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(39);
+    let counts = puzzle::counts(&solution);
+    let mut found = 0;
+    for &remoteness in counts.keys() {
+        // The rare deep ones (4 classes of 13 plies) may stay unfound: said so.
+        let p = match puzzle::find_live(&mut searcher, remoteness, &mut rng, 2_000) {
+            Ok(p) => p,
+            Err(e) => {
+                assert!(remoteness >= 11, "{e}");
+                assert!(e.to_string().contains("within 2000 tries"), "{e}");
+                continue;
+            }
+        };
+        found += 1;
+        let table = puzzle::puzzle_at(&solution, &p.position).expect("a puzzle in the table");
+        assert_eq!((table.answer, table.remoteness), (p.answer, remoteness));
+        let mut moves = Vec::new();
+        game.moves(&p.position, &mut moves);
+        for &mv in &moves {
+            assert_eq!(
+                puzzle::judge_live(&mut searcher, &p.position, mv),
+                puzzle::judge(&solution, &p.position, mv),
+                "{remoteness}: move {mv}"
+            );
+        }
+        let hint = puzzle::hint_in(&game, &p);
+        assert_eq!(hint, puzzle::hint(&solution, &p));
+        assert!(hint.contains(&p.answer));
+    }
+    assert!(found >= 5, "{found} remotenesses found");
+    // Every position on the way of a few random games: a puzzle by the search exactly
+    // when it is one by the table.
+    let mut moves = Vec::new();
+    for _ in 0..30 {
+        let mut p = game.start();
+        while game.primitive(&p).is_none() {
+            let live = puzzle::puzzle_live(&mut searcher, &p);
+            assert_eq!(live, puzzle::puzzle_at(&solution, &p), "{p:?}");
+            moves.clear();
+            game.moves(&p, &mut moves);
+            p = game.play(
+                &p,
+                moves[tictable::strategy::below(&mut rng, moves.len() as u32) as usize],
+            );
+        }
+    }
+    // Bounded: a win in an even number of plies does not exist in Connect Four.
+    let none = puzzle::find_live(&mut searcher, 4, &mut rng, 50).unwrap_err();
+    assert_eq!(none.tries, 50);
+    assert!(none.to_string().contains("odd number of plies"), "{none}");
+    assert!(puzzle::find_live(&mut searcher, 0, &mut rng, 50).is_err());
+    assert!(puzzle::find_live(&mut searcher, 200, &mut rng, 50).is_err());
+    // The same seed serves the same puzzle.
+    let mut again = |seed| {
+        let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
+        puzzle::find_live(&mut searcher, 5, &mut rng, 2_000).map(|p| p.position)
+    };
+    let first = again(7);
+    assert_eq!(first, again(7));
+}
+
+/// docs/puzzles.md's counts of the boards too large to solve in a test
+/// (`connect4:4x6`, `6x4`, `5x5`), from their tables written by `tictable solve --game G
+/// --out DIR` in the directory `TICTABLE_LARGE_TABLES` names (`scripts/puzzles-table
+/// --large DIR`; `TICTABLE_WRITE_TABLE=1` writes them). Minutes and 1.1 GB for 5x5.
+#[test]
+#[ignore = "needs the large boards' tables (minutes to solve, 1 GB each): scripts/puzzles-table --large DIR"]
+fn large_board_puzzle_counts_in_the_docs_are_current() {
+    let dir = std::env::var("TICTABLE_LARGE_TABLES").expect(
+        "TICTABLE_LARGE_TABLES=DIR: the tables of `tictable solve --game connect4:4x6 --out DIR` (also 6x4, 5x5)",
+    );
+    let mut out = String::from(
+        "| game | puzzles: classes | positions | per remoteness (win in N plies: classes / positions) |\n|---|---|---|---|\n",
+    );
+    for (w, h) in [(4, 6), (6, 4), (5, 5)] {
+        let game = tictable_games::ConnectFour::new(w, h).unwrap();
+        let path = format!("{dir}/connect4-{w}x{h}.postcard");
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let solution = tictable_games::file::from_postcard(game, &bytes).unwrap();
+        drop(bytes);
+        let counts = puzzle::counts(&solution);
+        let classes: u64 = counts.values().map(|c| c.classes).sum();
+        let positions: u64 = counts.values().map(|c| c.positions).sum();
+        let each: Vec<String> = counts
+            .iter()
+            .map(|(r, c)| format!("{r}: {} / {}", c.classes, c.positions))
+            .collect();
+        out.push_str(&format!(
+            "| connect4:{w}x{h} | {classes} | {positions} | {} |\n",
+            each.join(", ")
+        ));
+    }
+    crate::common::generated_block(
+        "docs/puzzles.md",
+        "<!-- puzzles-large: begin (generated: scripts/puzzles-table --large DIR) -->\n",
+        "<!-- puzzles-large: end -->\n",
+        &out,
+        std::env::var_os("TICTABLE_WRITE_TABLE").is_some(),
+        "scripts/puzzles-table --large DIR",
+    );
+}
