@@ -102,7 +102,7 @@ try {
     const l = await largeTest(page, check, tictable, axe);
     check(errors.length === 0, "no console errors: " + errors.join("; "));
     if (failed.length) throw new Error(`${failed.length} checks failed`);
-    console.log(`web large: PASS ${checks} checks; ${l.times.join("; ")}; ${l.seconds} s`);
+    console.log(`web large: PASS ${checks} checks; ${l.times.join("; ")}; Watch plies ${l.watched.join(", ")}; puzzles ${l.puzzles.join(", ")}; ${l.seconds} s`);
     await context.close(); rmSync(profile, { recursive: true, force: true });
     process.exit(0);
   }
@@ -751,7 +751,7 @@ try {
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
     `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), ` +
-    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), Connect Four 4x6, 6x4 and 5x5 searched live, played from both sides = the solver's table (${large.times.join("; ")}; ${large.seconds} s), a refutation per game of 4 and a typed move per game = tictable analyse, every level offered per game played from both sides (${levels.games} games; ${levels.engineMoves} never-losing engine moves value-kept per tictable analyse; win rates = docs/players.json; openings and ${levels.replies} replies = the CLI's), axe clean in ${axeRuns} runs, ` +
+    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), Connect Four 4x6, 6x4 and 5x5 searched live, played from both sides = the solver's table (${large.times.join("; ")}; ${large.seconds} s), Watch stepped to the end and a puzzle found live solved and one failed per board = tictable analyse (plies: ${large.watched.join(", ")}; ${large.puzzles.join(", ")}), a refutation per game of 4 and a typed move per game = tictable analyse, every level offered per game played from both sides (${levels.games} games; ${levels.engineMoves} never-losing engine moves value-kept per tictable analyse; win rates = docs/players.json; openings and ${levels.replies} replies = the CLI's), axe clean in ${axeRuns} runs, ` +
     `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, ${colourFigure}, 0 console errors`);
 } finally {
   await context.close();
