@@ -246,20 +246,24 @@ pub fn puzzle_live(
 /// Why [`find_live`] served no puzzle: none of the positions it tried was one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NotFound {
-    /// The remoteness asked for.
-    pub remoteness: u8,
+    /// The remoteness asked for (`None`: any).
+    pub remoteness: Option<u8>,
     /// The random positions tried.
     pub tries: u32,
 }
 
 impl fmt::Display for NotFound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no puzzle")?;
+        if let Some(r) = self.remoteness {
+            write!(f, " won in {r} plies")?;
+        }
         write!(
             f,
-            "no puzzle won in {} plies found within {} tries (random positions, each judged by the search)",
-            self.remoteness, self.tries
+            " found within {} tries (random positions, each judged by the search)",
+            self.tries
         )?;
-        if self.remoteness % 2 == 0 {
+        if self.remoteness.is_some_and(|r| r % 2 == 0) {
             // The winner makes the last move, so a win takes an odd number of plies.
             f.write_str("; in Connect Four a win always takes an odd number of plies")?;
         }
@@ -268,19 +272,20 @@ impl fmt::Display for NotFound {
 }
 
 /// How many random positions [`find_live`] tries by default: enough for every
-/// remoteness the large boards' puzzles commonly have (measured: docs/puzzles.md),
-/// bounded so a rare one ends in [`NotFound`] within seconds.
+/// remoteness the large boards' puzzles commonly have (docs/puzzles.md has their
+/// exact counts), bounded so a rare one ends in [`NotFound`] within seconds.
 pub const LIVE_TRIES: u32 = 2_000;
 
-/// A puzzle of `remoteness` plies for a board searched live, found at random: each try
-/// plays a random game from the start (uniform legal moves, `rng`) for a random number
-/// of plies (uniform from 0 to the most that leave `remoteness` plies on the board),
-/// and the position reached is kept when the search finds it a puzzle of that
-/// remoteness ([`puzzle_live`]). The same `rng` state serves the same puzzle; at most
-/// `tries` positions are searched, then [`NotFound`].
+/// A puzzle of `remoteness` plies (any when `None`) for a board searched live, found
+/// at random: each try plays a random game from the start (uniform legal moves,
+/// `rng`) for a random number of plies (uniform from 0 to the most that leave
+/// `remoteness` plies on the board, or one), and the position reached is kept when
+/// the search finds it a puzzle of that remoteness ([`puzzle_live`]). The same `rng`
+/// state serves the same puzzle; at most `tries` positions are searched, then
+/// [`NotFound`].
 pub fn find_live<R: rand_core::Rng + ?Sized>(
     searcher: &mut Searcher,
-    remoteness: u8,
+    remoteness: Option<u8>,
     rng: &mut R,
     tries: u32,
 ) -> Result<Puzzle<ConnectFour>, NotFound> {
@@ -289,8 +294,8 @@ pub fn find_live<R: rand_core::Rng + ?Sized>(
     let not_found = NotFound { remoteness, tries };
     // A win needs at least one ply; a position with n pieces has cells - n left.
     let most = cells
-        .checked_sub(u32::from(remoteness))
-        .filter(|_| remoteness > 0)
+        .checked_sub(u32::from(remoteness.unwrap_or(1)))
+        .filter(|_| remoteness != Some(0))
         .ok_or(not_found)?;
     let mut moves = Vec::new();
     for _ in 0..tries {
@@ -310,7 +315,7 @@ pub fn find_live<R: rand_core::Rng + ?Sized>(
         }
         // The position's own record first: most candidates fail there, one search.
         let record = searcher.record(&position);
-        if record.outcome != Outcome::Win || record.remoteness != remoteness {
+        if record.outcome != Outcome::Win || remoteness.is_some_and(|r| r != record.remoteness) {
             continue;
         }
         if let Some(p) = puzzle_live(searcher, &position) {

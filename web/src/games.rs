@@ -245,12 +245,12 @@ impl Solved for Live {
     fn puzzle_new(&self, remoteness: Option<u8>) -> String {
         let mut searcher = self.searcher.borrow_mut();
         let found = crate::RNG.with(|r| {
-            let rng = &mut *r.borrow_mut();
-            // Any remoteness: one of the odd ones at random.
-            let cells = (searcher.game().width() * searcher.game().height()) as u32;
-            let remoteness = remoteness
-                .unwrap_or_else(|| (2 * tictable::strategy::below(rng, cells / 2) + 1) as u8);
-            puzzle::find_live(&mut searcher, remoteness, rng, puzzle::LIVE_TRIES)
+            puzzle::find_live(
+                &mut searcher,
+                remoteness,
+                &mut *r.borrow_mut(),
+                puzzle::LIVE_TRIES,
+            )
         });
         match found {
             Ok(p) => {

@@ -207,7 +207,7 @@ fn live_puzzles_are_the_tables_puzzles() {
     let mut found = 0;
     for &remoteness in counts.keys() {
         // The rare deep ones (4 classes of 13 plies) may stay unfound: said so.
-        let p = match puzzle::find_live(&mut searcher, remoteness, &mut rng, 2_000) {
+        let p = match puzzle::find_live(&mut searcher, Some(remoteness), &mut rng, 2_000) {
             Ok(p) => p,
             Err(e) => {
                 assert!(remoteness >= 11, "{e}");
@@ -249,18 +249,25 @@ fn live_puzzles_are_the_tables_puzzles() {
         }
     }
     // Bounded: a win in an even number of plies does not exist in Connect Four.
-    let none = puzzle::find_live(&mut searcher, 4, &mut rng, 50).unwrap_err();
+    let none = puzzle::find_live(&mut searcher, Some(4), &mut rng, 50).unwrap_err();
     assert_eq!(none.tries, 50);
     assert!(none.to_string().contains("odd number of plies"), "{none}");
-    assert!(puzzle::find_live(&mut searcher, 0, &mut rng, 50).is_err());
-    assert!(puzzle::find_live(&mut searcher, 200, &mut rng, 50).is_err());
+    assert!(puzzle::find_live(&mut searcher, Some(0), &mut rng, 50).is_err());
+    assert!(puzzle::find_live(&mut searcher, Some(200), &mut rng, 50).is_err());
     // The same seed serves the same puzzle.
     let mut again = |seed| {
         let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
-        puzzle::find_live(&mut searcher, 5, &mut rng, 2_000).map(|p| p.position)
+        puzzle::find_live(&mut searcher, Some(5), &mut rng, 2_000).map(|p| p.position)
     };
     let first = again(7);
     assert_eq!(first, again(7));
+    // Any remoteness: a puzzle of the table's.
+    let any = puzzle::find_live(&mut searcher, None, &mut rng, 2_000).unwrap();
+    let table = puzzle::puzzle_at(&solution, &any.position).expect("a puzzle in the table");
+    assert_eq!(
+        (table.answer, table.remoteness),
+        (any.answer, any.remoteness)
+    );
 }
 
 /// docs/puzzles.md's counts of the boards too large to solve in a test
