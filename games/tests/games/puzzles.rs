@@ -310,3 +310,50 @@ fn large_board_puzzle_counts_in_the_docs_are_current() {
         "scripts/puzzles-table --large DIR",
     );
 }
+
+/// On the three boards searched live, `puzzle::find_live` (2,000 tries, seed = the
+/// remoteness) finds a puzzle of every remoteness docs/puzzles.md's exact counts list,
+/// each one a puzzle by `puzzle::puzzle_live`, and none of an odd remoteness the
+/// counts do not list (docs/puzzles.md says so).
+#[test]
+#[ignore = "release: the live search of the three large boards (seconds; minutes in debug)"]
+fn the_live_search_finds_every_remoteness_the_large_boards_have() {
+    use tictable_games::search::{Searcher, DEFAULT_TABLE_BYTES};
+    let path = format!("{}/../docs/puzzles.md", env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(path).unwrap();
+    let block = doc
+        .split("<!-- puzzles-large: begin")
+        .nth(1)
+        .and_then(|b| b.split("<!-- puzzles-large: end").next())
+        .expect("the large boards' counts");
+    let mut boards = 0;
+    for row in block.lines().filter(|l| l.starts_with("| connect4:")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let (id, per) = (cells[1], cells[4]);
+        let listed: Vec<u8> = per
+            .split(", ")
+            .map(|e| e.split(':').next().unwrap().parse().unwrap())
+            .collect();
+        let tictable_games::catalog::AnyGame::ConnectFour(game) =
+            tictable_games::catalog::parse(id).unwrap()
+        else {
+            unreachable!()
+        };
+        let mut searcher = Searcher::new(game, DEFAULT_TABLE_BYTES).unwrap();
+        let cells = (game.width() * game.height()) as u8;
+        for r in (1..cells).step_by(2) {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(r.into());
+            let found = puzzle::find_live(&mut searcher, Some(r), &mut rng, puzzle::LIVE_TRIES);
+            match found {
+                Ok(p) => {
+                    assert!(listed.contains(&r), "{id}: a puzzle of {r} plies not counted");
+                    let again = puzzle::puzzle_live(&mut searcher, &p.position).unwrap();
+                    assert_eq!((again.answer, again.remoteness), (p.answer, r));
+                }
+                Err(e) => assert!(!listed.contains(&r), "{id}: {e}"),
+            }
+        }
+        boards += 1;
+    }
+    assert_eq!(boards, 3);
+}
