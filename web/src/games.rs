@@ -173,7 +173,7 @@ struct Live {
 const NEEDS_TABLE: &str = "they need the whole table, which this page does not hold for this board (it searches each position live)";
 
 /// What the page says of the puzzles of a board searched live.
-const LIVE_PUZZLES: &str = "Found live: random positions, each judged by the exact search (a win, exactly one winning move, the remoteness chosen), the answer judged by the search; their exact counts, from the solved table, are in docs/puzzles.md";
+const LIVE_PUZZLES: &str = "Found live: random positions, each judged by the exact search (a win, exactly one winning move, the remoteness chosen), the answer judged by the search";
 
 impl Live {
     fn new(game: ConnectFour) -> Result<Live, String> {

@@ -9,6 +9,7 @@
 // table (`tictable analyse --game G --table`, the table solved once by `tictable
 // solve`), axe-core clean on each board; each view's search time in the page is
 // measured (the `ms` of `gview`).
+import { readFileSync } from "node:fs";
 import { cli, puzzleTest, watchTest } from "./games.mjs";
 
 // John Tromp's table of Connect Four results by board size (tromp.github.io/c4/c4.html):
@@ -38,6 +39,10 @@ export async function largeTest(page, check, tictable, axe) {
     // each position and verdict as `tictable analyse --game G` (the search) has them.
     puzzles.push(await puzzleTest(page, check, tictable, game, 11));
     check((await page.textContent("#pz-counts")).includes("Found live"), `${game}: the page says how its puzzles are found`);
+    // Their exact counts, from the solved table: docs/puzzles.md's, remoteness by remoteness.
+    const shownCounts = JSON.parse(await page.getAttribute("#pz-counts", "data-counts")).map(c => `${c.remoteness}: ${c.classes} / ${c.positions}`).join(", ");
+    const docRow = readFileSync(new URL("../../docs/puzzles.md", import.meta.url), "utf8").split("\n").find(l => l.startsWith(`| ${game} |`));
+    check(docRow && docRow.split("|")[4].trim() === shownCounts, `${game}: the page's puzzle counts ${shownCounts} are docs/puzzles.md's`);
     const shown = [], viewMs = [];
     for (const side of ["X", "O"]) {
       await page.selectOption("#side", side); await page.fill("#rate", "0");

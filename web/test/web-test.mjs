@@ -379,8 +379,9 @@ try {
   // them), the squares clicked, the board read after each move as board() reads it.
   await setSelect("level", 0);
   const seen = new Map();
-  const played = await page.evaluate(() => {
-    let rnd = 12345;
+  let rnd = 12345;
+  const random = n => { rnd = (rnd * 1103515245 + 12345) % 2147483648; return rnd % n; };
+  const played = await page.evaluate(rnd => {
     const random = n => { rnd = (rnd * 1103515245 + 12345) % 2147483648; return rnd % n; };
     const snap = () => ({
       pos: document.getElementById("board").dataset.pos,
@@ -402,8 +403,9 @@ try {
         document.querySelector(`#board button[data-i='${empty[random(empty.length)]}']`).click();
       }
     }
-    return { shown: [...seen.values()], games };
-  });
+    return { shown: [...seen.values()], games, rnd };
+  }, rnd);
+  rnd = played.rnd;
   for (const shown of played.shown) seen.set(shown.pos, shown);
   check(played.games < 400, `${played.games} games played for the hints`);
   const positions = [...seen.keys()];
