@@ -714,6 +714,24 @@ mod tests {
         text
     }
 
+    /// Serves a puzzle of `remoteness` plies and judges each of its moves: exactly one
+    /// is solved. The verdicts, in move order.
+    fn served_and_judged(remoteness: i32) -> Vec<String> {
+        let served = call(&[], || puzzle_new(remoteness));
+        assert!(
+            served.contains(&format!("\"remoteness\":{remoteness}")),
+            "{served}"
+        );
+        let n = served.matches("\"m\":").count() as u32;
+        let verdicts: Vec<String> = (0..n).map(|i| call(&[], || puzzle_judge(i))).collect();
+        assert_eq!(
+            verdicts.iter().filter(|v| v.contains("solved")).count(),
+            1,
+            "{verdicts:?}"
+        );
+        verdicts
+    }
+
     #[test]
     fn hexapawn_is_gardners_loss_for_white() {
         // Gardner (Scientific American, March 1962): the second player wins hexapawn.
@@ -782,15 +800,7 @@ mod tests {
             assert!(summary.contains("\"start\":\"draw\""), "{summary}");
         }
         // A 4x6 puzzle of 7 plies: exactly one move solves it, judged by the search.
-        let served = call(&[], || puzzle_new(7));
-        assert!(served.contains("\"remoteness\":7"), "{served}");
-        let n = served.matches("\"m\":").count() as u32;
-        let verdicts: Vec<String> = (0..n).map(|i| call(&[], || puzzle_judge(i))).collect();
-        assert_eq!(
-            verdicts.iter().filter(|v| v.contains("solved")).count(),
-            1,
-            "{verdicts:?}"
-        );
+        let verdicts = served_and_judged(7);
         let hint = call(&[], || puzzle_hint());
         let answer = verdicts[0].split("\"answer\":\"").nth(1).unwrap();
         let answer = &answer[..answer.find('"').unwrap()];
@@ -839,23 +849,15 @@ mod tests {
             "{counts}"
         );
         assert!(call(&[], || puzzle_hint()).contains("error"));
-        let served = call(&[], || puzzle_new(3));
-        assert!(served.contains("\"remoteness\":3"), "{served}");
-        let n = served.matches("\"m\":").count() as u32;
-        let verdicts: Vec<String> = (0..n).map(|i| call(&[], || puzzle_judge(i))).collect();
         // Exactly one move keeps the win; every other is what the table says it is.
-        assert_eq!(
-            verdicts.iter().filter(|v| v.contains("solved")).count(),
-            1,
-            "{verdicts:?}"
-        );
+        let verdicts = served_and_judged(3);
         assert!(
             verdicts.iter().all(|v| v.contains("solved")
                 || v.contains("\"value\":\"draw\"")
                 || v.contains("\"value\":\"loss in ")),
             "{verdicts:?}"
         );
-        assert!(call(&[], || puzzle_judge(n)).contains("error"));
+        assert!(call(&[], || puzzle_judge(verdicts.len() as u32)).contains("error"));
         assert!(call(&[], || puzzle_hint()).starts_with("{\"hint\":[\""));
         assert!(call(&[], || puzzle_new(2)).contains("error"));
     }

@@ -161,18 +161,21 @@ fn puzzles_table() -> String {
     ] {
         let game = tictable_games::catalog::parse(id).unwrap();
         let counts = tictable_games::dispatch!(game, g => puzzle::counts(&solved(g)));
-        let classes: u64 = counts.values().map(|c| c.classes).sum();
-        let positions: u64 = counts.values().map(|c| c.positions).sum();
-        let each: Vec<String> = counts
-            .iter()
-            .map(|(r, c)| format!("{r}: {} / {}", c.classes, c.positions))
-            .collect();
-        out.push_str(&format!(
-            "| {id} | {classes} | {positions} | {} |\n",
-            each.join(", ")
-        ));
+        out.push_str(&table_row(id, &counts));
     }
     out
+}
+
+/// A row of docs/puzzles.md's tables: the game, its puzzles (classes, positions) and
+/// each remoteness's.
+fn table_row(id: &str, counts: &BTreeMap<u8, puzzle::Count>) -> String {
+    let classes: u64 = counts.values().map(|c| c.classes).sum();
+    let positions: u64 = counts.values().map(|c| c.positions).sum();
+    let each: Vec<String> = counts
+        .iter()
+        .map(|(r, c)| format!("{r}: {} / {}", c.classes, c.positions))
+        .collect();
+    format!("| {id} | {classes} | {positions} | {} |\n", each.join(", "))
 }
 
 /// docs/puzzles.md's counts are the ones computed now; with `TICTABLE_WRITE_TABLE=1`
@@ -289,17 +292,7 @@ fn large_board_puzzle_counts_in_the_docs_are_current() {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let solution = tictable_games::file::from_postcard(game, &bytes).unwrap();
         drop(bytes);
-        let counts = puzzle::counts(&solution);
-        let classes: u64 = counts.values().map(|c| c.classes).sum();
-        let positions: u64 = counts.values().map(|c| c.positions).sum();
-        let each: Vec<String> = counts
-            .iter()
-            .map(|(r, c)| format!("{r}: {} / {}", c.classes, c.positions))
-            .collect();
-        out.push_str(&format!(
-            "| connect4:{w}x{h} | {classes} | {positions} | {} |\n",
-            each.join(", ")
-        ));
+        out.push_str(&table_row(&game.id(), &puzzle::counts(&solution)));
     }
     crate::common::generated_block(
         "docs/puzzles.md",
@@ -346,7 +339,10 @@ fn the_live_search_finds_every_remoteness_the_large_boards_have() {
             let found = puzzle::find_live(&mut searcher, Some(r), &mut rng, puzzle::LIVE_TRIES);
             match found {
                 Ok(p) => {
-                    assert!(listed.contains(&r), "{id}: a puzzle of {r} plies not counted");
+                    assert!(
+                        listed.contains(&r),
+                        "{id}: a puzzle of {r} plies not counted"
+                    );
                     let again = puzzle::puzzle_live(&mut searcher, &p.position).unwrap();
                     assert_eq!((again.answer, again.remoteness), (p.answer, r));
                 }
