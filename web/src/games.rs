@@ -19,8 +19,8 @@
 //! (`connect4:4x6`, `6x4`, `5x5`: 260 to 992 MB) is not solved: [`Live`] answers each
 //! position the page asks for with the games crate's exact live search
 //! ([`tictable_games::search`]: the same values and remoteness, a transposition table of
-//! [`DEFAULT_TABLE_BYTES`]). The levels and the puzzles that need the whole table are
-//! not offered there.
+//! [`DEFAULT_TABLE_BYTES`]); its puzzles are found by that search
+//! ([`puzzle::find_live`]). The levels that need the whole table are not offered there.
 
 use crate::answer;
 use std::cell::RefCell;
@@ -165,10 +165,15 @@ fn replay<G: Game>(game: &G, moves: &[u32]) -> Result<G::Position, String> {
 struct Live {
     searcher: RefCell<Searcher>,
     start: Record,
+    /// The puzzle served, found by the search ([`puzzle::find_live`]).
+    puzzle: RefCell<Option<Puzzle<ConnectFour>>>,
 }
 
-/// What the page says where a level or the puzzles would need the whole table.
+/// What the page says where a level would need the whole table.
 const NEEDS_TABLE: &str = "they need the whole table, which this page does not hold for this board (it searches each position live)";
+
+/// What the page says of the puzzles of a board searched live.
+const LIVE_PUZZLES: &str = "Found live: random positions, each judged by the exact search (a win, exactly one winning move, the remoteness chosen), the answer judged by the search";
 
 impl Live {
     fn new(game: ConnectFour) -> Result<Live, String> {
@@ -177,6 +182,7 @@ impl Live {
         Ok(Live {
             searcher: RefCell::new(searcher),
             start,
+            puzzle: RefCell::new(None),
         })
     }
 
@@ -221,21 +227,59 @@ impl Solved for Live {
     }
 
     fn puzzle_counts(&self) -> String {
+        // No table to count them: every odd remoteness a board of this size can hold
+        // is offered (a win takes an odd number of plies), each found at random.
+        let game = *self.searcher.borrow().game();
+        let cells = game.width() * game.height();
+        let counts: Vec<String> = (1..cells)
+            .step_by(2)
+            .map(|r| format!("{{\"remoteness\":{r},\"classes\":null,\"positions\":null}}"))
+            .collect();
         format!(
-            "{{\"counts\":[],\"note\":\"Puzzles are not offered for this board: {NEEDS_TABLE}.\"}}"
+            "{{\"counts\":[{}],\"live\":true,\"tries\":{},\"note\":\"{LIVE_PUZZLES}\"}}",
+            counts.join(","),
+            puzzle::LIVE_TRIES
         )
     }
 
-    fn puzzle_new(&self, _: Option<u8>) -> String {
-        format!("{{\"error\":\"No puzzles for this board: {NEEDS_TABLE}.\"}}")
+    fn puzzle_new(&self, remoteness: Option<u8>) -> String {
+        let mut searcher = self.searcher.borrow_mut();
+        let found = crate::RNG.with(|r| {
+            puzzle::find_live(
+                &mut searcher,
+                remoteness,
+                &mut *r.borrow_mut(),
+                puzzle::LIVE_TRIES,
+            )
+        });
+        match found {
+            Ok(p) => {
+                let s = puzzle_json(searcher.game(), &p);
+                *self.puzzle.borrow_mut() = Some(p);
+                s
+            }
+            Err(e) => format!("{{\"error\":\"{e}\"}}"),
+        }
     }
 
-    fn puzzle_judge(&self, _: u32) -> String {
-        "{\"error\":\"no puzzle served\"}".to_string()
+    fn puzzle_judge(&self, index: u32) -> String {
+        let held = self.puzzle.borrow();
+        let Some(p) = held.as_ref() else {
+            return "{\"error\":\"no puzzle served\"}".to_string();
+        };
+        let mut searcher = self.searcher.borrow_mut();
+        let game = *searcher.game();
+        judge_json(&game, p, index, |mv| {
+            puzzle::judge_live(&mut searcher, &p.position, mv)
+        })
     }
 
     fn puzzle_hint(&self) -> String {
-        "{\"error\":\"no puzzle served\"}".to_string()
+        let held = self.puzzle.borrow();
+        let Some(p) = held.as_ref() else {
+            return "{\"error\":\"no puzzle served\"}".to_string();
+        };
+        hint_json(self.searcher.borrow().game(), p)
     }
 
     fn choose(&self, _: &[u32], _: u32, _: u32) -> i32 {
@@ -430,31 +474,12 @@ impl<G: Game> Solved for Held<G> {
     }
 
     fn puzzle_new(&self, remoteness: Option<u8>) -> String {
-        let game = self.solution.game();
         let Some(p) =
             crate::RNG.with(|r| puzzle::pick(&self.solution, remoteness, &mut *r.borrow_mut()))
         else {
             return "{\"error\":\"no puzzle of that remoteness in this game\"}".to_string();
         };
-        let mut list = Vec::new();
-        game.moves(&p.position, &mut list);
-        let moves: Vec<String> = list
-            .iter()
-            .map(|&mv| {
-                format!(
-                    "{{\"m\":\"{}\",\"child\":\"{}\"}}",
-                    game.write_move(mv, Notation::People),
-                    game.write_position(&game.play(&p.position, mv), Notation::Api)
-                )
-            })
-            .collect();
-        let s = format!(
-            "{{\"position\":\"{}\",\"to_move\":\"{}\",\"remoteness\":{},\"moves\":[{}]}}",
-            game.write_position(&p.position, Notation::Api),
-            game.to_move(&p.position).char(),
-            p.remoteness,
-            moves.join(",")
-        );
+        let s = puzzle_json(self.solution.game(), &p);
         *self.puzzle.borrow_mut() = Some(p);
         s
     }
@@ -465,44 +490,86 @@ impl<G: Game> Solved for Held<G> {
         let Some(p) = held.as_ref() else {
             return "{\"error\":\"no puzzle served\"}".to_string();
         };
-        let mut list = Vec::new();
-        game.moves(&p.position, &mut list);
-        let Some(&mv) = list.get(index as usize) else {
-            return format!("{{\"error\":\"move {index} is not a legal move's index\"}}");
-        };
-        let people = |m| game.write_move(m, Notation::People);
-        let verdict = match puzzle::judge(&self.solution, &p.position, mv) {
-            Some(Verdict::Solved) => "\"verdict\":\"solved\"".to_string(),
-            // The record is the mover's after the move: its value in the hints' words.
-            Some(Verdict::Failed(record)) => format!(
-                "\"verdict\":\"failed\",\"value\":\"{}\"",
-                match record.outcome {
-                    Outcome::Draw => "draw".to_string(),
-                    o => format!("{} in {}", outcome_word(o), record.remoteness),
-                }
-            ),
-            None => return "{\"error\":\"a position not in the table\"}".to_string(),
-        };
-        format!(
-            "{{{verdict},\"move\":\"{}\",\"answer\":\"{}\",\"remoteness\":{}}}",
-            people(mv),
-            people(p.answer),
-            p.remoteness
-        )
+        judge_json(game, p, index, |mv| {
+            puzzle::judge(&self.solution, &p.position, mv)
+        })
     }
 
     fn puzzle_hint(&self) -> String {
-        let game = self.solution.game();
         let held = self.puzzle.borrow();
         let Some(p) = held.as_ref() else {
             return "{\"error\":\"no puzzle served\"}".to_string();
         };
-        let hint: Vec<String> = puzzle::hint(&self.solution, p)
-            .into_iter()
-            .map(|m| format!("\"{}\"", game.write_move(m, Notation::People)))
-            .collect();
-        format!("{{\"hint\":[{}]}}", hint.join(","))
+        hint_json(self.solution.game(), p)
     }
+}
+
+/// A puzzle served, as JSON: `position`, `to_move`, `remoteness` and `moves` (each `m`
+/// as people write it and its `child`).
+fn puzzle_json<G: Game>(game: &G, p: &Puzzle<G>) -> String {
+    let mut list = Vec::new();
+    game.moves(&p.position, &mut list);
+    let moves: Vec<String> = list
+        .iter()
+        .map(|&mv| {
+            format!(
+                "{{\"m\":\"{}\",\"child\":\"{}\"}}",
+                game.write_move(mv, Notation::People),
+                game.write_position(&game.play(&p.position, mv), Notation::Api)
+            )
+        })
+        .collect();
+    format!(
+        "{{\"position\":\"{}\",\"to_move\":\"{}\",\"remoteness\":{},\"moves\":[{}]}}",
+        game.write_position(&p.position, Notation::Api),
+        game.to_move(&p.position).char(),
+        p.remoteness,
+        moves.join(",")
+    )
+}
+
+/// The verdict on the move of index `index` in the puzzle `p`'s move list, judged by
+/// `judge` (the table's [`puzzle::judge`] or the search's [`puzzle::judge_live`]), as
+/// JSON (see [`puzzle_judge`]).
+fn judge_json<G: Game>(
+    game: &G,
+    p: &Puzzle<G>,
+    index: u32,
+    judge: impl FnOnce(G::Move) -> Option<Verdict>,
+) -> String {
+    let mut list = Vec::new();
+    game.moves(&p.position, &mut list);
+    let Some(&mv) = list.get(index as usize) else {
+        return format!("{{\"error\":\"move {index} is not a legal move's index\"}}");
+    };
+    let people = |m| game.write_move(m, Notation::People);
+    let verdict = match judge(mv) {
+        Some(Verdict::Solved) => "\"verdict\":\"solved\"".to_string(),
+        // The record is the mover's after the move: its value in the hints' words.
+        Some(Verdict::Failed(record)) => format!(
+            "\"verdict\":\"failed\",\"value\":\"{}\"",
+            match record.outcome {
+                Outcome::Draw => "draw".to_string(),
+                o => format!("{} in {}", outcome_word(o), record.remoteness),
+            }
+        ),
+        None => return "{\"error\":\"a position not in the table\"}".to_string(),
+    };
+    format!(
+        "{{{verdict},\"move\":\"{}\",\"answer\":\"{}\",\"remoteness\":{}}}",
+        people(mv),
+        people(p.answer),
+        p.remoteness
+    )
+}
+
+/// The hint of the puzzle `p` ([`puzzle::hint_in`]) as JSON (see [`puzzle_hint`]).
+fn hint_json<G: Game>(game: &G, p: &Puzzle<G>) -> String {
+    let hint: Vec<String> = puzzle::hint_in(game, p)
+        .into_iter()
+        .map(|m| format!("\"{}\"", game.write_move(m, Notation::People)))
+        .collect();
+    format!("{{\"hint\":[{}]}}", hint.join(","))
 }
 
 /// Solves the game whose id (`tapatan`, `connect4:4x4`, ...) the page wrote into
@@ -647,6 +714,24 @@ mod tests {
         text
     }
 
+    /// Serves a puzzle of `remoteness` plies and judges each of its moves: exactly one
+    /// is solved. The verdicts, in move order.
+    fn served_and_judged(remoteness: i32) -> Vec<String> {
+        let served = call(&[], || puzzle_new(remoteness));
+        assert!(
+            served.contains(&format!("\"remoteness\":{remoteness}")),
+            "{served}"
+        );
+        let n = served.matches("\"m\":").count() as u32;
+        let verdicts: Vec<String> = (0..n).map(|i| call(&[], || puzzle_judge(i))).collect();
+        assert_eq!(
+            verdicts.iter().filter(|v| v.contains("solved")).count(),
+            1,
+            "{verdicts:?}"
+        );
+        verdicts
+    }
+
     #[test]
     fn hexapawn_is_gardners_loss_for_white() {
         // Gardner (Scientific American, March 1962): the second player wins hexapawn.
@@ -698,15 +783,28 @@ mod tests {
                 && mid.matches("\"best\":true").count() >= 1,
             "{mid}"
         );
-        assert!(call(&[], || puzzle_counts()).contains("\"counts\":[]"));
-        assert!(call(&[], || puzzle_new(3)).contains("error"));
+        // Puzzles found live: every odd remoteness offered, an even one never found.
+        let counts = call(&[], || puzzle_counts());
+        assert!(
+            counts.contains("{\"remoteness\":23,\"classes\":null,\"positions\":null}]")
+                && counts.contains("\"live\":true"),
+            "{counts}"
+        );
+        let none = call(&[], || puzzle_new(4));
+        assert!(none.contains("within 2000 tries"), "{none}");
         INPUT.with(|i| i.borrow_mut().clear());
         assert_eq!(game_choose(5, 0), -1);
         // 4x6 and 5x5: draws (Tromp's table of board sizes: "=").
-        for id in [&b"connect4:4x6"[..], b"connect4:5x5"] {
+        for id in [&b"connect4:5x5"[..], b"connect4:4x6"] {
             let summary = call(id, || game_select());
             assert!(summary.contains("\"start\":\"draw\""), "{summary}");
         }
+        // A 4x6 puzzle of 7 plies: exactly one move solves it, judged by the search.
+        let verdicts = served_and_judged(7);
+        let hint = call(&[], || puzzle_hint());
+        let answer = verdicts[0].split("\"answer\":\"").nth(1).unwrap();
+        let answer = &answer[..answer.find('"').unwrap()];
+        assert!(hint.contains(&format!("\"{answer}\"")), "{hint} {answer}");
         // 5x4 stays solved whole (its table is under the limit).
         assert!(call(b"connect4:5x4", || game_select()).contains("\"positions\":3945711"));
     }
@@ -751,23 +849,15 @@ mod tests {
             "{counts}"
         );
         assert!(call(&[], || puzzle_hint()).contains("error"));
-        let served = call(&[], || puzzle_new(3));
-        assert!(served.contains("\"remoteness\":3"), "{served}");
-        let n = served.matches("\"m\":").count() as u32;
-        let verdicts: Vec<String> = (0..n).map(|i| call(&[], || puzzle_judge(i))).collect();
         // Exactly one move keeps the win; every other is what the table says it is.
-        assert_eq!(
-            verdicts.iter().filter(|v| v.contains("solved")).count(),
-            1,
-            "{verdicts:?}"
-        );
+        let verdicts = served_and_judged(3);
         assert!(
             verdicts.iter().all(|v| v.contains("solved")
                 || v.contains("\"value\":\"draw\"")
                 || v.contains("\"value\":\"loss in ")),
             "{verdicts:?}"
         );
-        assert!(call(&[], || puzzle_judge(n)).contains("error"));
+        assert!(call(&[], || puzzle_judge(verdicts.len() as u32)).contains("error"));
         assert!(call(&[], || puzzle_hint()).starts_with("{\"hint\":[\""));
         assert!(call(&[], || puzzle_new(2)).contains("error"));
     }

@@ -37,7 +37,7 @@ export const cli = (tictable, game, positions) => {
 // CLI's best moves, its value in the words is the CLI's, and the line lasts exactly
 // the start's remoteness (a draw: to the full board or, in games with repeats, as
 // the line goes). Returns the plies watched.
-async function watchTest(page, check, tictable, game) {
+export async function watchTest(page, check, tictable, game) {
   await page.click("#watch");
   // Next pressed in the page until it is disabled (one round trip), each ply checked
   // here, against one `tictable analyse` of all the positions.
@@ -75,21 +75,29 @@ async function watchTest(page, check, tictable, game) {
 
 // Puzzles (issue 39, the teacher): the panel's counts per remoteness, then two
 // puzzles at the deepest remoteness, one answered with the one move that keeps the
-// win (the CLI's only best move, its value a win) and one with another move, whose
-// verdict must be the CLI's value of that move. Returns the counts' text.
-export async function puzzleTest(page, check, tictable, game) {
+// win (the CLI's only best move, its value a win; in a game without repeats the only
+// move the CLI calls a win) and one with another move, whose verdict must be the
+// CLI's value of that move. `live`: a board searched live (no counts: every odd
+// remoteness offered; its puzzles, found by the search, served at remoteness `live`).
+// Returns the counts' text.
+export async function puzzleTest(page, check, tictable, game, live) {
   const api = pos => game === "tictactoe" ? pos.replace(/\./g, ".") : pos;
-  await page.click("#pz-new");
-  const counts = JSON.parse(await page.getAttribute("#pz-counts", "data-counts"));
-  check(counts.length > 0 && counts.every(c => c.remoteness > 0 && c.positions >= c.classes), `${game} puzzles counted: ${JSON.stringify(counts)}`);
-  const deepest = String(counts[counts.length - 1].remoteness);
+  const ready = () => page.waitForSelector("#puzzles:not([data-busy])", { timeout: 120000 });
+  await page.click("#pz-new"); await ready();
+  const counts = JSON.parse(await page.getAttribute("#pz-counts", "data-counts")), repeats = await page.evaluate(() => GAME !== "tictactoe" && gsum.repeats);
+  check(counts.length > 0 && counts.every(c => live ? c.remoteness % 2 === 1 && (c.positions === null || c.positions >= c.classes) : c.remoteness > 0 && c.positions >= c.classes), `${game} puzzles counted: ${JSON.stringify(counts)}`);
+  const deepest = String(live || counts[counts.length - 1].remoteness), found = [];
   for (const solve of [true, false]) {
     await page.selectOption("#pz-r", deepest);
-    await page.click("#pz-new");
+    const t0 = Date.now();
+    await page.click("#pz-new"); await ready();
+    if (live) found.push(Date.now() - t0);
     const pz = await page.evaluate(() => pz);
+    if (pz.error) { check(false, `${game} puzzle won in ${deepest}: ${pz.error}`); continue; }
     const c = cli(tictable, game === "tictactoe" ? "tictactoe" : game, [api(pz.position)])[0];
-    check(c.value === "win" && c.remoteness === pz.remoteness && String(pz.remoteness) === deepest && c.best.length === 1 && c.moves.length === pz.moves.length,
-      `${game} puzzle ${pz.position}: the CLI says ${c.value} in ${c.remoteness}, best ${c.best}`);
+    const wins = c.moves.filter(m => m.value === "win").length;
+    check(c.value === "win" && c.remoteness === pz.remoteness && String(pz.remoteness) === deepest && c.best.length === 1 && (repeats || wins === 1) && c.moves.length === pz.moves.length,
+      `${game} puzzle ${pz.position}: the CLI says ${c.value} in ${c.remoteness}, best ${c.best}, ${wins} winning moves`);
     const right = c.moves.findIndex(m => m.move === c.best[0]);
     const i = solve ? right : (right + 1) % c.moves.length;
     if (!solve) { await page.click("#pz-hint"); check((await page.textContent("#pz-status")).includes(pz.moves[right].m), `${game} puzzle hint names the answer`); }
@@ -101,7 +109,7 @@ export async function puzzleTest(page, check, tictable, game) {
     check(solve ? verdict === "solved" && text.startsWith("Solved") : verdict === "failed" && text === said,
       `${game} puzzle ${solve ? "solved" : "failed"}: "${text}" (CLI: ${solve ? "solved" : said})`);
   }
-  return `${game} ${counts.map(c => c.remoteness + ":" + c.positions).join("/")}`;
+  return live ? `${game} win in ${live} found live in ${found.join(" and ")} ms` : `${game} ${counts.map(c => c.remoteness + ":" + c.positions).join("/")}`;
 }
 
 // Keys beyond nine cells (issue 39): the person's move of the highest-numbered

@@ -1,14 +1,16 @@
 // Connect Four 4x6, 6x4 and 5x5 (issues 33 and 39): their tables (260 to 992 MB)
 // are too large for the page, which searches each position live (web/src/games.rs
 // `Live`, tictable_games::search). For each board: chosen in the selector (its start
-// searched, timed), the start's value Tromp's, the levels and puzzles that need the
-// whole table not offered and the page saying so, a full game from each side against
+// searched, timed), the start's value Tromp's, the levels that need the whole table
+// not offered and the page saying so, a puzzle found by the search solved and one
+// failed, Watch stepped to the end, a full game from each side against
 // perfect (moves by column clicks, one of them not a best move), every engine reply a
 // best move, and every shown position's values and best moves equal to the solver's
 // table (`tictable analyse --game G --table`, the table solved once by `tictable
 // solve`), axe-core clean on each board; each view's search time in the page is
 // measured (the `ms` of `gview`).
-import { cli } from "./games.mjs";
+import { readFileSync } from "node:fs";
+import { cli, puzzleTest, watchTest } from "./games.mjs";
 
 // John Tromp's table of Connect Four results by board size (tromp.github.io/c4/c4.html):
 // 4x6 (width 4, height 6) and 5x5 are draws ("="), 6x4 a second-player win ("-"); its
@@ -19,7 +21,7 @@ export const LARGE = { "connect4:4x6": "draw", "connect4:6x4": "loss in 24", "co
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function largeTest(page, check, tictable, axe) {
-  const times = [], rows = [], t0 = Date.now();
+  const times = [], rows = [], watched = [], puzzles = [], t0 = Date.now();
   const view = () => page.evaluate(() => ({ ...posAt(cursor), status: document.getElementById("status").textContent, cursor }));
   for (const [game, tromp] of Object.entries(LARGE)) {
     await page.selectOption("#game", game);
@@ -33,8 +35,14 @@ export async function largeTest(page, check, tictable, axe) {
     check(offered.join() === "0,3", `${game}: the levels offered are random and perfect (${offered})`);
     await page.selectOption("#level", "3");
     check((await page.textContent("#level-rates")).includes("need the whole table"), `${game}: the page says why sharp, gentle and adaptive are not offered`);
-    await page.click("#pz-new");
-    check((await page.textContent("#pz-counts")).includes("not offered"), `${game}: the page says puzzles are not offered`);
+    // Puzzles found by the search (no table to count them): one solved and one failed,
+    // each position and verdict as `tictable analyse --game G` (the search) has them.
+    puzzles.push(await puzzleTest(page, check, tictable, game, 11));
+    check((await page.textContent("#pz-counts")).includes("Found live"), `${game}: the page says how its puzzles are found`);
+    // Their exact counts, from the solved table: docs/puzzles.md's, remoteness by remoteness.
+    const shownCounts = JSON.parse(await page.getAttribute("#pz-counts", "data-counts")).map(c => `${c.remoteness}: ${c.classes} / ${c.positions}`).join(", ");
+    const docRow = readFileSync(new URL("../../docs/puzzles.md", import.meta.url), "utf8").split("\n").find(l => l.startsWith(`| ${game} |`));
+    check(docRow && docRow.split("|")[4].trim() === shownCounts, `${game}: the page's puzzle counts ${shownCounts} are docs/puzzles.md's`);
     const shown = [], viewMs = [];
     for (const side of ["X", "O"]) {
       await page.selectOption("#side", side); await page.fill("#rate", "0");
@@ -70,6 +78,8 @@ export async function largeTest(page, check, tictable, axe) {
         check(m.best === c.best.includes(c.moves[j].move), `${game} ${s.position} move ${m.m}: best on the page and in the CLI`);
       });
     });
+    // Watch: perfect play stepped to the end, every ply's value and move the CLI's.
+    watched.push(`${game} ${await watchTest(page, check, tictable, game)}`);
     if (axe) await axe(page, `index.html, ${game}`);
     const mid = viewMs.filter((_, k) => k > 0);
     rows.push(`| \`${game}\` | searched live | ${start} | ${(sum.table_bytes / 1048576).toFixed(0)} MiB (search) | the start ${ms} ms, then each position ${Math.max(...mid).toFixed(0)} ms at most |`);
@@ -77,5 +87,5 @@ export async function largeTest(page, check, tictable, axe) {
   }
   await page.selectOption("#game", "tictactoe");
   await page.waitForSelector("#gboard[data-game='tictactoe']", { state: "attached" });
-  return { times, rows, seconds: Math.round((Date.now() - t0) / 1000) };
+  return { times, rows, watched, puzzles, seconds: Math.round((Date.now() - t0) / 1000) };
 }

@@ -102,7 +102,7 @@ try {
     const l = await largeTest(page, check, tictable, axe);
     check(errors.length === 0, "no console errors: " + errors.join("; "));
     if (failed.length) throw new Error(`${failed.length} checks failed`);
-    console.log(`web large: PASS ${checks} checks; ${l.times.join("; ")}; ${l.seconds} s`);
+    console.log(`web large: PASS ${checks} checks; ${l.times.join("; ")}; Watch plies ${l.watched.join(", ")}; puzzles ${l.puzzles.join(", ")}; ${l.seconds} s`);
     await context.close(); rmSync(profile, { recursive: true, force: true });
     process.exit(0);
   }
@@ -374,36 +374,40 @@ try {
 
   lap("1d colours");
   // 2. Hints against `tictable analyse` on at least 200 positions read off the page.
+  // Every game played inside the page in one round trip: the side chosen and New
+  // game pressed through the controls' own events (as selectOption and click fire
+  // them), the squares clicked, the board read after each move as board() reads it.
   await setSelect("level", 0);
   const seen = new Map();
   let rnd = 12345;
   const random = n => { rnd = (rnd * 1103515245 + 12345) % 2147483648; return rnd % n; };
-  for (let game = 0; seen.size < 240 && game < 400; game++) {
-    await setSelect("side", game % 2 ? "O" : "X");
-    await page.click("#new");
-    // The game played in the page (the squares' own click events; one round trip),
-    // the board read after each move as board() reads it.
-    const played = await page.evaluate(rnd => {
-      const random = n => { rnd = (rnd * 1103515245 + 12345) % 2147483648; return rnd % n; };
-      const snap = () => ({
-        pos: document.getElementById("board").dataset.pos,
-        status: document.getElementById("status").textContent,
-        hints: [...document.querySelectorAll("#board button")].map(b => b.querySelector(".hint")?.textContent ?? null),
-        best: [...document.querySelectorAll("#board button")].flatMap((b, i) => b.classList.contains("best") ? [i] : []),
-        history: document.querySelectorAll("#history li").length,
-      });
-      const shown = [];
+  const played = await page.evaluate(rnd => {
+    const random = n => { rnd = (rnd * 1103515245 + 12345) % 2147483648; return rnd % n; };
+    const snap = () => ({
+      pos: document.getElementById("board").dataset.pos,
+      status: document.getElementById("status").textContent,
+      hints: [...document.querySelectorAll("#board button")].map(b => b.querySelector(".hint")?.textContent ?? null),
+      best: [...document.querySelectorAll("#board button")].flatMap((b, i) => b.classList.contains("best") ? [i] : []),
+      history: document.querySelectorAll("#history li").length,
+    });
+    const seen = new Map(), side = document.getElementById("side");
+    let games = 0;
+    for (; seen.size < 240 && games < 400; games++) {
+      side.value = games % 2 ? "O" : "X";
+      side.dispatchEvent(new Event("input", { bubbles: true })); side.dispatchEvent(new Event("change", { bubbles: true }));
+      document.getElementById("new").click();
       for (let b = snap(); !/wins|Draw/.test(b.status); b = snap()) {
-        shown.push(b);
+        seen.set(b.pos, b);
         const empty = b.hints.flatMap((h, i) => h !== null ? [i] : []);
         if (!empty.length) break;
         document.querySelector(`#board button[data-i='${empty[random(empty.length)]}']`).click();
       }
-      return { shown, rnd };
-    }, rnd);
-    rnd = played.rnd;
-    for (const shown of played.shown) seen.set(shown.pos, shown);
-  }
+    }
+    return { shown: [...seen.values()], games, rnd };
+  }, rnd);
+  rnd = played.rnd;
+  for (const shown of played.shown) seen.set(shown.pos, shown);
+  check(played.games < 400, `${played.games} games played for the hints`);
   const positions = [...seen.keys()];
   const answers = cli(positions);
   const children = positions.flatMap(p => [...p].flatMap((c, i) => c === "." ? [put(p, i)] : []));
@@ -751,7 +755,7 @@ try {
     `play page ${size(playPath)} B, wasm ${size(playPath.replace(/\.html$/, ".wasm"))} B; ` +
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
     `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), ` +
-    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), Connect Four 4x6, 6x4 and 5x5 searched live, played from both sides = the solver's table (${large.times.join("; ")}; ${large.seconds} s), a refutation per game of 4 and a typed move per game = tictable analyse, every level offered per game played from both sides (${levels.games} games; ${levels.engineMoves} never-losing engine moves value-kept per tictable analyse; win rates = docs/players.json; openings and ${levels.replies} replies = the CLI's), axe clean in ${axeRuns} runs, ` +
+    `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), Connect Four 4x6, 6x4 and 5x5 searched live, played from both sides = the solver's table (${large.times.join("; ")}; ${large.seconds} s), Watch stepped to the end and a puzzle found live solved and one failed per board = tictable analyse (plies: ${large.watched.join(", ")}; ${large.puzzles.join(", ")}), a refutation per game of 4 and a typed move per game = tictable analyse, every level offered per game played from both sides (${levels.games} games; ${levels.engineMoves} never-losing engine moves value-kept per tictable analyse; win rates = docs/players.json; openings and ${levels.replies} replies = the CLI's), axe clean in ${axeRuns} runs, ` +
     `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, ${colourFigure}, 0 console errors`);
 } finally {
   await context.close();

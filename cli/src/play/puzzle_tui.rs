@@ -3,26 +3,29 @@
 //! ([`super::look`]), the task ("win in N"), the move typed in the game's notation
 //! (squares and columns from 1; a slide or a pawn move as two keys, from and to),
 //! judged by the table at once; h hint, a answer (gives up), n next puzzle (of the
-//! same remoteness), q quit. The texts are the line dialogue's (`crate::puzzle`).
+//! same remoteness), q quit. The texts are the line dialogue's (`crate::puzzle`); the
+//! puzzles come from the table or, on the boards too large to solve, the live search
+//! (`crate::puzzle::Source`).
 
 use super::game_tui::{before_keys, board_lines, draw_with_legend, typed_and_message, Flow};
 use super::look::Look;
 use super::session::type_key_at;
-use crate::puzzle::{answer_text, hint_text, task_text, verdict_text};
+use crate::puzzle::{answer_text, hint_text, task_text, verdict_text, Source};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::{DefaultTerminal, Frame};
 use std::io;
-use tictable_games::puzzle::{self, Puzzle, Verdict};
-use tictable_games::{Game, Notation, Solution};
+use tictable_games::puzzle::{Puzzle, Verdict};
+use tictable_games::{Game, Notation};
 
 /// The keys, as the legend lists them.
 const KEYS: [&str; 2] = ["h hint · a answer", "n next puzzle · q quit"];
 
 /// The full-screen puzzle: the puzzle shown, what is typed, what was said.
-pub struct Screen<'a, G: Game> {
-    solution: &'a Solution<G>,
+pub struct Screen<G: Game, S: Source<G>> {
+    /// Where the puzzles come from and what judges them.
+    source: S,
     look: Look,
     /// The remoteness the next puzzles are drawn from (`None`: any).
     remoteness: Option<u8>,
@@ -42,12 +45,12 @@ pub struct Screen<'a, G: Game> {
     failed: u32,
 }
 
-impl<'a, G: Game> Screen<'a, G> {
+impl<G: Game, S: Source<G>> Screen<G, S> {
     /// The screen showing `first`; the next puzzles are of `remoteness`.
-    pub fn new(solution: &'a Solution<G>, first: Puzzle<G>, remoteness: Option<u8>) -> Self {
+    pub fn new(source: S, first: Puzzle<G>, remoteness: Option<u8>) -> Self {
         Screen {
-            solution,
-            look: Look::of(&solution.game().id()),
+            look: Look::of(&source.game().id()),
+            source,
             remoteness,
             puzzle: first,
             number: 1,
@@ -61,25 +64,19 @@ impl<'a, G: Game> Screen<'a, G> {
 
     /// The side to move, as the board calls it (X and O, White and Black).
     fn mover(&self) -> &'static str {
-        let game = self.solution.game();
+        let game = self.source.game();
         self.look.side(game.to_move(&self.puzzle.position))
     }
 
     /// Judges `mv` by the table and says so.
     fn answer(&mut self, mv: G::Move) {
-        let verdict = puzzle::judge(self.solution, &self.puzzle.position, mv);
+        let verdict = self.source.judge(&self.puzzle.position, mv);
         if verdict == Some(Verdict::Solved) {
             self.solved += 1;
         } else {
             self.failed += 1;
         }
-        let said = verdict_text(
-            self.solution.game(),
-            &self.puzzle,
-            self.mover(),
-            mv,
-            verdict,
-        );
+        let said = verdict_text(self.source.game(), &self.puzzle, self.mover(), mv, verdict);
         self.answered = Some((Some(mv), said));
     }
 
@@ -89,22 +86,27 @@ impl<'a, G: Game> Screen<'a, G> {
             return flow;
         }
         self.message.clear();
-        let game = self.solution.game();
-        match key.code {
-            KeyCode::Char('q') => return Flow::Quit,
-            KeyCode::Char('n') => {
-                // The first puzzle was drawn from the same remoteness: there is one.
-                if let Some(next) = puzzle::pick(self.solution, self.remoteness, rng) {
+        if key.code == KeyCode::Char('n') {
+            // The first puzzle was drawn from the same remoteness: the table has one;
+            // the live search may find none within its tries (said).
+            match self.source.pick(self.remoteness, rng) {
+                Ok(next) => {
                     self.puzzle = next;
                     self.number += 1;
                     self.typed.clear();
                     self.answered = None;
                 }
+                Err(e) => self.message = e,
             }
+            return Flow::Go;
+        }
+        let game = self.source.game();
+        match key.code {
+            KeyCode::Char('q') => return Flow::Quit,
             _ if self.answered.is_some() => {
                 self.message = "Answered: n for the next puzzle, q to quit.".into();
             }
-            KeyCode::Char('h') => self.message = hint_text(self.solution, &self.puzzle),
+            KeyCode::Char('h') => self.message = hint_text(game, &self.puzzle),
             KeyCode::Char('a') => {
                 self.failed += 1;
                 self.answered = Some((None, answer_text(game, &self.puzzle)));
@@ -134,7 +136,7 @@ impl<'a, G: Game> Screen<'a, G> {
     /// keys.
     pub fn render(&self, frame: &mut Frame, color: bool) {
         let bold = Style::new().add_modifier(Modifier::BOLD);
-        let game = self.solution.game();
+        let game = self.source.game();
         let p = &self.puzzle;
         let shown = match self.answered {
             Some((Some(mv), _)) => game.play(&p.position, mv),
@@ -168,14 +170,14 @@ impl<'a, G: Game> Screen<'a, G> {
 }
 
 /// Runs the full-screen puzzle, starting with `first`, until q.
-pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
-    solution: &Solution<G>,
+pub fn run<G: Game, S: Source<G>, R: rand_core::Rng + ?Sized>(
+    source: S,
     first: Puzzle<G>,
     remoteness: Option<u8>,
     rng: &mut R,
     color: bool,
 ) -> io::Result<()> {
-    let mut screen = Screen::new(solution, first, remoteness);
+    let mut screen = Screen::new(source, first, remoteness);
     let mut terminal: DefaultTerminal = ratatui::try_init()?;
     let result = (|| -> io::Result<()> {
         loop {
@@ -194,21 +196,23 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::Live;
     use ratatui::crossterm::event::KeyModifiers;
-    use tictable_games::{catalog, solve, Hexapawn};
+    use tictable_games::search::Searcher;
+    use tictable_games::{catalog, solve, Hexapawn, Solution};
 
-    fn press(screen: &mut Screen<'_, impl Game>, c: char) {
+    fn press<G: Game, S: Source<G>>(screen: &mut Screen<G, S>, c: char) {
         let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
         screen.key(key, &mut rand_pcg::Pcg64Mcg::new(1));
     }
 
     /// Types the answer of the puzzle shown key by key (the `-` of a pawn move comes
     /// by itself) and Enter; the tally says whether it was solved.
-    fn answer_typed<G: Game>(solution: &Solution<G>) {
+    fn answer_typed<G: Game, S: Source<G>>(mut source: S) {
         let mut rng = rand_pcg::Pcg64Mcg::new(3);
-        let first = puzzle::pick(solution, None, &mut rng).unwrap();
-        let answer = solution.game().write_move(first.answer, Notation::People);
-        let mut screen = Screen::new(solution, first, None);
+        let first = source.pick(None, &mut rng).unwrap();
+        let answer = source.game().write_move(first.answer, Notation::People);
+        let mut screen = Screen::new(source, first, None);
         for c in answer.chars().filter(|&c| c != '-') {
             press(&mut screen, c);
         }
@@ -228,6 +232,12 @@ mod tests {
         let catalog::AnyGame::ConnectFour(c4) = catalog::parse("connect4:4x4").unwrap() else {
             unreachable!()
         };
-        answer_typed(&solve(c4).unwrap());
+        let solution: Solution<_> = solve(c4).unwrap();
+        answer_typed(&solution);
+        // The board too large to solve: its puzzles found and judged by the live search.
+        let catalog::AnyGame::ConnectFour(large) = catalog::parse("connect4:4x6").unwrap() else {
+            unreachable!()
+        };
+        answer_typed(Live(Searcher::new(large, 1 << 22).unwrap()));
     }
 }

@@ -129,3 +129,93 @@ fn every_game_without_a_puzzle_of_that_remoteness_or_unknown_exits_2() {
     );
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Connect Four 4x6 and 6x4 (too large to solve on demand, no `--table`): the puzzle is
+/// found by the live search, the same for the same seed, and is one by an independent
+/// search here (the side to move wins in that many plies, exactly one move leads to a
+/// position lost for the opponent); plain text judges the answer and a wrong move as
+/// the search does; an even remoteness (no Connect Four win takes one) exits 2 with a
+/// clear error, not an endless search.
+#[test]
+fn the_large_boards_puzzles_are_found_and_judged_by_the_search() {
+    use tictable_games::search::Searcher;
+    use tictable_games::{catalog, ConnectFour};
+    for (id, remoteness) in [("connect4:4x6", "9"), ("connect4:6x4", "13")] {
+        let catalog::AnyGame::ConnectFour(game) = catalog::parse(id).unwrap() else {
+            unreachable!()
+        };
+        let args = [
+            "puzzle",
+            "--game",
+            id,
+            "--remoteness",
+            remoteness,
+            "--seed",
+            "5",
+        ];
+        let out = tictable(&[&args[..], &["--json"]].concat(), "");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(
+            out.stdout,
+            tictable(&[&args[..], &["--json"]].concat(), "").stdout,
+            "the same seed, the same puzzle"
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let (position, answer) = position_and_answer::<ConnectFour>(&game, &json);
+        let mut searcher = Searcher::new(game, 1 << 22).unwrap();
+        let record = searcher.record(&position);
+        assert_eq!(
+            (record.outcome, record.remoteness.to_string()),
+            (Outcome::Win, remoteness.to_string())
+        );
+        let mut moves = Vec::new();
+        game.moves(&position, &mut moves);
+        let children: Vec<_> = moves
+            .iter()
+            .map(|&m| searcher.record(&game.play(&position, m)))
+            .collect();
+        let winning: Vec<u8> = moves
+            .iter()
+            .zip(&children)
+            .filter(|(_, c)| c.outcome == Outcome::Loss)
+            .map(|(&m, _)| m)
+            .collect();
+        assert_eq!(winning, vec![answer], "{id}: exactly one winning move");
+        let people = game.write_move(answer, Notation::People);
+        let said = text(&tictable(&args, &format!("hint\n{people}\n")).stdout);
+        assert!(
+            said.contains("Hint: the move is one of")
+                && said.contains(&format!("Solved: {people} keeps the win")),
+            "{said}"
+        );
+        let (k, child) = moves
+            .iter()
+            .zip(&children)
+            .find(|(&m, _)| m != answer)
+            .unwrap();
+        let expected = match child.outcome {
+            Outcome::Draw => "draws".to_string(),
+            Outcome::Win => format!("loses in {}", child.remoteness + 1),
+            Outcome::Loss => unreachable!(),
+        };
+        let wrong = game.write_move(*k, Notation::People);
+        let said = text(&tictable(&args, &format!("{wrong}\n")).stdout);
+        assert!(
+            said.contains(&format!(
+                "Not it: {wrong} {expected} is a mistake where {people} wins in {remoteness}."
+            )),
+            "{said}"
+        );
+    }
+    let out = tictable(
+        &["puzzle", "--game", "connect4:6x4", "--remoteness", "4"],
+        "",
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no puzzle won in 4 plies found within 2000 tries")
+            && err.contains("odd number of plies"),
+        "{err}"
+    );
+}
