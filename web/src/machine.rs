@@ -180,10 +180,10 @@ pub extern "C" fn machine_move(from: u32, to: u32) -> i32 {
             return 2;
         };
         let mut w = m.world.borrow_mut();
-        let Some(i) = w.piece_on(from) else {
+        let Some(i) = w.piece_seen_on(from) else {
             return 2;
         };
-        if let Some(taken) = w.piece_on(to) {
+        if let Some(taken) = w.piece_seen_on(to) {
             if w.pieces[taken].colour == w.pieces[i].colour {
                 return 2;
             }
@@ -199,24 +199,25 @@ pub extern "C" fn machine_move(from: u32, to: u32) -> i32 {
 
 /// Chooses the game numbered `code` (1 tic-tac-toe, 2 misère, 3 three men's
 /// morris, 4 tapatan, 5 achi, 6 hexapawn) as a person does: Level pressed (and
-/// the machine run ~0.3 s after each press) until the lights show that game. 0
-/// done; 1 no machine; 2 no such game, or the machine is not in Setup (after a
-/// game: clear the board and press Level or Start first).
+/// the machine run ~0.3 s after each press) until the lights show that game
+/// (after a game or task the first press brings the setup back). 0 done; 1 no
+/// machine; 2 no such game, or the machine is neither in Setup nor after a game.
 #[no_mangle]
 pub extern "C" fn machine_game(code: u32) -> i32 {
     let Some(target) = u8::try_from(code).ok().and_then(Rules::from_code) else {
         return 2;
     };
     with(|m, h| {
-        // The first press shows the game, each further one the next: at most one
-        // press more than there are games.
-        for _ in 0..=Rules::ALL.len() {
-            if m.controller.state() != State::Setup {
+        // The first press shows the game, each further one the next: at most two
+        // presses more than there are games.
+        for _ in 0..Rules::ALL.len() + 2 {
+            let state = m.controller.state();
+            if !matches!(state, State::Setup | State::Over(_) | State::TaskDone) {
                 return 2;
             }
             let lights = m.world.borrow().lights;
             let shown = lights[Light::DeviceTurn.index()] && lights[Light::HumanTurn.index()];
-            if shown && m.controller.rules() == target {
+            if state == State::Setup && shown && m.controller.rules() == target {
                 return 0;
             }
             h.press(Button::Level, m.now);
@@ -757,6 +758,160 @@ mod tests {
         let v = view();
         let record = v.split("\"record\":\"").nth(1).unwrap()[..9].to_string();
         assert_eq!(record.matches('X').count(), 2, "{v}");
+    }
+
+    /// The field `key` of the view, as text (a string's without its quotes).
+    fn field(key: &str) -> String {
+        let v = view();
+        let rest = v.split(&format!("\"{key}\":")).nth(1).unwrap().to_string();
+        let end = rest.find([',', '}']).unwrap();
+        rest[..end].trim_matches('"').to_string()
+    }
+
+    /// Every game chosen with Level through `machine_game` (round to
+    /// tic-tac-toe), refused in the person's turn; then a hexapawn game played
+    /// by hand to its end: the set-up by the advice's act, pawn moves and
+    /// captures by `machine_move`, one illegal move refused and put back as the
+    /// game has it.
+    #[test]
+    fn every_game_is_chosen_and_hexapawn_is_played_by_hand() {
+        assert_eq!(machine_new(11, 0, 3), 0);
+        assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
+        for code in [3, 6, 1, 2, 4, 5, 6] {
+            assert_eq!(machine_game(code), 0, "game {code}: {}", view());
+            assert_eq!(field("code"), code.to_string());
+            assert!(field("lights_say").contains(&format!("game {code} in binary")));
+        }
+        assert_eq!(machine_game(7), 2);
+        assert_eq!(field("game"), "hexapawn");
+        machine_press(3);
+        assert!(run_until(120_000, "\"your_move\":\"setup\""), "{}", view());
+        assert_eq!(field("state"), "HumanTurn");
+        assert_eq!(machine_game(1), 2, "no game chosen mid-game");
+        assert_eq!(machine_do(15, 0), 0);
+        machine_press(0);
+        // The machine's first pawn move, then the person's turn with pawns to move.
+        assert!(run_until(120_000, "\"to_move\":\"O\""), "{}", view());
+        let (mut illegal, mut captures) = (false, 0);
+        for _ in 0..12 {
+            assert!(
+                run_until(120_000, "\"state\":\"HumanTurn\"") || view().contains("Over"),
+                "{}",
+                view()
+            );
+            if view().contains("\"state\":\"Over") {
+                break;
+            }
+            let moves: Vec<(Move, bool)> = with(|m, _| {
+                let p = m.controller.record().position();
+                let taken = p.x | p.o;
+                Rules::Hexapawn
+                    .children(&p)
+                    .iter()
+                    .map(|(mv, _)| (*mv, taken & mv.to().bit() != 0))
+                    .collect()
+            })
+            .unwrap();
+            let record = field("record");
+            if !illegal {
+                // A pawn sideways or backwards, to an empty square: refused.
+                let from = moves[0].0.from().unwrap();
+                let to = (0..9u8)
+                    .filter_map(Square::new)
+                    .find(|&t| {
+                        record.as_bytes()[usize::from(t.index())] == b'.'
+                            && !moves
+                                .iter()
+                                .any(|(mv, _)| mv.from() == Some(from) && mv.to() == t)
+                    })
+                    .unwrap();
+                assert_eq!(
+                    machine_move(u32::from(from.index()), u32::from(to.index())),
+                    0
+                );
+                machine_press(0);
+                assert!(run_until(30_000, "does not match the game"), "{}", view());
+                assert_eq!(machine_do(12, 0), 0);
+                assert!(run_until(30_000, "\"state\":\"HumanTurn\""), "{}", view());
+                assert_eq!(field("record"), record);
+                illegal = true;
+                continue;
+            }
+            let (mv, capture) = moves.iter().copied().find(|&(_, c)| c).unwrap_or(moves[0]);
+            captures += usize::from(capture);
+            let from = mv.from().unwrap();
+            assert_eq!(
+                machine_move(u32::from(from.index()), u32::from(mv.to().index())),
+                0
+            );
+            machine_press(0);
+            machine_run(500);
+        }
+        assert!(view().contains("\"state\":\"Over"), "{}", view());
+        assert!(illegal && captures > 0, "{illegal} {captures}");
+    }
+
+    /// Hexapawn with a power cut while the machine carries a piece (its pawn, or
+    /// the person's pawn it captures): the advice gets the game going again.
+    #[test]
+    fn hexapawn_survives_a_power_cut_mid_move() {
+        let mut cuts = Vec::new();
+        for seed in 1..=4 {
+            assert_eq!(machine_new(seed, 0, 3), 0);
+            assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
+            assert_eq!(machine_game(6), 0);
+            machine_press(3);
+            assert!(run_until(120_000, "\"your_move\":\"setup\""), "{}", view());
+            machine_do(15, 0);
+            machine_press(0);
+            assert!(run_until(120_000, "\"to_move\":\"O\""), "{}", view());
+            assert!(run_until(120_000, "\"state\":\"HumanTurn\""), "{}", view());
+            let mv = with(|m, _| {
+                let p = m.controller.record().position();
+                let children = Rules::Hexapawn.children(&p);
+                let taken = p.x | p.o;
+                let all: Vec<Move> = children.iter().map(|(mv, _)| *mv).collect();
+                all.iter()
+                    .copied()
+                    .find(|mv| taken & mv.to().bit() != 0)
+                    .unwrap_or(all[0])
+            })
+            .unwrap();
+            let from = mv.from().unwrap();
+            assert_eq!(
+                machine_move(u32::from(from.index()), u32::from(mv.to().index())),
+                0
+            );
+            machine_press(0);
+            let mut carried = false;
+            for _ in 0..6000 {
+                machine_run(10);
+                if !view().contains("\"held\":-1") {
+                    carried = true;
+                    break;
+                }
+            }
+            if !carried {
+                continue;
+            }
+            let state = field("state");
+            cuts.push(state.clone());
+            assert_eq!(machine_power_cut(), 0);
+            for _ in 0..5 {
+                machine_run(20_000);
+                if view().contains("\"state\":\"Error") {
+                    follow_advice();
+                } else {
+                    break;
+                }
+            }
+            assert!(
+                run_until(120_000, "\"state\":\"HumanTurn\"") || view().contains("Over"),
+                "seed {seed}, cut in {state}: {}",
+                view()
+            );
+        }
+        assert!(cuts.len() >= 3, "cut while carrying: {cuts:?}");
     }
 
     /// A power cut in the middle of a game: the controller resumes from the

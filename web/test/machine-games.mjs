@@ -27,6 +27,7 @@ export async function machineGamesTest(page, check, tictable) {
       seen: [...document.querySelectorAll("#m-squares button")].map(b => b.dataset.seen),
       selected: document.getElementById("m-game").value,
       captures: document.querySelectorAll("#mv .capture").length,
+      held: +document.getElementById("mv").dataset.held,
     };
   });
   const waitFor = async (ok, what, ms = 90000) => {
@@ -47,13 +48,18 @@ export async function machineGamesTest(page, check, tictable) {
   // The record in the CLI's notation (rows top first; the side to move but in tic-tac-toe).
   const position = (game, m) => m.record.match(/.{3}/g).join("/") + (game === "tictactoe" || game === "misere" ? "" : " " + m.toMove);
   const analyse = (game, m) => cli(tictable, game, [position(game, m)])[0];
-  // Follows the advice's steps (abandoning aside) until the error light goes out.
+  // Follows the advice's steps (abandoning aside) until the error light goes out, up
+  // to three rounds (as fast as possible, the machine may fail again, say a move
+  // redone after a power cut, between two looks).
   const followAdvice = async (m, what) => {
-    for (const label of m.steps) {
-      if (label === "Hold Start 2 s (abandon)") continue;
-      await step(label);
-      const left = await waitFor(x => x.state !== "Error" && x.state !== "Starting", `${what}: out of the error after "${label}"`, 8000).catch(() => null);
-      if (left) return left;
+    for (let round = 0; round < 3; round++) {
+      for (const label of m.steps) {
+        if (label === "Hold Start 2 s (abandon)") continue;
+        await step(label).catch(() => null);
+        const left = await waitFor(x => x.state !== "Error" && x.state !== "Starting", `${what}: out of the error after "${label}"`, 8000).catch(() => null);
+        if (left) return left;
+      }
+      m = await read();
     }
     return null;
   };
@@ -84,11 +90,13 @@ export async function machineGamesTest(page, check, tictable) {
     const start = game === "hexapawn" ? "OOO/.../XXX X" : ".../.../..." + (game === "tictactoe" || game === "misere" ? "" : " X");
     const s0 = cli(tictable, game, [start])[0], flip = { win: "loss", loss: "win", draw: "draw" };
     let firstValue = null;
+    const met = [];
+    let cheated = false, confirmed = false, cut = false;
     let illegal = false, byHand = 0, captured = 0, setUp = false, plies = 0, expectNext = null, kept = 0;
     for (let turn = 0; turn < 80; turn++) {
       m = await waitFor(x => x.state === "HumanTurn" || x.state === "Over" || x.state === "Error", `${game}: the person's turn or the end`);
       if (m.state === "Over") break;
-      if (m.state === "Error") { check(await followAdvice(m, `${game} in play`) !== null, `${game}: in play "${m.full}" ended by ${m.steps}`); continue; }
+      if (m.state === "Error") { met.push(m.full); check(await followAdvice(m, `${game} in play`) !== null, `${game}: in play "${m.full}" ended by ${m.steps}`); continue; }
       if (m.move === "setup") {
         check(m.lights.includes("Device turn") && m.lights.includes("Human turn") && /set up your pawns/.test(m.say), `${game}: both turn lights ask for the set-up: ${m.say}`);
         await step("Set up your pawns"); await done();
@@ -141,6 +149,30 @@ export async function machineGamesTest(page, check, tictable) {
         illegal = true;
         continue;
       }
+      // A cheat: one of the machine's pieces moved to an empty point; it puts it back.
+      if (!cheated) {
+        const theirs = [...m.expect].findIndex(c => c !== "." && c !== pc), empty = m.expect.indexOf(".");
+        const before = m.restores;
+        await tool("Move (cheat)"); await square(theirs); await square(empty); await done();
+        const back = await waitFor(x => x.state === "HumanTurn" && x.restores === before + 1, `${game}: the cheat (${theirs + 1} to ${empty + 1}) put back`, 60000);
+        check(back.record === m.record && seenOk(back), `${game}: the moved piece back on ${theirs + 1}: ${back.seen}`);
+        cheated = true;
+        continue;
+      }
+      // Level mid-game asks to confirm the end with every light (for 10 s: at real
+      // speed here); Done plays on.
+      if (!confirmed && game === "achi") {
+        await page.selectOption("#m-speed", "1");
+        await page.click("#m-btn-4");
+        const c = await waitFor(x => x.lights.length === 7, `${game}: every light after Level`, 10000);
+        check(/end the game\? Level again ends it/.test(c.say) && c.steps.includes("Press Level") && c.steps.includes("Press Done"), `${game}: the confirmation in words: ${c.say} / ${c.steps}`);
+        await done();
+        const on = await waitFor(x => x.lights.length < 7, `${game}: the game goes on after Done`, 10000);
+        check(on.state === "HumanTurn" && on.record === m.record, `${game}: Done plays on: ${on.state} ${on.record}`);
+        await page.selectOption("#m-speed", "0");
+        confirmed = true;
+        continue;
+      }
       // The person's move: until one slide or capture was made by hand, the best (a
       // capture first, in hexapawn); then the fastest loss, so the game ends soon.
       const captures = moves.filter(x => x.from !== null && m.expect[x.to] !== ".");
@@ -149,8 +181,21 @@ export async function machineGamesTest(page, check, tictable) {
         : byHand === 0 ? best[0] : [...moves].sort(worse)[0];
       await tool("Your piece");
       if (pick.from !== null) { captured += m.expect[pick.to] !== "."; await square(pick.from); await square(pick.to); byHand++; } else await square(pick.to);
+      // A power cut while the machine carries its next piece (its slide or placement;
+      // at real speed to catch it): a fresh controller resumes from the flash and the
+      // game goes on.
+      const cutNow = !cut && (pick.from !== null || game === "misere");
+      if (cutNow) await page.selectOption("#m-speed", "1");
       await done();
       expectNext = pick;
+      if (cutNow) {
+        await waitFor(x => x.held >= 0 || x.state === "Over", `${game}: the machine carrying a piece`, 60000);
+        await page.click("#m-power");
+        const boot = await waitFor(x => /Error blinks 2 times/.test(x.say), `${game}: the boot signal`, 5000);
+        check(boot.held === -1, `${game}: the power cut dropped the piece`);
+        await page.selectOption("#m-speed", "0");
+        cut = true;
+      }
       await waitFor(x => x.record !== m.record || x.state !== "HumanTurn", `${game}: the move ${pick.move} taken`);
       plies++;
     }
@@ -166,7 +211,8 @@ export async function machineGamesTest(page, check, tictable) {
     check(game === "tictactoe" || game === "misere" || byHand > 0, `${game}: a slide or pawn move by hand`);
     check(game !== "hexapawn" || captured > 0, `${game}: a capture by hand`);
     check(game !== "hexapawn" || setUp, `${game}: the set-up by hand`);
-    rows.push(`${game} ${light.toLowerCase()} in ${plies} moves by hand${byHand ? ` (${byHand} slides or pawn moves, ${captured} captures)` : ""}, ${kept} machine moves value-kept, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    check(cheated && (cut || game === "tictactoe") && (confirmed || game !== "achi"), `${game}: the cheat, the power cut and the confirmation done`);
+    rows.push(`${game} ${light.toLowerCase()} in ${plies} moves by hand${byHand ? ` (${byHand} slides or pawn moves, ${captured} captures)` : ""}, ${kept} machine moves value-kept, errors met in play: ${met.length ? met.join(" / ") : "none"}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     await step("Clear the board");
   }
   return rows;
