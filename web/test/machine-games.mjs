@@ -149,6 +149,13 @@ export async function machineGamesTest(page, check, tictable) {
         illegal = true;
         continue;
       }
+      // Another game chosen mid-game: refused in words, nothing changed.
+      if (!cheated && game === "misere") {
+        await page.selectOption("#m-game", "4");
+        const r = await read();
+        const note = await page.textContent("#m-note");
+        check(r.game === game && r.selected === "2" && /end this one first/.test(note) && r.record === m.record, `${game}: no other game mid-game: ${note}, ${r.game}, selector ${r.selected}`);
+      }
       // A cheat: one of the machine's pieces moved to an empty point; it puts it back.
       if (!cheated) {
         const theirs = [...m.expect].findIndex(c => c !== "." && c !== pc), empty = m.expect.indexOf(".");
