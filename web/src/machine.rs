@@ -849,6 +849,10 @@ mod tests {
         }
         assert!(view().contains("\"state\":\"Over"), "{}", view());
         assert!(illegal && captures > 0, "{illegal} {captures}");
+        // Level after the game brings the setup back and goes on to the next
+        // game: tic-tac-toe's level stays the page's.
+        assert_eq!(machine_game(1), 0, "{}", view());
+        assert_eq!(field("level"), "perfect");
     }
 
     /// Hexapawn with a power cut while the machine carries a piece (its pawn, or

@@ -53,9 +53,10 @@ impl MoveChooser for PanelChooser {
         }
     }
 
-    fn next_level(&mut self) {
-        self.level.next_level();
-    }
+    /// Nothing: Level is the game button in a build of several games (after a
+    /// game its first press brings the setup back, and the controller passes it
+    /// here too); tic-tac-toe's level is the page's selector.
+    fn next_level(&mut self) {}
 
     fn observe(&mut self, board: &Board, square: Square) {
         if self.rules == Rules::TicTacToe {
@@ -94,6 +95,12 @@ mod tests {
     #[test]
     fn plays_every_game_and_tic_tac_toe_at_its_level() {
         let mut c = PanelChooser::new(Strategy::new(Level::Random), 1).unwrap();
+        c.next_level();
+        assert_eq!(
+            c.strategy().level(),
+            Level::Random,
+            "Level chooses games here"
+        );
         for r in Rules::ALL {
             assert!(c.set_rules(r), "{r:?}");
             assert_eq!(c.rules(), r);

@@ -28,6 +28,7 @@ export async function machineGamesTest(page, check, tictable) {
       selected: document.getElementById("m-game").value,
       captures: document.querySelectorAll("#mv .capture").length,
       held: +document.getElementById("mv").dataset.held,
+      captured: +document.getElementById("mv").dataset.captured,
     };
   });
   const waitFor = async (ok, what, ms = 90000) => {
@@ -119,7 +120,7 @@ export async function machineGamesTest(page, check, tictable) {
       if (expectNext && game !== "tictactoe") {
         const same = a.value === expectNext.value && (a.value === "draw" || a.remoteness === expectNext.remoteness - 2);
         check(same, `${game}: the machine kept the value: ${a.value} ${a.remoteness} after ${expectNext.value} ${expectNext.remoteness} (${position(game, m)})`);
-      } else if (expectNext) check(a.value === expectNext.value, `${game}: the machine kept the value: ${a.value} after ${expectNext.value}`);
+      } else if (expectNext) check(a.value === expectNext.value, `${game}: the machine kept the value: ${a.value} after ${expectNext.value} (${expectNext.move} played; now ${position(game, m)})`);
       const moves = a.moves.map(x => ({ ...x, from: x.move.includes("-") ? +x.move.split("-")[0] : null, to: +x.move.split("-").pop() }));
       const mine = [...m.expect].flatMap((c, i) => c === pc ? [i] : []);
       // One illegal move, refused: placing games put two pieces down; moving games move
@@ -218,8 +219,11 @@ export async function machineGamesTest(page, check, tictable) {
     check(game === "tictactoe" || game === "misere" || byHand > 0, `${game}: a slide or pawn move by hand`);
     check(game !== "hexapawn" || captured > 0, `${game}: a capture by hand`);
     check(game !== "hexapawn" || setUp, `${game}: the set-up by hand`);
+    // The person's pawns the machine took lie in its capture places.
+    const lost = game === "hexapawn" ? 3 - [...m.expect].filter(c => c === pc).length : 0;
+    check(m.captured === lost, `${game}: ${lost} of the person's pawns captured, ${m.captured} in the capture places`);
     check(cheated && (cut || game === "tictactoe") && (confirmed || game !== "achi"), `${game}: the cheat, the power cut and the confirmation done`);
-    rows.push(`${game} ${light.toLowerCase()} in ${plies} moves by hand${byHand ? ` (${byHand} slides or pawn moves, ${captured} captures)` : ""}, ${kept} machine moves value-kept, errors met in play: ${met.length ? met.join(" / ") : "none"}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    rows.push(`${game} ${light.toLowerCase()} in ${plies} moves by hand${byHand ? ` (${byHand} slides or pawn moves, ${captured} captures)` : ""}${lost ? `, ${lost} captured by the machine` : ""}, ${kept} machine moves value-kept, errors met in play: ${met.length ? met.join(" / ") : "none"}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     await step("Clear the board");
   }
   return rows;
