@@ -41,6 +41,9 @@ pub enum Act {
     ClearBoard,
     /// Puts the board back as the game record has it.
     AsRecorded,
+    /// Sets the person's pawns from storage on their home squares (hexapawn's
+    /// set-up).
+    SetUp,
     /// Switches the simulated faults off (the page's fault boxes).
     FaultsOff,
     /// Frees a jammed mechanism: the motors turn the axes again (a slip only
@@ -69,6 +72,7 @@ impl Act {
             Act::AsRecorded => (12, 0),
             Act::FaultsOff => (13, 0),
             Act::FreeMechanism => (14, 0),
+            Act::SetUp => (15, 0),
         }
     }
 
@@ -99,6 +103,7 @@ impl Act {
             12 => Act::AsRecorded,
             13 => Act::FaultsOff,
             14 => Act::FreeMechanism,
+            15 => Act::SetUp,
             _ => return None,
         })
     }
@@ -127,6 +132,7 @@ impl Act {
             Act::AsRecorded => "Put the board back as the game has it".into(),
             Act::FaultsOff => "Switch the simulated faults off".into(),
             Act::FreeMechanism => "Free the jammed mechanism".into(),
+            Act::SetUp => "Set up your pawns".into(),
         }
     }
 }
@@ -151,11 +157,45 @@ pub struct Advice {
     pub steps: Vec<Act>,
 }
 
+/// What kind of move the person makes in their turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum YourMove {
+    /// A piece from storage onto an empty square (tic-tac-toe, misère, the
+    /// morris games until every piece is down).
+    Place,
+    /// One of their pieces slid to an adjacent empty point (the morris games).
+    Slide,
+    /// A pawn one square forward, or diagonally forward onto a machine's pawn,
+    /// which is taken off (hexapawn).
+    Pawn,
+    /// Hexapawn's set-up: their pawns on their home row (both turn lights).
+    SetUp,
+}
+
+impl YourMove {
+    /// Its name for the page (`place`, `slide`, `pawn`, `setup`).
+    pub fn id(self) -> &'static str {
+        match self {
+            YourMove::Place => "place",
+            YourMove::Slide => "slide",
+            YourMove::Pawn => "pawn",
+            YourMove::SetUp => "setup",
+        }
+    }
+}
+
 /// What the page knows of the machine beyond its state.
 #[derive(Clone, Copy, Debug)]
 pub struct Context {
     /// The person's colour (the device plays the other).
     pub visitor: Colour,
+    /// The kind of the person's move in their turn.
+    pub your_move: YourMove,
+    /// The person's squares at the game's start (hexapawn's home row).
+    pub home: Squares,
+    /// Level was pressed in the person's turn: every light asks to confirm the
+    /// end of the game.
+    pub confirming: bool,
     /// The simulated faults are switched on.
     pub faults_on: bool,
     /// Some piece lies on the board area (not in storage).
@@ -177,7 +217,8 @@ pub fn advice(state: State, cx: Context) -> Advice {
         | State::Verifying { .. }
         | State::Checking
         | State::Restoring { .. }
-        | State::VerifyingRestore { .. } => a(
+        | State::VerifyingRestore { .. }
+        | State::Capturing { .. } => a(
             "The machine is working: watch the head. (Hold Start 2 s to abandon.)",
             &[Act::Wait],
         ),
@@ -193,7 +234,7 @@ pub fn advice(state: State, cx: Context) -> Advice {
             steps.push(Act::Press(Button::Start));
             Advice {
                 say: "Press Start to play (Side: who moves first; First square: the \
-                      machine's first square; Level: how well it plays)."
+                      machine's first square; Level: the game, its number on the lights)."
                     .into(),
                 steps,
             }
@@ -202,13 +243,12 @@ pub fn advice(state: State, cx: Context) -> Advice {
             "Clear the board: the game starts once it is empty.",
             &[Act::ClearBoard],
         ),
-        State::HumanTurn => Advice {
-            say: format!(
-                "Your move: click an empty square to put your {} piece there, then press Done.",
-                colour_word(cx.visitor)
-            ),
-            steps: vec![Act::Place(cx.visitor, None), Act::Press(Button::Done)],
-        },
+        State::HumanTurn if cx.confirming => a(
+            "Every light: Level again ends the game; Done (any other button, or 10 s) \
+             plays on.",
+            &[Act::Press(Button::Level), Act::Press(Button::Done)],
+        ),
+        State::HumanTurn => your_turn(cx),
         State::Over(_) | State::TaskDone => a(
             "Clear the board, then press Start for a new game.",
             &[Act::ClearBoard, Act::Press(Button::Start)],
@@ -251,6 +291,49 @@ pub fn advice(state: State, cx: Context) -> Advice {
         advice.steps.push(Act::FaultsOff);
     }
     advice
+}
+
+/// The person's turn: their move by its kind, then Done.
+fn your_turn(cx: Context) -> Advice {
+    let colour = colour_word(cx.visitor);
+    let (say, first) = match cx.your_move {
+        YourMove::Place => (
+            format!("Your move: click an empty square to put your {colour} piece there, then press Done."),
+            Some(Act::Place(cx.visitor, None)),
+        ),
+        YourMove::Slide => (
+            format!(
+                "Your move: slide one of your {colour} pieces to an adjacent empty point \
+                 (click it, then the point), then press Done."
+            ),
+            None,
+        ),
+        YourMove::Pawn => (
+            format!(
+                "Your move: a {colour} pawn one square forward, or diagonally forward onto \
+                 one of the machine's (it is taken off): click it, then where it goes; then \
+                 press Done."
+            ),
+            None,
+        ),
+        YourMove::SetUp => {
+            let squares: Vec<String> = cx.home.iter().map(|s| (s.index() + 1).to_string()).collect();
+            (
+                format!(
+                    "Both turn lights: set your {colour} pawns on squares {}, then press Done.",
+                    squares.join(", ")
+                ),
+                Some(Act::SetUp),
+            )
+        }
+    };
+    Advice {
+        say,
+        steps: first
+            .into_iter()
+            .chain([Act::Press(Button::Done)])
+            .collect(),
+    }
 }
 
 /// "black" or "white".
@@ -368,6 +451,9 @@ mod tests {
     fn every_problem_has_steps_the_page_offers() {
         let cx = Context {
             visitor: Colour::White,
+            your_move: YourMove::Place,
+            home: Squares::EMPTY,
+            confirming: false,
             faults_on: false,
             board_used: true,
             device_stocked: true,

@@ -2,7 +2,7 @@
 //! away, centred, set aside and put back, as a person at the table does them
 //! (the machine learns of it only through its sensors).
 
-use tictable::{Board, Square};
+use tictable::Square;
 use tictable_machine::motion::Point;
 use tictable_machine::sim::world::{World, NO_COVER_MM};
 use tictable_machine::Colour;
@@ -103,12 +103,12 @@ pub fn tidy(w: &mut World, target: impl Fn(Square) -> Option<Colour>) -> usize {
     moved
 }
 
-/// Puts the board as `board` has it (X black, O white): pieces that do not
-/// belong go back to storage, the missing ones come from storage, every piece
-/// centred. `false` when a column ran out of pieces.
-pub fn as_board(w: &mut World, board: Board) -> bool {
-    let colour_on = |s: Square| board.get(s).map(Colour::of);
-    tidy(w, colour_on);
+/// Puts the board as `colour_on` has it (the colour each square should show,
+/// `None` empty): pieces that do not belong go back to storage, the missing ones
+/// come from storage, every piece centred. `false` when a column ran out of
+/// pieces.
+pub fn as_board(w: &mut World, colour_on: impl Fn(Square) -> Option<Colour>) -> bool {
+    tidy(w, &colour_on);
     let mut complete = true;
     for s in Square::ALL {
         let Some(colour) = colour_on(s) else {

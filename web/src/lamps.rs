@@ -3,8 +3,20 @@
 //! together in the controller's state, never one by one when they form a
 //! pattern (Error with Win and Loss is one message, not three).
 
-use tictable_machine::controller::State;
+use tictable_machine::controller::{Rules, State, CONFIRM_GAME_LIGHTS};
 use tictable_machine::panel::Light;
+
+/// A game's name for people, by its rules.
+pub fn game_name(rules: Rules) -> &'static str {
+    match rules {
+        Rules::TicTacToe => "tic-tac-toe",
+        Rules::Misere => "misère tic-tac-toe",
+        Rules::ThreeMensMorris => "three men's morris",
+        Rules::Tapatan => "tapatan",
+        Rules::Achi => "achi",
+        Rules::Hexapawn => "hexapawn",
+    }
+}
 
 /// A light's name as printed on the panel.
 pub fn name(light: Light) -> &'static str {
@@ -58,7 +70,20 @@ pub fn say(state: State, mask: u8) -> String {
         n @ 1..=9 => format!(", square {n} in binary (Lamp 1, Win 2, Draw 4, Loss 8)"),
         _ => String::new(),
     };
+    let both_turns = on(Light::DeviceTurn) && on(Light::HumanTurn);
     let meaning = match state {
+        // The game chosen with Level (firmware/README.md, "Games"): its number.
+        State::Setup if both_turns => format!(
+            "game {} in binary (Lamp 1, Win 2, Draw 4, Loss 8): {}; Level again: the next game",
+            number(mask),
+            Rules::from_code(number(mask)).map_or("no game", game_name)
+        ),
+        State::HumanTurn if mask == CONFIRM_GAME_LIGHTS => {
+            "end the game? Level again ends it; another button or 10 s plays on".into()
+        }
+        State::HumanTurn if both_turns => {
+            "set up your pawns on your home row, then press Done".into()
+        }
         // The error pattern: one message, the controller's own words.
         State::Error(problem) if on(Light::Error) => format!("{problem}"),
         State::CalibratingSensors { .. } => {
@@ -121,5 +146,14 @@ mod tests {
             say(State::Over(Some(true)), Light::Win.bit()),
             "Win: the machine won"
         );
+        // Level in Setup: game 4 (Draw + Lamp) with both turn lights.
+        let game = Light::DeviceTurn.bit() | Light::HumanTurn.bit();
+        assert_eq!(
+            say(State::Setup, game | Light::Draw.bit() | Light::Lamp.bit()),
+            "Lamp + Device turn + Human turn + Draw: game 5 in binary (Lamp 1, Win 2, Draw 4, \
+             Loss 8): achi; Level again: the next game"
+        );
+        assert!(say(State::HumanTurn, CONFIRM_GAME_LIGHTS).contains("Level again ends it"));
+        assert!(say(State::HumanTurn, game).contains("set up your pawns"));
     }
 }

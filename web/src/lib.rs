@@ -9,7 +9,8 @@
 //! drives the real controller (`tictable-machine`) against the simulator's world
 //! (`sim-core`): [`machine`] has the exports, [`advice`] what a person does for
 //! each thing the machine shows, [`hands`] the person's hands on the simulated
-//! table, [`lamps`] the panel's lights in words.
+//! table, [`lamps`] the panel's lights in words, [`panel_chooser`] the machine's
+//! moves in the six games it plays.
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -26,6 +27,8 @@ pub mod hands;
 pub mod lamps;
 #[cfg(feature = "machine")]
 pub mod machine;
+#[cfg(feature = "machine")]
+pub mod panel_chooser;
 
 thread_local! {
     static OUT: RefCell<String> = const { RefCell::new(String::new()) };

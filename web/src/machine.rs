@@ -1,26 +1,32 @@
 //! The machine panel: the real controller (`tictable-machine`, the firmware's logic) against
 //! the simulator's world, the visitor in the person's place (a passive
-//! [`SimHuman`]: the page moves the pieces and presses the buttons).
+//! [`SimHuman`]: the page moves the pieces and presses the buttons), in any of
+//! the six games the machine plays ([`PanelChooser`]; Level chooses the game).
 
-use crate::advice::{advice, Act, Advice, Context};
+use crate::advice::{advice, Act, Advice, Context, YourMove};
 use crate::hands::{self, ASIDE};
-use crate::{answer, lamps, Rng};
+use crate::panel_chooser::PanelChooser;
+use crate::{answer, lamps};
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::rc::Rc;
 use tictable::strategy::Strategy;
-use tictable::Square;
-use tictable_machine::controller::StrategyChooser;
-use tictable_machine::model::ResetCause;
+use tictable::{Square, Squares};
+use tictable_machine::classify::Sensed;
+use tictable_machine::controller::{
+    Move, MoveChooser, Position, Rules, State, CONFIRM_GAME_LIGHTS,
+};
+use tictable_machine::model::{capture_slot, ResetCause, CAPTURE_SLOTS};
 use tictable_machine::motion::Point;
 use tictable_machine::panel::Button;
+use tictable_machine::panel::Light;
 use tictable_machine::sim::faults::{FaultKind, FaultSet};
 use tictable_machine::sim::human::{SimHuman, ABANDON_PRESS_MS};
 use tictable_machine::sim::run::SimMachine;
 use tictable_machine::sim::world::{SimConfig, World, BUMP_MM};
 use tictable_machine::Colour;
 
-type Machine = SimMachine<StrategyChooser<Rng>, Rc<RefCell<World>>>;
+type Machine = SimMachine<PanelChooser, Rc<RefCell<World>>>;
 
 thread_local! {
     static MACHINE: RefCell<Option<(Machine, SimHuman)>> = const { RefCell::new(None) };
@@ -38,19 +44,17 @@ fn with<T>(f: impl FnOnce(&mut Machine, &mut SimHuman) -> T) -> Option<T> {
 }
 
 /// Builds a machine: the board turned by `angle_deg` (-45..=45), the device
-/// playing `level` (0 random .. 4 trap, as [`crate::choose`]), randomness from
-/// `seed`; the sensors are calibrated. 0 when built; otherwise 1 and the reason
-/// as text in the output buffer.
+/// playing tic-tac-toe at `level` (0 random .. 4 trap, as [`crate::choose`]; the
+/// other games perfect), randomness from `seed`; the sensors are calibrated. 0
+/// when built; otherwise 1 and the reason as text in the output buffer.
 #[no_mangle]
 pub extern "C" fn machine_new(seed: u32, angle_deg: i32, level: u32) -> i32 {
     let built = (|| {
         let config = SimConfig::standard(angle_deg as f32, 0.0, u64::from(seed))
             .map_err(|e| format!("board: {e}"))?;
         let strategy = crate::strategy(level, 0).ok_or("unknown level")?;
-        let chooser = StrategyChooser {
-            strategy,
-            rng: Rng::new(u64::from(seed), 0xD1CE),
-        };
+        let chooser = PanelChooser::new(strategy, u64::from(seed))
+            .ok_or("a game's best-move table does not read back")?;
         let world = Rc::new(RefCell::new(World::new(config)));
         let machine = SimMachine::with_world(world, chooser).map_err(|e| e.to_string())?;
         machine
@@ -89,9 +93,64 @@ pub extern "C" fn machine_run(ms: u32) -> i32 {
     .unwrap_or(-1)
 }
 
-/// The visitor's colour: the one the device does not play.
+/// The visitor's colour: the one the device does not play (in hexapawn the
+/// device plays White when it moves first).
 fn visitor(m: &Machine) -> Colour {
-    m.controller.setup().device_colour().other()
+    m.controller.setup().colour_in(m.controller.rules()).other()
+}
+
+/// What the board should show now as the controller sees it (the game record,
+/// hexapawn's set-up so far, the placement under way): the colour on each square.
+fn expected(m: &Machine) -> [Option<Colour>; 9] {
+    let v = m.controller.expected_view();
+    Square::ALL.map(|s| match v.get(s) {
+        Sensed::Piece(c) => Some(c),
+        _ => None,
+    })
+}
+
+/// The visitor's squares at the game's start (hexapawn's home row; empty in
+/// the others).
+fn home(m: &Machine) -> Squares {
+    let start = m.controller.record().game().start();
+    let theirs = if m.controller.setup().device_first {
+        start.o
+    } else {
+        start.x
+    };
+    Squares::from_bits(theirs)
+}
+
+/// The panel's lights as a mask (bit i: `Light::ALL[i]`).
+fn lights(m: &Machine) -> u8 {
+    let w = m.world.borrow();
+    Light::ALL
+        .iter()
+        .filter(|l| w.lights[l.index()])
+        .fold(0, |b, l| b | l.bit())
+}
+
+/// Level pressed in the person's turn: every light asks to confirm the end of
+/// the game.
+fn confirming(m: &Machine) -> bool {
+    m.controller.state() == State::HumanTurn && lights(m) == CONFIRM_GAME_LIGHTS
+}
+
+/// What the visitor's move is now: hexapawn's set-up (both turn lights in
+/// their turn), else the kind of the game's legal moves (a placement, a slide,
+/// a pawn's step or capture).
+fn your_move(m: &Machine) -> YourMove {
+    let c = &m.controller;
+    let turns = Light::DeviceTurn.bit() | Light::HumanTurn.bit();
+    if c.state() == State::HumanTurn && lights(m) & turns == turns && !confirming(m) {
+        return YourMove::SetUp;
+    }
+    let rules = c.record().game();
+    match rules.children(&c.record().position()).iter().next() {
+        Some((Move::Slide { .. }, _)) => YourMove::Slide,
+        Some((Move::Pawn { .. }, _)) => YourMove::Pawn,
+        _ => YourMove::Place,
+    }
 }
 
 /// The visitor puts a piece of their colour from storage on `square` (0..=8).
@@ -107,9 +166,12 @@ pub extern "C" fn machine_place(square: u32) -> i32 {
     .unwrap_or(1)
 }
 
-/// The visitor moves the piece on `from` to the empty square `to` (a cheat when
-/// it is one of the device's pieces). 0 done; 1 no machine; 2 no piece on `from`
-/// or `to` taken.
+/// The visitor moves the piece on `from` to `to`: a slide or a pawn's step to an
+/// empty square, a capture when `to` holds a piece of the other colour (taken
+/// off the board first, into a free storage slot of its colour, as a person
+/// sets a captured piece aside), or a cheat when it is one of the device's
+/// pieces. Legal or not is the machine's to judge. 0 done; 1 no machine; 2 no
+/// piece on `from`, or `to` holds one of the same colour.
 #[no_mangle]
 pub extern "C" fn machine_move(from: u32, to: u32) -> i32 {
     with(|m, _| {
@@ -118,14 +180,52 @@ pub extern "C" fn machine_move(from: u32, to: u32) -> i32 {
             return 2;
         };
         let mut w = m.world.borrow_mut();
-        match (w.piece_on(from), w.piece_on(to)) {
-            (Some(i), None) => {
-                let at = w.config.pose.square_centre(to);
-                w.hand_move(i, at, 1.0);
-                0
+        let Some(i) = w.piece_seen_on(from) else {
+            return 2;
+        };
+        if let Some(taken) = w.piece_seen_on(to) {
+            if w.pieces[taken].colour == w.pieces[i].colour {
+                return 2;
             }
-            _ => 2,
+            let aside = w.free_slot(w.pieces[taken].colour).unwrap_or(ASIDE);
+            w.hand_move(taken, aside, 0.0);
         }
+        let at = w.config.pose.square_centre(to);
+        w.hand_move(i, at, 1.0);
+        0
+    })
+    .unwrap_or(1)
+}
+
+/// Chooses the game numbered `code` (1 tic-tac-toe, 2 misère, 3 three men's
+/// morris, 4 tapatan, 5 achi, 6 hexapawn) as a person does: Level pressed (and
+/// the machine run ~0.3 s after each press) until the lights show that game
+/// (after a game or task the first press brings the setup back). 0 done; 1 no
+/// machine; 2 no such game, or the machine is neither in Setup nor after a game.
+#[no_mangle]
+pub extern "C" fn machine_game(code: u32) -> i32 {
+    let Some(target) = u8::try_from(code).ok().and_then(Rules::from_code) else {
+        return 2;
+    };
+    with(|m, h| {
+        // The first press shows the game, each further one the next: at most two
+        // presses more than there are games.
+        for _ in 0..Rules::ALL.len() + 2 {
+            let state = m.controller.state();
+            if !matches!(state, State::Setup | State::Over(_) | State::TaskDone) {
+                return 2;
+            }
+            let lights = m.world.borrow().lights;
+            let shown = lights[Light::DeviceTurn.index()] && lights[Light::HumanTurn.index()];
+            if state == State::Setup && shown && m.controller.rules() == target {
+                return 0;
+            }
+            h.press(Button::Level, m.now);
+            for _ in 0..300 {
+                m.tick(h);
+            }
+        }
+        2
     })
     .unwrap_or(1)
 }
@@ -135,6 +235,9 @@ fn advice_now(m: &Machine) -> Advice {
     let w = m.world.borrow();
     let cx = Context {
         visitor: visitor(m),
+        your_move: your_move(m),
+        home: home(m),
+        confirming: confirming(m),
         faults_on: !w.config.faults.is_empty() && w.config.fault_rate > 0.0,
         board_used: (0..w.pieces.len()).any(|i| w.on_board_area(w.piece_at(i))),
         device_stocked: w.stored_piece(visitor(m).other()).is_some(),
@@ -145,8 +248,9 @@ fn advice_now(m: &Machine) -> Advice {
 /// Does `a` at the machine (see [`machine_do`]).
 fn act(m: &mut Machine, h: &mut SimHuman, a: Act) -> i32 {
     let done = |ok: bool| if ok { 0 } else { 2 };
-    let record = m.controller.record().board();
+    let expected = expected(m);
     let pending = m.controller.snapshot().pending;
+    let (rules, setup, home) = (m.controller.record().game(), m.controller.setup(), home(m));
     let mut w = m.world.borrow_mut();
     match a {
         Act::Wait => 0,
@@ -163,8 +267,8 @@ fn act(m: &mut Machine, h: &mut SimHuman, a: Act) -> i32 {
         Act::Remove(s) => done(hands::remove(&mut w, s)),
         Act::RemoveStrays => {
             // Where the game has a piece, and the placement under way's square.
-            let target = |s| match (record.get(s), pending) {
-                (Some(p), _) => Some(Colour::of(p)),
+            let target = |s: Square| match (expected[usize::from(s.index())], pending) {
+                (Some(c), _) => Some(c),
                 (None, Some((c, _, t))) if t == s => Some(c),
                 _ => None,
             };
@@ -188,7 +292,20 @@ fn act(m: &mut Machine, h: &mut SimHuman, a: Act) -> i32 {
             w.reset_pieces();
             0
         }
-        Act::AsRecorded => done(hands::as_board(&mut w, record)),
+        Act::AsRecorded => done(hands::as_board(&mut w, |s| {
+            expected[usize::from(s.index())]
+        })),
+        Act::SetUp => {
+            // The visitor's pawns on their home squares of the game's start.
+            let colour = setup.colour_in(rules).other();
+            let mut ok = true;
+            for s in home {
+                if w.piece_seen_on(s).is_none() {
+                    ok &= hands::place(&mut w, colour, s);
+                }
+            }
+            done(ok)
+        }
         Act::FaultsOff => {
             w.config.set_faults(FaultSet::EMPTY, 0.0);
             0
@@ -331,10 +448,14 @@ pub extern "C" fn machine_fault_names() -> usize {
 #[no_mangle]
 pub extern "C" fn machine_power_cut() -> i32 {
     with(|m, _| {
-        let chooser = StrategyChooser {
-            strategy: m.controller.chooser().strategy,
-            rng: Rng::new(u64::from(m.now), 0xC0DE),
+        let Some(mut chooser) =
+            PanelChooser::new(m.controller.chooser().strategy(), u64::from(m.now) ^ 0xC0DE)
+        else {
+            answer("a game's best-move table does not read back".into());
+            return 2;
         };
+        // The game as before the cut (the controller takes the saved one anyway).
+        chooser.set_rules(m.controller.rules());
         SWITCHED_ON.set(m.now);
         match m.power_cycle(chooser) {
             Ok(()) => 0,
@@ -352,6 +473,19 @@ fn json_text(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// A position as text: 9 cells `X` (the first mover's), `O` or `.`, square 1
+/// first (in hexapawn X is White, as `tictable analyse --game hexapawn` has it).
+fn cells(p: &Position) -> String {
+    Square::ALL
+        .iter()
+        .map(|s| match (p.x & s.bit() != 0, p.o & s.bit() != 0) {
+            (true, _) => 'X',
+            (_, true) => 'O',
+            _ => '.',
+        })
+        .collect()
+}
+
 /// Millimetres of a point, for the page.
 fn mm(p: Point) -> String {
     format!(
@@ -362,7 +496,10 @@ fn mm(p: Point) -> String {
 }
 
 /// What the page draws, as JSON in the output buffer (its length returned; 0
-/// without a machine): the clock, the controller's state and record, the head,
+/// without a machine): the clock, the controller's state, the game (its id and
+/// number) and its record's position (`record`: `X`/`O` cells, `to_move`;
+/// `expect`: the colour each square should show, `B`/`W`), the visitor's move
+/// kind (`place`, `slide`, `pawn`, `setup`), the head,
 /// the pieces (colour 0 black / 1 white, x, y in mm), the square centres, each
 /// sensor's latest clear count, the lights and buttons (bit masks), totals.
 #[no_mangle]
@@ -371,13 +508,25 @@ pub extern "C" fn machine_view() -> usize {
         let w = m.world.borrow();
         let c = &m.controller;
         let mut s = format!(
-            "{{\"now\":{},\"state\":\"{:?}\",\"words\":\"{}\",\"device_first\":{},\"level\":\"{}\",\"record\":\"{}\"",
+            "{{\"now\":{},\"state\":\"{:?}\",\"words\":\"{}\",\"device_first\":{},\"level\":\"{}\",\"game\":\"{}\",\"code\":{},\"record\":\"{}\",\"to_move\":\"{}\",\"expect\":\"{}\",\"your_move\":\"{}\"",
             m.now,
             c.state(),
             json_text(&c.state().to_string()),
             c.setup().device_first,
-            Strategy::level(&c.chooser().strategy),
-            c.record().board()
+            Strategy::level(&c.chooser().strategy()),
+            c.rules().id(),
+            c.rules().code(),
+            cells(&c.record().position()),
+            c.record().position().to_move.char(),
+            expected(m)
+                .iter()
+                .map(|e| match e {
+                    Some(Colour::Black) => 'B',
+                    Some(Colour::White) => 'W',
+                    None => '.',
+                })
+                .collect::<String>(),
+            your_move(m).id()
         );
         let _ = write!(
             s,
@@ -444,10 +593,16 @@ pub extern "C" fn machine_view() -> usize {
         );
         let w = m.world.borrow();
         let st = m.stats();
+        // The places beside the storage columns for the machine's captures.
+        let captures: Vec<String> = [Colour::Black, Colour::White]
+            .iter()
+            .flat_map(|&c| (0..CAPTURE_SLOTS).map(move |k| (c, k)))
+            .filter_map(|(c, k)| capture_slot(&w.config.storage, c, k).map(mm))
+            .collect();
         let _ = write!(
             s,
             ",\"pieces\":[{}],\"squares\":[{}],\"storage\":[{},{},{}],\"park\":{},\"sensors\":[{}],\
-             \"lights\":{},\"buttons\":{},\"restores\":{},\"faults\":{},\"pressing\":{}}}",
+             \"captures\":[{}],\"lights\":{},\"buttons\":{},\"restores\":{},\"faults\":{},\"pressing\":{}}}",
             pieces.join(","),
             centres.join(","),
             mm(w.config.storage.first[0]),
@@ -455,6 +610,7 @@ pub extern "C" fn machine_view() -> usize {
             mm(w.config.storage.step),
             mm(w.config.park),
             sensors.join(","),
+            captures.join(","),
             bits(&w.lights),
             bits(&w.buttons),
             st.restores,
@@ -602,6 +758,164 @@ mod tests {
         let v = view();
         let record = v.split("\"record\":\"").nth(1).unwrap()[..9].to_string();
         assert_eq!(record.matches('X').count(), 2, "{v}");
+    }
+
+    /// The field `key` of the view, as text (a string's without its quotes).
+    fn field(key: &str) -> String {
+        let v = view();
+        let rest = v.split(&format!("\"{key}\":")).nth(1).unwrap().to_string();
+        let end = rest.find([',', '}']).unwrap();
+        rest[..end].trim_matches('"').to_string()
+    }
+
+    /// Every game chosen with Level through `machine_game` (round to
+    /// tic-tac-toe), refused in the person's turn; then a hexapawn game played
+    /// by hand to its end: the set-up by the advice's act, pawn moves and
+    /// captures by `machine_move`, one illegal move refused and put back as the
+    /// game has it.
+    #[test]
+    fn every_game_is_chosen_and_hexapawn_is_played_by_hand() {
+        assert_eq!(machine_new(11, 0, 3), 0);
+        assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
+        for code in [3, 6, 1, 2, 4, 5, 6] {
+            assert_eq!(machine_game(code), 0, "game {code}: {}", view());
+            assert_eq!(field("code"), code.to_string());
+            assert!(field("lights_say").contains(&format!("game {code} in binary")));
+        }
+        assert_eq!(machine_game(7), 2);
+        assert_eq!(field("game"), "hexapawn");
+        machine_press(3);
+        assert!(run_until(120_000, "\"your_move\":\"setup\""), "{}", view());
+        assert_eq!(field("state"), "HumanTurn");
+        assert_eq!(machine_game(1), 2, "no game chosen mid-game");
+        assert_eq!(machine_do(15, 0), 0);
+        machine_press(0);
+        // The machine's first pawn move, then the person's turn with pawns to move.
+        assert!(run_until(120_000, "\"to_move\":\"O\""), "{}", view());
+        let (mut illegal, mut captures) = (false, 0);
+        for _ in 0..12 {
+            assert!(
+                run_until(120_000, "\"state\":\"HumanTurn\"") || view().contains("Over"),
+                "{}",
+                view()
+            );
+            if view().contains("\"state\":\"Over") {
+                break;
+            }
+            let moves: Vec<(Move, bool)> = with(|m, _| {
+                let p = m.controller.record().position();
+                let taken = p.x | p.o;
+                Rules::Hexapawn
+                    .children(&p)
+                    .iter()
+                    .map(|(mv, _)| (*mv, taken & mv.to().bit() != 0))
+                    .collect()
+            })
+            .unwrap();
+            let record = field("record");
+            if !illegal {
+                // A pawn sideways or backwards, to an empty square: refused.
+                let from = moves[0].0.from().unwrap();
+                let to = (0..9u8)
+                    .filter_map(Square::new)
+                    .find(|&t| {
+                        record.as_bytes()[usize::from(t.index())] == b'.'
+                            && !moves
+                                .iter()
+                                .any(|(mv, _)| mv.from() == Some(from) && mv.to() == t)
+                    })
+                    .unwrap();
+                assert_eq!(
+                    machine_move(u32::from(from.index()), u32::from(to.index())),
+                    0
+                );
+                machine_press(0);
+                assert!(run_until(30_000, "does not match the game"), "{}", view());
+                assert_eq!(machine_do(12, 0), 0);
+                assert!(run_until(30_000, "\"state\":\"HumanTurn\""), "{}", view());
+                assert_eq!(field("record"), record);
+                illegal = true;
+                continue;
+            }
+            let (mv, capture) = moves.iter().copied().find(|&(_, c)| c).unwrap_or(moves[0]);
+            captures += usize::from(capture);
+            let from = mv.from().unwrap();
+            assert_eq!(
+                machine_move(u32::from(from.index()), u32::from(mv.to().index())),
+                0
+            );
+            machine_press(0);
+            machine_run(500);
+        }
+        assert!(view().contains("\"state\":\"Over"), "{}", view());
+        assert!(illegal && captures > 0, "{illegal} {captures}");
+        // Level after the game brings the setup back and goes on to the next
+        // game: tic-tac-toe's level stays the page's.
+        assert_eq!(machine_game(1), 0, "{}", view());
+        assert_eq!(field("level"), "perfect");
+    }
+
+    /// Hexapawn with a power cut while the machine carries a piece (its pawn, or
+    /// the person's pawn it captures): the advice gets the game going again.
+    #[test]
+    fn hexapawn_survives_a_power_cut_mid_move() {
+        let mut cuts = Vec::new();
+        for seed in 1..=4 {
+            assert_eq!(machine_new(seed, 0, 3), 0);
+            assert!(run_until(60_000, "\"state\":\"Setup\""), "{}", view());
+            assert_eq!(machine_game(6), 0);
+            machine_press(3);
+            assert!(run_until(120_000, "\"your_move\":\"setup\""), "{}", view());
+            machine_do(15, 0);
+            machine_press(0);
+            assert!(run_until(120_000, "\"to_move\":\"O\""), "{}", view());
+            assert!(run_until(120_000, "\"state\":\"HumanTurn\""), "{}", view());
+            let mv = with(|m, _| {
+                let p = m.controller.record().position();
+                let children = Rules::Hexapawn.children(&p);
+                let taken = p.x | p.o;
+                let all: Vec<Move> = children.iter().map(|(mv, _)| *mv).collect();
+                all.iter()
+                    .copied()
+                    .find(|mv| taken & mv.to().bit() != 0)
+                    .unwrap_or(all[0])
+            })
+            .unwrap();
+            let from = mv.from().unwrap();
+            assert_eq!(
+                machine_move(u32::from(from.index()), u32::from(mv.to().index())),
+                0
+            );
+            machine_press(0);
+            let mut carried = false;
+            for _ in 0..6000 {
+                machine_run(10);
+                if !view().contains("\"held\":-1") {
+                    carried = true;
+                    break;
+                }
+            }
+            if !carried {
+                continue;
+            }
+            let state = field("state");
+            cuts.push(state.clone());
+            assert_eq!(machine_power_cut(), 0);
+            for _ in 0..5 {
+                machine_run(20_000);
+                if view().contains("\"state\":\"Error") {
+                    follow_advice();
+                } else {
+                    break;
+                }
+            }
+            assert!(
+                run_until(120_000, "\"state\":\"HumanTurn\"") || view().contains("Over"),
+                "seed {seed}, cut in {state}: {}",
+                view()
+            );
+        }
+        assert!(cuts.len() >= 3, "cut while carrying: {cuts:?}");
     }
 
     /// A power cut in the middle of a game: the controller resumes from the

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { gamesTest, GAMES } from "./games.mjs";
 import { levelsTest } from "./levels.mjs";
 import { largeTest } from "./large.mjs";
+import { machineGamesTest } from "./machine-games.mjs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -103,6 +104,15 @@ try {
     check(errors.length === 0, "no console errors: " + errors.join("; "));
     if (failed.length) throw new Error(`${failed.length} checks failed`);
     console.log(`web large: PASS ${checks} checks; ${l.times.join("; ")}; Watch plies ${l.watched.join(", ")}; puzzles ${l.puzzles.join(", ")}; ${l.seconds} s`);
+    await context.close(); rmSync(profile, { recursive: true, force: true });
+    process.exit(0);
+  }
+  // WEB_TEST_ONLY=machine-games: only the machine panel's six games (machine-games.mjs).
+  if (process.env.WEB_TEST_ONLY === "machine-games") {
+    const t0 = Date.now(), rows = await machineGamesTest(page, check, tictable);
+    check(errors.length === 0, "no console errors: " + errors.join("; "));
+    if (failed.length) throw new Error(`${failed.length} checks failed`);
+    console.log(`web machine games: PASS ${checks} checks; ${rows.join("; ")}; ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     await context.close(); rmSync(profile, { recursive: true, force: true });
     process.exit(0);
   }
@@ -658,6 +668,8 @@ try {
   await page.click("#m-power");
   const boot = await waitFor(m => /Error blinks 2 times/.test(m.say), "the boot signal", 5000);
   check(boot.held === -1, "the power cut dropped the piece");
+  // Every game on the machine: chosen with Level, played to its result by hand (machine-games.mjs).
+  const machineGames = await machineGamesTest(page, check, tictable);
 
   lap("4 machine");
   // 5. The layout at 1280, 800 and 400 px: no element leaves its card or the
@@ -756,7 +768,7 @@ try {
     `${checks} checks: lost to perfect in ${plies} plies, ${positions.length} positions' hints (${hintCount} values) = tictable analyse, ` +
     `analyse panel ${valid} valid + ${invalid} invalid, machine game ${m.record} with 1 cheat restored (${m.full}), ` +
     `${GAMES.length} more games each played from both sides = tictable analyse (solved in the browser: ${solveTimes.join(", ")}), Watch stepped to the end = tictable analyse (plies: ${watched.join(", ")}), puzzles counted, one solved and one failed per game = tictable analyse (win in N:positions: ${puzzles.join(", ")}), Connect Four 4x6, 6x4 and 5x5 searched live, played from both sides = the solver's table (${large.times.join("; ")}; ${large.seconds} s), Watch stepped to the end and a puzzle found live solved and one failed per board = tictable analyse (plies: ${large.watched.join(", ")}; ${large.puzzles.join(", ")}), a refutation per game of 4 and a typed move per game = tictable analyse, every level offered per game played from both sides (${levels.games} games; ${levels.engineMoves} never-losing engine moves value-kept per tictable analyse; win rates = docs/players.json; openings and ${levels.replies} replies = the CLI's), axe clean in ${axeRuns} runs, ` +
-    `${drilled.length} error messages driven to their end (${drilled.join(", ")}), layout at 1280/800/400 px clean, ${colourFigure}, 0 console errors`);
+    `${drilled.length} error messages driven to their end (${drilled.join(", ")}), machine games: ${machineGames.join("; ")}, layout at 1280/800/400 px clean, ${colourFigure}, 0 console errors`);
 } finally {
   await context.close();
   rmSync(profile, { recursive: true, force: true });
