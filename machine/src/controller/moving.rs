@@ -7,7 +7,7 @@
 //! is the board's (`Rules::move_seen`), anything else a moved device piece put
 //! back or the error light.
 
-use super::{Controller, Move, MoveChooser, Position, Problem, State, PLACE_ATTEMPTS};
+use super::{Controller, GameRecord, Move, MoveChooser, Position, Problem, State, PLACE_ATTEMPTS};
 use crate::classify::Sensed;
 use crate::model::capture_slot;
 use crate::motion::Lift;
@@ -111,9 +111,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// The captured piece's carry has ended: off its square (the rest as the
     /// record has it), the capturing move follows; still there (a missed grip),
-    /// tried again up to [`PLACE_ATTEMPTS`] times; anything else (it fell on the
-    /// board, a person's hand) the error light, the board to be put back as
-    /// before the capture.
+    /// tried again up to [`PLACE_ATTEMPTS`] times, then "the board moved" (the
+    /// magnet missed it every time: a bumped board, whose pieces lie out of the
+    /// magnet's reach; pushed back, Start captures again); anything else (it
+    /// fell on the board, a person's hand) the error light, the board to be put
+    /// back as before the capture.
     pub(super) fn poll_capturing(
         &mut self,
         from: Square,
@@ -132,6 +134,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         } else if view == base && attempt < PLACE_ATTEMPTS {
             stat!(self.stats.retries += 1);
             self.start_capture(from, square, attempt + 1);
+        } else if view == base {
+            self.park(now_ms);
+            self.fail(Problem::Recalibrate(square));
         } else {
             self.park(now_ms);
             self.fail(Problem::Mismatch);
@@ -206,10 +211,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     /// Whether `view` shows one legal move of the person's from the record (a
-    /// board put right after the error light with the person's move made).
+    /// board put right after the error light with the person's move made), the
+    /// game going on (not ended by a repetition or the length: a piece slipped
+    /// onto a neighbouring point then is no move).
     pub(super) fn one_move_seen(&self, view: &BoardView) -> bool {
         let (game, p) = (self.record.game(), self.record.position());
-        !self.devices_turn() && self.setting_up.is_none() && game.move_seen(&p, view).is_some()
+        !self.devices_turn()
+            && self.setting_up.is_none()
+            && self.record.outcome().is_none()
+            && game.move_seen(&p, view).is_some()
     }
 
     /// Back to the game after the error light when `view` shows hexapawn's
@@ -238,6 +248,39 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return None;
         }
         self.slide_not_made(view)
+    }
+
+    /// Whether `view` shows the position before the device's last move, a
+    /// capture, with the captured piece back on its square, when a person says
+    /// so (Start or Done): the capture's pawn move failed after its piece was
+    /// carried off (the board moved, say), and the person put the board back as
+    /// they saw it last, the captured piece included. The move never arrived:
+    /// it is taken off the record (it was recorded before it was carried) and
+    /// the device moves again from the board as it is.
+    pub(super) fn capture_undone(&self, view: &BoardView) -> bool {
+        let n = self.record.len();
+        if n == 0 || self.devices_turn() || !self.acknowledged {
+            return false;
+        }
+        let Some(Move::Pawn { to, .. }) = self.record.plies().last() else {
+            return false;
+        };
+        let before = self.record_before_last();
+        let p = before.position();
+        (p.x | p.o) & to.bit() != 0 && before.game().view(&p) == *view
+    }
+
+    /// The record without its last ply.
+    pub(super) fn record_before_last(&self) -> GameRecord {
+        let mut before = GameRecord::of_game(self.record.game());
+        for mv in self
+            .record
+            .plies()
+            .take(self.record.len().saturating_sub(1))
+        {
+            let _ = before.push_move(mv);
+        }
+        before
     }
 
     /// The device's last slide (the record's last ply, the person to move),

@@ -1211,3 +1211,111 @@ fn a_wrong_capture_and_two_pawns_moved_get_the_error_light_in_hexapawn() {
     );
     assert!(m.controller.record().is_empty());
 }
+
+/// Hexapawn with the machine second (Black): the person's pawns set up by
+/// hand and their first move, the centre pawn forward (8-5), which the
+/// machine's table answers with a capture.
+#[cfg(feature = "sim")]
+fn hexapawn_capture_ahead(seed: u64) -> (HostMachine<TableChooser<SplitMix64>>, SimHuman) {
+    let (mut m, mut h) = morris_machine(Rules::Hexapawn, seed);
+    let setup = tictable_machine::controller::GameSetup {
+        device_first: false,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    for s in [6, 7, 8] {
+        let mut w = m.world.borrow_mut();
+        let i = w.stored_piece(Colour::White).unwrap();
+        let to = w.config.pose.square_centre(sq(s));
+        w.hand_move(i, to, 0.5);
+    }
+    m.press(&mut h, tictable_machine::panel::Button::Done);
+    (m, h)
+}
+
+/// The machine's capture has ended (the person's turn, or the error light):
+/// the board is the record's, a black pawn on 5 and the white one gone.
+#[cfg(feature = "sim")]
+fn capture_made(m: &HostMachine<TableChooser<SplitMix64>>) {
+    let record = *m.controller.record();
+    assert_eq!(record.len(), 2, "{record:?}");
+    assert!(board_is_record(m), "{record:?}");
+    assert_eq!(record.position().o & sq(4).bit(), sq(4).bit());
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_capture_the_magnet_misses_every_time_asks_for_the_board_to_be_pushed_back() {
+    // The board bumped 8 mm before the person's move: the pieces lie out of
+    // the magnet's reach. The capture's grips all miss, the board as the record
+    // has it: "the board moved" (Error, number 12), not a plain mismatch that
+    // tries again at once, forever; pushed back and Start, the capture is made.
+    let (mut m, mut h) = hexapawn_capture_ahead(3);
+    m.world.borrow_mut().bump(8.0, 0.0);
+    hand(
+        &mut m,
+        &mut h,
+        Colour::White,
+        Move::Pawn {
+            from: sq(7),
+            to: sq(4),
+        },
+    );
+    assert_eq!(
+        until_person(&mut m, &mut h),
+        State::Error(Problem::Recalibrate(sq(4)))
+    );
+    assert_eq!(m.controller.record().len(), 1);
+    // It waits for a person (no capture tried meanwhile).
+    assert!(!m.run_until(&mut h, 20_000, |m| m.controller.state()
+        != State::Error(Problem::Recalibrate(sq(4)))));
+    m.world.borrow_mut().push_board_back();
+    m.press(&mut h, tictable_machine::panel::Button::Start);
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    capture_made(&m);
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_capture_whose_pawn_never_arrives_is_made_again_once_the_captured_piece_is_back() {
+    // The captured pawn carried off (the capture recorded), then the board is
+    // bumped: the capturing pawn's grips miss, "the board moved". The person
+    // pushes the board back and puts the board as they saw it last: the
+    // captured pawn back on its square. Start: the machine captures again from
+    // that board (the move that never arrived taken off the record).
+    let (mut m, mut h) = hexapawn_capture_ahead(3);
+    hand(
+        &mut m,
+        &mut h,
+        Colour::White,
+        Move::Pawn {
+            from: sq(7),
+            to: sq(4),
+        },
+    );
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Restoring { .. }
+    )));
+    assert_eq!(m.controller.record().len(), 2);
+    m.world.borrow_mut().bump(0.0, 8.0);
+    let state = until_person(&mut m, &mut h);
+    assert!(
+        matches!(state, State::Error(Problem::Recalibrate(_))),
+        "{state:?}"
+    );
+    {
+        let mut w = m.world.borrow_mut();
+        w.push_board_back();
+        // The captured pawn, from its place beside the storage column.
+        let place =
+            tictable_machine::model::capture_slot(&w.config.storage, Colour::White, 0).unwrap();
+        let i = w.piece_near(place, 15.0).unwrap();
+        let to = w.config.pose.square_centre(sq(4));
+        w.hand_move(i, to, 0.5);
+    }
+    m.press(&mut h, tictable_machine::panel::Button::Start);
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    capture_made(&m);
+}
