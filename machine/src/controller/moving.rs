@@ -7,8 +7,12 @@
 //! is the board's (`Rules::move_seen`), anything else a moved device piece put
 //! back or the error light.
 
-use super::{Controller, GameRecord, Move, MoveChooser, Position, Problem, State, PLACE_ATTEMPTS};
+use super::{
+    Controller, GameRecord, Move, MoveChooser, Position, Problem, State, PLACEMENT_BUDGET_MS,
+    PLACE_ATTEMPTS, VERIFY_MS,
+};
 use crate::classify::Sensed;
+use crate::elapsed_ms;
 use crate::model::capture_slot;
 use crate::motion::Lift;
 use crate::scanner::BoardView;
@@ -87,15 +91,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     /// Starts carrying the person's piece on `square` (to be captured by the
-    /// device's pawn on `from`) to its capture place: the `k`-th capture of
-    /// the game goes to [`capture_slot`] `k`, `k` counted from the record (the
-    /// person's pawns missing), so a restarted machine finds the same place.
+    /// device's pawn on `from`) to its capture place (see `capture_place`).
     fn start_capture(&mut self, from: Square, square: Square, attempt: u8) {
-        let p = self.record.position();
-        let theirs = (p.x | p.o) & !self.devices(&p);
-        let taken = PAWNS.saturating_sub(theirs.count_ones() as usize);
-        let colour = self.device_colour().other();
-        let Some(tray) = capture_slot(&self.layout.storage, colour, taken) else {
+        let Some(tray) = self.capture_place() else {
             return self.fail(Problem::Mismatch);
         };
         let at = self.layout.pose.square_centre(square);
@@ -131,7 +129,10 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         taken.set(square, Sensed::Empty);
         if view == taken {
             self.start_move(Move::Pawn { from, to: square });
-        } else if view == base && attempt < PLACE_ATTEMPTS {
+        } else if view == base
+            && attempt < PLACE_ATTEMPTS
+            && self.capture_retry_fits(from, square, now_ms)
+        {
             stat!(self.stats.retries += 1);
             self.start_capture(from, square, attempt + 1);
         } else if view == base {
@@ -141,6 +142,33 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.park(now_ms);
             self.fail(Problem::Mismatch);
         }
+    }
+
+    /// The place of the capture to come: the `k`-th of the game goes to
+    /// [`capture_slot`] `k`, `k` counted from the record (the person's pawns
+    /// missing), so a restarted machine finds the same place.
+    fn capture_place(&self) -> Option<crate::motion::Point> {
+        let p = self.record.position();
+        let theirs = (p.x | p.o) & !self.devices(&p);
+        let taken = PAWNS.saturating_sub(theirs.count_ones() as usize);
+        capture_slot(&self.layout.storage, self.device_colour().other(), taken)
+    }
+
+    /// Whether another try of the capture on `square` (by the pawn on `from`)
+    /// may start: the motion model's carry to its place and the pawn's move,
+    /// each verified, end within the move's [`PLACEMENT_BUDGET_MS`].
+    fn capture_retry_fits(&mut self, from: Square, square: Square, now_ms: u32) -> bool {
+        let pose = &self.layout.pose;
+        let (at, on) = (pose.square_centre(square), pose.square_centre(from));
+        let m = &self.hw.machine;
+        let carry = self
+            .capture_place()
+            .map_or(0, |t| m.transfer_ms(at, t, false));
+        let ms = carry + m.transfer_ms(on, at, false);
+        let fits =
+            elapsed_ms(now_ms, self.placement_started) + ms + 2 * VERIFY_MS <= PLACEMENT_BUDGET_MS;
+        stat!(self.stats.budget_stops += u32::from(!fits));
+        fits
     }
 
     /// The view of hexapawn's set-up so far: the device's pawns on the home

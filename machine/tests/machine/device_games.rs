@@ -1353,10 +1353,10 @@ fn a_slides_piece_dropped_in_transit_is_put_on_its_point_and_the_game_goes_on() 
                 other => panic!("{} over before a slide: {other:?}", rules.id()),
             }
         };
-        // Gripped on `from`: it falls 6 mm on, between the points.
+        // Gripped on `from`: it falls about halfway, between the points.
         assert!(m.run_until(&mut h, 10_000, |m| m.world.borrow().head.held.is_some()));
         let drops = m.world.borrow().stats.drops;
-        m.world.borrow_mut().head.drop_in = Some(60);
+        m.world.borrow_mut().head.drop_in = Some(160);
         let state = until_person(&mut m, &mut h);
         assert_eq!(m.world.borrow().stats.drops, drops + 1, "{}", rules.id());
         assert!(
@@ -1387,4 +1387,52 @@ fn a_slides_piece_dropped_in_transit_is_put_on_its_point_and_the_game_goes_on() 
         );
         assert!(board_is_record(&m), "{}", rules.id());
     }
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
+    // The magnet misses the captured pawn twice, then every grip of the
+    // capturing pawn: the capture (three carries) and the pawn's move (its
+    // tries) are one move, held to a move's 15 s like a placement: a retry
+    // starts only when the motion model says it ends within it, else the error
+    // light ("moves keep missing", then Start).
+    let (mut m, mut h) = hexapawn_capture_ahead(3);
+    hand(
+        &mut m,
+        &mut h,
+        Colour::White,
+        Move::Pawn {
+            from: sq(7),
+            to: sq(4),
+        },
+    );
+    m.world.borrow_mut().config.missed_pickup_rate = 1.0;
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Capturing { .. }
+    )));
+    let t0 = m.now;
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Capturing { attempt: 3, .. }
+    )));
+    m.world.borrow_mut().config.missed_pickup_rate = 0.0;
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Restoring { .. }
+    )));
+    m.world.borrow_mut().config.missed_pickup_rate = 1.0;
+    let state = until_person(&mut m, &mut h);
+    let took = m.now - t0;
+    assert!(took <= 15_000, "{took} ms, then {state:?}");
+    assert!(
+        matches!(state, State::Error(Problem::Recalibrate(_))),
+        "{state:?}"
+    );
+    // Start with the grips working again: the move is made.
+    m.world.borrow_mut().config.missed_pickup_rate = 0.0;
+    m.press(&mut h, tictable_machine::panel::Button::Start);
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    capture_made(&m);
 }
