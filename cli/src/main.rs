@@ -10,6 +10,7 @@ mod analyse;
 mod export;
 mod games;
 mod map;
+mod move_times;
 mod output;
 mod play;
 mod player;

@@ -251,6 +251,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         now_ms: u32,
     ) {
         let Some(view) = self.scan(now_ms) else {
+            #[cfg(feature = "games")]
+            self.move_overdue(now_ms);
             return;
         };
         let d = self.device_colour();

@@ -122,6 +122,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         now_ms: u32,
     ) {
         let Some(view) = self.scan(now_ms) else {
+            self.move_overdue(now_ms);
             return;
         };
         let base = self.base_view();
@@ -152,6 +153,22 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         let theirs = (p.x | p.o) & !self.devices(&p);
         let taken = PAWNS.saturating_sub(theirs.count_ones() as usize);
         capture_slot(&self.layout.storage, self.device_colour().other(), taken)
+    }
+
+    /// The device's own move (a capture's carry, or its slide or pawn move
+    /// being checked) still without a stable reading when its
+    /// [`PLACEMENT_BUDGET_MS`] runs out: the error light then, as a placement's,
+    /// not a move over 15 s (the board is judged again once it reads clearly).
+    pub(super) fn move_overdue(&mut self, now_ms: u32) {
+        let own = match self.state {
+            State::Capturing { .. } => true,
+            State::VerifyingRestore { .. } => self.sliding,
+            _ => false,
+        };
+        if own && elapsed_ms(now_ms, self.placement_started) >= PLACEMENT_BUDGET_MS {
+            stat!(self.stats.budget_stops += 1);
+            self.fail(Problem::Mismatch);
+        }
     }
 
     /// Whether another try of the capture on `square` (by the pawn on `from`)

@@ -194,10 +194,12 @@ impl SimHuman {
             }
             // "The board moved: push it back, remove the piece that missed": the
             // device's last piece is not its move, wherever the person saw the
-            // head put it down.
+            // head put it down (or pick one up: a move it tries again may take
+            // another piece).
             (false, false, 12) => {
                 w.push_board_back();
                 self.device_target = None;
+                self.device_from = None;
             }
             // An unclear reading: "centre the piece on the square".
             (false, true, 1..=9) => {
