@@ -11,6 +11,7 @@ mod export;
 mod games;
 mod live;
 mod map;
+mod move_times;
 mod oracle;
 mod output;
 mod play;

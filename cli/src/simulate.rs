@@ -1,6 +1,7 @@
 //! `tictable simulate`: whole games between the simulated machine (the real
 //! controller and drivers on a simulated bus and pins) and simulated humans.
 
+use crate::move_times::{quantile, MoveTimes};
 use crate::output::{self, Tally};
 use crate::player;
 use crate::selfplay::count as count_of;
@@ -289,16 +290,18 @@ pub fn run(args: Args) -> ExitCode {
     // stop once its end has been shown.
     let mut out = Tally::new(io::stdout());
     let mut first_over = false;
+    let mut times = MoveTimes::default();
     let mut print = |w: &World, s: State, r: &GameRecord| {
+        times.saw(w.now_ms, s, r);
         let over = matches!(s, State::Over(_));
-        if first_over && !over {
+        if !args.watch || first_over && !over {
             return;
         }
         first_over |= over;
         out.put(&format!("{}\n", frame(w, s, r)));
     };
     let start = std::time::Instant::now();
-    let summary = match run_batch(batch, if args.watch { Some(&mut print) } else { None }) {
+    let summary = match run_batch(batch, Some(&mut print)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("tictable: the simulated machine could not start: {e}");
@@ -354,6 +357,8 @@ pub fn run(args: Args) -> ExitCode {
         // The device's slides (the games whose pieces move; 0 in the others).
         v["max_slide_ms"] = s.max_slide_ms.into();
         v["slides_over_15s"] = s.slides_over_15s.into();
+        v["placement_ms"] = spread(&times.placements);
+        v["move_ms"] = spread(&times.moves);
         let _ = writeln!(text, "{v}");
     } else {
         let _ = writeln!(
@@ -438,6 +443,21 @@ pub fn run(args: Args) -> ExitCode {
         );
         let _ = writeln!(
             text,
+            "placement times p50 / p99: {} ({} placements){}",
+            p50_p99(&times.placements),
+            times.placements.len(),
+            if args.game.places_only() {
+                String::new()
+            } else {
+                format!(
+                    "; the machine's moves (slides, pawn moves, captures) p50 / p99: {} ({} moves)",
+                    p50_p99(&times.moves),
+                    times.moves.len()
+                )
+            }
+        );
+        let _ = writeln!(
+            text,
             "flash: {:.1} erases per game, lasts {}",
             s.flash_erases_per_game(),
             s.wear_games()
@@ -488,6 +508,24 @@ pub fn run(args: Args) -> ExitCode {
     match output::closed_is_done(out.result()) {
         Ok(()) => status,
         Err(e) => output::write_failed("stdout", &e),
+    }
+}
+
+/// `times`' count, p50, p99 and largest as JSON (ms; `null` without a time).
+fn spread(times: &[u32]) -> serde_json::Value {
+    json!({
+        "count": times.len(),
+        "p50": quantile(times, 0.5),
+        "p99": quantile(times, 0.99),
+        "max": times.iter().max(),
+    })
+}
+
+/// `times`' p50 and p99 in words: `2839 / 9455 ms`.
+fn p50_p99(times: &[u32]) -> String {
+    match (quantile(times, 0.5), quantile(times, 0.99)) {
+        (Some(a), Some(b)) => format!("{a} / {b} ms"),
+        _ => "none".into(),
     }
 }
 

@@ -251,6 +251,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         now_ms: u32,
     ) {
         let Some(view) = self.scan(now_ms) else {
+            #[cfg(feature = "games")]
+            self.move_overdue(now_ms);
             return;
         };
         let d = self.device_colour();
@@ -278,6 +280,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.enter(State::HumanTurn);
         } else if attempt < PLACE_ATTEMPTS
             && seen | from.bit() == (expected & !to.bit()) | from.bit()
+            && self.move_retry_fits(if seen & from.bit() != 0 { from } else { to }, to, now_ms)
         {
             // Not on `to`, every other square as expected but `from` (no square
             // of the record's unless it is `to`). Still on `from`: the
@@ -301,6 +304,27 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             }
             self.fail(Problem::Mismatch);
         }
+    }
+
+    /// Whether a retry of the carry from `again` to `to` may start: always for a
+    /// moved piece put back; for the device's own move (`games` feature: a slide,
+    /// a pawn move, its capture first) only when the motion model says it ends,
+    /// verified, within the move's [`PLACEMENT_BUDGET_MS`] (counted from its
+    /// start), as a placement's retry.
+    #[inline(always)]
+    pub(super) fn move_retry_fits(&mut self, again: Square, to: Square, now_ms: u32) -> bool {
+        #[cfg(feature = "games")]
+        if self.sliding {
+            let pose = &self.layout.pose;
+            let (a, b) = (pose.square_centre(again), pose.square_centre(to));
+            let ms = self.hw.machine.transfer_ms(a, b, false);
+            let fits =
+                elapsed_ms(now_ms, self.placement_started) + ms + VERIFY_MS <= PLACEMENT_BUDGET_MS;
+            stat!(self.stats.budget_stops += u32::from(!fits));
+            return fits;
+        }
+        let _ = (again, to, now_ms);
+        true
     }
 
     /// Polls the scanner; `Some` with a stable view in which every sensor

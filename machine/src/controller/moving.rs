@@ -7,8 +7,12 @@
 //! is the board's (`Rules::move_seen`), anything else a moved device piece put
 //! back or the error light.
 
-use super::{Controller, Move, MoveChooser, Position, Problem, State, PLACE_ATTEMPTS};
+use super::{
+    Controller, GameRecord, Move, MoveChooser, Position, Problem, State, PLACEMENT_BUDGET_MS,
+    PLACE_ATTEMPTS, VERIFY_MS,
+};
 use crate::classify::Sensed;
+use crate::elapsed_ms;
 use crate::model::capture_slot;
 use crate::motion::Lift;
 use crate::scanner::BoardView;
@@ -87,15 +91,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     /// Starts carrying the person's piece on `square` (to be captured by the
-    /// device's pawn on `from`) to its capture place: the `k`-th capture of
-    /// the game goes to [`capture_slot`] `k`, `k` counted from the record (the
-    /// person's pawns missing), so a restarted machine finds the same place.
+    /// device's pawn on `from`) to its capture place (see `capture_place`).
     fn start_capture(&mut self, from: Square, square: Square, attempt: u8) {
-        let p = self.record.position();
-        let theirs = (p.x | p.o) & !self.devices(&p);
-        let taken = PAWNS.saturating_sub(theirs.count_ones() as usize);
-        let colour = self.device_colour().other();
-        let Some(tray) = capture_slot(&self.layout.storage, colour, taken) else {
+        let Some(tray) = self.capture_place() else {
             return self.fail(Problem::Mismatch);
         };
         let at = self.layout.pose.square_centre(square);
@@ -111,9 +109,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
 
     /// The captured piece's carry has ended: off its square (the rest as the
     /// record has it), the capturing move follows; still there (a missed grip),
-    /// tried again up to [`PLACE_ATTEMPTS`] times; anything else (it fell on the
-    /// board, a person's hand) the error light, the board to be put back as
-    /// before the capture.
+    /// tried again up to [`PLACE_ATTEMPTS`] times, then "the board moved" (the
+    /// magnet missed it every time: a bumped board, whose pieces lie out of the
+    /// magnet's reach; pushed back, Start captures again); anything else (it
+    /// fell on the board, a person's hand) the error light, the board to be put
+    /// back as before the capture.
     pub(super) fn poll_capturing(
         &mut self,
         from: Square,
@@ -122,6 +122,7 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         now_ms: u32,
     ) {
         let Some(view) = self.scan(now_ms) else {
+            self.move_overdue(now_ms);
             return;
         };
         let base = self.base_view();
@@ -129,13 +130,62 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         taken.set(square, Sensed::Empty);
         if view == taken {
             self.start_move(Move::Pawn { from, to: square });
-        } else if view == base && attempt < PLACE_ATTEMPTS {
+        } else if view == base
+            && attempt < PLACE_ATTEMPTS
+            && self.capture_retry_fits(from, square, now_ms)
+        {
             stat!(self.stats.retries += 1);
             self.start_capture(from, square, attempt + 1);
+        } else if view == base {
+            self.park(now_ms);
+            self.fail(Problem::Recalibrate(square));
         } else {
             self.park(now_ms);
             self.fail(Problem::Mismatch);
         }
+    }
+
+    /// The place of the capture to come: the `k`-th of the game goes to
+    /// [`capture_slot`] `k`, `k` counted from the record (the person's pawns
+    /// missing), so a restarted machine finds the same place.
+    fn capture_place(&self) -> Option<crate::motion::Point> {
+        let p = self.record.position();
+        let theirs = (p.x | p.o) & !self.devices(&p);
+        let taken = PAWNS.saturating_sub(theirs.count_ones() as usize);
+        capture_slot(&self.layout.storage, self.device_colour().other(), taken)
+    }
+
+    /// The device's own move (a capture's carry, or its slide or pawn move
+    /// being checked) still without a stable reading when its
+    /// [`PLACEMENT_BUDGET_MS`] runs out: the error light then, as a placement's,
+    /// not a move over 15 s (the board is judged again once it reads clearly).
+    pub(super) fn move_overdue(&mut self, now_ms: u32) {
+        let own = match self.state {
+            State::Capturing { .. } => true,
+            State::VerifyingRestore { .. } => self.sliding,
+            _ => false,
+        };
+        if own && elapsed_ms(now_ms, self.placement_started) >= PLACEMENT_BUDGET_MS {
+            stat!(self.stats.budget_stops += 1);
+            self.fail(Problem::Mismatch);
+        }
+    }
+
+    /// Whether another try of the capture on `square` (by the pawn on `from`)
+    /// may start: the motion model's carry to its place and the pawn's move,
+    /// each verified, end within the move's [`PLACEMENT_BUDGET_MS`].
+    fn capture_retry_fits(&mut self, from: Square, square: Square, now_ms: u32) -> bool {
+        let pose = &self.layout.pose;
+        let (at, on) = (pose.square_centre(square), pose.square_centre(from));
+        let m = &self.hw.machine;
+        let carry = self
+            .capture_place()
+            .map_or(0, |t| m.transfer_ms(at, t, false));
+        let ms = carry + m.transfer_ms(on, at, false);
+        let fits =
+            elapsed_ms(now_ms, self.placement_started) + ms + 2 * VERIFY_MS <= PLACEMENT_BUDGET_MS;
+        stat!(self.stats.budget_stops += u32::from(!fits));
+        fits
     }
 
     /// The view of hexapawn's set-up so far: the device's pawns on the home
@@ -206,10 +256,15 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     }
 
     /// Whether `view` shows one legal move of the person's from the record (a
-    /// board put right after the error light with the person's move made).
+    /// board put right after the error light with the person's move made), the
+    /// game going on (not ended by a repetition or the length: a piece slipped
+    /// onto a neighbouring point then is no move).
     pub(super) fn one_move_seen(&self, view: &BoardView) -> bool {
         let (game, p) = (self.record.game(), self.record.position());
-        !self.devices_turn() && self.setting_up.is_none() && game.move_seen(&p, view).is_some()
+        !self.devices_turn()
+            && self.setting_up.is_none()
+            && self.record.outcome().is_none()
+            && game.move_seen(&p, view).is_some()
     }
 
     /// Back to the game after the error light when `view` shows hexapawn's
@@ -238,6 +293,39 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             return None;
         }
         self.slide_not_made(view)
+    }
+
+    /// Whether `view` shows the position before the device's last move, a
+    /// capture, with the captured piece back on its square, when a person says
+    /// so (Start or Done): the capture's pawn move failed after its piece was
+    /// carried off (the board moved, say), and the person put the board back as
+    /// they saw it last, the captured piece included. The move never arrived:
+    /// it is taken off the record (it was recorded before it was carried) and
+    /// the device moves again from the board as it is.
+    pub(super) fn capture_undone(&self, view: &BoardView) -> bool {
+        let n = self.record.len();
+        if n == 0 || self.devices_turn() || !self.acknowledged {
+            return false;
+        }
+        let Some(Move::Pawn { to, .. }) = self.record.plies().last() else {
+            return false;
+        };
+        let before = self.record_before_last();
+        let p = before.position();
+        (p.x | p.o) & to.bit() != 0 && before.game().view(&p) == *view
+    }
+
+    /// The record without its last ply.
+    pub(super) fn record_before_last(&self) -> GameRecord {
+        let mut before = GameRecord::of_game(self.record.game());
+        for mv in self
+            .record
+            .plies()
+            .take(self.record.len().saturating_sub(1))
+        {
+            let _ = before.push_move(mv);
+        }
+        before
     }
 
     /// The device's last slide (the record's last ply, the person to move),

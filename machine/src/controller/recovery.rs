@@ -214,6 +214,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         self.slot_emptied(colour, slot, true);
                         self.begin_placement(square, colour, now_ms);
                     }
+                    // The board moved (a capture's piece the magnet missed
+                    // every time, the board as the record has it): captured
+                    // again once a person pushed it back and says so.
+                    #[cfg(feature = "games")]
+                    (Problem::Recalibrate(_), None) if view == base && !self.acknowledged => {}
                     // No round running (abandoned, and another fault shown
                     // since): an empty board goes back to Setup, never to a
                     // turn of a game nobody started.
@@ -267,6 +272,11 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 self.sliding = true;
                 self.placement_started = now_ms;
                 self.start_restore(from, to, 1);
+            } else if self.capture_undone(&view) {
+                // A capture whose pawn never arrived, its piece put back by
+                // the person: the device moves again from that board.
+                self.record = self.record_before_last();
+                self.next_turn(now_ms);
             }
             return;
         }

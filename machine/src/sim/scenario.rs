@@ -510,7 +510,8 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 }
                 continue;
             }
-            if last != Some(state) {
+            let changed = last != Some(state);
+            if changed {
                 last = Some(state);
                 changes += 1;
                 match state {
@@ -590,16 +591,17 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 }
                 continue;
             }
-            // Placement times, measured from outside.
-            match (placing(state), placement_start) {
-                (true, None) => placement_start = Some(self.now),
-                (false, Some(t0)) => {
-                    let took = self.now - t0;
-                    r.max_placement_ms = r.max_placement_ms.max(took);
-                    r.placements_over_limit += u32::from(took > PLACEMENT_LIMIT_MS);
-                    placement_start = None;
-                }
-                _ => {}
+            // Placement times, measured from outside; placements in a row
+            // (hexapawn's set-up) each from its first attempt.
+            let next_placement = changed && matches!(state, State::Placing { attempt: 1, .. });
+            if let Some(t0) = placement_start.filter(|_| !placing(state) || next_placement) {
+                let took = self.now - t0;
+                r.max_placement_ms = r.max_placement_ms.max(took);
+                r.placements_over_limit += u32::from(took > PLACEMENT_LIMIT_MS);
+                placement_start = None;
+            }
+            if placing(state) && placement_start.is_none() {
+                placement_start = Some(self.now);
             }
             let cheats_before = human.cheats;
             self.tick(human);

@@ -950,6 +950,45 @@ fn morris_games_against_an_erring_person_keep_the_value_and_each_move_is_within_
     }
 }
 
+/// A morris game, the machine first, the person playing the tables' moves
+/// (drawn with `seed`) by hand until the machine begins a slide: the machine,
+/// the person, and the slide's points.
+#[cfg(feature = "sim")]
+fn until_the_machine_slides(
+    rules: Rules,
+    machine_seed: u64,
+    seed: u64,
+) -> (
+    HostMachine<TableChooser<SplitMix64>>,
+    SimHuman,
+    (Square, Square),
+) {
+    let (mut m, mut h) = morris_machine(rules, machine_seed);
+    let setup = tictable_machine::controller::GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    let person = setup.device_colour().other();
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    let mut rng = SplitMix64::new(seed);
+    let slide = loop {
+        assert!(m.run_until(&mut h, 60_000, |m| matches!(
+            m.controller.state(),
+            State::HumanTurn | State::Over(_) | State::Restoring { .. }
+        )));
+        match m.controller.state() {
+            State::Restoring { from, to, .. } => break (from, to),
+            State::HumanTurn => {
+                let p = m.controller.record().position();
+                let best = best_moves_of(rules, &p);
+                hand(&mut m, &mut h, person, best[rng.below(best.len())]);
+            }
+            other => panic!("{} over before a slide: {other:?}", rules.id()),
+        }
+    };
+    (m, h, slide)
+}
+
 /// The machine's own slide after a power cut between its record and its
 /// arrival: the record (on flash) has the slide, the board has the piece still
 /// on the point it leaves; once homed the machine finishes the slide itself (it
@@ -959,30 +998,7 @@ fn morris_games_against_an_erring_person_keep_the_value_and_each_move_is_within_
 fn a_power_cut_between_a_slides_record_and_its_arrival_ends_with_the_slide_made() {
     let mut cut = 0;
     for rules in [Rules::ThreeMensMorris, Rules::Tapatan, Rules::Achi] {
-        let (mut m, mut h) = morris_machine(rules, 5);
-        let setup = tictable_machine::controller::GameSetup {
-            device_first: true,
-            first_square: None,
-        };
-        let person = setup.device_colour().other();
-        assert!(m.start_game(setup, &mut h, Style::Perfect));
-        let mut rng = SplitMix64::new(3);
-        // Play the tables' moves for the person until the machine begins a slide.
-        let slide = loop {
-            assert!(m.run_until(&mut h, 60_000, |m| matches!(
-                m.controller.state(),
-                State::HumanTurn | State::Over(_) | State::Restoring { .. }
-            )));
-            match m.controller.state() {
-                State::Restoring { from, to, .. } => break (from, to),
-                State::HumanTurn => {
-                    let p = m.controller.record().position();
-                    let best = best_moves_of(rules, &p);
-                    hand(&mut m, &mut h, person, best[rng.below(best.len())]);
-                }
-                other => panic!("{} over before a slide: {other:?}", rules.id()),
-            }
-        };
+        let (mut m, mut h, slide) = until_the_machine_slides(rules, 5, 3);
         // The head on its way to the piece (not there yet): the power fails.
         m.run_until(&mut h, 300, |_| false);
         let len = m.controller.record().len();
@@ -1157,20 +1173,7 @@ fn hexapawn_is_set_up_and_played_with_captures_both_ways_to_the_end() {
 #[test]
 fn a_wrong_capture_and_two_pawns_moved_get_the_error_light_in_hexapawn() {
     // The machine second (Black): the person (White) sets up and plays.
-    let (mut m, mut h) = morris_machine(Rules::Hexapawn, 3);
-    let setup = tictable_machine::controller::GameSetup {
-        device_first: false,
-        first_square: None,
-    };
-    assert!(m.start_game(setup, &mut h, Style::Perfect));
-    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
-    for s in [6, 7, 8] {
-        let mut w = m.world.borrow_mut();
-        let i = w.stored_piece(Colour::White).unwrap();
-        let to = w.config.pose.square_centre(sq(s));
-        w.hand_move(i, to, 0.5);
-    }
-    m.press(&mut h, tictable_machine::panel::Button::Done);
+    let (mut m, mut h) = hexapawn_set_up_second(3);
     // A pawn two rows ahead, onto the machine's on square 2: an illegal capture
     // (the machine's pawn taken off). Refused: the error light, nothing recorded.
     hand_pawn(
@@ -1210,4 +1213,207 @@ fn a_wrong_capture_and_two_pawns_moved_get_the_error_light_in_hexapawn() {
         State::Error(Problem::Mismatch)
     );
     assert!(m.controller.record().is_empty());
+}
+
+/// Hexapawn with the machine second (Black), its pawns set up: the person's
+/// set by hand and Done (their first move is the test's: the centre pawn
+/// forward, 8-5, the machine's table answers with a capture).
+#[cfg(feature = "sim")]
+fn hexapawn_set_up_second(seed: u64) -> (HostMachine<TableChooser<SplitMix64>>, SimHuman) {
+    let (mut m, mut h) = morris_machine(Rules::Hexapawn, seed);
+    let setup = tictable_machine::controller::GameSetup {
+        device_first: false,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    for s in [6, 7, 8] {
+        let mut w = m.world.borrow_mut();
+        let i = w.stored_piece(Colour::White).unwrap();
+        let to = w.config.pose.square_centre(sq(s));
+        w.hand_move(i, to, 0.5);
+    }
+    m.press(&mut h, tictable_machine::panel::Button::Done);
+    (m, h)
+}
+
+/// The machine's capture has ended (the person's turn, or the error light):
+/// the board is the record's, a black pawn on 5 and the white one gone.
+#[cfg(feature = "sim")]
+fn capture_made(m: &HostMachine<TableChooser<SplitMix64>>) {
+    let record = *m.controller.record();
+    assert_eq!(record.len(), 2, "{record:?}");
+    assert!(board_is_record(m), "{record:?}");
+    assert_eq!(record.position().o & sq(4).bit(), sq(4).bit());
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_capture_the_magnet_misses_every_time_asks_for_the_board_to_be_pushed_back() {
+    // The board bumped 8 mm before the person's move: the pieces lie out of
+    // the magnet's reach. The capture's grips all miss, the board as the record
+    // has it: "the board moved" (Error, number 12), not a plain mismatch that
+    // tries again at once, forever; pushed back and Start, the capture is made.
+    let (mut m, mut h) = hexapawn_set_up_second(3);
+    m.world.borrow_mut().bump(8.0, 0.0);
+    hand(
+        &mut m,
+        &mut h,
+        Colour::White,
+        Move::Pawn {
+            from: sq(7),
+            to: sq(4),
+        },
+    );
+    assert_eq!(
+        until_person(&mut m, &mut h),
+        State::Error(Problem::Recalibrate(sq(4)))
+    );
+    assert_eq!(m.controller.record().len(), 1);
+    // It waits for a person (no capture tried meanwhile).
+    assert!(!m.run_until(&mut h, 20_000, |m| m.controller.state()
+        != State::Error(Problem::Recalibrate(sq(4)))));
+    m.world.borrow_mut().push_board_back();
+    m.press(&mut h, tictable_machine::panel::Button::Start);
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    capture_made(&m);
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_capture_whose_pawn_never_arrives_is_made_again_once_the_captured_piece_is_back() {
+    // The captured pawn carried off (the capture recorded), then the board is
+    // bumped: the capturing pawn's grips miss, "the board moved". The person
+    // pushes the board back and puts the board as they saw it last: the
+    // captured pawn back on its square. Start: the machine captures again from
+    // that board (the move that never arrived taken off the record).
+    let (mut m, mut h) = hexapawn_set_up_second(3);
+    hand(
+        &mut m,
+        &mut h,
+        Colour::White,
+        Move::Pawn {
+            from: sq(7),
+            to: sq(4),
+        },
+    );
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Restoring { .. }
+    )));
+    assert_eq!(m.controller.record().len(), 2);
+    m.world.borrow_mut().bump(0.0, 8.0);
+    let state = until_person(&mut m, &mut h);
+    assert!(
+        matches!(state, State::Error(Problem::Recalibrate(_))),
+        "{state:?}"
+    );
+    {
+        let mut w = m.world.borrow_mut();
+        w.push_board_back();
+        // The captured pawn, from its place beside the storage column.
+        let place =
+            tictable_machine::model::capture_slot(&w.config.storage, Colour::White, 0).unwrap();
+        let i = w.piece_near(place, 15.0).unwrap();
+        let to = w.config.pose.square_centre(sq(4));
+        w.hand_move(i, to, 0.5);
+    }
+    m.press(&mut h, tictable_machine::panel::Button::Start);
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    capture_made(&m);
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_slides_piece_dropped_in_transit_is_put_on_its_point_and_the_game_goes_on() {
+    // The "drop" fault on a slide: the machine's piece falls off the magnet
+    // between the two points (the world's drop, as `--faults drop` draws it at
+    // every grip, slides included). The sensors see it nowhere: the slide's
+    // retries find nothing, the error light; the person puts the piece on the
+    // point they saw the head go down on, and the game goes on from the record,
+    // no piece lost.
+    for rules in [Rules::ThreeMensMorris, Rules::Tapatan, Rules::Achi] {
+        let (mut m, mut h, (from, to)) = until_the_machine_slides(rules, 7, 5);
+        // Gripped on `from`: it falls about halfway, between the points.
+        assert!(m.run_until(&mut h, 10_000, |m| m.world.borrow().head.held.is_some()));
+        let drops = m.world.borrow().stats.drops;
+        m.world.borrow_mut().head.drop_in = Some(160);
+        let state = until_person(&mut m, &mut h);
+        assert_eq!(m.world.borrow().stats.drops, drops + 1, "{}", rules.id());
+        assert!(
+            matches!(state, State::Error(_)),
+            "{}: {state:?}",
+            rules.id()
+        );
+        {
+            let mut w = m.world.borrow_mut();
+            let fallen = (0..w.pieces.len())
+                .find(|&i| {
+                    let p = w.pieces[i];
+                    !w.in_storage(&p) && Square::ALL.iter().all(|&s| w.piece_seen_on(s) != Some(i))
+                })
+                .expect("the fallen piece lies off every point");
+            let at = w.config.pose.square_centre(to);
+            w.hand_move(fallen, at, 0.5);
+        }
+        assert!(
+            m.run_until(&mut h, 30_000, |m| m.controller.state() == State::HumanTurn),
+            "{}: {:?}",
+            rules.id(),
+            m.controller.state()
+        );
+        assert_eq!(
+            m.controller.record().plies().last(),
+            Some(Move::Slide { from, to })
+        );
+        assert!(board_is_record(&m), "{}", rules.id());
+    }
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
+    // The magnet misses the captured pawn twice, then every grip of the
+    // capturing pawn: the capture (three carries) and the pawn's move (its
+    // tries) are one move, held to a move's 15 s like a placement: a retry
+    // starts only when the motion model says it ends within it, else the error
+    // light ("moves keep missing", then Start).
+    let (mut m, mut h) = hexapawn_set_up_second(3);
+    hand(
+        &mut m,
+        &mut h,
+        Colour::White,
+        Move::Pawn {
+            from: sq(7),
+            to: sq(4),
+        },
+    );
+    m.world.borrow_mut().config.missed_pickup_rate = 1.0;
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Capturing { .. }
+    )));
+    let t0 = m.now;
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Capturing { attempt: 3, .. }
+    )));
+    m.world.borrow_mut().config.missed_pickup_rate = 0.0;
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Restoring { .. }
+    )));
+    m.world.borrow_mut().config.missed_pickup_rate = 1.0;
+    let state = until_person(&mut m, &mut h);
+    let took = m.now - t0;
+    assert!(took <= 15_000, "{took} ms, then {state:?}");
+    assert!(
+        matches!(state, State::Error(Problem::Recalibrate(_))),
+        "{state:?}"
+    );
+    // Start with the grips working again: the move is made.
+    m.world.borrow_mut().config.missed_pickup_rate = 0.0;
+    m.press(&mut h, tictable_machine::panel::Button::Start);
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    capture_made(&m);
 }

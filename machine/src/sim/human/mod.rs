@@ -495,16 +495,19 @@ impl SimHuman {
     }
 
     /// The device's move, learnt when the turn light comes on: the one piece of
-    /// its colour on a square the person remembers empty.
+    /// its colour on a square the person remembers empty (in a game whose
+    /// pieces move, the one legal move that shows the board; else the move
+    /// they saw the head make: the board may show a piece of theirs a fix
+    /// slipped too).
     fn learn_device_move(&mut self, w: &World) {
         #[cfg(feature = "games")]
-        let device = self.device();
+        let (device, watched) = (self.device(), self.device_move_watched());
         #[cfg(feature = "games")]
         if let Some(record) = &mut self.moving {
             let p = record.position();
             if p.to_move == device {
                 let view = Self::view_of(w);
-                if let Some(mv) = record.game().move_seen(&p, &view) {
+                if let Some(mv) = record.game().move_seen(&p, &view).or(watched) {
                     let _ = record.push_move(mv);
                 }
             }

@@ -3,9 +3,10 @@
 
 use super::{SimHuman, ABANDON_PRESS_MS, FIX_DELAY_MS, HAND_JITTER_MM, START_AFTER_MS};
 use crate::classify::Sensed;
+use crate::model::{capture_slot, CAPTURE_SLOTS};
 use crate::panel::{Button, Light};
 use crate::scanner::BoardView;
-use crate::sim::world::{um, World, ON_SQUARE_MM, PIECES};
+use crate::sim::world::{um, World, CAPTURE_MM, ON_SQUARE_MM, PIECES};
 use crate::Colour;
 use tictable::{Board, Square};
 
@@ -26,25 +27,38 @@ impl SimHuman {
     /// it: [`SimHuman::belief`]; in a game whose pieces move, the game as
     /// remembered and, in the device's turn, its move as the person saw the head
     /// go down (on its piece, then on the empty point: a slide; on an empty
-    /// point alone: a placement).
+    /// point alone: a placement); an empty board once they gave the game up.
     pub(super) fn belief_view(&self) -> BoardView {
         #[cfg(feature = "games")]
         if let Some(record) = &self.moving {
-            use crate::controller::Move;
+            // A game given up: an empty board (hexapawn's start has pawns).
+            if self.abandoning {
+                return BoardView::EMPTY;
+            }
             let (rules, p) = (record.game(), record.position());
-            let seen = match (self.device_from, self.device_target) {
-                (from, Some(to)) if p.to_move == self.device() => from
-                    .and_then(|from| {
-                        rules
-                            .play(&p, Move::Slide { from, to })
-                            .or_else(|| rules.play(&p, Move::Pawn { from, to }))
-                    })
-                    .or_else(|| rules.play(&p, Move::Place(to))),
-                _ => None,
-            };
+            let seen = self.device_move_watched().and_then(|mv| rules.play(&p, mv));
             return rules.view(&seen.unwrap_or(p));
         }
         BoardView::of_board(self.belief())
+    }
+
+    /// In a game whose pieces move, the device's move as the person saw the
+    /// head go down in its turn (on its piece, then on the empty point: a
+    /// slide or a pawn's move; on an empty point alone: a placement), when it
+    /// is legal in the game remembered with the device to move.
+    #[cfg(feature = "games")]
+    pub(super) fn device_move_watched(&self) -> Option<crate::controller::Move> {
+        use crate::controller::Move;
+        let record = self.moving.as_ref()?;
+        let (rules, p) = (record.game(), record.position());
+        let to = self.device_target.filter(|_| p.to_move == self.device())?;
+        let moved = self
+            .device_from
+            .into_iter()
+            .flat_map(|from| [Move::Slide { from, to }, Move::Pawn { from, to }]);
+        moved
+            .chain([Move::Place(to)])
+            .find(|&mv| rules.play(&p, mv).is_some())
     }
 
     /// Whether every piece lies clearly on a square as the person believes the
@@ -117,7 +131,9 @@ impl SimHuman {
                     hand[k] = hand[held];
                     Some(i)
                 }
-                None => w.stored_piece(colour),
+                // The machine's last capture first: a person putting a
+                // captured piece back takes the one they saw carried off.
+                None => Self::captured_piece(w, colour).or_else(|| w.stored_piece(colour)),
             };
             if let Some(i) = piece {
                 // A slip: the piece goes on an empty square it does not belong on.
@@ -178,10 +194,12 @@ impl SimHuman {
             }
             // "The board moved: push it back, remove the piece that missed": the
             // device's last piece is not its move, wherever the person saw the
-            // head put it down.
+            // head put it down (or pick one up: a move it tries again may take
+            // another piece).
             (false, false, 12) => {
                 w.push_board_back();
                 self.device_target = None;
+                self.device_from = None;
             }
             // An unclear reading: "centre the piece on the square".
             (false, true, 1..=9) => {
@@ -191,6 +209,16 @@ impl SimHuman {
             }
             _ => {}
         }
+    }
+
+    /// The piece of `colour` at the machine's last occupied capture place
+    /// ([`capture_slot`]), if any: the one it captured last.
+    fn captured_piece(w: &World, colour: Colour) -> Option<usize> {
+        (0..CAPTURE_SLOTS)
+            .rev()
+            .filter_map(|k| capture_slot(&w.config.storage, colour, k))
+            .filter_map(|at| w.piece_near(at, CAPTURE_MM))
+            .find(|&i| w.pieces[i].colour == colour)
     }
 
     /// Puts the pieces lying on the board but on no square (further than
