@@ -43,21 +43,29 @@ impl SimHuman {
         // In hexapawn also onto a piece of the machine's, taken off: an illegal
         // capture (straight ahead, backwards, sideways, two rows).
         let reach = self.remembered_empty().bits() | self.capturable_of_device();
-        let mut illegal = std::vec::Vec::new();
-        for from in mine {
-            for to in tictable::Squares::from_bits(reach) {
-                let mut v = base;
-                v.set(from, Sensed::Empty);
-                v.set(to, Sensed::Piece(self.colour));
-                if rules.move_seen(&p, &v).is_none() {
-                    illegal.push((from, to));
-                }
-            }
-        }
-        if illegal.is_empty() {
+        // Every (from, to) the rules refuse, in a fixed order: counted, then the
+        // drawn one found again (no allocation: `sim-core` is no_std).
+        let illegal = || {
+            mine.into_iter()
+                .flat_map(move |from| {
+                    tictable::Squares::from_bits(reach)
+                        .into_iter()
+                        .map(move |to| (from, to))
+                })
+                .filter(|&(from, to)| {
+                    let mut v = base;
+                    v.set(from, Sensed::Empty);
+                    v.set(to, Sensed::Piece(self.colour));
+                    rules.move_seen(&p, &v).is_none()
+                })
+        };
+        let n = illegal().count();
+        if n == 0 {
             return false;
         }
-        let (from, to) = illegal[self.rng.below(illegal.len())];
+        let Some((from, to)) = illegal().nth(self.rng.below(n)) else {
+            return false;
+        };
         let taken = self.remembered_pieces(self.device()).contains(to);
         if taken && !Self::take_off(w, to) || !Self::shift(w, from, to) {
             return false;
