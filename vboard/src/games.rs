@@ -186,14 +186,18 @@ pub fn rest() -> Vec<Plan> {
         if rules != Rules::Misere {
             v.push(game_plan(rules, true));
         }
-        // A person who cheats every other turn (a cheat is not made twice in a
-        // row): half of them an illegal move of their own in a game whose pieces
-        // move.
-        let cheater = GameSpec {
+        // A perfect person (long games: the sliding phase reached) who cheats
+        // every other turn (a cheat is not made twice in a row): half of them an
+        // illegal move of their own in a game whose pieces move.
+        let cheater = |device_first| GameSpec {
             cheat_rate: 1.0,
-            ..spec(rules, false, Style::Random)
+            ..spec(rules, device_first, Style::Perfect)
         };
-        v.push(plan(format!("{}-cheats", rules.id()), true, vec![cheater]));
+        v.push(plan(
+            format!("{}-cheats", rules.id()),
+            true,
+            vec![cheater(false), cheater(true)],
+        ));
         let mut f = plan(
             format!("{}-faults", rules.id()),
             true,
@@ -238,20 +242,17 @@ fn differential_plan(rules: Rules) -> Plan {
                 } else {
                     people::misere_careless
                 });
+            } else {
+                g.move_script = Some(if device_first {
+                    people::perfect
+                } else {
+                    people::careless
+                });
             }
             g
         })
         .collect();
     plan(differential_name(rules), true, games)
-}
-
-/// The person's move script of differential game `i` in a game whose pieces move.
-fn move_script(i: usize) -> tictable_machine::sim::human::MoveScript {
-    if i == 0 {
-        people::perfect
-    } else {
-        people::careless
-    }
 }
 
 /// The plies of a game as played (a placing game's from its squares).
@@ -442,7 +443,7 @@ fn compare(rules: Rules, plan: &Plan, r: &mut Report) {
         let mut human = SimHuman::new(spec.style, 0.0, Bench::default().seed ^ 0x5EED);
         human.rules = rules;
         human.script = spec.script;
-        human.move_script = (!rules.places_only()).then(|| move_script(i));
+        human.move_script = spec.move_script;
         let h = host.play_scenario(&scenario, &mut human, &mut || &replay, None);
         let host_plies: Vec<Move> = host.controller.record().plies().collect();
         let mut diffs: Vec<String> = replay.mismatches.borrow().clone();

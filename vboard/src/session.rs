@@ -142,6 +142,8 @@ pub struct GameSpec {
     pub arlo_storm_after_ms: Option<u32>,
     /// The person's moves from the position alone (see `SimHuman::script`).
     pub script: Option<fn(&Position) -> Option<tictable::Square>>,
+    /// The same in a game whose pieces move (see `SimHuman::move_script`).
+    pub move_script: Option<tictable_machine::sim::human::MoveScript>,
     /// Who moves first, set with the Side button before Start (`None`: as the
     /// machine is set up).
     pub device_first: Option<bool>,
@@ -212,6 +214,7 @@ impl GameSpec {
             crystal_fails_mid_move: false,
             arlo_storm_after_ms: None,
             script: None,
+            move_script: None,
             device_first: None,
             may_lose: false,
             game: None,
@@ -828,6 +831,7 @@ impl<'a> Session<'a> {
         self.human.new_game(human_colour, spec.style);
         self.human.cheat_rate = spec.cheat_rate;
         self.human.script = spec.script;
+        self.human.move_script = spec.move_script;
         let (cheats0, fixes0) = (self.human.cheats, self.human.fixes);
         let start = self.ms;
         self.human.press(Button::Start, start);
@@ -895,10 +899,16 @@ impl<'a> Session<'a> {
             let since = self.ms - start;
             if self.human.cheats != cheats {
                 cheat_open = true;
+                self.log
+                    .push(format!("{:8} ms the person moves a device piece", self.ms));
             }
             if self.human.illegal != illegal {
                 r.illegal.0 += self.human.illegal - illegal;
                 illegal_open = true;
+                self.log.push(format!(
+                    "{:8} ms the person makes an illegal move of their own",
+                    self.ms
+                ));
             }
             // Faults on a schedule.
             if armed.0.is_some_and(|t| since >= t) {
@@ -1231,6 +1241,7 @@ impl<'a> Session<'a> {
         }
         self.human.passive = true;
         self.human.script = None;
+        self.human.move_script = None;
         let lights = lit(&self.lights());
         self.log.push(format!(
             "{:8} ms game over: {:?}, board {:?}, {:?}",
