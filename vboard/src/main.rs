@@ -25,8 +25,8 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use tictable_machine::sim::human::Style;
 use tictable_vboard::differential;
-use tictable_vboard::games;
 use tictable_vboard::elf::Image;
+use tictable_vboard::games;
 use tictable_vboard::scenarios::{self, Plan, Report};
 use tictable_vboard::session::{GameSpec, Observer, Session};
 use tictable_vboard::vcd::Recorder;
@@ -439,11 +439,11 @@ fn show(r: &Report, plan: &Plan, log: bool) {
     // below on a failure).
     if !log && r.violations.is_empty() {
         // And each level's first two placements (`levels-first-moves`).
-        for l in r
-            .log
-            .iter()
-            .filter(|l| l.starts_with(differential::NAME) || l.contains(" ms level "))
-        {
+        for l in r.log.iter().filter(|l| {
+            l.starts_with(differential::NAME)
+                || l.contains("-differential game ")
+                || l.contains(" ms level ")
+        }) {
             println!("    {l}");
         }
     }

@@ -15,8 +15,8 @@ use crate::mcu::{Fault, FlashCut, Mcu};
 use crate::rcc::{Oscillators, ResetKind};
 use tictable::{Board as Position, Squares};
 use tictable_machine::classify::Reference;
-use tictable_machine::controller::{GameSetup, Move, Position as GamePosition, Rules};
 use tictable_machine::controller::sensor_calibration::STEPS;
+use tictable_machine::controller::{GameSetup, Move, Position as GamePosition, Rules};
 use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::faults::{ByKind, FaultKind, FaultSet};
 use tictable_machine::sim::human::{SimHuman, Style};
@@ -346,7 +346,7 @@ impl GameResult {
         }
         if self.illegal.1 < self.illegal.0 {
             v.push(format!(
-                "{} of {} illegal moves of the person's accepted (no Error light before the device moved)",
+                "{} of {} illegal moves of the person's accepted (no Error light before their next turn or a result)",
                 self.illegal.0 - self.illegal.1,
                 self.illegal.0
             ));
@@ -807,10 +807,7 @@ impl<'a> Session<'a> {
             self.run_for(400)?;
             self.human.rules = game;
         }
-        if let Some(want) = spec
-            .device_first
-            .or(spec.game.map(|_| true))
-        {
+        if let Some(want) = spec.device_first.or(spec.game.map(|_| true)) {
             self.choose_side(want)?;
         }
         let device_first = !exactly(&self.lights(), &[Light::HumanTurn]);
@@ -1053,8 +1050,7 @@ impl<'a> Session<'a> {
             }
             // The person's turn again (or a result) after an illegal move with
             // no error between: the machine took it for a move.
-            if illegal_open
-                && ((human_turn && !was[Light::HumanTurn.index()]) || result.is_some())
+            if illegal_open && ((human_turn && !was[Light::HumanTurn.index()]) || result.is_some())
             {
                 illegal_open = false;
             }
@@ -1193,29 +1189,29 @@ impl<'a> Session<'a> {
             off
         } else {
             let (final_board, off) = match lying {
-            Some((x, o)) => {
-                let (dev_lying, dev_mem) = match device {
-                    tictable::Player::X => (x, memory.x()),
-                    tictable::Player::O => (o, memory.o()),
-                };
-                let (hum_lying, hum_mem) = match device {
-                    tictable::Player::X => (o, memory.o()),
-                    tictable::Player::O => (x, memory.x()),
-                };
-                let extra = dev_lying & !dev_mem & !(memory.x() | memory.o());
-                let last = if memory.to_move() == device && extra.count_ones() == 1 {
-                    extra
-                } else {
-                    0
-                };
-                let off = ((dev_lying & !last) ^ dev_mem) | (hum_lying ^ hum_mem);
-                if let Some(m) = Squares::from_bits(last).first() {
-                    r.moves.push(m);
+                Some((x, o)) => {
+                    let (dev_lying, dev_mem) = match device {
+                        tictable::Player::X => (x, memory.x()),
+                        tictable::Player::O => (o, memory.o()),
+                    };
+                    let (hum_lying, hum_mem) = match device {
+                        tictable::Player::X => (o, memory.o()),
+                        tictable::Player::O => (x, memory.x()),
+                    };
+                    let extra = dev_lying & !dev_mem & !(memory.x() | memory.o());
+                    let last = if memory.to_move() == device && extra.count_ones() == 1 {
+                        extra
+                    } else {
+                        0
+                    };
+                    let off = ((dev_lying & !last) ^ dev_mem) | (hum_lying ^ hum_mem);
+                    if let Some(m) = Squares::from_bits(last).first() {
+                        r.moves.push(m);
+                    }
+                    (Position::from_bits(x, o).ok(), off.count_ones())
                 }
-                (Position::from_bits(x, o).ok(), off.count_ones())
-            }
-            None => (None, 9),
-        };
+                None => (None, 9),
+            };
             let b = final_board.unwrap_or(memory);
             outcome = rules.result(&b);
             shown = memory_string(b);

@@ -26,8 +26,7 @@ use tictable::{Board, Player, Square};
 /// A person's move in a game whose pieces move from the game and the position
 /// alone ([`SimHuman::move_script`]).
 #[cfg(feature = "games")]
-pub type MoveScript =
-    fn(Rules, &crate::controller::Position) -> Option<crate::controller::Move>;
+pub type MoveScript = fn(Rules, &crate::controller::Position) -> Option<crate::controller::Move>;
 
 /// How a simulated human chooses moves.
 #[derive(Clone, Copy, Debug, PartialEq)]
