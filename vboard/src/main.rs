@@ -575,7 +575,7 @@ fn figures(reports: &[Report], games_reports: &[Report]) -> String {
             })
             .collect();
         out.push_str(&format!(
-            "\n  the `games` image, the device's move (Device-turn light to Human-turn light or a result; a slide is two travels, a capture three) by game: {}; stack high-water mark {} B",
+            "\n  the `games` image, the device's move (Device-turn light to Human-turn light or a result: a placement, a slide, or a capture with the taken pawn carried off first) by game: {}; stack high-water mark {} B",
             times.join("; "),
             games_reports.iter().map(|r| r.figures.stack_b).max().unwrap_or(0)
         ));
