@@ -14,6 +14,7 @@ pub mod differential;
 pub mod dwt;
 pub mod elf;
 pub mod flash;
+pub mod games;
 pub mod gpio;
 pub mod i2c;
 pub mod iwdg;

@@ -3,9 +3,14 @@
 //! (exit 0 only on PASS). Usage:
 //!
 //! ```text
-//! tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--only NAME] [--jobs N] [--log]
-//!                       [--vcd FILE] [--watch] [--speed N] [--seed N]
+//! tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--games GAMES_IMAGE] [--only NAME]
+//!                       [--jobs N] [--log] [--vcd FILE] [--watch] [--speed N] [--seed N]
 //! ```
+//!
+//! `--games GAMES_IMAGE` plays the `games` image's scenarios too
+//! (`tictable_vboard::games`: each game's contest-like, cheat, fault and
+//! differential scenarios); the PASS line then ends with their counts by game
+//! (`games_image=misere:4/4,...`) and the figures with its move times by game.
 //!
 //! `--seed N` seeds every scenario's world (default 7: the figures of the docs):
 //! other worlds, other parts (each scenario's PVD levels, printed under its line),
@@ -21,6 +26,7 @@ use std::sync::Mutex;
 use tictable_machine::sim::human::Style;
 use tictable_vboard::differential;
 use tictable_vboard::elf::Image;
+use tictable_vboard::games;
 use tictable_vboard::scenarios::{self, Plan, Report};
 use tictable_vboard::session::{GameSpec, Observer, Session};
 use tictable_vboard::vcd::Recorder;
@@ -29,6 +35,7 @@ use tictable_vboard::view::{Mode, View};
 struct Args {
     image: String,
     levels: Option<String>,
+    games: Option<String>,
     only: Option<String>,
     jobs: usize,
     log: bool,
@@ -39,14 +46,15 @@ struct Args {
 }
 
 const USAGE: &str =
-    "usage: tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--only NAME] [--jobs N] [--log] \
-                     [--vcd FILE] [--watch] [--speed N] [--seed N]";
+    "usage: tictable-vboard IMAGE [--levels LEVELS_IMAGE] [--games GAMES_IMAGE] [--only NAME] \
+                     [--jobs N] [--log] [--vcd FILE] [--watch] [--speed N] [--seed N]";
 
 fn parse() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
     let mut a = Args {
         image: String::new(),
         levels: None,
+        games: None,
         only: None,
         jobs: 2,
         log: false,
@@ -58,6 +66,7 @@ fn parse() -> Result<Args, String> {
     while let Some(x) = it.next() {
         match x.as_str() {
             "--levels" => a.levels = Some(it.next().ok_or("--levels needs an image")?),
+            "--games" => a.games = Some(it.next().ok_or("--games needs an image")?),
             "--only" => a.only = Some(it.next().ok_or("--only needs a scenario name")?),
             "--jobs" => {
                 a.jobs = it
@@ -110,12 +119,13 @@ fn main() -> ExitCode {
         }
     };
     let load = |p: &str| Image::load(p.as_ref()).map_err(|e| format!("{p}: {e}"));
-    let (image, levels) = match (
+    let (image, levels, games_image) = match (
         load(&args.image),
         args.levels.as_deref().map(load).transpose(),
+        args.games.as_deref().map(load).transpose(),
     ) {
-        (Ok(i), Ok(l)) => (i, l),
-        (Err(e), _) | (_, Err(e)) => {
+        (Ok(i), Ok(l), Ok(g)) => (i, l, g),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
             eprintln!("tictable-vboard: {e}");
             return ExitCode::from(2);
         }
@@ -125,6 +135,18 @@ fn main() -> ExitCode {
         .chain(scenarios::rest().iter().map(|p| p.name))
         .chain(args.levels.is_some().then_some("levels"))
         .chain(Some(differential::NAME))
+        .collect();
+    // The games image's scenarios (their names are their own).
+    let games_plans: Vec<Plan> = if games_image.is_some() {
+        std::iter::once(games::first())
+            .chain(games::rest())
+            .collect()
+    } else {
+        vec![]
+    };
+    let names: Vec<&str> = names
+        .into_iter()
+        .chain(games_plans.iter().map(|p| p.name))
         .collect();
     if let Some(only) = args
         .only
@@ -149,11 +171,52 @@ fn main() -> ExitCode {
     if let Some(seed) = args.seed {
         first_plan.bench.seed = seed;
     }
-    let first = scenarios::run_watched(&first_plan, &image, None, watch.of(first_plan.name));
-    show(&first, &first_plan, args.log);
-    let flash = first.flash.clone();
-    let first_ok = first.violations.is_empty();
-    reports.push(first);
+    // The games image's first scenario (its calibration) beside the default's.
+    let mut games_first = games_plans.first().cloned();
+    if let (Some(p), Some(seed)) = (games_first.as_mut(), args.seed) {
+        p.bench.seed = seed;
+    }
+    let only_games = args
+        .only
+        .as_deref()
+        .is_some_and(|o| games_plans.iter().any(|p| p.name == o));
+    let games_first_watched = games_first
+        .as_ref()
+        .is_some_and(|p| watch.name.as_deref() == Some(p.name));
+    let (first, games_first) = std::thread::scope(|s| {
+        let g = games_first
+            .as_ref()
+            .zip(games_image.as_ref())
+            .filter(|_| !games_first_watched)
+            .map(|(p, img)| s.spawn(move || (scenarios::run(p, img, None), p)));
+        // Not needed when `--only` names one of the games image's scenarios.
+        let first = (!only_games)
+            .then(|| scenarios::run_watched(&first_plan, &image, None, watch.of(first_plan.name)));
+        let g = match g {
+            Some(h) => Some(h.join().expect("the games image's first scenario")),
+            None => games_first
+                .as_ref()
+                .zip(games_image.as_ref())
+                .map(|(p, img)| (scenarios::run_watched(p, img, None, watch.of(p.name)), p)),
+        };
+        (first, g)
+    });
+    let mut flash = vec![];
+    let mut first_ok = false;
+    if let Some(first) = first {
+        show(&first, &first_plan, args.log);
+        flash = first.flash.clone();
+        first_ok = first.violations.is_empty();
+        reports.push(first);
+    }
+    let mut games_reports = vec![];
+    let mut games_flash = None;
+    if let Some((mut r, p)) = games_first {
+        games::judge(p, &mut r);
+        show(&r, p, args.log);
+        games_flash = r.violations.is_empty().then(|| r.flash.clone());
+        games_reports.push(r);
+    }
     let mut plans: Vec<(Plan, Image)> = scenarios::rest()
         .into_iter()
         .filter(wanted)
@@ -194,41 +257,70 @@ fn main() -> ExitCode {
     if wanted(&diff) {
         plans.push((diff, image.clone()));
     }
+    // The games image's scenarios, on its first scenario's flash (none when that
+    // failed: they would fail for its reason).
+    let mut games_rest: Vec<(Plan, Image)> = match (&games_image, &games_flash) {
+        (Some(img), Some(_)) => games_plans
+            .iter()
+            .skip(1)
+            .filter(|p| wanted(p))
+            .map(|p| (p.clone(), img.clone()))
+            .collect(),
+        _ => vec![],
+    };
     if let Some(seed) = args.seed {
-        for (p, _) in &mut plans {
+        for (p, _) in plans.iter_mut().chain(games_rest.iter_mut()) {
             p.bench.seed = seed;
         }
     }
-    // The watched scenario plays here, the others on the workers.
-    if let Some(i) = plans.iter().position(|(p, _)| watch.of(p.name).is_some()) {
-        let (plan, img) = plans.remove(i);
-        let r = run(&plan, &img, &flash, watch.of(plan.name));
-        show(&r, &plan, args.log);
-        reports.push(r);
+    // Each job with its image's flash and whether it is the games image's.
+    let games_flash = games_flash.unwrap_or_default();
+    let mut jobs: Vec<(Plan, Image, bool)> = vec![];
+    if first_ok || (args.only.is_some() && !only_games) {
+        jobs.extend(plans.into_iter().map(|(p, i)| (p, i, false)));
     }
-    if first_ok || args.only.is_some() {
-        let queue = Mutex::new(plans);
-        let done = Mutex::new(vec![]);
-        std::thread::scope(|s| {
-            for _ in 0..args.jobs {
-                s.spawn(|| loop {
-                    let Some((plan, img)) = queue.lock().expect("queue").pop() else {
-                        break;
-                    };
-                    let r = run(&plan, &img, &flash, None);
-                    show(&r, &plan, args.log);
-                    done.lock().expect("reports").push(r);
-                });
-            }
-        });
-        reports.extend(done.into_inner().expect("reports"));
+    jobs.extend(games_rest.into_iter().map(|(p, i)| (p, i, true)));
+    // The watched scenario plays here, the others on the workers.
+    if let Some(i) = jobs.iter().position(|(p, _, _)| watch.of(p.name).is_some()) {
+        let (plan, img, of_games) = jobs.remove(i);
+        let f = if of_games { &games_flash } else { &flash };
+        let r = run(&plan, &img, f, of_games, watch.of(plan.name));
+        show(&r, &plan, args.log);
+        if of_games {
+            games_reports.push(r);
+        } else {
+            reports.push(r);
+        }
+    }
+    // The workers pop from the end: the games image's (the longest) first.
+    let queue = Mutex::new(jobs);
+    let done = Mutex::new(vec![]);
+    std::thread::scope(|s| {
+        for _ in 0..args.jobs {
+            s.spawn(|| loop {
+                let Some((plan, img, of_games)) = queue.lock().expect("queue").pop() else {
+                    break;
+                };
+                let f = if of_games { &games_flash } else { &flash };
+                let r = run(&plan, &img, f, of_games, None);
+                show(&r, &plan, args.log);
+                done.lock().expect("reports").push((r, of_games));
+            });
+        }
+    });
+    for (r, of_games) in done.into_inner().expect("reports") {
+        if of_games {
+            games_reports.push(r);
+        } else {
+            reports.push(r);
+        }
     }
     if let Err(e) = watch.finish() {
         eprintln!("tictable-vboard: {e}");
         return ExitCode::FAILURE;
     }
-    println!("{}", figures(&reports));
-    let line = verdict(&reports);
+    println!("{}", figures(&reports, &games_reports));
+    let line = verdict(&reports, &games_reports, games_image.is_some());
     println!("{line}");
     if line.starts_with("vboard: PASS") {
         ExitCode::SUCCESS
@@ -316,15 +408,19 @@ impl Observer for Watch {
 }
 
 /// Plays `plan` on `img` from the first scenario's `flash`, `observer` watching;
-/// the differential's games then on the host too.
+/// the differential's games then on the host too; the games image's (`of_games`)
+/// judged by its rules too ([`games::judge`]).
 fn run(
     plan: &Plan,
     img: &Image,
     flash: &[u8],
+    of_games: bool,
     observer: Option<&mut dyn tictable_vboard::session::Observer>,
 ) -> Report {
     let mut r = scenarios::run_watched(plan, img, Some(flash), observer);
-    if plan.name == differential::NAME {
+    if of_games {
+        games::judge(plan, &mut r);
+    } else if plan.name == differential::NAME {
         differential::compare(plan, &mut r);
     }
     r
@@ -343,11 +439,11 @@ fn show(r: &Report, plan: &Plan, log: bool) {
     // below on a failure).
     if !log && r.violations.is_empty() {
         // And each level's first two placements (`levels-first-moves`).
-        for l in r
-            .log
-            .iter()
-            .filter(|l| l.starts_with(differential::NAME) || l.contains(" ms level "))
-        {
+        for l in r.log.iter().filter(|l| {
+            l.starts_with(differential::NAME)
+                || l.contains("-differential game ")
+                || l.contains(" ms level ")
+        }) {
             println!("    {l}");
         }
     }
@@ -376,7 +472,7 @@ fn quantile<T: Copy + Default>(v: &[T], q: usize) -> T {
 /// another number of cycles per instruction); the bus's over those
 /// without bus faults injected either. All come from virtual time and seeded
 /// worlds: the same images give the same figures.
-fn figures(reports: &[Report]) -> String {
+fn figures(reports: &[Report], games_reports: &[Report]) -> String {
     let normal = || reports.iter().filter(|r| r.nominal);
     let clean = || normal().filter(|r| !matches!(r.name.as_str(), "faults" | "bus-held-low"));
     let sorted = |mut v: Vec<u64>| {
@@ -466,11 +562,29 @@ fn figures(reports: &[Report]) -> String {
         out.push_str("\n  ");
         out.push_str(&l);
     }
+    if !games_reports.is_empty() {
+        let times: Vec<String> = games::move_times(games_reports)
+            .into_iter()
+            .map(|(id, v)| {
+                format!(
+                    "{id} p50 {} ms, p99 {} ms ({} moves)",
+                    quantile(&v, 50),
+                    quantile(&v, 99),
+                    v.len()
+                )
+            })
+            .collect();
+        out.push_str(&format!(
+            "\n  the `games` image, the device's move (Device-turn light to Human-turn light or a result: a placement, a slide, or a capture with the taken pawn carried off first) by game: {}; stack high-water mark {} B",
+            times.join("; "),
+            games_reports.iter().map(|r| r.figures.stack_b).max().unwrap_or(0)
+        ));
+    }
     out
 }
 
-/// The final line.
-fn verdict(reports: &[Report]) -> String {
+/// The final line (the games image's counts at its end when it played).
+fn verdict(reports: &[Report], games_reports: &[Report], games_played: bool) -> String {
     let games: Vec<_> = reports.iter().flat_map(|r| r.games.iter()).collect();
     let losses = games
         .iter()
@@ -517,10 +631,13 @@ fn verdict(reports: &[Report]) -> String {
         .unwrap_or(0);
     let failed: Vec<&str> = reports
         .iter()
+        .chain(games_reports)
         .filter(|r| !r.violations.is_empty())
         .map(|r| r.name.as_str())
         .collect();
-    let verdict = if failed.is_empty() && !games.is_empty() {
+    let counts = games::counts(games_reports);
+    let any = !games.is_empty() || games_reports.iter().any(|r| !r.games.is_empty());
+    let verdict = if failed.is_empty() && any {
         "PASS".to_string()
     } else {
         format!("FAIL ({})", failed.join(", "))
@@ -537,5 +654,13 @@ fn verdict(reports: &[Report]) -> String {
         differential.0,
         differential.1,
         high as f64 / 1000.0
-    )
+    ) + &if games_played {
+        let c: Vec<String> = counts
+            .iter()
+            .map(|(id, ok, all)| format!("{id}:{ok}/{all}"))
+            .collect();
+        format!(" games_image={}", c.join(","))
+    } else {
+        String::new()
+    }
 }

@@ -16,6 +16,7 @@ use crate::rcc::{Oscillators, ResetKind};
 use tictable::{Board as Position, Squares};
 use tictable_machine::classify::Reference;
 use tictable_machine::controller::sensor_calibration::STEPS;
+use tictable_machine::controller::{GameSetup, Move, Position as GamePosition, Rules};
 use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::faults::{ByKind, FaultKind, FaultSet};
 use tictable_machine::sim::human::{SimHuman, Style};
@@ -29,6 +30,8 @@ use tictable_machine::Colour;
 pub const READY_LIMIT_MS: u32 = 60_000;
 /// How long a game may take before it counts as stuck, ms.
 pub const GAME_LIMIT_MS: u32 = 3 * 60_000;
+/// The same for a game whose pieces move (up to 64 plies, a slide two travels), ms.
+pub const MOVING_GAME_LIMIT_MS: u32 = 15 * 60_000;
 /// How long a result light must stay on for the game to count as over, ms.
 const OVER_STEADY_MS: u32 = 1_000;
 /// After a power cut, the Device-turn light alone with the gantry at rest this
@@ -139,12 +142,19 @@ pub struct GameSpec {
     pub arlo_storm_after_ms: Option<u32>,
     /// The person's moves from the position alone (see `SimHuman::script`).
     pub script: Option<fn(&Position) -> Option<tictable::Square>>,
+    /// The same in a game whose pieces move (see `SimHuman::move_script`).
+    pub move_script: Option<tictable_machine::sim::human::MoveScript>,
     /// Who moves first, set with the Side button before Start (`None`: as the
     /// machine is set up).
     pub device_first: Option<bool>,
     /// The device plays a level that may lose (`random`, `easy`, `medium`,
-    /// `epsilon:E`): its loss is no violation and not counted in the PASS line.
+    /// `epsilon:E`), or a game it loses against perfect play from its side: its
+    /// loss is no violation and not counted in the PASS line.
     pub may_lose: bool,
+    /// The game, chosen with the Level button before the game (the `games`
+    /// image, [`crate::games::choose_game`]); `None`: the machine's game as it
+    /// is (tic-tac-toe in the default image).
+    pub game: Option<Rules>,
 }
 
 /// A supply sag: VDD at `mv` from `after_ms` after Start for `for_ms`.
@@ -204,8 +214,10 @@ impl GameSpec {
             crystal_fails_mid_move: false,
             arlo_storm_after_ms: None,
             script: None,
+            move_script: None,
             device_first: None,
             may_lose: false,
+            game: None,
         }
     }
 }
@@ -261,6 +273,16 @@ pub struct GameResult {
     /// The moves in order as the person saw them played (theirs, and the
     /// device's when its piece appeared; the device's last from the board).
     pub moves: Vec<tictable::Square>,
+    /// The game played.
+    pub game: Rules,
+    /// In a game whose pieces move, its moves in order as the person remembers
+    /// them (the device's last from the board); empty in a placing game (see
+    /// [`GameResult::moves`]).
+    pub plies: Vec<Move>,
+    /// Illegal moves of the person's own (a slide not along a line, a capture
+    /// straight ahead, a piece moved twice: `SimHuman::illegal`), and those the
+    /// machine refused with the Error light before it moved again.
+    pub illegal: (u32, u32),
 }
 
 impl GameResult {
@@ -320,6 +342,13 @@ impl GameResult {
                 "{} of {} cheats not put back",
                 self.cheats - self.restored,
                 self.cheats
+            ));
+        }
+        if self.illegal.1 < self.illegal.0 {
+            v.push(format!(
+                "{} of {} illegal moves of the person's accepted (no Error light before their next turn or a result)",
+                self.illegal.0 - self.illegal.1,
+                self.illegal.0
             ));
         }
         v
@@ -769,20 +798,37 @@ impl<'a> Session<'a> {
     /// machine is ready; the person plays until a result light stays on.
     pub fn play(&mut self, spec: &GameSpec) -> Result<GameResult, RunError> {
         self.wait_ready(READY_LIMIT_MS)?;
-        if let Some(want) = spec.device_first {
+        if let Some(game) = spec.game {
+            crate::games::choose_game(self, game)?;
+            // Side shows the setup's lights again (and switches who moves
+            // first: set below).
+            let now = self.ms;
+            self.human.press(Button::Side, now);
+            self.run_for(400)?;
+            self.human.rules = game;
+        }
+        if let Some(want) = spec.device_first.or(spec.game.map(|_| true)) {
             self.choose_side(want)?;
         }
         let device_first = !exactly(&self.lights(), &[Light::HumanTurn]);
-        let human_colour = if device_first {
-            Colour::White
+        let rules = self.human.rules;
+        let human_colour = GameSetup {
+            device_first,
+            first_square: None,
+        }
+        .colour_in(rules)
+        .other();
+        let limit_ms = if rules.places_only() {
+            GAME_LIMIT_MS
         } else {
-            Colour::Black
+            MOVING_GAME_LIMIT_MS
         };
         self.world().reset_pieces();
         self.human.passive = false;
         self.human.new_game(human_colour, spec.style);
         self.human.cheat_rate = spec.cheat_rate;
         self.human.script = spec.script;
+        self.human.move_script = spec.move_script;
         let (cheats0, fixes0) = (self.human.cheats, self.human.fixes);
         let start = self.ms;
         self.human.press(Button::Start, start);
@@ -797,8 +843,11 @@ impl<'a> Session<'a> {
         let mut r = GameResult {
             device_first,
             may_lose: spec.may_lose,
+            game: rules,
             ..GameResult::default()
         };
+        // An illegal move of the person's not yet refused with the Error light.
+        let mut illegal_open = false;
         let mut seen = Position::EMPTY;
         let resets0 = self.resets.len();
         let (mut over_since, mut placing_since) = (None, None);
@@ -832,8 +881,9 @@ impl<'a> Session<'a> {
         // A mess-up of the board (`human-extra`) the machine has not shown as an
         // error yet: it must, before the person's next turn or a result.
         let mut mess_open = false;
-        while self.ms < start + GAME_LIMIT_MS {
+        while self.ms < start + limit_ms {
             let (cheats, extras, cuts) = (self.human.cheats, self.human.extras, self.cuts);
+            let illegal = self.human.illegal;
             self.tick()?;
             let memory = self.human.memory();
             if let Some(m) = one_move(seen, memory) {
@@ -846,6 +896,16 @@ impl<'a> Session<'a> {
             let since = self.ms - start;
             if self.human.cheats != cheats {
                 cheat_open = true;
+                self.log
+                    .push(format!("{:8} ms the person moves a device piece", self.ms));
+            }
+            if self.human.illegal != illegal {
+                r.illegal.0 += self.human.illegal - illegal;
+                illegal_open = true;
+                self.log.push(format!(
+                    "{:8} ms the person makes an illegal move of their own",
+                    self.ms
+                ));
             }
             // Faults on a schedule.
             if armed.0.is_some_and(|t| since >= t) {
@@ -983,6 +1043,16 @@ impl<'a> Session<'a> {
             if error {
                 placing_since = None;
                 mess_open = false;
+                if illegal_open {
+                    illegal_open = false;
+                    r.illegal.1 += 1;
+                }
+            }
+            // The person's turn again (or a result) after an illegal move with
+            // no error between: the machine took it for a move.
+            if illegal_open && ((human_turn && !was[Light::HumanTurn.index()]) || result.is_some())
+            {
+                illegal_open = false;
             }
             if mess_open && ((human_turn && !was[Light::HumanTurn.index()]) || result.is_some()) {
                 mess_open = false;
@@ -1053,7 +1123,8 @@ impl<'a> Session<'a> {
         // The person remembers the game up to the device's last move, which ended
         // it: the board must be that game plus at most one device piece.
         let memory = self.human.memory();
-        let device = human_colour.other().player();
+        let record = self.human.record().copied();
+        let device = player_of(rules, human_colour.other());
         if spec.sag.is_some() {
             let m = self.mcu();
             let written = written0.map_or(0, |n| m.flash.half_words - n);
@@ -1078,37 +1149,80 @@ impl<'a> Session<'a> {
         } else {
             w.board_within(ON_SQUARE_MM)
         };
-        let (final_board, off) = match lying {
-            Some((x, o)) => {
-                let (dev_lying, dev_mem) = match device {
-                    tictable::Player::X => (x, memory.x()),
-                    tictable::Player::O => (o, memory.o()),
-                };
-                let (hum_lying, hum_mem) = match device {
-                    tictable::Player::X => (o, memory.o()),
-                    tictable::Player::O => (x, memory.x()),
-                };
-                let extra = dev_lying & !dev_mem & !(memory.x() | memory.o());
-                let last = if memory.to_move() == device && extra.count_ones() == 1 {
-                    extra
-                } else {
-                    0
-                };
-                let off = ((dev_lying & !last) ^ dev_mem) | (hum_lying ^ hum_mem);
-                if let Some(m) = Squares::from_bits(last).first() {
-                    r.moves.push(m);
-                }
-                (Position::from_bits(x, o).ok(), off.count_ones())
+        // The pieces lying by player (X's are black, but White's in hexapawn).
+        let lying = lying.map(|(black, white)| {
+            if rules.colour(tictable::Player::X) == Colour::Black {
+                (black, white)
+            } else {
+                (white, black)
             }
-            None => (None, 9),
+        });
+        // The game's end as the board says: `Some` of the winner once it is over.
+        let outcome: Option<Option<tictable::Player>>;
+        let shown: String;
+        let off = if let Some(mut record) = record {
+            // A game whose pieces move: the person's game, and the device's last
+            // move read from the board as the person reads it (the one legal
+            // move whose position looks like it).
+            let p = record.position();
+            let off = match lying {
+                Some((x, o)) => {
+                    let view = rules.view(&GamePosition {
+                        x,
+                        o,
+                        to_move: p.to_move,
+                    });
+                    if p.to_move == device {
+                        if let Some(mv) = rules.move_seen(&p, &view) {
+                            let _ = record.push_move(mv);
+                        }
+                    }
+                    let f = record.position();
+                    ((x ^ f.x) | (o ^ f.o)).count_ones()
+                }
+                None => 9,
+            };
+            r.plies = record.plies().collect();
+            outcome = record.outcome().map(|e| e.winner());
+            let f = record.position();
+            shown = format!("x {:#05x} o {:#05x}", f.x, f.o);
+            off
+        } else {
+            let (final_board, off) = match lying {
+                Some((x, o)) => {
+                    let (dev_lying, dev_mem) = match device {
+                        tictable::Player::X => (x, memory.x()),
+                        tictable::Player::O => (o, memory.o()),
+                    };
+                    let (hum_lying, hum_mem) = match device {
+                        tictable::Player::X => (o, memory.o()),
+                        tictable::Player::O => (x, memory.x()),
+                    };
+                    let extra = dev_lying & !dev_mem & !(memory.x() | memory.o());
+                    let last = if memory.to_move() == device && extra.count_ones() == 1 {
+                        extra
+                    } else {
+                        0
+                    };
+                    let off = ((dev_lying & !last) ^ dev_mem) | (hum_lying ^ hum_mem);
+                    if let Some(m) = Squares::from_bits(last).first() {
+                        r.moves.push(m);
+                    }
+                    (Position::from_bits(x, o).ok(), off.count_ones())
+                }
+                None => (None, 9),
+            };
+            let b = final_board.unwrap_or(memory);
+            outcome = rules.result(&b);
+            shown = memory_string(b);
+            off
         };
         r.pieces_off = off;
-        let b = final_board.unwrap_or(memory);
         r.wrong_result = r.finished
             && match r.device_won {
-                Some(true) => b.winner() != Some(device),
-                Some(false) => b.winner() != Some(device.other()),
-                None => b.winner().is_some() || !b.is_full(),
+                Some(true) => outcome != Some(Some(device)),
+                Some(false) => outcome != Some(Some(device.other())),
+                None => outcome != Some(None),
             };
         r.frozen = self.world().stuck_squares().len();
         r.cheats = self.human.cheats - cheats0;
@@ -1123,12 +1237,13 @@ impl<'a> Session<'a> {
         }
         self.human.passive = true;
         self.human.script = None;
+        self.human.move_script = None;
         let lights = lit(&self.lights());
         self.log.push(format!(
             "{:8} ms game over: {:?}, board {:?}, {:?}",
             self.ms,
             lights,
-            memory_string(b),
+            shown,
             r.violations()
         ));
         Ok(r)
@@ -1166,16 +1281,38 @@ impl<'a> Session<'a> {
     /// Whether the device's pieces lie on the squares the person remembers them.
     fn device_pieces_as_remembered(&mut self) -> bool {
         let device = self.human.colour.other();
-        let memory = self.human.memory();
+        let p = self.remembered();
+        let remembered = match player_of(self.human.rules, device) {
+            tictable::Player::X => p.x,
+            tictable::Player::O => p.o,
+        };
         let w = self.world();
-        let Some((x, o)) = w.board_within(ON_SQUARE_MM) else {
+        let Some((black, white)) = w.board_within(ON_SQUARE_MM) else {
             return false;
         };
-        let (lying, remembered) = match device {
-            Colour::Black => (x, memory.x()),
-            Colour::White => (o, memory.o()),
+        let lying = match device {
+            Colour::Black => black,
+            Colour::White => white,
         };
         lying == remembered
+    }
+
+    /// The game as the person remembers it, any game.
+    fn remembered(&self) -> GamePosition {
+        self.human
+            .record()
+            .map_or(GamePosition::of_board(self.human.memory()), |r| {
+                r.position()
+            })
+    }
+}
+
+/// The player whose pieces are `colour`'s in `rules`' game.
+fn player_of(rules: Rules, colour: Colour) -> tictable::Player {
+    if rules.colour(tictable::Player::X) == colour {
+        tictable::Player::X
+    } else {
+        tictable::Player::O
     }
 }
 

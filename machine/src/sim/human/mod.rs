@@ -23,6 +23,11 @@ use crate::panel::{Button, Light};
 use crate::Colour;
 use tictable::{Board, Player, Square};
 
+/// A person's move in a game whose pieces move from the game and the position
+/// alone ([`SimHuman::move_script`]).
+#[cfg(feature = "games")]
+pub type MoveScript = fn(Rules, &crate::controller::Position) -> Option<crate::controller::Move>;
+
 /// How a simulated human chooses moves.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Style {
@@ -109,6 +114,10 @@ pub struct SimHuman {
     /// person who plays the same game on two machines whose timings differ (the
     /// other draws, press lengths and delays, follow the timing). `None`: the style.
     pub script: Option<fn(&Board) -> Option<Square>>,
+    /// [`SimHuman::script`] for a game whose pieces move (`games` feature): the
+    /// move from the game and position alone. `None`: the style.
+    #[cfg(feature = "games")]
+    pub move_script: Option<MoveScript>,
     /// The game the person plays well by ([`Style::Perfect`]'s moves and
     /// [`Style::Erring`]'s good ones): tic-tac-toe by default; misère's best moves
     /// need the `games` feature (without it a misère person plays at random).
@@ -159,6 +168,8 @@ impl SimHuman {
             device_from: None,
             passive: false,
             script: None,
+            #[cfg(feature = "games")]
+            move_script: None,
             rules: Rules::TicTacToe,
             cheats: 0,
             extras: 0,
@@ -204,6 +215,13 @@ impl SimHuman {
     /// The game as the person remembers it.
     pub fn memory(&self) -> Board {
         self.memory
+    }
+
+    /// The game as the person remembers it in a game whose pieces move (`games`
+    /// feature; `None` in a placing game: see [`SimHuman::memory`]).
+    #[cfg(feature = "games")]
+    pub fn record(&self) -> Option<&crate::controller::GameRecord> {
+        self.moving.as_ref()
     }
 
     /// Starts pressing `button` (held 80..150 ms, bouncing for the first 6 ms).
@@ -448,7 +466,10 @@ impl SimHuman {
             Style::Erring(e) => self.rng.chance(e),
         };
         let best = crate::controller::best_moves_of(rules, &p);
-        let mv = if random || best.is_empty() {
+        let scripted = self.move_script.and_then(|f| f(rules, &p));
+        let mv = if let Some(mv) = scripted {
+            mv
+        } else if random || best.is_empty() {
             children[self.rng.below(children.len())].0
         } else {
             best[self.rng.below(best.len())]

@@ -1,0 +1,608 @@
+//! The `games` image (`cd firmware && cargo build --release --features games`) on
+//! the virtual board: for misère, three men's morris, tapatan, achi and hexapawn a
+//! contest-like scenario (a perfect and an erring person, the device first and
+//! second), a cheat scenario (a device piece moved, or an illegal move of the
+//! person's own: a slide off the lines, a capture straight ahead, a piece moved
+//! twice), a fault scenario (a fault kind a game: a dropped piece, lost steps, a
+//! power cut) and the differential check against the host simulator.
+//!
+//! The operator chooses the game as `firmware/README.md` ("### Games") says:
+//! Level in Setup shows the game, both turn lights and its number in binary on
+//! Lamp (1), Win (2), Draw (4) and Loss (8); each further press the next game
+//! ([`choose_game`], which reads the lights back). The person is the host
+//! simulator's (`SimHuman` with the game's rules: slides, hexapawn's set-up and
+//! captures); no second model of a person.
+//!
+//! What each game is judged by, on top of [`crate::session`]'s rules: the device
+//! never gives away value (every move of its is one of the table's best moves in
+//! the position the person remembers, [`gave_away`]), loses only from a side that
+//! loses against perfect play, and refuses every illegal move of the person's with
+//! the Error light before it moves again.
+
+use crate::scenarios::{Burst, Plan, Report};
+use crate::session::{Bench, GameResult, GameSpec, RunError, Session};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use tictable::{Board, Player, Square};
+use tictable_machine::controller::{best_moves_of, Move, MoveChooser, Position, Rules};
+use tictable_machine::panel::{Button, Light};
+use tictable_machine::sim::faults::FaultKind;
+use tictable_machine::sim::human::{SimHuman, Style};
+use tictable_machine::sim::run::SimMachine;
+use tictable_machine::sim::scenario::{GameReport, Scenario};
+use tictable_machine::sim::world::{SimConfig, World};
+
+/// The games besides tic-tac-toe, in the order of their numbers.
+pub const GAMES: [Rules; 5] = [
+    Rules::Misere,
+    Rules::ThreeMensMorris,
+    Rules::Tapatan,
+    Rules::Achi,
+    Rules::Hexapawn,
+];
+
+/// The scenarios of each game (`NAME-KIND`, NAME the game's id): the same four
+/// for every game.
+pub const KINDS: [&str; 4] = ["game", "cheats", "faults", "differential"];
+
+/// The game number the lights show in Setup after Level (both turn lights, no
+/// Error; the number on Lamp, Win, Draw, Loss); `None` for any other lights.
+pub fn shown_game(l: &[bool; 7]) -> Option<u8> {
+    let on = |x: Light| l[x.index()];
+    if !on(Light::DeviceTurn) || !on(Light::HumanTurn) || on(Light::Error) {
+        return None;
+    }
+    let code = [Light::Lamp, Light::Win, Light::Draw, Light::Loss]
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| on(**x))
+        .fold(0, |c, (i, _)| c | 1 << i);
+    Some(code)
+}
+
+/// The operator chooses `rules`' game with the Level button, reading each press's
+/// lights: the number shown must be the game's after a few presses (six games:
+/// at most seven, the first shows the game chosen).
+pub fn choose_game(s: &mut Session, rules: Rules) -> Result<(), RunError> {
+    let mut seen = vec![];
+    for _ in 0..8 {
+        let now = s.ms;
+        s.human.press(Button::Level, now);
+        s.run_for(400)?;
+        let l = s.lights();
+        let shown = shown_game(&l);
+        seen.push(shown);
+        if shown == Some(rules.code()) {
+            s.log.push(format!(
+                "{:8} ms game {} chosen with Level (lights {:?})",
+                s.ms,
+                rules.id(),
+                crate::session::lit(&l)
+            ));
+            return Ok(());
+        }
+    }
+    Err(RunError::Stuck(format!(
+        "Level never showed game {} ({}); shown after each press: {seen:?}",
+        rules.code(),
+        rules.id()
+    )))
+}
+
+/// Whether the device loses `rules`' game against perfect play when it moves
+/// first (`device_first`) or second: a loss there is no violation.
+pub fn losing_side(rules: Rules, device_first: bool) -> bool {
+    rules.first_player_wins() == Some(!device_first)
+}
+
+/// People whose moves depend on the game and the position alone (the
+/// differential's: the host's person must play the image's person's moves).
+pub mod people {
+    use tictable::{Board, Square};
+    use tictable_machine::controller::{best_moves, best_moves_of, Move, Position, Rules};
+
+    /// A perfect person in a game whose pieces move: the first best move.
+    pub fn perfect(rules: Rules, p: &Position) -> Option<Move> {
+        best_moves_of(rules, p).first().copied()
+    }
+
+    /// A careless person in a game whose pieces move: the first legal move.
+    pub fn careless(rules: Rules, p: &Position) -> Option<Move> {
+        rules.children(p).first().map(|c| c.0)
+    }
+
+    /// A perfect misère person: the lowest-numbered best move.
+    pub fn misere_perfect(b: &Board) -> Option<Square> {
+        best_moves(Rules::Misere, b).first().copied()
+    }
+
+    /// A careless misère person: the lowest-numbered empty square.
+    pub fn misere_careless(b: &Board) -> Option<Square> {
+        b.legal_moves().first()
+    }
+}
+
+/// A game of `rules` with the device first or not, `style`'s person.
+fn spec(rules: Rules, device_first: bool, style: Style) -> GameSpec {
+    GameSpec {
+        game: Some(rules),
+        device_first: Some(device_first),
+        may_lose: losing_side(rules, device_first),
+        ..GameSpec::plain(style)
+    }
+}
+
+/// A scenario of the games image.
+fn plan(name: String, calibrated: bool, games: Vec<GameSpec>) -> Plan {
+    let n = games.len();
+    Plan {
+        // The names live as long as the run (a handful of short strings).
+        name: Box::leak(name.into_boxed_str()),
+        bench: Bench::default(),
+        calibrated,
+        games,
+        bursts: vec![None; n],
+        cold_boot: false,
+        watchdog_resets: 0,
+        software_resets: 0,
+        old_data: false,
+        contest: false,
+        level_each_game: false,
+    }
+}
+
+/// The first scenario of the games image: misère's contest-like games on a blank
+/// flash (the guided calibration first); the others start from its flash.
+pub fn first() -> Plan {
+    game_plan(Rules::Misere, false)
+}
+
+/// `rules`' contest-like scenario: a perfect person with the device first, an
+/// erring one (30 %) with it second.
+fn game_plan(rules: Rules, calibrated: bool) -> Plan {
+    plan(
+        format!("{}-game", rules.id()),
+        calibrated,
+        vec![
+            spec(rules, true, Style::Perfect),
+            spec(rules, false, Style::Erring(0.3)),
+        ],
+    )
+}
+
+/// The fault kinds of each game's fault scenario, one a game, and their rates
+/// (as the default image's `faults`): a piece dropped in transit, lost steps, a
+/// power cut.
+const FAULTS: [(FaultKind, f64); 3] = [
+    (FaultKind::Drop, 10.0),
+    (FaultKind::LostSteps, 1.0 / 2e-5),
+    (FaultKind::PowerCut, 0.3),
+];
+
+/// Every scenario of the games image after [`first`], on its flash.
+pub fn rest() -> Vec<Plan> {
+    let mut v = vec![];
+    for rules in GAMES {
+        if rules != Rules::Misere {
+            v.push(game_plan(rules, true));
+        }
+        // A perfect person (long games: the sliding phase reached) who cheats
+        // every other turn (a cheat is not made twice in a row): half of them an
+        // illegal move of their own in a game whose pieces move.
+        let cheater = |device_first| GameSpec {
+            cheat_rate: 1.0,
+            ..spec(rules, device_first, Style::Perfect)
+        };
+        v.push(plan(
+            format!("{}-cheats", rules.id()),
+            true,
+            vec![cheater(false), cheater(true)],
+        ));
+        let mut f = plan(
+            format!("{}-faults", rules.id()),
+            true,
+            FAULTS
+                .iter()
+                .enumerate()
+                .map(|(i, _)| spec(rules, i % 2 == 0, Style::Perfect))
+                .collect(),
+        );
+        f.bursts = FAULTS
+            .iter()
+            .map(|&(kind, rate)| Some(Burst { kind, rate }))
+            .collect();
+        v.push(f);
+        v.push(differential_plan(rules));
+    }
+    v
+}
+
+/// The name of `rules`' differential scenario.
+fn differential_name(rules: Rules) -> String {
+    format!("{}-differential", rules.id())
+}
+
+/// The game of a differential scenario (`None`: the plan is none).
+pub fn differential_game(plan: &Plan) -> Option<Rules> {
+    GAMES
+        .into_iter()
+        .find(|r| plan.name == differential_name(*r))
+}
+
+/// `rules`' differential games: a perfect person with the device first, a
+/// careless one with it second, both by the position alone.
+fn differential_plan(rules: Rules) -> Plan {
+    let games = [true, false]
+        .into_iter()
+        .map(|device_first| {
+            let mut g = spec(rules, device_first, Style::Perfect);
+            if rules.places_only() {
+                g.script = Some(if device_first {
+                    people::misere_perfect
+                } else {
+                    people::misere_careless
+                });
+            } else {
+                g.move_script = Some(if device_first {
+                    people::perfect
+                } else {
+                    people::careless
+                });
+            }
+            g
+        })
+        .collect();
+    plan(differential_name(rules), true, games)
+}
+
+/// The plies of a game as played (a placing game's from its squares).
+pub fn plies(g: &GameResult) -> Vec<Move> {
+    if g.game.places_only() {
+        g.moves.iter().map(|&s| Move::Place(s)).collect()
+    } else {
+        g.plies.clone()
+    }
+}
+
+/// The device's moves of `g` that are not one of the table's best moves in their
+/// position, in words (people number squares 1-9). Games restarted after a power
+/// cut (their moves are two games') are not judged.
+pub fn gave_away(g: &GameResult) -> Vec<String> {
+    let rules = g.game;
+    if g.cuts.1 > 0 {
+        return vec![];
+    }
+    let device = if g.device_first { Player::X } else { Player::O };
+    let mut p = rules.start();
+    let mut out = vec![];
+    for (i, mv) in plies(g).into_iter().enumerate() {
+        if p.to_move == device {
+            let best = best_moves_of(rules, &p);
+            if !best.contains(&mv) {
+                out.push(format!(
+                    "ply {}: the device played {} where the best are {}",
+                    i + 1,
+                    move_words(mv),
+                    best.iter()
+                        .map(|m| move_words(*m))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+        match rules.play(&p, mv) {
+            Some(next) => p = next,
+            None => {
+                out.push(format!(
+                    "ply {}: {} is no legal move",
+                    i + 1,
+                    move_words(mv)
+                ));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A move as people say it: `5`, `1-2` (a slide or a pawn's move).
+pub fn move_words(mv: Move) -> String {
+    match mv.from() {
+        Some(f) => format!("{}-{}", f.index() + 1, mv.to().index() + 1),
+        None => format!("{}", mv.to().index() + 1),
+    }
+}
+
+/// The rules of the games image's scenarios on top of the session's: called for
+/// each report of [`first`] and [`rest`].
+pub fn judge(plan: &Plan, r: &mut Report) {
+    for (i, g) in r.games.iter().enumerate() {
+        for v in gave_away(g) {
+            r.violations.push(format!(
+                "game {} ({}): gave away value: {v}",
+                i + 1,
+                g.game.id()
+            ));
+        }
+        if g.game != plan.games.get(i).and_then(|s| s.game).unwrap_or(g.game) {
+            r.violations
+                .push(format!("game {}: not the game chosen", i + 1));
+        }
+    }
+    if plan.name.ends_with("-cheats") {
+        let made: u32 = r.games.iter().map(|g| g.cheats + g.illegal.0).sum();
+        if made == 0 {
+            r.violations.push("the person never cheated".into());
+        }
+    }
+    if let Some(rules) = differential_game(plan) {
+        compare(rules, plan, r);
+    }
+}
+
+/// The image's device moves of one game, position by position, as the host's
+/// chooser: each position's move if it is one of the table's best there.
+#[derive(Debug)]
+pub struct Replay {
+    rules: Rules,
+    moves: HashMap<Position, Move>,
+    /// What the host asked that the image's game does not answer, in words.
+    pub mismatches: RefCell<Vec<String>>,
+    asked: Cell<u32>,
+}
+
+impl Replay {
+    /// The device's moves of `plies` (a game of `rules` the device played first or
+    /// not).
+    pub fn new(rules: Rules, device_first: bool, plies: &[Move]) -> Replay {
+        let device = if device_first { Player::X } else { Player::O };
+        let mut moves = HashMap::new();
+        let mut p = rules.start();
+        for &mv in plies {
+            if p.to_move == device {
+                moves.entry(p).or_insert(mv);
+            }
+            match rules.play(&p, mv) {
+                Some(next) => p = next,
+                None => break,
+            }
+        }
+        Replay {
+            rules,
+            moves,
+            mismatches: RefCell::default(),
+            asked: Cell::new(0),
+        }
+    }
+}
+
+impl MoveChooser for &Replay {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        self.choose_move(&Position::of_board(*board)).map(Move::to)
+    }
+
+    fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    fn set_rules(&mut self, rules: Rules) -> bool {
+        rules == self.rules
+    }
+
+    fn choose_move(&mut self, p: &Position) -> Option<Move> {
+        self.asked.set(self.asked.get() + 1);
+        let best = best_moves_of(self.rules, p);
+        let image = self.moves.get(p).copied();
+        match image {
+            Some(m) if best.contains(&m) => Some(m),
+            _ => {
+                let said = format!(
+                    "position x {:#05x} o {:#05x}: the image played {}, the host's candidates are {}",
+                    p.x,
+                    p.o,
+                    image.map_or("nothing here".into(), move_words),
+                    best.iter().map(|m| move_words(*m)).collect::<Vec<_>>().join(", ")
+                );
+                let mut m = self.mismatches.borrow_mut();
+                if m.last() != Some(&said) {
+                    m.push(said);
+                }
+                None
+            }
+        }
+    }
+}
+
+/// A game's moves as people say them.
+fn plies_string(plies: &[Move]) -> String {
+    plies
+        .iter()
+        .map(|m| move_words(*m))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The result light: Win, Draw, Loss (the device's), or none.
+fn result(finished: bool, device_won: Option<bool>) -> &'static str {
+    match (finished, device_won) {
+        (false, _) => "no result",
+        (true, Some(true)) => "Win",
+        (true, Some(false)) => "Loss",
+        (true, None) => "Draw",
+    }
+}
+
+/// Plays the image's games of `r` (`rules`' differential scenario) on the host and
+/// compares them: the same moves of both sides, the same result light.
+fn compare(rules: Rules, plan: &Plan, r: &mut Report) {
+    let games: Vec<GameResult> = r.games.clone();
+    r.differential = (0, games.len() as u32);
+    for (i, (g, spec)) in games.iter().zip(&plan.games).enumerate() {
+        let image = plies(g);
+        let replay = Replay::new(rules, g.device_first, &image);
+        let scenario = Scenario::game(g.device_first, None, spec.style);
+        let world = match SimConfig::standard(0.0, 0.0, plan.bench.seed) {
+            Ok(c) => RefCell::new(World::new(c)),
+            Err(e) => {
+                r.violations
+                    .push(format!("differential: the host world: {e:?}"));
+                return;
+            }
+        };
+        let mut host = match SimMachine::with_world(&world, &replay) {
+            Ok(m) => m,
+            Err(e) => {
+                r.violations
+                    .push(format!("differential: the host machine: {e}"));
+                return;
+            }
+        };
+        let mut human = SimHuman::new(spec.style, 0.0, Bench::default().seed ^ 0x5EED);
+        human.rules = rules;
+        human.script = spec.script;
+        human.move_script = spec.move_script;
+        let h = host.play_scenario(&scenario, &mut human, &mut || &replay, None);
+        let host_plies: Vec<Move> = host.controller.record().plies().collect();
+        let mut diffs: Vec<String> = replay.mismatches.borrow().clone();
+        if host_plies != image {
+            diffs.push(format!(
+                "moves: image {}, host {}",
+                plies_string(&image),
+                plies_string(&host_plies)
+            ));
+        }
+        let (a, b) = (
+            result(g.finished, g.device_won),
+            result(h.finished, h.device_won),
+        );
+        if a != b {
+            diffs.push(format!("result light: image {a}, host {b}"));
+        }
+        // The host's rules but a loss from a side that loses against perfect
+        // play (the image's game is judged so too).
+        let judged = GameReport {
+            device_won: h.device_won.filter(|&won| won || !spec.may_lose),
+            ..h
+        };
+        if let Err(v) = scenario.check(&judged) {
+            diffs.push(format!("host: {v}"));
+        }
+        r.log.push(format!(
+            "{} game {} (device {}): image {} {a}, host {} {b}",
+            plan.name,
+            i + 1,
+            if g.device_first { "first" } else { "second" },
+            plies_string(&image),
+            plies_string(&host_plies),
+        ));
+        if diffs.is_empty() {
+            r.differential.0 += 1;
+        } else {
+            r.violations
+                .push(format!("differential game {}: {}", i + 1, diffs.join("; ")));
+        }
+    }
+}
+
+/// The scenarios of the games image, by game: `(game id, passed, run)`.
+pub fn counts(reports: &[Report]) -> Vec<(&'static str, usize, usize)> {
+    GAMES
+        .iter()
+        .map(|rules| {
+            let mine = reports
+                .iter()
+                .filter(|r| r.name.starts_with(&format!("{}-", rules.id())));
+            let (ok, all) = mine.fold((0, 0), |(ok, all), r| {
+                (ok + usize::from(r.violations.is_empty()), all + 1)
+            });
+            (rules.id(), ok, all)
+        })
+        .collect()
+}
+
+/// The device's move times of each game (Device-turn light to Human-turn light or
+/// a result: a placement, a slide's two travels, a capture and its pawn's move),
+/// over the nominal scenarios of the games image: `(game id, sorted ms)`.
+pub fn move_times(reports: &[Report]) -> Vec<(&'static str, Vec<u32>)> {
+    GAMES
+        .iter()
+        .map(|rules| {
+            let mut v: Vec<u32> = reports
+                .iter()
+                .filter(|r| r.nominal)
+                .flat_map(|r| r.games.iter())
+                .filter(|g| g.game == *rules)
+                .flat_map(|g| g.placements_ms.iter().copied())
+                .collect();
+            v.sort_unstable();
+            (rules.id(), v)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_number_lights_read_back_as_the_game() {
+        let mut l = [false; 7];
+        l[Light::DeviceTurn.index()] = true;
+        assert_eq!(shown_game(&l), None, "the setup, device first");
+        l[Light::HumanTurn.index()] = true;
+        l[Light::Lamp.index()] = true;
+        l[Light::Win.index()] = true;
+        assert_eq!(shown_game(&l), Some(Rules::ThreeMensMorris.code()));
+        l[Light::Error.index()] = true;
+        assert_eq!(shown_game(&l), None, "an error pattern");
+    }
+
+    #[test]
+    fn a_move_that_is_not_best_is_given_away_value() {
+        // Misère: the centre is the only first move that keeps the draw.
+        let corner = Square::new(0).unwrap();
+        let g = GameResult {
+            game: Rules::Misere,
+            device_first: true,
+            moves: vec![corner],
+            ..GameResult::default()
+        };
+        assert_eq!(gave_away(&g).len(), 1, "{:?}", gave_away(&g));
+        let g = GameResult {
+            moves: vec![Square::CENTRE],
+            ..g
+        };
+        assert!(gave_away(&g).is_empty());
+    }
+
+    #[test]
+    fn the_replay_answers_only_best_moves_it_played() {
+        let rules = Rules::Hexapawn;
+        let p = rules.start();
+        let best = best_moves_of(rules, &p);
+        let worse = rules
+            .children(&p)
+            .into_iter()
+            .map(|c| c.0)
+            .find(|m| !best.contains(m));
+        let good = Replay::new(rules, true, &[best[0]]);
+        assert_eq!((&good).choose_move(&p), Some(best[0]));
+        if let Some(w) = worse {
+            let bad = Replay::new(rules, true, &[w]);
+            assert_eq!((&bad).choose_move(&p), None);
+            assert!(bad.mismatches.borrow()[0].contains("the image played"));
+        }
+    }
+
+    #[test]
+    fn the_people_play_legal_moves() {
+        for rules in GAMES.into_iter().filter(|r| !r.places_only()) {
+            let p = rules.start();
+            for f in [people::perfect, people::careless] {
+                let mv = f(rules, &p).expect("a move at the start");
+                assert!(rules.play(&p, mv).is_some());
+            }
+        }
+        assert_eq!(people::misere_perfect(&Board::EMPTY), Some(Square::CENTRE));
+    }
+}
