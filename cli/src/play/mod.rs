@@ -273,7 +273,7 @@ fn needs_table(
     Some(format!(
         "`{engine}` chooses from the whole solved table of {id} ({} bytes), which is not \
          solved on demand: this board is searched live, where the levels are perfect (or \
-         hard) and random; or write the table once with `tictable solve --game {id} --out \
+         hard), random and epsilon:E; or write the table once with `tictable solve --game {id} --out \
          DIR` and pass `--table DIR/{}`",
         game.key_space(),
         crate::solve::file_name(&id)
