@@ -213,7 +213,7 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
     }
     typed_and_message(&mut lines, &session.typed, &session.message);
     if (session.hints || watched(session)) && session.result().is_none() {
-        lines.push(Line::raw(format!("Moves: {}", session.hints().join(", "))));
+        lines.push(hint_line(session, color));
     }
     if watched(session) {
         if let Some(why) = session.why() {
@@ -233,6 +233,20 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
     };
     let notation = format!("Moves are {}.", game.move_syntax(Notation::People));
     draw_with_legend(frame, lines, &keys, notation, color);
+}
+
+/// `Moves: ` and every legal move with its value, best first, each in its value's
+/// colour ([`value_color`](super::ui::value_color)); the text says the value too.
+fn hint_line<G: Game>(session: &Session<G>, color: bool) -> Line<'static> {
+    let theme = super::ui::Theme { color };
+    let mut spans = vec![Span::raw("Moves: ")];
+    for (i, (outcome, text)) in session.rated_hints().into_iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw(", "));
+        }
+        spans.push(Span::styled(text, theme.value(outcome)));
+    }
+    Line::from(spans)
 }
 
 /// The board of the position written `text` (people's notation) as `look` draws it,

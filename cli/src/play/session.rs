@@ -318,6 +318,15 @@ impl<G: Game> Session<G> {
     /// Every legal move with its value and remoteness for the side making it, best
     /// first: `4 win in 3`, `1 draw`, `2 loss in 4`.
     pub fn hints(&self) -> Vec<String> {
+        self.rated_hints()
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    }
+
+    /// [`hints`](Session::hints), each with its value's outcome for the side making
+    /// the move (the full-screen game colours it).
+    pub fn rated_hints(&self) -> Vec<(Outcome, String)> {
         let game = self.game();
         let p = self.position();
         let children = self
@@ -325,7 +334,7 @@ impl<G: Game> Session<G> {
             .answer(&p)
             .map(|(_, children)| children)
             .unwrap_or_default();
-        let mut rated: Vec<(i32, String)> = children
+        let mut rated: Vec<(i32, Outcome, String)> = children
             .into_iter()
             .map(|(mv, child)| {
                 let record = move_record(child);
@@ -334,11 +343,14 @@ impl<G: Game> Session<G> {
                     game.write_move(mv, Notation::People),
                     value_text(record)
                 );
-                (rank(record), text)
+                (rank(record), record.outcome, text)
             })
             .collect();
-        rated.sort_by_key(|(rank, _)| *rank);
-        rated.into_iter().map(|(_, text)| text).collect()
+        rated.sort_by_key(|(rank, _, _)| *rank);
+        rated
+            .into_iter()
+            .map(|(_, outcome, text)| (outcome, text))
+            .collect()
     }
 
     /// Why the best moves are best, in words, for the side to move: the legal moves

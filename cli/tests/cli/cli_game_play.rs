@@ -513,10 +513,20 @@ fn a_large_board_refuses_the_levels_that_need_its_whole_table() {
     );
     assert!(out.contains("Game over: "), "{out}");
     let out = plain(
-        &["--game", "connect4:6x4", "--x", "epsilon:0.2", "--o", "epsilon:1"],
+        &[
+            "--game",
+            "connect4:6x4",
+            "--x",
+            "epsilon:0.2",
+            "--o",
+            "epsilon:1",
+        ],
         "",
     );
-    assert!(out.contains("X (epsilon:0.2) plays ") && out.contains("Game over: "), "{out}");
+    assert!(
+        out.contains("X (epsilon:0.2) plays ") && out.contains("Game over: "),
+        "{out}"
+    );
 }
 
 #[test]

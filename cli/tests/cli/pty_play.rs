@@ -21,8 +21,14 @@ struct Pty {
 }
 
 impl Pty {
-    /// `tictable ARGS` on a `columns` x `rows` terminal, in `dir`.
+    /// `tictable ARGS` on a `columns` x `rows` terminal, in `dir`, without colours
+    /// (`NO_COLOR=1`).
     fn spawn(args: &[&str], columns: u16, rows: u16, dir: &std::path::Path) -> Pty {
+        Pty::start(args, columns, rows, dir, false)
+    }
+
+    /// As [`Pty::spawn`], in colour when `color` (no `NO_COLOR`).
+    fn start(args: &[&str], columns: u16, rows: u16, dir: &std::path::Path, color: bool) -> Pty {
         let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
         grantpt(&master).unwrap();
         unlockpt(&master).unwrap();
@@ -43,13 +49,17 @@ impl Pty {
             },
         )
         .unwrap();
-        let child = Command::new("setsid")
+        let mut command = Command::new("setsid");
+        command.env_remove("NO_COLOR");
+        if !color {
+            command.env("NO_COLOR", "1");
+        }
+        let child = command
             .arg("-c")
             .arg(assert_cmd::cargo::cargo_bin("tictable"))
             .args(args)
             .current_dir(dir)
             .env("TERM", "xterm-256color")
-            .env("NO_COLOR", "1")
             .stdin(Stdio::from(slave.try_clone().unwrap()))
             .stdout(Stdio::from(slave.try_clone().unwrap()))
             .stderr(Stdio::from(slave))
@@ -76,6 +86,28 @@ impl Pty {
     /// The screen's text, row by row.
     fn text(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// The screen's cells, row by row: each cell's text (a space when empty) and its
+    /// foreground colour; a blank after each row.
+    fn cells(&self) -> Vec<(String, vt100::Color)> {
+        let parser = self.screen.lock().unwrap();
+        let screen = parser.screen();
+        let (rows, columns) = screen.size();
+        let mut cells = Vec::new();
+        for row in 0..rows {
+            for column in 0..columns {
+                let cell = screen.cell(row, column).unwrap();
+                let text = match cell.contents() {
+                    "" => " ".to_string(),
+                    text => text.to_string(),
+                };
+                cells.push((text, cell.fgcolor()));
+            }
+            // The row's end, as a blank.
+            cells.push((" ".to_string(), vt100::Color::Default));
+        }
+        cells
     }
 
     /// Types `keys` (bytes as a terminal sends them).
@@ -408,6 +440,106 @@ fn watch_steps_through_perfect_tic_tac_toe_a_move_per_key() {
         assert!(flat(&screen).contains("Game over: a draw."), "{screen}");
         pty.quit();
     }
+}
+
+/// The runs of cells in one of the value colours (ANSI red 1, green 2, yellow 3),
+/// each with its text (spaces and row ends inside a run kept as one space) and colour:
+/// a run ends at a cell of another colour that is not blank.
+fn value_runs(cells: &[(String, vt100::Color)]) -> Vec<(String, u8)> {
+    let mut runs: Vec<(String, u8)> = Vec::new();
+    let mut open = false;
+    for (text, color) in cells {
+        match color {
+            vt100::Color::Idx(c @ 1..=3) => {
+                match runs.last_mut() {
+                    Some((run, last)) if open && last == c => run.push_str(text),
+                    _ => runs.push((text.clone(), *c)),
+                }
+                open = true;
+            }
+            _ if text.trim().is_empty() => {
+                if let (true, Some((run, _))) = (open, runs.last_mut()) {
+                    run.push(' ');
+                }
+            }
+            _ => open = false,
+        }
+    }
+    runs.into_iter().map(|(text, c)| (flat(&text), c)).collect()
+}
+
+#[test]
+fn every_games_hints_are_coloured_by_value_and_say_it() {
+    let dir = std::env::temp_dir();
+    let mut seen = [false; 3];
+    for game in [
+        "misere",
+        "mnk:4,3,3",
+        "connect4:4x4",
+        "connect4:6x4",
+        "hexapawn",
+        "three-mens-morris",
+        "tapatan",
+        "achi",
+    ] {
+        for (columns, rows) in SIZES {
+            let at = format!("{game} at {columns}x{rows}");
+            for color in [true, false] {
+                let mut pty = Pty::start(
+                    &["play", "--game", game, "--delay", "0", "--seed", "2"],
+                    columns,
+                    rows,
+                    &dir,
+                    color,
+                );
+                pty.wait_for("to move");
+                pty.keys("h");
+                pty.wait(&format!("{at}: hints"), |s| flat(s).contains("Moves: "));
+                // The whole frame drawn: the screen unchanged for 200 ms.
+                let mut screen = pty.text();
+                loop {
+                    std::thread::sleep(Duration::from_millis(200));
+                    let now = pty.text();
+                    if now == screen {
+                        break;
+                    }
+                    screen = now;
+                }
+                // The hints: from `Moves: ` to the legend (`u undo · ...`).
+                let text = flat(&screen);
+                let hints: Vec<String> = text
+                    .split("Moves: ")
+                    .nth(1)
+                    .and_then(|rest| rest.split(" u undo ·").next())
+                    .unwrap()
+                    .split(", ")
+                    .map(String::from)
+                    .collect();
+                let runs = value_runs(&pty.cells());
+                if !color {
+                    assert!(runs.is_empty(), "{at} NO_COLOR: {runs:?}\n{screen}");
+                    pty.quit();
+                    continue;
+                }
+                let said: Vec<String> = runs.iter().map(|(text, _)| text.clone()).collect();
+                assert_eq!(said, hints, "{at}: each hint in one colour\n{screen}");
+                for (text, c) in &runs {
+                    // The text says the value; the colour is the value's.
+                    let value = text.split(' ').nth(1).unwrap();
+                    let expected = match value {
+                        "loss" => 1,
+                        "win" => 2,
+                        "draw" => 3,
+                        _ => panic!("{at}: {text}"),
+                    };
+                    assert_eq!(*c, expected, "{at}: {text}\n{screen}");
+                    seen[usize::from(expected - 1)] = true;
+                }
+                pty.quit();
+            }
+        }
+    }
+    assert_eq!(seen, [true; 3], "loss, win and draw each seen");
 }
 
 #[test]
