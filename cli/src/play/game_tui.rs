@@ -3,7 +3,8 @@
 //! to; cells above 9 as two digits or one and Enter), u undo, r redo, h hints (every
 //! move's value and remoteness), w why the person's last move was a mistake (its
 //! refutation played on the board, a ply per key), n new game, s save and l load
-//! (the `--file`), q quit (asking again first when a game in progress is not saved),
+//! (the `--file`, read and checked before anything is asked), q quit (n, l and q ask
+//! again first when a game in progress is not saved),
 //! Ctrl-C quit at once. With two engines the game is watched: Space or Enter plays the next
 //! move, u takes it back, a plays on by itself (every `--delay`), and every move of
 //! the position is shown with its value, with why the others are worse in words.
@@ -31,6 +32,17 @@ pub enum Flow {
 
 /// What q says first when the game in progress is not saved.
 const QUIT_ASKS: &str = "This game is not saved: q again quits, s saves it first.";
+
+/// What n says first when the game in progress is not saved.
+const NEW_ASKS: &str = "This game is not saved: n again starts a new game, s saves it first.";
+
+/// What l says first when the game in progress is not saved and `file` can be loaded.
+fn load_asks(file: &std::path::Path) -> String {
+    format!(
+        "This game is not saved: l again loads {}, s saves it first.",
+        file.display()
+    )
+}
 
 /// Whether both sides are engines (the game is watched, a move per key).
 fn watched<G: Game>(session: &Session<G>) -> bool {
@@ -86,7 +98,8 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
         }
         return Flow::Go;
     }
-    let asked = std::mem::take(&mut session.message) == QUIT_ASKS;
+    let said = std::mem::take(&mut session.message);
+    let asked = said == QUIT_ASKS;
     match key.code {
         KeyCode::Char('w') => match session.last_mistake() {
             Some(m) => {
@@ -133,6 +146,9 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
         }
         KeyCode::Char('h') => session.hints = !session.hints,
         KeyCode::Char('a') if watched(session) => session.auto = !session.auto,
+        KeyCode::Char('n') if said != NEW_ASKS && session.unsaved() => {
+            session.message = NEW_ASKS.into();
+        }
         KeyCode::Char('n') => session.new_game(),
         KeyCode::Char('s') => {
             let path = session.file.clone();
@@ -148,17 +164,24 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
             };
         }
         KeyCode::Char('l') => {
+            // The file read and checked first; asked only when the load can succeed.
             let path = session.file.clone();
-            let result = super::read_save(&path).and_then(|text| {
+            let checked = super::read_save(&path).and_then(|text| {
                 session
-                    .load_text(&text)
+                    .check_save(&text)
+                    .map(|_| text)
                     .map_err(|e| format!("{}: {e}", path.display()))
             });
-            session.message = match result {
-                Ok(()) => {
-                    session.saved = Some(session.save_text());
-                    format!("Loaded {}.", path.display())
-                }
+            let asks = load_asks(&path);
+            session.message = match checked {
+                Ok(_) if said != asks && session.unsaved() => asks,
+                Ok(text) => match session.load_text(&text) {
+                    Ok(()) => {
+                        session.saved = Some(session.save_text());
+                        format!("Loaded {}.", path.display())
+                    }
+                    Err(e) => format!("Not loaded: {}: {e}", path.display()),
+                },
                 Err(e) => format!("Not loaded: {e}"),
             };
         }

@@ -482,6 +482,17 @@ impl<G: Game> Session<G> {
     /// Reads a save file's text into this game, or says why it cannot (another game's
     /// save, a move that is not legal); the game is unchanged on an error.
     pub fn load_text(&mut self, text: &str) -> Result<(), String> {
+        let (moves, cursor) = self.check_save(text)?;
+        self.moves = moves;
+        self.played = cursor;
+        self.typed.clear();
+        Ok(())
+    }
+
+    /// A save file's text checked as a game of this game: its moves (played and
+    /// undone) and how many are played, or why it cannot be loaded; the game is not
+    /// touched (`l` checks first and asks only when the load can succeed).
+    pub fn check_save(&self, text: &str) -> Result<(Vec<G::Move>, usize), String> {
         let id = self.game().id();
         let value: Value =
             serde_json::from_str(text).map_err(|e| format!("not a saved game: {e}"))?;
@@ -522,10 +533,7 @@ impl<G: Game> Session<G> {
             .and_then(|c| usize::try_from(c).ok())
             .filter(|&c| c <= moves.len())
             .ok_or("not a saved game: no \"cursor\" within the moves")?;
-        self.moves = moves;
-        self.played = cursor;
-        self.typed.clear();
-        Ok(())
+        Ok((moves, cursor))
     }
 
     /// A key typed in the full-screen game (a digit or `-`): added to the move being

@@ -137,6 +137,12 @@ impl Pty {
         self.wait(text, |screen| screen.contains(text))
     }
 
+    /// Waits until the screen's words (wrapped lines read as one, [`flat`]) contain
+    /// `text`.
+    fn said(&self, text: &str) -> String {
+        self.wait(text, |screen| flat(screen).contains(text))
+    }
+
     /// Types q and waits for the program to end successfully.
     fn quit(self) {
         self.quit_with("q");
@@ -954,5 +960,87 @@ fn a_tic_tac_toe_mistake_is_refuted_on_the_board_then_the_game_returns() {
         pty.keys("q");
         pty.wait_for("(y/n)");
         pty.quit_with("y");
+    }
+}
+
+/// Issue 39 item 11 on the other games: `l` reads and checks the file before it asks
+/// (a missing file or another game's save is said at once, the game kept), asks only
+/// when the load can succeed, and `n` asks too while a game in progress is not saved.
+#[test]
+fn load_and_new_game_check_first_then_ask_on_every_game() {
+    for (game, first, save, other) in [
+        (
+            "misere",
+            "5",
+            r#"{"game":"misere","moves":["0"],"cursor":1}"#,
+            "tictactoe",
+        ),
+        (
+            "connect4:6x4",
+            "3",
+            r#"{"game":"connect4:6x4","moves":["0"],"cursor":1}"#,
+            "connect4:4x4",
+        ),
+    ] {
+        for (columns, rows) in SIZES {
+            let at = format!("{game} at {columns}x{rows}");
+            let dir = std::env::temp_dir().join(format!(
+                "tictable-pty-load-{}-{columns}",
+                game.replace(':', "-")
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            let file = dir.join("g.json");
+            let _ = std::fs::remove_file(&file);
+            let mut pty = Pty::spawn(
+                &["play", "--game", game, "--delay", "0", "--file", "g.json"],
+                columns,
+                rows,
+                &dir,
+            );
+            pty.wait_for("X (you) to move");
+            pty.keys(first);
+            pty.wait(&format!("{at}: 2 played"), |s| played(&flat(s)) == 2);
+            // A missing file: said whole at once, nothing asked, the game kept.
+            pty.keys("l");
+            let screen = pty.said("(os error 2)");
+            let text = flat(&screen);
+            assert!(
+                text.contains("Not loaded: g.json: No such file or directory (os error 2)")
+                    && !text.contains("not saved")
+                    && played(&text) == 2,
+                "{at}:\n{screen}"
+            );
+            // Another game's save: refused at once, the game kept.
+            let saved_other = format!(r#"{{"game":"{other}","moves":[],"cursor":0}}"#);
+            std::fs::write(&file, saved_other).unwrap();
+            pty.keys("l");
+            let screen = pty.said(&format!("a saved game of {other}"));
+            let text = flat(&screen);
+            assert!(
+                !text.contains("not saved") && played(&text) == 2,
+                "{at}:\n{screen}"
+            );
+            // A save of this game: asked first (the game kept), loaded on a second l.
+            std::fs::write(&file, save).unwrap();
+            pty.keys("l");
+            let screen = pty.said("l again loads g.json");
+            assert_eq!(played(&flat(&screen)), 2, "{at}:\n{screen}");
+            pty.keys("l");
+            // One move loaded ("Loaded g.json.", then the engine's answer says its move).
+            let screen = pty.wait(&format!("{at}: the engine after the load"), |s| {
+                flat(s).contains("Played: 1 ") && played(&flat(s)) == 2
+            });
+            assert!(flat(&screen).contains("Played: 1 "), "{at}:\n{screen}");
+            // n on a game in progress not saved: asked first, then a new game.
+            pty.keys("n");
+            let screen = pty.said("n again starts a new game");
+            assert_eq!(played(&flat(&screen)), 2, "{at}:\n{screen}");
+            pty.keys("n");
+            pty.wait(&format!("{at}: new game"), |s| {
+                !s.contains("Played: ") && s.contains("X (you) to move")
+            });
+            // A new game not played yet is left at once.
+            pty.quit();
+        }
     }
 }
