@@ -1044,3 +1044,55 @@ fn load_and_new_game_check_first_then_ask_on_every_game() {
         }
     }
 }
+
+/// Issue 39 items 13-15 on the other games: a long `--file` whose save fails is said
+/// whole with the legend kept (40x24 and 80x24); two engines played on by `a` go to
+/// the end of the game and stop there, announced; a finished game quits at once.
+#[test]
+fn a_long_file_name_and_the_watched_game_end_on_every_game() {
+    let dir = std::env::temp_dir();
+    let long = format!("no-such-dir-{}/g.json", "a".repeat(170));
+    for (game, first) in [("misere", "5"), ("connect4:6x4", "3")] {
+        for (columns, rows) in SIZES {
+            let at = format!("{game} at {columns}x{rows}");
+            let mut pty = Pty::spawn(
+                &["play", "--game", game, "--delay", "0", "--file", &long],
+                columns,
+                rows,
+                &dir,
+            );
+            pty.wait_for("X (you) to move");
+            pty.keys(first);
+            pty.wait(&format!("{at}: 2 played"), |s| played(&flat(s)) == 2);
+            pty.keys("s");
+            let whole = format!("Not saved: {long}: No such file or directory (os error 2)");
+            let bare = |s: &str| s.split_whitespace().collect::<String>();
+            let screen = pty.wait(&format!("{at}: the error whole"), |s| {
+                bare(s).contains(&bare(&whole))
+            });
+            for must in ["q quit", "Moves are"] {
+                assert!(screen.contains(must), "{at}: {must}:\n{screen}");
+            }
+            pty.quit_with("qq");
+            // Two engines, played on by a: to the end, announced, then stopped.
+            let mut pty = Pty::spawn(
+                &[
+                    "play", "--game", game, "--x", "perfect", "--o", "perfect", "--delay", "0",
+                ],
+                columns,
+                rows,
+                &dir,
+            );
+            pty.wait_for("Space next");
+            pty.keys("a");
+            let screen = pty.said("Game over: ");
+            let moves = played(&flat(&screen));
+            std::thread::sleep(Duration::from_millis(300));
+            let screen = pty.text();
+            assert_eq!(played(&flat(&screen)), moves, "{at}:\n{screen}");
+            assert!(flat(&screen).contains("Game over: "), "{at}:\n{screen}");
+            // Finished: q leaves at once.
+            pty.quit();
+        }
+    }
+}
