@@ -128,20 +128,24 @@ mod tests {
     }
 
     /// A game from the live search reads as the same game from the solved table on
-    /// connect4:4x4 and 5x4: the same seed gives the same engine moves, said with the
+    /// connect4:4x4 and 5x4: the same seed gives the same engine moves (perfect, random,
+    /// epsilon:E), said with the
     /// same values, and every position the same value, hints, reasons and mistakes.
     #[test]
     fn the_live_search_plays_as_the_table_does() {
         for (w, h) in [(4, 4), (5, 4)] {
             let game = ConnectFour::new(w, h).unwrap();
             let solution = Rc::new(tictable_games::solve(game).unwrap());
-            for (seed, seats) in (0..6).zip([
+            for (seed, seats) in (0..9).zip([
                 ["perfect", "perfect"],
                 ["random", "perfect"],
                 ["perfect", "random"],
                 ["human", "perfect"],
                 ["perfect", "human"],
                 ["random", "random"],
+                ["epsilon:0.3", "epsilon:0.6"],
+                ["human", "epsilon:0.2"],
+                ["epsilon:0.5", "perfect"],
             ]) {
                 let seats = seats.map(|s| (s != "human").then(|| s.parse().unwrap()));
                 let mut table = Session::new(

@@ -6,6 +6,7 @@
 //! epsilon) also need the table itself ([`Oracle::table`]).
 
 use tictable::strategy::{below, Level, MistakeRate};
+use tictable::Outcome;
 use tictable_games::players::Player as Engine;
 use tictable_games::{Game, Record, Solution};
 
@@ -87,8 +88,27 @@ pub fn move_record(child: Record) -> Record {
 }
 
 /// The levels that play from an [`Oracle`] without its whole table: `random` (every
-/// legal move alike) and `perfect` (the best moves alike).
-pub const WITHOUT_TABLE: [Level; 2] = [Level::Perfect, Level::Random];
+/// legal move alike), `perfect` (the best moves alike) and `epsilon:E` (with
+/// probability E every legal move alike, else the value-keeping moves alike).
+pub const WITHOUT_TABLE: [Level; 3] = [Level::Perfect, Level::Random, Level::Epsilon];
+
+/// The moves among `children` (each with its child's record) that keep the value of
+/// `record`, the position's own, as [`perfect_moves`](tictable_games::strategy::perfect_moves)
+/// keeps it: in a won position the moves into a position lost for the opponent (in a
+/// game with repeats, the fastest ones), in a drawn one those into a drawn one, in a
+/// lost one every move.
+pub fn keeping<M: Copy>(record: Record, children: &[(M, Record)], repeats: bool) -> Vec<M> {
+    children
+        .iter()
+        .filter(|&&(_, child)| match record.outcome {
+            Outcome::Win if repeats => move_record(child) == record,
+            Outcome::Win => child.outcome == Outcome::Loss,
+            Outcome::Draw => child.outcome == Outcome::Draw,
+            Outcome::Loss => true,
+        })
+        .map(|&(mv, _)| mv)
+        .collect()
+}
 
 /// `engine`'s move in `position`: drawn by the engine from the table when the oracle
 /// has one ([`Engine::choose`]), else for the levels of [`WITHOUT_TABLE`] from the
@@ -105,58 +125,85 @@ pub fn choose<G: Game, R: rand_core::Rng + ?Sized>(
             .choose(table, position, rng)
             .map_err(|e| e.to_string());
     }
-    let moves = match engine.level() {
-        Level::Perfect => oracle.best_moves(position),
-        Level::Random => oracle
-            .answer(position)
-            .map(|(_, children)| children.into_iter().map(|(mv, _)| mv).collect())
-            .unwrap_or_default(),
-        _ => return Err(format!("`{engine}` needs the game's whole table")),
-    };
-    if moves.is_empty() {
-        return Err("the game is over or the position is not reachable".into());
+    if !WITHOUT_TABLE.contains(&engine.level()) {
+        return Err(format!("`{engine}` needs the game's whole table"));
     }
-    // The one part, weight 10 000: its draw is always below it.
-    below(rng, u32::from(MistakeRate::SCALE));
-    Ok(moves[below(rng, moves.len() as u32) as usize])
+    let over = || String::from("the game is over or the position is not reachable");
+    let (record, children) = oracle.answer(position).ok_or_else(over)?;
+    let legal: Vec<G::Move> = children.iter().map(|&(mv, _)| mv).collect();
+    // The parts as `Engine::parts` makes them: (weight, moves), weights summing to
+    // 10 000.
+    let full = MistakeRate::SCALE;
+    let parts = match engine.level() {
+        Level::Perfect => vec![(full, best(record, &children))],
+        Level::Random => vec![(full, legal)],
+        _ => {
+            let rate = engine.rate().parts_per_10000();
+            let mut parts = Vec::new();
+            if rate > 0 {
+                parts.push((rate, legal));
+            }
+            if rate < full {
+                let repeats = oracle.game().repeats();
+                parts.push((full - rate, keeping(record, &children, repeats)));
+            }
+            parts
+        }
+    };
+    if parts.iter().any(|(_, moves)| moves.is_empty()) {
+        return Err(over());
+    }
+    let mut draw = below(rng, u32::from(full));
+    for (weight, moves) in &parts {
+        if draw < u32::from(*weight) {
+            return Ok(moves[below(rng, moves.len() as u32) as usize]);
+        }
+        draw -= u32::from(*weight);
+    }
+    Err(over())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand_core::SeedableRng;
-    use tictable_games::{solve, Hexapawn};
+    use tictable_games::{solve, Hexapawn, Morris, TicTacToe};
 
-    /// Without the table, perfect and random draw the moves the table's engine draws
-    /// for the same seed.
-    #[test]
-    fn perfect_and_random_draw_as_the_engine_does() {
-        /// The solved table, answering as an oracle without its table.
-        struct Bare(Solution<Hexapawn>);
-        impl Oracle<Hexapawn> for Bare {
-            fn game(&self) -> &Hexapawn {
-                self.0.game()
-            }
-            fn answer(&self, p: &<Hexapawn as Game>::Position) -> Option<Answer<Hexapawn>> {
-                self.0.answer(p)
-            }
-            fn record(&self, p: &<Hexapawn as Game>::Position) -> Option<Record> {
-                self.0.get(p)
-            }
-            fn table(&self) -> Option<&Solution<Hexapawn>> {
-                None
-            }
+    /// The solved table, answering as an oracle without its table.
+    struct Bare<G: Game>(Solution<G>);
+
+    impl<G: Game> Oracle<G> for Bare<G> {
+        fn game(&self) -> &G {
+            self.0.game()
         }
-        let solution = solve(Hexapawn).unwrap();
+        fn answer(&self, p: &G::Position) -> Option<Answer<G>> {
+            self.0.answer(p)
+        }
+        fn record(&self, p: &G::Position) -> Option<Record> {
+            self.0.get(p)
+        }
+        fn table(&self) -> Option<&Solution<G>> {
+            None
+        }
+    }
+
+    /// Without the table, perfect, random and epsilon:E draw the moves the table's
+    /// engine draws for the same seed (at most 60 plies of a game with repeats).
+    fn draws_as_the_engine_does<G: Game + Clone>(game: G) {
+        let solution = solve(game.clone()).unwrap();
         let start = solution.game().start();
-        let bare = Bare(solve(Hexapawn).unwrap());
-        for level in ["perfect", "random"] {
+        let bare = Bare(solve(game).unwrap());
+        let levels = ["perfect", "random", "epsilon:0.3", "epsilon:0", "epsilon:1"];
+        for level in levels {
             let engine: Engine = level.parse().unwrap();
             for seed in 0..50 {
                 let mut a = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
                 let mut b = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
                 let mut p = start;
-                while solution.game().primitive(&p).is_none() {
+                for _ in 0..60 {
+                    if solution.game().primitive(&p).is_some() {
+                        break;
+                    }
                     let with = choose(&solution, &engine, &p, &mut a).unwrap();
                     let without = choose(&bare, &engine, &p, &mut b).unwrap();
                     assert_eq!(with, without, "{level} seed {seed}");
@@ -164,10 +211,19 @@ mod tests {
                 }
             }
         }
+        assert_eq!(bare.best_moves(&start), solution.best_moves(&start));
+    }
+
+    #[test]
+    fn perfect_random_and_epsilon_draw_as_the_engine_does() {
+        draws_as_the_engine_does(Hexapawn);
+        draws_as_the_engine_does(TicTacToe::misere());
+        draws_as_the_engine_does(Morris::tapatan());
+        let bare = Bare(solve(Hexapawn).unwrap());
+        let start = bare.0.game().start();
         let sharp: Engine = "sharp".parse().unwrap();
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
         let e = choose(&bare, &sharp, &start, &mut rng).unwrap_err();
         assert!(e.contains("whole table"), "{e}");
-        assert_eq!(bare.best_moves(&start), solution.best_moves(&start));
     }
 }

@@ -163,6 +163,12 @@ impl Player {
         self.strategy.level()
     }
 
+    /// The level's rate: `epsilon:E`'s ε, `gentle:F`'s F (zero for the levels
+    /// without one).
+    pub fn rate(&self) -> MistakeRate {
+        self.strategy.mistake_rate()
+    }
+
     /// Whether the player's moves depend on more than the position (`adaptive`).
     pub fn has_memory(&self) -> bool {
         self.strategy.has_memory()

@@ -3,7 +3,8 @@
 //! to; cells above 9 as two digits or one and Enter), u undo, r redo, h hints (every
 //! move's value and remoteness), w why the person's last move was a mistake (its
 //! refutation played on the board, a ply per key), n new game, s save and l load
-//! (the `--file`), q quit (asking again first when a game in progress is not saved),
+//! (the `--file`, read and checked before anything is asked), q quit (n, l and q ask
+//! again first when a game in progress is not saved),
 //! Ctrl-C quit at once. With two engines the game is watched: Space or Enter plays the next
 //! move, u takes it back, a plays on by itself (every `--delay`), and every move of
 //! the position is shown with its value, with why the others are worse in words.
@@ -31,6 +32,17 @@ pub enum Flow {
 
 /// What q says first when the game in progress is not saved.
 const QUIT_ASKS: &str = "This game is not saved: q again quits, s saves it first.";
+
+/// What n says first when the game in progress is not saved.
+const NEW_ASKS: &str = "This game is not saved: n again starts a new game, s saves it first.";
+
+/// What l says first when the game in progress is not saved and `file` can be loaded.
+fn load_asks(file: &std::path::Path) -> String {
+    format!(
+        "This game is not saved: l again loads {}, s saves it first.",
+        file.display()
+    )
+}
 
 /// Whether both sides are engines (the game is watched, a move per key).
 fn watched<G: Game>(session: &Session<G>) -> bool {
@@ -86,7 +98,8 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
         }
         return Flow::Go;
     }
-    let asked = std::mem::take(&mut session.message) == QUIT_ASKS;
+    let said = std::mem::take(&mut session.message);
+    let asked = said == QUIT_ASKS;
     match key.code {
         KeyCode::Char('w') => match session.last_mistake() {
             Some(m) => {
@@ -133,6 +146,9 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
         }
         KeyCode::Char('h') => session.hints = !session.hints,
         KeyCode::Char('a') if watched(session) => session.auto = !session.auto,
+        KeyCode::Char('n') if said != NEW_ASKS && session.unsaved() => {
+            session.message = NEW_ASKS.into();
+        }
         KeyCode::Char('n') => session.new_game(),
         KeyCode::Char('s') => {
             let path = session.file.clone();
@@ -148,17 +164,24 @@ pub fn key<G: Game, R: rand_core::Rng + ?Sized>(
             };
         }
         KeyCode::Char('l') => {
+            // The file read and checked first; asked only when the load can succeed.
             let path = session.file.clone();
-            let result = super::read_save(&path).and_then(|text| {
+            let checked = super::read_save(&path).and_then(|text| {
                 session
-                    .load_text(&text)
+                    .check_save(&text)
+                    .map(|_| text)
                     .map_err(|e| format!("{}: {e}", path.display()))
             });
-            session.message = match result {
-                Ok(()) => {
-                    session.saved = Some(session.save_text());
-                    format!("Loaded {}.", path.display())
-                }
+            let asks = load_asks(&path);
+            session.message = match checked {
+                Ok(_) if said != asks && session.unsaved() => asks,
+                Ok(text) => match session.load_text(&text) {
+                    Ok(()) => {
+                        session.saved = Some(session.save_text());
+                        format!("Loaded {}.", path.display())
+                    }
+                    Err(e) => format!("Not loaded: {}: {e}", path.display()),
+                },
                 Err(e) => format!("Not loaded: {e}"),
             };
         }
@@ -213,7 +236,7 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
     }
     typed_and_message(&mut lines, &session.typed, &session.message);
     if (session.hints || watched(session)) && session.result().is_none() {
-        lines.push(Line::raw(format!("Moves: {}", session.hints().join(", "))));
+        lines.push(hint_line(session, color));
     }
     if watched(session) {
         if let Some(why) = session.why() {
@@ -233,6 +256,20 @@ pub fn render<G: Game>(frame: &mut Frame, session: &Session<G>, color: bool) {
     };
     let notation = format!("Moves are {}.", game.move_syntax(Notation::People));
     draw_with_legend(frame, lines, &keys, notation, color);
+}
+
+/// `Moves: ` and every legal move with its value, best first, each in its value's
+/// colour ([`value_color`](super::ui::value_color)); the text says the value too.
+fn hint_line<G: Game>(session: &Session<G>, color: bool) -> Line<'static> {
+    let theme = super::ui::Theme { color };
+    let mut spans = vec![Span::raw("Moves: ")];
+    for (i, (outcome, text)) in session.rated_hints().into_iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw(", "));
+        }
+        spans.push(Span::styled(text, theme.value(outcome)));
+    }
+    Line::from(spans)
 }
 
 /// The board of the position written `text` (people's notation) as `look` draws it,

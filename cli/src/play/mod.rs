@@ -53,15 +53,15 @@ use std::time::Duration;
 /// Full-screen, a slide or a pawn move is two keys (from, to); u undo, r redo, h hints
 /// (every move's value and remoteness: plies to the end with perfect play), w why
 /// your last move was a mistake (its refutation on the board), n new
-/// game, s save and l load (--file; the save names the game), q quit (twice when a
-/// game in progress is not saved). The game is
+/// game, s save and l load (--file, read and checked first; the save names the
+/// game), q quit (n, l and q twice when a game in progress is not saved). The game is
 /// solved at the start (a table of up to 100,000,000 bytes: every listed game but
 /// connect4:4x6, 6x4 and 5x5, which are searched live instead); a larger game of
 /// another kind is refused with the table size it needs (pass its table with
 /// --table). Players: human, perfect (keeps the value; the winner hurries, the loser
 /// delays), sharp, gentle:F, adaptive (shows its estimate of your ε), random or
-/// epsilon:E; O defaults to perfect. The morris games (positions repeat) and the
-/// boards searched live: human, perfect or random.
+/// epsilon:E; O defaults to perfect. The morris games (positions repeat): human,
+/// perfect or random; the boards searched live: those or epsilon:E.
 /// Two engines are watched a move per key (Space; u back, a auto), each move with its
 /// value and why the others are worse.
 #[derive(clap::Args, Clone, Debug)]
@@ -273,7 +273,7 @@ fn needs_table(
     Some(format!(
         "`{engine}` chooses from the whole solved table of {id} ({} bytes), which is not \
          solved on demand: this board is searched live, where the levels are perfect (or \
-         hard) and random; or write the table once with `tictable solve --game {id} --out \
+         hard), random and epsilon:E; or write the table once with `tictable solve --game {id} --out \
          DIR` and pass `--table DIR/{}`",
         game.key_space(),
         crate::solve::file_name(&id)

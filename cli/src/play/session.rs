@@ -318,6 +318,15 @@ impl<G: Game> Session<G> {
     /// Every legal move with its value and remoteness for the side making it, best
     /// first: `4 win in 3`, `1 draw`, `2 loss in 4`.
     pub fn hints(&self) -> Vec<String> {
+        self.rated_hints()
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    }
+
+    /// [`hints`](Session::hints), each with its value's outcome for the side making
+    /// the move (the full-screen game colours it).
+    pub fn rated_hints(&self) -> Vec<(Outcome, String)> {
         let game = self.game();
         let p = self.position();
         let children = self
@@ -325,7 +334,7 @@ impl<G: Game> Session<G> {
             .answer(&p)
             .map(|(_, children)| children)
             .unwrap_or_default();
-        let mut rated: Vec<(i32, String)> = children
+        let mut rated: Vec<(i32, Outcome, String)> = children
             .into_iter()
             .map(|(mv, child)| {
                 let record = move_record(child);
@@ -334,11 +343,14 @@ impl<G: Game> Session<G> {
                     game.write_move(mv, Notation::People),
                     value_text(record)
                 );
-                (rank(record), text)
+                (rank(record), record.outcome, text)
             })
             .collect();
-        rated.sort_by_key(|(rank, _)| *rank);
-        rated.into_iter().map(|(_, text)| text).collect()
+        rated.sort_by_key(|(rank, _, _)| *rank);
+        rated
+            .into_iter()
+            .map(|(_, outcome, text)| (outcome, text))
+            .collect()
     }
 
     /// Why the best moves are best, in words, for the side to move: the legal moves
@@ -470,6 +482,17 @@ impl<G: Game> Session<G> {
     /// Reads a save file's text into this game, or says why it cannot (another game's
     /// save, a move that is not legal); the game is unchanged on an error.
     pub fn load_text(&mut self, text: &str) -> Result<(), String> {
+        let (moves, cursor) = self.check_save(text)?;
+        self.moves = moves;
+        self.played = cursor;
+        self.typed.clear();
+        Ok(())
+    }
+
+    /// A save file's text checked as a game of this game: its moves (played and
+    /// undone) and how many are played, or why it cannot be loaded; the game is not
+    /// touched (`l` checks first and asks only when the load can succeed).
+    pub fn check_save(&self, text: &str) -> Result<(Vec<G::Move>, usize), String> {
         let id = self.game().id();
         let value: Value =
             serde_json::from_str(text).map_err(|e| format!("not a saved game: {e}"))?;
@@ -510,10 +533,7 @@ impl<G: Game> Session<G> {
             .and_then(|c| usize::try_from(c).ok())
             .filter(|&c| c <= moves.len())
             .ok_or("not a saved game: no \"cursor\" within the moves")?;
-        self.moves = moves;
-        self.played = cursor;
-        self.typed.clear();
-        Ok(())
+        Ok((moves, cursor))
     }
 
     /// A key typed in the full-screen game (a digit or `-`): added to the move being

@@ -52,12 +52,14 @@ impl Theme {
         .add_modifier(Modifier::BOLD)
     }
 
+    /// A hint in its value's colour ([`value_color`]).
     fn hint(self, value: MoveValue) -> Style {
-        self.fg(match value.outcome {
-            Outcome::Win => Color::Green,
-            Outcome::Draw => Color::Yellow,
-            Outcome::Loss => Color::Red,
-        })
+        self.value(value.outcome)
+    }
+
+    /// Text in the colour of `outcome` ([`value_color`]); plain without colours.
+    pub fn value(self, outcome: Outcome) -> Style {
+        self.fg(value_color(outcome))
     }
 
     fn winning(self) -> Style {
@@ -100,6 +102,16 @@ impl Theme {
 
     fn dim(self) -> Style {
         self.fg(Color::DarkGray)
+    }
+}
+
+/// A move's value colour, as every full-screen game shows its hints: green for a win,
+/// yellow for a draw, red for a loss (the hint's text says the value too).
+pub fn value_color(outcome: Outcome) -> Color {
+    match outcome {
+        Outcome::Win => Color::Green,
+        Outcome::Draw => Color::Yellow,
+        Outcome::Loss => Color::Red,
     }
 }
 

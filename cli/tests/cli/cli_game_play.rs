@@ -492,7 +492,7 @@ fn the_large_boards_are_played_from_the_live_search_each_reply_best() {
 
 #[test]
 fn a_large_board_refuses_the_levels_that_need_its_whole_table() {
-    for level in ["sharp", "gentle:0.5", "adaptive", "epsilon:0.1"] {
+    for level in ["sharp", "gentle:0.5", "adaptive"] {
         let output = tictable()
             .args(["play", "--plain", "--game", "connect4:6x4", "--x", level])
             .write_stdin("")
@@ -502,7 +502,7 @@ fn a_large_board_refuses_the_levels_that_need_its_whole_table() {
         let err = String::from_utf8(output.stderr).unwrap();
         assert!(
             err.contains("the whole solved table of connect4:6x4")
-                && err.contains("the levels are perfect (or hard) and random")
+                && err.contains("the levels are perfect (or hard), random and epsilon:E")
                 && err.contains("--table DIR/connect4-6x4.postcard"),
             "{level}: {err}"
         );
@@ -512,6 +512,21 @@ fn a_large_board_refuses_the_levels_that_need_its_whole_table() {
         "",
     );
     assert!(out.contains("Game over: "), "{out}");
+    let out = plain(
+        &[
+            "--game",
+            "connect4:6x4",
+            "--x",
+            "epsilon:0.2",
+            "--o",
+            "epsilon:1",
+        ],
+        "",
+    );
+    assert!(
+        out.contains("X (epsilon:0.2) plays ") && out.contains("Game over: "),
+        "{out}"
+    );
 }
 
 #[test]

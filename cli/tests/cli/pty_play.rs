@@ -21,8 +21,14 @@ struct Pty {
 }
 
 impl Pty {
-    /// `tictable ARGS` on a `columns` x `rows` terminal, in `dir`.
+    /// `tictable ARGS` on a `columns` x `rows` terminal, in `dir`, without colours
+    /// (`NO_COLOR=1`).
     fn spawn(args: &[&str], columns: u16, rows: u16, dir: &std::path::Path) -> Pty {
+        Pty::start(args, columns, rows, dir, false)
+    }
+
+    /// As [`Pty::spawn`], in colour when `color` (no `NO_COLOR`).
+    fn start(args: &[&str], columns: u16, rows: u16, dir: &std::path::Path, color: bool) -> Pty {
         let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
         grantpt(&master).unwrap();
         unlockpt(&master).unwrap();
@@ -43,13 +49,17 @@ impl Pty {
             },
         )
         .unwrap();
-        let child = Command::new("setsid")
+        let mut command = Command::new("setsid");
+        command.env_remove("NO_COLOR");
+        if !color {
+            command.env("NO_COLOR", "1");
+        }
+        let child = command
             .arg("-c")
             .arg(assert_cmd::cargo::cargo_bin("tictable"))
             .args(args)
             .current_dir(dir)
             .env("TERM", "xterm-256color")
-            .env("NO_COLOR", "1")
             .stdin(Stdio::from(slave.try_clone().unwrap()))
             .stdout(Stdio::from(slave.try_clone().unwrap()))
             .stderr(Stdio::from(slave))
@@ -78,6 +88,28 @@ impl Pty {
         self.screen.lock().unwrap().screen().contents()
     }
 
+    /// The screen's cells, row by row: each cell's text (a space when empty) and its
+    /// foreground colour; a blank after each row.
+    fn cells(&self) -> Vec<(String, vt100::Color)> {
+        let parser = self.screen.lock().unwrap();
+        let screen = parser.screen();
+        let (rows, columns) = screen.size();
+        let mut cells = Vec::new();
+        for row in 0..rows {
+            for column in 0..columns {
+                let cell = screen.cell(row, column).unwrap();
+                let text = match cell.contents() {
+                    "" => " ".to_string(),
+                    text => text.to_string(),
+                };
+                cells.push((text, cell.fgcolor()));
+            }
+            // The row's end, as a blank.
+            cells.push((" ".to_string(), vt100::Color::Default));
+        }
+        cells
+    }
+
     /// Types `keys` (bytes as a terminal sends them).
     fn keys(&mut self, keys: &str) {
         self.master.write_all(keys.as_bytes()).unwrap();
@@ -103,6 +135,12 @@ impl Pty {
     /// Waits until the screen contains `text`.
     fn wait_for(&self, text: &str) -> String {
         self.wait(text, |screen| screen.contains(text))
+    }
+
+    /// Waits until the screen's words (wrapped lines read as one, [`flat`]) contain
+    /// `text`.
+    fn said(&self, text: &str) -> String {
+        self.wait(text, |screen| flat(screen).contains(text))
     }
 
     /// Types q and waits for the program to end successfully.
@@ -408,6 +446,106 @@ fn watch_steps_through_perfect_tic_tac_toe_a_move_per_key() {
         assert!(flat(&screen).contains("Game over: a draw."), "{screen}");
         pty.quit();
     }
+}
+
+/// The runs of cells in one of the value colours (ANSI red 1, green 2, yellow 3),
+/// each with its text (spaces and row ends inside a run kept as one space) and colour:
+/// a run ends at a cell of another colour that is not blank.
+fn value_runs(cells: &[(String, vt100::Color)]) -> Vec<(String, u8)> {
+    let mut runs: Vec<(String, u8)> = Vec::new();
+    let mut open = false;
+    for (text, color) in cells {
+        match color {
+            vt100::Color::Idx(c @ 1..=3) => {
+                match runs.last_mut() {
+                    Some((run, last)) if open && last == c => run.push_str(text),
+                    _ => runs.push((text.clone(), *c)),
+                }
+                open = true;
+            }
+            _ if text.trim().is_empty() => {
+                if let (true, Some((run, _))) = (open, runs.last_mut()) {
+                    run.push(' ');
+                }
+            }
+            _ => open = false,
+        }
+    }
+    runs.into_iter().map(|(text, c)| (flat(&text), c)).collect()
+}
+
+#[test]
+fn every_games_hints_are_coloured_by_value_and_say_it() {
+    let dir = std::env::temp_dir();
+    let mut seen = [false; 3];
+    for game in [
+        "misere",
+        "mnk:4,3,3",
+        "connect4:4x4",
+        "connect4:6x4",
+        "hexapawn",
+        "three-mens-morris",
+        "tapatan",
+        "achi",
+    ] {
+        for (columns, rows) in SIZES {
+            let at = format!("{game} at {columns}x{rows}");
+            for color in [true, false] {
+                let mut pty = Pty::start(
+                    &["play", "--game", game, "--delay", "0", "--seed", "2"],
+                    columns,
+                    rows,
+                    &dir,
+                    color,
+                );
+                pty.wait_for("to move");
+                pty.keys("h");
+                pty.wait(&format!("{at}: hints"), |s| flat(s).contains("Moves: "));
+                // The whole frame drawn: the screen unchanged for 200 ms.
+                let mut screen = pty.text();
+                loop {
+                    std::thread::sleep(Duration::from_millis(200));
+                    let now = pty.text();
+                    if now == screen {
+                        break;
+                    }
+                    screen = now;
+                }
+                // The hints: from `Moves: ` to the legend (`u undo · ...`).
+                let text = flat(&screen);
+                let hints: Vec<String> = text
+                    .split("Moves: ")
+                    .nth(1)
+                    .and_then(|rest| rest.split(" u undo ·").next())
+                    .unwrap()
+                    .split(", ")
+                    .map(String::from)
+                    .collect();
+                let runs = value_runs(&pty.cells());
+                if !color {
+                    assert!(runs.is_empty(), "{at} NO_COLOR: {runs:?}\n{screen}");
+                    pty.quit();
+                    continue;
+                }
+                let said: Vec<String> = runs.iter().map(|(text, _)| text.clone()).collect();
+                assert_eq!(said, hints, "{at}: each hint in one colour\n{screen}");
+                for (text, c) in &runs {
+                    // The text says the value; the colour is the value's.
+                    let value = text.split(' ').nth(1).unwrap();
+                    let expected = match value {
+                        "loss" => 1,
+                        "win" => 2,
+                        "draw" => 3,
+                        _ => panic!("{at}: {text}"),
+                    };
+                    assert_eq!(*c, expected, "{at}: {text}\n{screen}");
+                    seen[usize::from(expected - 1)] = true;
+                }
+                pty.quit();
+            }
+        }
+    }
+    assert_eq!(seen, [true; 3], "loss, win and draw each seen");
 }
 
 #[test]
@@ -822,5 +960,139 @@ fn a_tic_tac_toe_mistake_is_refuted_on_the_board_then_the_game_returns() {
         pty.keys("q");
         pty.wait_for("(y/n)");
         pty.quit_with("y");
+    }
+}
+
+/// Issue 39 item 11 on the other games: `l` reads and checks the file before it asks
+/// (a missing file or another game's save is said at once, the game kept), asks only
+/// when the load can succeed, and `n` asks too while a game in progress is not saved.
+#[test]
+fn load_and_new_game_check_first_then_ask_on_every_game() {
+    for (game, first, save, other) in [
+        (
+            "misere",
+            "5",
+            r#"{"game":"misere","moves":["0"],"cursor":1}"#,
+            "tictactoe",
+        ),
+        (
+            "connect4:6x4",
+            "3",
+            r#"{"game":"connect4:6x4","moves":["0"],"cursor":1}"#,
+            "connect4:4x4",
+        ),
+    ] {
+        for (columns, rows) in SIZES {
+            let at = format!("{game} at {columns}x{rows}");
+            let dir = std::env::temp_dir().join(format!(
+                "tictable-pty-load-{}-{columns}",
+                game.replace(':', "-")
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            let file = dir.join("g.json");
+            let _ = std::fs::remove_file(&file);
+            let mut pty = Pty::spawn(
+                &["play", "--game", game, "--delay", "0", "--file", "g.json"],
+                columns,
+                rows,
+                &dir,
+            );
+            pty.wait_for("X (you) to move");
+            pty.keys(first);
+            pty.wait(&format!("{at}: 2 played"), |s| played(&flat(s)) == 2);
+            // A missing file: said whole at once, nothing asked, the game kept.
+            pty.keys("l");
+            let screen = pty.said("(os error 2)");
+            let text = flat(&screen);
+            assert!(
+                text.contains("Not loaded: g.json: No such file or directory (os error 2)")
+                    && !text.contains("not saved")
+                    && played(&text) == 2,
+                "{at}:\n{screen}"
+            );
+            // Another game's save: refused at once, the game kept.
+            let saved_other = format!(r#"{{"game":"{other}","moves":[],"cursor":0}}"#);
+            std::fs::write(&file, saved_other).unwrap();
+            pty.keys("l");
+            let screen = pty.said(&format!("a saved game of {other}"));
+            let text = flat(&screen);
+            assert!(
+                !text.contains("not saved") && played(&text) == 2,
+                "{at}:\n{screen}"
+            );
+            // A save of this game: asked first (the game kept), loaded on a second l.
+            std::fs::write(&file, save).unwrap();
+            pty.keys("l");
+            let screen = pty.said("l again loads g.json");
+            assert_eq!(played(&flat(&screen)), 2, "{at}:\n{screen}");
+            pty.keys("l");
+            // One move loaded ("Loaded g.json.", then the engine's answer says its move).
+            let screen = pty.wait(&format!("{at}: the engine after the load"), |s| {
+                flat(s).contains("Played: 1 ") && played(&flat(s)) == 2
+            });
+            assert!(flat(&screen).contains("Played: 1 "), "{at}:\n{screen}");
+            // n on a game in progress not saved: asked first, then a new game.
+            pty.keys("n");
+            let screen = pty.said("n again starts a new game");
+            assert_eq!(played(&flat(&screen)), 2, "{at}:\n{screen}");
+            pty.keys("n");
+            pty.wait(&format!("{at}: new game"), |s| {
+                !s.contains("Played: ") && s.contains("X (you) to move")
+            });
+            // A new game not played yet is left at once.
+            pty.quit();
+        }
+    }
+}
+
+/// Issue 39 items 13-15 on the other games: a long `--file` whose save fails is said
+/// whole with the legend kept (40x24 and 80x24); two engines played on by `a` go to
+/// the end of the game and stop there, announced; a finished game quits at once.
+#[test]
+fn a_long_file_name_and_the_watched_game_end_on_every_game() {
+    let dir = std::env::temp_dir();
+    let long = format!("no-such-dir-{}/g.json", "a".repeat(170));
+    for (game, first) in [("misere", "5"), ("connect4:6x4", "3")] {
+        for (columns, rows) in SIZES {
+            let at = format!("{game} at {columns}x{rows}");
+            let mut pty = Pty::spawn(
+                &["play", "--game", game, "--delay", "0", "--file", &long],
+                columns,
+                rows,
+                &dir,
+            );
+            pty.wait_for("X (you) to move");
+            pty.keys(first);
+            pty.wait(&format!("{at}: 2 played"), |s| played(&flat(s)) == 2);
+            pty.keys("s");
+            let whole = format!("Not saved: {long}: No such file or directory (os error 2)");
+            let bare = |s: &str| s.split_whitespace().collect::<String>();
+            let screen = pty.wait(&format!("{at}: the error whole"), |s| {
+                bare(s).contains(&bare(&whole))
+            });
+            for must in ["q quit", "Moves are"] {
+                assert!(screen.contains(must), "{at}: {must}:\n{screen}");
+            }
+            pty.quit_with("qq");
+            // Two engines, played on by a: to the end, announced, then stopped.
+            let mut pty = Pty::spawn(
+                &[
+                    "play", "--game", game, "--x", "perfect", "--o", "perfect", "--delay", "0",
+                ],
+                columns,
+                rows,
+                &dir,
+            );
+            pty.wait_for("Space next");
+            pty.keys("a");
+            let screen = pty.said("Game over: ");
+            let moves = played(&flat(&screen));
+            std::thread::sleep(Duration::from_millis(300));
+            let screen = pty.text();
+            assert_eq!(played(&flat(&screen)), moves, "{at}:\n{screen}");
+            assert!(flat(&screen).contains("Game over: "), "{at}:\n{screen}");
+            // Finished: q leaves at once.
+            pty.quit();
+        }
     }
 }
