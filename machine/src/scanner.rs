@@ -8,8 +8,18 @@
 //! reported as [`Sensed::Fault`]. So a view is never a guess, and a dead or stuck
 //! sensor ends as a named fault rather than a wrong board or a machine that waits
 //! forever.
+//!
+//! A reading far darker than anything the square's calibration saw is a fault too:
+//! on the clear channel under half the square's black reference (the darkest of the
+//! three). A live sensor over its square never reads that dark in the light it was
+//! calibrated in (a black piece is the least light it gets back, give or take its
+//! noise of a few percent), while a sensor frozen dark (its data registers at 0
+//! after a brown-out) does: the bank cannot call it stuck, since dark samples of a
+//! live sensor repeat exactly on a dim board
+//! ([`DARK_COUNTS`](super::sensors::DARK_COUNTS)). Nor can an LED that went out
+//! since the calibration be trusted.
 
-use super::classify::{Calibration, Sensed};
+use super::classify::{Calibration, Reference, Sensed};
 use super::sensors::SensorBank;
 use super::{elapsed_ms, Colour};
 use embedded_hal::i2c::I2c;
@@ -228,7 +238,12 @@ impl Scanner {
         }
         let late = elapsed_ms(now_ms, self.last_frame_at.unwrap_or(now_ms)) >= fault_ms;
         for s in Squares::from_bits(self.pending) {
+            let black = self.calibration.square(s).reference(Reference::Black);
             let sensed = match bank.read(s, now_ms) {
+                // Darker than the calibration allows (see the module documentation).
+                Ok(reading) if u32::from(reading.clear) * 2 < u32::from(black.clear) => {
+                    Sensed::Fault
+                }
                 Ok(reading) => self.calibration.classify(s, reading),
                 // Failing, or no new sample, all along.
                 Err(_) if late => Sensed::Fault,

@@ -39,7 +39,13 @@
 //!   piece) reads exactly [`SensorSettings::saturation`] every time, so a sample
 //!   whose clear channel (unfiltered: the first to saturate) is at full scale never
 //!   counts towards a stuck sensor. (A sensor that froze at full scale is then not
-//!   told from a bright one; it reads as white.)
+//!   told from a bright one; it reads as white.) Likewise at the dark end: with the
+//!   LEDs off, or dim under a black piece, a live sensor reads a few whole counts
+//!   whose noise is below one count and repeats them exactly, so a sample whose
+//!   clear channel is at most [`DARK_COUNTS`] never counts either. A sensor that
+//!   froze that dark (its data registers at 0 after a brown-out, say) is caught by
+//!   the scanner instead, against the calibration: a reading far darker than the
+//!   square's black piece ([`Scanner`](super::scanner::Scanner)) is a sensor fault.
 //! - **Transient bus errors** are retried ([`SensorSettings::attempts`]).
 //! - **A hung bus** (a slave holding SDA low, or the STM32F1's I2C locked BUSY,
 //!   errata ES096 §2.13.7: every transaction fails) is freed with [`BusRecovery`]
@@ -307,6 +313,19 @@ pub const WARMUP_MS: u32 = 4;
 /// samples of a live sensor come about once in 2 000 pairs under a black piece, so
 /// four in a row about once in 10^10 samples.
 pub const STUCK_SAMPLES: u8 = 4;
+
+/// The clear-channel count at or below which a sample never counts towards a stuck
+/// sensor: the dark end, as full scale is the bright end (see the module
+/// documentation). With the LEDs off, or dim under a black piece, a live sensor
+/// reads a few counts, whole counts whose noise is below one count, and repeats
+/// its sample exactly. Below 128 counts clear the dimmest channel (about a third of
+/// it) spreads over a count or two with noise of a few percent; a lit board's
+/// darkest reading, a black piece, is above it (208 counts clear at the least in
+/// the simulator's optics, `tictable_machine::sim::tcs`). A sensor that froze that
+/// dark is not told from a dark square here; the scanner tells it from the
+/// calibration (a reading under half the square's black reference, clear channel,
+/// is a fault: no live sensor over its calibrated square reads that dark).
+pub const DARK_COUNTS: u16 = 127;
 
 /// Errors of a stuck bus ([`hangs_bus`]) in a row before the bank frees the bus
 /// with [`BusRecovery::recover_bus`].
@@ -639,12 +658,15 @@ impl<I2C: I2c> SensorBank<I2C> {
     }
 
     /// Takes a fresh sample `raw` of sensor `i`: stuck after [`STUCK_SAMPLES`]
-    /// identical ones, unless saturated (see the module documentation).
+    /// identical ones, unless dark ([`DARK_COUNTS`]) or saturated (see the module
+    /// documentation).
     fn fresh(&mut self, i: usize, raw: [u8; 8], now_ms: u32) -> nb::Result<Rgbc, SensorError> {
         let full = self.settings.saturation();
         let t = &mut self.track[i];
         t.at = now_ms;
-        if raw == t.last && rgbc(raw).clear < full {
+        // Dark or saturated samples repeat on a live sensor: one range check.
+        let clear = rgbc(raw).clear.wrapping_sub(DARK_COUNTS + 1);
+        if raw == t.last && clear < full.wrapping_sub(DARK_COUNTS + 1) {
             t.same = t.same.saturating_add(1);
         } else {
             t.same = 1;

@@ -219,9 +219,14 @@ impl Wiring {
             self.timing.dir_violations += 1;
         }
         let low_ok = self.timing.edges[a] == 1 || now - self.fell[a] >= STEP_MIN_NS;
-        self.pending_step[a] = low_ok;
+        // The driver acts on the rising edge: disabled then, no step; enabled, the
+        // step is taken even if the drivers are disabled before STEP falls (the
+        // pins released by a reset or a power cut mid-pulse).
+        self.pending_step[a] = low_ok && !self.out.enable;
         if !low_ok {
             self.timing.short_pulses += 1;
+        } else if self.out.enable {
+            self.timing.disabled_edges += 1;
         }
         self.rose[a] = now;
     }
@@ -235,8 +240,6 @@ impl Wiring {
         }
         if high < STEP_MIN_NS {
             self.timing.short_pulses += 1;
-        } else if self.out.enable {
-            self.timing.disabled_edges += 1;
         } else {
             // The driver takes the step (at its rising edge); the motor follows
             // it, or loses it when it comes sooner than the rotor can follow.
@@ -307,6 +310,19 @@ mod tests {
         drive(&mut p, &mut w, 9_500, |o| o.step[1] = false);
         assert_eq!(p.timing.short_pulses, 1);
         assert_eq!(w.head.steps, [100, 100]);
+    }
+
+    #[test]
+    fn a_pulse_begun_enabled_steps_though_the_pins_are_released_before_it_falls() {
+        // A4988 / DRV8825: a low-to-high STEP transition advances the motor; a reset
+        // or a power cut mid-pulse releases every pin at once (ENABLE pulled high,
+        // STEP low): the step was taken, no edge while disabled.
+        let (mut p, mut w) = (Wiring::default(), world());
+        drive(&mut p, &mut w, 1_000, |o| o.enable = false);
+        drive(&mut p, &mut w, 3_000, |o| o.step[0] = true);
+        p.update(Outputs::RELEASED, 8_000, &mut w);
+        assert_eq!(w.head.steps, [99, 100]);
+        assert_eq!(p.timing.disabled_edges, 0);
     }
 
     #[test]

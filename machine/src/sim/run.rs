@@ -425,9 +425,11 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         Ok(())
     }
 
-    /// One millisecond: the human acts, then the controller polls and a snapshot
-    /// is saved when due. The pass's bus and flash time (what the firmware's loop
-    /// would spend on them) is checked against the watchdog's timeout
+    /// One millisecond: the human acts, then a snapshot is saved when due and the
+    /// controller polls, in the firmware's loop's order (the save sees the state
+    /// the last poll left, so the boot's save comes before the poll that starts
+    /// homing). The pass's bus and flash time (what the firmware's loop would
+    /// spend on them) is checked against the watchdog's timeout
     /// ([`SimMachine::watchdog_fired`]).
     pub fn tick(&mut self, human: &mut SimHuman) {
         self.now += 1;
@@ -438,8 +440,11 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
             w.bus_us
         };
         let flash0 = self.flash_time_us();
-        self.controller.poll(self.now);
         self.persist();
+        // A save torn by a cut: the power is off, nothing polls.
+        if !self.power_lost {
+            self.controller.poll(self.now);
+        }
         let bus = self.world.borrow().bus_us - bus0;
         let pass = bus + self.flash_time_us() - flash0;
         self.longest_pass_us = self.longest_pass_us.max(pass);

@@ -34,6 +34,9 @@ fn game_under_way(m: &mut M, h: &mut SimHuman) {
     m.start_game(setup, h, Style::Random);
     assert!(m.run_until(h, 30_000, |m| m.controller.state() == State::HumanTurn));
     assert_eq!(m.controller.record().board().piece_count(), 1);
+    // The loop's next pass saves what the poll left (the save comes before the
+    // poll, as in the firmware).
+    m.tick(h);
 }
 
 #[test]

@@ -14,7 +14,8 @@ use tictable::Square;
 use tictable_machine::classify::{Calibrator, Margins, Reference, Rgbc, Sensed};
 use tictable_machine::scanner::{ScanSettings, Scanner};
 use tictable_machine::sensors::{
-    BusRecovery, Mux, SensorBank, SensorError, SensorSettings, Wiring, STUCK_SAMPLES, WARMUP_MS,
+    BusRecovery, Mux, SensorBank, SensorError, SensorSettings, Wiring, DARK_COUNTS, STUCK_SAMPLES,
+    WARMUP_MS,
 };
 use tictable_machine::Colour;
 
@@ -304,10 +305,7 @@ fn saturated_samples_repeat_exactly_and_are_not_a_stuck_sensor() {
 }
 
 #[test]
-#[ignore = "needs the dark exemption (DARK_COUNTS), reverted: a sensor frozen dark was no longer caught and machine-figures' 2000-game faults run lost 2 pieces (issue 35)"]
 fn dark_samples_repeat_exactly_and_are_not_a_stuck_sensor() {
-    /// The exemption's threshold as it was (`sensors::DARK_COUNTS`, reverted).
-    const DARK_COUNTS: u16 = 127;
     // The LEDs off (or a dim LED under a black piece): a few counts, whole counts,
     // the noise below one count, so a live sensor repeats its sample exactly. At
     // or below DARK_COUNTS on the clear channel that is not a stuck sensor; just
