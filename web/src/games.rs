@@ -16,7 +16,7 @@
 //! ([`SEARCH_LIMIT`]); `adaptive` learns from the person's moves ([`game_observe`]).
 //!
 //! A Connect Four board whose table would take more than [`TABLE_LIMIT`] bytes
-//! (`connect4:4x6`, `6x4`, `5x5`: 260 to 992 MB) is not solved: [`Live`] answers each
+//! (`connect4:4x6`, `6x4`, `5x5`: 260 to 992 MB) is not solved: `Live` answers each
 //! position the page asks for with the games crate's exact live search
 //! ([`tictable_games::search`]: the same values and remoteness, a transposition table of
 //! [`DEFAULT_TABLE_BYTES`]); its puzzles are found by that search
@@ -44,7 +44,7 @@ pub const SEARCH_LIMIT: u64 = 200_000;
 
 /// The largest table (bytes, one per key) the page solves when a game is chosen: the
 /// 43 MB of `mnk:4,4,4` are under it; Connect Four boards over it are searched live
-/// ([`Live`]), by the rule `tictable analyse` follows too
+/// (`Live`), by the rule `tictable analyse` follows too
 /// ([`tictable_games::search::searched_live`]).
 pub const TABLE_LIMIT: u64 = tictable_games::search::LIVE_ABOVE_BYTES;
 
