@@ -60,10 +60,22 @@ export async function largeTest(page, check, tictable, axe) {
         v = await view(); plies++;
         const reply = await page.evaluate(() => { const p = posAt(cursor - 1); return p.to_move === humanSide() ? null : p.moves[moves[cursor - 1]]; });
         if (reply) check(reply.best, `${game} as ${side}: perfect replied ${reply.m}, a best move`);
+        if (plies === 2) {
+          // Undo and Redo mid-game from the search: someone is always to move (here the person).
+          await page.click("#undo");
+          let u = await view(); check(u.status === `Your move (${side})`, `${game} as ${side}: undo mid-game leaves the person to move: ${u.status}`);
+          await page.click("#redo"); u = await view(); check(/Your move|wins|Draw/.test(u.status), `${game} as ${side}: redo: ${u.status}`);
+          v = u;
+        }
       }
       check(v.terminal && /wins|Draw/.test(v.status), `${game} as ${side}: the game ended and was announced: ${v.status}`);
       shown.push(v);
       viewMs.push(...await page.evaluate(() => [...Array(cursor + 1).keys()].map(k => posAt(k).ms)));
+      // Undo at the end and New game: the person is asked again.
+      await page.click("#undo");
+      let u = await view(); check(u.status === `Your move (${side})`, `${game} as ${side}: undo at the end: ${u.status}`);
+      await page.click("#new"); u = await view();
+      check(u.cursor === (side === "X" ? 0 : 1) && u.status === `Your move (${side})`, `${game} as ${side}: New game: ${u.status}, ${u.cursor} plies`);
     }
     // Every shown position as the solver's table has it.
     const answers = cli(tictable, game, shown.map(s => s.position));
