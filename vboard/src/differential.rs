@@ -191,9 +191,36 @@ fn moves_string(moves: &[Square]) -> String {
     let v: Vec<String> = moves.iter().map(|s| (s.index() + 1).to_string()).collect();
     v.join(" ")
 }
+/// A host world for the differential's game (as calibrated as the image's): `None`,
+/// the reason one more of `violations`, when it cannot be made.
+pub(crate) fn host_world(plan: &Plan, violations: &mut Vec<String>) -> Option<RefCell<World>> {
+    match SimConfig::standard(0.0, 0.0, plan.bench.seed) {
+        Ok(c) => Some(RefCell::new(World::new(c))),
+        Err(e) => {
+            violations.push(format!("differential: the host world: {e:?}"));
+            None
+        }
+    }
+}
+
+/// The host machine in `world` choosing with `chooser`, calibrated: `None`, the
+/// reason one more of `violations`, when it cannot be made.
+pub(crate) fn host_machine<'a, C: MoveChooser>(
+    world: &'a RefCell<World>,
+    chooser: C,
+    violations: &mut Vec<String>,
+) -> Option<SimMachine<C, &'a RefCell<World>>> {
+    match SimMachine::with_world(world, chooser) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            violations.push(format!("differential: the host machine: {e}"));
+            None
+        }
+    }
+}
 
 /// The result light: Win, Draw, Loss (the device's), or none.
-fn result(finished: bool, device_won: Option<bool>) -> &'static str {
+pub(crate) fn result(finished: bool, device_won: Option<bool>) -> &'static str {
     match (finished, device_won) {
         (false, _) => "no result",
         (true, Some(true)) => "Win",
@@ -225,21 +252,11 @@ pub fn compare(plan: &Plan, r: &mut Report) {
         };
         // A machine of its own for each game (as calibrated as the image's): a
         // game the host could not go on with does not stop the next.
-        let world = match SimConfig::standard(0.0, 0.0, plan.bench.seed) {
-            Ok(c) => RefCell::new(World::new(c)),
-            Err(e) => {
-                r.violations
-                    .push(format!("differential: the host world: {e:?}"));
-                return;
-            }
+        let Some(world) = host_world(plan, &mut r.violations) else {
+            return;
         };
-        let mut host = match SimMachine::with_world(&world, &replay) {
-            Ok(m) => m,
-            Err(e) => {
-                r.violations
-                    .push(format!("differential: the host machine: {e}"));
-                return;
-            }
+        let Some(mut host) = host_machine(&world, &replay, &mut r.violations) else {
+            return;
         };
         let mut human = SimHuman::new(spec.style, spec.cheat_rate, Bench::default().seed ^ 0x5EED);
         human.script = spec.script;

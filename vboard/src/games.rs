@@ -19,6 +19,7 @@
 //! loses against perfect play, and refuses every illegal move of the person's with
 //! the Error light before it moves again.
 
+use crate::differential::{host_machine, host_world, result};
 use crate::scenarios::{Burst, Plan, Report};
 use crate::session::{Bench, GameResult, GameSpec, RunError, Session};
 use std::cell::{Cell, RefCell};
@@ -28,9 +29,7 @@ use tictable_machine::controller::{best_moves_of, Move, MoveChooser, Position, R
 use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::faults::FaultKind;
 use tictable_machine::sim::human::{SimHuman, Style};
-use tictable_machine::sim::run::SimMachine;
 use tictable_machine::sim::scenario::{GameReport, Scenario};
-use tictable_machine::sim::world::{SimConfig, World};
 
 /// The games besides tic-tac-toe, in the order of their numbers.
 pub const GAMES: [Rules; 5] = [
@@ -134,21 +133,8 @@ fn spec(rules: Rules, device_first: bool, style: Style) -> GameSpec {
 
 /// A scenario of the games image.
 fn plan(name: String, calibrated: bool, games: Vec<GameSpec>) -> Plan {
-    let n = games.len();
-    Plan {
-        // The names live as long as the run (a handful of short strings).
-        name: Box::leak(name.into_boxed_str()),
-        bench: Bench::default(),
-        calibrated,
-        games,
-        bursts: vec![None; n],
-        cold_boot: false,
-        watchdog_resets: 0,
-        software_resets: 0,
-        old_data: false,
-        contest: false,
-        level_each_game: false,
-    }
+    // The names live as long as the run (a handful of short strings).
+    Plan::new(Box::leak(name.into_boxed_str()), calibrated, games)
 }
 
 /// The first scenario of the games image: misère's contest-like games on a blank
@@ -422,16 +408,6 @@ fn plies_string(plies: &[Move]) -> String {
         .join(" ")
 }
 
-/// The result light: Win, Draw, Loss (the device's), or none.
-fn result(finished: bool, device_won: Option<bool>) -> &'static str {
-    match (finished, device_won) {
-        (false, _) => "no result",
-        (true, Some(true)) => "Win",
-        (true, Some(false)) => "Loss",
-        (true, None) => "Draw",
-    }
-}
-
 /// Plays the image's games of `r` (`rules`' differential scenario) on the host and
 /// compares them: the same moves of both sides, the same result light.
 fn compare(rules: Rules, plan: &Plan, r: &mut Report) {
@@ -441,21 +417,11 @@ fn compare(rules: Rules, plan: &Plan, r: &mut Report) {
         let image = plies(g);
         let replay = Replay::new(rules, g.device_first, &image);
         let scenario = Scenario::game(g.device_first, None, spec.style);
-        let world = match SimConfig::standard(0.0, 0.0, plan.bench.seed) {
-            Ok(c) => RefCell::new(World::new(c)),
-            Err(e) => {
-                r.violations
-                    .push(format!("differential: the host world: {e:?}"));
-                return;
-            }
+        let Some(world) = host_world(plan, &mut r.violations) else {
+            return;
         };
-        let mut host = match SimMachine::with_world(&world, &replay) {
-            Ok(m) => m,
-            Err(e) => {
-                r.violations
-                    .push(format!("differential: the host machine: {e}"));
-                return;
-            }
+        let Some(mut host) = host_machine(&world, &replay, &mut r.violations) else {
+            return;
         };
         let mut human = SimHuman::new(spec.style, 0.0, Bench::default().seed ^ 0x5EED);
         human.rules = rules;

@@ -59,7 +59,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    fn new(name: &'static str, calibrated: bool, games: Vec<GameSpec>) -> Plan {
+    pub(crate) fn new(name: &'static str, calibrated: bool, games: Vec<GameSpec>) -> Plan {
         let n = games.len();
         Plan {
             name,
