@@ -366,15 +366,31 @@ pub enum FileAction {
     Load,
 }
 
-/// What happens after "yes" to a discard question.
+/// What happens after "yes" to a discard question; `L` is what a load puts on the
+/// board (tic-tac-toe's [`Game`] here; `play --game G --plain` keeps the save's text).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Then {
+pub enum Then<L = Game> {
     /// Start a new game.
     NewGame,
     /// Put this game, read and checked from this file, on the board.
-    Load(PathBuf, Game),
+    Load(PathBuf, L),
     /// Leave the program.
     Quit,
+}
+
+impl<L> Then<L> {
+    /// The question asked before the unsaved game in progress is discarded for
+    /// this: the same words in every front end.
+    pub fn question(&self) -> String {
+        format!(
+            "This game is not saved: discard it and {}? (y/n)",
+            match self {
+                Then::NewGame => "start a new one".to_string(),
+                Then::Load(path, _) => format!("load {}", path.display()),
+                Then::Quit => "quit".to_string(),
+            }
+        )
+    }
 }
 
 /// A question on the status line.
@@ -448,14 +464,7 @@ impl Prompt {
             Prompt::Overwrite(path) => {
                 format!("{} exists: overwrite it? (y/n)", path.display())
             }
-            Prompt::Discard(then) => format!(
-                "This game is not saved: discard it and {}? (y/n)",
-                match then {
-                    Then::NewGame => "start a new one".to_string(),
-                    Then::Load(path, _) => format!("load {}", path.display()),
-                    Then::Quit => "quit".to_string(),
-                }
-            ),
+            Prompt::Discard(then) => then.question(),
         }
     }
 }

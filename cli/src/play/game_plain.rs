@@ -1,8 +1,10 @@
 //! `tictable play --game G --plain`: any game as a line dialogue on stdin/stdout.
 //! Moves are typed in the game's notation (numbered from 1); commands are single
 //! letters. Engines answer at once; two engines play the game to its end, each move
-//! with its value (a game to watch).
+//! with its value (a game to watch). n, l and q ask first when a game in progress is
+//! not saved, with tic-tac-toe's words (l reads and checks the file before asking).
 
+use super::app::Then;
 use super::read_failed;
 use super::session::Session;
 use crate::analyse::read_line;
@@ -17,7 +19,8 @@ const MAX_LINE: usize = 256;
 fn help<G: Game>(session: &Session<G>) -> String {
     format!(
         "Type a move ({}), or: u undo, r redo, h hints, w why a mistake, n new game, \
-         s [FILE] save, l [FILE] load, q quit.",
+         s [FILE] save, l [FILE] load, q quit (n, l and q ask first when the game is \
+         not saved).",
         session.game().move_syntax(Notation::People)
     )
 }
@@ -57,6 +60,8 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
     writeln!(out, "{}", help(&session))?;
     show(&session, &mut out)?;
     let mut line = Vec::new();
+    // The discard question being asked, and what a yes does (a load: the save's text).
+    let mut asking: Option<Then<String>> = None;
     loop {
         while session.engines_stop().is_none() {
             let Some(said) = session.engine_step(rng) else {
@@ -68,7 +73,10 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
                 writeln!(out, "{stop}")?;
             }
         }
-        write!(out, "> ")?;
+        match &asking {
+            Some(then) => write!(out, "{} > ", then.question())?,
+            None => write!(out, "> ")?,
+        }
         out.flush()?;
         let Some(length) = read_line(&mut input, &mut line, MAX_LINE).map_err(read_failed)? else {
             writeln!(out)?;
@@ -85,6 +93,30 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
             )?;
             continue;
         }
+        if let Some(then) = asking.take() {
+            match super::yes_no(&text) {
+                None => {
+                    writeln!(out, "Please answer y or n.")?;
+                    asking = Some(then);
+                    continue;
+                }
+                Some(false) => {
+                    writeln!(out, "Nothing done.")?;
+                    continue;
+                }
+                Some(true) => match then {
+                    Then::NewGame => session.new_game(),
+                    Then::Load(path, text) => {
+                        if !load(&mut session, &path, &text, &mut out)? {
+                            continue;
+                        }
+                    }
+                    Then::Quit => return Ok(()),
+                },
+            }
+            show(&session, &mut out)?;
+            continue;
+        }
         let (command, argument) = text
             .split_once(' ')
             .map_or((text.as_str(), ""), |(c, a)| (c, a.trim()));
@@ -97,6 +129,10 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
         };
         match command {
             "" => continue,
+            "q" | "quit" if session.unsaved() => {
+                asking = Some(Then::Quit);
+                continue;
+            }
             "q" | "quit" => return Ok(()),
             "?" | "help" => writeln!(out, "{}", help(&session))?,
             "u" => {
@@ -112,6 +148,10 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
             "h" => {
                 session.hints = !session.hints;
                 writeln!(out, "Hints {}.", if session.hints { "on" } else { "off" })?;
+            }
+            "n" if session.unsaved() => {
+                asking = Some(Then::NewGame);
+                continue;
             }
             "n" => session.new_game(),
             "w" => {
@@ -134,23 +174,36 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
                     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
                 });
                 match written {
-                    Ok(()) => writeln!(out, "Saved to {}.", path.display())?,
+                    Ok(()) => {
+                        session.saved = Some(session.save_text());
+                        writeln!(out, "Saved to {}.", path.display())?;
+                    }
                     Err(e) => writeln!(out, "Not saved: {e}")?,
                 }
                 continue;
             }
             "l" => {
+                // The file read and checked first: asked only when the load can succeed.
                 let path = file();
-                let result = super::read_save(&path).and_then(|text| {
+                let checked = super::read_save(&path).and_then(|text| {
                     session
-                        .load_text(&text)
+                        .check_save(&text)
+                        .map(|_| text)
                         .map_err(|e| format!("{}: {e}", path.display()))
                 });
-                match result {
-                    Ok(()) => writeln!(out, "Loaded {}.", path.display())?,
+                match checked {
                     Err(e) => {
                         writeln!(out, "Not loaded: {e}")?;
                         continue;
+                    }
+                    Ok(text) if session.unsaved() => {
+                        asking = Some(Then::Load(path, text));
+                        continue;
+                    }
+                    Ok(text) => {
+                        if !load(&mut session, &path, &text, &mut out)? {
+                            continue;
+                        }
                     }
                 }
             }
@@ -162,5 +215,26 @@ pub fn run<G: Game, R: rand_core::Rng + ?Sized>(
             }
         }
         show(&session, &mut out)?;
+    }
+}
+
+/// Puts the save's `text` (read from `path`, checked) on the board and says so;
+/// `false` (and why) when it cannot, the game kept.
+fn load<G: Game>(
+    session: &mut Session<G>,
+    path: &std::path::Path,
+    text: &str,
+    out: &mut impl Write,
+) -> io::Result<bool> {
+    match session.load_text(text) {
+        Ok(()) => {
+            session.saved = Some(session.save_text());
+            writeln!(out, "Loaded {}.", path.display())?;
+            Ok(true)
+        }
+        Err(e) => {
+            writeln!(out, "Not loaded: {}: {e}", path.display())?;
+            Ok(false)
+        }
     }
 }

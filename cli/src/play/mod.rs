@@ -365,6 +365,16 @@ fn read_failed(e: std::io::Error) -> std::io::Error {
     std::io::Error::new(e.kind(), ReadFailed(e))
 }
 
+/// A typed answer to a y/n question (`y`, `yes`, `n`, `no`, any case), or `None`
+/// for anything else (the `--plain` dialogues then ask again).
+fn yes_no(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" => Some(true),
+        "n" | "no" => Some(false),
+        _ => None,
+    }
+}
+
 /// Performs the file I/O an action asked for and reports back to the app; an
 /// existing file is replaced only after the person agreed.
 fn perform(app: &mut App, effect: Effect) {

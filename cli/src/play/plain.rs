@@ -136,13 +136,9 @@ pub fn run<R: rand_core::Rng + ?Sized>(
         }
         let command = text.trim();
         if let Some(Prompt::Overwrite(_) | Prompt::Discard(_)) = app.prompt {
-            let answer = match command.to_ascii_lowercase().as_str() {
-                "y" | "yes" => true,
-                "n" | "no" => false,
-                _ => {
-                    writeln!(out, "Please answer y or n.")?;
-                    continue;
-                }
+            let Some(answer) = super::yes_no(command) else {
+                writeln!(out, "Please answer y or n.")?;
+                continue;
             };
             let effect = app.apply(Action::Answer(answer));
             if app.quit {

@@ -1237,10 +1237,27 @@ fn hexapawn_set_up_second(seed: u64) -> (HostMachine<TableChooser<SplitMix64>>, 
     (m, h)
 }
 
-/// The machine's capture has ended (the person's turn, or the error light):
-/// the board is the record's, a black pawn on 5 and the white one gone.
+/// The person's centre pawn forward, 8-5, by hand (the machine's table answers
+/// with a capture).
 #[cfg(feature = "sim")]
-fn capture_made(m: &HostMachine<TableChooser<SplitMix64>>) {
+fn centre_pawn_forward(m: &mut HostMachine<TableChooser<SplitMix64>>, h: &mut SimHuman) {
+    hand(
+        m,
+        h,
+        Colour::White,
+        Move::Pawn {
+            from: sq(7),
+            to: sq(4),
+        },
+    );
+}
+
+/// Start pressed after the error light: the machine's capture ends with the
+/// person's turn, the board the record's, a black pawn on 5 and the white one gone.
+#[cfg(feature = "sim")]
+fn started_the_capture_is_made(m: &mut HostMachine<TableChooser<SplitMix64>>, h: &mut SimHuman) {
+    m.press(h, tictable_machine::panel::Button::Start);
+    assert_eq!(until_person(m, h), State::HumanTurn);
     let record = *m.controller.record();
     assert_eq!(record.len(), 2, "{record:?}");
     assert!(board_is_record(m), "{record:?}");
@@ -1256,15 +1273,7 @@ fn a_capture_the_magnet_misses_every_time_asks_for_the_board_to_be_pushed_back()
     // tries again at once, forever; pushed back and Start, the capture is made.
     let (mut m, mut h) = hexapawn_set_up_second(3);
     m.world.borrow_mut().bump(8.0, 0.0);
-    hand(
-        &mut m,
-        &mut h,
-        Colour::White,
-        Move::Pawn {
-            from: sq(7),
-            to: sq(4),
-        },
-    );
+    centre_pawn_forward(&mut m, &mut h);
     assert_eq!(
         until_person(&mut m, &mut h),
         State::Error(Problem::Recalibrate(sq(4)))
@@ -1274,9 +1283,7 @@ fn a_capture_the_magnet_misses_every_time_asks_for_the_board_to_be_pushed_back()
     assert!(!m.run_until(&mut h, 20_000, |m| m.controller.state()
         != State::Error(Problem::Recalibrate(sq(4)))));
     m.world.borrow_mut().push_board_back();
-    m.press(&mut h, tictable_machine::panel::Button::Start);
-    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
-    capture_made(&m);
+    started_the_capture_is_made(&mut m, &mut h);
 }
 
 #[cfg(feature = "sim")]
@@ -1288,15 +1295,7 @@ fn a_capture_whose_pawn_never_arrives_is_made_again_once_the_captured_piece_is_b
     // captured pawn back on its square. Start: the machine captures again from
     // that board (the move that never arrived taken off the record).
     let (mut m, mut h) = hexapawn_set_up_second(3);
-    hand(
-        &mut m,
-        &mut h,
-        Colour::White,
-        Move::Pawn {
-            from: sq(7),
-            to: sq(4),
-        },
-    );
+    centre_pawn_forward(&mut m, &mut h);
     assert!(m.run_until(&mut h, 30_000, |m| matches!(
         m.controller.state(),
         State::Restoring { .. }
@@ -1318,9 +1317,7 @@ fn a_capture_whose_pawn_never_arrives_is_made_again_once_the_captured_piece_is_b
         let to = w.config.pose.square_centre(sq(4));
         w.hand_move(i, to, 0.5);
     }
-    m.press(&mut h, tictable_machine::panel::Button::Start);
-    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
-    capture_made(&m);
+    started_the_capture_is_made(&mut m, &mut h);
 }
 
 #[cfg(feature = "sim")]
@@ -1379,15 +1376,7 @@ fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
     // starts only when the motion model says it ends within it, else the error
     // light ("moves keep missing", then Start).
     let (mut m, mut h) = hexapawn_set_up_second(3);
-    hand(
-        &mut m,
-        &mut h,
-        Colour::White,
-        Move::Pawn {
-            from: sq(7),
-            to: sq(4),
-        },
-    );
+    centre_pawn_forward(&mut m, &mut h);
     m.world.borrow_mut().config.missed_pickup_rate = 1.0;
     assert!(m.run_until(&mut h, 30_000, |m| matches!(
         m.controller.state(),
@@ -1413,7 +1402,5 @@ fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
     );
     // Start with the grips working again: the move is made.
     m.world.borrow_mut().config.missed_pickup_rate = 0.0;
-    m.press(&mut h, tictable_machine::panel::Button::Start);
-    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
-    capture_made(&m);
+    started_the_capture_is_made(&mut m, &mut h);
 }
