@@ -188,6 +188,31 @@ fn played(flat: &str) -> usize {
     })
 }
 
+/// `tictable ARGS` (two engines watched) on a `columns` x `rows` screen: the start
+/// shown with why, and nothing played until a key; `what` names the run in a failure.
+fn watch(args: &[&str], (columns, rows): (u16, u16), what: &str) -> Pty {
+    let pty = Pty::spawn(args, columns, rows, &std::env::temp_dir());
+    let screen = pty.wait_for("X (perfect) to move");
+    assert!(flat(&screen).contains("Why: "), "{what}:\n{screen}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(played(&flat(&pty.text())), 0, "{what}:\n{}", pty.text());
+    pty
+}
+
+/// Space in a watched game: waits for its `ply`th move; the screen's words
+/// ([`flat`]) and what follows "(perfect) plays" (the move and its value).
+fn step(pty: &mut Pty, ply: usize, what: &str) -> (String, String) {
+    pty.keys(" ");
+    let screen = pty.wait(&format!("{what} ply {ply}"), |s| played(&flat(s)) == ply);
+    let text = flat(&screen);
+    let said = text
+        .split(" (perfect) plays ")
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    (text, said)
+}
+
 /// The arrow keys and Esc as a terminal sends them.
 const DOWN: &str = "\x1b[B";
 const RIGHT: &str = "\x1b[C";
@@ -375,29 +400,20 @@ fn watch_steps_through_the_large_boards_from_the_live_search() {
         ("connect4:6x4", "loss in 24", 80),
         ("connect4:5x5", "draw", 40),
     ] {
-        let dir = std::env::temp_dir();
-        let mut pty = Pty::spawn(
+        let mut pty = watch(
             &[
                 "play", "--game", game, "--x", "perfect", "--o", "perfect", "--delay", "0",
                 "--seed", "4",
             ],
-            columns,
-            24,
-            &dir,
+            (columns, 24),
+            game,
         );
-        let screen = pty.wait_for("X (perfect) to move");
-        assert!(flat(&screen).contains("Why: "), "{game}:\n{screen}");
-        std::thread::sleep(Duration::from_millis(300));
-        assert_eq!(played(&flat(&pty.text())), 0, "{game}:\n{}", pty.text());
         for ply in 1..=6 {
-            pty.keys(" ");
-            let screen = pty.wait(&format!("{game} ply {ply}"), |s| played(&flat(s)) == ply);
-            let text = flat(&screen);
-            let said = text.split(" (perfect) plays ").nth(1).unwrap_or_default();
+            let (text, said) = step(&mut pty, ply, game);
             if ply == 1 {
-                assert!(said.contains(&format!(": {first}")), "{game}:\n{screen}");
+                assert!(said.contains(&format!(": {first}")), "{game}:\n{text}");
             }
-            assert!(text.contains("Why: "), "{game} ply {ply}:\n{screen}");
+            assert!(text.contains("Why: "), "{game} ply {ply}:\n{text}");
         }
         // u takes a move back.
         pty.keys("u");
@@ -410,8 +426,9 @@ fn watch_steps_through_the_large_boards_from_the_live_search() {
 #[test]
 fn watch_steps_through_perfect_tic_tac_toe_a_move_per_key() {
     for (columns, rows) in SIZES {
-        let dir = std::env::temp_dir();
-        let mut pty = Pty::spawn(
+        // Watched as every game is: nothing moves until a key, then a move per key,
+        // each keeping the draw (tic-tac-toe's value), said with why.
+        let mut pty = watch(
             &[
                 "play",
                 "--game",
@@ -425,22 +442,12 @@ fn watch_steps_through_perfect_tic_tac_toe_a_move_per_key() {
                 "--seed",
                 "2",
             ],
-            columns,
-            rows,
-            &dir,
+            (columns, rows),
+            "tictactoe",
         );
-        // Watched as every game is: nothing moves until a key, then a move per key,
-        // each keeping the draw (tic-tac-toe's value), said with why.
-        let screen = pty.wait_for("X (perfect) to move");
-        assert!(flat(&screen).contains("Why: "), "{screen}");
-        std::thread::sleep(Duration::from_millis(300));
-        assert_eq!(played(&flat(&pty.text())), 0, "{}", pty.text());
         for ply in 1..=9 {
-            pty.keys(" ");
-            let screen = pty.wait(&format!("ply {ply}"), |s| played(&flat(s)) == ply);
-            let text = flat(&screen);
-            let said = text.split(" plays ").nth(1).unwrap_or_default();
-            assert!(said.contains(": draw"), "ply {ply}:\n{screen}");
+            let (text, said) = step(&mut pty, ply, "tictactoe");
+            assert!(said.contains(": draw"), "ply {ply}:\n{text}");
         }
         let screen = pty.wait_for("Game over");
         assert!(flat(&screen).contains("Game over: a draw."), "{screen}");
