@@ -54,7 +54,8 @@ use std::time::Duration;
 /// (every move's value and remoteness: plies to the end with perfect play), w why
 /// your last move was a mistake (its refutation on the board), n new
 /// game, s save and l load (--file, read and checked first; the save names the
-/// game), q quit (n, l and q twice when a game in progress is not saved). The game is
+/// game), q quit (n, l and q ask first when a game in progress is not saved: the key
+/// again full-screen, y/n with --plain). The game is
 /// solved at the start (a table of up to 100,000,000 bytes: every listed game but
 /// connect4:4x6, 6x4 and 5x5, which are searched live instead); a larger game of
 /// another kind is refused with the table size it needs (pass its table with
