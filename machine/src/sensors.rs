@@ -694,8 +694,7 @@ impl<I2C: I2c> SensorBank<I2C> {
         t.at = now_ms;
         // Dark or saturated samples repeat on a live sensor: one range check.
         let clear = rgbc(raw).clear;
-        if raw == t.last && clear.wrapping_sub(DARK_FLOOR + 1) < full.wrapping_sub(DARK_FLOOR + 1)
-        {
+        if raw == t.last && clear.wrapping_sub(DARK_FLOOR + 1) < full.wrapping_sub(DARK_FLOOR + 1) {
             t.same = t.same.saturating_add(1);
         } else {
             t.same = 1;
