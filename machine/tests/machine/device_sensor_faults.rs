@@ -111,8 +111,9 @@ fn counts_saturate_at_the_full_scale_of_the_integration_time_and_repeat_exactly(
 
 #[test]
 fn with_the_leds_off_every_sample_is_the_dark_floor_and_the_bank_reads_it_live() {
-    // No light: the ADC's dark floor (modelled at 0 counts, no noise of its own),
-    // whole counts, the same sample after sample, and AVALID set: a live sensor.
+    // No light: the ADC's dark count (the datasheet's typical 1 count at 60x and
+    // 100 ms, in proportion to the gain and the integration time: 0 whole counts at
+    // 4x and 24 ms), the same sample after sample, and AVALID set: a live sensor.
     let world = chip_world();
     world.borrow_mut().set_leds(0.0);
     let mut bus = SimBus::new(&world, Wiring::DEFAULT);
@@ -120,6 +121,18 @@ fn with_the_leds_off_every_sample_is_the_dark_floor_and_the_bank_reads_it_live()
     for t in [30, 56, 83] {
         set_time(&world, t);
         assert_eq!(block(&mut bus), [1, 0, 0, 0, 0, 0, 0, 0, 0], "at {t} ms");
+    }
+    // At the datasheet's dark-count conditions (gain 60x, ATIME 0xD6: 100 ms) the
+    // typical dark count, 1 on every channel (figure 9: 0 min, 1 typ, 5 max).
+    // (RGBC restarted at 100 ms with the new settings: AEN off, then on.)
+    set_time(&world, 100);
+    bus.write(TCS, &[0x81, 0xD6]).unwrap();
+    bus.write(TCS, &[0x8F, 3]).unwrap();
+    bus.write(TCS, &[0x80, 0x01]).unwrap();
+    bus.write(TCS, &[0x80, 0x03]).unwrap();
+    for t in [204, 308, 412] {
+        set_time(&world, t);
+        assert_eq!(block(&mut bus), [1, 1, 0, 1, 0, 1, 0, 1, 0], "at {t} ms");
     }
     // The bank reads such a sensor for a second and a half: no stuck sensor.
     let world = chip_world();
