@@ -420,10 +420,9 @@ fn a_piece_on_a_stuck_sensor_is_a_sensor_fault_not_a_missed_move() {
     assert_eq!(m.controller.record().board().o().count_ones(), 1);
 }
 
-/// The human's turn on a machine with the LEDs at `leds`; square 7's ADC freezes at
-/// `adc` (counts), the human presses Done without moving: the machine must name the sensor, not record a move; then
-/// replugged, the game goes on. The bank's stuck count.
-fn frozen_sensor_is_named(leds: f64, adc: [u16; 4]) -> u32 {
+/// A machine (world seed 37) with the LEDs at `leds`, a passive human, a game with
+/// the human first, at the human's turn.
+fn human_turn(leds: f64) -> (HostMachine<BestMove>, SimHuman) {
     let mut world = World::new(SimConfig::standard(0.0, 0.0, 37).unwrap());
     world.set_leds(leds);
     let world = std::rc::Rc::new(RefCell::new(world));
@@ -435,6 +434,14 @@ fn frozen_sensor_is_named(leds: f64, adc: [u16; 4]) -> u32 {
     };
     assert!(m.start_game(setup, &mut h, Style::Random), "LEDs at {leds}");
     assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::HumanTurn));
+    (m, h)
+}
+
+/// The human's turn on a machine with the LEDs at `leds`; square 7's ADC freezes at
+/// `adc` (counts), the human presses Done without moving: the machine must name the sensor, not record a move; then
+/// replugged, the game goes on. The bank's stuck count.
+fn frozen_sensor_is_named(leds: f64, adc: [u16; 4]) -> u32 {
+    let (mut m, mut h) = human_turn(leds);
     let target = sq(6);
     {
         let mut w = m.world.borrow_mut();
@@ -482,17 +489,7 @@ fn a_sensor_frozen_dim_under_a_black_piece_is_named_within_a_few_checks() {
     // placement), a few samples each time; over them the frozen samples are
     // bit-identical STUCK_DARK_SAMPLES times and the machine names the sensor. The
     // old rule (dim samples never count) let it read a black piece there for ever.
-    let mut world = World::new(SimConfig::standard(0.0, 0.0, 37).unwrap());
-    world.set_leds(0.21);
-    let world = std::rc::Rc::new(RefCell::new(world));
-    let mut m: HostMachine<BestMove> = SimMachine::with_world(world, BestMove).unwrap();
-    let mut h = SimHuman::passive(5);
-    let setup = GameSetup {
-        device_first: false,
-        first_square: None,
-    };
-    assert!(m.start_game(setup, &mut h, Style::Random));
-    assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::HumanTurn));
+    let (mut m, mut h) = human_turn(0.21);
     let target = sq(6);
     {
         let mut w = m.world.borrow_mut();
