@@ -44,8 +44,8 @@
 //!   reads a few dozen counts, spread by its noise over a count or two per channel,
 //!   and repeats its sample exactly now and then, four in a row too. So a sample
 //!   whose clear channel is at most [`DARK_COUNTS`] makes a stuck sensor only after
-//!   [`STUCK_DARK_SAMPLES`] identical ones in a row (a second), which such noise
-//!   never gives, while a sensor frozen at such a reading gives them. And in the
+//!   [`STUCK_DARK_SAMPLES`] identical ones in a row (a second's samples), which
+//!   such noise never gives, while a sensor frozen at such a reading gives them. And in the
 //!   dark, at most [`DARK_FLOOR`] counts clear (the datasheet's dark count: the LEDs
 //!   off), a live sensor may read the same counts for ever: such samples never count.
 //!   A sensor that froze that dark (its data registers at 0 after a brown-out, say)
@@ -337,8 +337,11 @@ pub const DARK_COUNTS: u16 = 127;
 /// spreads over 2.6 counts or more; the others may not spread at all): 32 in a row
 /// come about once in 10^12 samples. A sensor frozen at such a reading (between
 /// half the square's black reference, which the scanner catches, and
-/// [`DARK_COUNTS`]) gives them for sure. Longer than the scanner's stable view: a
-/// frozen dim sensor may show its last reading, a black piece, for up to a second.
+/// [`DARK_COUNTS`]) gives them for sure. Longer than the scanner's stable view
+/// ([`STUCK_SAMPLES`] is not): a sensor frozen dim shows its last reading, a black
+/// piece, for up to 32 samples before it is a fault, and the scanner reads only
+/// while the machine checks the board, a few frames at a time, so over a few checks.
+/// (A piece taken off such a square meanwhile is not seen to go.)
 pub const STUCK_DARK_SAMPLES: u8 = 32;
 
 /// The clear-channel count at or below which a sample never counts towards a stuck
