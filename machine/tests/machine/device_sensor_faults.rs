@@ -8,7 +8,9 @@ use embedded_hal::i2c::I2c;
 use tictable::Square;
 use tictable_machine::controller::{BestMove, GameSetup, Problem, State};
 use tictable_machine::panel::{Button, Light};
-use tictable_machine::sensors::{BankStats, SensorBank, SensorSettings, Wiring};
+use tictable_machine::sensors::{
+    BankStats, SensorBank, SensorSettings, Wiring, STUCK_DARK_SAMPLES, STUCK_SAMPLES,
+};
 use tictable_machine::sim::bus::SimBus;
 use tictable_machine::sim::host::HostMachine;
 use tictable_machine::sim::human::{SimHuman, Style};
@@ -167,6 +169,11 @@ fn dim_leds_give_low_counts_that_repeat_and_games_play_without_a_false_stuck_sen
     let (w, bank) = play_in(world, 60);
     assert_eq!(w.stuck_sensors, 0);
     assert_eq!(bank.stuck, 0, "{bank:?}");
+    // Four or more in a row (what makes a lit sensor stuck), far from the dim rule's.
+    assert!(
+        (STUCK_SAMPLES..STUCK_DARK_SAMPLES / 2).contains(&bank.longest_repeat),
+        "{bank:?}"
+    );
 }
 
 #[test]
@@ -543,6 +550,8 @@ fn a_thousand_games_with_dim_leds_and_no_false_stuck_sensor() {
     eprintln!("{w:?}\n{bank:?}");
     assert_eq!(w.stuck_sensors, 0);
     assert_eq!(bank.stuck, 0, "{bank:?}");
+    // The longest run of identical samples of a live sensor: half the dim rule's at most.
+    assert!(bank.longest_repeat < STUCK_DARK_SAMPLES / 2, "{bank:?}");
 }
 
 /// The long form of the check above (2000 games, as the goal command): run with
