@@ -336,8 +336,9 @@ pub const DARK_COUNTS: u16 = 127;
 /// repeats a whole sample with a chance of at most about 0.4 (the clear channel
 /// spreads over 2.6 counts or more; the others may not spread at all): 32 in a row
 /// come about once in 10^12 samples (in 1000 such games, 605,259 samples, the
-/// longest run was 8: the ignored test `a_thousand_games_with_dim_leds_and_no_false_stuck_sensor`
-/// checks it stays under 16). A sensor frozen at such a reading (between
+/// longest run was 8: the ignored test
+/// `a_thousand_games_with_dim_leds_and_no_false_stuck_sensor` checks it stays
+/// under 16). A sensor frozen at such a reading (between
 /// half the square's black reference, which the scanner catches, and
 /// [`DARK_COUNTS`]) gives them for sure. Longer than the scanner's stable view
 /// ([`STUCK_SAMPLES`] is not): a sensor frozen dim shows its last reading, a black
