@@ -14,9 +14,9 @@
 //! three). A live sensor over its square never reads that dark in the light it was
 //! calibrated in (a black piece is the least light it gets back, give or take its
 //! noise of a few percent), while a sensor frozen dark (its data registers at 0
-//! after a brown-out) does: the bank cannot call it stuck, since dark samples of a
-//! live sensor repeat exactly on a dim board
-//! ([`DARK_COUNTS`](super::sensors::DARK_COUNTS)). Nor can an LED that went out
+//! after a brown-out) does: the bank cannot call it stuck, since a live sensor in
+//! the dark (the LEDs off) repeats its dark count for ever
+//! ([`DARK_FLOOR`](super::sensors::DARK_FLOOR)). Nor can an LED that went out
 //! since the calibration be trusted.
 
 use super::classify::{Calibration, Reference, Sensed};

@@ -39,13 +39,19 @@
 //!   piece) reads exactly [`SensorSettings::saturation`] every time, so a sample
 //!   whose clear channel (unfiltered: the first to saturate) is at full scale never
 //!   counts towards a stuck sensor. (A sensor that froze at full scale is then not
-//!   told from a bright one; it reads as white.) Likewise at the dark end: with the
-//!   LEDs off, or dim under a black piece, a live sensor reads a few whole counts
-//!   whose noise is below one count and repeats them exactly, so a sample whose
-//!   clear channel is at most [`DARK_COUNTS`] never counts either. A sensor that
-//!   froze that dark (its data registers at 0 after a brown-out, say) is caught by
-//!   the scanner instead, against the calibration: a reading far darker than the
-//!   square's black piece ([`Scanner`](super::scanner::Scanner)) is a sensor fault.
+//!   told from a bright one; it reads as white.) At the dark end the noise is
+//!   smaller than a count: with the LEDs dim, under a black piece, a live sensor
+//!   reads a few dozen counts, spread by its noise over a count or two per channel,
+//!   and repeats its sample exactly now and then, four in a row too. So a sample
+//!   whose clear channel is at most [`DARK_COUNTS`] makes a stuck sensor only after
+//!   [`STUCK_DARK_SAMPLES`] identical ones in a row (a second's samples), which
+//!   such noise never gives, while a sensor frozen at such a reading gives them. And in the
+//!   dark, at most [`DARK_FLOOR`] counts clear (the datasheet's dark count: the LEDs
+//!   off), a live sensor may read the same counts for ever: such samples never count.
+//!   A sensor that froze that dark (its data registers at 0 after a brown-out, say)
+//!   is caught by the scanner instead, against the calibration: a reading far darker
+//!   than the square's black piece ([`Scanner`](super::scanner::Scanner)) is a
+//!   sensor fault.
 //! - **Transient bus errors** are retried ([`SensorSettings::attempts`]).
 //! - **A hung bus** (a slave holding SDA low, or the STM32F1's I2C locked BUSY,
 //!   errata ES096 §2.13.7: every transaction fails) is freed with [`BusRecovery`]
@@ -311,21 +317,46 @@ pub const WARMUP_MS: u32 = 4;
 /// samples alone can make a stable view (a piece put on a frozen empty square is
 /// never read as a missed move). In the simulator (3 % noise) bit-identical
 /// samples of a live sensor come about once in 2 000 pairs under a black piece, so
-/// four in a row about once in 10^10 samples.
+/// four in a row about once in 10^10 samples. Dim samples, at most
+/// [`DARK_COUNTS`] clear, repeat far more often: [`STUCK_DARK_SAMPLES`].
 pub const STUCK_SAMPLES: u8 = 4;
 
-/// The clear-channel count at or below which a sample never counts towards a stuck
-/// sensor: the dark end, as full scale is the bright end (see the module
-/// documentation). With the LEDs off, or dim under a black piece, a live sensor
-/// reads a few counts, whole counts whose noise is below one count, and repeats
-/// its sample exactly. Below 128 counts clear the dimmest channel (about a third of
-/// it) spreads over a count or two with noise of a few percent; a lit board's
-/// darkest reading, a black piece, is above it (208 counts clear at the least in
-/// the simulator's optics, `tictable_machine::sim::tcs`). A sensor that froze that
-/// dark is not told from a dark square here; the scanner tells it from the
-/// calibration (a reading under half the square's black reference, clear channel,
-/// is a fault: no live sensor over its calibrated square reads that dark).
+/// The clear-channel count at or below which a sample is dim: it makes a stuck
+/// sensor only after [`STUCK_DARK_SAMPLES`] identical ones (see the module
+/// documentation). Below 128 counts clear the dimmest channel (about a third of it)
+/// spreads over a count or two with noise of a few percent, and a live sensor repeats
+/// its sample exactly now and then; a lit board's darkest reading, a black piece, is
+/// above it (208 counts clear at the least in the simulator's optics,
+/// `tictable_machine::sim::tcs`), a dim board's (the LEDs at 0.21) below it.
 pub const DARK_COUNTS: u16 = 127;
+
+/// Bit-identical dim samples ([`DARK_COUNTS`]) in a row that make a sensor stuck:
+/// 32, about a second (30 ms a sample). In the simulator, with the LEDs at 0.21, a
+/// live sensor under a black piece reads 44 to 68 counts clear, 13 to 21 blue, and
+/// repeats a whole sample with a chance of at most about 0.4 (the clear channel
+/// spreads over 2.6 counts or more; the others may not spread at all): 32 in a row
+/// come about once in 10^12 samples (in 1000 such games, 605,259 samples, the
+/// longest run was 8: the ignored test
+/// `a_thousand_games_with_dim_leds_and_no_false_stuck_sensor` checks it stays
+/// under 16). A sensor frozen at such a reading (between
+/// half the square's black reference, which the scanner catches, and
+/// [`DARK_COUNTS`]) gives them for sure. Longer than the scanner's stable view
+/// ([`STUCK_SAMPLES`] is not): a sensor frozen dim shows its last reading, a black
+/// piece, for up to 32 samples before it is a fault, and the scanner reads only
+/// while the machine checks the board, a few frames at a time, so over a few checks.
+/// (A piece taken off such a square meanwhile is not seen to go.)
+pub const STUCK_DARK_SAMPLES: u8 = 32;
+
+/// The clear-channel count at or below which a sample never counts towards a stuck
+/// sensor: the dark, where a live sensor may read the same counts for ever. The
+/// TCS3472 datasheet's "Dark ADC count value" at its maximum (ams, v1-03,
+/// 2018-03-14, figure 9, "RGBC characteristics": Ee = 0, AGAIN = 60x, ATIME = 0xD6
+/// (100 ms): 0 min, 1 typ, 5 max counts; at the firmware's 4x and 24 ms less, so
+/// this bound holds at any setting). A sensor that froze that dark is told by the
+/// scanner from the calibration (a reading under half the square's black reference,
+/// clear channel, is a fault: no live sensor over its calibrated square reads that
+/// dark).
+pub const DARK_FLOOR: u16 = 5;
 
 /// Errors of a stuck bus ([`hangs_bus`]) in a row before the bank frees the bus
 /// with [`BusRecovery::recover_bus`].
@@ -409,6 +440,9 @@ pub struct BankStats {
     pub stuck: u32,
     /// Bus recoveries ([`BusRecovery::recover_bus`]) performed.
     pub recoveries: u32,
+    /// The longest run of bit-identical fresh samples of one sensor that could count
+    /// towards a stuck sensor (neither dark nor saturated), stuck ones included.
+    pub longest_repeat: u8,
 }
 
 /// One bus operation on a selected sensor (one retry loop for all of them).
@@ -658,24 +692,30 @@ impl<I2C: I2c> SensorBank<I2C> {
     }
 
     /// Takes a fresh sample `raw` of sensor `i`: stuck after [`STUCK_SAMPLES`]
-    /// identical ones, unless dark ([`DARK_COUNTS`]) or saturated (see the module
-    /// documentation).
+    /// identical ones, [`STUCK_DARK_SAMPLES`] when dim ([`DARK_COUNTS`]), never when
+    /// dark ([`DARK_FLOOR`]) or saturated (see the module documentation).
     fn fresh(&mut self, i: usize, raw: [u8; 8], now_ms: u32) -> nb::Result<Rgbc, SensorError> {
         let full = self.settings.saturation();
         let t = &mut self.track[i];
         t.at = now_ms;
         // Dark or saturated samples repeat on a live sensor: one range check.
-        let clear = rgbc(raw).clear.wrapping_sub(DARK_COUNTS + 1);
-        if raw == t.last && clear < full.wrapping_sub(DARK_COUNTS + 1) {
+        let clear = rgbc(raw).clear;
+        if raw == t.last && clear.wrapping_sub(DARK_FLOOR + 1) < full.wrapping_sub(DARK_FLOOR + 1) {
             t.same = t.same.saturating_add(1);
         } else {
             t.same = 1;
             t.last = raw;
         }
-        if t.same < STUCK_SAMPLES {
+        let stuck = if clear > DARK_COUNTS {
+            STUCK_SAMPLES
+        } else {
+            STUCK_DARK_SAMPLES
+        };
+        stat!(self.stats.longest_repeat = self.stats.longest_repeat.max(t.same));
+        if t.same < stuck {
             return Ok(rgbc(raw));
         }
-        if t.same == STUCK_SAMPLES {
+        if t.same == stuck {
             stat!(self.stats.stuck += 1);
         }
         Err(nb::Error::Other(SensorError::Stuck))

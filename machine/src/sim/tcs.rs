@@ -9,6 +9,34 @@ use crate::hw::Rgbc;
 use crate::Colour;
 use tictable::Square;
 
+/// The dark count (what the ADC reads with no light) at the datasheet's test
+/// conditions: the TCS3472 datasheet (ams, v1-03, 2018-03-14), figure 9, "RGBC
+/// characteristics": "Dark ADC count value", Ee = 0, AGAIN = 60x, ATIME = 0xD6
+/// (100 ms): 0 min, 1 typ, 5 max counts. Modelled at its typical value on every
+/// channel of every sensor, with no noise of its own (the datasheet gives none). The
+/// datasheet gives it at that one setting only; a photodiode's dark current
+/// integrates as its light does, so it is modelled in proportion to the analogue
+/// gain and the integration time ([`dark_count`]). At the firmware's settings (4x,
+/// 24 ms) that is 1/63 of a count: the whole counts read 0 in the dark. (The
+/// firmware does not rely on that: it takes the maximum, 5 counts, at any setting,
+/// [`DARK_FLOOR`](crate::sensors::DARK_FLOOR).)
+pub const DARK_COUNT_TYP: f64 = 1.0;
+
+/// The integration cycles of the datasheet's dark-count test: ATIME = 0xD6.
+const DARK_TEST_CYCLES: f64 = (256 - 0xD6) as f64;
+
+/// The dark count ([`DARK_COUNT_TYP`]) at an analogue gain (1, 4, 16 or 60) and
+/// integration cycles (256 − ATIME), in counts before the ADC drops the fraction.
+///
+/// ```
+/// use tictable_machine::sim::tcs::dark_count;
+/// assert_eq!(dark_count(60.0, 42.0), 1.0); // the datasheet's conditions
+/// assert!(dark_count(4.0, 10.0) < 0.02); // the firmware's: 0 whole counts
+/// ```
+pub fn dark_count(gain: f64, cycles: f64) -> f64 {
+    DARK_COUNT_TYP * (gain * cycles) / (60.0 * DARK_TEST_CYCLES)
+}
+
 /// Base optics: what a sensor sees for empty, black, white with the breakout's LED
 /// on: the counts at the firmware's settings (`SensorSettings::DEFAULT`: 24 ms,
 /// gain 4x) of a sensor whose optics gain ([`World::gain`]) is 1 (each sensor's is
@@ -19,15 +47,14 @@ use tictable::Square;
 ///
 /// How the counts come out ([`World::measure`]): the light times the gains and the
 /// integration time, times the noise (uniform, ± [`SimConfig::noise`] of the light:
-/// the sample's own), then whole counts, as the ADC gives them (the fraction
-/// dropped), clamped to the full scale. The dark floor, what the ADC reads with no
-/// light (the TCS3472 datasheet's "Dark ADC count value", RGBC characteristics):
-/// its figure could not be read in any source this project has, so it is modelled
-/// at its lower bound, 0 counts, with no noise of its own. With the noise
-/// proportional to the light, a channel below about 17 counts spreads over less
+/// the sample's own), plus the dark count ([`DARK_COUNT_TYP`]), then whole counts, as
+/// the ADC gives them (the fraction dropped), clamped to the full scale. With the
+/// noise proportional to the light, a channel below about 17 counts spreads over less
 /// than one count, and the whole counts repeat sample after sample: the worst case
-/// for [`STUCK_SAMPLES`](crate::sensors::STUCK_SAMPLES). With the LEDs off
-/// ([`World::set_leds`] 0) every sample is the dark floor, all zero.
+/// for the stuck-sensor rule ([`STUCK_SAMPLES`](crate::sensors::STUCK_SAMPLES),
+/// [`STUCK_DARK_SAMPLES`](crate::sensors::STUCK_DARK_SAMPLES)). With the LEDs off
+/// ([`World::set_leds`] 0) every sample is the dark count alone: all zero at the
+/// firmware's settings, 1 on every channel at the datasheet's test conditions.
 ///
 /// [`SimConfig::noise`]: super::world::SimConfig::noise
 const EMPTY_RGBC: [f64; 4] = [1200.0, 420.0, 400.0, 380.0];
@@ -270,11 +297,12 @@ impl World {
         let full = self.sensors[s].saturation();
         let gain = [1.0, 4.0, 16.0, 60.0][(regs[0x0F] & 3) as usize];
         let scale = self.gain[s] * cycles / 10.0 * gain / 4.0;
+        let dark = dark_count(gain, cycles);
         let mut v = [0u16; 4];
         for (k, out) in v.iter_mut().enumerate() {
             let base = EMPTY_RGBC[k] + (piece[k] - EMPTY_RGBC[k]) * cover;
             let noisy = base * scale * (1.0 + self.rng.range(-1.0, 1.0) * self.config.noise);
-            *out = noisy.clamp(0.0, f64::from(full)) as u16;
+            *out = (noisy + dark).clamp(0.0, f64::from(full)) as u16;
         }
         if v.contains(&full) {
             self.stats.saturated_samples += 1;

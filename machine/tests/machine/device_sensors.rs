@@ -14,8 +14,8 @@ use tictable::Square;
 use tictable_machine::classify::{Calibrator, Margins, Reference, Rgbc, Sensed};
 use tictable_machine::scanner::{ScanSettings, Scanner};
 use tictable_machine::sensors::{
-    BusRecovery, Mux, SensorBank, SensorError, SensorSettings, Wiring, DARK_COUNTS, STUCK_SAMPLES,
-    WARMUP_MS,
+    BusRecovery, Mux, SensorBank, SensorError, SensorSettings, Wiring, DARK_COUNTS, DARK_FLOOR,
+    STUCK_DARK_SAMPLES, STUCK_SAMPLES, WARMUP_MS,
 };
 use tictable_machine::Colour;
 
@@ -306,19 +306,18 @@ fn saturated_samples_repeat_exactly_and_are_not_a_stuck_sensor() {
 
 #[test]
 fn dark_samples_repeat_exactly_and_are_not_a_stuck_sensor() {
-    // The LEDs off (or a dim LED under a black piece): a few counts, whole counts,
-    // the noise below one count, so a live sensor repeats its sample exactly. At
-    // or below DARK_COUNTS on the clear channel that is not a stuck sensor; just
-    // above it, it is.
-    let dark = Rgbc::new(DARK_COUNTS, 3, 2, 2);
-    let lit = Rgbc::new(DARK_COUNTS + 1, 3, 2, 2);
-    let n = usize::from(STUCK_SAMPLES) * 2;
+    // The LEDs off: the datasheet's dark count, at most DARK_FLOOR counts, whole
+    // counts that a live sensor may repeat for ever. Never a stuck sensor; dim
+    // counts just above it are one after STUCK_DARK_SAMPLES identical ones.
+    let dark = Rgbc::new(DARK_FLOOR, 3, 2, 2);
+    let dim = Rgbc::new(DARK_FLOOR + 1, 3, 2, 2);
+    let n = usize::from(STUCK_DARK_SAMPLES) * 2;
     let mut expected = start_tx(&[6]);
     for _ in 0..n {
         expected.extend(read_tx(6, dark));
     }
-    for _ in 0..STUCK_SAMPLES {
-        expected.extend(read_tx(6, lit));
+    for _ in 0..STUCK_DARK_SAMPLES {
+        expected.extend(read_tx(6, dim));
     }
     let mut i2c = Mock::new(&expected);
     let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, SensorSettings::DEFAULT);
@@ -328,15 +327,50 @@ fn dark_samples_repeat_exactly_and_are_not_a_stuck_sensor() {
         t += FRESH;
         assert_eq!(bank.read(sq(6), t), Ok(dark), "dark sample {k}");
     }
-    for _ in 1..STUCK_SAMPLES {
+    for _ in 1..STUCK_DARK_SAMPLES {
         t += FRESH;
-        assert_eq!(bank.read(sq(6), t), Ok(lit));
+        assert_eq!(bank.read(sq(6), t), Ok(dim));
     }
     t += FRESH;
     let got = bank.read(sq(6), t);
     assert_eq!(got, Err(nb::Error::Other(SensorError::Stuck)));
     assert_eq!(bank.stats().stuck, 1);
     i2c.done();
+}
+
+#[test]
+fn dim_samples_make_a_stuck_sensor_after_the_longer_run_bright_ones_after_the_short() {
+    // At DARK_COUNTS clear (a black piece under dim LEDs) a live sensor repeats its
+    // sample now and then, four in a row too: not yet stuck. STUCK_DARK_SAMPLES in a
+    // row it never gives, a frozen one does. One count above, STUCK_SAMPLES do.
+    for (clear, run) in [
+        (DARK_COUNTS, STUCK_DARK_SAMPLES),
+        (DARK_COUNTS + 1, STUCK_SAMPLES),
+    ] {
+        let r = Rgbc::new(clear, 42, 40, 38);
+        let mut expected = start_tx(&[6]);
+        for _ in 0..run {
+            expected.extend(read_tx(6, r));
+        }
+        let mut i2c = Mock::new(&expected);
+        let mut bank = SensorBank::new(i2c.clone(), Wiring::DEFAULT, SensorSettings::DEFAULT);
+        start(&mut bank, &[6], 0);
+        let mut t = 4;
+        for k in 1..run {
+            t += FRESH;
+            assert_eq!(bank.read(sq(6), t), Ok(r), "clear {clear}, sample {k}");
+        }
+        t += FRESH;
+        let got = bank.read(sq(6), t);
+        assert_eq!(
+            got,
+            Err(nb::Error::Other(SensorError::Stuck)),
+            "clear {clear}"
+        );
+        assert_eq!(bank.stats().stuck, 1);
+        assert_eq!(bank.stats().longest_repeat, run);
+        i2c.done();
+    }
 }
 
 #[test]
