@@ -2,16 +2,27 @@
 //! of flash at 0x0800_0000 and its alias at 0, 20 KiB of RAM at 0x2000_0000, the
 //! system memory's flash-size word, the peripherals through [`Mcu`]. Time comes from
 //! the instructions executed (`cpi` core cycles each; a register access lands at
-//! its instruction's cycle). Unicorn takes no exceptions by itself: SysTick's and
-//! a device interrupt enabled and pending in the NVIC are entered here (when
-//! PRIMASK allows and no handler runs), the NMI at once (nothing masks it), each
-//! through its vector; a handler is left through EXC_RETURN; any other CPU
-//! exception ends the run as a [`Fault`].
+//! its instruction's cycle). Unicorn takes no exceptions by itself: they are
+//! entered here, each through its vector, as ARMv7-M ARM B1.5 gives them. The
+//! pending exception of the highest priority ([`crate::scb::Scb::next_pending`]: the NMI,
+//! SysTick, a device interrupt enabled and pending in the NVIC) is taken when
+//! its group priority is above the execution priority (that of the active
+//! exceptions, 0 with PRIMASK set). IPSR holds the active exception's number (0
+//! in thread mode). A handler is left through EXC_RETURN; a pending exception
+//! that may preempt what it returns to is then tail-chained (the frame neither
+//! popped nor pushed again). Cycles (Cortex-M3 TRM, zero wait states): 12 for
+//! an entry, 6 for a tail-chain, 10 for a return (ARM knowledge article
+//! 103489845: the TRM's 12 for the return is a typographical error). Exceptions
+//! are taken between run slices: a slice ends at SysTick's next interrupt (also
+//! when a write enables or moves it), at a `cpsie i` or `msr primask` with an
+//! exception pending, and after a write that pends one that may preempt. Any
+//! other CPU exception ends the run as a [`Fault`].
 
 use crate::elf::Image;
 use crate::flash;
 use crate::mcu::{Fault, Mcu};
 use crate::rcc::ResetKind;
+use crate::scb::{HARD_FAULT, SYSTICK};
 use unicorn_engine::{Arch, ArmCpuModel, HookType, MemType, Mode, Prot, RegisterARM, Unicorn};
 
 /// RAM: 20 KiB at 0x2000_0000.
@@ -25,12 +36,6 @@ pub const PAINT: u32 = 0xDEAD_C0DE;
 const EXC_RETURN: u32 = 0xFFFF_FFF9;
 /// The return of a handler that preempted another, to handler mode.
 const EXC_RETURN_HANDLER: u32 = 0xFFFF_FFF1;
-/// SysTick's exception number.
-const SYSTICK: u32 = 15;
-/// The NMI's exception number.
-const NMI: u32 = 2;
-/// The first device interrupt's exception number (IRQ n is 16 + n).
-const IRQ0: u32 = 16;
 
 /// An exception a scenario raises from outside the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,10 +49,22 @@ pub enum Exception {
 }
 /// xPSR's IT/ICI bits: ITSTATE[1:0] at 26:25, ITSTATE[7:2] at 15:10.
 const XPSR_IT: u32 = 0x0600_FC00;
+/// xPSR's IPSR: the active exception's number.
+const XPSR_IPSR: u32 = 0x1FF;
+/// The stacked xPSR's bit 9: the frame was aligned to 8 bytes with a pad word.
+const XPSR_ALIGNED: u32 = 1 << 9;
 /// Unicorn's interrupt number for an M-profile exception return.
 const EXCP_EXCEPTION_EXIT: u32 = 8;
-/// Cycles of an exception entry and of a return (ARM: 12 each, no tail-chain).
+/// Cycles of an exception entry, to the handler's first instruction (Cortex-M3
+/// TRM, "Interrupt latency"; zero wait states).
 const ENTRY_CYCLES: u64 = 12;
+/// Cycles from a handler's return to the next handler, tail-chained (TRM).
+const TAIL_CHAIN_CYCLES: u64 = 6;
+/// Cycles of an exception return, to the interrupted code's next instruction
+/// (ARM knowledge article 103489845: 10 on the Cortex-M3, as on the M4).
+const RETURN_CYCLES: u64 = 10;
+/// `cpsie i`: PRIMASK cleared, a pending exception may be taken.
+const CPSIE_I: u16 = 0xB662;
 
 /// The core's bookkeeping, with the chip.
 pub struct Core {
@@ -72,6 +89,8 @@ pub struct Core {
     pub ticks: u64,
     /// Exceptions taken while a handler ran (an NMI preempting it).
     pub preemptions: u64,
+    /// Exceptions tail-chained at a handler's return.
+    pub tail_chains: u64,
 }
 
 impl Core {
@@ -134,11 +153,44 @@ impl Core {
         }
     }
 
+    /// The execution priority (ARMv7-M ARM B1.5.4): the highest (lowest value)
+    /// group priority of the active exceptions, raised to 0 by PRIMASK; 256 in
+    /// thread mode with nothing masked.
+    fn execution_priority(&self, primask: bool) -> i16 {
+        let active = self
+            .active
+            .iter()
+            .map(|&n| self.mcu.scb.group_priority(n))
+            .min()
+            .unwrap_or(256);
+        if primask {
+            active.min(0)
+        } else {
+            active
+        }
+    }
+
+    /// The pending exception that preempts now, if any.
+    fn preempting(&self, primask: bool) -> Option<u32> {
+        let n = self.mcu.scb.next_pending(self.mcu.systick.pending)?;
+        (self.mcu.scb.group_priority(n) < self.execution_priority(primask)).then_some(n)
+    }
+
     /// After an access: a stall (the flash busy) moves time on, and a fault, a
     /// reset or a stall ends the emulation at the next block (an access cannot
-    /// stop it: Unicorn would run the instruction again); whether the flash
-    /// changed (to be copied into the core's memory).
+    /// stop it: Unicorn would run the instruction again), as does an exception
+    /// the access pended that preempts; SysTick enabled or moved by the access
+    /// ends the slice at its next interrupt, and no poll skips past it; whether
+    /// the flash changed (to be copied into the core's memory).
     fn after_access(&mut self) -> bool {
+        if let Some(t) = self.mcu.systick.next_interrupt() {
+            let t = t.max(self.mcu.time.cycles + 1);
+            self.stop_at = self.stop_at.min(t);
+            self.mcu.skip_limit = self.mcu.skip_limit.min(t);
+        }
+        if self.preempting(self.mcu.primask).is_some() {
+            self.stop_at = 0;
+        }
         if let Some(until) = self.mcu.stall_until.take() {
             if until > self.mcu.time.cycles {
                 let d = until - self.mcu.time.cycles;
@@ -209,6 +261,7 @@ impl<'a> Board<'a> {
             flash_copy: flash_copy.clone(),
             ticks: 0,
             preemptions: 0,
+            tail_chains: 0,
         };
         let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB | Mode::MCLASS, core)
             .map_err(e("Unicorn"))?;
@@ -246,11 +299,14 @@ impl<'a> Board<'a> {
                     }
                     u64::from(v)
                 }),
-                Some(move |uc: &mut Uc, off: u64, _size: usize, value: u64| {
+                Some(move |uc: &mut Uc, off: u64, size: usize, value: u64| {
                     let pc = reg(uc, RegisterARM::PC);
+                    let primask = reg(uc, RegisterARM::PRIMASK) & 1 != 0;
                     let core = uc.get_data_mut();
                     core.sync(pc);
-                    core.mcu.write((base + off) as u32, value as u32, pc);
+                    core.mcu.primask = primask;
+                    core.mcu
+                        .write_sized((base + off) as u32, value as u32, size, pc);
                     if core.after_access() {
                         sync_flash(uc);
                     }
@@ -312,6 +368,24 @@ impl<'a> Board<'a> {
             }
         })
         .map_err(e("interrupt hook"))?;
+        // `cpsie i` (and `msr primask, rN`) with an exception pending: the slice
+        // ends at the next block, where the exception is taken (QEMU ends the
+        // translation block after either).
+        for addr in unmasking(&flash_copy) {
+            let a = u64::from(flash::BASE) + addr as u64;
+            uc.add_code_hook(a, a, |uc, _addr, _size| {
+                let core = uc.get_data_mut();
+                if core
+                    .mcu
+                    .scb
+                    .next_pending(core.mcu.systick.pending)
+                    .is_some()
+                {
+                    core.stop_at = 0;
+                }
+            })
+            .map_err(e("cpsie hook"))?;
+        }
         uc.add_block_hook(1, 0, |uc, addr, size| {
             if uc.get_data_mut().block(addr as u32, size) {
                 let _ = uc.emu_stop();
@@ -455,18 +529,9 @@ impl<'a> Board<'a> {
         }
         m.skip_limit = stop;
         core.stop_at = stop;
-        let primask = reg(&self.uc, RegisterARM::PRIMASK) & 1;
-        let core = self.uc.get_data_mut();
-        if !core.active.contains(&NMI) && core.mcu.scb.take_nmi() {
-            take_exception(&mut self.uc, NMI);
-        } else if core.active.is_empty() && primask == 0 {
-            if let Some(n) = core.mcu.scb.take_irq() {
-                take_exception(&mut self.uc, IRQ0 + n);
-            } else if core.mcu.systick.pending {
-                core.mcu.systick.pending = false;
-                core.ticks += 1;
-                take_exception(&mut self.uc, SYSTICK);
-            }
+        let primask = reg(&self.uc, RegisterARM::PRIMASK) & 1 != 0;
+        if let Some(n) = self.uc.get_data().preempting(primask) {
+            take_exception(&mut self.uc, n, false);
         }
         let pc = reg(&self.uc, RegisterARM::PC);
         let r = self.uc.emu_start(u64::from(pc | 1), 0xFFFF_FFFF, 0, 0);
@@ -516,21 +581,48 @@ const FRAME_REGS: [RegisterARM; 6] = [
     RegisterARM::LR,
 ];
 
-/// Exception entry (ARMv7-M ARM B1.5.6): the frame (R0-R3, R12, LR, PC, xPSR)
-/// pushed on the main stack, 8-byte aligned, ITSTATE cleared, LR = EXC_RETURN (to
-/// thread mode, or to handler mode when it preempts a handler), PC = the handler.
-fn take_exception(uc: &mut Uc, n: u32) {
+/// The addresses (offsets in the flash) of the halfwords that may unmask
+/// interrupts: `cpsie i`, and `msr primask, rN` (0xF38n 0x8810). A halfword of
+/// data that matches is harmless: no instruction starts there.
+fn unmasking(flash: &[u8]) -> Vec<usize> {
+    let hw = |o: usize| u16::from_le_bytes([flash[o], flash[o + 1]]);
+    (0..flash.len().saturating_sub(3))
+        .step_by(2)
+        .filter(|&o| hw(o) == CPSIE_I || hw(o) & 0xFFF0 == 0xF380 && hw(o + 2) == 0x8810)
+        .collect()
+}
+
+/// Exception entry (ARMv7-M ARM B1.5.6): exception `n`'s pending bit cleared;
+/// the frame (R0-R3, R12, LR, PC, xPSR) pushed on the main stack, 8-byte
+/// aligned, unless `tail` (tail-chained at a handler's return: the frame it
+/// would have popped stays); IPSR = `n`, ITSTATE cleared, LR = EXC_RETURN (to
+/// thread mode, or to handler mode when a handler is active below it), PC = the
+/// handler.
+fn take_exception(uc: &mut Uc, n: u32, tail: bool) {
     let sp = reg(uc, RegisterARM::SP);
     let xpsr = reg(uc, RegisterARM::XPSR);
     let pc = reg(uc, RegisterARM::PC);
-    let align = sp & 4;
-    let frame_sp = sp.wrapping_sub(32 + align);
-    let mut frame = Vec::with_capacity(32);
-    for r in FRAME_REGS {
-        frame.extend_from_slice(&reg(uc, r).to_le_bytes());
+    let core = uc.get_data_mut();
+    core.mcu.scb.clear_pending(n);
+    if n == SYSTICK {
+        core.mcu.systick.pending = false;
+        core.ticks += 1;
     }
-    frame.extend_from_slice(&(pc & !1).to_le_bytes());
-    frame.extend_from_slice(&(xpsr | 1 << 24 | if align != 0 { 1 << 9 } else { 0 }).to_le_bytes());
+    let align = sp & 4;
+    let frame_sp = if tail {
+        sp
+    } else {
+        sp.wrapping_sub(32 + align)
+    };
+    let mut frame = Vec::with_capacity(32);
+    if !tail {
+        for r in FRAME_REGS {
+            frame.extend_from_slice(&reg(uc, r).to_le_bytes());
+        }
+        frame.extend_from_slice(&(pc & !1).to_le_bytes());
+        let aligned = if align != 0 { XPSR_ALIGNED } else { 0 };
+        frame.extend_from_slice(&(xpsr | 1 << 24 | aligned).to_le_bytes());
+    }
     let core = uc.get_data_mut();
     // The vector at 4n of the table (VTOR is 0: the table at the flash's start).
     let vector = |n: u32| {
@@ -543,21 +635,26 @@ fn take_exception(uc: &mut Uc, n: u32) {
     // A vector without the Thumb bit is an INVSTATE UsageFault on the
     // handler's first instruction, escalated to HardFault (UsageFault is
     // disabled): entered here as HardFault at once.
-    let handler = match vector(n) {
-        h if h & 1 == 0 => vector(3),
-        h => h,
+    let (n, handler) = match vector(n) {
+        h if h & 1 == 0 => (HARD_FAULT, vector(HARD_FAULT)),
+        h => (n, h),
     };
     let exc_return = if core.active.is_empty() {
         EXC_RETURN
     } else {
         EXC_RETURN_HANDLER
     };
-    core.preemptions += u64::from(!core.active.is_empty());
+    core.preemptions += u64::from(!tail && !core.active.is_empty());
+    core.tail_chains += u64::from(tail);
     core.active.push(n);
-    core.mcu.time.cycles += ENTRY_CYCLES;
+    core.mcu.time.cycles += if tail {
+        TAIL_CHAIN_CYCLES
+    } else {
+        ENTRY_CYCLES
+    };
     core.block_start = core.mcu.time.cycles;
     core.block_cycles = 0;
-    if uc.mem_write(u64::from(frame_sp), &frame).is_err() {
+    if !tail && uc.mem_write(u64::from(frame_sp), &frame).is_err() {
         uc.get_data_mut().mcu.fault.get_or_insert(Fault::Cpu {
             pc,
             what: "stack overflow on exception entry".into(),
@@ -570,14 +667,27 @@ fn take_exception(uc: &mut Uc, n: u32) {
     // unconditionally. (Unicorn keeps a slice from stopping inside an IT block
     // except where QEMU splits one across translation blocks at a 1 KiB page
     // boundary: code layouts with such a block took the handler's first
-    // instructions conditionally.)
-    let _ = uc.reg_write(RegisterARM::XPSR, u64::from(xpsr & !XPSR_IT));
+    // instructions conditionally.) IPSR = n: `mrs rN, ipsr` reads it.
+    let _ = uc.reg_write(
+        RegisterARM::XPSR,
+        u64::from(xpsr & !XPSR_IT & !XPSR_IPSR | n),
+    );
     let _ = uc.reg_write(RegisterARM::LR, u64::from(exc_return));
     let _ = uc.reg_write(RegisterARM::PC, u64::from(handler | 1));
 }
 
-/// Exception return: the frame popped, thread mode again.
+/// Exception return (ARMv7-M ARM B1.5.8): the returning exception is no longer
+/// active; a pending exception that preempts what remains is tail-chained;
+/// otherwise the frame is popped (xPSR with the IPSR of what was interrupted:
+/// 0, thread mode, or the handler below).
 fn exception_return(uc: &mut Uc) {
+    let primask = reg(uc, RegisterARM::PRIMASK) & 1 != 0;
+    let core = uc.get_data_mut();
+    core.active.pop();
+    if let Some(n) = core.preempting(primask) {
+        take_exception(uc, n, true);
+        return;
+    }
     let sp = reg(uc, RegisterARM::SP);
     let Ok(f) = uc.mem_read_as_vec(u64::from(sp), 32) else {
         uc.get_data_mut().mcu.fault.get_or_insert(Fault::Cpu {
@@ -591,13 +701,12 @@ fn exception_return(uc: &mut Uc) {
         let _ = uc.reg_write(r, u64::from(w(i)));
     }
     let xpsr = w(7);
-    let pad = if xpsr & 1 << 9 != 0 { 4 } else { 0 };
+    let pad = if xpsr & XPSR_ALIGNED != 0 { 4 } else { 0 };
     let _ = uc.reg_write(RegisterARM::SP, u64::from(sp + 32 + pad));
-    let _ = uc.reg_write(RegisterARM::XPSR, u64::from(xpsr & !0x1FF & !(1 << 9)));
+    let _ = uc.reg_write(RegisterARM::XPSR, u64::from(xpsr & !XPSR_ALIGNED));
     let _ = uc.reg_write(RegisterARM::PC, u64::from(w(6) | 1));
     let core = uc.get_data_mut();
-    core.active.pop();
-    core.mcu.time.cycles += ENTRY_CYCLES;
+    core.mcu.time.cycles += RETURN_CYCLES;
     core.block_start = core.mcu.time.cycles;
     core.block_cycles = 0;
 }
