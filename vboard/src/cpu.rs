@@ -138,9 +138,14 @@ impl Core {
         };
         self.block_addr = addr;
         self.block_start = self.mcu.time.cycles;
+        if self.mcu.time.cycles >= self.stop_at {
+            // The emulation stops before the block: it runs in the next slice.
+            self.block_cycles = 0;
+            return true;
+        }
         self.block_cycles = u64::from(n) * self.cpi;
         self.instructions += u64::from(n);
-        self.mcu.time.cycles >= self.stop_at
+        false
     }
 
     /// Whether a branch to `pc` is the return of the innermost active exception:
@@ -683,6 +688,11 @@ fn take_exception(uc: &mut Uc, n: u32, tail: bool) {
 fn exception_return(uc: &mut Uc) {
     let primask = reg(uc, RegisterARM::PRIMASK) & 1 != 0;
     let core = uc.get_data_mut();
+    // The handler's last block (its return instruction's) ran whole.
+    let end = core.block_start + core.block_cycles;
+    if end > core.mcu.time.cycles {
+        core.mcu.time.cycles = end;
+    }
     core.active.pop();
     if let Some(n) = core.preempting(primask) {
         take_exception(uc, n, true);
@@ -773,10 +783,240 @@ mod tests {
             0x2301, // moveq r3, #1         (at 0x400, the next page)
             0xE7FB, // b     0x3FC
         ]);
+        board(flash)
+    }
+
+    /// A board running `flash` at 1 cycle per instruction, on the 8 MHz HSI.
+    fn board(flash: Vec<u8>) -> Board<'static> {
         let image = Image::from_flash(&flash);
         let world = World::new(SimConfig::standard(0.0, 0.0, 1).expect("config"));
         let mcu = Mcu::new(world, image.flash.clone(), Oscillators::default(), 40_000);
         Board::new(image, mcu, 1).expect("board")
+    }
+
+    /// Flash with the vector table's `words` and the Thumb halfwords of `code`
+    /// at their offsets.
+    fn flash_of(words: &[(usize, u32)], code: &[(usize, &[u16])]) -> Vec<u8> {
+        let mut flash = vec![0xFF; 0x800];
+        for &(o, w) in words {
+            flash[o..o + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        for &(o, c) in code {
+            put(&mut flash, o, c);
+        }
+        flash
+    }
+
+    /// A record the exceptions' handler of [`records_board`] stores: SYST_CVR
+    /// read at its start, which handler (its exception number, from its own
+    /// stub), IPSR read in it, the thread's last SYST_CVR read (r5).
+    #[derive(Debug, PartialEq)]
+    struct Record {
+        cvr: u32,
+        handler: u32,
+        ipsr: u32,
+        thread_cvr: u32,
+    }
+
+    /// A board (hand-assembled, arm-none-eabi-as, checked with objdump) whose
+    /// thread starts SysTick counting core cycles down from 0xFFFFFF (no
+    /// interrupt), sets IRQ0's and IRQ2's priority to 0x40 and IRQ1's to 0x30
+    /// with byte stores to the NVIC's IPR, then reads SYST_CVR into r5 until a
+    /// handler has run (r7), and then reads IPSR into r6 for ever. The NMI's
+    /// and IRQ0-2's handlers, each `movs r2, #n; b common`, then `ldr r0,
+    /// [r1]` (SYST_CVR), `mrs r3, ipsr`, `stmia r4!, {r0, r2, r3, r5}` (RAM
+    /// from 0x2000_0000), `adds r7, #1`, `bx lr`. Run 100 µs (the thread set
+    /// up), then the NMI and IRQ0-2 raised together and run 100 µs more: the
+    /// records, and r5 and r6 at the end.
+    fn records_board() -> (Board<'static>, Vec<Record>, u32, u32) {
+        #[rustfmt::skip]
+        let flash = flash_of(
+            &[
+                (0x00, 0x2000_5000), // initial SP
+                (0x04, 0x0800_0101), // reset
+                (0x08, 0x0800_0201), // NMI
+                (0x0C, 0x0800_0281), // HardFault
+                (0x40, 0x0800_0205), // IRQ0
+                (0x44, 0x0800_0209), // IRQ1
+                (0x48, 0x0800_020D), // IRQ2
+                (0x130, 0xE000_E018), // literal: SYST_CVR
+                (0x134, 0xE000_E400), // literal: NVIC_IPR0
+            ],
+            &[
+                (0x100, &[
+                    0x490B,         // ldr    r1, [pc, #44]  (SYST_CVR)
+                    0xF06F, 0x407F, // mvn.w  r0, #0xFF000000
+                    0xF841, 0x0C04, // str.w  r0, [r1, #-4]  (RVR)
+                    0x2005,         // movs   r0, #5         (ENABLE, core clock)
+                    0xF841, 0x0C08, // str.w  r0, [r1, #-8]  (CSR)
+                    0x4A08,         // ldr    r2, [pc, #32]  (NVIC_IPR0)
+                    0x2040,         // movs   r0, #0x40
+                    0x7010,         // strb   r0, [r2, #0]   (IRQ0)
+                    0x7090,         // strb   r0, [r2, #2]   (IRQ2)
+                    0x2030,         // movs   r0, #0x30
+                    0x7050,         // strb   r0, [r2, #1]   (IRQ1)
+                    0xF04F, 0x5400, // mov.w  r4, #0x20000000
+                    0x2700,         // movs   r7, #0
+                    0x680D,         // loop: ldr r5, [r1, #0]
+                    0x2F00,         // cmp    r7, #0
+                    0xD0FC,         // beq.n  loop
+                    0xF3EF, 0x8605, // done: mrs r6, IPSR
+                    0xE7FC,         // b.n    done
+                ]),
+                (0x200, &[
+                    0x2202, 0xE005, // movs r2, #2;  b.n common  (NMI)
+                    0x2210, 0xE003, // movs r2, #16; b.n common  (IRQ0)
+                    0x2211, 0xE001, // movs r2, #17; b.n common  (IRQ1)
+                    0x2212, 0xE7FF, // movs r2, #18; b.n common  (IRQ2)
+                    0x6808,         // common: ldr r0, [r1, #0]
+                    0xF3EF, 0x8305, // mrs    r3, IPSR
+                    0xC42D,         // stmia  r4!, {r0, r2, r3, r5}
+                    0x3701,         // adds   r7, #1
+                    0x4770,         // bx     lr
+                ]),
+                (0x280, &[0xE7FE]), // b .  (HardFault)
+            ],
+        );
+        let mut board = board(flash);
+        assert_eq!(board.run_until(100_000), Ok(None));
+        for e in [
+            Exception::Irq(0),
+            Exception::Irq(1),
+            Exception::Irq(2),
+            Exception::Nmi,
+        ] {
+            board.raise(e);
+        }
+        assert_eq!(board.run_until(200_000), Ok(None));
+        let n = reg(&board.uc, RegisterARM::R7) as usize;
+        let ram = board
+            .uc
+            .mem_read_as_vec(u64::from(RAM_BASE), 16 * n)
+            .expect("RAM");
+        let w = |i: usize| u32::from_le_bytes(ram[4 * i..4 * i + 4].try_into().expect("4"));
+        let records = (0..n)
+            .map(|r| Record {
+                cvr: w(4 * r),
+                handler: w(4 * r + 1),
+                ipsr: w(4 * r + 2),
+                thread_cvr: w(4 * r + 3),
+            })
+            .collect();
+        let (r5, r6) = (
+            reg(&board.uc, RegisterARM::R5),
+            reg(&board.uc, RegisterARM::R6),
+        );
+        (board, records, r5, r6)
+    }
+
+    /// ARMv7-M ARM B1.4.2, B1.5.6: IPSR holds the active exception's number
+    /// (`mrs rN, ipsr`), 0 in thread mode again after the return.
+    #[test]
+    fn ipsr_reads_the_active_exception_and_zero_in_thread_mode() {
+        let (_, records, _, thread_ipsr) = records_board();
+        assert_eq!(records.len(), 4, "{records:?}");
+        for r in &records {
+            assert_eq!(r.ipsr, r.handler, "{r:?}");
+        }
+        assert_eq!(thread_ipsr, 0);
+    }
+
+    /// ARMv7-M ARM B1.5.4; PM0056 §4.3.7: of the exceptions pending together
+    /// the NMI (-2) first, then the lowest priority value (IRQ1 at 0x30), then
+    /// of equal priority the lowest exception number (IRQ0 before IRQ2, both
+    /// at 0x40).
+    #[test]
+    fn pending_exceptions_are_taken_by_priority_then_exception_number() {
+        let (_, records, _, _) = records_board();
+        let order: Vec<u32> = records.iter().map(|r| r.handler).collect();
+        assert_eq!(order, [2, 17, 16, 18]);
+    }
+
+    /// Cortex-M3 TRM "Interrupt latency" and ARM knowledge article 103489845
+    /// (cpi 1, zero wait states): entry 12 cycles, tail-chain 6, return 10.
+    /// The four exceptions pending together run back to back: one entry,
+    /// three tail-chains (no frame popped and pushed again), one return.
+    #[test]
+    fn pending_exceptions_are_tail_chained_with_the_trms_cycle_counts() {
+        let (board, records, thread_cvr, _) = records_board();
+        assert_eq!(records.len(), 4, "{records:?}");
+        assert_eq!(board.core().tail_chains, 3);
+        assert_eq!(board.core().preemptions, 0);
+        // SYST_CVR counts the cycles down. The thread's loop (3 instructions)
+        // was preempted at its start: 3 + 12 (entry) + 2 (the stub) to the
+        // first handler's read.
+        assert_eq!(records[0].thread_cvr - records[0].cvr, 3 + 12 + 2);
+        // Each handler: 5 instructions from its read to its return, 6 to the
+        // next (tail-chained), 2 of its stub.
+        for p in records.windows(2) {
+            assert_eq!(p[0].cvr - p[1].cvr, 5 + 6 + 2, "{p:?}");
+        }
+        // The last: 5 + 10 (return) to the thread's next read.
+        assert_eq!(records[3].cvr - thread_cvr, 5 + 10);
+    }
+
+    /// ARMv7-M ARM B3.3.1: SysTick counts from the write that enables it; the
+    /// run slice under way ends at its first interrupt, so one run of 2 ms
+    /// (16,000 cycles at 8 MHz, SysTick every 200) takes its exceptions as
+    /// they come, not one at the end.
+    #[test]
+    fn enabling_systick_takes_effect_at_once() {
+        let mut board = it_block_board();
+        assert_eq!(board.run_until(2_000_000), Ok(None));
+        let ticks = board.core().ticks;
+        assert!(ticks >= 40, "{ticks} SysTick exceptions in one run");
+    }
+
+    /// ARMv7-M ARM B1.5.4: PRIMASK holds a pending exception off; `cpsie i`
+    /// lets it in at once. The thread, interrupts masked, starts SysTick
+    /// (every 2,000 cycles), waits 2,500 cycles (the tick pends), reads
+    /// SYST_CVR (r5), `cpsie i`; the handler reads SYST_CVR (r6) 14 cycles
+    /// later (the block's 2 instructions, then the entry's 12) and stops
+    /// SysTick.
+    #[test]
+    fn cpsie_takes_the_pending_exception_at_once() {
+        #[rustfmt::skip]
+        let flash = flash_of(
+            &[
+                (0x00, 0x2000_5000), // initial SP
+                (0x04, 0x0800_0101), // reset
+                (0x3C, 0x0800_0201), // SysTick
+                (0x128, 0xE000_E018), // literal: SYST_CVR
+            ],
+            &[
+                (0x100, &[
+                    0xB672,         // cpsid  i
+                    0x4909,         // ldr    r1, [pc, #36]  (SYST_CVR)
+                    0xF240, 0x70CF, // movw   r0, #1999      (RVR)
+                    0xF841, 0x0C04, // str.w  r0, [r1, #-4]
+                    0x2007,         // movs   r0, #7         (ENABLE, TICKINT, core clock)
+                    0xF841, 0x0C08, // str.w  r0, [r1, #-8]
+                    0x2600,         // movs   r6, #0
+                    0x3E01,         // subs   r6, #1         (r6 = -1: no handler yet)
+                    0xF240, 0x42E2, // movw   r2, #1250
+                    0x3A01,         // d: subs r2, #1
+                    0xD1FD,         // bne.n  d
+                    0x680D,         // ldr    r5, [r1, #0]
+                    0xB662,         // cpsie  i
+                    0xBF00,         // nop
+                    0xE7FE,         // loop: b.n loop
+                ]),
+                (0x200, &[
+                    0x680E,         // ldr    r6, [r1, #0]  (SysTick)
+                    0x2000,         // movs   r0, #0
+                    0xF841, 0x0C08, // str.w  r0, [r1, #-8]  (SysTick off)
+                    0x4770,         // bx     lr
+                ]),
+            ],
+        );
+        let mut board = board(flash);
+        assert_eq!(board.run_until(1_000_000), Ok(None));
+        let (r5, r6) = (
+            reg(&board.uc, RegisterARM::R5),
+            reg(&board.uc, RegisterARM::R6),
+        );
+        assert!(r6 < 2_000, "the handler ran: r6 {r6:#x}");
+        assert_eq!((r5 + 2_000 - r6) % 2_000, 2 + 12, "r5 {r5}, r6 {r6}");
     }
 
     /// ARMv7-M ARM B1.5.6 (ExceptionTaken): ITSTATE is cleared on exception entry;
