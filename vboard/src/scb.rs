@@ -192,7 +192,7 @@ impl Scb {
     }
 
     /// The group priority of exception `n`, which preemption compares: the
-    /// priority without its subpriority, bits [PRIGROUP:0] (ARMv7-M ARM B1.5.4).
+    /// priority without its subpriority, bits PRIGROUP..=0 (ARMv7-M ARM B1.5.4).
     pub fn group_priority(&self, n: u32) -> i16 {
         let p = self.priority(n);
         if p < 0 {
