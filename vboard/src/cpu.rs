@@ -967,14 +967,29 @@ mod tests {
         assert!(ticks >= 40, "{ticks} SysTick exceptions in one run");
     }
 
-    /// ARMv7-M ARM B1.5.4: PRIMASK holds a pending exception off; `cpsie i`
-    /// lets it in at once. The thread, interrupts masked, starts SysTick
-    /// (every 2,000 cycles), waits 2,500 cycles (the tick pends), reads
-    /// SYST_CVR (r5), `cpsie i`; the handler reads SYST_CVR (r6) 14 cycles
-    /// later (the block's 2 instructions, then the entry's 12) and stops
-    /// SysTick.
-    #[test]
-    fn cpsie_takes_the_pending_exception_at_once() {
+    /// A thread that, interrupts masked, starts SysTick (every 2,000 cycles),
+    /// waits 2,500 cycles (the tick pends), reads SYST_CVR (r5) and unmasks
+    /// them with `unmask` (at most 3 halfwords, `b .` after it); the SysTick
+    /// handler reads SYST_CVR (r6) and stops SysTick. Run 1 ms: the cycles
+    /// from the thread's read to the handler's.
+    fn unmasking_delay(unmask: &[u16]) -> u32 {
+        let mut code = vec![
+            0xB672, // cpsid  i
+            0x4909, // ldr    r1, [pc, #36]  (SYST_CVR)
+            0xF240, 0x70CF, // movw   r0, #1999      (RVR)
+            0xF841, 0x0C04, // str.w  r0, [r1, #-4]
+            0x2007, // movs   r0, #7         (ENABLE, TICKINT, core clock)
+            0xF841, 0x0C08, // str.w  r0, [r1, #-8]
+            0x2600, // movs   r6, #0
+            0x3E01, // subs   r6, #1         (r6 = -1: no handler yet)
+            0xF240, 0x42E2, // movw   r2, #1250
+            0x3A01, // d: subs r2, #1
+            0xD1FD, // bne.n  d
+            0x680D, // ldr    r5, [r1, #0]
+        ];
+        code.extend_from_slice(unmask);
+        code.push(0xE7FE); // b .
+        assert!(code.len() <= 20, "the literal at 0x128");
         #[rustfmt::skip]
         let flash = flash_of(
             &[
@@ -984,23 +999,7 @@ mod tests {
                 (0x128, 0xE000_E018), // literal: SYST_CVR
             ],
             &[
-                (0x100, &[
-                    0xB672,         // cpsid  i
-                    0x4909,         // ldr    r1, [pc, #36]  (SYST_CVR)
-                    0xF240, 0x70CF, // movw   r0, #1999      (RVR)
-                    0xF841, 0x0C04, // str.w  r0, [r1, #-4]
-                    0x2007,         // movs   r0, #7         (ENABLE, TICKINT, core clock)
-                    0xF841, 0x0C08, // str.w  r0, [r1, #-8]
-                    0x2600,         // movs   r6, #0
-                    0x3E01,         // subs   r6, #1         (r6 = -1: no handler yet)
-                    0xF240, 0x42E2, // movw   r2, #1250
-                    0x3A01,         // d: subs r2, #1
-                    0xD1FD,         // bne.n  d
-                    0x680D,         // ldr    r5, [r1, #0]
-                    0xB662,         // cpsie  i
-                    0xBF00,         // nop
-                    0xE7FE,         // loop: b.n loop
-                ]),
+                (0x100, &code),
                 (0x200, &[
                     0x680E,         // ldr    r6, [r1, #0]  (SysTick)
                     0x2000,         // movs   r0, #0
@@ -1016,7 +1015,27 @@ mod tests {
             reg(&board.uc, RegisterARM::R6),
         );
         assert!(r6 < 2_000, "the handler ran: r6 {r6:#x}");
-        assert_eq!((r5 + 2_000 - r6) % 2_000, 2 + 12, "r5 {r5}, r6 {r6}");
+        (r5 + 2_000 - r6) % 2_000
+    }
+
+    /// ARMv7-M ARM B1.5.4: PRIMASK holds a pending exception off; `cpsie i`
+    /// lets it in at once: the handler's read 14 cycles after the thread's
+    /// (the block's 2 instructions, then the entry's 12).
+    #[test]
+    fn cpsie_takes_the_pending_exception_at_once() {
+        assert_eq!(unmasking_delay(&[0xB662 /* cpsie i */]), 2 + 12);
+    }
+
+    /// The same with `msr primask, r0` (r0 = 0), as `cortex-m`'s critical
+    /// section restores PRIMASK in the image: 3 instructions, then 12.
+    #[test]
+    fn msr_primask_takes_the_pending_exception_at_once() {
+        #[rustfmt::skip]
+        let unmask = [
+            0x2000,         // movs  r0, #0
+            0xF380, 0x8810, // msr   PRIMASK, r0
+        ];
+        assert_eq!(unmasking_delay(&unmask), 3 + 12);
     }
 
     /// ARMv7-M ARM B1.5.6 (ExceptionTaken): ITSTATE is cleared on exception entry;
