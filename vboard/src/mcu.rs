@@ -442,6 +442,20 @@ impl Mcu {
         })
     }
 
+    /// A write of `size` bytes (1, 2 or 4) of `value` to `addr` by the
+    /// instruction at `pc`: the SCB's and the NVIC's priority registers are
+    /// byte-wide (a byte write sets one exception's priority); the other
+    /// registers as [`Mcu::write`].
+    pub fn write_sized(&mut self, addr: u32, value: u32, size: usize, pc: u32) {
+        if size < 4 && Scb::priority_byte(addr).is_some() {
+            self.advance();
+            self.poll = None;
+            self.scb.write_sized(addr, value, size);
+            return;
+        }
+        self.write(addr, value, pc)
+    }
+
     /// A write of `value` to `addr` by the instruction at `pc`.
     pub fn write(&mut self, addr: u32, value: u32, pc: u32) {
         self.advance();
