@@ -392,13 +392,54 @@ impl World {
     /// machine's captures of its colour ([`capture_slot`]): out of the game.
     pub fn in_storage(&self, p: &Piece) -> bool {
         let storage = &self.config.storage;
-        let near = |s: Point, mm: f32| s.distance(p.at) <= um(mm);
         (0..STORAGE_SLOTS)
             .filter_map(|k| storage.slot(p.colour, k))
-            .any(|s| near(s, CATCH_MM))
-            || (0..CAPTURE_SLOTS)
-                .filter_map(|k| capture_slot(storage, p.colour, k))
-                .any(|s| near(s, CAPTURE_MM))
+            .any(|s| s.distance(p.at) <= um(CATCH_MM))
+            || self.at_capture_place(p)
+    }
+
+    /// Whether `p` lies at a place for the machine's captures of its colour
+    /// ([`capture_slot`], within [`CAPTURE_MM`]).
+    pub fn at_capture_place(&self, p: &Piece) -> bool {
+        (0..CAPTURE_SLOTS)
+            .filter_map(|k| capture_slot(&self.config.storage, p.colour, k))
+            .any(|s| s.distance(p.at) <= um(CAPTURE_MM))
+    }
+
+    /// The pieces lost at a game's end against the record's squares of each
+    /// colour (`black`, `white`): the squares where the pieces lying on the board
+    /// (within [`ON_SQUARE_MM`] of a centre) differ from them, plus the pieces
+    /// lying elsewhere out of storage (1 for a piece held, or two on one square).
+    /// Not counted: those strays when a power cut dropped them (`cut`: no sensor
+    /// sees them and the machine cannot know), and the pieces the machine captured
+    /// (`captured`, by colour) that are not at their capture place but lie off
+    /// the board (outside its nine squares' outline): a capture that fell off the
+    /// magnet on its way off the board is out of the game all the same.
+    pub fn pieces_lost(&self, (black, white): (u16, u16), captured: [usize; 2], cut: bool) -> u32 {
+        let Some(((x, o), strays)) = self.board_ignoring_strays(ON_SQUARE_MM) else {
+            return 1;
+        };
+        let mismatched = ((x ^ black) | (o ^ white)).count_ones();
+        if cut {
+            return mismatched;
+        }
+        let excused: usize = [Colour::Black, Colour::White]
+            .into_iter()
+            .map(|c| {
+                let of = |keep: &dyn Fn(&Piece) -> bool| {
+                    self.pieces
+                        .iter()
+                        .filter(|p| p.colour == c && keep(p))
+                        .count()
+                };
+                let placed = of(&|p| self.at_capture_place(p));
+                let outline = self.config.pose.pitch_um() / 2;
+                let off_board = |p: &Piece| self.config.pose.square_at(p.at, outline).is_none();
+                let beside = of(&|p| !self.in_storage(p) && off_board(p));
+                beside.min(captured[c.index()].saturating_sub(placed))
+            })
+            .sum();
+        mismatched + strays.saturating_sub(excused) as u32
     }
 
     /// The position as the pieces lie, or `None` if a piece is off-square on the

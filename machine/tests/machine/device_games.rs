@@ -1472,3 +1472,53 @@ fn a_pawn_moves_retry_after_a_release_that_did_not_let_go_is_timed_by_the_switch
     let took = m.now - t0;
     assert!(took <= 15_000, "{took} ms, then {:?}", m.controller.state());
 }
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_captured_pawn_that_fell_off_the_magnet_beside_the_board_is_not_a_lost_piece() {
+    // Seen at fault rate 0.3 (hexapawn, seed 3): the machine's capture carried a
+    // black pawn off square 3 towards its place beside the black column, the
+    // pawn fell off the magnet in transit beside the board (no sensor sees
+    // there), and the game went on and was won: the pawn is out of the game as
+    // captured, not lost. On the board, or not captured, it is lost.
+    use tictable_machine::motion::Point;
+    use tictable_machine::sim::world::{SimConfig, World};
+    let mut w = World::new(SimConfig::standard(0.0, 0.0, 1).unwrap());
+    // Black (the person's) on 2 and 4, White (the machine's) on 3, 7 and 9; the
+    // third black pawn captured.
+    let (black, white) = (
+        sq(1).bit() | sq(3).bit(),
+        sq(2).bit() | sq(6).bit() | sq(8).bit(),
+    );
+    for (colour, squares) in [(Colour::Black, black), (Colour::White, white)] {
+        for s in tictable::Squares::from_bits(squares) {
+            let i = w.stored_piece(colour).unwrap();
+            let to = w.config.pose.square_centre(s);
+            w.hand_move(i, to, 0.0);
+        }
+    }
+    let pawn = w.stored_piece(Colour::Black).unwrap();
+    w.hand_move(pawn, Point::new(125_900, 218_000), 0.0);
+    assert_eq!(w.pieces_lost((black, white), [1, 0], false), 0);
+    // Not a capture of the record's: lost.
+    assert_eq!(w.pieces_lost((black, white), [0, 0], false), 1);
+    // At its capture place: out of the game, captured or not.
+    let place = tictable_machine::model::capture_slot(&w.config.storage, Colour::Black, 0).unwrap();
+    w.hand_move(pawn, place, 0.0);
+    assert_eq!(w.pieces_lost((black, white), [0, 0], false), 0);
+    // On the board, on the line between two squares: lost, captured or not.
+    let (a, b) = (
+        w.config.pose.square_centre(sq(3)),
+        w.config.pose.square_centre(sq(6)),
+    );
+    w.hand_move(pawn, Point::new((a.x + b.x) / 2, (a.y + b.y) / 2), 0.0);
+    assert_eq!(w.pieces_lost((black, white), [1, 0], false), 1);
+    // The record's pieces all on their squares: nothing lost.
+    w.hand_move(pawn, place, 0.0);
+    assert_eq!(w.pieces_lost((black, white), [1, 0], false), 0);
+    // A machine's piece missing from its square: lost.
+    assert_eq!(
+        w.pieces_lost((black, white | sq(0).bit()), [1, 0], false),
+        1
+    );
+}
