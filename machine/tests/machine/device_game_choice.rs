@@ -141,6 +141,19 @@ fn level_in_the_persons_turn_asks_for_confirmation_and_never_resets_silently() {
     assert_eq!(m.controller.rules(), Rules::Misere);
 }
 
+/// A game against a perfect person, the machine first, played to its end.
+fn play_to_the_end<C: MoveChooser>(m: &mut HostMachine<C>, h: &mut SimHuman) {
+    let setup = GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, h, Style::Perfect));
+    assert!(m.run_until(h, 20 * 60_000, |m| matches!(
+        m.controller.state(),
+        State::Over(_)
+    )));
+}
+
 #[test]
 fn after_a_game_level_first_brings_the_setup_lights_back() {
     // The lights of a finished game give way to Setup's with Level, as in the
@@ -148,15 +161,7 @@ fn after_a_game_level_first_brings_the_setup_lights_back() {
     // the game button.
     let (mut m, _) = machine(5);
     let mut h = SimHuman::new(Style::Perfect, 0.0, 5);
-    let setup = GameSetup {
-        device_first: true,
-        first_square: None,
-    };
-    assert!(m.start_game(setup, &mut h, Style::Perfect));
-    assert!(m.run_until(&mut h, 20 * 60_000, |m| matches!(
-        m.controller.state(),
-        State::Over(_)
-    )));
+    play_to_the_end(&mut m, &mut h);
     m.press(&mut h, Button::Level);
     assert_eq!(m.controller.state(), State::Setup);
     assert_eq!(m.controller.rules(), Rules::TicTacToe);
@@ -322,15 +327,7 @@ fn after_a_game_level_steps_no_level_in_a_games_build() {
     // it brings Setup's lights back, and never asks the chooser for its next level.
     let (mut m, _, level_steps) = damaged_machine(11);
     let mut h = SimHuman::new(Style::Perfect, 0.0, 11);
-    let setup = GameSetup {
-        device_first: true,
-        first_square: None,
-    };
-    assert!(m.start_game(setup, &mut h, Style::Perfect));
-    assert!(m.run_until(&mut h, 20 * 60_000, |m| matches!(
-        m.controller.state(),
-        State::Over(_)
-    )));
+    play_to_the_end(&mut m, &mut h);
     m.press(&mut h, Button::Level);
     assert_eq!(m.controller.state(), State::Setup);
     m.press(&mut h, Button::Level);

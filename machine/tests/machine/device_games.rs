@@ -1370,14 +1370,11 @@ fn a_slides_piece_dropped_in_transit_is_put_on_its_point_and_the_game_goes_on() 
     }
 }
 
+/// Hexapawn, the machine second: the person's pawn 8 onto 5, the machine's
+/// capture of it, whose grips miss twice, then carried off at the third; once
+/// the capturing pawn's move starts (Restoring). With the capture's start, ms.
 #[cfg(feature = "sim")]
-#[test]
-fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
-    // The magnet misses the captured pawn twice, then every grip of the
-    // capturing pawn: the capture (three carries) and the pawn's move (its
-    // tries) are one move, held to a move's 15 s like a placement: a retry
-    // starts only when the motion model says it ends within it, else the error
-    // light ("moves keep missing", then Start).
+fn captured_at_the_third_grip() -> (HostMachine<TableChooser<SplitMix64>>, SimHuman, u32) {
     let (mut m, mut h) = hexapawn_set_up_second(3);
     hand(
         &mut m,
@@ -1403,6 +1400,18 @@ fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
         m.controller.state(),
         State::Restoring { .. }
     )));
+    (m, h, t0)
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
+    // The magnet misses the captured pawn twice, then every grip of the
+    // capturing pawn: the capture (three carries) and the pawn's move (its
+    // tries) are one move, held to a move's 15 s like a placement: a retry
+    // starts only when the motion model says it ends within it, else the error
+    // light ("moves keep missing", then Start).
+    let (mut m, mut h, t0) = captured_at_the_third_grip();
     m.world.borrow_mut().config.missed_pickup_rate = 1.0;
     let state = until_person(&mut m, &mut h);
     let took = m.now - t0;
@@ -1428,31 +1437,7 @@ fn a_pawn_moves_retry_after_a_release_that_did_not_let_go_is_timed_by_the_switch
     // longer carry than a plain one; it starts only when that carry, so timed,
     // ends within the move's 15 s (seen at fault rate 0.3: 15,121 ms, when the
     // retry was timed as a plain carry), else the error light.
-    let (mut m, mut h) = hexapawn_set_up_second(3);
-    hand(
-        &mut m,
-        &mut h,
-        Colour::White,
-        Move::Pawn {
-            from: sq(7),
-            to: sq(4),
-        },
-    );
-    m.world.borrow_mut().config.missed_pickup_rate = 1.0;
-    assert!(m.run_until(&mut h, 30_000, |m| matches!(
-        m.controller.state(),
-        State::Capturing { .. }
-    )));
-    let t0 = m.now;
-    assert!(m.run_until(&mut h, 30_000, |m| matches!(
-        m.controller.state(),
-        State::Capturing { attempt: 3, .. }
-    )));
-    m.world.borrow_mut().config.missed_pickup_rate = 0.0;
-    assert!(m.run_until(&mut h, 30_000, |m| matches!(
-        m.controller.state(),
-        State::Restoring { .. }
-    )));
+    let (mut m, mut h, t0) = captured_at_the_third_grip();
     m.world.borrow_mut().config.release_fail_rate = 1.0;
     assert!(m.run_until(&mut h, 30_000, |m| matches!(
         m.controller.state(),
