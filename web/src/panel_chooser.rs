@@ -53,9 +53,9 @@ impl MoveChooser for PanelChooser {
         }
     }
 
-    /// Nothing: Level is the game button in a build of several games (after a
-    /// game its first press brings the setup back, and the controller passes it
-    /// here too); tic-tac-toe's level is the page's selector.
+    /// Nothing: Level is the game button in a build of several games (the
+    /// controller never passes it here while this chooser plays several);
+    /// tic-tac-toe's level is the page's selector.
     fn next_level(&mut self) {}
 
     fn observe(&mut self, board: &Board, square: Square) {
@@ -74,6 +74,11 @@ impl MoveChooser for PanelChooser {
             self.rules = rules;
         }
         ok
+    }
+
+    /// Tic-tac-toe, and the table's five (Level is the game button).
+    fn plays(&self, rules: Rules) -> bool {
+        rules == Rules::TicTacToe || self.table.plays(rules)
     }
 
     fn choose_move(&mut self, position: &Position) -> Option<Move> {
@@ -102,6 +107,7 @@ mod tests {
             "Level chooses games here"
         );
         for r in Rules::ALL {
+            assert!(c.plays(r), "{r:?}");
             assert!(c.set_rules(r), "{r:?}");
             assert_eq!(c.rules(), r);
         }

@@ -280,7 +280,12 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             self.enter(State::HumanTurn);
         } else if attempt < PLACE_ATTEMPTS
             && seen | from.bit() == (expected & !to.bit()) | from.bit()
-            && self.move_retry_fits(if seen & from.bit() != 0 { from } else { to }, to, now_ms)
+            && self.move_retry_fits(
+                if seen & from.bit() != 0 { from } else { to },
+                to,
+                attempt,
+                now_ms,
+            )
         {
             // Not on `to`, every other square as expected but `from` (no square
             // of the record's unless it is `to`). Still on `from`: the
@@ -310,20 +315,27 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
     /// moved piece put back; for the device's own move (`games` feature: a slide,
     /// a pawn move, its capture first) only when the motion model says it ends,
     /// verified, within the move's [`PLACEMENT_BUDGET_MS`] (counted from its
-    /// start), as a placement's retry.
+    /// start), as a placement's retry: the retry after attempt `attempt`, the
+    /// first by way of the switches as [`Controller::start_restore`] carries it.
     #[inline(always)]
-    pub(super) fn move_retry_fits(&mut self, again: Square, to: Square, now_ms: u32) -> bool {
+    pub(super) fn move_retry_fits(
+        &mut self,
+        again: Square,
+        to: Square,
+        attempt: u8,
+        now_ms: u32,
+    ) -> bool {
         #[cfg(feature = "games")]
         if self.sliding {
             let pose = &self.layout.pose;
             let (a, b) = (pose.square_centre(again), pose.square_centre(to));
-            let ms = self.hw.machine.transfer_ms(a, b, false);
+            let ms = self.hw.machine.transfer_ms(a, b, attempt == 1);
             let fits =
                 elapsed_ms(now_ms, self.placement_started) + ms + VERIFY_MS <= PLACEMENT_BUDGET_MS;
             stat!(self.stats.budget_stops += u32::from(!fits));
             return fits;
         }
-        let _ = (again, to, now_ms);
+        let _ = (again, to, attempt, now_ms);
         true
     }
 

@@ -40,12 +40,14 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                         .get(*step as usize)
                         .map_or(STEP_LIGHT_MASK, |s| s.light.bit())
             }
-            // The game chosen (`games`): both turn lights and its number.
+            // The game chosen (`games`): both turn lights and its number; Error
+            // with them when the choice skipped a game whose table did not read back.
             #[cfg(feature = "games")]
             State::Setup if self.show_game => {
                 Light::DeviceTurn.bit()
                     | Light::HumanTurn.bit()
                     | number_lights(self.rules().code())
+                    | lit(self.choice_failed, Light::Error)
             }
             State::Setup => {
                 // Who moves first, and the device's first square (none: the table's).

@@ -166,6 +166,15 @@ pub trait MoveChooser {
         rules == self.rules()
     }
 
+    /// Whether this chooser is built to play `rules`' game (`games` feature): the
+    /// games the Level button chooses among. Switches nothing and checks no table
+    /// ([`MoveChooser::set_rules`] checks, at the choice): only its own game unless
+    /// a chooser says otherwise.
+    #[cfg(feature = "games")]
+    fn plays(&self, rules: Rules) -> bool {
+        rules == self.rules()
+    }
+
     /// A legal move for the side to move in `position` of [`MoveChooser::rules`]'
     /// game, or `None` when it is over (`games` feature): by default a placing
     /// game's [`MoveChooser::choose`].
@@ -513,6 +522,11 @@ pub struct Controller<I2C, O, I, L, C> {
     /// after a Level press, until another setup button.
     #[cfg(feature = "games")]
     show_game: bool,
+    /// The last game choice skipped a game whose table did not read back (flash
+    /// damaged): Setup's game display adds the Error light until another setup
+    /// button or a choice that skips none.
+    #[cfg(feature = "games")]
+    choice_failed: bool,
     /// Since when the person's turn asks to confirm the end of the game (Level
     /// pressed once), ms.
     #[cfg(feature = "games")]
@@ -563,6 +577,8 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
             slide_given_up: false,
             #[cfg(feature = "games")]
             show_game: false,
+            #[cfg(feature = "games")]
+            choice_failed: false,
             #[cfg(feature = "games")]
             confirm_since: None,
             #[cfg(feature = "games")]

@@ -233,6 +233,12 @@ impl<R: rand_core::Rng> MoveChooser for TableChooser<R> {
         true
     }
 
+    /// The six games whose best-move files are compiled in (checked only when
+    /// chosen, [`MoveChooser::set_rules`]).
+    fn plays(&self, rules: Rules) -> bool {
+        compiled::file(rules.id()).is_some()
+    }
+
     /// A best move of the side to move in `p` ([`best_moves_in`], the file checked
     /// at the game's choice) drawn at random; `None` when the game is over (or the
     /// table's entry is damaged). Any of the six games.

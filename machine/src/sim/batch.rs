@@ -421,6 +421,14 @@ impl MoveChooser for BatchChooser {
     }
 
     #[cfg(feature = "games")]
+    fn plays(&self, rules: Rules) -> bool {
+        match self {
+            BatchChooser::Level(c) => c.plays(rules),
+            BatchChooser::Table(c) => c.plays(rules),
+        }
+    }
+
+    #[cfg(feature = "games")]
     fn choose_move(
         &mut self,
         position: &crate::controller::Position,

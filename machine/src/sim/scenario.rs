@@ -11,7 +11,7 @@ use super::batch::{Summary, Violation};
 use super::faults::{ByKind, FaultKind, FaultSet, STEP_FAULT_SCALE};
 use super::human::{SimHuman, Style};
 use super::run::{SimMachine, Watch, GAME_LIMIT_MS};
-use super::world::{World, WorldHandle, ON_SQUARE_MM};
+use super::world::{World, WorldHandle};
 use super::SplitMix64;
 use crate::controller::{GameSetup, MoveChooser, Problem, State};
 use tictable::Square;
@@ -649,19 +649,26 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 v.pieces(crate::Colour::White).bits(),
             )
         };
+        // The person's pieces the machine captured (hexapawn's): out of the game.
+        #[cfg(not(feature = "games"))]
+        let captured = [0; 2];
+        #[cfg(feature = "games")]
+        let captured = {
+            let record = self.controller.record();
+            let (game, mut captured) = (record.game(), [0; 2]);
+            let person = self.controller.setup().colour_in(game).other();
+            if !record.is_empty() {
+                let count = |p| game.view(&p).pieces(person).bits().count_ones() as usize;
+                captured[person.index()] =
+                    count(game.start()).saturating_sub(count(record.position()));
+            }
+            captured
+        };
         let w = self.world.borrow();
-        // A piece a power cut dropped where no sensor sees it is not in the game;
-        // a piece stands on its square up to `ON_SQUARE_MM` off its centre (as
-        // the sensors and the contest rule have it).
-        let lying = if r.power_cuts > 0 {
-            w.board_ignoring_strays(ON_SQUARE_MM).map(|(b, _)| b)
-        } else {
-            w.board_within(ON_SQUARE_MM)
-        };
-        r.pieces_lost = match lying {
-            Some((x, o)) => ((x ^ black) | (o ^ white)).count_ones(),
-            None => 1,
-        };
+        // A piece stands on its square up to `ON_SQUARE_MM` off its centre (as
+        // the sensors and the contest rule have it); `World::pieces_lost` says
+        // which pieces lying elsewhere are out of the game.
+        r.pieces_lost = w.pieces_lost((black, white), captured, r.power_cuts > 0);
         r.device_won = match self.controller.state() {
             State::Over(result) if r.finished => result,
             _ => None,

@@ -4,7 +4,7 @@
 //! pieces over it).
 
 use super::stats::WorldStats;
-use super::world::{World, FULL_COVER_MM, NO_COVER_MM};
+use super::world::World;
 use crate::hw::Rgbc;
 use crate::Colour;
 use tictable::Square;
@@ -272,20 +272,10 @@ impl World {
         if regs[0] & 0x03 != 0x03 {
             return Rgbc::default(); // not powered or not integrating
         }
-        let centre = self.config.pose.square_centre(square);
-        let mut cover = 0.0f64;
-        let mut colour = Colour::Black;
-        for (i, p) in self.pieces.iter().enumerate() {
-            if self.head.held == Some(i) {
-                continue;
-            }
-            let d = p.at.distance(centre) as f32 / 1000.0;
-            let c = ((NO_COVER_MM - d) / (NO_COVER_MM - FULL_COVER_MM)).clamp(0.0, 1.0) as f64;
-            if c > cover {
-                cover = c;
-                colour = p.colour;
-            }
-        }
+        // The piece it sees (the bottom one of a stack) and how much of its view.
+        let (mut cover, mut colour) = self
+            .seen_by(square)
+            .map_or((0.0, Colour::Black), |(i, c)| (c, self.pieces[i].colour));
         if let Some((c, col)) = self.draw_garbage_sample() {
             (cover, colour) = (c, col);
         }

@@ -166,8 +166,19 @@ pub const SLIP_STEPS: u32 = 60;
 /// How far a bump moves the board, mm.
 pub const BUMP_MM: f32 = 8.0;
 
-/// Distance (mm) from a square centre within which a piece fully covers the sensor.
-pub const FULL_COVER_MM: f32 = 4.0;
+/// Diameter (mm) of the spot of the board's top that a square's colour sensor,
+/// under the square's centre, sees: 14 mm, so a 22 mm piece ([`PIECE_MM`]) covers
+/// it fully while its centre lies within [`FULL_COVER_MM`] of the square's.
+pub const SENSOR_VIEW_MM: f32 = 14.0;
+/// Distance (mm) from a square centre within which a piece fully covers the
+/// sensor's view: the piece's disc holds the whole spot ([`SENSOR_VIEW_MM`]), 4 mm.
+pub const FULL_COVER_MM: f32 = (PIECE_MM - SENSOR_VIEW_MM) / 2.0;
+/// The part of a sensor's view a piece must cover to be sensed on its square
+/// ([`World::piece_on`]): more than half, its reading then nearer the piece's
+/// colour than the empty square's (9 mm off the centre at most, with
+/// [`World::cover`]'s fall-off). Geometry, not the firmware's classifier, whose
+/// margins ask for more (`classify::Margins::DEFAULT`: about 92 %).
+pub const SENSED_COVER: f64 = 0.5;
 /// Distance (mm) from a square centre within which a piece stands on that square
 /// as a person at the table sees it (and as the contest rule has it: a 22 mm piece
 /// this far off a 32 mm square's centre still clears the lines); the sensors'
@@ -235,6 +246,12 @@ pub struct World {
     /// Where the board belongs: its pose when the world was built (the marks on
     /// the table a person pushes it back to after a bump).
     pub marks: Pose,
+    /// When each piece was last put down (by hand or by the magnet), in puts
+    /// counted from 1 (0: never since the pieces went to storage): of two pieces
+    /// one on the other, the one put down later lies on top ([`World::rests_on_another`]).
+    pub put_down: [u32; PIECES],
+    /// Pieces put down so far (the clock of [`World::put_down`]).
+    pub puts: u32,
     /// Time the I2C bus has been busy, µs, as the firmware's master spends it
     /// ([`super::bus`]: the [`super::wire`]'s bytes and clocks at 100 kHz, 1 ms per
     /// flag that never comes).
@@ -277,6 +294,8 @@ impl World {
             bus_hung: None,
             marks,
             bus_us: 0,
+            put_down: [0; PIECES],
+            puts: 0,
         }
     }
 
@@ -305,9 +324,62 @@ impl World {
             .map(|(i, _)| i)
     }
 
-    /// The piece centred on `square` (within the full-cover distance), if any.
+    /// The piece the colour sensor under `square` senses there, if any: the one
+    /// it sees ([`World::seen_by`]) covering more than half of its view
+    /// ([`SENSED_COVER`]). A piece placed 4-5 mm off the centre is on its square;
+    /// of two pieces one on the other, the bottom one is.
     pub fn piece_on(&self, square: Square) -> Option<usize> {
-        self.piece_near(self.config.pose.square_centre(square), FULL_COVER_MM)
+        self.seen_by(square)
+            .filter(|&(_, cover)| cover > SENSED_COVER)
+            .map(|(i, _)| i)
+    }
+
+    /// The part (0 to 1) of the view of the sensor under `square` that piece `i`
+    /// covers (none while held): all of it within [`FULL_COVER_MM`] of the
+    /// square's centre, nothing beyond [`NO_COVER_MM`], falling off linearly
+    /// between (the light reaching the sensor from the rim of its view counts
+    /// less than the area).
+    pub fn cover(&self, i: usize, square: Square) -> f64 {
+        if self.head.held == Some(i) {
+            return 0.0;
+        }
+        let centre = self.config.pose.square_centre(square);
+        let d = self.pieces[i].at.distance(centre) as f32 / 1000.0;
+        ((NO_COVER_MM - d) / (NO_COVER_MM - FULL_COVER_MM)).clamp(0.0, 1.0) as f64
+    }
+
+    /// The piece the colour sensor under `square` sees, and the part of its view
+    /// it covers: of the pieces resting on the board (not on another piece: the
+    /// sensor looks up at the bottom of a stack), the one covering the most
+    /// (the lowest-numbered of equals); `None` when none covers any of it.
+    pub fn seen_by(&self, square: Square) -> Option<(usize, f64)> {
+        let mut seen = None;
+        for i in 0..self.pieces.len() {
+            let c = self.cover(i, square);
+            if c > seen.map_or(0.0, |(_, best)| best) && !self.rests_on_another(i) {
+                seen = Some((i, c));
+            }
+        }
+        seen
+    }
+
+    /// Whether piece `i` lies on top of another (lying) piece: its centre over
+    /// that piece's disc, more than halfway in ([`PIECE_MM`] / 2), and put down
+    /// after it ([`World::put_down`]).
+    pub fn rests_on_another(&self, i: usize) -> bool {
+        let at = self.piece_at(i);
+        (0..self.pieces.len()).any(|j| {
+            j != i
+                && self.head.held != Some(j)
+                && self.put_down[j] < self.put_down[i]
+                && self.pieces[j].at.distance(at) < um(PIECE_MM / 2.0)
+        })
+    }
+
+    /// Notes that piece `i` was just put down (on top of whatever lies there).
+    fn put(&mut self, i: usize) {
+        self.puts = self.puts.wrapping_add(1);
+        self.put_down[i] = self.puts;
     }
 
     /// The piece a person sees standing on `square` (within [`ON_SQUARE_MM`] of
@@ -320,13 +392,54 @@ impl World {
     /// machine's captures of its colour ([`capture_slot`]): out of the game.
     pub fn in_storage(&self, p: &Piece) -> bool {
         let storage = &self.config.storage;
-        let near = |s: Point, mm: f32| s.distance(p.at) <= um(mm);
         (0..STORAGE_SLOTS)
             .filter_map(|k| storage.slot(p.colour, k))
-            .any(|s| near(s, CATCH_MM))
-            || (0..CAPTURE_SLOTS)
-                .filter_map(|k| capture_slot(storage, p.colour, k))
-                .any(|s| near(s, CAPTURE_MM))
+            .any(|s| s.distance(p.at) <= um(CATCH_MM))
+            || self.at_capture_place(p)
+    }
+
+    /// Whether `p` lies at a place for the machine's captures of its colour
+    /// ([`capture_slot`], within [`CAPTURE_MM`]).
+    pub fn at_capture_place(&self, p: &Piece) -> bool {
+        (0..CAPTURE_SLOTS)
+            .filter_map(|k| capture_slot(&self.config.storage, p.colour, k))
+            .any(|s| s.distance(p.at) <= um(CAPTURE_MM))
+    }
+
+    /// The pieces lost at a game's end against the record's squares of each
+    /// colour (`black`, `white`): the squares where the pieces lying on the board
+    /// (within [`ON_SQUARE_MM`] of a centre) differ from them, plus the pieces
+    /// lying elsewhere out of storage (1 for a piece held, or two on one square).
+    /// Not counted: those strays when a power cut dropped them (`cut`: no sensor
+    /// sees them and the machine cannot know), and the pieces the machine captured
+    /// (`captured`, by colour) that are not at their capture place but lie off
+    /// the board (outside its nine squares' outline): a capture that fell off the
+    /// magnet on its way off the board is out of the game all the same.
+    pub fn pieces_lost(&self, (black, white): (u16, u16), captured: [usize; 2], cut: bool) -> u32 {
+        let Some(((x, o), strays)) = self.board_ignoring_strays(ON_SQUARE_MM) else {
+            return 1;
+        };
+        let mismatched = ((x ^ black) | (o ^ white)).count_ones();
+        if cut {
+            return mismatched;
+        }
+        let excused: usize = [Colour::Black, Colour::White]
+            .into_iter()
+            .map(|c| {
+                let of = |keep: &dyn Fn(&Piece) -> bool| {
+                    self.pieces
+                        .iter()
+                        .filter(|p| p.colour == c && keep(p))
+                        .count()
+                };
+                let placed = of(&|p| self.at_capture_place(p));
+                let outline = self.config.pose.pitch_um() / 2;
+                let off_board = |p: &Piece| self.config.pose.square_at(p.at, outline).is_none();
+                let beside = of(&|p| !self.in_storage(p) && off_board(p));
+                beside.min(captured[c.index()].saturating_sub(placed))
+            })
+            .sum();
+        mismatched + strays.saturating_sub(excused) as u32
     }
 
     /// The position as the pieces lie, or `None` if a piece is off-square on the
@@ -426,6 +539,7 @@ impl World {
             p.at = self.config.storage.slot(p.colour, k[c]).unwrap_or_default();
             k[c] += 1;
         }
+        (self.put_down, self.puts) = ([0; PIECES], 0);
     }
 
     /// Moves piece `i` to `to` (by hand), plus up to `jitter` mm in each direction.
@@ -436,6 +550,7 @@ impl World {
             self.head.held = None;
         }
         self.pieces[i].at = Point::new(to.x + dx, to.y + dy);
+        self.put(i);
     }
 
     /// A power cut: the magnet lets go (a held piece drops where the head is), the
@@ -532,6 +647,7 @@ impl World {
                 at = Point::new(o.x + slide(ux), o.y + slide(uy));
             }
             self.pieces[i].at = at;
+            self.put(i);
         }
     }
 

@@ -5,8 +5,12 @@
 //! survives a power cut (the snapshot's game byte), and Level in the person's turn
 //! asks for confirmation (every light) before it ends a game: never a silent reset.
 
+use std::cell::Cell;
+use std::rc::Rc;
+use tictable::{Board, Square};
 use tictable_machine::controller::{
-    GameSetup, Problem, Rules, State, TableChooser, CONFIRM_GAME_LIGHTS, CONFIRM_GAME_MS,
+    GameSetup, Move, MoveChooser, Position, Problem, Rules, State, TableChooser,
+    CONFIRM_GAME_LIGHTS, CONFIRM_GAME_MS,
 };
 use tictable_machine::panel::{Button, Light};
 use tictable_machine::sim::host::HostMachine;
@@ -137,6 +141,19 @@ fn level_in_the_persons_turn_asks_for_confirmation_and_never_resets_silently() {
     assert_eq!(m.controller.rules(), Rules::Misere);
 }
 
+/// A game against a perfect person, the machine first, played to its end.
+fn play_to_the_end<C: MoveChooser>(m: &mut HostMachine<C>, h: &mut SimHuman) {
+    let setup = GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, h, Style::Perfect));
+    assert!(m.run_until(h, 20 * 60_000, |m| matches!(
+        m.controller.state(),
+        State::Over(_)
+    )));
+}
+
 #[test]
 fn after_a_game_level_first_brings_the_setup_lights_back() {
     // The lights of a finished game give way to Setup's with Level, as in the
@@ -144,15 +161,7 @@ fn after_a_game_level_first_brings_the_setup_lights_back() {
     // the game button.
     let (mut m, _) = machine(5);
     let mut h = SimHuman::new(Style::Perfect, 0.0, 5);
-    let setup = GameSetup {
-        device_first: true,
-        first_square: None,
-    };
-    assert!(m.start_game(setup, &mut h, Style::Perfect));
-    assert!(m.run_until(&mut h, 20 * 60_000, |m| matches!(
-        m.controller.state(),
-        State::Over(_)
-    )));
+    play_to_the_end(&mut m, &mut h);
     m.press(&mut h, Button::Level);
     assert_eq!(m.controller.state(), State::Setup);
     assert_eq!(m.controller.rules(), Rules::TicTacToe);
@@ -163,4 +172,166 @@ fn after_a_game_level_first_brings_the_setup_lights_back() {
     );
     m.press(&mut h, Button::Level);
     assert_eq!(lit(&m), shows_game(Rules::TicTacToe));
+}
+
+/// The six games' chooser on a flash that can be damaged while the machine runs: a
+/// game whose bit is set in `damaged` no longer reads back (its choice refused, as
+/// [`TableChooser`]'s CRC check refuses it, and no move from it); it counts the
+/// level steps asked of it.
+#[derive(Clone)]
+struct Damaged {
+    inner: TableChooser<SplitMix64>,
+    damaged: Rc<Cell<u8>>,
+    level_steps: Rc<Cell<u32>>,
+}
+
+impl Damaged {
+    fn reads_back(&self, rules: Rules) -> bool {
+        self.damaged.get() >> rules.code() & 1 == 0
+    }
+}
+
+impl MoveChooser for Damaged {
+    fn choose(&mut self, board: &Board) -> Option<Square> {
+        let rules = self.inner.rules();
+        self.reads_back(rules).then(|| self.inner.choose(board))?
+    }
+    fn choose_move(&mut self, p: &Position) -> Option<Move> {
+        let rules = self.inner.rules();
+        self.reads_back(rules).then(|| self.inner.choose_move(p))?
+    }
+    fn next_level(&mut self) {
+        self.level_steps.set(self.level_steps.get() + 1);
+    }
+    fn rules(&self) -> Rules {
+        self.inner.rules()
+    }
+    fn set_rules(&mut self, rules: Rules) -> bool {
+        self.reads_back(rules) && self.inner.set_rules(rules)
+    }
+    fn plays(&self, rules: Rules) -> bool {
+        self.inner.plays(rules)
+    }
+}
+
+/// A machine with a [`Damaged`] chooser on tic-tac-toe, in Setup; the damage and
+/// level-step counters to steer and read.
+fn damaged_machine(seed: u64) -> (HostMachine<Damaged>, Rc<Cell<u8>>, Rc<Cell<u32>>) {
+    let (damaged, level_steps) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+    let chooser = Damaged {
+        inner: TableChooser::new(Rules::TicTacToe, SplitMix64::new(seed)).unwrap(),
+        damaged: damaged.clone(),
+        level_steps: level_steps.clone(),
+    };
+    let mut m = HostMachine::new(SimConfig::standard(0.0, 0.0, seed).unwrap(), chooser).unwrap();
+    let mut h = SimHuman::passive(seed);
+    assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::Setup));
+    (m, damaged, level_steps)
+}
+
+/// The lights lit now (a [`Damaged`] machine).
+fn lit_damaged(m: &HostMachine<Damaged>) -> u8 {
+    Light::ALL
+        .into_iter()
+        .filter(|&l| m.controller.hardware().panel.is_lit(l))
+        .fold(0, |bits, l| bits | l.bit())
+}
+
+#[test]
+fn a_game_whose_table_no_longer_reads_back_is_skipped_with_the_error_light_and_the_chooser_never_leaves_the_record(
+) {
+    let (mut m, damaged, _) = damaged_machine(7);
+    let mut h = SimHuman::passive(7);
+    // The flash under tic-tac-toe's table is damaged after boot: the first Level
+    // press finds it, and goes on to the next game that reads back (misère), said
+    // with the Error light; the chooser and the record agree on it.
+    damaged.set(1 << Rules::TicTacToe.code());
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.rules(), Rules::Misere);
+    assert_eq!(m.controller.record().game(), m.controller.rules());
+    assert_eq!(
+        lit_damaged(&m),
+        shows_game(Rules::Misere) | Light::Error.bit()
+    );
+    // Chosen again: the next game, no error.
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.rules(), Rules::ThreeMensMorris);
+    assert_eq!(m.controller.record().game(), Rules::ThreeMensMorris);
+    assert_eq!(lit_damaged(&m), shows_game(Rules::ThreeMensMorris));
+    // Tapatan damaged: skipped to achi with the Error light; then hexapawn, and
+    // round past the damaged tic-tac-toe to misère again.
+    damaged.set(damaged.get() | 1 << Rules::Tapatan.code());
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.rules(), Rules::Achi);
+    assert_eq!(m.controller.record().game(), Rules::Achi);
+    assert_eq!(
+        lit_damaged(&m),
+        shows_game(Rules::Achi) | Light::Error.bit()
+    );
+    m.press(&mut h, Button::Level);
+    assert_eq!(lit_damaged(&m), shows_game(Rules::Hexapawn));
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.rules(), Rules::Misere);
+    assert_eq!(m.controller.record().game(), Rules::Misere);
+    assert_eq!(
+        lit_damaged(&m),
+        shows_game(Rules::Misere) | Light::Error.bit()
+    );
+    // Side shows the setup again, the error gone with the game display.
+    m.press(&mut h, Button::Side);
+    let l = lit_damaged(&m);
+    assert_eq!(l & Light::Error.bit(), 0, "{l:#x}");
+    // The game in use is one whose table the machine really uses: a whole game of
+    // misère plays to its end, no error light on the way.
+    let mut h = SimHuman::new(Style::Perfect, 0.0, 7);
+    let setup = GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    assert!(m.run_until(&mut h, 20 * 60_000, |m| matches!(
+        m.controller.state(),
+        State::Over(_) | State::Error(_)
+    )));
+    assert!(
+        matches!(m.controller.state(), State::Over(_)),
+        "{:?}",
+        m.controller.state()
+    );
+    assert_eq!(m.controller.rules(), Rules::Misere);
+}
+
+#[test]
+fn asking_whether_level_is_the_game_button_never_switches_the_game_mid_game() {
+    // Level in the person's turn asks whether the chooser plays other games: with
+    // the game in use damaged meanwhile, that question must not move the chooser to
+    // another game under the record's feet.
+    let (mut m, damaged, _) = damaged_machine(9);
+    let mut h = SimHuman::passive(9);
+    let setup = GameSetup {
+        device_first: true,
+        first_square: None,
+    };
+    assert!(m.start_game(setup, &mut h, Style::Perfect));
+    assert!(m.run_until(&mut h, 60_000, |m| m.controller.state() == State::HumanTurn));
+    damaged.set(1 << Rules::TicTacToe.code());
+    m.press(&mut h, Button::Level);
+    assert_eq!(lit_damaged(&m), CONFIRM_GAME_LIGHTS);
+    assert_eq!(m.controller.rules(), Rules::TicTacToe);
+    assert_eq!(m.controller.record().game(), Rules::TicTacToe);
+}
+
+#[test]
+fn after_a_game_level_steps_no_level_in_a_games_build() {
+    // firmware/README.md: in a `games` build Level chooses the game; after a game
+    // it brings Setup's lights back, and never asks the chooser for its next level.
+    let (mut m, _, level_steps) = damaged_machine(11);
+    let mut h = SimHuman::new(Style::Perfect, 0.0, 11);
+    play_to_the_end(&mut m, &mut h);
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.state(), State::Setup);
+    m.press(&mut h, Button::Level);
+    m.press(&mut h, Button::Level);
+    assert_eq!(m.controller.rules(), Rules::Misere);
+    assert_eq!(level_steps.get(), 0, "Level stepped a level");
 }

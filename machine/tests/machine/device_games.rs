@@ -1367,14 +1367,11 @@ fn a_slides_piece_dropped_in_transit_is_put_on_its_point_and_the_game_goes_on() 
     }
 }
 
+/// Hexapawn, the machine second: the person's pawn 8 onto 5, the machine's
+/// capture of it, whose grips miss twice, then carried off at the third; once
+/// the capturing pawn's move starts (Restoring). With the capture's start, ms.
 #[cfg(feature = "sim")]
-#[test]
-fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
-    // The magnet misses the captured pawn twice, then every grip of the
-    // capturing pawn: the capture (three carries) and the pawn's move (its
-    // tries) are one move, held to a move's 15 s like a placement: a retry
-    // starts only when the motion model says it ends within it, else the error
-    // light ("moves keep missing", then Start).
+fn captured_at_the_third_grip() -> (HostMachine<TableChooser<SplitMix64>>, SimHuman, u32) {
     let (mut m, mut h) = hexapawn_set_up_second(3);
     centre_pawn_forward(&mut m, &mut h);
     m.world.borrow_mut().config.missed_pickup_rate = 1.0;
@@ -1392,6 +1389,18 @@ fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
         m.controller.state(),
         State::Restoring { .. }
     )));
+    (m, h, t0)
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
+    // The magnet misses the captured pawn twice, then every grip of the
+    // capturing pawn: the capture (three carries) and the pawn's move (its
+    // tries) are one move, held to a move's 15 s like a placement: a retry
+    // starts only when the motion model says it ends within it, else the error
+    // light ("moves keep missing", then Start).
+    let (mut m, mut h, t0) = captured_at_the_third_grip();
     m.world.borrow_mut().config.missed_pickup_rate = 1.0;
     let state = until_person(&mut m, &mut h);
     let took = m.now - t0;
@@ -1403,4 +1412,85 @@ fn a_capture_and_its_pawn_move_retried_end_within_15_s() {
     // Start with the grips working again: the move is made.
     m.world.borrow_mut().config.missed_pickup_rate = 0.0;
     started_the_capture_is_made(&mut m, &mut h);
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_pawn_moves_retry_after_a_release_that_did_not_let_go_is_timed_by_the_switches_and_ends_within_15_s(
+) {
+    // The captured pawn's grips miss twice, then the capturing pawn's release
+    // does not let go (the piece stays on the magnet): the retry grips again over
+    // its point by way of the switches (the first retry checks the axes), a
+    // longer carry than a plain one; it starts only when that carry, so timed,
+    // ends within the move's 15 s (seen at fault rate 0.3: 15,121 ms, when the
+    // retry was timed as a plain carry), else the error light.
+    let (mut m, mut h, t0) = captured_at_the_third_grip();
+    m.world.borrow_mut().config.release_fail_rate = 1.0;
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::VerifyingRestore { .. }
+    )));
+    m.world.borrow_mut().config.release_fail_rate = 0.0;
+    // No clear reading for 1.35 s (a hand over the board): the retry's decision
+    // comes late enough that a carry by way of the switches started then would
+    // end past 15 s (15,071 ms when it was timed as a plain carry).
+    m.world.borrow_mut().config.flicker_rate = 1.0;
+    m.run_until(&mut h, 1_350, |_| false);
+    m.world.borrow_mut().config.flicker_rate = 0.0;
+    assert!(m.run_until(&mut h, 30_000, |m| !matches!(
+        m.controller.state(),
+        State::Restoring { .. } | State::VerifyingRestore { .. }
+    )));
+    let took = m.now - t0;
+    assert!(took <= 15_000, "{took} ms, then {:?}", m.controller.state());
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_captured_pawn_that_fell_off_the_magnet_beside_the_board_is_not_a_lost_piece() {
+    // Seen at fault rate 0.3 (hexapawn, seed 3): the machine's capture carried a
+    // black pawn off square 3 towards its place beside the black column, the
+    // pawn fell off the magnet in transit beside the board (no sensor sees
+    // there), and the game went on and was won: the pawn is out of the game as
+    // captured, not lost. On the board, or not captured, it is lost.
+    use tictable_machine::motion::Point;
+    use tictable_machine::sim::world::{SimConfig, World};
+    let mut w = World::new(SimConfig::standard(0.0, 0.0, 1).unwrap());
+    // Black (the person's) on 2 and 4, White (the machine's) on 3, 7 and 9; the
+    // third black pawn captured.
+    let (black, white) = (
+        sq(1).bit() | sq(3).bit(),
+        sq(2).bit() | sq(6).bit() | sq(8).bit(),
+    );
+    for (colour, squares) in [(Colour::Black, black), (Colour::White, white)] {
+        for s in tictable::Squares::from_bits(squares) {
+            let i = w.stored_piece(colour).unwrap();
+            let to = w.config.pose.square_centre(s);
+            w.hand_move(i, to, 0.0);
+        }
+    }
+    let pawn = w.stored_piece(Colour::Black).unwrap();
+    w.hand_move(pawn, Point::new(125_900, 218_000), 0.0);
+    assert_eq!(w.pieces_lost((black, white), [1, 0], false), 0);
+    // Not a capture of the record's: lost.
+    assert_eq!(w.pieces_lost((black, white), [0, 0], false), 1);
+    // At its capture place: out of the game, captured or not.
+    let place = tictable_machine::model::capture_slot(&w.config.storage, Colour::Black, 0).unwrap();
+    w.hand_move(pawn, place, 0.0);
+    assert_eq!(w.pieces_lost((black, white), [0, 0], false), 0);
+    // On the board, on the line between two squares: lost, captured or not.
+    let (a, b) = (
+        w.config.pose.square_centre(sq(3)),
+        w.config.pose.square_centre(sq(6)),
+    );
+    w.hand_move(pawn, Point::new((a.x + b.x) / 2, (a.y + b.y) / 2), 0.0);
+    assert_eq!(w.pieces_lost((black, white), [1, 0], false), 1);
+    // The record's pieces all on their squares: nothing lost.
+    w.hand_move(pawn, place, 0.0);
+    assert_eq!(w.pieces_lost((black, white), [1, 0], false), 0);
+    // A machine's piece missing from its square: lost.
+    assert_eq!(
+        w.pieces_lost((black, white | sq(0).bit()), [1, 0], false),
+        1
+    );
 }

@@ -429,6 +429,52 @@ fn a_piece_over_the_line_is_not_read_as_on_its_square() {
     }
 }
 
+/// The world's sensed-on-square rule is the sensor's view (a 14 mm spot under a
+/// 22 mm piece): a piece 4.5 mm off its square's centre, as the machine sometimes
+/// places one, is on its square (it covers more than half of the view, and the
+/// sensor reads it as that piece most times); 10 mm off it is not. A piece put on top of
+/// another is not what the sensor under the square sees: it sees the bottom one,
+/// every reading.
+#[test]
+fn a_piece_off_centre_is_on_its_square_and_a_stack_is_sensed_as_its_bottom_piece() {
+    use tictable_machine::classify::Sensed;
+    let mut s = Script::new(true, Some(sq(0)));
+    s.wait_human_turn();
+    let calibration = *s.m.controller.hardware().scanner.calibration();
+    let i = s.put(Colour::White, sq(4), 4.5);
+    {
+        let mut w = s.m.world.borrow_mut();
+        assert_eq!(w.piece_on(sq(4)), Some(i), "4.5 mm off");
+        let read = (0..100)
+            .filter(|_| {
+                let reading = w.measure(sq(4));
+                calibration.classify(sq(4), reading) == Sensed::Piece(Colour::White)
+            })
+            .count();
+        assert!(read > 50, "4.5 mm off read as the piece {read} of 100");
+        let c = w.config.pose.square_centre(sq(4));
+        w.hand_move(i, Point::new(c.x + 10_000, c.y), 0.0);
+        assert_eq!(w.piece_on(sq(4)), None, "10 mm off");
+        w.hand_move(i, c, 0.0);
+    }
+    // A black piece put on the white one: the bottom one, white, is sensed.
+    let top = s.put(Colour::Black, sq(4), 0.0);
+    let mut w = s.m.world.borrow_mut();
+    assert!(w.rests_on_another(top) && !w.rests_on_another(i));
+    assert_eq!(w.piece_on(sq(4)), Some(i));
+    let white = (0..100)
+        .filter(|_| {
+            let reading = w.measure(sq(4));
+            calibration.classify(sq(4), reading) == Sensed::Piece(Colour::White)
+        })
+        .count();
+    assert_eq!(white, 100, "the stack read as its bottom piece");
+    // The white one taken away from under it: the black one falls onto the square.
+    let slot = w.free_slot(Colour::White).unwrap();
+    w.hand_move(i, slot, 0.0);
+    assert_eq!(w.piece_on(sq(4)), Some(top));
+}
+
 #[test]
 fn a_button_press_without_a_move_is_ignored() {
     let mut s = Script::new(true, Some(sq(0)));
