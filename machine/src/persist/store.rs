@@ -356,7 +356,7 @@ impl<S: NorFlash> Store<S> {
         }
         // Zeros past the encoding: the padding (and the unused moves and task items).
         let mut frame = [0; FRAME_BUF];
-        snapshot.encode_into(&mut frame);
+        snapshot.encode_after(&mut frame, &self.head.frame);
         let head = &mut self.head;
         let newest = u32_at(&head.frame, at::SEQUENCE);
         put_u32(&mut frame, at::SEQUENCE, newest);
@@ -381,6 +381,12 @@ impl<S: NorFlash> Store<S> {
             let at = page_at + (Self::FULL_IO + slot * Self::DELTA_IO) as u32;
             (at, DELTA_START, Self::DELTA_IO)
         } else {
+            // A whole snapshot keeps as many plies in its base as it holds.
+            #[cfg(feature = "games")]
+            {
+                frame = [0; FRAME_BUF];
+                snapshot.encode_into(&mut frame);
+            }
             head.page = (head.page + 1) % self.pages;
             (head.sequence, head.next) = (newest.wrapping_add(1), 0);
             put_u32(&mut frame, at::SEQUENCE, head.sequence);
