@@ -58,11 +58,13 @@ impl<E: core::fmt::Debug> core::fmt::Display for PersistError<E> {
 
 impl<E: core::fmt::Debug> core::error::Error for PersistError<E> {}
 
-/// Where the fields a game changes start in the encoding: the setup, the moves,
-/// the task, the flags, the stock and the pending placement. Everything before
-/// (version, sequence, calibration, pose) changes only when the machine is
-/// calibrated, so a save between calibrations writes only these fields and their
-/// CRC-32 (a delta: 44 B).
+/// Where the fields a game changes start in the encoding: the setup, the moves
+/// (the window of nine), the task, the flags, the stock and the pending placement
+/// (with `games`, the game byte and `keep`). Everything before (version,
+/// sequence, calibration, pose, reset cause, with `games` the base plies) changes
+/// only when the machine is calibrated or reset or a game outgrows the window, so
+/// a save between those writes only these fields and their CRC-32 (a delta: 44 B;
+/// 46 B with `games`).
 pub(super) const DELTA_START: usize = at::DEVICE_FIRST;
 
 /// Seals the encoding's bytes from `from` (0: a whole snapshot, [`DELTA_START`]: a
