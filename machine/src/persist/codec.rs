@@ -157,8 +157,9 @@ impl Snapshot {
     /// active (0/1), stock (2), suspect (2), pending colour (0 black / 1 white / 0xFF
     /// none), slot, square; with `games` the game's number and `keep` last. `keep` is
     /// as many plies as the base holds (all of a game of 55 plies or fewer); a delta
-    /// written by the [`Store`](super::Store) may keep fewer (see
-    /// [`Snapshot::encode_after`]).
+    /// written by the [`Store`](super::Store) may keep fewer: the longest prefix
+    /// of its page's base plies that its game shares, the plies after it, up to
+    /// nine, in the window.
     ///
     /// ```
     /// use tictable_machine::controller::{GameRecord, GameSetup, Mode};
