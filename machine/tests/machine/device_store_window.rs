@@ -17,6 +17,10 @@ use tictable_machine::sim::flash::MemFlash;
 /// Twelve 1 KiB pages, half-word writes (the firmware's geometry).
 type Kib12 = MemFlash<12288, 1024, 2>;
 
+// A page takes more than ten saves: in a game of one save per ply the window,
+// not the page, sets when a page is erased.
+const _: () = assert!(PER_KIB_PAGE > 10);
+
 /// Offsets in the `games` encoding: the base plies (after the reset cause), the
 /// number of plies, the window, and `keep` (the last byte).
 const BASE: usize = 1 + 4 + 216 + 8 + 20 + 1;
@@ -37,7 +41,7 @@ fn achi(n: usize) -> Vec<GameRecord> {
         let mut next: Vec<GameRecord> = (0..=0x9Fu8)
             .filter_map(|b| Move::from_byte(b, Rules::Achi))
             .filter_map(|mv| {
-                let mut r = last.clone();
+                let mut r = *last;
                 r.push_move(mv).ok()?;
                 r.outcome().is_none().then_some(r)
             })
@@ -120,10 +124,6 @@ fn a_long_game_is_saved_in_deltas_past_the_ninth_ply() {
     // erase at each of plies 10 to 60 and at the new game's first save, 53 erases
     // and 19,148 B in all, 290 B a save.
     assert_eq!(flash.written as usize / saves, 78);
-    assert!(
-        PER_KIB_PAGE > 10,
-        "the window, not the page, sets the erases here"
-    );
 }
 
 #[test]
@@ -169,12 +169,12 @@ fn every_bit_flip_of_a_window_delta_falls_back_to_the_one_before() {
 #[test]
 fn a_window_that_cannot_hold_the_plies_past_keep_is_refused() {
     let records = achi(20);
-    let snap = snapshot(records[20].clone());
+    let snap = snapshot(records[20]);
     let bytes = snap.encode();
     // A whole snapshot keeps its 20 plies in the base, the window empty.
     assert_eq!((bytes[LEN], bytes[KEEP]), (20, 20));
     assert_eq!(bytes[WINDOW..WINDOW + 9], [0; 9]);
-    assert_eq!(Snapshot::decode(&bytes), Some(snap.clone()));
+    assert_eq!(Snapshot::decode(&bytes), Some(snap));
     // The same game with 12 kept and plies 12..20 in the window: the same snapshot.
     let mut moved = bytes;
     moved[KEEP] = 12;
