@@ -233,16 +233,10 @@ impl Snapshot {
         b[at::DEVICE_FIRST] = self.setup.device_first.into();
         b[at::FIRST_SQUARE] = self.setup.first_square.map_or(NONE, Square::index);
         b[at::MOVES_LEN] = self.record.len;
-        let plies = self.record.move_indices();
         #[cfg(not(feature = "games"))]
-        put(b, at::MOVES, plies);
+        put(b, at::MOVES, self.record.move_indices());
         #[cfg(feature = "games")]
-        {
-            let keep = usize::from(self.record.len).min(BASE_MOVES_LEN);
-            b[at::KEEP] = keep as u8;
-            put(b, at::BASE_MOVES, &plies[..keep]);
-            put(b, at::MOVES, &plies[keep..keep + WINDOW]);
-        }
+        self.put_plies(b);
         if let Mode::Task { task, done } = &self.mode {
             b[at::TASK_LEN] = task.len;
             b[at::TASK_DONE] = *done;
@@ -266,6 +260,19 @@ impl Snapshot {
         {
             b[at::GAME] = self.record.game().code();
         }
+    }
+
+    /// Writes the plies as a whole snapshot holds them: every ply the base holds
+    /// there (the record's unused plies are 0), `keep` that many, the rest in the
+    /// window. A frame [`Snapshot::encode_after`] made a delta becomes the whole
+    /// encoding again.
+    #[cfg(feature = "games")]
+    pub(super) fn put_plies(&self, b: &mut Frame) {
+        let plies = self.record.move_indices();
+        let keep = usize::from(self.record.len).min(BASE_MOVES_LEN);
+        b[at::KEEP] = keep as u8;
+        put(b, at::BASE_MOVES, &plies[..BASE_MOVES_LEN]);
+        put(b, at::MOVES, &plies[keep..keep + WINDOW]);
     }
 
     /// [`Snapshot::encode_into`]'s layout made a delta of `newest` (the frame on

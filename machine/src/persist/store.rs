@@ -385,10 +385,7 @@ impl<S: NorFlash> Store<S> {
         } else {
             // A whole snapshot keeps as many plies in its base as it holds.
             #[cfg(feature = "games")]
-            {
-                frame = [0; FRAME_BUF];
-                snapshot.encode_into(&mut frame);
-            }
+            snapshot.put_plies(&mut frame);
             head.page = (head.page + 1) % self.pages;
             (head.sequence, head.next) = (newest.wrapping_add(1), 0);
             put_u32(&mut frame, at::SEQUENCE, head.sequence);
