@@ -300,9 +300,8 @@ impl Snapshot {
             if len - keep <= WINDOW {
                 put(b, at::BASE_MOVES, base);
                 b[at::KEEP] = keep as u8;
-                let mut window = [0; WINDOW];
-                window[..len - keep].copy_from_slice(&plies[keep..len]);
-                put(b, at::MOVES, &window);
+                // The record's unused plies are 0: the window's too.
+                put(b, at::MOVES, &plies[keep..keep + WINDOW]);
             }
         }
         #[cfg(not(feature = "games"))]
