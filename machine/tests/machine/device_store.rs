@@ -48,7 +48,7 @@ const GAME: [u8; 9] = [4, 0, 2, 6, 3, 5, 7, 1, 8];
 /// The `k`-th snapshot of a run: games of 0 to 9 moves, one save per move, the
 /// board pose recalibrated (a change of the part before the game fields) at each
 /// `k` in `recalibrated`.
-fn snapshot(k: usize, recalibrated: &[usize]) -> Snapshot {
+pub(crate) fn snapshot(k: usize, recalibrated: &[usize]) -> Snapshot {
     let shift = recalibrated.iter().filter(|&&r| r <= k).count() as i32;
     let mut record = GameRecord::new();
     for &m in &GAME[..k % 10] {

@@ -5,7 +5,9 @@
 //! the ninth ply (format 7). Power cuts at every byte, bit flips of the new
 //! records, and deltas the window cannot hold refused.
 
-use super::device_store::{boot, cut_everywhere, same, DELTA, DELTA_IO, PER_KIB_PAGE, WHOLE_IO};
+use super::device_store::{
+    self, boot, cut_everywhere, same, DELTA, DELTA_IO, PER_KIB_PAGE, WHOLE_IO,
+};
 use tictable::Square;
 use tictable_machine::classify::Calibration;
 use tictable_machine::controller::{GameRecord, GameSetup, Mode, Move, Rules};
@@ -70,23 +72,12 @@ fn tictactoe(moves: &[u8]) -> GameRecord {
     r
 }
 
-/// A snapshot of `record`, the rest fixed.
+/// A snapshot of `record` in a game under way, the rest as in the store's tests.
 fn snapshot(record: GameRecord) -> Snapshot {
     Snapshot {
-        sequence: 0,
-        calibration: Calibration::default(),
-        pose: Pose::new(Point::mm(160, 130), -200, 32_000).unwrap(),
-        reset_cause: ResetCause::PowerOn,
-        setup: GameSetup {
-            device_first: true,
-            first_square: None,
-        },
         record,
-        mode: Mode::Game,
         active: true,
-        stock: [0b11111, 0b11111],
-        suspect: [0, 0],
-        pending: None,
+        ..device_store::snapshot(0, &[])
     }
 }
 
