@@ -9,10 +9,7 @@ use super::device_store::{
     self, boot, cut_everywhere, same, DELTA, DELTA_IO, PER_KIB_PAGE, WHOLE_IO,
 };
 use tictable::Square;
-use tictable_machine::classify::Calibration;
-use tictable_machine::controller::{GameRecord, GameSetup, Mode, Move, Rules};
-use tictable_machine::model::ResetCause;
-use tictable_machine::motion::{Point, Pose};
+use tictable_machine::controller::{GameRecord, Move, Rules};
 use tictable_machine::persist::{Snapshot, Store, ENCODED_LEN};
 use tictable_machine::sim::flash::MemFlash;
 
