@@ -36,15 +36,18 @@ pub(super) mod at {
     pub const POSE: usize = MARGINS + 8;
     /// [`ResetCause`](super::ResetCause)'s code.
     pub const RESET_CAUSE: usize = POSE + 5 * 4;
-    /// The plies past the ninth (`games` feature: 55 bytes), before the game fields
-    /// a delta holds: a game of nine plies or fewer (every tic-tac-toe game) saves
-    /// deltas of the default layout's size plus the game byte; a longer one writes
-    /// whole snapshots once it passes nine plies.
-    pub const EXTRA_MOVES: usize = RESET_CAUSE + 1;
-    pub const DEVICE_FIRST: usize = EXTRA_MOVES + super::RECORD_CAPACITY - 9;
+    /// The base plies (`games` feature: [`BASE_MOVES_LEN`](super::BASE_MOVES_LEN),
+    /// 55 bytes; none in the default layout), before the game fields a delta
+    /// holds: the game's first [`KEEP`] plies, the rest in the window at
+    /// [`MOVES`]. A whole snapshot keeps as many plies here as it can; a delta
+    /// keeps a prefix of its page's base plies (it cannot rewrite them) and puts
+    /// the plies after it, up to nine, in its window.
+    pub const BASE_MOVES: usize = RESET_CAUSE + 1;
+    pub const DEVICE_FIRST: usize = BASE_MOVES + super::BASE_MOVES_LEN;
     pub const FIRST_SQUARE: usize = DEVICE_FIRST + 1;
     pub const MOVES_LEN: usize = FIRST_SQUARE + 1;
-    /// The first nine plies.
+    /// The window: the nine plies from the [`KEEP`]-th on (from the first in the
+    /// default layout), unused ones 0.
     pub const MOVES: usize = MOVES_LEN + 1;
     pub const TASK_LEN: usize = MOVES + 9;
     pub const TASK_DONE: usize = TASK_LEN + 1;
@@ -61,9 +64,21 @@ pub(super) mod at {
     pub const GAME: usize = PENDING + 3;
     #[cfg(not(feature = "games"))]
     pub const END: usize = PENDING + 3;
+    /// How many plies come from the base plies at [`BASE_MOVES`], the window's
+    /// first ply's number: `games` feature only (0 in the default layout).
     #[cfg(feature = "games")]
-    pub const END: usize = GAME + 1;
+    pub const KEEP: usize = GAME + 1;
+    #[cfg(feature = "games")]
+    pub const END: usize = KEEP + 1;
 }
+
+/// Plies in the window of the encoding (at [`at::MOVES`], in every delta).
+const WINDOW: usize = 9;
+
+/// Base plies of the encoding (before the game fields, not in a delta): the
+/// plies that do not fit the window (55 with the `games` feature, none in the
+/// default layout).
+pub(super) const BASE_MOVES_LEN: usize = RECORD_CAPACITY - WINDOW;
 
 /// Bytes of an encoded [`Snapshot`] (without the slot's CRC).
 pub const ENCODED_LEN: usize = at::END;
@@ -81,14 +96,18 @@ pub(super) const FRAME_BUF: usize = FRAME_LEN.div_ceil(32) * 32;
 pub(super) type Frame = [u8; FRAME_BUF];
 
 /// The format version written in every snapshot: 6 in the default build (9
-/// plies, no game byte), 7 with the `games` feature (64 plies and the game byte).
+/// plies, no game byte), 8 with the `games` feature (64 plies, the game byte and
+/// the window's first ply; version 7, whose deltas held the first nine plies
+/// only, is refused: a fresh start).
 #[cfg(not(feature = "games"))]
 pub const FORMAT_VERSION: u8 = 6;
 
 /// The format version written in every snapshot: 6 in the default build (9
-/// plies, no game byte), 7 with the `games` feature (64 plies and the game byte).
+/// plies, no game byte), 8 with the `games` feature (64 plies, the game byte and
+/// the window's first ply; version 7, whose deltas held the first nine plies
+/// only, is refused: a fresh start).
 #[cfg(feature = "games")]
-pub const FORMAT_VERSION: u8 = 7;
+pub const FORMAT_VERSION: u8 = 8;
 
 /// Written for an absent optional value (a square, a colour).
 pub(super) const NONE: u8 = 0xFF;
@@ -131,11 +150,16 @@ impl Snapshot {
     /// squares x empty/black/white x clear/red/green/blue, LE u16), margins (2 x LE
     /// u32), pose (centre x, centre y in µm, cos, sin in Q16, pitch in µm: 5 x LE
     /// i32), the reset cause ([`ResetCause`]'s code, 1..=7), with the `games` feature
-    /// the plies past the ninth (55 bytes), device_first (0/1), first square (0..=8 or
-    /// 0xFF), number of moves, the first nine moves (a byte each, unused ones 0), task length (0 in a game), placements done,
-    /// the task's (colour, square) pairs (9, unused ones 0), active (0/1), stock (2),
-    /// suspect (2), pending colour (0 black / 1 white / 0xFF none), slot, square; with
-    /// `games` the game's number last.
+    /// the base plies (55 bytes: the first `keep` plies, unused ones 0), device_first
+    /// (0/1), first square (0..=8 or 0xFF), number of moves, the window of nine
+    /// moves from the `keep`-th on (a byte each, unused ones 0), task length (0 in a
+    /// game), placements done, the task's (colour, square) pairs (9, unused ones 0),
+    /// active (0/1), stock (2), suspect (2), pending colour (0 black / 1 white / 0xFF
+    /// none), slot, square; with `games` the game's number and `keep` last. `keep` is
+    /// as many plies as the base holds (all of a game of 55 plies or fewer); a delta
+    /// written by the [`Store`](super::Store) may keep fewer: the longest prefix
+    /// of its page's base plies that its game shares, the plies after it, up to
+    /// nine, in the window.
     ///
     /// ```
     /// use tictable_machine::controller::{GameRecord, GameSetup, Mode};
@@ -166,8 +190,11 @@ impl Snapshot {
     /// let mut bad = bytes;
     /// bad[side] = 2; // device_first is neither 0 nor 1
     /// assert_eq!(Snapshot::decode(&bad), None);
+    /// // The first ply: in the window of the default layout, in the base plies of
+    /// // the `games` layout (a whole snapshot keeps all it can there).
+    /// let first = if side > 250 { 250 } else { side + 3 };
     /// let mut bad = bytes;
-    /// bad[side + 3] = 9; // the first move on a square that does not exist
+    /// bad[first] = 9; // the first move on a square that does not exist
     /// assert_eq!(Snapshot::decode(&bad), None);
     /// ```
     pub fn encode(&self) -> [u8; ENCODED_LEN] {
@@ -206,9 +233,10 @@ impl Snapshot {
         b[at::DEVICE_FIRST] = self.setup.device_first.into();
         b[at::FIRST_SQUARE] = self.setup.first_square.map_or(NONE, Square::index);
         b[at::MOVES_LEN] = self.record.len;
-        let plies = self.record.move_indices();
-        put(b, at::MOVES, &plies[..9]);
-        put(b, at::EXTRA_MOVES, &plies[9..]);
+        #[cfg(not(feature = "games"))]
+        put(b, at::MOVES, self.record.move_indices());
+        #[cfg(feature = "games")]
+        self.put_plies(b);
         if let Mode::Task { task, done } = &self.mode {
             b[at::TASK_LEN] = task.len;
             b[at::TASK_DONE] = *done;
@@ -232,6 +260,52 @@ impl Snapshot {
         {
             b[at::GAME] = self.record.game().code();
         }
+    }
+
+    /// Writes the plies as a whole snapshot holds them: every ply the base holds
+    /// there (the record's unused plies are 0), `keep` that many, the rest in the
+    /// window. A frame [`Snapshot::encode_after`] made a delta becomes the whole
+    /// encoding again.
+    #[cfg(feature = "games")]
+    pub(super) fn put_plies(&self, b: &mut Frame) {
+        let plies = self.record.move_indices();
+        let keep = usize::from(self.record.len).min(BASE_MOVES_LEN);
+        b[at::KEEP] = keep as u8;
+        put(b, at::BASE_MOVES, &plies[..BASE_MOVES_LEN]);
+        put(b, at::MOVES, &plies[keep..keep + WINDOW]);
+    }
+
+    /// [`Snapshot::encode_into`]'s layout made a delta of `newest` (the frame on
+    /// flash that a delta would follow) where it can: with the `games` feature the
+    /// base plies are `newest`'s, `keep` the longest prefix of this game's plies that
+    /// they share (at most `newest`'s own `keep`), and the window the plies after it,
+    /// when there are nine or fewer. A new game, or a game that went on by a few
+    /// plies, then differs from `newest` in the game fields only and is saved as a
+    /// delta; a game more than nine plies past the base keeps the whole encoding,
+    /// which differs in the base and is saved whole. The default layout has no base
+    /// plies: the plain encoding.
+    pub(super) fn encode_after(&self, b: &mut Frame, newest: &Frame) {
+        self.encode_into(b);
+        #[cfg(feature = "games")]
+        {
+            let plies = self.record.move_indices();
+            let len = usize::from(self.record.len);
+            let base = &newest[at::BASE_MOVES..at::BASE_MOVES + BASE_MOVES_LEN];
+            let most = usize::from(newest[at::KEEP]).min(BASE_MOVES_LEN).min(len);
+            let keep = plies[..most]
+                .iter()
+                .zip(base)
+                .take_while(|(a, b)| a == b)
+                .count();
+            if len - keep <= WINDOW {
+                put(b, at::BASE_MOVES, base);
+                b[at::KEEP] = keep as u8;
+                // The record's unused plies are 0: the window's too.
+                put(b, at::MOVES, &plies[keep..keep + WINDOW]);
+            }
+        }
+        #[cfg(not(feature = "games"))]
+        let _ = newest;
     }
 
     /// A snapshot back from [`Snapshot::encode`]'s layout: `None` unless `bytes` is
@@ -328,15 +402,15 @@ impl Snapshot {
                 return Some(snapshot);
             };
             snapshot.record = GameRecord::of_game(game);
-            let len = b[at::MOVES_LEN] as usize;
-            if len > RECORD_CAPACITY {
+            let (len, keep) = (b[at::MOVES_LEN] as usize, b[at::KEEP] as usize);
+            if keep > BASE_MOVES_LEN || len > keep + WINDOW {
                 return None;
             }
             for k in 0..len {
-                let at = if k < 9 {
-                    at::MOVES + k
+                let at = if k < keep {
+                    at::BASE_MOVES + k
                 } else {
-                    at::EXTRA_MOVES + k - 9
+                    at::MOVES + k - keep
                 };
                 let mv = Move::from_byte(b[at], game)?;
                 snapshot.record.push_move(mv).ok()?;

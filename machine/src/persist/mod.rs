@@ -32,7 +32,7 @@
 //! | [`ENCODED_LEN`] | a whole snapshot ([`Snapshot::encode`]) |
 //! | 4 | CRC-32 of the encoding, little-endian ([`crc32`]) |
 //! | 0 or more | zeros, padding to whole write and read units of the flash |
-//! | `d` × delta slot | deltas, each: the encoding's 40 bytes from the game setup on (setup, moves, task, flags, stock, pending), their CRC-32, zero padding |
+//! | `d` × delta slot | deltas, each: the encoding's 40 bytes from the game setup on (setup, moves, task, flags, stock, pending; with the `games` feature 42: the game byte and `keep` too), their CRC-32, zero padding |
 //! | rest of the page | erased (0xFF), never written |
 //!
 //! A delta stands for the page's whole snapshot with its game fields replaced
@@ -41,6 +41,16 @@
 //! only when the machine is calibrated or reset, the game fields with every move. On 1 KiB pages with
 //! half-word writes a whole snapshot takes 294 B and a delta slot 44 B: 16 deltas
 //! fit after it, 17 saves per erase ([`Store::SAVES_PER_PAGE`]).
+//!
+//! With the `games` feature a record holds 64 plies: 55 base plies sit before
+//! the game fields, so a delta does not rewrite them, and the game fields hold a
+//! window of nine plies and `keep`, the number of plies taken from the base (the
+//! rest from the window). A whole snapshot keeps every ply it can in its base; a
+//! delta keeps the longest prefix of its page's base plies that its game shares
+//! (none for a new game) and holds the plies after it in the window, so a long
+//! game (achi's slides) is saved in deltas until it goes nine plies past the base,
+//! and then as a whole snapshot on the next page ([`Snapshot::encode`]). A whole
+//! snapshot takes 352 B, a delta slot 46 B: 15 saves per erase.
 //!
 //! A save appends a delta to the newest page when its calibration and pose are
 //! the page's and a slot is free; otherwise it erases the next page in turn (the

@@ -58,11 +58,13 @@ impl<E: core::fmt::Debug> core::fmt::Display for PersistError<E> {
 
 impl<E: core::fmt::Debug> core::error::Error for PersistError<E> {}
 
-/// Where the fields a game changes start in the encoding: the setup, the moves,
-/// the task, the flags, the stock and the pending placement. Everything before
-/// (version, sequence, calibration, pose) changes only when the machine is
-/// calibrated, so a save between calibrations writes only these fields and their
-/// CRC-32 (a delta: 44 B).
+/// Where the fields a game changes start in the encoding: the setup, the moves
+/// (the window of nine), the task, the flags, the stock and the pending placement
+/// (with `games`, the game byte and `keep`). Everything before (version,
+/// sequence, calibration, pose, reset cause, with `games` the base plies) changes
+/// only when the machine is calibrated or reset or a game outgrows the window, so
+/// a save between those writes only these fields and their CRC-32 (a delta: 44 B;
+/// 46 B with `games`).
 pub(super) const DELTA_START: usize = at::DEVICE_FIRST;
 
 /// Seals the encoding's bytes from `from` (0: a whole snapshot, [`DELTA_START`]: a
@@ -356,7 +358,7 @@ impl<S: NorFlash> Store<S> {
         }
         // Zeros past the encoding: the padding (and the unused moves and task items).
         let mut frame = [0; FRAME_BUF];
-        snapshot.encode_into(&mut frame);
+        snapshot.encode_after(&mut frame, &self.head.frame);
         let head = &mut self.head;
         let newest = u32_at(&head.frame, at::SEQUENCE);
         put_u32(&mut frame, at::SEQUENCE, newest);
@@ -381,6 +383,9 @@ impl<S: NorFlash> Store<S> {
             let at = page_at + (Self::FULL_IO + slot * Self::DELTA_IO) as u32;
             (at, DELTA_START, Self::DELTA_IO)
         } else {
+            // A whole snapshot keeps as many plies in its base as it holds.
+            #[cfg(feature = "games")]
+            snapshot.put_plies(&mut frame);
             head.page = (head.page + 1) % self.pages;
             (head.sequence, head.next) = (newest.wrapping_add(1), 0);
             put_u32(&mut frame, at::SEQUENCE, head.sequence);

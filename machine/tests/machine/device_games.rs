@@ -434,10 +434,11 @@ fn base_bytes() -> [u8; ENCODED_LEN] {
     .encode()
 }
 
-/// Where the game byte is: the last byte of the games layout.
-const GAME: usize = ENCODED_LEN - 1;
+/// Where the game byte is: the second-last byte of the games layout (`keep`, the
+/// plies taken from the base, is the last).
+const GAME: usize = ENCODED_LEN - 2;
 /// Where the number of plies is (version, sequence, calibration, margins, pose,
-/// reset cause, the plies past the ninth, device first, first square).
+/// reset cause, the base plies, device first, first square).
 const MOVES_LEN: usize = 1 + 4 + 216 + 8 + 20 + 1 + (RECORD_CAPACITY - 9) + 2;
 
 #[test]

@@ -35,9 +35,16 @@ const RESET_CAUSE: usize = POSE + 20;
 /// The side, first square and number of plies, past the plies beyond the ninth
 /// (none in the default layout).
 const SETUP: usize = RESET_CAUSE + 1 + (RECORD_CAPACITY - 9);
-/// The first nine plies.
+/// The window: the first nine plies in the default layout.
 const MOVES: usize = SETUP + 3;
 const TASK: usize = MOVES + 9;
+/// Where a whole snapshot's first ply is: the window in the default layout, the
+/// base plies in the `games` layout (a whole snapshot keeps all it can there).
+const FIRST_PLY: usize = if RECORD_CAPACITY > 9 {
+    RESET_CAUSE + 1
+} else {
+    MOVES
+};
 const STOCK: usize = TASK + 20 + 1;
 const PENDING: usize = STOCK + 4;
 
@@ -82,8 +89,8 @@ fn corrupt_snapshots_are_refused() {
     });
     refused("a first square past 8", &|b| b[SETUP + 1] = 9);
     refused("more than 9 moves", &|b| b[SETUP + 2] = 10);
-    refused("X twice on one square", &|b| b[MOVES + 1] = 4);
-    refused("a move past square 8", &|b| b[MOVES] = 9);
+    refused("X twice on one square", &|b| b[FIRST_PLY + 1] = 4);
+    refused("a move past square 8", &|b| b[FIRST_PLY] = 9);
     refused("a storage slot that does not exist", &|b| b[STOCK] = 0x20);
     refused("a pending placement from slot 5", &|b| {
         b[PENDING..PENDING + 3].copy_from_slice(&[0, 5, 4])

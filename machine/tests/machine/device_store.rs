@@ -20,21 +20,27 @@ type Kib12 = MemFlash<12288, 1024, 2>;
 /// few saves.
 type Small = MemFlash<1536, 512, 2>;
 
-/// A whole snapshot's record: the snapshot and its CRC (294 B; 350 B in the
+/// A whole snapshot's record: the snapshot and its CRC (294 B; 351 B in the
 /// `games` layout).
-const WHOLE: usize = ENCODED_LEN + 4;
+pub(crate) const WHOLE: usize = ENCODED_LEN + 4;
+/// A whole snapshot as written: padded to the 2-byte write unit (294 B; 352 B
+/// with `games`), where the page's first delta starts.
+pub(crate) const WHOLE_IO: usize = WHOLE.next_multiple_of(2);
 /// A delta's record: the game fields from the side (offset 250; 305 in the `games`
-/// layout, past the plies beyond the ninth) on and the CRC (44 B; 45 B with `games`).
-const DELTA: usize = WHOLE - 250 - (RECORD_CAPACITY - 9);
+/// layout, past the base plies) on and the CRC (44 B; 46 B with `games`: the
+/// game byte and the window's first ply too).
+pub(crate) const DELTA: usize = WHOLE - 250 - (RECORD_CAPACITY - 9);
 /// A delta as written: padded to the 2-byte write unit (44 B; 46 B with `games`).
-const DELTA_IO: usize = DELTA.next_multiple_of(2);
+pub(crate) const DELTA_IO: usize = DELTA.next_multiple_of(2);
 /// Saves per 1 KiB page: a whole snapshot and as many deltas as fit (17; 15 in the
 /// `games` layout).
-const PER_KIB_PAGE: usize = 1 + (1024 - WHOLE) / DELTA_IO;
+pub(crate) const PER_KIB_PAGE: usize = 1 + (1024 - WHOLE_IO) / DELTA_IO;
 const _: () = assert!(Store::<Kib3>::SAVES_PER_PAGE == PER_KIB_PAGE);
-const _: () = assert!(Store::<Small>::SAVES_PER_PAGE == 1 + (512 - WHOLE) / DELTA_IO);
+const _: () = assert!(Store::<Small>::SAVES_PER_PAGE == 1 + (512 - WHOLE_IO) / DELTA_IO);
 #[cfg(not(feature = "games"))]
 const _: () = assert!(WHOLE == 294 && DELTA == 44 && PER_KIB_PAGE == 17);
+#[cfg(feature = "games")]
+const _: () = assert!(WHOLE_IO == 352 && DELTA == 46 && PER_KIB_PAGE == 15);
 
 /// A drawn game: every prefix is a legal game.
 const GAME: [u8; 9] = [4, 0, 2, 6, 3, 5, 7, 1, 8];
@@ -42,7 +48,7 @@ const GAME: [u8; 9] = [4, 0, 2, 6, 3, 5, 7, 1, 8];
 /// The `k`-th snapshot of a run: games of 0 to 9 moves, one save per move, the
 /// board pose recalibrated (a change of the part before the game fields) at each
 /// `k` in `recalibrated`.
-fn snapshot(k: usize, recalibrated: &[usize]) -> Snapshot {
+pub(crate) fn snapshot(k: usize, recalibrated: &[usize]) -> Snapshot {
     let shift = recalibrated.iter().filter(|&&r| r <= k).count() as i32;
     let mut record = GameRecord::new();
     for &m in &GAME[..k % 10] {
@@ -67,12 +73,12 @@ fn snapshot(k: usize, recalibrated: &[usize]) -> Snapshot {
 }
 
 /// What a fresh store (after a reset) loads from `flash`.
-fn boot<F: NorFlash + Clone>(flash: &F) -> Option<Snapshot> {
+pub(crate) fn boot<F: NorFlash + Clone>(flash: &F) -> Option<Snapshot> {
     Store::new(flash.clone(), 0).unwrap().load().unwrap()
 }
 
 /// Whether `got` is `want` (apart from the sequence, which the store sets).
-fn same(got: Option<Snapshot>, want: Option<&Snapshot>) -> bool {
+pub(crate) fn same(got: Option<Snapshot>, want: Option<&Snapshot>) -> bool {
     match (got, want) {
         (Some(g), Some(w)) => Snapshot { sequence: 0, ..g } == *w,
         (None, None) => true,
@@ -85,7 +91,7 @@ fn same(got: Option<Snapshot>, want: Option<&Snapshot>) -> bool {
 /// snapshot loads (the new one only when its record is whole), the store goes on
 /// saving (the retry and the next snapshot load back), with the same store
 /// object and after a reset. Returns the cuts made.
-fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
+pub(crate) fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
     let mut store = Store::new(MemFlash::<N, E, 2>::new(), 0).unwrap();
     let mut cuts = 0;
     for (k, snap) in run.iter().enumerate() {
@@ -98,7 +104,7 @@ fn cut_everywhere<const N: usize, const E: usize>(run: &[Snapshot]) -> usize {
         let erased = after.erases > before.erases;
         assert_eq!(after.writes, before.writes + 1, "save {k}: one record");
         let erase_cuts = if erased { E } else { 0 };
-        let write_len = if erased { WHOLE } else { DELTA_IO };
+        let write_len = if erased { WHOLE_IO } else { DELTA_IO };
         for cut in 0..erase_cuts + write_len {
             // The running store (it knows where the next save goes), or a fresh
             // one after a reset (its save scans the flash first), in turn.
@@ -243,7 +249,7 @@ fn an_unchanged_snapshot_is_not_written_again() {
     );
     // A corrupted newest record is not mistaken for the snapshot: written again.
     let mut flash = store.destroy();
-    flash.bytes[WHOLE + 7] ^= 0x10;
+    flash.bytes[WHOLE_IO + 7] ^= 0x10;
     let mut store = Store::new(flash, 0).unwrap();
     assert!(same(store.load().unwrap(), Some(&snapshot(1, &[]))));
     store.save(&snapshot(2, &[])).unwrap();
@@ -264,7 +270,7 @@ fn saved(n: usize, recalibrated: &[usize]) -> Kib3 {
 fn every_single_bit_flip_of_the_newest_record_falls_back_to_the_one_before() {
     // The newest record a delta (page 1, slot 2), then a whole snapshot (page 2).
     for (n, at, len) in [
-        (PER_KIB_PAGE + 4, 1024 + WHOLE + 2 * DELTA_IO, DELTA),
+        (PER_KIB_PAGE + 4, 1024 + WHOLE_IO + 2 * DELTA_IO, DELTA),
         (2 * PER_KIB_PAGE + 1, 2048, ENCODED_LEN + 4),
     ] {
         let image = saved(n, &[]);
@@ -282,7 +288,7 @@ fn every_single_bit_flip_of_the_newest_record_falls_back_to_the_one_before() {
     }
     // Every record bad: nothing, never a wrong snapshot.
     let mut flash = saved(3, &[]);
-    for at in [10, WHOLE + 10, WHOLE + DELTA_IO + 10] {
+    for at in [10, WHOLE_IO + 10, WHOLE_IO + DELTA_IO + 10] {
         flash.bytes[at] ^= 1;
     }
     assert_eq!(boot(&flash), None);
@@ -308,7 +314,7 @@ fn flash_written_by_the_two_slot_store_loads_and_is_appended_to() {
     // older in page 1 here), zero padding, the rest erased.
     let mut flash = Kib3::new();
     for (page, k, sequence) in [(0, 2, 8u32), (1, 1, 7)] {
-        let mut bytes = [0; WHOLE];
+        let mut bytes = [0; WHOLE_IO];
         let snap = Snapshot {
             sequence,
             ..snapshot(k, &[])
@@ -380,7 +386,7 @@ fn pages_follow_the_flash_geometry_and_bad_bases_are_refused() {
     small_units_and_wide_writes();
     // Past the records, a page stays erased.
     let flash = saved(3, &[]);
-    assert!(flash.bytes[WHOLE + 2 * DELTA_IO..]
+    assert!(flash.bytes[WHOLE_IO + 2 * DELTA_IO..]
         .iter()
         .all(|&b| b == 0xFF));
 }

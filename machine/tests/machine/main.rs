@@ -38,6 +38,8 @@ mod device_sensors;
 mod device_sim;
 #[cfg(feature = "sim-core")]
 mod device_store;
+#[cfg(all(feature = "sim-core", feature = "games"))]
+mod device_store_window;
 #[cfg(feature = "sim")]
 mod device_task_entry;
 #[cfg(feature = "sim")]
