@@ -659,7 +659,12 @@ fn verdict(reports: &[Report], games_reports: &[Report], games_played: bool) -> 
             .iter()
             .map(|(id, ok, all)| format!("{id}:{ok}/{all}"))
             .collect();
-        format!(" games_image={}", c.join(","))
+        // Fault kinds injected and recovered in the games image's fault
+        // scenarios, and switched on (every kind in every game).
+        let f = games_reports
+            .iter()
+            .fold((0, 0), |a, r| (a.0 + r.faults.1, a.1 + r.faults.0));
+        format!(" games_image={} games_faults={}/{}", c.join(","), f.0, f.1)
     } else {
         String::new()
     }
