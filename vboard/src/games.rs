@@ -3,8 +3,11 @@
 //! contest-like scenario (a perfect and an erring person, the device first and
 //! second), a cheat scenario (a device piece moved, or an illegal move of the
 //! person's own: a slide off the lines, a capture straight ahead, a piece moved
-//! twice), a fault scenario (a fault kind a game: a dropped piece, lost steps, a
-//! power cut) and the differential check against the host simulator.
+//! twice), a fault scenario (every fault kind the simulator injects, one a game), a
+//! Level scenario (Level pressed in the person's turn: a confirmation, then the
+//! game goes on or ends as answered) and the differential check against the host
+//! simulator; and once a save whose game number no game of the image has (refused,
+//! said with the lights, a fresh tic-tac-toe game played).
 //!
 //! The operator chooses the game as `firmware/README.md` ("### Games") says:
 //! Level in Setup shows the game, both turn lights and its number in binary on
@@ -45,9 +48,9 @@ pub const GAMES: [Rules; 5] = [
     Rules::Hexapawn,
 ];
 
-/// The scenarios of each game (`NAME-KIND`, NAME the game's id): the same four
+/// The scenarios of each game (`NAME-KIND`, NAME the game's id): the same five
 /// for every game.
-pub const KINDS: [&str; 4] = ["game", "cheats", "faults", "differential"];
+pub const KINDS: [&str; 5] = ["game", "cheats", "faults", "level", "differential"];
 
 /// The game number the lights show in Setup after Level (both turn lights, no
 /// Error; the number on Lamp, Win, Draw, Loss); `None` for any other lights.
@@ -655,14 +658,15 @@ pub fn counts(reports: &[Report]) -> Vec<(&'static str, usize, usize)> {
 
 /// The device's move times of each game (Device-turn light to Human-turn light or
 /// a result: a placement, a slide's two travels, a capture and its pawn's move),
-/// over the nominal scenarios of the games image: `(game id, sorted ms)`.
+/// over the nominal scenarios of the games image but its fault scenarios (whose
+/// recoveries are no move time): `(game id, sorted ms)`.
 pub fn move_times(reports: &[Report]) -> Vec<(&'static str, Vec<u32>)> {
     GAMES
         .iter()
         .map(|rules| {
             let mut v: Vec<u32> = reports
                 .iter()
-                .filter(|r| r.nominal)
+                .filter(|r| r.nominal && !r.name.ends_with("-faults"))
                 .flat_map(|r| r.games.iter())
                 .filter(|g| g.game == *rules)
                 .flat_map(|g| g.placements_ms.iter().copied())
