@@ -732,6 +732,47 @@ mod tests {
     }
 
     #[test]
+    fn the_unknown_save_is_refused_by_the_machines_decoder_and_keeps_the_rest() {
+        use tictable_machine::classify::Calibration;
+        use tictable_machine::controller::{GameSetup, Mode};
+        use tictable_machine::model::ResetCause;
+        use tictable_machine::motion::{Point, Pose};
+        let snap = Snapshot {
+            sequence: 3,
+            calibration: Calibration::default(),
+            pose: Pose::new(Point::mm(160, 130), -200, 32_000).unwrap(),
+            reset_cause: ResetCause::PowerOn,
+            setup: GameSetup {
+                device_first: false,
+                first_square: None,
+            },
+            record: GameRecord::new(),
+            mode: Mode::Game,
+            active: false,
+            stock: [0b11111; 2],
+            suspect: [0; 2],
+            pending: None,
+        };
+        let mut store = Store::new(Pages::new(), 0).unwrap();
+        store.save(&snap).unwrap();
+        let mut flash = vec![0xFF; crate::STORE_OFFSET];
+        flash.extend_from_slice(&store.destroy().bytes);
+        let saved = unknown_save(&flash, UNKNOWN_GAME).unwrap();
+        let mut pages = Pages::new();
+        pages.bytes.copy_from_slice(&saved[crate::STORE_OFFSET..]);
+        let got = Store::new(pages, 0).unwrap().load().unwrap().unwrap();
+        assert_eq!(got.record.refused_game(), Some(UNKNOWN_GAME));
+        assert_eq!(got.record.game(), Rules::TicTacToe);
+        assert!(!got.active && got.record.is_empty());
+        assert_eq!((got.pose, got.calibration), (snap.pose, snap.calibration));
+        // The image before its store pages is kept.
+        assert_eq!(saved[..crate::STORE_OFFSET], flash[..crate::STORE_OFFSET]);
+        // A known game's number is no unknown save; a flash without a save none.
+        assert!(unknown_save(&flash, Rules::Achi.code()).is_err());
+        assert!(unknown_save(&vec![0xFF; flash.len()], UNKNOWN_GAME).is_err());
+    }
+
+    #[test]
     fn the_people_play_legal_moves() {
         for rules in GAMES.into_iter().filter(|r| !r.places_only()) {
             let p = rules.start();
