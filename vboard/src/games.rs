@@ -32,10 +32,10 @@ use std::collections::HashMap;
 use tictable::{Board, Player, Square};
 use tictable_machine::controller::{best_moves_of, Move, MoveChooser, Position, Rules};
 use tictable_machine::model::GameRecord;
-use tictable_machine::persist::{crc32, Snapshot, Store, ENCODED_LEN};
-use tictable_machine::sim::flash::MemFlash;
 use tictable_machine::panel::{Button, Light};
+use tictable_machine::persist::{crc32, Snapshot, Store, ENCODED_LEN};
 use tictable_machine::sim::faults::FaultKind;
+use tictable_machine::sim::flash::MemFlash;
 use tictable_machine::sim::human::{SimHuman, Style};
 use tictable_machine::sim::scenario::{GameReport, Scenario};
 
@@ -326,8 +326,9 @@ pub fn refused_save(
         ));
     }
     let now = s.ms;
-    s.log
-        .push(format!("{now:8} ms Level shows game {shown:?}: Side pressed"));
+    s.log.push(format!(
+        "{now:8} ms Level shows game {shown:?}: Side pressed"
+    ));
     s.human.press(Button::Side, now);
     s.run_for(400)
 }
@@ -477,8 +478,10 @@ pub fn judge(plan: &Plan, r: &mut Report) {
             .map(|k| k.to_string())
             .collect();
         if !missing.is_empty() {
-            r.violations
-                .push(format!("fault kinds never switched on: {}", missing.join(", ")));
+            r.violations.push(format!(
+                "fault kinds never switched on: {}",
+                missing.join(", ")
+            ));
         }
         if r.faults != (FaultKind::ALL.len() as u32, FaultKind::ALL.len() as u32) {
             r.violations.push(format!(

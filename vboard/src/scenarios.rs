@@ -52,9 +52,7 @@ pub const FAULT_RATES: [(FaultKind, f64); 10] = [
 
 /// [`FAULT_RATES`] as bursts, one a game.
 pub fn bursts() -> impl Iterator<Item = Burst> {
-    FAULT_RATES
-        .iter()
-        .map(|&(kind, rate)| Burst { kind, rate })
+    FAULT_RATES.iter().map(|&(kind, rate)| Burst { kind, rate })
 }
 
 /// A scenario: how the board is built, what flash it starts with, the games.

@@ -1090,9 +1090,8 @@ impl<'a> Session<'a> {
             }
             if let (Some(a), Some(confirm)) = (ask.as_mut(), spec.level_mid_game) {
                 let problems = r.level.get_or_insert_with(Vec::new);
-                let turn_begins = human_turn
-                    && !l[Light::DeviceTurn.index()]
-                    && !(was[Light::HumanTurn.index()] && !was[Light::Error.index()]);
+                let turn_was = was[Light::HumanTurn.index()] && !was[Light::Error.index()];
+                let turn_begins = human_turn && !l[Light::DeviceTurn.index()] && !turn_was;
                 if let Some(ended) = self.level_step(a, confirm, turn_begins, l, moving, problems) {
                     if ended {
                         r.ended_by_level = true;
