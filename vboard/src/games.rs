@@ -736,26 +736,14 @@ mod tests {
 
     #[test]
     fn the_unknown_save_is_refused_by_the_machines_decoder_and_keeps_the_rest() {
-        use tictable_machine::classify::Calibration;
-        use tictable_machine::controller::{GameSetup, Mode};
-        use tictable_machine::model::ResetCause;
-        use tictable_machine::motion::{Point, Pose};
-        let snap = Snapshot {
-            sequence: 3,
-            calibration: Calibration::default(),
-            pose: Pose::new(Point::mm(160, 130), -200, 32_000).unwrap(),
-            reset_cause: ResetCause::PowerOn,
-            setup: GameSetup {
-                device_first: false,
-                first_square: None,
-            },
-            record: GameRecord::new(),
-            mode: Mode::Game,
-            active: false,
-            stock: [0b11111; 2],
-            suspect: [0; 2],
-            pending: None,
-        };
+        // The host machine's snapshot (calibrated, a fresh game).
+        let mut why = vec![];
+        let world = host_world(&unknown_save_plan(), &mut why).expect("a host world");
+        let replay = Replay::new(Rules::TicTacToe, true, &[]);
+        let snap = host_machine(&world, &replay, &mut why)
+            .expect("a host machine")
+            .controller
+            .snapshot();
         let mut store = Store::new(Pages::new(), 0).unwrap();
         store.save(&snap).unwrap();
         let mut flash = vec![0xFF; crate::STORE_OFFSET];
