@@ -206,8 +206,8 @@ fn level_plan(rules: Rules) -> Plan {
     )
 }
 
-/// The game number of [`unknown_save_plan`]'s save: the next after the image's
-/// six, as a later build's save might hold.
+/// The game number of the save of `tictactoe-unknown-save` ([`unknown_save`]):
+/// the next after the image's six, as a later build's save might hold.
 pub const UNKNOWN_GAME: u8 = 7;
 
 /// A save whose game number no game of the image has, on the calibrated flash:
