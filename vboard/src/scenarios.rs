@@ -34,9 +34,9 @@ pub struct Burst {
 /// person puts the board right), `power-cut` per change of the lights (at a random
 /// moment within 3 s or inside the next save's erase or write; the image boots
 /// cold with the flash kept and resumes the game, or the operator starts it
-/// again). The default image's `faults` plays the
-/// first nine in this order (`bus-hang` has `bus-held-low`); each game of the
-/// `games` image all ten ([`crate::games`]).
+/// again). The default image's `faults` plays the first nine in this order
+/// (`bus-hang` is `bus-held-low`'s second game); each game of the `games` image
+/// all ten ([`crate::games`]).
 pub const FAULT_RATES: [(FaultKind, f64); 10] = [
     (FaultKind::I2c, 0.05),
     (FaultKind::Brownout, 10.0),
@@ -280,10 +280,7 @@ pub fn rest() -> Vec<Plan> {
             plain,
         ],
     );
-    held.bursts[1] = Some(Burst {
-        kind: FaultKind::BusHang,
-        rate: 10.0,
-    });
+    held.bursts[1] = bursts().find(|b| b.kind == FaultKind::BusHang);
     v.push(held);
     // A glitch locks I2C1's BUSY 3 s after Start (ES096 §2.8.7): a reset alone
     // leaves it set; the game must end normally after the erratum's sequence.
