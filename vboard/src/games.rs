@@ -333,13 +333,18 @@ pub fn refused_save(
     s.run_for(400)
 }
 
-/// `rules`' fault scenario: a game for each fault kind the simulator injects
-/// (`FaultKind::ALL`, at [`crate::scenarios::FAULT_RATES`]' rates), a perfect
-/// person, the device first and second in turn; each kind must be injected in its
-/// game and the game end as the rules say (no value given away, no piece lost, a
-/// result).
+/// `rules`' fault scenario: a game for each fault kind the simulator injects, in
+/// the order of `FaultKind::ALL` at [`crate::scenarios::FAULT_RATES`]' rates, a
+/// perfect person, the device first and second in turn (`drop` with the device
+/// first: a drop comes 0.1 to 2.5 s after the grip, so it needs long carries, which
+/// a short game of the device second in achi lacked with world seed 9); each kind
+/// must be injected in its game and the game end as the rules say (no value given
+/// away, no piece lost, a result).
 fn faults_plan(rules: Rules) -> Plan {
-    let kinds: Vec<Burst> = crate::scenarios::bursts().collect();
+    let kinds: Vec<Burst> = FaultKind::ALL
+        .into_iter()
+        .filter_map(|k| crate::scenarios::bursts().find(|b| b.kind == k))
+        .collect();
     let mut f = plan(
         format!("{}-faults", rules.id()),
         true,
