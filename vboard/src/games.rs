@@ -3,8 +3,11 @@
 //! contest-like scenario (a perfect and an erring person, the device first and
 //! second), a cheat scenario (a device piece moved, or an illegal move of the
 //! person's own: a slide off the lines, a capture straight ahead, a piece moved
-//! twice), a fault scenario (a fault kind a game: a dropped piece, lost steps, a
-//! power cut) and the differential check against the host simulator.
+//! twice), a fault scenario (every fault kind the simulator injects, one a game), a
+//! Level scenario (Level pressed in the person's turn: a confirmation, then the
+//! game goes on or ends as answered) and the differential check against the host
+//! simulator; and once a save whose game number no game of the image has (refused,
+//! said with the lights, a fresh tic-tac-toe game played).
 //!
 //! The operator chooses the game as `firmware/README.md` ("### Games") says:
 //! Level in Setup shows the game, both turn lights and its number in binary on
@@ -21,13 +24,18 @@
 
 use crate::differential::{host_machine, host_world, result};
 use crate::scenarios::{Burst, Plan, Report};
-use crate::session::{Bench, GameResult, GameSpec, RunError, Session};
+use crate::session::{
+    exactly, lit, Bench, GameResult, GameSpec, RunError, Session, READY_LIMIT_MS,
+};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use tictable::{Board, Player, Square};
 use tictable_machine::controller::{best_moves_of, Move, MoveChooser, Position, Rules};
+use tictable_machine::model::GameRecord;
 use tictable_machine::panel::{Button, Light};
+use tictable_machine::persist::{crc32, Snapshot, Store, ENCODED_LEN};
 use tictable_machine::sim::faults::FaultKind;
+use tictable_machine::sim::flash::MemFlash;
 use tictable_machine::sim::human::{SimHuman, Style};
 use tictable_machine::sim::scenario::{GameReport, Scenario};
 
@@ -40,9 +48,9 @@ pub const GAMES: [Rules; 5] = [
     Rules::Hexapawn,
 ];
 
-/// The scenarios of each game (`NAME-KIND`, NAME the game's id): the same four
+/// The scenarios of each game (`NAME-KIND`, NAME the game's id): the same five
 /// for every game.
-pub const KINDS: [&str; 4] = ["game", "cheats", "faults", "differential"];
+pub const KINDS: [&str; 5] = ["game", "cheats", "faults", "level", "differential"];
 
 /// The game number the lights show in Setup after Level (both turn lights, no
 /// Error; the number on Lamp, Win, Draw, Loss); `None` for any other lights.
@@ -156,15 +164,6 @@ fn game_plan(rules: Rules, calibrated: bool) -> Plan {
     )
 }
 
-/// The fault kinds of each game's fault scenario, one a game, and their rates
-/// (as the default image's `faults`): a piece dropped in transit, lost steps, a
-/// power cut.
-const FAULTS: [(FaultKind, f64); 3] = [
-    (FaultKind::Drop, 10.0),
-    (FaultKind::LostSteps, 1.0 / 2e-5),
-    (FaultKind::PowerCut, 0.3),
-];
-
 /// Every scenario of the games image after [`first`], on its flash.
 pub fn rest() -> Vec<Plan> {
     let mut v = vec![];
@@ -184,23 +183,177 @@ pub fn rest() -> Vec<Plan> {
             true,
             vec![cheater(false), cheater(true)],
         ));
-        let mut f = plan(
-            format!("{}-faults", rules.id()),
-            true,
-            FAULTS
-                .iter()
-                .enumerate()
-                .map(|(i, _)| spec(rules, i % 2 == 0, Style::Perfect))
-                .collect(),
-        );
-        f.bursts = FAULTS
-            .iter()
-            .map(|&(kind, rate)| Some(Burst { kind, rate }))
-            .collect();
-        v.push(f);
+        v.push(faults_plan(rules));
+        v.push(level_plan(rules));
         v.push(differential_plan(rules));
     }
+    v.push(unknown_save_plan());
     v
+}
+
+/// `rules`' scenario of the Level button pressed in the person's first turn,
+/// the device first: answered with Side (the game goes on as it was, to its
+/// end), then with Level again (the game ends: the board cleared, Setup).
+fn level_plan(rules: Rules) -> Plan {
+    let asked = |confirm| GameSpec {
+        level_mid_game: Some(confirm),
+        ..spec(rules, true, Style::Perfect)
+    };
+    plan(
+        format!("{}-level", rules.id()),
+        true,
+        vec![asked(false), asked(true)],
+    )
+}
+
+/// The game number of the save of `tictactoe-unknown-save` ([`unknown_save`]):
+/// the next after the image's six, as a later build's save might hold.
+pub const UNKNOWN_GAME: u8 = 7;
+
+/// A save whose game number no game of the image has, on the calibrated flash:
+/// refused with Error + Lamp + Win, a fresh tic-tac-toe game after Start
+/// ([`refused_save`]), which a perfect person then plays, the device first.
+fn unknown_save_plan() -> Plan {
+    let mut p = plan(
+        format!("{}-unknown-save", Rules::TicTacToe.id()),
+        true,
+        vec![GameSpec {
+            device_first: Some(true),
+            ..GameSpec::plain(Style::Perfect)
+        }],
+    );
+    p.saved_game = Some(UNKNOWN_GAME);
+    p
+}
+
+/// The snapshot pages of the firmware's store (`firmware/src/storage.rs`): 24
+/// pages of 1 KiB from [`crate::STORE_OFFSET`], written a half-word at a time.
+type Pages = MemFlash<{ 24 * 1024 }, 1024, 2>;
+
+/// `flash` (the games image's, calibrated) with its snapshot pages holding one
+/// save, written by the machine crate's store: the newest snapshot's
+/// calibration, pose and stock, an achi game two plies in, the device first, its
+/// game byte then `code` and the record sealed again with its CRC-32 (as a later
+/// build's save, or a corrupted one, might hold). Checked to decode as the
+/// machine's decoder must take it: refused, the rest kept.
+pub fn unknown_save(flash: &[u8], code: u8) -> Result<Vec<u8>, String> {
+    let mut pages = Pages::new();
+    let region = flash
+        .get(crate::STORE_OFFSET..)
+        .filter(|r| r.len() == pages.bytes.len())
+        .ok_or("the flash is not the blue pill's 64 KiB")?;
+    pages.bytes.copy_from_slice(region);
+    let mut snap = Store::new(pages, 0)
+        .and_then(|mut st| st.load())
+        .map_err(|e| format!("the calibrated flash's store: {e}"))?
+        .ok_or("no save on the calibrated flash")?;
+    let mut record = GameRecord::of_game(Rules::Achi);
+    for s in [4, 0] {
+        let s = Square::new(s).ok_or("no such square")?;
+        record
+            .push_move(Move::Place(s))
+            .map_err(|e| format!("{e:?}"))?;
+    }
+    snap.record = record;
+    snap.active = true;
+    snap.setup.device_first = true;
+    let mut store = Store::new(Pages::new(), 0).map_err(|e| e.to_string())?;
+    store.save(&snap).map_err(|e| e.to_string())?;
+    let mut bytes = store.destroy().bytes;
+    // The game byte is the encoding's last (`games` format): the whole snapshot
+    // at the first page's start, its CRC-32 after it.
+    let game_at = ENCODED_LEN - 1;
+    if bytes[game_at] != Rules::Achi.code() {
+        return Err(format!("the save's byte {game_at} is not the game's"));
+    }
+    bytes[game_at] = code;
+    let crc = crc32(&bytes[..ENCODED_LEN]);
+    bytes[ENCODED_LEN..ENCODED_LEN + 4].copy_from_slice(&crc.to_le_bytes());
+    match Snapshot::decode(&bytes[..ENCODED_LEN]) {
+        Some(d) if d.record.refused_game() == Some(code) && !d.active => {}
+        other => {
+            return Err(format!(
+                "the save of game {code} does not decode as refused: {:?}",
+                other.map(|d| d.record.refused_game())
+            ))
+        }
+    }
+    let mut out = flash.to_vec();
+    out[crate::STORE_OFFSET..].copy_from_slice(&bytes);
+    Ok(out)
+}
+
+/// The image boots on [`unknown_save`]'s flash: the lights must say the saved
+/// game was refused (Error + Lamp + Win, `firmware/README.md`'s table) and stay
+/// so; after Start, Setup, where Level must show game 1 (tic-tac-toe, fresh);
+/// Side then shows the setup's lights again. What differs goes into
+/// `violations`; a machine that never says it is stuck.
+pub fn refused_save(
+    s: &mut Session,
+    code: u8,
+    violations: &mut Vec<String>,
+) -> Result<(), RunError> {
+    let said = [Light::Lamp, Light::Win, Light::Error];
+    if !s.run_until(READY_LIMIT_MS, |s| exactly(&s.lights(), &said))? {
+        return Err(RunError::Stuck(format!(
+            "a save of game {code} (no game of the image's): the lights never said so ({said:?}); lights {:?}",
+            lit(&s.lights())
+        )));
+    }
+    s.run_for(2_000)?;
+    let l = s.lights();
+    if !exactly(&l, &said) {
+        violations.push(format!(
+            "the refused save's lights gave way to {:?} before Start",
+            lit(&l)
+        ));
+    }
+    let now = s.ms;
+    s.log.push(format!(
+        "{now:8} ms the save of game {code} refused (lights {:?}): Start pressed",
+        lit(&l)
+    ));
+    s.human.press(Button::Start, now);
+    s.wait_ready(READY_LIMIT_MS)?;
+    let now = s.ms;
+    s.human.press(Button::Level, now);
+    s.run_for(400)?;
+    let shown = shown_game(&s.lights());
+    if shown != Some(Rules::TicTacToe.code()) {
+        violations.push(format!(
+            "after the refused save Level shows game {shown:?}, not a fresh tic-tac-toe game ({})",
+            Rules::TicTacToe.code()
+        ));
+    }
+    let now = s.ms;
+    s.log.push(format!(
+        "{now:8} ms Level shows game {shown:?}: Side pressed"
+    ));
+    s.human.press(Button::Side, now);
+    s.run_for(400)
+}
+
+/// `rules`' fault scenario: a game for each fault kind the simulator injects, in
+/// the order of `FaultKind::ALL` at [`crate::scenarios::FAULT_RATES`]' rates, a
+/// perfect person, the device first and second in turn (`drop` with the device
+/// first: a drop comes 0.1 to 2.5 s after the grip, so it needs long carries, which
+/// a short game of the device second in achi lacked with world seed 9); each kind
+/// must be injected in its game and the game end as the rules say (no value given
+/// away, no piece lost, a result).
+fn faults_plan(rules: Rules) -> Plan {
+    let kinds: Vec<Burst> = FaultKind::ALL
+        .into_iter()
+        .filter_map(|k| crate::scenarios::bursts().find(|b| b.kind == k))
+        .collect();
+    let mut f = plan(
+        format!("{}-faults", rules.id()),
+        true,
+        (0..kinds.len())
+            .map(|i| spec(rules, i % 2 == 0, Style::Perfect))
+            .collect(),
+    );
+    f.bursts = kinds.into_iter().map(Some).collect();
+    f
 }
 
 /// The name of `rules`' differential scenario.
@@ -319,6 +472,29 @@ pub fn judge(plan: &Plan, r: &mut Report) {
         let made: u32 = r.games.iter().map(|g| g.cheats + g.illegal.0).sum();
         if made == 0 {
             r.violations.push("the person never cheated".into());
+        }
+    }
+    if plan.name.ends_with("-faults") {
+        // Every kind switched on in a game of its own, each injected (the
+        // session counts it: `Report::faults`) and recovered.
+        let missing: Vec<String> = FaultKind::ALL
+            .into_iter()
+            .filter(|k| !plan.bursts.iter().flatten().any(|b| b.kind == *k))
+            .map(|k| k.to_string())
+            .collect();
+        if !missing.is_empty() {
+            r.violations.push(format!(
+                "fault kinds never switched on: {}",
+                missing.join(", ")
+            ));
+        }
+        if r.faults != (FaultKind::ALL.len() as u32, FaultKind::ALL.len() as u32) {
+            r.violations.push(format!(
+                "{} of {} fault kinds injected and recovered ({} switched on)",
+                r.faults.1,
+                FaultKind::ALL.len(),
+                r.faults.0
+            ));
         }
     }
     if let Some(rules) = differential_game(plan) {
@@ -472,8 +648,8 @@ fn compare(rules: Rules, plan: &Plan, r: &mut Report) {
 
 /// The scenarios of the games image, by game: `(game id, passed, run)`.
 pub fn counts(reports: &[Report]) -> Vec<(&'static str, usize, usize)> {
-    GAMES
-        .iter()
+    std::iter::once(Rules::TicTacToe)
+        .chain(GAMES)
         .map(|rules| {
             let mine = reports
                 .iter()
@@ -483,19 +659,22 @@ pub fn counts(reports: &[Report]) -> Vec<(&'static str, usize, usize)> {
             });
             (rules.id(), ok, all)
         })
+        // Tic-tac-toe's scenario (the refused save) only when it played.
+        .filter(|&(_, _, all)| all > 0)
         .collect()
 }
 
 /// The device's move times of each game (Device-turn light to Human-turn light or
 /// a result: a placement, a slide's two travels, a capture and its pawn's move),
-/// over the nominal scenarios of the games image: `(game id, sorted ms)`.
+/// over the nominal scenarios of the games image but its fault scenarios (whose
+/// recoveries are no move time): `(game id, sorted ms)`.
 pub fn move_times(reports: &[Report]) -> Vec<(&'static str, Vec<u32>)> {
     GAMES
         .iter()
         .map(|rules| {
             let mut v: Vec<u32> = reports
                 .iter()
-                .filter(|r| r.nominal)
+                .filter(|r| r.nominal && !r.name.ends_with("-faults"))
                 .flat_map(|r| r.games.iter())
                 .filter(|g| g.game == *rules)
                 .flat_map(|g| g.placements_ms.iter().copied())
@@ -558,6 +737,35 @@ mod tests {
             assert_eq!((&bad).choose_move(&p), None);
             assert!(bad.mismatches.borrow()[0].contains("the image played"));
         }
+    }
+
+    #[test]
+    fn the_unknown_save_is_refused_by_the_machines_decoder_and_keeps_the_rest() {
+        // The host machine's snapshot (calibrated, a fresh game).
+        let mut why = vec![];
+        let world = host_world(&unknown_save_plan(), &mut why).expect("a host world");
+        let replay = Replay::new(Rules::TicTacToe, true, &[]);
+        let snap = host_machine(&world, &replay, &mut why)
+            .expect("a host machine")
+            .controller
+            .snapshot();
+        let mut store = Store::new(Pages::new(), 0).unwrap();
+        store.save(&snap).unwrap();
+        let mut flash = vec![0xFF; crate::STORE_OFFSET];
+        flash.extend_from_slice(&store.destroy().bytes);
+        let saved = unknown_save(&flash, UNKNOWN_GAME).unwrap();
+        let mut pages = Pages::new();
+        pages.bytes.copy_from_slice(&saved[crate::STORE_OFFSET..]);
+        let got = Store::new(pages, 0).unwrap().load().unwrap().unwrap();
+        assert_eq!(got.record.refused_game(), Some(UNKNOWN_GAME));
+        assert_eq!(got.record.game(), Rules::TicTacToe);
+        assert!(!got.active && got.record.is_empty());
+        assert_eq!((got.pose, got.calibration), (snap.pose, snap.calibration));
+        // The image before its store pages is kept.
+        assert_eq!(saved[..crate::STORE_OFFSET], flash[..crate::STORE_OFFSET]);
+        // A known game's number is no unknown save; a flash without a save none.
+        assert!(unknown_save(&flash, Rules::Achi.code()).is_err());
+        assert!(unknown_save(&vec![0xFF; flash.len()], UNKNOWN_GAME).is_err());
     }
 
     #[test]

@@ -8,9 +8,11 @@
 //! ```
 //!
 //! `--games GAMES_IMAGE` plays the `games` image's scenarios too
-//! (`tictable_vboard::games`: each game's contest-like, cheat, fault and
-//! differential scenarios); the PASS line then ends with their counts by game
-//! (`games_image=misere:4/4,...`) and the figures with its move times by game.
+//! (`tictable_vboard::games`: each game's contest-like, cheat, fault, Level and
+//! differential scenarios, and a save of an unknown game); the PASS line then ends
+//! with their counts by game (`games_image=tictactoe:1/1,misere:5/5,...`) and the
+//! fault kinds recovered over injected (`games_faults=50/50`: every kind in every
+//! game), the figures with its move times by game.
 //!
 //! `--seed N` seeds every scenario's world (default 7: the figures of the docs):
 //! other worlds, other parts (each scenario's PVD levels, printed under its line),
@@ -575,7 +577,7 @@ fn figures(reports: &[Report], games_reports: &[Report]) -> String {
             })
             .collect();
         out.push_str(&format!(
-            "\n  the `games` image, the device's move (Device-turn light to Human-turn light or a result: a placement, a slide, or a capture with the taken pawn carried off first) by game: {}; stack high-water mark {} B",
+            "\n  the `games` image, the device's move (Device-turn light to Human-turn light or a result: a placement, a slide, or a capture with the taken pawn carried off first; the fault scenarios left out) by game: {}; stack high-water mark {} B",
             times.join("; "),
             games_reports.iter().map(|r| r.figures.stack_b).max().unwrap_or(0)
         ));
@@ -659,7 +661,12 @@ fn verdict(reports: &[Report], games_reports: &[Report], games_played: bool) -> 
             .iter()
             .map(|(id, ok, all)| format!("{id}:{ok}/{all}"))
             .collect();
-        format!(" games_image={}", c.join(","))
+        // Fault kinds injected and recovered in the games image's fault
+        // scenarios, and switched on (every kind in every game).
+        let f = games_reports
+            .iter()
+            .fold((0, 0), |a, r| (a.0 + r.faults.1, a.1 + r.faults.0));
+        format!(" games_image={} games_faults={}/{}", c.join(","), f.0, f.1)
     } else {
         String::new()
     }

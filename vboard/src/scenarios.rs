@@ -26,6 +26,35 @@ pub struct Burst {
     pub rate: f64,
 }
 
+/// Every fault kind the simulator injects (`FaultKind::ALL`) and the rate a
+/// scenario switches it on at (see `SimConfig::set_faults`), rates that strike
+/// early in a game: `stuck-sensor` 0.05 per sensor read (a game reads the sensors
+/// a few hundred times while its burst is on, so 0.01 missed a game now and then),
+/// `human-extra` per turn of the person (the machine must show the error, the
+/// person puts the board right), `power-cut` per change of the lights (at a random
+/// moment within 3 s or inside the next save's erase or write; the image boots
+/// cold with the flash kept and resumes the game, or the operator starts it
+/// again). The default image's `faults` plays the first nine in this order
+/// (`bus-hang` is `bus-held-low`'s second game); each game of the `games` image
+/// all ten ([`crate::games`]).
+pub const FAULT_RATES: [(FaultKind, f64); 10] = [
+    (FaultKind::I2c, 0.05),
+    (FaultKind::Brownout, 10.0),
+    (FaultKind::StuckSensor, 50.0),
+    (FaultKind::Magnet, 0.5),
+    (FaultKind::LostSteps, 1.0 / 2e-5),
+    (FaultKind::Drop, 10.0),
+    (FaultKind::Bump, 10.0),
+    (FaultKind::HumanExtra, 1.0),
+    (FaultKind::PowerCut, 0.3),
+    (FaultKind::BusHang, 10.0),
+];
+
+/// [`FAULT_RATES`] as bursts, one a game.
+pub fn bursts() -> impl Iterator<Item = Burst> {
+    FAULT_RATES.iter().map(|&(kind, rate)| Burst { kind, rate })
+}
+
 /// A scenario: how the board is built, what flash it starts with, the games.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -56,6 +85,12 @@ pub struct Plan {
     /// Press Level once before every game but the first, and hold each game's first
     /// two device placements to [`THINK_LIMIT_MS`] ([`levels_first_moves`]).
     pub level_each_game: bool,
+    /// The snapshot pages hold one save (of the calibrated flash's calibration)
+    /// whose game byte is this number, one no game of the image has
+    /// ([`crate::games::unknown_save`]): the machine must refuse it, say so with
+    /// its lights (Error + Lamp + Win) and, after Start, offer a fresh
+    /// tic-tac-toe game (Level shows game 1), which the games then play.
+    pub saved_game: Option<u8>,
 }
 
 impl Plan {
@@ -73,6 +108,7 @@ impl Plan {
             old_data: false,
             contest: false,
             level_each_game: false,
+            saved_game: None,
         }
     }
 }
@@ -244,10 +280,7 @@ pub fn rest() -> Vec<Plan> {
             plain,
         ],
     );
-    held.bursts[1] = Some(Burst {
-        kind: FaultKind::BusHang,
-        rate: 10.0,
-    });
+    held.bursts[1] = bursts().find(|b| b.kind == FaultKind::BusHang);
     v.push(held);
     // A glitch locks I2C1's BUSY 3 s after Start (ES096 §2.8.7): a reset alone
     // leaves it set; the game must end normally after the erratum's sequence.
@@ -260,30 +293,10 @@ pub fn rest() -> Vec<Plan> {
         }],
     ));
     // One game for each other kind of `--faults all` (`bus-hang` above), at
-    // rates that strike early in the game (see `SimConfig::set_faults`):
-    // `stuck-sensor` per sensor read, `human-extra` per turn of the person (the
-    // machine must show the error, the person puts the board right),
-    // `power-cut` per change of the lights (at a random moment within 3 s or
-    // inside the next save's erase or write; the image boots cold with the
-    // flash kept and resumes the game, or the operator starts it again).
-    let kinds = [
-        (FaultKind::I2c, 0.05),
-        (FaultKind::Brownout, 10.0),
-        // 0.05 per sensor read: a game reads the sensors a few hundred times
-        // while its burst is on, so 0.01 missed a game now and then.
-        (FaultKind::StuckSensor, 50.0),
-        (FaultKind::Magnet, 0.5),
-        (FaultKind::LostSteps, 1.0 / 2e-5),
-        (FaultKind::Drop, 10.0),
-        (FaultKind::Bump, 10.0),
-        (FaultKind::HumanExtra, 1.0),
-        (FaultKind::PowerCut, 0.3),
-    ];
+    // the rates of [`FAULT_RATES`].
+    let kinds: Vec<Burst> = bursts().filter(|b| b.kind != FaultKind::BusHang).collect();
     let mut f = Plan::new("faults", true, kinds.iter().map(|_| plain).collect());
-    f.bursts = kinds
-        .iter()
-        .map(|&(kind, rate)| Some(Burst { kind, rate }))
-        .collect();
+    f.bursts = kinds.into_iter().map(Some).collect();
     v.push(f);
     // The sensor boards' LEDs dim (0.22 of their light, a blank flash: the
     // guided calibration under them): a black piece reads 46 to 72 counts clear,
@@ -481,6 +494,15 @@ pub fn run_watched(
             *b = (i as u8).wrapping_mul(37) ^ 0x5A;
         }
         Some(f)
+    } else if let Some(code) = plan.saved_game {
+        match flash.map(|f| crate::games::unknown_save(f, code)) {
+            Some(Ok(f)) => Some(f),
+            Some(Err(e)) => {
+                r.violations.push(e);
+                return r;
+            }
+            None => None,
+        }
     } else if plan.calibrated {
         flash.map(<[u8]>::to_vec)
     } else {
@@ -539,7 +561,9 @@ pub fn run_watched(
 }
 
 fn play(plan: &Plan, s: &mut Session, r: &mut Report) -> Result<(), RunError> {
-    if !plan.calibrated {
+    if let Some(code) = plan.saved_game {
+        crate::games::refused_save(s, code, &mut r.violations)?;
+    } else if !plan.calibrated {
         s.calibrate()?;
     } else if s.wait_ready(crate::session::READY_LIMIT_MS).is_err() {
         return Err(RunError::Stuck(

@@ -155,6 +155,11 @@ pub struct GameSpec {
     /// image, [`crate::games::choose_game`]); `None`: the machine's game as it
     /// is (tic-tac-toe in the default image).
     pub game: Option<Rules>,
+    /// The operator presses Level in the person's first turn (the `games` image:
+    /// the machine must ask for confirmation, every light on), then answers:
+    /// `Some(true)` Level again (the game ends: the board to clear, then Setup),
+    /// `Some(false)` Side (the game goes on as it was).
+    pub level_mid_game: Option<bool>,
 }
 
 /// A supply sag: VDD at `mv` from `after_ms` after Start for `for_ms`.
@@ -196,6 +201,7 @@ impl GameSpec {
             && self.exception_mid_move.is_none()
             && !self.crystal_fails_mid_move
             && self.arlo_storm_after_ms.is_none()
+            && self.level_mid_game.is_none()
     }
 
     /// A plain game.
@@ -218,6 +224,7 @@ impl GameSpec {
             device_first: None,
             may_lose: false,
             game: None,
+            level_mid_game: None,
         }
     }
 }
@@ -283,13 +290,19 @@ pub struct GameResult {
     /// straight ahead, a piece moved twice: `SimHuman::illegal`), and those the
     /// machine refused with the Error light before it moved again.
     pub illegal: (u32, u32),
+    /// Level pressed mid-game ([`GameSpec::level_mid_game`]): what the machine did
+    /// other than ask for confirmation and take the answer, in words (`None`:
+    /// never pressed).
+    pub level: Option<Vec<String>>,
+    /// The game ended with Level pressed twice (the board cleared as asked).
+    pub ended_by_level: bool,
 }
 
 impl GameResult {
     /// The rule violations of this game, in words (empty: it passed).
     pub fn violations(&self) -> Vec<String> {
         let mut v = vec![];
-        if !self.finished && !self.given_up {
+        if !self.finished && !self.given_up && !self.ended_by_level {
             v.push("stuck: no result light".into());
         }
         if self.unseen_messes > 0 {
@@ -343,6 +356,9 @@ impl GameResult {
                 self.cheats - self.restored,
                 self.cheats
             ));
+        }
+        if let Some(problems) = &self.level {
+            v.extend(problems.iter().cloned());
         }
         if self.illegal.1 < self.illegal.0 {
             v.push(format!(
@@ -409,7 +425,7 @@ pub fn lit(lights: &[bool; 7]) -> Vec<Light> {
 }
 
 /// Whether exactly `on` are lit.
-fn exactly(lights: &[bool; 7], on: &[Light]) -> bool {
+pub fn exactly(lights: &[bool; 7], on: &[Light]) -> bool {
     Light::ALL
         .iter()
         .all(|l| lights[l.index()] == on.contains(l))
@@ -881,6 +897,11 @@ impl<'a> Session<'a> {
         // A mess-up of the board (`human-extra`) the machine has not shown as an
         // error yet: it must, before the person's next turn or a result.
         let mut mess_open = false;
+        // Level pressed in the person's first turn (`level_mid_game`).
+        let mut ask = spec.level_mid_game.map(|_| Ask::Waiting);
+        if ask.is_some() {
+            r.level = Some(vec![]);
+        }
         while self.ms < start + limit_ms {
             let (cheats, extras, cuts) = (self.human.cheats, self.human.extras, self.cuts);
             let illegal = self.human.illegal;
@@ -1067,6 +1088,17 @@ impl<'a> Session<'a> {
                     r.restored += 1;
                 }
             }
+            if let (Some(a), Some(confirm)) = (ask.as_mut(), spec.level_mid_game) {
+                let problems = r.level.get_or_insert_with(Vec::new);
+                let turn_was = was[Light::HumanTurn.index()] && !was[Light::Error.index()];
+                let turn_begins = human_turn && !l[Light::DeviceTurn.index()] && !turn_was;
+                if let Some(ended) = self.level_step(a, confirm, turn_begins, l, moving, problems) {
+                    if ended {
+                        r.ended_by_level = true;
+                        break;
+                    }
+                }
+            }
             was = l;
             // After a power cut: the machine back in Setup (the game was not on
             // flash yet) is started again by the operator, as the host's runner
@@ -1217,7 +1249,14 @@ impl<'a> Session<'a> {
             shown = memory_string(b);
             off
         };
-        r.pieces_off = off;
+        // Ended by the person with Level: the board cleared as the machine asked,
+        // no game left to compare.
+        r.pieces_off = if r.ended_by_level { 0 } else { off };
+        if matches!(ask, Some(Ask::Waiting)) {
+            if let Some(p) = r.level.as_mut() {
+                p.push("Level never pressed: no turn of the person's came".into());
+            }
+        }
         r.wrong_result = r.finished
             && match r.device_won {
                 Some(true) => outcome != Some(Some(device)),
@@ -1247,6 +1286,87 @@ impl<'a> Session<'a> {
             r.violations()
         ));
         Ok(r)
+    }
+
+    /// One world ms of the operator's Level press mid-game ([`GameSpec::level_mid_game`],
+    /// `confirm` its answer): Level when the person's turn begins, the lights read
+    /// 400 ms later (every light on: the confirmation), the answer (Level again or
+    /// Side), its lights read 400 ms later (`confirm`: the game abandoned, the board
+    /// to clear; else the turn's lights again, the person plays on), and after a
+    /// confirmed end the board cleared and Setup shown steadily for 2 s.
+    /// `Some(true)` when the game ended so; what differs goes into `problems`.
+    fn level_step(
+        &mut self,
+        ask: &mut Ask,
+        confirm: bool,
+        turn_begins: bool,
+        l: [bool; 7],
+        moving: bool,
+        problems: &mut Vec<String>,
+    ) -> Option<bool> {
+        let now = self.ms;
+        match *ask {
+            Ask::Waiting if turn_begins => {
+                // The person waits for the answer (their turn goes on after it).
+                self.human.passive = true;
+                self.human.press(Button::Level, now);
+                self.log
+                    .push(format!("{now:8} ms Level pressed in the person's turn"));
+                *ask = Ask::Asked { at: now, turn: l };
+            }
+            Ask::Asked { at, turn } if now >= at + 400 => {
+                if l != [true; 7] {
+                    problems.push(format!(
+                        "Level in the person's turn lit {:?}, not every light (the confirmation)",
+                        lit(&l)
+                    ));
+                }
+                let answer = if confirm { Button::Level } else { Button::Side };
+                self.human.press(answer, now);
+                self.log
+                    .push(format!("{now:8} ms {answer:?} pressed: the answer"));
+                *ask = Ask::Answered { at: now, turn };
+            }
+            Ask::Answered { at, turn } if now >= at + 400 => {
+                if confirm {
+                    let abandoned = [Light::Error, Light::Win, Light::Draw, Light::Loss];
+                    if !exactly(&l, &abandoned) {
+                        problems.push(format!(
+                            "Level again lit {:?}, not the abandoned game's {abandoned:?}",
+                            lit(&l)
+                        ));
+                    }
+                    // The operator clears the board as asked.
+                    self.world().reset_pieces();
+                    *ask = Ask::Ended { since: None };
+                } else {
+                    if l != turn {
+                        problems.push(format!(
+                            "Side after the confirmation lit {:?}, not the turn's {:?}",
+                            lit(&l),
+                            lit(&turn)
+                        ));
+                    }
+                    self.human.passive = false;
+                    *ask = Ask::Done;
+                }
+            }
+            Ask::Ended { since } => {
+                if Session::ready(&l) && !moving {
+                    let t = since.unwrap_or(now);
+                    *ask = Ask::Ended { since: Some(t) };
+                    if now >= t + 2 * OVER_STEADY_MS {
+                        self.log
+                            .push(format!("{now:8} ms the game ended with Level: Setup"));
+                        return Some(true);
+                    }
+                } else {
+                    *ask = Ask::Ended { since: None };
+                }
+            }
+            _ => {}
+        }
+        None
     }
 
     /// STEP rising edges so far, both axes.
@@ -1305,6 +1425,21 @@ impl<'a> Session<'a> {
                 r.position()
             })
     }
+}
+
+/// Where the operator's Level press mid-game stands ([`Session::level_step`]).
+#[derive(Clone, Copy, Debug)]
+enum Ask {
+    /// For the person's turn.
+    Waiting,
+    /// Level pressed at `at` in the turn whose lights were `turn`.
+    Asked { at: u32, turn: [bool; 7] },
+    /// The answer pressed at `at`.
+    Answered { at: u32, turn: [bool; 7] },
+    /// Confirmed: the board cleared; Setup steady since.
+    Ended { since: Option<u32> },
+    /// Cancelled: the game goes on.
+    Done,
 }
 
 /// The player whose pieces are `colour`'s in `rules`' game.
