@@ -260,9 +260,9 @@ pub fn unknown_save(flash: &[u8], code: u8) -> Result<Vec<u8>, String> {
     let mut store = Store::new(Pages::new(), 0).map_err(|e| e.to_string())?;
     store.save(&snap).map_err(|e| e.to_string())?;
     let mut bytes = store.destroy().bytes;
-    // The game byte is the encoding's last (`games` format): the whole snapshot
-    // at the first page's start, its CRC-32 after it.
-    let game_at = ENCODED_LEN - 1;
+    // The game byte is the encoding's last but one, before `keep` (`games`
+    // format 8): the whole snapshot at the first page's start, its CRC-32 after it.
+    let game_at = ENCODED_LEN - 2;
     if bytes[game_at] != Rules::Achi.code() {
         return Err(format!("the save's byte {game_at} is not the game's"));
     }
