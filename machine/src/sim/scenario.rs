@@ -281,8 +281,11 @@ pub struct GameReport {
     /// Cheats a person put back by hand after the error light came on while the
     /// moved piece was still off its square, where the device could not restore
     /// it: its restore had failed (grips, a bumped board), or the light named
-    /// another fault (a sensor that did not see the move). A plain mismatch
-    /// right after a cheat excuses nothing: that is the device not restoring.
+    /// another fault (a sensor that did not see the move), or the board showed
+    /// more than the moved piece (a piece of the person's own slipped off its
+    /// square too, two pieces on one square). A mismatch on a board that shows
+    /// just one device piece moved excuses nothing: that is the device not
+    /// restoring.
     pub cheats_fixed_after_error: u32,
     /// Cheats a person put back by hand because a power cut came while the moved
     /// piece was still off its square (the restarted controller does not know
