@@ -92,7 +92,9 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         v
     }
 
-    pub(super) fn device_colour(&self) -> Colour {
+    /// The device's colour in the game under way (in hexapawn White when it
+    /// moves first).
+    pub fn device_colour(&self) -> Colour {
         #[cfg(feature = "games")]
         return self.setup.colour_in(self.record.game());
         #[cfg(not(feature = "games"))]

@@ -11,7 +11,7 @@ use super::batch::{Summary, Violation};
 use super::faults::{ByKind, FaultKind, FaultSet, STEP_FAULT_SCALE};
 use super::human::{SimHuman, Style};
 use super::run::{SimMachine, Watch, GAME_LIMIT_MS};
-use super::world::{World, WorldHandle};
+use super::world::{World, WorldHandle, ON_SQUARE_MM};
 use super::SplitMix64;
 use crate::controller::{GameSetup, MoveChooser, Problem, State};
 use tictable::Square;
@@ -281,8 +281,11 @@ pub struct GameReport {
     /// Cheats a person put back by hand after the error light came on while the
     /// moved piece was still off its square, where the device could not restore
     /// it: its restore had failed (grips, a bumped board), or the light named
-    /// another fault (a sensor that did not see the move). A plain mismatch
-    /// right after a cheat excuses nothing: that is the device not restoring.
+    /// another fault (a sensor that did not see the move), or the board showed
+    /// more than the moved piece (a piece of the person's own slipped off its
+    /// square too, two pieces on one square). A mismatch on a board that shows
+    /// just one device piece moved excuses nothing: that is the device not
+    /// restoring.
     pub cheats_fixed_after_error: u32,
     /// Cheats a person put back by hand because a power cut came while the moved
     /// piece was still off its square (the restarted controller does not know
@@ -516,7 +519,15 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
                 changes += 1;
                 match state {
                     State::Restoring { .. } => restore_tried |= cheat_open,
-                    State::Error(p) if cheat_open && (restore_tried || p != Problem::Mismatch) => {
+                    // A mismatch the device did not try to put right excuses
+                    // the cheat only when the board showed more than the
+                    // moved piece (a cheat the device must restore).
+                    State::Error(p)
+                        if cheat_open
+                            && (restore_tried
+                                || p != Problem::Mismatch
+                                || !self.shows_one_device_piece_moved()) =>
+                    {
                         excused += 1;
                         cheat_open = false;
                     }
@@ -628,26 +639,16 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         // A cut planned inside a save that did not come is not carried over.
         self.tear_next_save = None;
         let after = self.stats();
-        // The squares the record has each colour on (black, white).
+        // The squares the record has each colour on (black, white). A game
+        // given up leaves an empty board (hexapawn's record of no ply stands
+        // at its start, the pawns set up).
         #[cfg(not(feature = "games"))]
-        let (black, white) = {
-            let b = self.controller.record().board();
-            (b.x(), b.o())
-        };
+        let (black, white) = self.record_squares();
         #[cfg(feature = "games")]
-        let (black, white) = {
-            let record = self.controller.record();
-            // A game given up leaves an empty board (hexapawn's record of no
-            // ply stands at its start, the pawns set up).
-            let v = if r.given_up && record.is_empty() {
-                crate::scanner::BoardView::EMPTY
-            } else {
-                record.game().view(&record.position())
-            };
-            (
-                v.pieces(crate::Colour::Black).bits(),
-                v.pieces(crate::Colour::White).bits(),
-            )
+        let (black, white) = if r.given_up && self.controller.record().is_empty() {
+            (0, 0)
+        } else {
+            self.record_squares()
         };
         // The person's pieces the machine captured (hexapawn's): out of the game.
         #[cfg(not(feature = "games"))]
@@ -690,6 +691,46 @@ impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
         r.fixes = human.fixes - fixes0;
         r.faults = game_faults(&w, &faults0, human.extras - extras0, &r);
         r
+    }
+}
+
+impl<C: MoveChooser, W: WorldHandle> SimMachine<C, W> {
+    /// The squares the controller's record has each colour on (black, white).
+    fn record_squares(&self) -> (u16, u16) {
+        let record = self.controller.record();
+        #[cfg(not(feature = "games"))]
+        {
+            let b = record.board();
+            (b.x(), b.o())
+        }
+        #[cfg(feature = "games")]
+        {
+            let v = record.game().view(&record.position());
+            (
+                v.pieces(crate::Colour::Black).bits(),
+                v.pieces(crate::Colour::White).bits(),
+            )
+        }
+    }
+
+    /// Whether the board the sensors see differs from the record by exactly
+    /// one of the device's pieces moved to an empty square (pieces no sensor
+    /// sees left aside): a cheat the device must put back itself. Anything
+    /// more (a piece of the person's off its square too, two pieces on one
+    /// square, a piece in the hand) is a board the device cannot read as one
+    /// cheat: the error light, and a fix by hand, are its right answer.
+    fn shows_one_device_piece_moved(&self) -> bool {
+        let Some(((black, white), _)) = self.world.borrow().board_ignoring_strays(ON_SQUARE_MM)
+        else {
+            return false;
+        };
+        let (rec_black, rec_white) = self.record_squares();
+        let [(dev, dev_rec), (person, person_rec)] = match self.controller.device_colour() {
+            crate::Colour::Black => [(black, rec_black), (white, rec_white)],
+            crate::Colour::White => [(white, rec_white), (black, rec_black)],
+        };
+        let (missing, extra) = (dev_rec & !dev, dev & !dev_rec);
+        person == person_rec && missing.count_ones() == 1 && extra.count_ones() == 1
     }
 }
 

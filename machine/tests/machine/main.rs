@@ -9,6 +9,8 @@ mod common;
 mod device_abandon;
 #[cfg(feature = "sim")]
 mod device_calibration;
+#[cfg(all(feature = "sim", feature = "games"))]
+mod device_cheat_and_slip;
 #[cfg(feature = "sim")]
 mod device_chooser;
 #[cfg(feature = "sim")]
