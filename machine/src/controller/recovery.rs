@@ -272,6 +272,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 self.sliding = true;
                 self.placement_started = now_ms;
                 self.start_restore(from, to, 1);
+            } else if let Some(mv) = self.own_move_by_hand(&view) {
+                // A reset between the device's move chosen and its record on
+                // flash (a capture under way, say), the person making it by hand
+                // as they saw it begun: the device's move, when it is one the
+                // device could have chosen (never a move that gives value away).
+                let _ = self.record.push_move(mv);
+                self.next_turn(now_ms);
             } else if self.capture_undone(&view) {
                 // A capture whose pawn never arrived, its piece put back by
                 // the person: the device moves again from that board.
