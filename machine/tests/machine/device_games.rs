@@ -1510,6 +1510,9 @@ fn a_capture_cut_before_its_record_and_made_by_hand_is_the_machines_move() {
         m.controller.state(),
         State::Capturing { .. }
     )));
+    // The head on its way to the pawn (its save done, nothing held yet).
+    m.run_until(&mut h, 300, |_| false);
+    assert!(m.world.borrow().head.held.is_none());
     let p = m.controller.record().position();
     assert_eq!(m.controller.record().len(), 1);
     let chooser = TableChooser::new(Rules::Hexapawn, SplitMix64::new(4)).unwrap();
