@@ -2,9 +2,11 @@
 //!
 //! In the Error state the machine waits until the board is fixed: put back as the
 //! record has it, a failed placement done by hand, or the record plus one move of
-//! the human's (who is to move). A motion fault waits for Start (a piece held
-//! meanwhile is let go after [`MAGNET_HOLD_MS`]); an empty
-//! storage column for Start after a refill. [`Controller::snapshot`] and
+//! the human's (who is to move); in a game whose pieces move, also the device's
+//! own move made by hand after a reset cut it short, when Start or Done says so
+//! and it is one the device could have chosen (`MoveChooser::could_choose`). A
+//! motion fault waits for Start (a piece held meanwhile is let go after
+//! [`MAGNET_HOLD_MS`]); an empty storage column for Start after a refill. [`Controller::snapshot`] and
 //! [`Controller::resume`] carry a game or task across a reset: after homing it
 //! goes through the Error state until the board matches the snapshot.
 //!
