@@ -44,6 +44,17 @@ fn run(h: &mut SimHuman, w: &mut World, now: u32, ms: u32) -> u32 {
     now + ms
 }
 
+/// In the machine's turn the head goes down on `square`, then the power fails
+/// (lights out, the lift up) for 3 s; the time after.
+fn down_then_cut(h: &mut SimHuman, w: &mut World, now: u32, square: Square) -> u32 {
+    lights(w, Some(Light::DeviceTurn));
+    head_on(w, square, true);
+    let now = run(h, w, now, 300);
+    w.set_lift(false);
+    lights(w, None);
+    run(h, w, now, 3_000)
+}
+
 /// The pieces on the board, black and white, as square bits.
 fn board(w: &World) -> (u16, u16) {
     w.board().expect("every piece clearly on a square")
@@ -87,21 +98,12 @@ fn a_capture_cut_before_its_carry_is_not_the_move_the_person_believes_made() {
         .expect("a capture whose pawn can go straight on");
     let before = board(&w);
     // The machine's turn: the head goes down on the pawn to capture, and the
-    // power fails before it is carried off (it still lies there).
-    lights(&mut w, Some(Light::DeviceTurn));
-    head_on(&mut w, to, true);
-    now = run(&mut h, &mut w, now, 300);
-    w.set_lift(false);
-    lights(&mut w, None);
-    now = run(&mut h, &mut w, now, 3_000);
-    // Back up, the machine moves its pawn straight on instead: the head goes
-    // down on it, and another cut comes before it arrives.
-    lights(&mut w, Some(Light::DeviceTurn));
-    head_on(&mut w, from, true);
-    now = run(&mut h, &mut w, now, 300);
-    w.set_lift(false);
-    lights(&mut w, None);
-    now = run(&mut h, &mut w, now, 3_000);
+    // power fails before it is carried off (it still lies there). Back up, the
+    // machine moves its pawn straight on instead: the head goes down on it, and
+    // another cut comes before it arrives.
+    for square in [to, from] {
+        now = down_then_cut(&mut h, &mut w, now, square);
+    }
     // The error light (a mismatch): the person puts the board as the game
     // stands; the capture was never made, their pawn stays.
     lights(&mut w, Some(Light::Error));
