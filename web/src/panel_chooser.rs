@@ -88,6 +88,10 @@ impl MoveChooser for PanelChooser {
             self.table.choose_move(position)
         }
     }
+
+    fn could_choose(&self, position: &Position, mv: Move) -> bool {
+        self.rules != Rules::TicTacToe && self.table.could_choose(position, mv)
+    }
 }
 
 #[cfg(test)]

@@ -186,6 +186,16 @@ pub trait MoveChooser {
             None
         }
     }
+
+    /// Whether `mv` is a move this chooser could have chosen in `position` (a
+    /// best move of a perfect chooser's table): a move of the device's made by
+    /// a person's hand after a reset cut it short is taken as the device's only
+    /// then (`games` feature). By default none is.
+    #[cfg(feature = "games")]
+    fn could_choose(&self, position: &Position, mv: Move) -> bool {
+        let _ = (position, mv);
+        false
+    }
 }
 
 /// Any [`Strategy`] of the players module (random, easy, medium, perfect, trap,

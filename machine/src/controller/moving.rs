@@ -295,6 +295,22 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
         self.slide_not_made(view)
     }
 
+    /// The device's move `view` shows made by hand from the record, the device
+    /// to move, when a person says so (Start or Done) and the device's chooser
+    /// could have chosen it ([`MoveChooser::could_choose`]).
+    pub(super) fn own_move_by_hand(&self, view: &BoardView) -> Option<Move> {
+        if !self.devices_turn()
+            || !self.acknowledged
+            || self.setting_up.is_some()
+            || self.record.outcome().is_some()
+        {
+            return None;
+        }
+        let (game, p) = (self.record.game(), self.record.position());
+        let mv = game.move_seen(&p, view)?;
+        self.chooser.could_choose(&p, mv).then_some(mv)
+    }
+
     /// Whether `view` shows the position before the device's last move, a
     /// capture, with the captured piece back on its square, when a person says
     /// so (Start or Done): the capture's pawn move failed after its piece was

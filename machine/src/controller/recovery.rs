@@ -2,9 +2,11 @@
 //!
 //! In the Error state the machine waits until the board is fixed: put back as the
 //! record has it, a failed placement done by hand, or the record plus one move of
-//! the human's (who is to move). A motion fault waits for Start (a piece held
-//! meanwhile is let go after [`MAGNET_HOLD_MS`]); an empty
-//! storage column for Start after a refill. [`Controller::snapshot`] and
+//! the human's (who is to move); in a game whose pieces move, also the device's
+//! own move made by hand after a reset cut it short, when Start or Done says so
+//! and it is one the device could have chosen (`MoveChooser::could_choose`). A
+//! motion fault waits for Start (a piece held meanwhile is let go after
+//! [`MAGNET_HOLD_MS`]); an empty storage column for Start after a refill. [`Controller::snapshot`] and
 //! [`Controller::resume`] carry a game or task across a reset: after homing it
 //! goes through the Error state until the board matches the snapshot.
 //!
@@ -272,6 +274,13 @@ impl<I2C: I2c, O: OutputPin, I: InputPin, L: Lift, C: MoveChooser> Controller<I2
                 self.sliding = true;
                 self.placement_started = now_ms;
                 self.start_restore(from, to, 1);
+            } else if let Some(mv) = self.own_move_by_hand(&view) {
+                // A reset between the device's move chosen and its record on
+                // flash (a capture under way, say), the person making it by hand
+                // as they saw it begun: the device's move, when it is one the
+                // device could have chosen (never a move that gives value away).
+                let _ = self.record.push_move(mv);
+                self.next_turn(now_ms);
             } else if self.capture_undone(&view) {
                 // A capture whose pawn never arrived, its piece put back by
                 // the person: the device moves again from that board.

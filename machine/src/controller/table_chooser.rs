@@ -246,4 +246,9 @@ impl<R: rand_core::Rng> MoveChooser for TableChooser<R> {
         let moves = best_moves_in(&self.file, self.rules, p);
         self.draw(&moves)
     }
+
+    /// Whether `mv` is one of the best moves in `p` ([`best_moves_in`]).
+    fn could_choose(&self, p: &Position, mv: Move) -> bool {
+        best_moves_in(&self.file, self.rules, p).contains(&mv)
+    }
 }

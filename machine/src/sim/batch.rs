@@ -438,6 +438,18 @@ impl MoveChooser for BatchChooser {
             BatchChooser::Table(c) => c.choose_move(position),
         }
     }
+
+    #[cfg(feature = "games")]
+    fn could_choose(
+        &self,
+        position: &crate::controller::Position,
+        mv: crate::controller::Move,
+    ) -> bool {
+        match self {
+            BatchChooser::Level(c) => c.could_choose(position, mv),
+            BatchChooser::Table(c) => c.could_choose(position, mv),
+        }
+    }
 }
 
 impl Batch {

@@ -1495,3 +1495,83 @@ fn a_captured_pawn_that_fell_off_the_magnet_beside_the_board_is_not_a_lost_piece
         1
     );
 }
+
+/// The machine's capture begun (the person's move 8-5 on flash, nothing held
+/// yet), the power fails; the person makes the machine's move `pick` chooses
+/// in that position by hand (a pawn of theirs it takes goes to storage). Homed,
+/// the machine shows the error light (a mismatch) and the person presses Start.
+#[cfg(feature = "sim")]
+fn cut_then_made_by_hand(
+    pick: impl Fn(&Position) -> Move,
+) -> (HostMachine<TableChooser<SplitMix64>>, SimHuman, Move) {
+    let (mut m, mut h) = hexapawn_set_up_second(3);
+    centre_pawn_forward(&mut m, &mut h);
+    assert!(m.run_until(&mut h, 30_000, |m| matches!(
+        m.controller.state(),
+        State::Capturing { .. }
+    )));
+    // The head on its way to the pawn (its save done, nothing held yet).
+    m.run_until(&mut h, 300, |_| false);
+    assert!(m.world.borrow().head.held.is_none());
+    let p = m.controller.record().position();
+    assert_eq!(m.controller.record().len(), 1);
+    let chooser = TableChooser::new(Rules::Hexapawn, SplitMix64::new(4)).unwrap();
+    m.power_cycle(chooser).unwrap();
+    let mv = pick(&p);
+    {
+        let mut w = m.world.borrow_mut();
+        let (from, to) = (mv.from().unwrap(), mv.to());
+        if let Some(white) = w.piece_on(to) {
+            let slot = w.free_slot(Colour::White).unwrap();
+            w.hand_move(white, slot, 0.0);
+        }
+        let black = w.piece_on(from).unwrap();
+        let at = w.config.pose.square_centre(to);
+        w.hand_move(black, at, 0.5);
+    }
+    assert_eq!(
+        until_person(&mut m, &mut h),
+        State::Error(Problem::Mismatch)
+    );
+    m.press(&mut h, tictable_machine::panel::Button::Start);
+    (m, h, mv)
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_capture_cut_before_its_record_and_made_by_hand_is_the_machines_move() {
+    // The power fails as the machine's capture begins (not on flash yet). The
+    // person, who saw it begun, makes it by hand: their pawn off, the machine's
+    // pawn onto its square. Homed, the board is the record plus the machine's
+    // move: the error light, then Start takes it as the machine's move (one of
+    // its best), never a mismatch nobody can get out of.
+    let (mut m, mut h, mv) = cut_then_made_by_hand(|p| {
+        best_moves_of(Rules::Hexapawn, p)
+            .into_iter()
+            .find(|mv| (p.x | p.o) & mv.to().bit() != 0)
+            .expect("a best capture")
+    });
+    assert_eq!(until_person(&mut m, &mut h), State::HumanTurn);
+    assert_eq!(m.controller.record().plies().last(), Some(mv));
+    assert!(board_is_record(&m));
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn a_machines_move_made_by_hand_that_gives_value_away_is_not_taken() {
+    // As above, but the person makes a move of the machine's that is not one
+    // of its best: the error light stays (the board to be put back), the record
+    // does not take it.
+    let (mut m, mut h, _) = cut_then_made_by_hand(|p| {
+        let best = best_moves_of(Rules::Hexapawn, p);
+        Rules::Hexapawn
+            .children(p)
+            .into_iter()
+            .map(|(mv, _)| mv)
+            .find(|mv| !best.contains(mv))
+            .expect("a move that is not best")
+    });
+    assert!(!m.run_until(&mut h, 20_000, |m| m.controller.state()
+        != State::Error(Problem::Mismatch)));
+    assert_eq!(m.controller.record().len(), 1);
+}

@@ -51,5 +51,7 @@ mod error_types;
 mod legal_moves;
 #[cfg(feature = "sim-core")]
 mod sim_bus;
+#[cfg(all(feature = "sim", feature = "games"))]
+mod sim_person_watch;
 #[cfg(feature = "sim-core")]
 mod step_bursts;

@@ -575,6 +575,18 @@ impl SimHuman {
                 if reached & s.bit() != 0 && self.cheat_to != Some(s) {
                     self.device_target = Some(s);
                 } else if self.remembered_pieces(self.device()).contains(s) {
+                    // A capture's square whose piece of theirs still lies there
+                    // was no capture (its carry never took it off: a power cut,
+                    // a missed grip): the head going down on the device's piece
+                    // starts another move, and the person saw no target for it
+                    // yet. (In a capture the head comes to the capturing pawn
+                    // only once the captured piece is off the board.)
+                    let stale = self.device_target.filter(|t| {
+                        self.capturable() & t.bit() != 0 && Self::seen(w, self.colour).contains(*t)
+                    });
+                    if stale.is_some() {
+                        self.device_target = None;
+                    }
                     self.device_from = Some(s);
                 }
             }
