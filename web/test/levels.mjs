@@ -45,7 +45,8 @@ function cliOpenings(tictable, game, level, n) {
 function cliReplies(tictable, game, level, first, n) {
   const args = ["play", "--plain", "--x", "human", "--o", level, "--seed", "1", ...(game === "tictactoe" ? [] : ["--game", game])];
   const t = Date.now();
-  const out = spawnSync(tictable, args, { input: (first + (game === "tictactoe" ? "\nn\ny\n" : "\nn\n")).repeat(n), maxBuffer: 1 << 26 }).stdout.toString();
+  // `n` mid-game asks "discard it?" in every game's plain mode: `y` answers.
+  const out = spawnSync(tictable, args, { input: (first + "\nn\ny\n").repeat(n), maxBuffer: 1 << 26 }).stdout.toString();
   if (globalThis.webTestTimes) globalThis.webTestTimes.cli += Date.now() - t;
   return new Set([...out.matchAll(/\) plays ([0-9-]+)/g)].map(m => m[1]));
 }
