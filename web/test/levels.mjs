@@ -36,7 +36,7 @@ function cliOpenings(tictable, game, level, n) {
   const args = ["play", "--plain", "--x", level, "--o", "human", "--seed", "1", ...(game === "tictactoe" ? [] : ["--game", game])];
   // (Tic-tac-toe asks before discarding a game: y.)
   const t = Date.now();
-  const out = spawnSync(tictable, args, { input: (game === "tictactoe" ? "n\ny\n" : "n\n").repeat(n), maxBuffer: 1 << 26 }).stdout.toString();
+  const out = spawnSync(tictable, args, { input: "n\ny\n".repeat(n), maxBuffer: 1 << 26 }).stdout.toString();
   if (globalThis.webTestTimes) globalThis.webTestTimes.cli += Date.now() - t;
   return new Set([...out.matchAll(/\) plays ([0-9-]+)/g)].map(m => m[1]));
 }
